@@ -1,0 +1,64 @@
+package bfs
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestBuildDedupes(t *testing.T) {
+	// rows: 0-1, 1-0 (reverse duplicate), 0-1 (duplicate), 2-2 (self-loop), 1-3, 3 isolated? no: 4 isolated
+	g, st := Build(5, []int32{0, 1, 0, 2, 1}, []int32{1, 0, 1, 2, 3})
+	want := BuildStats{Rows: 5, SelfLoops: 1, Duplicates: 2, Kept: 2}
+	if st != want {
+		t.Errorf("stats %+v, want %+v", st, want)
+	}
+	if !slices.Equal(g.Off, []int64{0, 1, 3, 3, 4, 4}) || !slices.Equal(g.Adj, []int32{1, 0, 3, 1}) {
+		t.Errorf("CSR off=%v adj=%v", g.Off, g.Adj)
+	}
+	if _, k := g.Components(); k != 3 { // {0,1,3}, {2}, {4}
+		t.Errorf("%d components, want 3", k)
+	}
+}
+
+// Build agrees with a set-of-pairs reference on random multigraphs (invariant 1).
+func TestBuildMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for trial := 0; trial < 200; trial++ {
+		n := 1 + r.IntN(50)
+		m := r.IntN(200)
+		src, dst := make([]int32, m), make([]int32, m)
+		ref := map[[2]int32]bool{}
+		loops := int64(0)
+		for i := range src {
+			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
+			if src[i] == dst[i] {
+				loops++
+				continue
+			}
+			ref[[2]int32{src[i], dst[i]}] = true
+			ref[[2]int32{dst[i], src[i]}] = true
+		}
+		g, st := Build(n, src, dst)
+		if len(g.Off) != n+1 || g.Off[0] != 0 || g.Off[n] != int64(len(g.Adj)) {
+			t.Fatalf("bad offsets %v", g.Off)
+		}
+		if st.SelfLoops != loops || st.Kept != int64(len(ref)/2) || st.Rows != int64(m) || st.Duplicates != int64(m)-loops-st.Kept {
+			t.Fatalf("stats %+v, reference %d loops %d edges", st, loops, len(ref)/2)
+		}
+		for u := int32(0); int(u) < n; u++ {
+			nb := g.Neighbours(u)
+			if !slices.IsSorted(nb) {
+				t.Fatalf("list of %d not sorted: %v", u, nb)
+			}
+			for i, v := range nb {
+				if !ref[[2]int32{u, v}] || (i > 0 && nb[i-1] == v) {
+					t.Fatalf("list of %d wrong: %v", u, nb)
+				}
+			}
+		}
+		if g.M() != int64(len(ref)/2) {
+			t.Fatalf("M = %d", g.M())
+		}
+	}
+}

@@ -1,0 +1,26 @@
+// Package bfs holds the dataset graph and the engines that compute the optimal
+// (ε,δ)-DP extension of a partial mechanism ("Optimal Binary Differential Privacy
+// via Graphs", Torkamani et al.; see ../shared/DESIGN.md).
+//
+// Invariants:
+//
+//  1. Vertices are dense positions 0..n−1 (int32); a Graph's Off has n+1 entries,
+//     Off[0] = 0, Off[n] = len(Adj), and Adj[Off[v]:Off[v+1]] lists v's neighbours
+//     sorted ascending, without duplicates and without v itself. Every edge is stored
+//     in both directions.
+//  2. A colour pass computes, for colour c, g_c(w) = min over hitting-set vertices h of
+//     U^dist(w,h)(a_c(h)), where a_c(h) = Pr[M(h) = c]. Vertices whose value is 1
+//     (no hitting-set vertex constrains them) have no binding vertex (-1), except
+//     hitting-set vertices, which bind themselves at distance 0 unless another
+//     hitting-set vertex forces a strictly lower value.
+//  3. Ties between hitting-set vertices are broken by a total order on candidates:
+//     value, then the value history back to the source, then position (keys in
+//     instance.go). The binding vertex is the smallest candidate and the reported
+//     distance is the true shortest distance to it. The propagation engine pops
+//     candidates in exactly this order (the sorted hitting set merged with a FIFO).
+//  4. Every probability an engine writes satisfies, for each edge, the four (ε,δ)-DP
+//     inequalities evaluated in float64 exactly as DP.Excess evaluates them
+//     (DP.Upper rounds down where the float formula would overshoot).
+//  5. Engines are deterministic: the same instance gives bit-identical results for any
+//     GOMAXPROCS.
+package bfs

@@ -1,0 +1,73 @@
+package bfs
+
+// Tolerance is how far (in probability) a given hitting-set value may exceed the bound
+// its fellow hitting-set vertices impose and still be accepted (DESIGN §5): inputs
+// exactly on the edge of feasibility, like the balanced α of the paper's corollary,
+// survive float rounding, while a real violation of 1e-7 is still rejected. An
+// accepted value above its bound is lowered to the bound in the output, so the
+// written mechanism stays exactly (ε,δ)-DP (doc.go, invariant 4).
+const Tolerance = 1e-9
+
+// Edge is an undirected edge by vertex positions.
+type Edge struct{ U, V int32 }
+
+// Uncovered lists boundary edges (ends with different answers) with neither end in the
+// hitting set: the first `limit` in CSR order (U < V), and how many there are.
+func Uncovered(g *Graph, answer []bool, hitIndex []int32, limit int) ([]Edge, int64) {
+	var first []Edge
+	var total int64
+	for u := int32(0); int(u) < g.N(); u++ {
+		if hitIndex[u] >= 0 {
+			continue
+		}
+		for _, v := range g.Neighbours(u) {
+			if v > u && answer[u] != answer[v] && hitIndex[v] < 0 {
+				total++
+				if len(first) < limit {
+					first = append(first, Edge{u, v})
+				}
+			}
+		}
+	}
+	return first, total
+}
+
+// Violation is a pair of hitting-set vertices whose given values admit no DP extension
+// (the paper's Lemma): Pr[M(H) = Output] = Given exceeds the bound
+// U^Dist(Pr[M(By) = Output]) = Bound that By imposes over Dist hops.
+type Violation struct {
+	Output  bool // the output j whose probabilities conflict
+	H, By   int32
+	Dist    int32
+	Given   float64
+	ByValue float64
+	Bound   float64
+}
+
+// Violations decides feasibility from the two colour fields (DESIGN §3: an extension
+// exists iff g_c(h) = a_c(h) on the hitting set), listing the first `limit` violations
+// in hitting-set order (output 0 before output 1) and counting all of them.
+func Violations(in *Instance, f [2]*Field, limit int) ([]Violation, int) {
+	hitIndex := in.HitIndex()
+	var first []Violation
+	total := 0
+	for ci, one := range []bool{false, true} {
+		c := colour{one, in.Pair}
+		for i, h := range in.Hit {
+			a := c.value(in.POne(i))
+			g := f[ci].Value[h]
+			if g >= a-Tolerance {
+				continue
+			}
+			total++
+			if len(first) < limit {
+				by := f[ci].Bind[h]
+				first = append(first, Violation{
+					Output: one, H: h, By: by, Dist: f[ci].Dist[h],
+					Given: c.Prob(a), ByValue: c.Prob(c.value(in.POne(int(hitIndex[by])))), Bound: c.Prob(g),
+				})
+			}
+		}
+	}
+	return first, total
+}

@@ -1,0 +1,244 @@
+package bfs
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Test instance generators: graph families, answer patterns, hitting sets and feasible
+// values drawn from random DP mechanisms.
+
+func mustDP(eps, delta float64) DP {
+	p, err := NewDP(eps, delta)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func fromEdges(n int, e [][2]int32) *Graph {
+	src := make([]int32, len(e))
+	dst := make([]int32, len(e))
+	for i, x := range e {
+		src[i], dst[i] = x[0], x[1]
+	}
+	g, _ := Build(n, src, dst)
+	return g
+}
+
+type family struct {
+	name string
+	make func(r *rand.Rand, n int) (int, [][2]int32)
+}
+
+var families = []family{
+	{"path", func(r *rand.Rand, n int) (int, [][2]int32) {
+		var e [][2]int32
+		for i := 1; i < n; i++ {
+			e = append(e, [2]int32{int32(i - 1), int32(i)})
+		}
+		return n, e
+	}},
+	{"cycle", func(r *rand.Rand, n int) (int, [][2]int32) {
+		var e [][2]int32
+		for i := 0; i < n; i++ {
+			e = append(e, [2]int32{int32(i), int32((i + 1) % n)})
+		}
+		return n, e
+	}},
+	{"grid", func(r *rand.Rand, n int) (int, [][2]int32) {
+		w := 1 + r.IntN(6)
+		h := max(1, n/w)
+		var e [][2]int32
+		for y := 0; y < h; y++ {
+			for x := 0; x < w; x++ {
+				v := int32(y*w + x)
+				if x+1 < w {
+					e = append(e, [2]int32{v, v + 1})
+				}
+				if y+1 < h {
+					e = append(e, [2]int32{v, v + int32(w)})
+				}
+			}
+		}
+		return w * h, e
+	}},
+	{"tree", func(r *rand.Rand, n int) (int, [][2]int32) {
+		var e [][2]int32
+		for i := 1; i < n; i++ {
+			e = append(e, [2]int32{int32(r.IntN(i)), int32(i)})
+		}
+		return n, e
+	}},
+	{"star", func(r *rand.Rand, n int) (int, [][2]int32) {
+		var e [][2]int32
+		for i := 1; i < n; i++ {
+			e = append(e, [2]int32{0, int32(i)})
+		}
+		return n, e
+	}},
+	{"complete", func(r *rand.Rand, n int) (int, [][2]int32) {
+		n = min(n, 9)
+		var e [][2]int32
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				e = append(e, [2]int32{int32(i), int32(j)})
+			}
+		}
+		return n, e
+	}},
+	{"random-multi", func(r *rand.Rand, n int) (int, [][2]int32) {
+		// duplicates, both directions, self-loops, several components, isolated vertices
+		var e [][2]int32
+		m := r.IntN(2*n + 1)
+		for i := 0; i < m; i++ {
+			u, v := int32(r.IntN(n)), int32(r.IntN(n))
+			e = append(e, [2]int32{u, v})
+			if r.IntN(4) == 0 {
+				e = append(e, [2]int32{v, u})
+			}
+		}
+		return n, e
+	}},
+	{"hypercube", func(r *rand.Rand, n int) (int, [][2]int32) {
+		k := 1 + r.IntN(5)
+		var e [][2]int32
+		for v := 0; v < 1<<k; v++ {
+			for b := 0; b < k; b++ {
+				if u := v ^ 1<<b; u > v {
+					e = append(e, [2]int32{int32(v), int32(u)})
+				}
+			}
+		}
+		return 1 << k, e
+	}},
+}
+
+// pairs spans the parameter range, including ε = 0 and δ = 0.
+var pairs = []DP{
+	mustDP(math.Ln2, 0), mustDP(0.5, 1e-6), mustDP(0, 0), mustDP(0, 0.05), mustDP(0.1, 0),
+	mustDP(1, 0.1), mustDP(3, 0.01), mustDP(1e-3, 0), mustDP(0.7, 0.3),
+}
+
+// boundaryHittingSet returns a random boundary-hitting set: one random end of every
+// boundary edge, plus a few random extra vertices.
+func boundaryHittingSet(r *rand.Rand, g *Graph, answer []bool) []int32 {
+	in := make([]bool, g.N())
+	for u := int32(0); int(u) < g.N(); u++ {
+		for _, v := range g.Neighbours(u) {
+			if v > u && answer[u] != answer[v] && !in[u] && !in[v] {
+				if r.IntN(2) == 0 {
+					in[u] = true
+				} else {
+					in[v] = true
+				}
+			}
+		}
+	}
+	for k := r.IntN(3); k > 0 && g.N() > 0; k-- {
+		in[r.IntN(g.N())] = true
+	}
+	var h []int32
+	for v, ok := range in {
+		if ok {
+			h = append(h, int32(v))
+		}
+	}
+	r.Shuffle(len(h), func(i, j int) { h[i], h[j] = h[j], h[i] })
+	return h
+}
+
+// gibbs takes random coordinate steps inside the DP set: each step redraws one free
+// vertex's p_one uniformly in the interval its neighbours allow, [L(p(u)), U(p(u))]
+// for every neighbour u. Starting from a DP mechanism it stays one (up to float ulps).
+func gibbs(r *rand.Rand, g *Graph, p DP, pone []float64, fixed []bool, steps int) {
+	gibbsSteps(r, g, p, pone, fixed, steps, false)
+}
+
+// gibbsSteps is gibbs; with edge, half the steps jump to an end of the interval.
+func gibbsSteps(r *rand.Rand, g *Graph, p DP, pone []float64, fixed []bool, steps int, edge bool) {
+	n := g.N()
+	if n == 0 {
+		return
+	}
+	for s := 0; s < steps; s++ {
+		v := int32(r.IntN(n))
+		if fixed != nil && fixed[v] {
+			continue
+		}
+		lo, hi := 0.0, 1.0
+		for _, u := range g.Neighbours(v) {
+			lo = max(lo, p.Lower(pone[u]))
+			hi = min(hi, p.Upper(pone[u]))
+		}
+		if lo > hi {
+			continue
+		}
+		switch {
+		case edge && r.IntN(4) == 0:
+			pone[v] = lo
+		case edge && r.IntN(3) == 0:
+			pone[v] = hi
+		default:
+			pone[v] = lo + r.Float64()*(hi-lo)
+		}
+	}
+}
+
+// randomInstance draws a feasible instance: its hitting-set values are the restriction
+// of a random DP mechanism (so an extension exists); sometimes values are the
+// balanced α (exactly on the feasibility edge) or 0 / 1.
+func randomInstance(r *rand.Rand, f family, n int, pair DP) *Instance {
+	n, e := f.make(r, n)
+	g := fromEdges(n, e)
+	answer := make([]bool, n)
+	switch r.IntN(3) {
+	case 0:
+		for v := range answer {
+			answer[v] = r.IntN(2) == 0
+		}
+	case 1: // threshold on position: a single boundary region
+		t := r.IntN(n + 1)
+		for v := range answer {
+			answer[v] = v >= t
+		}
+	default:
+		for v := range answer {
+			answer[v] = r.IntN(5) == 0
+		}
+	}
+	hit := boundaryHittingSet(r, g, answer)
+	ptrue := make([]float64, len(hit))
+	switch r.IntN(4) {
+	case 0: // balanced α on every hitting-set vertex: the paper's corollary
+		alpha := (pair.E() + pair.Delta) / (pair.E() + 1)
+		for i := range ptrue {
+			ptrue[i] = alpha
+		}
+	case 1: // tight: Gibbs steps that jump to interval ends give values exactly on the
+		// feasibility edge, and 0 or 1 where U and L reach them
+		fillFromGibbsEdge(r, g, pair, answer, hit, ptrue, true)
+	default:
+		fillFromGibbsEdge(r, g, pair, answer, hit, ptrue, false)
+	}
+	in, err := NewInstance(g, answer, hit, ptrue, pair)
+	if err != nil {
+		panic(err)
+	}
+	return in
+}
+
+func fillFromGibbsEdge(r *rand.Rand, g *Graph, pair DP, answer []bool, hit []int32, ptrue []float64, edge bool) {
+	pone := make([]float64, g.N())
+	for v := range pone {
+		pone[v] = 0.5
+	}
+	gibbsSteps(r, g, pair, pone, nil, 20*g.N(), edge)
+	for i, h := range hit {
+		if answer[h] {
+			ptrue[i] = pone[h]
+		} else {
+			ptrue[i] = 1 - pone[h]
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package bfs
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Instance is one problem: a graph, the query's true answer on every vertex, and the
+// partial mechanism on a hitting set.
+type Instance struct {
+	G      *Graph
+	Answer []bool    // answer(v); true means 1
+	Hit    []int32   // hitting-set vertices, input order, no repeats
+	PTrue  []float64 // given Pr[M(Hit[i]) = answer(Hit[i])]
+	Pair   Pair
+}
+
+// POne is the given Pr[M(Hit[i]) = 1]: p_one is the canonical form of a mechanism
+// (doc.go, invariant 4), so a p_true of an answer-0 vertex becomes 1 − p_true once, here.
+func (in *Instance) POne(i int) float64 {
+	if in.Answer[in.Hit[i]] {
+		return in.PTrue[i]
+	}
+	return 1 - in.PTrue[i]
+}
+
+// HitIndex returns, for every vertex, its index in in.Hit or -1.
+func (in *Instance) HitIndex() []int32 {
+	idx := make([]int32, in.G.N())
+	for i := range idx {
+		idx[i] = -1
+	}
+	for i, h := range in.Hit {
+		idx[h] = int32(i)
+	}
+	return idx
+}
+
+// colour is one pass's view of the problem: values are kept so that smaller is more
+// constraining and Step is a superior function (non-decreasing, Step(v) ≥ v).
+// Colour 1 bounds Pr[M = 1] from above: v = p_one, Step = U, Top = 1.
+// Colour 0 bounds Pr[M = 0] from above, i.e. p_one from below: v = −p_one,
+// Step(v) = −L(−v), Top = 0. A value at Top constrains nothing.
+type colour struct {
+	one  bool
+	pair Pair
+}
+
+func (c colour) Step(v float64) float64 {
+	if c.one {
+		return c.pair.Upper(v)
+	}
+	return -c.pair.Lower(-v)
+}
+
+func (c colour) Top() float64 {
+	if c.one {
+		return 1
+	}
+	return 0
+}
+
+// value maps a p_one into the pass's values and back (the map is its own inverse).
+func (c colour) value(pone float64) float64 {
+	if c.one {
+		return pone
+	}
+	return -pone
+}
+
+// Prob is the probability of the pass's output for a pass value: Pr[M = 1] or Pr[M = 0].
+func (c colour) Prob(v float64) float64 {
+	if c.one {
+		return v
+	}
+	return 1 + v
+}
+
+// source is one hitting-set vertex with its value for the colour being computed.
+type source struct {
+	v int32
+	a float64
+}
+
+// sources returns the hitting set with its pass values, sorted by (value, position).
+func (in *Instance) sources(c colour) []source {
+	src := make([]source, len(in.Hit))
+	for i, h := range in.Hit {
+		src[i] = source{h, c.value(in.POne(i))}
+	}
+	slices.SortFunc(src, func(x, y source) int {
+		if r := cmp.Compare(x.a, y.a); r != 0 {
+			return r
+		}
+		return cmp.Compare(x.v, y.v)
+	})
+	return src
+}
+
+// Field is the result of one colour pass (doc.go, invariant 2): for every vertex w,
+// Value[w] = g_c(w) in the pass's values, and Bind[w], Dist[w] the binding
+// hitting-set vertex and its distance (-1, -1 where none binds).
+type Field struct {
+	Value []float64
+	Bind  []int32
+	Dist  []int32
+}
+
+func newField(n int, top float64) *Field {
+	f := &Field{Value: make([]float64, n), Bind: make([]int32, n), Dist: make([]int32, n)}
+	for i := range f.Value {
+		f.Value[i] = top
+		f.Bind[i] = -1
+		f.Dist[i] = -1
+	}
+	return f
+}
+
+// keys compares candidate bindings in the order of doc.go, invariant 3. A candidate
+// is a hitting-set vertex h with pass value a reaching w over a shortest path of
+// length d, with value Step^d(a). Candidates are ordered by their value history read
+// from w back to h — Step^d(a), Step^(d−1)(a), …, a — lexicographically, a proper
+// prefix first, then by h. This is the order the propagation's FIFO pops in, and
+// unlike (value, distance, h) it stays consistent when float64 rounding makes Step map
+// two different values to one: extending two histories by the same step preserves
+// their order. It also makes a minimal candidate's path a shortest path to its vertex.
+type keys struct {
+	c      colour
+	srcA   []float64 // pass value of each hitting-set vertex, by position
+	b1, b2 []float64 // scratch for value histories
+}
+
+func newKeys(in *Instance, c colour, src []source) *keys {
+	k := &keys{c: c, srcA: make([]float64, in.G.N())}
+	for _, s := range src {
+		k.srcA[s.v] = s.a
+	}
+	return k
+}
+
+// less reports whether candidate (v1 = value, d1 = distance, h1 = vertex) precedes
+// candidate (v2, d2, h2).
+func (k *keys) less(v1 float64, d1, h1 int32, v2 float64, d2, h2 int32) bool {
+	if v1 != v2 {
+		return v1 < v2
+	}
+	a1, a2 := k.srcA[h1], k.srcA[h2]
+	if a1 != a2 && d1 > 0 && d2 > 0 {
+		// Equal values from different starting values: compare the histories.
+		k.b1 = k.history(a1, d1, k.b1)
+		k.b2 = k.history(a2, d2, k.b2)
+		for i := 1; i <= int(min(d1, d2)); i++ {
+			x, y := k.b1[int(d1)-i], k.b2[int(d2)-i]
+			if x != y {
+				return x < y
+			}
+		}
+	}
+	// Same starting value (so the same history function) or one history ends: the
+	// shorter one is a prefix of the longer.
+	if d1 != d2 {
+		return d1 < d2
+	}
+	return h1 < h2
+}
+
+// history fills buf with Step^0(a), …, Step^d(a).
+func (k *keys) history(a float64, d int32, buf []float64) []float64 {
+	buf = append(buf[:0], a)
+	for i := int32(0); i < d; i++ {
+		a = k.c.Step(a)
+		buf = append(buf, a)
+	}
+	return buf
+}

@@ -1,0 +1,179 @@
+package bfs
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+var engines = []Engine{Propagate{}, PerSource{Workers: 2}}
+
+// Test vector 1 (DESIGN §6.1, the paper's path example): v2 is bound by the farther v4.
+func TestPaperPath(t *testing.T) {
+	g := fromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
+	answer := []bool{false, true, true, false}
+	pair := mustDP(math.Ln2, 0)
+	// Pr[M(v1)=1] = 0.3 and Pr[M(v4)=1] = 0.1; both answer 0, so p_true = 0.7, 0.9.
+	in, err := NewInstance(g, answer, []int32{0, 3}, []float64{0.7, 0.9}, pair)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Iterate(pair, 3, 0.1); math.Abs(got-0.7) > 1e-12 {
+		t.Errorf("U^3(0.1) = %v, paper says 0.7", got)
+	}
+	if got := Iterate(pair, 3, 0.3); math.Abs(got-0.9) > 1e-12 {
+		t.Errorf("U^3(0.3) = %v, paper says 0.9", got)
+	}
+	for _, eng := range engines {
+		sol, err := Solve(context.Background(), in, eng, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sol.Infeasible != 0 {
+			t.Fatalf("%s: feasible input rejected: %+v", eng.Name(), sol.Violations)
+		}
+		want := []struct {
+			pone       float64
+			bind, dist int32
+		}{{0.3, 0, 0}, {0.4, 3, 2}, {0.2, 3, 1}, {0.1, 3, 0}}
+		for v, w := range want {
+			pone := sol.POne[v]
+			if math.Abs(pone-w.pone) > 1e-12 || sol.Bind[v] != w.bind || sol.Dist[v] != w.dist {
+				t.Errorf("%s: v%d: Pr[M=1] = %v bound by v%d at %d, want %v by v%d at %d",
+					eng.Name(), v+1, pone, sol.Bind[v]+1, sol.Dist[v], w.pone, w.bind+1, w.dist)
+			}
+		}
+		a := Verify(g, sol.POne, pair, 0, 5)
+		if a.Violations != 0 {
+			t.Errorf("%s: output not DP: %+v", eng.Name(), a.First)
+		}
+	}
+}
+
+// Test vector 2: H = {v3} misses the boundary edge v1–v2.
+func TestPaperNotHittingSet(t *testing.T) {
+	g := fromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
+	answer := []bool{false, true, true, false}
+	in, _ := NewInstance(g, answer, []int32{2}, []float64{0.8}, mustDP(math.Ln2, 0))
+	first, total := Uncovered(g, answer, in.HitIndex(), 10)
+	if total != 1 || len(first) != 1 || first[0] != (Edge{0, 1}) {
+		t.Fatalf("uncovered = %v (%d), want [{0 1}] (1)", first, total)
+	}
+}
+
+// Test vector 3: the balanced corollary's closed form at distance d from the boundary,
+// on a path with one boundary edge in the middle and on a threshold hypercube.
+func TestBalancedCorollary(t *testing.T) {
+	for _, pair := range pairs {
+		e, delta := pair.E(), pair.Delta
+		if e == 1 {
+			continue // the formula divides by e^ε − 1
+		}
+		alpha := (e + delta) / (e + 1)
+		want := func(d int) float64 {
+			ed := math.Pow(e, float64(d))
+			return min(1, 1-(e-1-delta*(e*ed+ed-2))/(ed*(e+1)*(e-1)))
+		}
+		// path 0..2L−1, answers flip between L−1 and L; H = {L−1, L}
+		const L = 40
+		var edges [][2]int32
+		answer := make([]bool, 2*L)
+		for i := 0; i < 2*L; i++ {
+			answer[i] = i >= L
+			if i > 0 {
+				edges = append(edges, [2]int32{int32(i - 1), int32(i)})
+			}
+		}
+		g := fromEdges(2*L, edges)
+		in, _ := NewInstance(g, answer, []int32{L - 1, L}, []float64{alpha, alpha}, pair)
+		for _, eng := range engines {
+			sol, err := Solve(context.Background(), in, eng, 10)
+			if err != nil || sol.Infeasible != 0 {
+				t.Fatalf("%s ε=%v δ=%v: balanced α rejected: %v %+v", eng.Name(), pair.Epsilon, delta, err, sol.Violations)
+			}
+			for v := 0; v < 2*L; v++ {
+				d := L - 1 - v
+				if v >= L {
+					d = v - L
+				}
+				if got, w := sol.PTrue[v], want(d); math.Abs(got-w) > 1e-9 {
+					t.Errorf("%s ε=%v δ=%v: d=%d: p_true %v, corollary %v", eng.Name(), pair.Epsilon, delta, d, got, w)
+				}
+			}
+			if a := Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
+				t.Errorf("%s ε=%v δ=%v: output not DP: %+v", eng.Name(), pair.Epsilon, delta, a.First)
+			}
+		}
+	}
+}
+
+// Test vector 4: the paper's Figure 1.
+func figure1() (names string, g *Graph, answer []bool) {
+	names = "abcdefghijklmnopqrstuv"
+	idx := func(c byte) int32 { return int32(c - 'a') }
+	var e [][2]int32
+	for _, s := range []string{"ab", "bg", "ga", "gc", "ch", "hn", "nq", "ql", "lk", "qm", "no", "oj", "jf", "fe",
+		"ej", "jd", "di", "ih", "op", "or", "rs", "rt", "uv", "fu"} {
+		e = append(e, [2]int32{idx(s[0]), idx(s[1])})
+	}
+	g = fromEdges(len(names), e)
+	answer = make([]bool, len(names))
+	for _, c := range "abcghklstuv" {
+		answer[idx(byte(c))] = true
+	}
+	return names, g, answer
+}
+
+func TestFigure1(t *testing.T) {
+	names, g, answer := figure1()
+	set := func(s string) []int32 {
+		var h []int32
+		for _, c := range s {
+			h = append(h, int32(c-'a'))
+		}
+		return h
+	}
+	idx := make([]int32, len(names))
+	hitIndex := func(h []int32) []int32 {
+		for i := range idx {
+			idx[i] = -1
+		}
+		for i, v := range h {
+			idx[v] = int32(i)
+		}
+		return idx
+	}
+	// all six boundary edges are uncovered by the empty set
+	all := make([]int32, len(names))
+	for i := range all {
+		all[i] = -1
+	}
+	first, total := Uncovered(g, answer, all, 10)
+	got := map[string]bool{}
+	for _, e := range first {
+		got[string([]byte{names[e.U], names[e.V]})] = true
+	}
+	for _, b := range []string{"lq", "hn", "hi", "rs", "rt", "fu"} {
+		if !got[b] {
+			t.Errorf("boundary edge %s not found in %v", b, got)
+		}
+	}
+	if total != 6 {
+		t.Errorf("%d boundary edges, want 6", total)
+	}
+	for _, hs := range []string{"lhust", "aqnistuv"} {
+		if _, n := Uncovered(g, answer, hitIndex(set(hs)), 10); n != 0 {
+			t.Errorf("{%s} should be a hitting set, %d edges uncovered", hs, n)
+		}
+	}
+	if first, n := Uncovered(g, answer, hitIndex(set("alnstju")), 10); n != 1 || first[0] != (Edge{7, 8}) {
+		t.Errorf("{a,l,n,s,t,j,u} should miss exactly h–i, got %v (%d)", first, n)
+	}
+	// dist(a, d) = 5: with {a} answering 1 for sure (p_one = 1) under ε = 0, δ = 0.01,
+	// Pr[M = 0] may grow by 0.01 a hop, so d (answer 0) gets p_true = 0.05.
+	in, _ := NewInstance(g, answer, []int32{0}, []float64{1}, mustDP(0, 0.01))
+	sol, _ := Solve(context.Background(), in, Propagate{}, 1)
+	if sol.Dist[3] != 5 || math.Abs(sol.PTrue[3]-0.05) > 1e-12 {
+		t.Errorf("dist(a,d) = %d (p_true %v), want 5 (0.05)", sol.Dist[3], sol.PTrue[3])
+	}
+}
