@@ -14,8 +14,8 @@
 //     encodings, and nothing that depends on GOMAXPROCS or map iteration order.
 //  3. Formats, chosen from the extension by FormatOf:
 //     - .parquet: Snappy-compressed Parquet (format 2.6, data page v1), row groups
-//     of at most RowGroupRows rows, dictionary encoding off, integer columns
-//     DELTA_BINARY_PACKED, the Arrow schema stored under "ARROW:schema", and the
+//     of at most RowGroupRows rows, dictionary encoding off (every column
+//     PLAIN), the Arrow schema stored under "ARROW:schema", and the
 //     caller's metadata in the footer's key_value_metadata.
 //     - .arrow, .feather: Arrow IPC file format, uncompressed, record batches of
 //     at most RowGroupRows rows, the caller's metadata in the schema metadata.

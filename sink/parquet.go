@@ -22,9 +22,11 @@ const createdBy = "graphdp"
 // serialises a column chunk's page encoding stats by ranging over a Go map
 // (parquet/metadata/column_chunk.go), so a chunk that falls back from
 // dictionary to plain pages lists its two encodings in random order.
-// DELTA_BINARY_PACKED on integer columns recovers most of what the dictionary
-// gave on ids and small counts.
-func parquetProperties(sc *arrow.Schema, cfg config) *parquet.WriterProperties {
+// Every column is PLAIN: DELTA_BINARY_PACKED would shrink integer columns, but
+// arrow-go v18.8.0's reader leaks its decoder buffers (deltaBitPackDecoder.
+// initBlock), which would fail every downstream test that reads our files with
+// a checked allocator.
+func parquetProperties(cfg config) *parquet.WriterProperties {
 	opts := []parquet.WriterProperty{
 		parquet.WithAllocator(cfg.mem),
 		parquet.WithCreatedBy(createdBy),
@@ -32,13 +34,9 @@ func parquetProperties(sc *arrow.Schema, cfg config) *parquet.WriterProperties {
 		parquet.WithDataPageVersion(parquet.DataPageV1),
 		parquet.WithCompression(compress.Codecs.Snappy),
 		parquet.WithDictionaryDefault(false),
+		parquet.WithEncoding(parquet.Encodings.Plain),
 		parquet.WithMaxRowGroupLength(cfg.sliceRows),
 		parquet.WithStats(true),
-	}
-	for _, f := range sc.Fields() {
-		if arrow.IsInteger(f.Type.ID()) {
-			opts = append(opts, parquet.WithEncodingPath(parquet.ColumnPath{f.Name}, parquet.Encodings.DeltaBinaryPacked))
-		}
 	}
 	return parquet.NewWriterProperties(opts...)
 }
@@ -49,7 +47,7 @@ func writeParquet(ctx context.Context, w io.Writer, rec arrow.RecordBatch, md ar
 	arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(cfg.mem), pqarrow.WithStoreSchema())
 	// w is a *bufio.Writer, not an io.Closer, so Close below writes the footer
 	// without closing the temporary file under writeFileAtomic.
-	fw, err := pqarrow.NewFileWriter(sc, w, parquetProperties(sc, cfg), arrProps)
+	fw, err := pqarrow.NewFileWriter(sc, w, parquetProperties(cfg), arrProps)
 	if err != nil {
 		return err
 	}
