@@ -307,3 +307,49 @@ func TestCSVEmptyStringQuoted(t *testing.T) {
 		t.Errorf("CSV = %q, want %q", got, want)
 	}
 }
+
+// TestEmptyRecord: zero rows still give a readable file with the schema.
+func TestEmptyRecord(t *testing.T) {
+	for _, ext := range allExts {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		full := newVertexTable(t, mem, 3)
+		rec := full.NewSlice(0, 0)
+		full.Release()
+		path := filepath.Join(t.TempDir(), "e"+ext)
+		writeTest(t, mem, path, rec, testMeta, 0)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows int64
+		switch ext {
+		case ".parquet":
+			tbl, err := pqarrow.ReadTable(context.Background(), f, nil, pqarrow.ArrowReadProperties{}, mem)
+			if err != nil {
+				t.Fatalf("%s: %v", ext, err)
+			}
+			assertSameFields(t, tbl.Schema(), rec.Schema())
+			rows = tbl.NumRows()
+			tbl.Release()
+		case ".arrow":
+			r, err := ipc.NewFileReader(f, ipc.WithAllocator(mem))
+			if err != nil {
+				t.Fatalf("%s: %v", ext, err)
+			}
+			assertSameFields(t, r.Schema(), rec.Schema())
+			rows = int64(r.NumRecords())
+			r.Close()
+		case ".csv":
+			all, err := csv.NewReader(f).ReadAll()
+			if err != nil || len(all) != 1 || len(all[0]) != 7 {
+				t.Errorf("%s: %q, %v; want just the header", ext, all, err)
+			}
+		}
+		f.Close()
+		if rows != 0 {
+			t.Errorf("%s: read back %d rows/batches, want 0", ext, rows)
+		}
+		rec.Release()
+		mem.AssertSize(t, 0)
+	}
+}

@@ -30,7 +30,8 @@ func defaultConfig() config {
 
 // Write writes rec to path in the format named by path's extension, with meta as
 // file-level key/value metadata, atomically and deterministically: see doc.go.
-// Keys starting with "ARROW:" are reserved by Arrow and rejected.
+// meta replaces rec's own schema metadata; CSV stores neither. Keys starting
+// with "ARROW:" are reserved by Arrow and rejected.
 func Write(ctx context.Context, path string, rec arrow.RecordBatch, meta map[string]string) error {
 	return writeRecord(ctx, path, rec, meta, defaultConfig())
 }
