@@ -70,9 +70,10 @@ func (j *Job) IngestColumns() ingest.Columns {
 	return c
 }
 
-// Validate reports every problem at once (doc.go, invariant 1).
-func (j *Job) Validate(source string) error {
-	var probs []string
+// Validate reports every problem at once (doc.go, invariant 1), after those already
+// found (a config file's unknown keys).
+func (j *Job) Validate(source string, found ...string) error {
+	probs := append([]string(nil), found...)
 	add := func(f string, a ...any) { probs = append(probs, fmt.Sprintf(f, a...)) }
 	for _, f := range []struct{ name, val string }{
 		{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"out", j.Out},
@@ -83,7 +84,7 @@ func (j *Job) Validate(source string) error {
 	}
 	if j.Out != "" {
 		if _, err := sink.FormatOf(j.Out); err != nil {
-			add("out: %v", err)
+			add("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", j.Out, filepath.Ext(j.Out))
 		}
 	}
 	if !j.epsilonSet {

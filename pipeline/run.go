@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"strconv"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -189,11 +190,14 @@ func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
 			job.Epsilon, job.Delta, sol.Infeasible, bfs.Tolerance)}
 	for _, v := range sol.Violations {
 		j := b2i(v.Output)
-		e.Lines = append(e.Lines, fmt.Sprintf("id %s: Pr[M=%d] = %.17g, but id %s (Pr[M=%d] = %.17g) at distance %d allows at most U^%d(%.17g) = %.17g",
-			ids.String(int(v.H)), j, v.Given, ids.String(int(v.By)), j, v.ByValue, v.Dist, v.Dist, v.ByValue, v.Bound))
+		e.Lines = append(e.Lines, fmt.Sprintf("id %s: Pr[M=%d] = %s, but id %s (Pr[M=%d] = %s) at distance %d allows at most U^%d(%s) = %s",
+			ids.String(int(v.H)), j, num(v.Given), ids.String(int(v.By)), j, num(v.ByValue), v.Dist, v.Dist, num(v.ByValue), num(v.Bound)))
 	}
 	return e
 }
+
+// num formats a probability as the shortest decimal that reads back to the same float64.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func b2i(b bool) int {
 	if b {

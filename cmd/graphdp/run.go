@@ -58,8 +58,10 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 		return nil, &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
 	}
 	source := "flags"
+	var unknown []string
 	if o.config != "" {
-		if err := pipeline.LoadConfig(o.config, &o.job); err != nil {
+		var err error
+		if unknown, err = pipeline.LoadConfig(o.config, &o.job); err != nil {
 			return nil, err
 		}
 		source = o.config + " with flags"
@@ -105,7 +107,7 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 			j.Beam.Endpoint = f.Beam.Endpoint
 		}
 	})
-	if err := j.Validate(source); err != nil {
+	if err := j.Validate(source, unknown...); err != nil {
 		return nil, err
 	}
 	return o, nil
