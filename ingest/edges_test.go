@@ -6,7 +6,6 @@ import (
 	"testing"
 )
 
-
 // Vertex ids chosen to exercise each Index kind; edges name them by id and
 // the expected positions are the ids' places in the vertex list.
 func TestReadEdgesParquet(t *testing.T) {

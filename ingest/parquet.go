@@ -26,6 +26,10 @@ const batchRows = 1 << 16
 // a huge row group from being read into memory whole.
 const streamBufferSize = 1 << 20
 
+// allocator is what the Parquet decoder allocates from; tests swap in a
+// checked allocator to prove every buffer is released.
+var allocator memory.Allocator = memory.DefaultAllocator
+
 // pqTable is an open Parquet file.
 type pqTable struct {
 	path   string
@@ -46,7 +50,7 @@ func openParquet(path string) (t *pqTable, err error) {
 			f.Close()
 		}
 	}()
-	props := parquet.NewReaderProperties(memory.DefaultAllocator)
+	props := parquet.NewReaderProperties(allocator)
 	props.BufferedStreamEnabled = true
 	props.BufferSize = streamBufferSize
 	rd, err := file.NewParquetReader(f, file.WithReadProps(props))
