@@ -58,6 +58,9 @@ func DefaultJob() Job {
 // SetEpsilon records that ε was given (it has no default: 0 is a legal value).
 func (j *Job) SetEpsilon(e float64) { j.Epsilon, j.epsilonSet = e, true }
 
+// EpsilonSet reports whether ε was given (by a config file or SetEpsilon).
+func (j *Job) EpsilonSet() bool { return j.epsilonSet }
+
 // IngestColumns resolves the column names.
 func (j *Job) IngestColumns() ingest.Columns {
 	c := ingest.DefaultColumns()
