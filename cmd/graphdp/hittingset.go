@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,9 +21,9 @@ type hittingSetOptions struct {
 	job         pipeline.Job
 	out         string
 	balanced    bool
-	alpha       float64 // NaN: not given
-	alpha0      float64
-	alpha1      float64
+	alpha       optFloat
+	alpha0      optFloat
+	alpha1      optFloat
 	allBoundary bool
 	quiet       bool
 	flags       *toolFlags
@@ -46,13 +45,13 @@ extension exists (exit status 3, conflicts listed).`
 func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error) {
 	take := toolInputs{}
 	t := newToolFlags("hitting-set", "-edges E -vertices V -epsilon ε [-delta δ] -out H [-balanced | -alpha A | -alpha-0 A0 -alpha-1 A1] [-all-boundary]", hittingSetAbout, stderr, take)
-	o := &hittingSetOptions{flags: t, alpha: math.NaN(), alpha0: math.NaN(), alpha1: math.NaN()}
+	o := &hittingSetOptions{flags: t}
 	fs := t.fs
 	fs.StringVar(&o.out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
 	fs.BoolVar(&o.balanced, "balanced", false, "p_true = (e^ε+δ)/(e^ε+1) on every vertex (the default policy)")
-	fs.Float64Var(&o.alpha, "alpha", math.NaN(), "p_true = `A` on every vertex")
-	fs.Float64Var(&o.alpha0, "alpha-0", math.NaN(), "p_true = `A0` on answer-0 vertices (with -alpha-1)")
-	fs.Float64Var(&o.alpha1, "alpha-1", math.NaN(), "p_true = `A1` on answer-1 vertices (with -alpha-0)")
+	fs.Var(&o.alpha, "alpha", "p_true = `A` on every vertex")
+	fs.Var(&o.alpha0, "alpha-0", "p_true = `A0` on answer-0 vertices (with -alpha-1)")
+	fs.Var(&o.alpha1, "alpha-1", "p_true = `A1` on answer-1 vertices (with -alpha-0)")
 	fs.BoolVar(&o.allBoundary, "all-boundary", false, "write every boundary vertex, not a minimum cover")
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	job, source, probs, err := t.parse(args, take)
@@ -86,10 +85,10 @@ func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error
 	}
 	for _, a := range []struct {
 		name string
-		v    float64
+		v    optFloat
 	}{{"alpha", o.alpha}, {"alpha-0", o.alpha0}, {"alpha-1", o.alpha1}} {
-		if set[a.name] && !(a.v >= 0 && a.v <= 1) {
-			probs = append(probs, fmt.Sprintf("%s: must be a probability in [0, 1], got %v", a.name, a.v))
+		if a.v.set && !(a.v.v >= 0 && a.v.v <= 1) {
+			probs = append(probs, fmt.Sprintf("%s: must be a probability in [0, 1], got %v", a.name, a.v.v))
 		}
 	}
 	o.job = job
@@ -127,17 +126,17 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 	var value func(v int32) float64
 	var policy string
 	switch {
-	case !math.IsNaN(o.alpha):
-		value = func(int32) float64 { return o.alpha }
-		policy = fmt.Sprintf("p_true = %s on every vertex (-alpha)", num(o.alpha))
-	case !math.IsNaN(o.alpha0):
+	case o.alpha.set:
+		value = func(int32) float64 { return o.alpha.v }
+		policy = fmt.Sprintf("p_true = %s on every vertex (-alpha)", num(o.alpha.v))
+	case o.alpha0.set:
 		value = func(v int32) float64 {
 			if vs.Answer[v] {
-				return o.alpha1
+				return o.alpha1.v
 			}
-			return o.alpha0
+			return o.alpha0.v
 		}
-		policy = fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (-alpha-0, -alpha-1)", num(o.alpha0), num(o.alpha1))
+		policy = fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (-alpha-0, -alpha-1)", num(o.alpha0.v), num(o.alpha1.v))
 	default:
 		value = func(int32) float64 { return balanced }
 		policy = fmt.Sprintf("p_true = %s on every vertex (balanced α = (e^ε+δ)/(e^ε+1))", num(balanced))
@@ -203,4 +202,26 @@ func boundaryVertices(g *bfs.Graph, answer []bool) []int32 {
 		}
 	}
 	return out
+}
+
+// optFloat is a float flag that records whether it was given (no default to show).
+type optFloat struct {
+	v   float64
+	set bool
+}
+
+func (f *optFloat) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return num(f.v)
+}
+
+func (f *optFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	f.v, f.set = v, true
+	return nil
 }

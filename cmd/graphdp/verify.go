@@ -71,8 +71,8 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 
 	// 1. Every DP inequality on every edge.
 	audit := bfs.Verify(x.Graph, m.POne, x.Pair, o.tolerance, job.List)
-	fmt.Fprintf(w, "  DP audit: %d edges checked (both directions, both outputs: %d inequalities), %d violations (edge, output) with excess above %v\n",
-		audit.Edges, 4*audit.Edges, audit.Violations, o.tolerance)
+	fmt.Fprintf(w, "  DP audit: %d edges checked (both directions, both outputs: %d inequalities), %s (edge, output) with excess above %v\n",
+		audit.Edges, 4*audit.Edges, plural(audit.Violations, "violation", "violations"), o.tolerance)
 	if audit.Edges > 0 {
 		label := "worst"
 		if audit.Worst.Excess <= 0 {
@@ -81,7 +81,7 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 		fmt.Fprintf(w, "  %s: %s\n", label, edgeLine(ids, audit.Worst))
 	}
 	if audit.Violations > 0 {
-		fmt.Fprintf(w, "  first %d violations:\n", len(audit.First))
+		fmt.Fprintln(w, "  violations, in edge order:")
 		for _, v := range audit.First {
 			fmt.Fprintf(w, "    %s\n", edgeLine(ids, v))
 		}
