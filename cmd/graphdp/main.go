@@ -39,7 +39,8 @@ type env struct {
 }
 
 var commands = map[string]command{
-	"run": {"compute the optimal mechanism of a dataset graph", cmdRun},
+	"run":     {"compute the optimal mechanism of a dataset graph", cmdRun},
+	"release": {"draw the private answers of chosen datasets from a mechanism", cmdRelease},
 }
 
 func main() {
