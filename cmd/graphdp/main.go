@@ -41,6 +41,7 @@ type env struct {
 var commands = map[string]command{
 	"run":     {"compute the optimal mechanism of a dataset graph", cmdRun},
 	"release": {"draw the private answers of chosen datasets from a mechanism", cmdRelease},
+	"report":  {"explain a mechanism: accuracy, why, against randomized response, DP audit", cmdReport},
 }
 
 func main() {
