@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 
 	"github.com/graphdp/graphdp/ingest"
@@ -108,9 +109,11 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 
 // loadToolConfig reads a run's config file for a toolkit command, which uses its
 // inputs, ε, δ and columns. It returns the job, the source to name in errors, and
-// the file's unknown keys as problems to report with the others.
+// the file's unknown keys as problems to report with the others. job.Epsilon is NaN
+// unless the file sets it (ε has no default).
 func loadToolConfig(path string) (pipeline.Job, string, []string, error) {
 	job := pipeline.DefaultJob()
+	job.Epsilon = math.NaN()
 	if path == "" {
 		return job, "flags", nil, nil
 	}

@@ -59,7 +59,7 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	}
 	j := &o.job
 	j.Mechanism, j.Edges, j.Vertices, j.Delta, j.List = job.Out, job.Edges, job.Vertices, job.Delta, f.List
-	epsSet := o.config != "" && configHasEpsilon(job)
+	epsSet := !math.IsNaN(job.Epsilon) // loadToolConfig leaves NaN when the file has no epsilon
 	j.Epsilon = job.Epsilon
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
@@ -106,22 +106,6 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	return o, nil
 }
 
-// configHasEpsilon tells whether a loaded config set ε (which has no default):
-// Validate with only that question left unanswered says so.
-func configHasEpsilon(job pipeline.Job) bool {
-	err := job.Validate("")
-	var ce *pipeline.ConfigError
-	if !errors.As(err, &ce) {
-		return true
-	}
-	for _, p := range ce.Problems {
-		if p == "epsilon: required (a number ≥ 0)" {
-			return false
-		}
-	}
-	return true
-}
-
 func cmdReport(ctx context.Context, args []string, e *env) error {
 	o, err := parseReport(args, e.stderr)
 	if err != nil {
@@ -151,7 +135,7 @@ func runReport(ctx context.Context, o *reportOptions, e *env) error {
 		}
 	}
 	if !r.Audit.Passed {
-		return &rejected{fmt.Sprintf("%s: the mechanism fails the (ε,δ)-DP audit: %d violations (see the report)", o.job.Mechanism, r.Audit.Violations)}
+		return &rejected{fmt.Sprintf("%s: the mechanism fails the (ε,δ)-DP audit: %d (edge, output) pairs break it (see the report)", o.job.Mechanism, r.Audit.Violations)}
 	}
 	return nil
 }
