@@ -192,3 +192,52 @@ func TestMechanismTableAlign(t *testing.T) {
 		t.Errorf("numeric string ids: %v, %v", rows, err)
 	}
 }
+
+// ReadMechanismTable either returns a table meeting its invariants or an
+// *InputError; it never panics.
+func FuzzReadMechanismTableCSV(f *testing.F) {
+	for _, s := range []string{
+		"id,answer,p_true,p_one,in_hitting_set,binding_id,binding_distance\n1,0,0.7,0.30000000000000004,true,1,0\n2,1,0.4,0.4,false,4,2\n3,1,1,1,false,,\n",
+		"id,p_one\na,0.5\nb,1e-320\n",
+		"id,answer,p_true\n1,true,0.25\n2,FALSE,1\n",
+		"id,p_one\n1,NaN\n",
+		"id,p_one\n1,0.5\n1,0.5\n",
+		"id,answer,p_one,p_true\n1,0,0.5,0.25\n",
+		"id,p_one,binding_distance\n1,0.5,-1\n",
+		"id,p_true\n1,0.5\n",
+		"id\n1\n",
+		"",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		path := writeFile(t, t.TempDir(), "m.csv", text)
+		m, err := ReadMechanismTable(bg, path, mcols)
+		if err != nil {
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v (%T) is not an *InputError", err, err)
+			}
+			_ = ie.Error()
+			return
+		}
+		n := m.IDs.Len()
+		if n == 0 || len(m.POne) != n || m.Index.Len() != n || (m.Answer != nil && len(m.Answer) != n) ||
+			(m.Answer == nil) != (m.AnswerType == nil) || (m.Distance != nil && len(m.Distance) != n) {
+			t.Fatalf("inconsistent table: %+v", m)
+		}
+		for i, p := range m.POne {
+			if !(p >= 0 && p <= 1) {
+				t.Fatalf("p_one[%d] = %v", i, p)
+			}
+			if r, ok := m.Lookup(m.IDs.String(i)); !ok || int(r) != i {
+				t.Fatalf("Lookup(%q) = %d, %v; want row %d", m.IDs.String(i), r, ok, i)
+			}
+		}
+		for _, d := range m.Distance {
+			if d < -1 {
+				t.Fatalf("distance %d", d)
+			}
+		}
+	})
+}

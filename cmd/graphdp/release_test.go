@@ -112,6 +112,11 @@ func TestReleaseInjectedBits(t *testing.T) {
 	if got := strings.Join(releaseWith(t, s2, job), ";"); got != "id,released;2,1;1,0" {
 		t.Errorf("stream 0101 0…: %s", got)
 	}
+	// Without an answer column the released answers are int64 0/1.
+	job = pipeline.ReleaseJob{Mechanism: "testdata/report/mech_plain.csv", IDs: []string{"4"}}
+	if got := strings.Join(releaseWith(t, make([]byte, 64), job), ";"); got != "id,released;4,1" {
+		t.Errorf("no answer column: %s", got)
+	}
 	// An ids file gives its order.
 	job = pipeline.ReleaseJob{Mechanism: relMech, IDsFile: "testdata/release/ids.csv"}
 	if got := strings.Join(releaseWith(t, make([]byte, 64), job), ";"); got != "id,released;3,1;1,1" {
