@@ -222,3 +222,19 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 		}
 	}
 }
+
+// The histogram's count axis is labelled from 0 to a round top, whatever the top.
+func TestHistogramTicks(t *testing.T) {
+	for _, pone := range [][]float64{{0.3, 0.4, 0.2, 0.1}, {0.3, 0.3, 0.3, 0.3}} {
+		in := pathInput(t, pone)
+		in.POne = pone
+		c := histogramChart(Compute(in))
+		var labels []string
+		for _, tk := range c.YTicks {
+			labels = append(labels, tk.Label)
+		}
+		if len(labels) < 2 || labels[0] != "0" {
+			t.Errorf("p_one %v: y ticks %v", pone, labels)
+		}
+	}
+}

@@ -86,10 +86,11 @@ func histogramChart(r *Report) chart {
 		p := lo + float64(k)/Bins
 		c.XTicks = append(c.XTicks, tick{At: x(p), Label: fmt.Sprintf("%.2f", p)})
 	}
-	for _, n := range []int{0, top / 2, top} {
-		if n == top/2 && top%2 != 0 {
-			continue
-		}
+	ys := []int{0, top}
+	if top%2 == 0 {
+		ys = []int{0, top / 2, top}
+	}
+	for _, n := range ys {
 		c.YTicks = append(c.YTicks, tick{At: y(n), Label: fmt.Sprint(n)})
 	}
 	a := r.RandomizedResponse.PTrue
