@@ -47,7 +47,7 @@ func newToolFlags(name, synopsis, about string, stderr io.Writer, take toolInput
 		fs.StringVar(&f.HittingSet, "hitting-set", "", take.hittingSet)
 	}
 	if take.mechanism {
-		fs.StringVar(&f.Mechanism, "mechanism", "", "mechanism file to audit (.parquet or .csv): columns id and p_one, or id and p_true")
+		fs.StringVar(&f.Mechanism, "mechanism", "", "mechanism file to audit (.parquet or .csv): columns id and p_one, or id and p_true (default with -config: the config's out)")
 		fs.StringVar(&f.Columns.POne, "p-one-column", "", "mechanism p_one column (default p_one)")
 	}
 	fs.Float64Var(&t.eps, "epsilon", 0, "ε ≥ 0 (required)")
@@ -122,6 +122,8 @@ func (t *toolFlags) parse(args []string, take toolInputs) (job pipeline.Job, sou
 	}
 	if !take.mechanism {
 		job.Mechanism = ""
+	} else if job.Mechanism == "" && t.config != "" {
+		job.Mechanism = job.Out // a run's config: its output is the mechanism (as release and report read it)
 	}
 	add := func(format string, a ...any) { probs = append(probs, fmt.Sprintf(format, a...)) }
 	for _, req := range []struct{ name, val string }{{"edges", job.Edges}, {"vertices", job.Vertices}} {

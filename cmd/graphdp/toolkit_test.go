@@ -399,6 +399,17 @@ func TestToolkitExample(t *testing.T) {
 	if !strings.Contains(out, "24 edges checked") || !strings.Contains(out, "17 equal to the optimum") {
 		t.Errorf("verify report:\n%s", out)
 	}
+	// Without -mechanism, a run's config names it: its out (relative to the config).
+	ex, _ := filepath.Abs("../../configs/example")
+	cfg := filepath.Join(dir, "job.yaml")
+	yaml := fmt.Sprintf("vertices: %s/vertices.parquet\nedges: %s/edges.parquet\nhitting_set: %s/hitting.parquet\nout: example-mechanism.csv\nepsilon: 0.5\ndelta: 1.0e-6\n", ex, ex, ex)
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = mustRun(t, 0, "verify", "-config", cfg)
+	if !strings.Contains(out, "verify "+mech+" (column p_one)") {
+		t.Errorf("verify with the config's out:\n%s", out)
+	}
 	qout, _ := mustRun(t, 0, "query", "-config", "../../configs/example.yaml", "-quiet", "-id", "a", "-id", "n")
 	data, _ := os.ReadFile(mech)
 	_, rows := readCSV(t, string(data))
