@@ -23,6 +23,8 @@ type MechanismTableColumns struct {
 	PTrue    string // Pr[M = answer]; checked against POne when both are present
 	Answer   string // optional unless POne is absent
 	Distance string // optional: the binding distance (nullable integer)
+
+	answersElsewhere bool // p_true without answers is allowed: ReadMechanism supplies them
 }
 
 // DefaultMechanismTableColumns are run's output names: id, p_one, p_true, answer,
@@ -47,7 +49,8 @@ type MechanismTable struct {
 	Distance    []int32        // binding distance per row, -1 where null; nil without the column
 	Fingerprint string
 
-	cols MechanismTableColumns
+	cols  MechanismTableColumns
+	ptrue []float64 // p_true kept when there is neither p_one nor an answer column
 }
 
 // MechanismPTolerance is how far a table's p_true may be from the one its p_one and
@@ -88,9 +91,12 @@ func mechPresence(path string, cols MechanismTableColumns, has func(string) bool
 	}
 	switch {
 	case pone:
-	case ptrue && !answer:
+	case ptrue && !answer && !cols.answersElsewhere:
 		return false, false, false, false, columnError(path, cols.Answer,
 			"missing: without a "+strconv.Quote(cols.POne)+" column, p_one is derived from "+strconv.Quote(cols.PTrue)+" and the answer (columns present: "+strings.Join(present, ", ")+")")
+	case !ptrue && cols.answersElsewhere:
+		return false, false, false, false, columnError(path, cols.POne,
+			"missing: a mechanism needs "+strconv.Quote(cols.POne)+" or "+strconv.Quote(cols.PTrue)+" (columns present: "+strings.Join(present, ", ")+")")
 	case !ptrue:
 		return false, false, false, false, columnError(path, cols.POne,
 			"missing: a mechanism needs "+strconv.Quote(cols.POne)+", or "+strconv.Quote(cols.PTrue)+" with "+strconv.Quote(cols.Answer)+" (columns present: "+strings.Join(present, ", ")+")")
@@ -119,6 +125,10 @@ func (m *MechanismTable) finish(ptrue []float64) error {
 		return cellError(m.File, d.second, m.cols.ID, val, msgDuplicate(val, d.first))
 	}
 	if ptrue == nil {
+		return nil
+	}
+	if m.POne == nil && m.Answer == nil {
+		m.ptrue = ptrue // answersElsewhere: ReadMechanism converts it
 		return nil
 	}
 	if m.POne == nil {
