@@ -32,12 +32,13 @@ type Job struct {
 
 // Columns are the input column names (ingest.DefaultColumns where empty).
 type Columns struct {
-	ID     string `yaml:"id"`
-	Answer string `yaml:"answer"`
-	Src    string `yaml:"src"`
-	Dst    string `yaml:"dst"`
-	PTrue  string `yaml:"p_true"`
-	POne   string `yaml:"p_one"` // a mechanism table's p_one column (graphdp verify)
+	ID       string `yaml:"id"`
+	Answer   string `yaml:"answer"`
+	Src      string `yaml:"src"`
+	Dst      string `yaml:"dst"`
+	PTrue    string `yaml:"p_true"`
+	POne     string `yaml:"p_one"`            // a mechanism table's p_one column
+	Distance string `yaml:"binding_distance"` // a mechanism table's binding distance column
 }
 
 // Beam holds the options of a cluster run (runner: beam).
@@ -78,16 +79,38 @@ func (j *Job) IngestColumns() ingest.Columns {
 	return c
 }
 
-// Validate reports every problem at once (doc.go, invariant 1), after those already
-// found (a config file's unknown keys).
+// MechanismColumns are the column names of a mechanism table (run's output names
+// unless the job renames them).
+func (j *Job) MechanismColumns() ingest.MechanismTableColumns {
+	c := ingest.DefaultMechanismTableColumns()
+	for _, p := range []struct {
+		dst *string
+		src string
+	}{{&c.ID, j.Columns.ID}, {&c.Answer, j.Columns.Answer}, {&c.POne, j.Columns.POne}, {&c.PTrue, j.Columns.PTrue}, {&c.Distance, j.Columns.Distance}} {
+		if p.src != "" {
+			*p.dst = p.src
+		}
+	}
+	return c
+}
+
+// Validate is run's check: every problem at once (doc.go, invariant 1), after those
+// already found (a config file's unknown keys).
 func (j *Job) Validate(source string, found ...string) error {
+	return Problems(source, j.Problems([]string{"edges", "vertices", "hitting_set", "out", "epsilon"}, found...))
+}
+
+// Problems checks that the keys a command requires are given (by config name:
+// edges, vertices, hitting_set, out, mechanism, epsilon) and that every key that is
+// given is valid, appending to the problems already found. Subcommands share it so
+// that ε, δ and the rest are judged and worded alike everywhere.
+func (j *Job) Problems(required []string, found ...string) []string {
 	probs := append([]string(nil), found...)
 	add := func(f string, a ...any) { probs = append(probs, fmt.Sprintf(f, a...)) }
-	for _, f := range []struct{ name, val string }{
-		{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"out", j.Out},
-	} {
-		if f.val == "" {
-			add("%s: required (a file path)", f.name)
+	paths := map[string]string{"edges": j.Edges, "vertices": j.Vertices, "hitting_set": j.HittingSet, "out": j.Out, "mechanism": j.Mechanism}
+	for _, k := range required {
+		if v, isPath := paths[k]; isPath && v == "" {
+			add("%s: required (a file path)", k)
 		}
 	}
 	if j.Out != "" {
@@ -96,7 +119,9 @@ func (j *Job) Validate(source string, found ...string) error {
 		}
 	}
 	if !j.epsilonSet {
-		add("epsilon: required (a number ≥ 0)")
+		if slices.Contains(required, "epsilon") {
+			add("epsilon: required (a number ≥ 0)")
+		}
 	} else if math.IsNaN(j.Epsilon) || math.IsInf(j.Epsilon, 0) || j.Epsilon < 0 {
 		add("epsilon: must be a finite number ≥ 0, got %v", j.Epsilon)
 	}
@@ -121,6 +146,11 @@ func (j *Job) Validate(source string, found ...string) error {
 	default:
 		add("runner: %q is not one of [local beam]", j.Runner)
 	}
+	return probs
+}
+
+// Problems makes a *ConfigError of problems, or returns nil when there are none.
+func Problems(source string, probs []string) error {
 	if len(probs) > 0 {
 		return &ConfigError{Source: source, Problems: probs}
 	}

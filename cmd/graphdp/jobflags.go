@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+// jobFlag is one flag that sets one key of a pipeline.Job: every subcommand takes
+// the keys it needs from this one table, so a flag means the same everywhere.
+type jobFlag struct {
+	name, usage string
+	field       func(*pipeline.Job) any // *string, *float64 or *int
+}
+
+var jobFlagTable = []jobFlag{
+	{"edges", "edges file (.parquet or .csv): columns src, dst", func(j *pipeline.Job) any { return &j.Edges }},
+	{"vertices", "vertices file: columns id, answer", func(j *pipeline.Job) any { return &j.Vertices }},
+	{"hitting-set", "hitting-set file: columns id, p_true", func(j *pipeline.Job) any { return &j.HittingSet }},
+	{"mechanism", "mechanism table (.parquet or .csv): id and p_one, or id and p_true (default with -config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
+	{"out", "output file: .parquet, .arrow/.feather or .csv", func(j *pipeline.Job) any { return &j.Out }},
+	{"summary", "write the run summary as JSON here", func(j *pipeline.Job) any { return &j.Summary }},
+	{"epsilon", "ε ≥ 0 (required)", func(j *pipeline.Job) any { return &j.Epsilon }},
+	{"delta", "δ in [0, 1)", func(j *pipeline.Job) any { return &j.Delta }},
+	{"engine", "propagate (default, linear time) or per-source (the paper's Algorithm 1)", func(j *pipeline.Job) any { return &j.Engine }},
+	{"workers", "cores to use (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
+	{"list", "how many problems to list (default 10)", func(j *pipeline.Job) any { return &j.List }},
+	{"id-column", "vertex id column of every table (default id)", func(j *pipeline.Job) any { return &j.Columns.ID }},
+	{"answer-column", "answer column (default answer)", func(j *pipeline.Job) any { return &j.Columns.Answer }},
+	{"src-column", "edge source column (default src)", func(j *pipeline.Job) any { return &j.Columns.Src }},
+	{"dst-column", "edge target column (default dst)", func(j *pipeline.Job) any { return &j.Columns.Dst }},
+	{"p-true-column", "Pr[M = answer] column of the hitting set or a mechanism (default p_true)", func(j *pipeline.Job) any { return &j.Columns.PTrue }},
+	{"p-one-column", "Pr[M = 1] column of a mechanism (default p_one)", func(j *pipeline.Job) any { return &j.Columns.POne }},
+	{"distance-column", "binding distance column of a mechanism (default binding_distance)", func(j *pipeline.Job) any { return &j.Columns.Distance }},
+	{"runner", "local (default) or beam", func(j *pipeline.Job) any { return &j.Runner }},
+	{"beam-runner", "with -runner beam: prism (default), flink, spark, dataflow", func(j *pipeline.Job) any { return &j.Beam.Runner }},
+	{"endpoint", "with -runner beam: the job service host:port", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},
+}
+
+// jobFlags parses a subcommand's job: defaults, then the -config file, then the flags
+// that were set.
+type jobFlags struct {
+	fs     *flag.FlagSet
+	config string
+	staged pipeline.Job // what the flags parsed into; copied key by key
+	// fromConfig is the job before flags apply: a run's config names its output
+	// (out), which is the mechanism of verify, report and release.
+	fromConfig pipeline.Job
+}
+
+// addJobFlags defines -config and the named job flags on fs.
+func addJobFlags(fs *flag.FlagSet, configUsage string, names ...string) *jobFlags {
+	jf := &jobFlags{fs: fs}
+	fs.StringVar(&jf.config, "config", "", configUsage)
+	for _, n := range names {
+		def := lookupJobFlag(n)
+		switch p := def.field(&jf.staged).(type) {
+		case *string:
+			fs.StringVar(p, n, "", def.usage)
+		case *float64:
+			fs.Float64Var(p, n, 0, def.usage)
+		case *int:
+			fs.IntVar(p, n, 0, def.usage)
+		}
+	}
+	return jf
+}
+
+func lookupJobFlag(name string) jobFlag {
+	for _, f := range jobFlagTable {
+		if f.name == name {
+			return f
+		}
+	}
+	panic("graphdp: no job flag " + name) // a wiring mistake, caught by any test of the command
+}
+
+// setUsage gives a flag a command-specific help text.
+func (jf *jobFlags) setUsage(name, text string) { jf.fs.Lookup(name).Usage = text }
+
+// parse parses args (no positional arguments are taken) and returns the job, the
+// source to name in problems, and a config file's unknown keys.
+func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unknown []string, err error) {
+	if err := jf.fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return job, "", nil, errHelp
+		}
+		return job, "", nil, &usageError{err.Error()}
+	}
+	if jf.fs.NArg() > 0 {
+		return job, "", nil, &usageError{fmt.Sprintf("unexpected argument %q", jf.fs.Arg(0))}
+	}
+	job, source = pipeline.DefaultJob(), "flags"
+	if jf.config != "" {
+		if unknown, err = pipeline.LoadConfig(jf.config, &job); err != nil {
+			return job, "", nil, err
+		}
+		source = jf.config + " with flags"
+	}
+	jf.fromConfig = job
+	jf.fs.Visit(func(fl *flag.Flag) {
+		for _, def := range jobFlagTable {
+			if def.name != fl.Name {
+				continue
+			}
+			switch p := def.field(&job).(type) {
+			case *string:
+				*p = *def.field(&jf.staged).(*string)
+			case *float64:
+				if def.name == "epsilon" {
+					job.SetEpsilon(jf.staged.Epsilon) // ε has no default: record that it was given
+				} else {
+					*p = *def.field(&jf.staged).(*float64)
+				}
+			case *int:
+				*p = *def.field(&jf.staged).(*int)
+			}
+		}
+	})
+	return job, source, unknown, nil
+}
+
+// mechanism is the mechanism a command reads: -mechanism (or the config's mechanism
+// key), else a run config's out.
+func (jf *jobFlags) mechanism(job pipeline.Job) string {
+	if job.Mechanism != "" {
+		return job.Mechanism
+	}
+	return jf.fromConfig.Out
+}
+
+// set reports whether the flag was given on the command line.
+func (jf *jobFlags) set(name string) bool {
+	given := false
+	jf.fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
