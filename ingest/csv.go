@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bufio"
+	"context"
 	"crypto/sha256"
 	"encoding/csv"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -103,4 +105,92 @@ func (t *csvTable) parseError(err error, nfields int) error {
 		e.Msg = fmt.Sprintf("line %d, column %d: %v", pe.Line, pe.Column, pe.Err)
 	}
 	return e
+}
+
+// each calls fn for every data row (rec is valid during the call), checking ctx
+// every batchRows rows, and then returns the digest of the whole file.
+func (t *csvTable) each(ctx context.Context, fn func(rec []string, row int64) error) (string, error) {
+	for {
+		rec, row, err := t.next()
+		if err == io.EOF {
+			return t.fingerprint()
+		}
+		if err != nil {
+			return "", err
+		}
+		if row%batchRows == 0 && ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if err := fn(rec, row); err != nil {
+			return "", err
+		}
+	}
+}
+
+// readCSV reads a CSV file whose named columns are all required: fn gets each data
+// row's fields for them, in the order of names. It returns the file's fingerprint.
+func readCSV(ctx context.Context, path string, names []string, fn func(row int64, fields []string) error) (string, error) {
+	t, err := openCSV(path)
+	if err != nil {
+		return "", err
+	}
+	defer t.close()
+	idx := make([]int, len(names))
+	for i, n := range names {
+		if idx[i], err = t.column(n); err != nil {
+			return "", err
+		}
+	}
+	fields := make([]string, len(names))
+	return t.each(ctx, func(rec []string, row int64) error {
+		for i, k := range idx {
+			fields[i] = rec[k]
+		}
+		return fn(row, fields)
+	})
+}
+
+// csvProb parses a probability field; msgRange is the message for values outside [0, 1].
+func csvProb(path string, row int64, column, field, msgRange string) (float64, error) {
+	if field == "" {
+		return 0, cellError(path, row, column, "", msgEmpty)
+	}
+	p, err := strconv.ParseFloat(field, 64)
+	if err != nil {
+		return 0, cellError(path, row, column, field, "not a number")
+	}
+	if !validPTrue(p) {
+		return 0, cellError(path, row, column, field, msgRange)
+	}
+	return p, nil
+}
+
+// csvAnswer parses an answer field; word reports that it was spelled true/false.
+func csvAnswer(path string, row int64, column, field string) (a, word bool, err error) {
+	a, word, ok := parseAnswer(field)
+	switch {
+	case ok:
+		return a, word, nil
+	case field == "":
+		return false, false, cellError(path, row, column, "", msgEmpty)
+	}
+	return false, false, cellError(path, row, column, field, msgAnswerCSV)
+}
+
+// appendCSVID appends an id field to ids: as an int64 when ids.Int is non-nil
+// (errNotInt when it does not parse, so the caller rereads the file as strings).
+func appendCSVID(path string, row int64, column, field string, ids *IDs) error {
+	if field == "" {
+		return cellError(path, row, column, "", msgEmpty)
+	}
+	if ids.Int == nil {
+		ids.Str = append(ids.Str, field)
+		return nil
+	}
+	x, err := strconv.ParseInt(field, 10, 64)
+	if err != nil {
+		return errNotInt
+	}
+	ids.Int = append(ids.Int, x)
+	return nil
 }

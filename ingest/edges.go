@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"errors"
-	"io"
 )
 
 // Edges is the edges table as dense vertex positions, one entry per input
@@ -41,31 +40,19 @@ func checkVertices(vs *Vertices) error {
 }
 
 func readEdgesParquet(ctx context.Context, path string, cols Columns, vs *Vertices) (*Edges, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	t, err := openParquet(path)
+	t, c, fp, done, err := openParquetColumns(ctx, path, cols.Src, cols.Dst)
 	if err != nil {
 		return nil, err
 	}
-	defer t.close()
-	fp := fingerprintAsync(ctx, path)
-
-	sc, err := t.column(cols.Src)
-	if err != nil {
-		return nil, err
-	}
-	dc, err := t.column(cols.Dst)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range []*pqColumn{sc, dc} {
+	defer done()
+	for _, c := range c {
 		if err := checkRefType(t, c, vs); err != nil {
 			return nil, err
 		}
 	}
 	n := t.numRows()
 	e := &Edges{File: path, Src: make([]int32, n), Dst: make([]int32, n)}
-	if err := t.run(ctx, t.refLoader(sc, vs, e.Src), t.refLoader(dc, vs, e.Dst)); err != nil {
+	if err := t.run(ctx, t.refLoader(c[0], vs, e.Src), t.refLoader(c[1], vs, e.Dst)); err != nil {
 		return nil, err
 	}
 	if e.Fingerprint, err = fp(); err != nil {
@@ -75,43 +62,21 @@ func readEdgesParquet(ctx context.Context, path string, cols Columns, vs *Vertic
 }
 
 func readEdgesCSV(ctx context.Context, path string, cols Columns, vs *Vertices) (*Edges, error) {
-	t, err := openCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	defer t.close()
-	sc, err := t.column(cols.Src)
-	if err != nil {
-		return nil, err
-	}
-	dc, err := t.column(cols.Dst)
-	if err != nil {
-		return nil, err
-	}
 	e := &Edges{File: path, Src: []int32{}, Dst: []int32{}}
-	for {
-		rec, row, err := t.next()
-		if err == io.EOF {
-			break
-		}
+	var err error
+	e.Fingerprint, err = readCSV(ctx, path, []string{cols.Src, cols.Dst}, func(row int64, f []string) error {
+		s, err := refCSV(path, row, cols.Src, f[0], vs)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if row%batchRows == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		s, err := refCSV(path, row, cols.Src, rec[sc], vs)
+		d, err := refCSV(path, row, cols.Dst, f[1], vs)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		d, err := refCSV(path, row, cols.Dst, rec[dc], vs)
-		if err != nil {
-			return nil, err
-		}
-		e.Src = append(e.Src, s)
-		e.Dst = append(e.Dst, d)
-	}
-	if e.Fingerprint, err = t.fingerprint(); err != nil {
+		e.Src, e.Dst = append(e.Src, s), append(e.Dst, d)
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return e, nil

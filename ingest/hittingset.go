@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"context"
-	"io"
 	"math"
 	"strconv"
 )
@@ -60,23 +59,12 @@ func checkUniqueVertices(path, column string, vertex []int32, vs *Vertices) erro
 func validPTrue(p float64) bool { return p >= 0 && p <= 1 }
 
 func readHittingSetParquet(ctx context.Context, path string, cols Columns, vs *Vertices) (*HittingSet, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	t, err := openParquet(path)
+	t, c, fp, done, err := openParquetColumns(ctx, path, cols.ID, cols.PTrue)
 	if err != nil {
 		return nil, err
 	}
-	defer t.close()
-	fp := fingerprintAsync(ctx, path)
-
-	ic, err := t.column(cols.ID)
-	if err != nil {
-		return nil, err
-	}
-	pc, err := t.column(cols.PTrue)
-	if err != nil {
-		return nil, err
-	}
+	defer done()
+	ic, pc := c[0], c[1]
 	if err := checkRefType(t, ic, vs); err != nil {
 		return nil, err
 	}
@@ -110,50 +98,18 @@ func readHittingSetParquet(ctx context.Context, path string, cols Columns, vs *V
 }
 
 func readHittingSetCSV(ctx context.Context, path string, cols Columns, vs *Vertices) (*HittingSet, error) {
-	t, err := openCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	defer t.close()
-	ic, err := t.column(cols.ID)
-	if err != nil {
-		return nil, err
-	}
-	pc, err := t.column(cols.PTrue)
-	if err != nil {
-		return nil, err
-	}
 	h := &HittingSet{File: path, Vertex: []int32{}, PTrue: []float64{}}
-	for {
-		rec, row, err := t.next()
-		if err == io.EOF {
-			break
-		}
+	var err error
+	h.Fingerprint, err = readCSV(ctx, path, []string{cols.ID, cols.PTrue}, func(row int64, f []string) error {
+		v, err := refCSV(path, row, cols.ID, f[0], vs)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if row%batchRows == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		v, err := refCSV(path, row, cols.ID, rec[ic], vs)
-		if err != nil {
-			return nil, err
-		}
-		field := rec[pc]
-		if field == "" {
-			return nil, cellError(path, row, cols.PTrue, "", msgEmpty)
-		}
-		p, err := strconv.ParseFloat(field, 64)
-		if err != nil {
-			return nil, cellError(path, row, cols.PTrue, field, "not a number")
-		}
-		if !validPTrue(p) {
-			return nil, cellError(path, row, cols.PTrue, field, msgPTrue)
-		}
-		h.Vertex = append(h.Vertex, v)
-		h.PTrue = append(h.PTrue, p)
-	}
-	if h.Fingerprint, err = t.fingerprint(); err != nil {
+		p, err := csvProb(path, row, cols.PTrue, f[1], msgPTrue)
+		h.Vertex, h.PTrue = append(h.Vertex, v), append(h.PTrue, p)
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return h, nil

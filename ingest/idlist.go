@@ -1,9 +1,6 @@
 package ingest
 
-import (
-	"context"
-	"io"
-)
+import "context"
 
 // IDList is a plain list of vertex ids (column cols.ID), as used by
 // `graphdp release/query --ids FILE`. Repeats are kept, in file order.
@@ -29,23 +26,16 @@ func ReadIDList(ctx context.Context, path string, cols Columns, vs *Vertices) (*
 }
 
 func readIDListParquet(ctx context.Context, path string, cols Columns, vs *Vertices) (*IDList, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	t, err := openParquet(path)
+	t, c, fp, done, err := openParquetColumns(ctx, path, cols.ID)
 	if err != nil {
 		return nil, err
 	}
-	defer t.close()
-	fp := fingerprintAsync(ctx, path)
-	ic, err := t.column(cols.ID)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkRefType(t, ic, vs); err != nil {
+	defer done()
+	if err := checkRefType(t, c[0], vs); err != nil {
 		return nil, err
 	}
 	l := &IDList{File: path, Vertex: make([]int32, t.numRows())}
-	if err := t.run(ctx, t.refLoader(ic, vs, l.Vertex)); err != nil {
+	if err := t.run(ctx, t.refLoader(c[0], vs, l.Vertex)); err != nil {
 		return nil, err
 	}
 	if l.Fingerprint, err = fp(); err != nil {
@@ -55,34 +45,14 @@ func readIDListParquet(ctx context.Context, path string, cols Columns, vs *Verti
 }
 
 func readIDListCSV(ctx context.Context, path string, cols Columns, vs *Vertices) (*IDList, error) {
-	t, err := openCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	defer t.close()
-	ic, err := t.column(cols.ID)
-	if err != nil {
-		return nil, err
-	}
 	l := &IDList{File: path, Vertex: []int32{}}
-	for {
-		rec, row, err := t.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if row%batchRows == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		v, err := refCSV(path, row, cols.ID, rec[ic], vs)
-		if err != nil {
-			return nil, err
-		}
+	var err error
+	l.Fingerprint, err = readCSV(ctx, path, []string{cols.ID}, func(row int64, f []string) error {
+		v, err := refCSV(path, row, cols.ID, f[0], vs)
 		l.Vertex = append(l.Vertex, v)
-	}
-	if l.Fingerprint, err = t.fingerprint(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	return l, nil

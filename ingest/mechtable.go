@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -108,21 +107,9 @@ func mechPresence(path string, cols MechanismTableColumns, has func(string) bool
 // the first bad row is the one reported.
 func (m *MechanismTable) finish(ptrue []float64) error {
 	n := m.IDs.Len()
-	if n == 0 {
-		return fileError(m.File, "no rows")
-	}
-	if n > math.MaxInt32 {
-		return fileError(m.File, fmt.Sprintf("%d rows; at most %d are supported", n, math.MaxInt32))
-	}
-	var d *duplicate
-	if m.IDs.Int != nil {
-		m.Index, d = buildIntIndex(m.IDs.Int)
-	} else {
-		m.Index, d = buildStringIndex(m.IDs.Str)
-	}
-	if d != nil {
-		val := m.IDs.String(int(d.second))
-		return cellError(m.File, d.second, m.cols.ID, val, msgDuplicate(val, d.first))
+	var err error
+	if m.Index, err = indexRows(m.File, m.cols.ID, m.IDs, "rows"); err != nil {
+		return err
 	}
 	if ptrue == nil {
 		return nil
@@ -171,15 +158,11 @@ func mechMsgProb(column string) string { return column + " must be in [0, 1]" }
 const mechMsgDistance = "binding distance must be a non-negative integer"
 
 func readMechTableParquet(ctx context.Context, path string, cols MechanismTableColumns) (*MechanismTable, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	t, err := openParquet(path)
+	t, _, fp, done, err := openParquetColumns(ctx, path) // columns depend on which are present
 	if err != nil {
 		return nil, err
 	}
-	defer t.close()
-	fp := fingerprintAsync(ctx, path)
-
+	defer done()
 	sc := t.rd.MetaData().Schema
 	var present []string
 	for _, c := range sc.Columns() {
@@ -389,64 +372,29 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 		m.Distance = []int32{}
 	}
 	ic, pc, tc, ac, dc := idx(cols.ID), idx(cols.POne), idx(cols.PTrue), idx(cols.Answer), idx(cols.Distance)
-	prob := func(row int64, name, field string) (float64, error) {
-		if field == "" {
-			return 0, cellError(path, row, name, "", msgEmpty)
-		}
-		p, err := strconv.ParseFloat(field, 64)
-		if err != nil {
-			return 0, cellError(path, row, name, field, "not a number")
-		}
-		if !validPTrue(p) {
-			return 0, cellError(path, row, name, field, mechMsgProb(name))
-		}
-		return p, nil
-	}
-	for {
-		rec, row, err := t.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if row%batchRows == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		id := rec[ic]
-		if id == "" {
-			return nil, cellError(path, row, cols.ID, "", msgEmpty)
-		}
-		if asInt {
-			x, err := strconv.ParseInt(id, 10, 64)
-			if err != nil {
-				return nil, errNotInt
-			}
-			m.IDs.Int = append(m.IDs.Int, x)
-		} else {
-			m.IDs.Str = append(m.IDs.Str, id)
+
+	m.Fingerprint, err = t.each(ctx, func(rec []string, row int64) error {
+		if err := appendCSVID(path, row, cols.ID, rec[ic], &m.IDs); err != nil {
+			return err
 		}
 		if hasPone {
-			p, err := prob(row, cols.POne, rec[pc])
+			p, err := csvProb(path, row, cols.POne, rec[pc], mechMsgProb(cols.POne))
 			if err != nil {
-				return nil, err
+				return err
 			}
 			m.POne = append(m.POne, p)
 		}
 		if readPtrue {
-			p, err := prob(row, cols.PTrue, rec[tc])
+			p, err := csvProb(path, row, cols.PTrue, rec[tc], mechMsgProb(cols.PTrue))
 			if err != nil {
-				return nil, err
+				return err
 			}
 			ptrue = append(ptrue, p)
 		}
 		if hasAnswer {
-			a, word, ok := parseAnswer(rec[ac])
-			if !ok {
-				if rec[ac] == "" {
-					return nil, cellError(path, row, cols.Answer, "", msgEmpty)
-				}
-				return nil, cellError(path, row, cols.Answer, rec[ac], msgAnswerCSV)
+			a, word, err := csvAnswer(path, row, cols.Answer, rec[ac])
+			if err != nil {
+				return err
 			}
 			if word {
 				m.AnswerType = arrow.FixedWidthTypes.Boolean
@@ -458,17 +406,18 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 			if f := rec[dc]; f != "" {
 				x, err := strconv.ParseInt(f, 10, 32)
 				if err != nil || x < 0 {
-					return nil, cellError(path, row, cols.Distance, f, mechMsgDistance)
+					return cellError(path, row, cols.Distance, f, mechMsgDistance)
 				}
 				d = int32(x)
 			}
 			m.Distance = append(m.Distance, d)
 		}
-	}
-	if err := m.finish(ptrue); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	if m.Fingerprint, err = t.fingerprint(); err != nil {
+	if err := m.finish(ptrue); err != nil {
 		return nil, err
 	}
 	return m, nil

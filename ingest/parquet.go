@@ -68,6 +68,27 @@ func openParquet(path string) (t *pqTable, err error) {
 	return t, nil
 }
 
+// openParquetColumns opens path, starts fingerprinting it, and resolves the named
+// columns. done closes the file and, when the read ends early, stops the fingerprint.
+func openParquetColumns(ctx context.Context, path string, names ...string) (t *pqTable, cols []*pqColumn, fp func() (string, error), done func(), err error) {
+	t, err = openParquet(path)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done = func() { cancel(); t.close() }
+	fp = fingerprintAsync(ctx, path)
+	for _, n := range names {
+		c, err := t.column(n)
+		if err != nil {
+			done()
+			return nil, nil, nil, nil, err
+		}
+		cols = append(cols, c)
+	}
+	return t, cols, fp, done, nil
+}
+
 // openError turns an os.Open failure into an InputError carrying the OS text.
 func openError(path string, err error) error {
 	var pe *fs.PathError

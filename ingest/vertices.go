@@ -3,9 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -37,45 +35,42 @@ func ReadVertices(ctx context.Context, path string, cols Columns) (*Vertices, er
 }
 
 // finish checks the count, builds the index and reports a repeated id.
-func (v *Vertices) finish(idColumn string) error {
-	n := v.IDs.Len()
+func (v *Vertices) finish(idColumn string) (err error) {
+	v.Index, err = indexRows(v.File, idColumn, v.IDs, "vertices")
+	return err
+}
+
+// indexRows indexes the ids of a file's rows: at least one and at most MaxInt32
+// (positions are int32), each once (a repeat names both rows). what names the rows.
+func indexRows(file, idColumn string, ids IDs, what string) (*Index, error) {
+	n := ids.Len()
 	if n == 0 {
-		return fileError(v.File, "no vertices")
+		return nil, fileError(file, "no "+what)
 	}
 	if n > math.MaxInt32 {
-		return fileError(v.File, fmt.Sprintf("%d vertices; at most %d are supported", n, math.MaxInt32))
+		return nil, fileError(file, fmt.Sprintf("%d %s; at most %d are supported", n, what, math.MaxInt32))
 	}
+	var x *Index
 	var d *duplicate
-	if v.IDs.Int != nil {
-		v.Index, d = buildIntIndex(v.IDs.Int)
+	if ids.Int != nil {
+		x, d = buildIntIndex(ids.Int)
 	} else {
-		v.Index, d = buildStringIndex(v.IDs.Str)
+		x, d = buildStringIndex(ids.Str)
 	}
 	if d != nil {
-		val := v.IDs.String(int(d.second))
-		return cellError(v.File, d.second, idColumn, val, msgDuplicate(val, d.first))
+		val := ids.String(int(d.second))
+		return nil, cellError(file, d.second, idColumn, val, msgDuplicate(val, d.first))
 	}
-	return nil
+	return x, nil
 }
 
 func readVerticesParquet(ctx context.Context, path string, cols Columns) (*Vertices, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	t, err := openParquet(path)
+	t, c, fp, done, err := openParquetColumns(ctx, path, cols.ID, cols.Answer)
 	if err != nil {
 		return nil, err
 	}
-	defer t.close()
-	fp := fingerprintAsync(ctx, path)
-
-	idc, err := t.column(cols.ID)
-	if err != nil {
-		return nil, err
-	}
-	ac, err := t.column(cols.Answer)
-	if err != nil {
-		return nil, err
-	}
+	defer done()
+	idc, ac := c[0], c[1]
 	if !idc.isInt() && !idc.isBytes() {
 		return nil, columnError(path, idc.name, "ids must be integers or strings, not "+idc.typeName)
 	}
@@ -196,65 +191,28 @@ func readVerticesCSV(ctx context.Context, path string, cols Columns) (*Vertices,
 var errNotInt = fmt.Errorf("ingest: non-integer id")
 
 func readVerticesCSVAs(ctx context.Context, path string, cols Columns, asInt bool) (*Vertices, error) {
-	t, err := openCSV(path)
-	if err != nil {
-		return nil, err
-	}
-	defer t.close()
-	ic, err := t.column(cols.ID)
-	if err != nil {
-		return nil, err
-	}
-	ac, err := t.column(cols.Answer)
-	if err != nil {
-		return nil, err
-	}
 	v := &Vertices{File: path, AnswerType: arrow.PrimitiveTypes.Int64}
 	if asInt {
 		v.IDType, v.IDs.Int = arrow.PrimitiveTypes.Int64, []int64{}
 	} else {
 		v.IDType, v.IDs.Str = arrow.BinaryTypes.String, []string{}
 	}
-	for {
-		rec, row, err := t.next()
-		if err == io.EOF {
-			break
+	var err error
+	v.Fingerprint, err = readCSV(ctx, path, []string{cols.ID, cols.Answer}, func(row int64, f []string) error {
+		if err := appendCSVID(path, row, cols.ID, f[0], &v.IDs); err != nil {
+			return err
 		}
-		if err != nil {
-			return nil, err
-		}
-		if row%batchRows == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		id := rec[ic]
-		if id == "" {
-			return nil, cellError(path, row, cols.ID, "", msgEmpty)
-		}
-		if asInt {
-			x, err := strconv.ParseInt(id, 10, 64)
-			if err != nil {
-				return nil, errNotInt
-			}
-			v.IDs.Int = append(v.IDs.Int, x)
-		} else {
-			v.IDs.Str = append(v.IDs.Str, id)
-		}
-		a, word, ok := parseAnswer(rec[ac])
-		if !ok {
-			if rec[ac] == "" {
-				return nil, cellError(path, row, cols.Answer, "", msgEmpty)
-			}
-			return nil, cellError(path, row, cols.Answer, rec[ac], msgAnswerCSV)
-		}
+		a, word, err := csvAnswer(path, row, cols.Answer, f[1])
 		if word {
 			v.AnswerType = arrow.FixedWidthTypes.Boolean
 		}
 		v.Answer = append(v.Answer, a)
-	}
-	if err := v.finish(cols.ID); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
-	if v.Fingerprint, err = t.fingerprint(); err != nil {
+	if err := v.finish(cols.ID); err != nil {
 		return nil, err
 	}
 	return v, nil
