@@ -11,25 +11,31 @@ const Tolerance = 1e-9
 // Edge is an undirected edge by vertex positions.
 type Edge struct{ U, V int32 }
 
-// Uncovered lists boundary edges (ends with different answers) with neither end in the
-// hitting set: the first `limit` in CSR order (U < V), and how many there are.
-func Uncovered(g *Graph, answer []bool, hitIndex []int32, limit int) ([]Edge, int64) {
-	var first []Edge
-	var total int64
+// HitCheck is the one-pass check that a set hits every boundary edge.
+type HitCheck struct {
+	Boundary  int64  // edges whose ends answer differently
+	Uncovered int64  // boundary edges with neither end in the set
+	First     []Edge // the first uncovered ones in CSR order (U < V)
+}
+
+// CheckHitting scans every edge once; hitIndex[v] ≥ 0 marks set members.
+func CheckHitting(g *Graph, answer []bool, hitIndex []int32, limit int) HitCheck {
+	var hc HitCheck
 	for u := int32(0); int(u) < g.N(); u++ {
-		if hitIndex[u] >= 0 {
-			continue
-		}
 		for _, v := range g.Neighbours(u) {
-			if v > u && answer[u] != answer[v] && hitIndex[v] < 0 {
-				total++
-				if len(first) < limit {
-					first = append(first, Edge{u, v})
+			if v <= u || answer[u] == answer[v] {
+				continue
+			}
+			hc.Boundary++
+			if hitIndex[u] < 0 && hitIndex[v] < 0 {
+				hc.Uncovered++
+				if len(hc.First) < limit {
+					hc.First = append(hc.First, Edge{u, v})
 				}
 			}
 		}
 	}
-	return first, total
+	return hc
 }
 
 // Violation is a pair of hitting-set vertices whose given values admit no DP extension

@@ -104,6 +104,7 @@ type Field struct {
 	Value []float64
 	Bind  []int32
 	Dist  []int32
+	Scans int64 // adjacency entries the engine read: its relaxations
 }
 
 func newField(n int, top float64) *Field {

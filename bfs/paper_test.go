@@ -55,9 +55,9 @@ func TestPaperNotHittingSet(t *testing.T) {
 	g := fromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
 	answer := []bool{false, true, true, false}
 	in, _ := NewInstance(g, answer, []int32{2}, []float64{0.8}, mustDP(math.Ln2, 0))
-	first, total := Uncovered(g, answer, in.HitIndex(), 10)
-	if total != 1 || len(first) != 1 || first[0] != (Edge{0, 1}) {
-		t.Fatalf("uncovered = %v (%d), want [{0 1}] (1)", first, total)
+	hc := CheckHitting(g, answer, in.HitIndex(), 10)
+	if hc.Uncovered != 1 || len(hc.First) != 1 || hc.First[0] != (Edge{0, 1}) || hc.Boundary != 2 {
+		t.Fatalf("check = %+v, want v1–v2 of 2 boundary edges uncovered", hc)
 	}
 }
 
@@ -148,9 +148,9 @@ func TestFigure1(t *testing.T) {
 	for i := range all {
 		all[i] = -1
 	}
-	first, total := Uncovered(g, answer, all, 10)
+	hc := CheckHitting(g, answer, all, 10)
 	got := map[string]bool{}
-	for _, e := range first {
+	for _, e := range hc.First {
 		got[string([]byte{names[e.U], names[e.V]})] = true
 	}
 	for _, b := range []string{"lq", "hn", "hi", "rs", "rt", "fu"} {
@@ -158,16 +158,16 @@ func TestFigure1(t *testing.T) {
 			t.Errorf("boundary edge %s not found in %v", b, got)
 		}
 	}
-	if total != 6 {
-		t.Errorf("%d boundary edges, want 6", total)
+	if hc.Uncovered != 6 || hc.Boundary != 6 {
+		t.Errorf("%+v, want 6 boundary edges, all uncovered", hc)
 	}
 	for _, hs := range []string{"lhust", "aqnistuv"} {
-		if _, n := Uncovered(g, answer, hitIndex(set(hs)), 10); n != 0 {
-			t.Errorf("{%s} should be a hitting set, %d edges uncovered", hs, n)
+		if hc := CheckHitting(g, answer, hitIndex(set(hs)), 10); hc.Uncovered != 0 {
+			t.Errorf("{%s} should be a hitting set, %d edges uncovered", hs, hc.Uncovered)
 		}
 	}
-	if first, n := Uncovered(g, answer, hitIndex(set("alnstju")), 10); n != 1 || first[0] != (Edge{7, 8}) {
-		t.Errorf("{a,l,n,s,t,j,u} should miss exactly h–i, got %v (%d)", first, n)
+	if hc := CheckHitting(g, answer, hitIndex(set("alnstju")), 10); hc.Uncovered != 1 || hc.First[0] != (Edge{7, 8}) {
+		t.Errorf("{a,l,n,s,t,j,u} should miss exactly h–i, got %+v", hc)
 	}
 	// dist(a, d) = 5: with {a} answering 1 for sure (p_one = 1) under ε = 0, δ = 0.01,
 	// Pr[M = 0] may grow by 0.01 a hop, so d (answer 0) gets p_true = 0.05.

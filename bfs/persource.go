@@ -57,6 +57,7 @@ func (e PerSource) Colour(ctx context.Context, in *Instance, one bool) (*Field, 
 	}
 	out, key := fields[0], order[0]
 	for _, f := range fields[1:] {
+		out.Scans += f.Scans
 		for v := range out.Value {
 			if f.Bind[v] >= 0 && (out.Bind[v] < 0 || key.less(f.Value[v], f.Dist[v], f.Bind[v], out.Value[v], out.Dist[v], out.Bind[v])) {
 				out.Value[v], out.Dist[v], out.Bind[v] = f.Value[v], f.Dist[v], f.Bind[v]
@@ -99,6 +100,7 @@ func (s *search) run(in *Instance, h source, f *Field) {
 				continue
 			}
 			f.Value[x], f.Dist[x], f.Bind[x] = val, d, h.v
+			f.Scans += g.Off[x+1] - g.Off[x]
 			for _, y := range g.Adj[g.Off[x]:g.Off[x+1]] {
 				if s.seen[y] != s.stamp {
 					s.seen[y] = s.stamp

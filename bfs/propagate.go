@@ -59,6 +59,7 @@ func (Propagate) Colour(ctx context.Context, in *Instance, one bool) (*Field, er
 			continue
 		}
 		d, b := f.Dist[x]+1, f.Bind[x]
+		f.Scans += g.Off[x+1] - g.Off[x]
 		for _, y := range g.Adj[g.Off[x]:g.Off[x+1]] {
 			if state[y] == fresh {
 				state[y] = queued

@@ -26,8 +26,9 @@ type Mechanism struct {
 // Solution is a solved instance. When Infeasible > 0 the mechanism is not valid.
 type Solution struct {
 	Mechanism
-	Violations []Violation // the first few
-	Infeasible int         // how many (hitting-set vertex, output) pairs violate
+	Violations  []Violation // the first few
+	Infeasible  int         // how many (hitting-set vertex, output) pairs violate
+	Relaxations int64       // adjacency entries read by the engine, both colours
 }
 
 // NewInstance checks the engine's preconditions: positions in range, no repeated
@@ -71,7 +72,7 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 	if err := grp.Wait(); err != nil {
 		return nil, err
 	}
-	sol := &Solution{}
+	sol := &Solution{Relaxations: f[0].Scans + f[1].Scans}
 	sol.Violations, sol.Infeasible = Violations(in, f, limit)
 	// p_one comes from the pass of the vertex's own answer (DESIGN §3), or is the given
 	// value on the hitting set, then is clamped into [lower bound of the colour-0 pass,

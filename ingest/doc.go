@@ -1,0 +1,36 @@
+// Package ingest reads graphdp's input tables — vertices, edges, the hitting
+// set's partial mechanism, and id lists — from Parquet or CSV, validates
+// them, and turns vertex ids into dense positions.
+//
+// Invariants of what the readers return:
+//
+//  1. Vertex positions are dense, 0..n-1, in the vertices file's row order;
+//     n >= 1 and ids are unique. Every position in Edges, HittingSet and
+//     IDList is in 0..n-1 and refers to that order.
+//  2. Edges has one (Src[i], Dst[i]) per input row, in file order, with
+//     duplicates and self-loops kept (the graph builder dedupes).
+//  3. HittingSet rows are in file order, name each vertex at most once, and
+//     every PTrue is in [0, 1] (no NaN or Inf).
+//  4. Results do not depend on scheduling: Parquet row groups are read in
+//     parallel, each into its own range of preallocated slices, and when
+//     several rows are bad the one reported is the first bad row of the
+//     earliest failing row group.
+//  5. Every problem caused by the input is an *InputError (possibly
+//     wrapped); other errors are cancellation or programming errors.
+//
+// Formats are chosen by extension: ".parquet" or ".csv" (with a header row).
+// In CSV there are no nulls: an empty field is a missing value. Ids in a CSV
+// vertices file are int64 when every one parses as a base-10 int64, else
+// strings; the other files then parse ids in that type. CSV answers are 0/1
+// (AnswerType Int64) or true/false in any case (AnswerType Boolean, also when
+// mixed with 0/1).
+//
+// Rows in errors: InputError.Row is the 0-based data row in the file (the
+// CSV header is not a data row; for Parquet it counts across row groups), or
+// -1. Error() prints it 1-based: "row 1" is the first data row, which is the
+// second line of a CSV file without quoted newlines. CSV syntax errors also
+// name the file line in the message.
+//
+// Fingerprint is the hex SHA-256 of the file's bytes, streamed while (CSV)
+// or concurrently with (Parquet) parsing.
+package ingest

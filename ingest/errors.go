@@ -1,0 +1,116 @@
+package ingest
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// InputError is bad input with a position. Every user-caused failure of the
+// readers is (or wraps) an *InputError; test for it with errors.As.
+//
+// Row is the 0-based data row within the file (for CSV the header is not
+// counted), or -1 when the error is not about one row. Error() prints it
+// 1-based, "row N" meaning the N-th data row, because that is what a person
+// counting rows in a spreadsheet or `head` expects.
+type InputError struct {
+	File   string
+	Row    int64  // 0-based data row; -1 if not about a row
+	Column string // "" if not about a column
+	Value  string // offending value as text, "" if none
+	Msg    string // what is wrong / what was expected
+}
+
+// maxValueLen caps how much of an offending value Error() prints.
+const maxValueLen = 80
+
+// Error formats the error as `FILE: row R, column "C": value V: MSG`,
+// omitting the parts that are empty (Row -1, Column "", Value "").
+// R is Row+1. V is printed verbatim unless it is empty of printable
+// characters or contains spaces, quotes or control characters, in which case
+// it is Go-quoted; values longer than 80 bytes are cut with "...".
+func (e *InputError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	sep := ": "
+	if e.Row >= 0 {
+		b.WriteString(sep)
+		b.WriteString("row ")
+		b.WriteString(strconv.FormatInt(e.Row+1, 10))
+		sep = ", "
+	}
+	if e.Column != "" {
+		b.WriteString(sep)
+		b.WriteString("column ")
+		b.WriteString(strconv.Quote(e.Column))
+	}
+	if e.Value != "" {
+		b.WriteString(": value ")
+		b.WriteString(formatValue(e.Value))
+	}
+	if e.Msg != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Msg)
+	}
+	return b.String()
+}
+
+// formatValue prints v for a message: verbatim when that is unambiguous,
+// quoted otherwise, shortened when long.
+func formatValue(v string) string {
+	cut := false
+	if len(v) > maxValueLen {
+		n := maxValueLen
+		for n > 0 && !utf8.RuneStart(v[n]) {
+			n--
+		}
+		v, cut = v[:n], true
+	}
+	plain := utf8.ValidString(v)
+	for _, r := range v {
+		if !plain || !unicode.IsGraphic(r) || unicode.IsSpace(r) || r == '"' {
+			plain = false
+			break
+		}
+	}
+	if !plain {
+		v = strconv.Quote(v)
+	}
+	if cut {
+		v += "..."
+	}
+	return v
+}
+
+// fileError is an InputError about the file as a whole.
+func fileError(file, msg string) *InputError {
+	return &InputError{File: file, Row: -1, Msg: msg}
+}
+
+// columnError is an InputError about a column as a whole.
+func columnError(file, column, msg string) *InputError {
+	return &InputError{File: file, Row: -1, Column: column, Msg: msg}
+}
+
+// cellError is an InputError about one value.
+func cellError(file string, row int64, column, value, msg string) *InputError {
+	return &InputError{File: file, Row: row, Column: column, Value: value, Msg: msg}
+}
+
+// Messages shared by the Parquet and CSV paths, so both say the same thing.
+const (
+	msgNull = "missing value (null)"
+)
+
+func msgUnknownID(verticesFile string) string {
+	return "not a vertex id (no such id in " + verticesFile + ")"
+}
+
+func msgDuplicate(value string, firstRow int64) string {
+	return "duplicate id " + formatValue(value) + " (first at row " + strconv.FormatInt(firstRow+1, 10) + ")"
+}
+
+func msgMissingColumn(present []string) string {
+	return "missing (columns present: " + strings.Join(present, ", ") + ")"
+}

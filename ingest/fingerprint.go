@@ -1,0 +1,54 @@
+package ingest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"hash"
+	"io"
+	"os"
+)
+
+// fingerprintAsync hashes the file at path (SHA-256 of its bytes, streamed)
+// in the background, so hashing overlaps with parsing. wait returns the hex
+// digest. Cancelling ctx stops the hashing early.
+func fingerprintAsync(ctx context.Context, path string) (wait func() (string, error)) {
+	type result struct {
+		sum string
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		sum, err := fingerprintFile(ctx, path)
+		ch <- result{sum, err}
+	}()
+	return func() (string, error) {
+		r := <-ch
+		return r.sum, r.err
+	}
+}
+
+func fingerprintFile(ctx context.Context, path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", openError(path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	buf := make([]byte, 1<<20)
+	for {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		n, err := f.Read(buf)
+		h.Write(buf[:n])
+		if err == io.EOF {
+			return hexSum(h), nil
+		}
+		if err != nil {
+			return "", fileError(path, "read error: "+err.Error())
+		}
+	}
+}
+
+func hexSum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }

@@ -1,0 +1,389 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/schema"
+	"golang.org/x/sync/errgroup"
+)
+
+// batchRows is how many values one ReadBatch call decodes; scratch buffers
+// are this long, so memory per worker stays small whatever the row group size.
+const batchRows = 1 << 16
+
+// streamBufferSize is the read buffer per open column chunk. Streaming keeps
+// a huge row group from being read into memory whole.
+const streamBufferSize = 1 << 20
+
+// allocator is what the Parquet decoder allocates from; tests swap in a
+// checked allocator to prove every buffer is released.
+var allocator memory.Allocator = memory.DefaultAllocator
+
+// pqTable is an open Parquet file.
+type pqTable struct {
+	path   string
+	rd     *file.Reader
+	starts []int64 // starts[g]: file row of row group g's first row; last entry is the row count
+}
+
+func openParquet(path string) (t *pqTable, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fileError(path, fmt.Sprintf("not a valid Parquet file: %v", r))
+		}
+		if err != nil {
+			f.Close()
+		}
+	}()
+	props := parquet.NewReaderProperties(allocator)
+	props.BufferedStreamEnabled = true
+	props.BufferSize = streamBufferSize
+	rd, err := file.NewParquetReader(f, file.WithReadProps(props))
+	if err != nil {
+		return nil, fileError(path, "not a valid Parquet file: "+err.Error())
+	}
+	t = &pqTable{path: path, rd: rd, starts: make([]int64, rd.NumRowGroups()+1)}
+	for g := range rd.NumRowGroups() {
+		n := rd.MetaData().RowGroup(g).NumRows()
+		if n < 0 || t.starts[g] > math.MaxInt64-n {
+			return nil, fileError(path, fmt.Sprintf("corrupt Parquet file: row group %d has %d rows", g, n))
+		}
+		t.starts[g+1] = t.starts[g] + n
+	}
+	return t, nil
+}
+
+// openError turns an os.Open failure into an InputError carrying the OS text.
+func openError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fileError(path, "cannot open: "+err.Error())
+}
+
+func (t *pqTable) close()                { t.rd.Close() }
+func (t *pqTable) numRows() int64        { return t.starts[len(t.starts)-1] }
+func (t *pqTable) numGroups() int        { return len(t.starts) - 1 }
+func (t *pqTable) groupRows(g int) int64 { return t.starts[g+1] - t.starts[g] }
+
+// pqColumn is a resolved column and what its type means to us.
+type pqColumn struct {
+	name     string
+	idx      int
+	phys     parquet.Type
+	maxDef   int16
+	typ      arrow.DataType // logical type as Arrow names it; nil if unsupported
+	typeName string         // for messages
+}
+
+func (c *pqColumn) isInt() bool {
+	return c.typ != nil && (c.phys == parquet.Types.Int32 || c.phys == parquet.Types.Int64)
+}
+func (c *pqColumn) isBytes() bool { return c.phys == parquet.Types.ByteArray }
+func (c *pqColumn) isFloat() bool {
+	return c.phys == parquet.Types.Float || c.phys == parquet.Types.Double
+}
+func (c *pqColumn) isUint64() bool { return c.typ != nil && c.typ.ID() == arrow.UINT64 }
+
+// column resolves a column by exact name.
+func (t *pqTable) column(name string) (*pqColumn, error) {
+	sc := t.rd.MetaData().Schema
+	i := sc.ColumnIndexByName(name)
+	if i < 0 {
+		present := make([]string, 0, sc.NumColumns())
+		for _, c := range sc.Columns() {
+			present = append(present, c.Path())
+		}
+		return nil, columnError(t.path, name, msgMissingColumn(present))
+	}
+	d := sc.Column(i)
+	if d.MaxRepetitionLevel() > 0 {
+		return nil, columnError(t.path, name, "is a repeated (list) column; a flat column is required")
+	}
+	c := &pqColumn{name: name, idx: i, phys: d.PhysicalType(), maxDef: d.MaxDefinitionLevel()}
+	c.typ, c.typeName = arrowType(d)
+	return c, nil
+}
+
+// arrowType names the logical type of a leaf column. Integer widths come
+// from the Int logical type (INT32 holds int8..int32 and uint8..uint32).
+func arrowType(d *schema.Column) (arrow.DataType, string) {
+	lt := d.LogicalType()
+	plain := lt == nil || lt.Equals(schema.NoLogicalType{})
+	switch d.PhysicalType() {
+	case parquet.Types.Boolean:
+		return arrow.FixedWidthTypes.Boolean, "bool"
+	case parquet.Types.Float:
+		return arrow.PrimitiveTypes.Float32, "float32"
+	case parquet.Types.Double:
+		return arrow.PrimitiveTypes.Float64, "float64"
+	case parquet.Types.ByteArray:
+		if _, ok := lt.(schema.StringLogicalType); ok {
+			return arrow.BinaryTypes.String, "string"
+		}
+		return arrow.BinaryTypes.Binary, "binary"
+	case parquet.Types.Int32, parquet.Types.Int64:
+		wide := d.PhysicalType() == parquet.Types.Int64
+		if plain {
+			if wide {
+				return arrow.PrimitiveTypes.Int64, "int64"
+			}
+			return arrow.PrimitiveTypes.Int32, "int32"
+		}
+		if it, ok := lt.(schema.IntLogicalType); ok {
+			if t := intType(it.BitWidth(), it.IsSigned()); t != nil && (t.(arrow.FixedWidthDataType).BitWidth() == 64) == wide {
+				return t, t.String()
+			}
+		}
+		return nil, lt.String()
+	}
+	if !plain {
+		return nil, lt.String()
+	}
+	return nil, d.PhysicalType().String()
+}
+
+func intType(bits int8, signed bool) arrow.DataType {
+	switch {
+	case bits == 8 && signed:
+		return arrow.PrimitiveTypes.Int8
+	case bits == 16 && signed:
+		return arrow.PrimitiveTypes.Int16
+	case bits == 32 && signed:
+		return arrow.PrimitiveTypes.Int32
+	case bits == 64 && signed:
+		return arrow.PrimitiveTypes.Int64
+	case bits == 8:
+		return arrow.PrimitiveTypes.Uint8
+	case bits == 16:
+		return arrow.PrimitiveTypes.Uint16
+	case bits == 32:
+		return arrow.PrimitiveTypes.Uint32
+	case bits == 64:
+		return arrow.PrimitiveTypes.Uint64
+	}
+	return nil
+}
+
+// corrupt is the error for data the Parquet decoder rejects.
+func (t *pqTable) corrupt(c *pqColumn, err error) error {
+	return columnError(t.path, c.name, "corrupt Parquet data: "+err.Error())
+}
+
+// batchReader is the typed ReadBatch shared by the file.*ColumnChunkReader types.
+type batchReader[T any] interface {
+	ReadBatch(batchSize int64, values []T, defLvls, repLvls []int16) (total int64, valuesRead int, err error)
+}
+
+// chunkLoader reads one column of one row group. check returns non-nil when
+// the work should stop (cancelled, or an earlier row group already failed).
+type chunkLoader func(check func() error, g int) error
+
+// scanChunk reads column c of row group g in batches of up to len(buf)
+// values, calling fn with each batch and the file row of its first value.
+// A null (definition level below the max) is an InputError naming its row.
+func scanChunk[T any](t *pqTable, c *pqColumn, g int, check func() error, buf []T, fn func(row int64, vals []T) error) error {
+	cr, err := t.rd.RowGroup(g).Column(c.idx)
+	if err != nil {
+		return t.corrupt(c, err)
+	}
+	defer cr.Close()
+	r, ok := cr.(batchReader[T])
+	if !ok {
+		panic(fmt.Sprintf("ingest: column %q: reader %T does not decode %T", c.name, cr, buf))
+	}
+	var defs []int16
+	if c.maxDef > 0 {
+		defs = make([]int16, len(buf))
+	}
+	row, end := t.starts[g], t.starts[g+1]
+	for row < end {
+		if err := check(); err != nil {
+			return err
+		}
+		want := min(int64(len(buf)), end-row)
+		var d []int16
+		if defs != nil {
+			d = defs[:want]
+		}
+		lvls, n, err := r.ReadBatch(want, buf[:want], d, nil)
+		if err != nil {
+			return t.corrupt(c, err)
+		}
+		if lvls <= 0 || lvls > want {
+			if cerr := cr.Err(); cerr != nil {
+				return t.corrupt(c, cerr)
+			}
+			return t.corrupt(c, fmt.Errorf("row group %d ends after %d of its %d rows", g, row-t.starts[g], end-t.starts[g]))
+		}
+		if int64(n) != lvls {
+			for i, l := range d[:lvls] {
+				if l < c.maxDef {
+					return cellError(t.path, row+int64(i), c.name, "", msgNull)
+				}
+			}
+			return t.corrupt(c, fmt.Errorf("%d levels but %d values", lvls, n))
+		}
+		if err := fn(row, buf[:n]); err != nil {
+			return err
+		}
+		row += lvls
+	}
+	return nil
+}
+
+// scratchLen sizes a batch buffer for row group g.
+func (t *pqTable) scratchLen(g int) int { return int(min(batchRows, max(1, t.groupRows(g)))) }
+
+// scanInts reads an INT32 or INT64 column as int64. Unsigned 32-bit values
+// are widened as unsigned; uint64 values above MaxInt64 come out negative,
+// which callers detect with c.isUint64().
+func scanInts(t *pqTable, c *pqColumn, g int, check func() error, fn func(row int64, vals []int64) error) error {
+	n := t.scratchLen(g)
+	if c.phys == parquet.Types.Int64 {
+		return scanChunk(t, c, g, check, make([]int64, n), fn)
+	}
+	wide := make([]int64, n)
+	unsigned := c.typ.ID() == arrow.UINT32 || c.typ.ID() == arrow.UINT16 || c.typ.ID() == arrow.UINT8
+	return scanChunk(t, c, g, check, make([]int32, n), func(row int64, vals []int32) error {
+		w := wide[:len(vals)]
+		if unsigned {
+			for i, v := range vals {
+				w[i] = int64(uint32(v))
+			}
+		} else {
+			for i, v := range vals {
+				w[i] = int64(v)
+			}
+		}
+		return fn(row, w)
+	})
+}
+
+// scanFloats reads a FLOAT or DOUBLE column as float64.
+func scanFloats(t *pqTable, c *pqColumn, g int, check func() error, fn func(row int64, vals []float64) error) error {
+	n := t.scratchLen(g)
+	if c.phys == parquet.Types.Double {
+		return scanChunk(t, c, g, check, make([]float64, n), fn)
+	}
+	wide := make([]float64, n)
+	return scanChunk(t, c, g, check, make([]float32, n), func(row int64, vals []float32) error {
+		w := wide[:len(vals)]
+		for i, v := range vals {
+			w[i] = float64(v)
+		}
+		return fn(row, w)
+	})
+}
+
+// intText formats an integer read from c for a message.
+func intText(c *pqColumn, v int64) string {
+	if c.isUint64() {
+		return fmt.Sprint(uint64(v))
+	}
+	return fmt.Sprint(v)
+}
+
+// errAbandoned marks work skipped because an earlier row group failed.
+var errAbandoned = errors.New("ingest: abandoned")
+
+// run calls every loader on every row group in parallel, at most GOMAXPROCS
+// at once; loaders write into disjoint ranges of preallocated slices, so the
+// result does not depend on scheduling.
+//
+// The error reported does not depend on scheduling either: it is the one from
+// the earliest failing row group, and within it the one with the lowest row.
+// That is why failures do not cancel the group (errgroup.WithContext would
+// stop earlier row groups too); instead, later row groups stop themselves.
+func (t *pqTable) run(ctx context.Context, loaders ...chunkLoader) error {
+	ng := t.numGroups()
+	errs := make([]error, ng*len(loaders))
+	var failed atomic.Int64
+	failed.Store(math.MaxInt64)
+	var eg errgroup.Group
+	eg.SetLimit(runtime.GOMAXPROCS(0))
+	for g := range ng {
+		for li, load := range loaders {
+			if ctx.Err() != nil || failed.Load() < int64(g) {
+				break
+			}
+			check := func() error {
+				if failed.Load() < int64(g) {
+					return errAbandoned
+				}
+				return ctx.Err()
+			}
+			eg.Go(func() error {
+				err := t.safeLoad(load, check, g)
+				if err != nil {
+					errs[g*len(loaders)+li] = err
+					if !errors.Is(err, errAbandoned) && ctx.Err() == nil {
+						for {
+							cur := failed.Load()
+							if cur <= int64(g) || failed.CompareAndSwap(cur, int64(g)) {
+								break
+							}
+						}
+					}
+				}
+				return nil
+			})
+		}
+	}
+	_ = eg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if f := failed.Load(); f != math.MaxInt64 {
+		return firstError(errs[int(f)*len(loaders) : int(f+1)*len(loaders)])
+	}
+	return nil
+}
+
+// safeLoad runs load, turning a decoder panic on a malformed file into an
+// InputError: arrow-go can panic on corrupt pages, and bad input is the
+// user's problem to fix, not a crash.
+func (t *pqTable) safeLoad(load chunkLoader, check func() error, g int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fileError(t.path, fmt.Sprintf("corrupt Parquet data in row group %d: %v", g, r))
+		}
+	}()
+	return load(check, g)
+}
+
+// firstError picks the error with the lowest row (column order breaks ties).
+func firstError(errs []error) error {
+	var best error
+	bestRow := int64(math.MaxInt64)
+	for _, err := range errs {
+		if err == nil || errors.Is(err, errAbandoned) {
+			continue
+		}
+		row := int64(-1)
+		var ie *InputError
+		if errors.As(err, &ie) {
+			row = ie.Row
+		}
+		if best == nil || row < bestRow {
+			best, bestRow = err, row
+		}
+	}
+	return best
+}

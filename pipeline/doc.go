@@ -1,0 +1,17 @@
+// Package pipeline runs a graphdp job: it owns the stages (ingest → graph → checks →
+// engine → audit → sink), their timing and progress, the run summary, and the job
+// description shared by the CLI and config files.
+//
+// Invariants:
+//
+//  1. A job is validated completely before any input is read; every problem is
+//     reported at once (*ConfigError).
+//  2. Nothing is written to Job.Out unless every check passed: the hitting set covers
+//     every boundary edge, an extension exists, and the computed mechanism passes the
+//     (ε,δ)-DP audit with zero tolerance. The output and summary are written
+//     atomically (package sink).
+//  3. Rejections of the input are *RejectError (or *ingest.InputError from reading);
+//     the CLI maps both to exit status 3.
+//  4. The output is a pure function of the inputs and the job's parameters: one row per
+//     vertex in the vertices file's order, whatever the core count.
+package pipeline

@@ -1,0 +1,141 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/sink"
+)
+
+// Job describes one run. Config files use the yaml keys; flags override them.
+type Job struct {
+	Edges      string  `yaml:"edges"`
+	Vertices   string  `yaml:"vertices"`
+	HittingSet string  `yaml:"hitting_set"`
+	Out        string  `yaml:"out"`
+	Summary    string  `yaml:"summary"` // optional JSON run summary
+	Epsilon    float64 `yaml:"-"` // see SetEpsilon; the config's key is epsilon
+	Delta      float64 `yaml:"delta"`
+	Engine     string  `yaml:"engine"` // propagate (default) or per-source
+	Workers    int     `yaml:"workers"`
+	List       int     `yaml:"list"` // how many uncovered edges or violations to print
+	Columns    Columns `yaml:"columns"`
+	Runner     string  `yaml:"runner"` // local (default) or beam
+	Beam       Beam    `yaml:"beam"`
+
+	epsilonSet bool
+}
+
+// Columns are the input column names (ingest.DefaultColumns where empty).
+type Columns struct {
+	ID     string `yaml:"id"`
+	Answer string `yaml:"answer"`
+	Src    string `yaml:"src"`
+	Dst    string `yaml:"dst"`
+	PTrue  string `yaml:"p_true"`
+}
+
+// Beam holds the options of a cluster run (runner: beam).
+type Beam struct {
+	Runner   string   `yaml:"runner"`   // prism (default), flink, spark, dataflow
+	Endpoint string   `yaml:"endpoint"` // job service host:port for portable runners
+	Extra    []string `yaml:"extra"`    // further runner flags, passed through
+}
+
+// Engines lists the engine names run accepts.
+var Engines = []string{"propagate", "per-source"}
+
+// DefaultJob is the starting point before a config file and flags apply.
+func DefaultJob() Job {
+	return Job{Engine: "propagate", List: 10, Runner: "local", Beam: Beam{Runner: "prism"}}
+}
+
+// SetEpsilon records that ε was given (it has no default: 0 is a legal value).
+func (j *Job) SetEpsilon(e float64) { j.Epsilon, j.epsilonSet = e, true }
+
+// IngestColumns resolves the column names.
+func (j *Job) IngestColumns() ingest.Columns {
+	c := ingest.DefaultColumns()
+	for _, p := range []struct{ dst *string; src string }{
+		{&c.ID, j.Columns.ID}, {&c.Answer, j.Columns.Answer}, {&c.Src, j.Columns.Src},
+		{&c.Dst, j.Columns.Dst}, {&c.PTrue, j.Columns.PTrue},
+	} {
+		if p.src != "" {
+			*p.dst = p.src
+		}
+	}
+	return c
+}
+
+// Validate reports every problem at once (doc.go, invariant 1), after those already
+// found (a config file's unknown keys).
+func (j *Job) Validate(source string, found ...string) error {
+	probs := append([]string(nil), found...)
+	add := func(f string, a ...any) { probs = append(probs, fmt.Sprintf(f, a...)) }
+	for _, f := range []struct{ name, val string }{
+		{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"out", j.Out},
+	} {
+		if f.val == "" {
+			add("%s: required (a file path)", f.name)
+		}
+	}
+	if j.Out != "" {
+		if _, err := sink.FormatOf(j.Out); err != nil {
+			add("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", j.Out, filepath.Ext(j.Out))
+		}
+	}
+	if !j.epsilonSet {
+		add("epsilon: required (a number ≥ 0)")
+	} else if math.IsNaN(j.Epsilon) || math.IsInf(j.Epsilon, 0) || j.Epsilon < 0 {
+		add("epsilon: must be a finite number ≥ 0, got %v", j.Epsilon)
+	}
+	if math.IsNaN(j.Delta) || j.Delta < 0 || j.Delta >= 1 {
+		add("delta: must be in [0, 1), got %v", j.Delta)
+	}
+	if !slices.Contains(Engines, j.Engine) {
+		add("engine: %q is not one of %v", j.Engine, Engines)
+	}
+	if j.Workers < 0 {
+		add("workers: must be ≥ 0 (0 means one per core), got %d", j.Workers)
+	}
+	if j.List < 0 {
+		add("list: must be ≥ 0, got %d", j.List)
+	}
+	switch j.Runner {
+	case "local":
+	case "beam":
+		if j.Beam.Runner == "" {
+			add("beam.runner: required with runner: beam")
+		}
+	default:
+		add("runner: %q is not one of [local beam]", j.Runner)
+	}
+	if len(probs) > 0 {
+		return &ConfigError{Source: source, Problems: probs}
+	}
+	return nil
+}
+
+// resolve makes relative paths relative to dir (a config file's folder).
+func (j *Job) resolve(dir string) {
+	for _, p := range []*string{&j.Edges, &j.Vertices, &j.HittingSet, &j.Out, &j.Summary} {
+		if *p != "" && !filepath.IsAbs(*p) && !hasScheme(*p) {
+			*p = filepath.Join(dir, *p)
+		}
+	}
+}
+
+func hasScheme(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == ':':
+			return i > 1 && len(p) > i+2 && p[i+1:i+3] == "//"
+		case c == '/' || c == '\\':
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,154 @@
+package pipeline
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/ingest"
+)
+
+// OutputSchema is run's output: one row per vertex (README, "Output").
+func OutputSchema(idType, answerType arrow.DataType) *arrow.Schema {
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: idType},
+		{Name: "answer", Type: answerType},
+		{Name: "p_true", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "p_one", Type: arrow.PrimitiveTypes.Float64},
+		{Name: "in_hitting_set", Type: arrow.FixedWidthTypes.Boolean},
+		{Name: "binding_id", Type: idType, Nullable: true},
+		{Name: "binding_distance", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+	}, nil)
+}
+
+// BuildRecord lays the mechanism out as the output table, in the vertices file's order.
+// mem may be nil (Go allocator).
+func BuildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.RecordBatch, error) {
+	if mem == nil {
+		mem = memory.NewGoAllocator()
+	}
+	vs := l.Vertices
+	n := vs.IDs.Len()
+	inH := make([]bool, n)
+	for _, h := range l.Hit.Vertex {
+		inH[h] = true
+	}
+	b := array.NewRecordBuilder(mem, OutputSchema(vs.IDType, vs.AnswerType))
+	defer b.Release()
+	b.Reserve(n)
+	if err := appendIDs(b.Field(0), vs.IDs, nil); err != nil {
+		return nil, err
+	}
+	if err := appendAnswers(b.Field(1), vs.Answer); err != nil {
+		return nil, err
+	}
+	b.Field(2).(*array.Float64Builder).AppendValues(sol.PTrue, nil)
+	b.Field(3).(*array.Float64Builder).AppendValues(sol.POne, nil)
+	b.Field(4).(*array.BooleanBuilder).AppendValues(inH, nil)
+	if err := appendIDs(b.Field(5), vs.IDs, sol.Bind); err != nil {
+		return nil, err
+	}
+	db := b.Field(6).(*array.Int32Builder)
+	for v, d := range sol.Dist {
+		if sol.Bind[v] < 0 {
+			db.AppendNull()
+		} else {
+			db.Append(d)
+		}
+	}
+	return b.NewRecordBatch(), nil
+}
+
+// appendIDs appends every id (at == nil) or the id at each position at[i] (null where < 0).
+func appendIDs(b array.Builder, ids ingest.IDs, at []int32) error {
+	pos := func(i int) (int, bool) {
+		if at == nil {
+			return i, true
+		}
+		return int(at[i]), at[i] >= 0
+	}
+	n := ids.Len()
+	if at != nil {
+		n = len(at)
+	}
+	switch b := b.(type) {
+	case *array.Int64Builder:
+		if at == nil {
+			b.AppendValues(ids.Int, nil)
+			return nil
+		}
+		for i := 0; i < n; i++ {
+			if p, ok := pos(i); ok {
+				b.Append(ids.Int[p])
+			} else {
+				b.AppendNull()
+			}
+		}
+	case *array.StringBuilder:
+		for i := 0; i < n; i++ {
+			if p, ok := pos(i); ok {
+				b.Append(ids.Str[p])
+			} else {
+				b.AppendNull()
+			}
+		}
+	default:
+		return fmt.Errorf("pipeline: unsupported id column type %s", b.Type())
+	}
+	return nil
+}
+
+// appendAnswers writes answers back in the input's type: bool, or the integer type it had.
+func appendAnswers(b array.Builder, ans []bool) error {
+	switch b := b.(type) {
+	case *array.BooleanBuilder:
+		b.AppendValues(ans, nil)
+		return nil
+	}
+	for _, a := range ans {
+		var v int64
+		if a {
+			v = 1
+		}
+		switch b := b.(type) {
+		case *array.Int8Builder:
+			b.Append(int8(v))
+		case *array.Int16Builder:
+			b.Append(int16(v))
+		case *array.Int32Builder:
+			b.Append(int32(v))
+		case *array.Int64Builder:
+			b.Append(v)
+		case *array.Uint8Builder:
+			b.Append(uint8(v))
+		case *array.Uint16Builder:
+			b.Append(uint16(v))
+		case *array.Uint32Builder:
+			b.Append(uint32(v))
+		case *array.Uint64Builder:
+			b.Append(uint64(v))
+		default:
+			return fmt.Errorf("pipeline: unsupported answer column type %s", b.Type())
+		}
+	}
+	return nil
+}
+
+// Metadata is what every output records about how it was made.
+func Metadata(job *Job, engine string, l *Loaded) map[string]string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	return map[string]string{
+		"graphdp.version":            Version,
+		"graphdp.engine":             engine,
+		"graphdp.epsilon":            f(job.Epsilon),
+		"graphdp.delta":              f(job.Delta),
+		"graphdp.tolerance":          f(bfs.Tolerance),
+		"graphdp.vertices.sha256":    l.Vertices.Fingerprint,
+		"graphdp.edges.sha256":       l.Edges.Fingerprint,
+		"graphdp.hitting_set.sha256": l.Hit.Fingerprint,
+	}
+}

@@ -1,0 +1,207 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"strconv"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/sink"
+)
+
+// Loaded is a job's inputs, read and checked against each other.
+type Loaded struct {
+	Vertices *ingest.Vertices
+	Edges    *ingest.Edges
+	Hit      *ingest.HittingSet
+}
+
+// Load reads the three inputs: vertices first (they define the ids), then edges and
+// hitting set concurrently.
+func Load(ctx context.Context, job *Job) (*Loaded, error) {
+	cols := job.IngestColumns()
+	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Vertices: vs}
+	grp, gctx := errgroup.WithContext(ctx)
+	grp.Go(func() (err error) {
+		l.Edges, err = ingest.ReadEdges(gctx, job.Edges, cols, vs)
+		return err
+	})
+	grp.Go(func() (err error) {
+		l.Hit, err = ingest.ReadHittingSet(gctx, job.HittingSet, cols, vs)
+		return err
+	})
+	if err := grp.Wait(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Engine returns the engine a job names.
+func Engine(job *Job) (bfs.Engine, error) {
+	switch job.Engine {
+	case "propagate":
+		return bfs.Propagate{}, nil
+	case "per-source":
+		return bfs.PerSource{Workers: job.Workers}, nil
+	}
+	return nil, fmt.Errorf("unknown engine %q", job.Engine)
+}
+
+// Run executes a validated job on this machine (doc.go).
+func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
+	if job.Workers > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(job.Workers))
+	}
+	eng, err := Engine(&job)
+	if err != nil {
+		return nil, err
+	}
+	pair, err := bfs.NewDP(job.Epsilon, job.Delta)
+	if err != nil {
+		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
+	}
+	t := newTimer()
+	s := &Summary{Version: Version, Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
+
+	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
+	l, err := Load(ctx, &job)
+	if err != nil {
+		return nil, err
+	}
+	fillInputs(s, l)
+	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet, "seconds", t.done("read").Seconds())
+
+	g, st := bfs.Build(l.Vertices.IDs.Len(), l.Edges.Src, l.Edges.Dst)
+	l.Edges.Src, l.Edges.Dst = nil, nil // the CSR replaces them
+	s.EdgesKept, s.Duplicates, s.SelfLoops = st.Kept, st.Duplicates, st.SelfLoops
+	_, s.Components = g.Components()
+	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
+		"components", s.Components, "seconds", t.done("csr").Seconds())
+
+	in, err := bfs.NewInstance(g, l.Vertices.Answer, l.Hit.Vertex, l.Hit.PTrue, pair)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHitting(s, job, l, in); err != nil {
+		return nil, err
+	}
+	t.done("check")
+
+	sol, err := bfs.Solve(ctx, in, eng, job.List)
+	if err != nil {
+		return nil, err
+	}
+	engineTime := t.done("propagate")
+	s.Violations, s.Feasible = sol.Infeasible, sol.Infeasible == 0
+	s.Relaxations = sol.Relaxations
+	s.RelaxPerSec = float64(sol.Relaxations) / max(engineTime.Seconds(), 1e-9)
+	log.Info("mechanism computed", "stage", "propagate", "engine", eng.Name(), "relaxations", sol.Relaxations, "seconds", engineTime.Seconds())
+	if sol.Infeasible > 0 {
+		return s, infeasible(job, l, sol)
+	}
+
+	audit := bfs.Verify(g, sol.POne, pair, 0, 3)
+	s.AuditWorst = max(audit.Worst.Excess, 0)
+	if audit.Edges == 0 {
+		s.AuditWorst = 0
+	}
+	if audit.Violations > 0 {
+		// The engines guarantee this cannot happen (bfs doc.go, invariant 4): a bug.
+		w := audit.First[0]
+		return s, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs, e.g. %s–%s (excess %g); nothing written",
+			audit.Violations, l.Vertices.IDs.String(int(w.U)), l.Vertices.IDs.String(int(w.V)), w.Excess)
+	}
+	for _, p := range sol.PTrue {
+		s.MeanPTrue += p
+		if p == 1 {
+			s.Truthful++
+		}
+	}
+	if n := len(sol.PTrue); n > 0 {
+		s.MeanPTrue /= float64(n)
+	}
+	t.done("audit")
+
+	rec, err := BuildRecord(nil, l, sol)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	if err := sink.Write(ctx, job.Out, rec, Metadata(&job, eng.Name(), l)); err != nil {
+		return nil, err
+	}
+	s.Out = job.Out
+	log.Info("written", "stage", "write", "out", job.Out, "rows", rec.NumRows(), "seconds", t.done("write").Seconds())
+	finish(s, t)
+	if job.Summary != "" {
+		if err := s.WriteJSON(job.Summary); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+func fillInputs(s *Summary, l *Loaded) {
+	s.Vertices = l.Vertices.IDs.Len()
+	s.EdgesRead = int64(len(l.Edges.Src))
+	s.HittingSet = len(l.Hit.Vertex)
+	s.Inputs.Vertices = Input{l.Vertices.File, l.Vertices.Fingerprint, int64(s.Vertices)}
+	s.Inputs.Edges = Input{l.Edges.File, l.Edges.Fingerprint, s.EdgesRead}
+	s.Inputs.HittingSet = Input{l.Hit.File, l.Hit.Fingerprint, int64(s.HittingSet)}
+}
+
+func finish(s *Summary, t *timer) {
+	s.Phases = t.phases
+	s.WallSeconds = time.Since(t.start).Seconds()
+	s.PeakRSSBytes = PeakRSS()
+}
+
+// checkHitting rejects a set that misses boundary edges, naming the first ones.
+func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
+	hc := bfs.CheckHitting(in.G, in.Answer, in.HitIndex(), job.List)
+	s.BoundaryEdges, s.Uncovered = hc.Boundary, hc.Uncovered
+	if hc.Uncovered == 0 {
+		return nil
+	}
+	ids, ans := l.Vertices.IDs, l.Vertices.Answer
+	e := &RejectError{File: l.Hit.File, Kind: "not-hitting-set", Total: hc.Uncovered,
+		Head: fmt.Sprintf("not a boundary-hitting set: %d of %d boundary edges have neither end in it; nothing written", hc.Uncovered, hc.Boundary)}
+	for _, x := range hc.First {
+		e.Lines = append(e.Lines, fmt.Sprintf("edge %s – %s (answers %d, %d)", ids.String(int(x.U)), ids.String(int(x.V)), b2i(ans[x.U]), b2i(ans[x.V])))
+	}
+	return e
+}
+
+// infeasible explains which hitting-set values conflict (the paper's Lemma).
+func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
+	ids := l.Vertices.IDs
+	e := &RejectError{File: l.Hit.File, Kind: "infeasible", Total: int64(sol.Infeasible),
+		Head: fmt.Sprintf("no (ε,δ)-DP extension exists (ε=%v, δ=%v): %d hitting-set values exceed the bound another hitting-set vertex imposes (tolerance %g); nothing written",
+			job.Epsilon, job.Delta, sol.Infeasible, bfs.Tolerance)}
+	for _, v := range sol.Violations {
+		j := b2i(v.Output)
+		e.Lines = append(e.Lines, fmt.Sprintf("id %s: Pr[M=%d] = %s, but id %s (Pr[M=%d] = %s) at distance %d allows at most U^%d(%s) = %s",
+			ids.String(int(v.H)), j, num(v.Given), ids.String(int(v.By)), j, num(v.ByValue), v.Dist, v.Dist, num(v.ByValue), num(v.Bound)))
+	}
+	return e
+}
+
+// num formats a probability as the shortest decimal that reads back to the same float64.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

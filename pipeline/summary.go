@@ -1,0 +1,126 @@
+package pipeline
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/graphdp/graphdp/sink"
+)
+
+// Summary is the run summary: written as JSON with --summary, and shortly on stderr.
+type Summary struct {
+	Version string  `json:"version"`
+	Runner  string  `json:"runner"`
+	Engine  string  `json:"engine"`
+	Epsilon float64 `json:"epsilon"`
+	Delta   float64 `json:"delta"`
+	Inputs  struct {
+		Vertices   Input `json:"vertices"`
+		Edges      Input `json:"edges"`
+		HittingSet Input `json:"hitting_set"`
+	} `json:"inputs"`
+	Out string `json:"out,omitempty"`
+
+	Vertices      int   `json:"vertices"`
+	EdgesRead     int64 `json:"edges_read"`
+	EdgesKept     int64 `json:"edges_kept"`
+	Duplicates    int64 `json:"duplicate_edges"`
+	SelfLoops     int64 `json:"self_loops"`
+	Components    int   `json:"components"`
+	HittingSet    int   `json:"hitting_set"`
+	BoundaryEdges int64 `json:"boundary_edges"`
+	Uncovered     int64 `json:"uncovered_boundary_edges"`
+	Feasible      bool  `json:"feasible"`
+	Violations    int   `json:"violations"`
+	AuditWorst    float64 `json:"audit_worst_excess"` // largest DP excess of the output (≤ 0)
+
+	Truthful  int     `json:"truthful"`   // vertices with p_true = 1
+	MeanPTrue float64 `json:"mean_p_true"` // over all vertices
+
+	Phases       []Phase `json:"phases"`
+	WallSeconds  float64 `json:"wall_seconds"`
+	PeakRSSBytes int64   `json:"peak_rss_bytes"`
+	Relaxations  int64   `json:"relaxations"`         // edges scanned by the engine, both colours
+	RelaxPerSec  float64 `json:"relaxations_per_sec"` // over the engine phase
+}
+
+// Input identifies one input file.
+type Input struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Rows   int64  `json:"rows"`
+}
+
+// Phase is one stage's wall time.
+type Phase struct {
+	Name    string  `json:"name"`
+	Seconds float64 `json:"seconds"`
+}
+
+// timer records phases in order.
+type timer struct {
+	start, last time.Time
+	phases      []Phase
+}
+
+func newTimer() *timer { now := time.Now(); return &timer{start: now, last: now} }
+
+func (t *timer) done(name string) time.Duration {
+	now := time.Now()
+	d := now.Sub(t.last)
+	t.phases = append(t.phases, Phase{name, d.Seconds()})
+	t.last = now
+	return d
+}
+
+// PeakRSS is the process's peak resident set (VmHWM), or 0 where unknown.
+func PeakRSS() int64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
+
+// WriteJSON writes the summary atomically.
+func (s *Summary) WriteJSON(path string) error {
+	return sink.WriteFileAtomic(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	})
+}
+
+// Human prints the short summary people read on stderr.
+func (s *Summary) Human(w io.Writer) {
+	fmt.Fprintf(w, "graphdp %s: %d vertices, %d edges kept of %d read (%d duplicates, %d self-loops), %d components\n",
+		s.Engine, s.Vertices, s.EdgesKept, s.EdgesRead, s.Duplicates, s.SelfLoops, s.Components)
+	fmt.Fprintf(w, "  hitting set: %d vertices, %d boundary edges, %d uncovered; feasible: %v\n",
+		s.HittingSet, s.BoundaryEdges, s.Uncovered, s.Feasible)
+	if s.Out != "" {
+		fmt.Fprintf(w, "  mechanism: mean p_true %.6g, %d vertices answer truthfully; DP audit worst excess %.3g\n",
+			s.MeanPTrue, s.Truthful, s.AuditWorst)
+		fmt.Fprintf(w, "  wrote %s\n", s.Out)
+	}
+	var parts []string
+	for _, p := range s.Phases {
+		parts = append(parts, fmt.Sprintf("%s %.3fs", p.Name, p.Seconds))
+	}
+	fmt.Fprintf(w, "  time %.3fs (%s); peak RSS %.1f MiB\n", s.WallSeconds, strings.Join(parts, ", "), float64(s.PeakRSSBytes)/(1<<20))
+}
