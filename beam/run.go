@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -576,6 +577,9 @@ func idsAt(ctx context.Context, c Conf, round int, pos []int32) (map[int32]strin
 	return out, nil
 }
 
+// num is pipeline's number format in messages: the shortest decimal that reads back.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -660,8 +664,8 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 			job.Epsilon, job.Delta, fd.Infeasible, bfs.Tolerance)}
 	for _, v := range fd.violations {
 		j := b2i(v.Output)
-		e.Lines = append(e.Lines, fmt.Sprintf("id %s: Pr[M=%d] = %.17g, but id %s (Pr[M=%d] = %.17g) at distance %d allows at most U^%d(%.17g) = %.17g",
-			v.IDH, j, v.Given, idb[v.By], j, v.ByValue, v.Dist, v.Dist, v.ByValue, v.Bound))
+		e.Lines = append(e.Lines, fmt.Sprintf("id %s: Pr[M=%d] = %s, but id %s (Pr[M=%d] = %s) at distance %d allows at most U^%d(%s) = %s",
+			v.IDH, j, num(v.Given), idb[v.By], j, num(v.ByValue), v.Dist, v.Dist, num(v.ByValue), num(v.Bound)))
 	}
 	return e
 }
