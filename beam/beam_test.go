@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -310,4 +311,229 @@ func TestBeamMatchesLocal(t *testing.T) {
 	if !testing.Short() && (kinds["ok"] < 10 || kinds["infeasible"] < 3 || kinds["not-hitting-set"] < 3) {
 		t.Fatalf("too few of some outcome: %v", kinds)
 	}
+}
+
+// Bad inputs are rejected with the single-machine run's error, word for word and of
+// the same type (exit status 3 in the CLI): bad cells, unknown ids, duplicates,
+// missing columns, wrong types — several at once, to check which one is reported.
+func TestBeamRejectsLikeLocal(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	type mutation struct {
+		name string
+		fn   func(g *graph, dir string, job *pipeline.Job)
+	}
+	rewriteHit := func(t *testing.T, job *pipeline.Job, g *graph, ids []any, p []float64) {
+		writeTable(t, job.HittingSet, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil),
+			func(b *array.RecordBuilder) {
+				for i, id := range ids {
+					appendAny(b.Field(0), id)
+					if math.IsNaN(p[i]) {
+						b.Field(1).AppendNull()
+					} else {
+						b.Field(1).(*array.Float64Builder).Append(p[i])
+					}
+				}
+			})
+	}
+	muts := []mutation{
+		{"unknown edge ids", func(g *graph, dir string, job *pipeline.Job) {
+			writeTable(t, job.Edges, 2, arrow.NewSchema([]arrow.Field{{Name: "src", Type: idArrowType(g)}, {Name: "dst", Type: idArrowType(g)}}, nil),
+				func(b *array.RecordBuilder) {
+					for i := range g.src {
+						s, d := g.id(g.src[i]), g.id(g.dst[i])
+						if i%5 == 3 {
+							d = bogus(g, i)
+						}
+						if i%7 == 6 {
+							s = bogus(g, i+1000)
+						}
+						appendAny(b.Field(0), s)
+						appendAny(b.Field(1), d)
+					}
+				})
+		}},
+		{"duplicate vertex ids", func(g *graph, dir string, job *pipeline.Job) {
+			writeTable(t, job.Vertices, 4, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "answer", Type: arrow.FixedWidthTypes.Boolean}}, nil),
+				func(b *array.RecordBuilder) {
+					for v := range g.n {
+						id := g.id(v)
+						if v > 2 && v%4 == 0 {
+							id = g.id(v / 3)
+						}
+						appendAny(b.Field(0), id)
+						b.Field(1).(*array.BooleanBuilder).Append(g.answer[v])
+					}
+				})
+		}},
+		{"hitting set: unknown, duplicate, null, out of range", func(g *graph, dir string, job *pipeline.Job) {
+			var ids []any
+			var p []float64
+			for i, h := range g.hit {
+				ids = append(ids, g.id(h))
+				p = append(p, g.ptrue[i])
+			}
+			if len(ids) > 0 {
+				ids = append(ids, ids[0])
+				p = append(p, 0.5)
+			}
+			switch r.IntN(3) {
+			case 0:
+				ids = append(ids, bogus(g, 3))
+				p = append(p, 0.5)
+			case 1:
+				ids = append(ids, g.id(0))
+				p = append(p, math.NaN()) // null
+			default:
+				ids = append(ids, g.id(0))
+				p = append(p, 1.5)
+			}
+			r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j], p[i], p[j] = ids[j], ids[i], p[j], p[i] })
+			rewriteHit(t, job, g, ids, p)
+		}},
+		{"missing column", func(g *graph, dir string, job *pipeline.Job) {
+			job.Columns.Dst = "to"
+		}},
+		{"wrong id type in the hitting set", func(g *graph, dir string, job *pipeline.Job) {
+			writeTable(t, job.HittingSet, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Float64}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64}}, nil),
+				func(b *array.RecordBuilder) {
+					b.Field(0).(*array.Float64Builder).Append(1)
+					b.Field(1).(*array.Float64Builder).Append(1)
+				})
+		}},
+		{"vertices: answer 2 and a duplicate; edges bad too", func(g *graph, dir string, job *pipeline.Job) {
+			writeTable(t, job.Vertices, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "answer", Type: arrow.PrimitiveTypes.Int32}}, nil),
+				func(b *array.RecordBuilder) {
+					for v := range g.n {
+						id := g.id(v)
+						if v == g.n-1 && v > 0 {
+							id = g.id(0)
+						}
+						appendAny(b.Field(0), id)
+						a := int32(0)
+						if g.answer[v] {
+							a = 1
+						}
+						if v == g.n/2 {
+							a = 2
+						}
+						b.Field(1).(*array.Int32Builder).Append(a)
+					}
+				})
+			job.Columns.Src = "from"
+		}},
+	}
+	for k, m := range muts {
+		for rep := range 3 {
+			g := gen(r, familyNames[(k+rep)%len(familyNames)], 3+r.IntN(30), 1, 0.01)
+			dir := t.TempDir()
+			job := g.write(t, dir, int64(1+r.IntN(8)))
+			m.fn(g, dir, &job)
+			opts := Options{ShardSize: 1 + r.IntN(5), Buckets: 1 + r.IntN(4), RoundsPerPipeline: 2}
+			local, beam, lerr, berr := both(t, job, 1, 0.01, opts)
+			if lerr == nil {
+				t.Fatalf("%s: accepted", m.name)
+			}
+			sameOutcome(t, fmt.Sprintf("%s #%d", m.name, rep), local, beam, lerr, berr)
+		}
+	}
+}
+
+func idArrowType(g *graph) arrow.DataType {
+	if g.strIDs {
+		return arrow.BinaryTypes.String
+	}
+	return arrow.PrimitiveTypes.Int64
+}
+
+func bogus(g *graph, i int) any {
+	if g.strIDs {
+		return fmt.Sprintf("nope%d", i)
+	}
+	return int64(-1 - i)
+}
+
+func appendAny(b array.Builder, v any) {
+	switch x := v.(type) {
+	case string:
+		b.(*array.StringBuilder).Append(x)
+	case int64:
+		b.(*array.Int64Builder).Append(x)
+	}
+}
+
+// The Parquet output is the single-machine file except for the engine's name in the
+// metadata: replacing that one value gives the same bytes.
+func TestBeamParquetOutput(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	g := gen(r, "grid", 80, 1, 0.01)
+	g.hit, g.ptrue = nil, nil
+	for v := range g.n { // every vertex given: always a hitting set; α is feasible
+		g.hit = append(g.hit, v)
+		g.ptrue = append(g.ptrue, (math.E+0.01)/(math.E+1))
+	}
+	dir := t.TempDir()
+	job := g.write(t, dir, 16)
+	job.SetEpsilon(1)
+	job.Delta = 0.01
+	lj, bj := job, job
+	lj.Out, bj.Out = filepath.Join(dir, "local.parquet"), filepath.Join(dir, "beam.parquet")
+	if _, err := pipeline.Run(context.Background(), lj, quiet); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Run(context.Background(), bj, Options{ShardSize: 16, Buckets: 3}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Runner != "beam" || s.Vertices != g.n || s.EdgesRead != int64(len(g.src)) {
+		t.Errorf("summary %+v", s)
+	}
+	ta, ma := readParquet(t, lj.Out)
+	tb, mb := readParquet(t, bj.Out)
+	if ma["graphdp.engine"] != "propagate" || mb["graphdp.engine"] != Engine {
+		t.Errorf("engines %q, %q", ma["graphdp.engine"], mb["graphdp.engine"])
+	}
+	delete(ma, "graphdp.engine")
+	delete(mb, "graphdp.engine")
+	if fmt.Sprint(ma) != fmt.Sprint(mb) {
+		t.Errorf("metadata differs:\n%v\n%v", ma, mb)
+	}
+	if ta.NumCols() != tb.NumCols() || ta.NumRows() != tb.NumRows() {
+		t.Fatalf("shapes differ")
+	}
+	for i := range int(ta.NumCols()) {
+		if !ta.Schema().Field(i).Equal(tb.Schema().Field(i)) || !array.ChunkedEqual(ta.Column(i).Data(), tb.Column(i).Data()) {
+			t.Errorf("column %s differs", ta.Schema().Field(i).Name)
+		}
+	}
+}
+
+func readParquet(t *testing.T, path string) (arrow.Table, map[string]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := file.NewParquetReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	md := map[string]string{}
+	kv := rd.MetaData().KeyValueMetadata()
+	for i, k := range kv.Keys() {
+		if k != "ARROW:schema" {
+			md[k] = kv.Values()[i]
+		}
+	}
+	fr, err := pqarrow.NewFileReader(rd, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tb.Release)
+	return tb, md
 }

@@ -420,7 +420,7 @@ func (t *twoLeast) add(r int64) {
 }
 
 func msgDuplicate(value string, firstRow int64) string {
-	return "duplicate id " + (&ingest.InputError{Value: value}).Error()[len(": value "):] + " (first at row " + strconv.FormatInt(firstRow+1, 10) + ")"
+	return "duplicate id " + (&ingest.InputError{Row: -1, Value: value}).Error()[len(": value "):] + " (first at row " + strconv.FormatInt(firstRow+1, 10) + ")"
 }
 
 // join1Fn resolves, in one id bucket, the hitting-set ids and the edges' src ids,
