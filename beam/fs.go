@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -90,16 +91,8 @@ func listBlobs(ctx context.Context, glob string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sortStrings(names), nil
-}
-
-func sortStrings(s []string) []string {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-	return s
+	slices.Sort(names)
+	return names, nil
 }
 
 // join is path.Join that keeps a URL scheme's "//".
