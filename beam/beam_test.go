@@ -1,0 +1,539 @@
+package beam
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	sdk.Init()
+	os.Exit(m.Run())
+}
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// graph is a generated test input: n vertices, edge rows, answers, hitting set.
+type graph struct {
+	name   string
+	n      int
+	src    []int
+	dst    []int
+	answer []bool
+	hit    []int
+	ptrue  []float64
+	strIDs bool
+	ids    []int64 // vertex ids (not dense: shuffled, with gaps)
+}
+
+func (g *graph) id(v int) any {
+	if g.strIDs {
+		return fmt.Sprintf("v%d", g.ids[v])
+	}
+	return g.ids[v]
+}
+
+type family func(r *rand.Rand, n int) (int, [][2]int)
+
+var families = map[string]family{
+	"path": func(r *rand.Rand, n int) (int, [][2]int) {
+		var e [][2]int
+		for i := 1; i < n; i++ {
+			e = append(e, [2]int{i - 1, i})
+		}
+		return n, e
+	},
+	"grid": func(r *rand.Rand, n int) (int, [][2]int) {
+		w := 2 + r.IntN(5)
+		h := max(1, n/w)
+		var e [][2]int
+		for y := range h {
+			for x := range w {
+				v := y*w + x
+				if x+1 < w {
+					e = append(e, [2]int{v, v + 1})
+				}
+				if y+1 < h {
+					e = append(e, [2]int{v, v + w})
+				}
+			}
+		}
+		return w * h, e
+	},
+	"star": func(r *rand.Rand, n int) (int, [][2]int) {
+		var e [][2]int
+		for i := 1; i < n; i++ {
+			e = append(e, [2]int{0, i})
+		}
+		return n, e
+	},
+	"tree": func(r *rand.Rand, n int) (int, [][2]int) {
+		var e [][2]int
+		for i := 1; i < n; i++ {
+			e = append(e, [2]int{r.IntN(i), i})
+		}
+		return n, e
+	},
+	"random-multi": func(r *rand.Rand, n int) (int, [][2]int) {
+		// duplicates, both directions, self-loops, several components, isolated vertices
+		var e [][2]int
+		for range r.IntN(3*n + 1) {
+			u, v := r.IntN(n), r.IntN(n)
+			e = append(e, [2]int{u, v})
+			if r.IntN(4) == 0 {
+				e = append(e, [2]int{v, u})
+			}
+		}
+		return n, e
+	},
+}
+
+var familyNames = []string{"path", "grid", "star", "tree", "random-multi"}
+
+// gen draws an instance: answers, a boundary-hitting set (or sometimes not), values
+// that are feasible (the balanced α, or a tiny ε-independent 1/2…) or random.
+func gen(r *rand.Rand, fam string, n int, eps, delta float64) *graph {
+	n, e := families[fam](r, n)
+	g := &graph{name: fam, n: n, strIDs: r.IntN(3) == 0}
+	perm := r.Perm(n)
+	g.ids = make([]int64, n)
+	for i := range g.ids {
+		g.ids[i] = int64(perm[i]*3 + 7)
+	}
+	for _, x := range e {
+		g.src, g.dst = append(g.src, x[0]), append(g.dst, x[1])
+	}
+	g.answer = make([]bool, n)
+	t := r.IntN(n + 1)
+	for v := range g.answer {
+		if r.IntN(2) == 0 {
+			g.answer[v] = v >= t
+		} else {
+			g.answer[v] = r.IntN(4) == 0
+		}
+	}
+	in := make([]bool, n)
+	for i := range g.src {
+		u, v := g.src[i], g.dst[i]
+		if g.answer[u] != g.answer[v] && !in[u] && !in[v] {
+			if r.IntN(2) == 0 {
+				in[u] = true
+			} else {
+				in[v] = true
+			}
+		}
+	}
+	if r.IntN(6) == 0 { // drop one: often not a hitting set any more
+		for v := range in {
+			if in[v] {
+				in[v] = false
+				break
+			}
+		}
+	}
+	for k := r.IntN(3); k > 0; k-- {
+		in[r.IntN(n)] = true
+	}
+	alpha := (math.Exp(eps) + delta) / (math.Exp(eps) + 1)
+	mode := r.IntN(4)
+	for _, v := range r.Perm(n) {
+		if !in[v] {
+			continue
+		}
+		g.hit = append(g.hit, v)
+		switch mode {
+		case 0, 1:
+			g.ptrue = append(g.ptrue, alpha)
+		case 2:
+			g.ptrue = append(g.ptrue, r.Float64())
+		default:
+			g.ptrue = append(g.ptrue, alpha+(1-alpha)*r.Float64()*0.01)
+		}
+	}
+	return g
+}
+
+// write puts g's three tables into dir as Parquet with small row groups (so reading
+// is split several ways) and returns a job.
+func (g *graph) write(t testing.TB, dir string, rowGroup int64) pipeline.Job {
+	t.Helper()
+	idType := arrow.DataType(arrow.PrimitiveTypes.Int64)
+	if g.strIDs {
+		idType = arrow.BinaryTypes.String
+	}
+	appendID := func(b array.Builder, v int) {
+		if g.strIDs {
+			b.(*array.StringBuilder).Append(g.id(v).(string))
+		} else {
+			b.(*array.Int64Builder).Append(g.ids[v])
+		}
+	}
+	job := pipeline.DefaultJob()
+	job.Vertices = filepath.Join(dir, "vertices.parquet")
+	job.Edges = filepath.Join(dir, "edges.parquet")
+	job.HittingSet = filepath.Join(dir, "hitting.parquet")
+	writeTable(t, job.Vertices, rowGroup, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idType}, {Name: "answer", Type: arrow.FixedWidthTypes.Boolean}}, nil),
+		func(b *array.RecordBuilder) {
+			for v := range g.n {
+				appendID(b.Field(0), v)
+				b.Field(1).(*array.BooleanBuilder).Append(g.answer[v])
+			}
+		})
+	writeTable(t, job.Edges, rowGroup, arrow.NewSchema([]arrow.Field{{Name: "src", Type: idType}, {Name: "dst", Type: idType}}, nil),
+		func(b *array.RecordBuilder) {
+			for i := range g.src {
+				appendID(b.Field(0), g.src[i])
+				appendID(b.Field(1), g.dst[i])
+			}
+		})
+	writeTable(t, job.HittingSet, rowGroup, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idType}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64}}, nil),
+		func(b *array.RecordBuilder) {
+			for i, h := range g.hit {
+				appendID(b.Field(0), h)
+				b.Field(1).(*array.Float64Builder).Append(g.ptrue[i])
+			}
+		})
+	return job
+}
+
+func writeTable(t testing.TB, path string, rowGroup int64, sc *arrow.Schema, fill func(*array.RecordBuilder)) {
+	t.Helper()
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	fill(b)
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := pqarrow.NewFileWriter(sc, f, parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(rowGroup)), pqarrow.DefaultWriterProps())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// both runs job on this machine and on Beam (Prism) and returns the two outcomes.
+func both(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (local, beam []byte, lerr, berr error) {
+	t.Helper()
+	job.SetEpsilon(eps)
+	job.Delta = delta
+	dir := filepath.Dir(job.Vertices)
+	ctx := context.Background()
+	lj, bj := job, job
+	lj.Out = filepath.Join(dir, "local.csv")
+	bj.Out = filepath.Join(dir, "beam.csv")
+	_, lerr = pipeline.Run(ctx, lj, quiet)
+	_, berr = Run(ctx, bj, opts, quiet)
+	local, _ = os.ReadFile(lj.Out)
+	beam, _ = os.ReadFile(bj.Out)
+	return
+}
+
+func sameOutcome(t *testing.T, name string, local, beam []byte, lerr, berr error) {
+	t.Helper()
+	if (lerr == nil) != (berr == nil) || (lerr != nil && lerr.Error() != berr.Error()) {
+		t.Fatalf("%s: errors differ:\nlocal: %v\nbeam:  %v", name, lerr, berr)
+	}
+	if lerr != nil {
+		var ie *ingest.InputError
+		var re *pipeline.RejectError
+		if errors.As(lerr, &ie) != errors.As(berr, &ie) || errors.As(lerr, &re) != errors.As(berr, &re) {
+			t.Fatalf("%s: error types differ: %T vs %T", name, lerr, berr)
+		}
+		return
+	}
+	if !bytes.Equal(local, beam) {
+		t.Fatalf("%s: outputs differ (%d vs %d bytes)", name, len(local), len(beam))
+	}
+}
+
+// The Beam pipeline on Prism gives the single-machine run's output byte for byte
+// (CSV: every p_true, p_one, binding id and distance, shortest round-trip floats), or
+// the same rejection, on generated graphs: structured and random, feasible and
+// infeasible, hitting sets and sets that miss boundary edges.
+func TestBeamMatchesLocal(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 4))
+	params := [][2]float64{{math.Ln2, 0}, {0.5, 1e-6}, {1, 0.1}, {3, 0.01}, {0.1, 0}, {0, 0.05}}
+	count := 48
+	if testing.Short() {
+		count = 12
+	}
+	kinds := map[string]int{}
+	for k := range count {
+		fam := familyNames[k%len(familyNames)]
+		pr := params[(k/len(familyNames))%len(params)]
+		g := gen(r, fam, 2+r.IntN(60), pr[0], pr[1])
+		dir := t.TempDir()
+		job := g.write(t, dir, int64(1+r.IntN(16)))
+		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
+		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts)
+		local, beam, lerr, berr := both(t, job, pr[0], pr[1], opts)
+		sameOutcome(t, name, local, beam, lerr, berr)
+		var re *pipeline.RejectError
+		switch {
+		case lerr == nil:
+			kinds["ok"]++
+		case errors.As(lerr, &re):
+			kinds[re.Kind]++
+		default:
+			kinds["other"]++
+		}
+	}
+	t.Logf("outcomes: %v", kinds)
+	if !testing.Short() && (kinds["ok"] < 10 || kinds["infeasible"] < 3 || kinds["not-hitting-set"] < 3) {
+		t.Fatalf("too few of some outcome: %v", kinds)
+	}
+}
+
+// Bad inputs are rejected with the single-machine run's error, word for word and of
+// the same type (exit status 3 in the CLI): bad cells, unknown ids, duplicates,
+// missing columns, wrong types — several at once, to check which one is reported.
+func TestBeamRejectsLikeLocal(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	type mutation struct {
+		name string
+		fn   func(g *graph, dir string, job *pipeline.Job)
+	}
+	rewriteHit := func(t *testing.T, job *pipeline.Job, g *graph, ids []any, p []float64) {
+		writeTable(t, job.HittingSet, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil),
+			func(b *array.RecordBuilder) {
+				for i, id := range ids {
+					appendAny(b.Field(0), id)
+					if math.IsNaN(p[i]) {
+						b.Field(1).AppendNull()
+					} else {
+						b.Field(1).(*array.Float64Builder).Append(p[i])
+					}
+				}
+			})
+	}
+	muts := []mutation{
+		{"unknown edge ids", func(g *graph, dir string, job *pipeline.Job) {
+			writeTable(t, job.Edges, 2, arrow.NewSchema([]arrow.Field{{Name: "src", Type: idArrowType(g)}, {Name: "dst", Type: idArrowType(g)}}, nil),
+				func(b *array.RecordBuilder) {
+					for i := range g.src {
+						s, d := g.id(g.src[i]), g.id(g.dst[i])
+						if i%5 == 3 {
+							d = bogus(g, i)
+						}
+						if i%7 == 6 {
+							s = bogus(g, i+1000)
+						}
+						appendAny(b.Field(0), s)
+						appendAny(b.Field(1), d)
+					}
+				})
+		}},
+		{"duplicate vertex ids", func(g *graph, dir string, job *pipeline.Job) {
+			writeTable(t, job.Vertices, 4, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "answer", Type: arrow.FixedWidthTypes.Boolean}}, nil),
+				func(b *array.RecordBuilder) {
+					for v := range g.n {
+						id := g.id(v)
+						if v > 2 && v%4 == 0 {
+							id = g.id(v / 3)
+						}
+						appendAny(b.Field(0), id)
+						b.Field(1).(*array.BooleanBuilder).Append(g.answer[v])
+					}
+				})
+		}},
+		{"hitting set: unknown, duplicate, null, out of range", func(g *graph, dir string, job *pipeline.Job) {
+			var ids []any
+			var p []float64
+			for i, h := range g.hit {
+				ids = append(ids, g.id(h))
+				p = append(p, g.ptrue[i])
+			}
+			if len(ids) > 0 {
+				ids = append(ids, ids[0])
+				p = append(p, 0.5)
+			}
+			switch r.IntN(3) {
+			case 0:
+				ids = append(ids, bogus(g, 3))
+				p = append(p, 0.5)
+			case 1:
+				ids = append(ids, g.id(0))
+				p = append(p, math.NaN()) // null
+			default:
+				ids = append(ids, g.id(0))
+				p = append(p, 1.5)
+			}
+			r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j], p[i], p[j] = ids[j], ids[i], p[j], p[i] })
+			rewriteHit(t, job, g, ids, p)
+		}},
+		{"missing column", func(g *graph, dir string, job *pipeline.Job) {
+			job.Columns.Dst = "to"
+		}},
+		{"wrong id type in the hitting set", func(g *graph, dir string, job *pipeline.Job) {
+			writeTable(t, job.HittingSet, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Float64}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64}}, nil),
+				func(b *array.RecordBuilder) {
+					b.Field(0).(*array.Float64Builder).Append(1)
+					b.Field(1).(*array.Float64Builder).Append(1)
+				})
+		}},
+		{"vertices: answer 2 and a duplicate; edges bad too", func(g *graph, dir string, job *pipeline.Job) {
+			writeTable(t, job.Vertices, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "answer", Type: arrow.PrimitiveTypes.Int32}}, nil),
+				func(b *array.RecordBuilder) {
+					for v := range g.n {
+						id := g.id(v)
+						if v == g.n-1 && v > 0 {
+							id = g.id(0)
+						}
+						appendAny(b.Field(0), id)
+						a := int32(0)
+						if g.answer[v] {
+							a = 1
+						}
+						if v == g.n/2 {
+							a = 2
+						}
+						b.Field(1).(*array.Int32Builder).Append(a)
+					}
+				})
+			job.Columns.Src = "from"
+		}},
+	}
+	for k, m := range muts {
+		for rep := range 3 {
+			g := gen(r, familyNames[(k+rep)%len(familyNames)], 3+r.IntN(30), 1, 0.01)
+			dir := t.TempDir()
+			job := g.write(t, dir, int64(1+r.IntN(8)))
+			m.fn(g, dir, &job)
+			opts := Options{ShardSize: 1 + r.IntN(5), Buckets: 1 + r.IntN(4), RoundsPerPipeline: 2}
+			local, beam, lerr, berr := both(t, job, 1, 0.01, opts)
+			if lerr == nil {
+				t.Fatalf("%s: accepted", m.name)
+			}
+			sameOutcome(t, fmt.Sprintf("%s #%d", m.name, rep), local, beam, lerr, berr)
+		}
+	}
+}
+
+func idArrowType(g *graph) arrow.DataType {
+	if g.strIDs {
+		return arrow.BinaryTypes.String
+	}
+	return arrow.PrimitiveTypes.Int64
+}
+
+func bogus(g *graph, i int) any {
+	if g.strIDs {
+		return fmt.Sprintf("nope%d", i)
+	}
+	return int64(-1 - i)
+}
+
+func appendAny(b array.Builder, v any) {
+	switch x := v.(type) {
+	case string:
+		b.(*array.StringBuilder).Append(x)
+	case int64:
+		b.(*array.Int64Builder).Append(x)
+	}
+}
+
+// The Parquet output is the single-machine file except for the engine's name in the
+// metadata: replacing that one value gives the same bytes.
+func TestBeamParquetOutput(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	g := gen(r, "grid", 80, 1, 0.01)
+	g.hit, g.ptrue = nil, nil
+	for v := range g.n { // every vertex given: always a hitting set; α is feasible
+		g.hit = append(g.hit, v)
+		g.ptrue = append(g.ptrue, (math.E+0.01)/(math.E+1))
+	}
+	dir := t.TempDir()
+	job := g.write(t, dir, 16)
+	job.SetEpsilon(1)
+	job.Delta = 0.01
+	lj, bj := job, job
+	lj.Out, bj.Out = filepath.Join(dir, "local.parquet"), filepath.Join(dir, "beam.parquet")
+	if _, err := pipeline.Run(context.Background(), lj, quiet); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Run(context.Background(), bj, Options{ShardSize: 16, Buckets: 3}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Runner != "beam" || s.Vertices != g.n || s.EdgesRead != int64(len(g.src)) {
+		t.Errorf("summary %+v", s)
+	}
+	ta, ma := readParquet(t, lj.Out)
+	tb, mb := readParquet(t, bj.Out)
+	if ma["graphdp.engine"] != "propagate" || mb["graphdp.engine"] != Engine {
+		t.Errorf("engines %q, %q", ma["graphdp.engine"], mb["graphdp.engine"])
+	}
+	delete(ma, "graphdp.engine")
+	delete(mb, "graphdp.engine")
+	if fmt.Sprint(ma) != fmt.Sprint(mb) {
+		t.Errorf("metadata differs:\n%v\n%v", ma, mb)
+	}
+	if ta.NumCols() != tb.NumCols() || ta.NumRows() != tb.NumRows() {
+		t.Fatalf("shapes differ")
+	}
+	for i := range int(ta.NumCols()) {
+		if !ta.Schema().Field(i).Equal(tb.Schema().Field(i)) || !array.ChunkedEqual(ta.Column(i).Data(), tb.Column(i).Data()) {
+			t.Errorf("column %s differs", ta.Schema().Field(i).Name)
+		}
+	}
+}
+
+func readParquet(t *testing.T, path string) (arrow.Table, map[string]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := file.NewParquetReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	md := map[string]string{}
+	kv := rd.MetaData().KeyValueMetadata()
+	for i, k := range kv.Keys() {
+		if k != "ARROW:schema" {
+			md[k] = kv.Values()[i]
+		}
+	}
+	fr, err := pqarrow.NewFileReader(rd, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tb.Release)
+	return tb, md
+}

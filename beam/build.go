@@ -1,0 +1,831 @@
+package beam
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/ingest"
+)
+
+// The build stage (one Beam pipeline): read every row group of the three inputs, map
+// ids to positions with two hash joins (src, then dst), and assemble each shard's
+// block of the CSR with its vertices and hitting-set entries. Rejections, counts and
+// the hitting-set check are written as small files under the staging folder; the
+// shards' states become round 0.
+
+// Conf is what every worker needs to know about the job; Beam serialises it with the
+// DoFns (exported fields).
+type Conf struct {
+	Staging                  string
+	Vertices, Edges, Hitting string
+	Cols                     ingest.Columns
+	StrIDs                   bool
+	N                        int32
+	ShardSize                int32
+	Buckets                  int
+	List                     int
+	Epsilon, Delta           float64
+}
+
+func (c *Conf) layout() bfs.Layout { return bfs.Layout{N: c.N, Size: c.ShardSize} }
+
+func (c *Conf) pair() (bfs.DP, error) { return bfs.NewDP(c.Epsilon, c.Delta) }
+
+// split is one row group of one input file.
+type split struct {
+	File int // fileVertices, fileEdges, fileHit
+	G    int
+}
+
+func (s split) encode() []byte { return []byte(fmt.Sprintf("%d/%d", s.File, s.G)) }
+
+func decodeSplit(b []byte) (split, error) {
+	var s split
+	_, err := fmt.Sscanf(string(b), "%d/%d", &s.File, &s.G)
+	return s, err
+}
+
+// readFn reads one split and sends its rows on as blocks: vertices and hitting-set
+// rows to the join bucket of their id, edges to the bucket of their src id, and
+// vertices' ids and answers to their shard.
+type readFn struct{ C Conf }
+
+func (f *readFn) ProcessElement(ctx context.Context, b []byte, toJoin, toShard func(int, []byte)) error {
+	sp, err := decodeSplit(b)
+	if err != nil {
+		return err
+	}
+	var errs errSet
+	switch sp.File {
+	case fileVertices:
+		err = f.vertices(ctx, sp.G, &errs, toJoin, toShard)
+	case fileEdges:
+		err = f.edges(ctx, sp.G, &errs, toJoin)
+	case fileHit:
+		err = f.hits(ctx, sp.G, &errs, toJoin)
+	}
+	if err != nil {
+		return err
+	}
+	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("read-%d-%06d", sp.File, sp.G), &errs)
+}
+
+// writeErrors stores a worker's least rejection, if any.
+func writeErrors(ctx context.Context, staging, name string, errs *errSet) error {
+	if errs.best == nil {
+		return nil
+	}
+	return writeBlob(ctx, join(staging, "errors", name), errs.encode())
+}
+
+// addInput records err if it is an *ingest.InputError and returns other errors.
+func addInput(errs *errSet, file, col int, err error) error {
+	if ie, ok := err.(*ingest.InputError); ok {
+		errs.add(file, 0, col, ie)
+		return nil
+	}
+	return err
+}
+
+// prefix is how many rows of a split are usable after cell errors: rows before the
+// first bad one still go on, so that an earlier unknown id (found in a join) is
+// reported as the single-machine reader would (lowest row first).
+func prefix(start, n int64, errs *errSet, file int) int64 {
+	if errs.best != nil && errs.best.File == file && errs.best.Row >= start {
+		return min(n, errs.best.Row-start)
+	}
+	return n
+}
+
+func (f *readFn) vertices(ctx context.Context, g int, errs *errSet, toJoin, toShard func(int, []byte)) error {
+	t, err := openTable(ctx, f.C.Vertices)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	idc, err := t.column(f.C.Cols.ID)
+	if err != nil {
+		return err
+	}
+	ac, err := t.column(f.C.Cols.Answer)
+	if err != nil {
+		return err
+	}
+	id, err := readIDs(t, idc, g, "")
+	if err := addInput(errs, fileVertices, 0, err); err != nil {
+		return err
+	}
+	ans, err := readAnswers(t, ac, g)
+	if err := addInput(errs, fileVertices, 1, err); err != nil {
+		return err
+	}
+	if errs.best != nil {
+		return nil // a bad cell rejects the vertices file: nothing to join
+	}
+	start := t.starts[g]
+	buckets := make(map[int]*vertexBlock)
+	for i := range id.len() {
+		k := id.key(i).bucket(f.C.Buckets)
+		vb := buckets[k]
+		if vb == nil {
+			vb = &vertexBlock{IDs: ids{Str: id.Str}}
+			buckets[k] = vb
+		}
+		vb.Pos = append(vb.Pos, int32(start)+int32(i))
+		vb.IDs.append(&id, i)
+		vb.Ans = append(vb.Ans, ans[i])
+	}
+	for _, k := range sortedKeys(buckets) {
+		toJoin(k, buckets[k].encode(tagVertex))
+	}
+	// Ids and answers by shard (a row group may straddle shards).
+	l := f.C.layout()
+	for i := 0; i < id.len(); {
+		pos := int32(start) + int32(i)
+		s := l.Of(pos)
+		_, hi := l.Range(s)
+		j := i + int(hi-pos)
+		j = min(j, id.len())
+		vb := &vertexBlock{IDs: ids{Str: id.Str}}
+		for k := i; k < j; k++ {
+			vb.Pos = append(vb.Pos, int32(start)+int32(k))
+			vb.IDs.append(&id, k)
+			vb.Ans = append(vb.Ans, ans[k])
+		}
+		toShard(int(s), vb.encode(tagInfo))
+		i = j
+	}
+	return nil
+}
+
+func (f *readFn) edges(ctx context.Context, g int, errs *errSet, toJoin func(int, []byte)) error {
+	t, err := openTable(ctx, f.C.Edges)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	sc, err := t.column(f.C.Cols.Src)
+	if err != nil {
+		return err
+	}
+	dc, err := t.column(f.C.Cols.Dst)
+	if err != nil {
+		return err
+	}
+	src, err := readIDs(t, sc, g, f.C.Vertices)
+	if err := addInput(errs, fileEdges, 0, err); err != nil {
+		return err
+	}
+	dst, err := readIDs(t, dc, g, f.C.Vertices)
+	if err := addInput(errs, fileEdges, 1, err); err != nil {
+		return err
+	}
+	start := t.starts[g]
+	n := prefix(start, t.starts[g+1]-start, errs, fileEdges)
+	if errs.best != nil {
+		// Re-read without the failing column cut short: keep what is valid.
+		n = min(n, int64(src.len()), int64(dst.len()))
+	}
+	buckets := make(map[int]*edgeBlock)
+	for i := range int(n) {
+		k := src.key(i).bucket(f.C.Buckets)
+		eb := buckets[k]
+		if eb == nil {
+			eb = &edgeBlock{Src: ids{Str: src.Str}, Dst: ids{Str: dst.Str}}
+			buckets[k] = eb
+		}
+		eb.Row = append(eb.Row, start+int64(i))
+		eb.Src.append(&src, i)
+		eb.Dst.append(&dst, i)
+	}
+	for _, k := range sortedKeys(buckets) {
+		toJoin(k, buckets[k].encode())
+	}
+	return nil
+}
+
+func (f *readFn) hits(ctx context.Context, g int, errs *errSet, toJoin func(int, []byte)) error {
+	t, err := openTable(ctx, f.C.Hitting)
+	if err != nil {
+		return err
+	}
+	defer t.close()
+	ic, err := t.column(f.C.Cols.ID)
+	if err != nil {
+		return err
+	}
+	pc, err := t.column(f.C.Cols.PTrue)
+	if err != nil {
+		return err
+	}
+	id, err := readIDs(t, ic, g, f.C.Vertices)
+	if err := addInput(errs, fileHit, 0, err); err != nil {
+		return err
+	}
+	pt, err := readFloats(t, pc, g)
+	if err := addInput(errs, fileHit, 1, err); err != nil {
+		return err
+	}
+	start := t.starts[g]
+	for i, p := range pt {
+		if !(p >= 0 && p <= 1) {
+			errs.add(fileHit, 0, 1, cellErr(t.path, start+int64(i), pc.name, strconv.FormatFloat(p, 'g', -1, 64), "p_true must be in [0, 1]"))
+			break
+		}
+	}
+	n := prefix(start, t.starts[g+1]-start, errs, fileHit)
+	n = min(n, int64(id.len()), int64(len(pt)))
+	buckets := make(map[int]*hitBlock)
+	for i := range int(n) {
+		k := id.key(i).bucket(f.C.Buckets)
+		hb := buckets[k]
+		if hb == nil {
+			hb = &hitBlock{IDs: ids{Str: id.Str}}
+			buckets[k] = hb
+		}
+		hb.Row = append(hb.Row, start+int64(i))
+		hb.IDs.append(&id, i)
+		hb.P = append(hb.P, pt[i])
+	}
+	for _, k := range sortedKeys(buckets) {
+		toJoin(k, buckets[k].encode())
+	}
+	return nil
+}
+
+func sortedKeys[V any](m map[int]V) []int {
+	ks := make([]int, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// vertexBlock is a block of vertices: positions, ids, answers, and (after the first
+// join) whether each is in the hitting set.
+type vertexBlock struct {
+	Pos []int32
+	IDs ids
+	Ans []bool
+	Hit []bool
+}
+
+func (v *vertexBlock) encode(tag byte) []byte {
+	e := enc{b: []byte{tag}}
+	e.i32s(v.Pos)
+	e.ids(&v.IDs)
+	e.bools(v.Ans)
+	e.bools(v.Hit)
+	return e.b
+}
+
+func decodeVertexBlock(b []byte) (*vertexBlock, error) {
+	d := dec{b: b[1:]}
+	v := &vertexBlock{Pos: d.i32s(), IDs: d.ids(), Ans: d.bools(), Hit: d.bools()}
+	return v, d.err
+}
+
+// edgeBlock is edge rows by id.
+type edgeBlock struct {
+	Row      []int64
+	Src, Dst ids
+}
+
+func (x *edgeBlock) encode() []byte {
+	e := enc{b: []byte{tagEdge}}
+	e.i64s(x.Row)
+	e.ids(&x.Src)
+	e.ids(&x.Dst)
+	return e.b
+}
+
+func decodeEdgeBlock(b []byte) (*edgeBlock, error) {
+	d := dec{b: b[1:]}
+	x := &edgeBlock{Row: d.i64s(), Src: d.ids(), Dst: d.ids()}
+	return x, d.err
+}
+
+// hitBlock is hitting-set rows by id.
+type hitBlock struct {
+	Row []int64
+	IDs ids
+	P   []float64
+}
+
+func (x *hitBlock) encode() []byte {
+	e := enc{b: []byte{tagHit}}
+	e.i64s(x.Row)
+	e.ids(&x.IDs)
+	e.f64s(x.P)
+	return e.b
+}
+
+func decodeHitBlock(b []byte) (*hitBlock, error) {
+	d := dec{b: b[1:]}
+	x := &hitBlock{Row: d.i64s(), IDs: d.ids(), P: d.f64s()}
+	return x, d.err
+}
+
+// halfBlock is edge rows whose src is resolved, keyed by the dst's bucket.
+type halfBlock struct {
+	Row    []int64
+	Src    []int32
+	SrcAns []bool
+	SrcHit []bool
+	Dst    ids
+}
+
+func (x *halfBlock) encode() []byte {
+	e := enc{b: []byte{tagHalf}}
+	e.i64s(x.Row)
+	e.i32s(x.Src)
+	e.bools(x.SrcAns)
+	e.bools(x.SrcHit)
+	e.ids(&x.Dst)
+	return e.b
+}
+
+func decodeHalfBlock(b []byte) (*halfBlock, error) {
+	d := dec{b: b[1:]}
+	x := &halfBlock{Row: d.i64s(), Src: d.i32s(), SrcAns: d.bools(), SrcHit: d.bools(), Dst: d.ids()}
+	return x, d.err
+}
+
+// arcBlock is arcs u → v for u in one shard, with v's answer and hit flag.
+type arcBlock struct {
+	U, V []int32
+	Ans  []bool
+	Hit  []bool
+}
+
+func (x *arcBlock) encode() []byte {
+	e := enc{b: []byte{tagArc}}
+	e.i32s(x.U)
+	e.i32s(x.V)
+	e.bools(x.Ans)
+	e.bools(x.Hit)
+	return e.b
+}
+
+func decodeArcBlock(b []byte) (*arcBlock, error) {
+	d := dec{b: b[1:]}
+	x := &arcBlock{U: d.i32s(), V: d.i32s(), Ans: d.bools(), Hit: d.bools()}
+	return x, d.err
+}
+
+// hitInfo is resolved hitting-set vertices for one shard.
+type hitInfo struct {
+	Pos []int32
+	Row []int64
+	P   []float64
+}
+
+func (x *hitInfo) encode() []byte {
+	e := enc{b: []byte{tagHit}}
+	e.i32s(x.Pos)
+	e.i64s(x.Row)
+	e.f64s(x.P)
+	return e.b
+}
+
+func decodeHitInfo(b []byte) (*hitInfo, error) {
+	d := dec{b: b[1:]}
+	x := &hitInfo{Pos: d.i32s(), Row: d.i64s(), P: d.f64s()}
+	return x, d.err
+}
+
+// vref is a resolved id.
+type vref struct {
+	pos int32
+	ans bool
+	hit bool
+}
+
+// twoLeast keeps the two smallest rows an id appears at (for "duplicate id (first at
+// row …)", which names the earliest second occurrence).
+type twoLeast struct{ a, b int64 }
+
+func (t *twoLeast) add(r int64) {
+	switch {
+	case r < t.a:
+		t.a, t.b = r, t.a
+	case r < t.b:
+		t.b = r
+	}
+}
+
+func msgDuplicate(value string, firstRow int64) string {
+	return "duplicate id " + (&ingest.InputError{Row: -1, Value: value}).Error()[len(": value "):] + " (first at row " + strconv.FormatInt(firstRow+1, 10) + ")"
+}
+
+// join1Fn resolves, in one id bucket, the hitting-set ids and the edges' src ids,
+// and reports repeated vertex and hitting-set ids.
+type join1Fn struct{ C Conf }
+
+func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]byte) bool, toJoin2, toShard func(int, []byte)) error {
+	var vbs []*vertexBlock
+	var hbs []*hitBlock
+	var ebs []*edgeBlock
+	var b []byte
+	for vals(&b) {
+		var err error
+		switch b[0] {
+		case tagVertex:
+			var x *vertexBlock
+			x, err = decodeVertexBlock(b)
+			vbs = append(vbs, x)
+		case tagHit:
+			var x *hitBlock
+			x, err = decodeHitBlock(b)
+			hbs = append(hbs, x)
+		case tagEdge:
+			var x *edgeBlock
+			x, err = decodeEdgeBlock(b)
+			ebs = append(ebs, x)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	var errs errSet
+	index := make(map[idKey]vref)
+	rows := make(map[idKey]*twoLeast)
+	for _, vb := range vbs {
+		for i, p := range vb.Pos {
+			k := vb.IDs.key(i)
+			if r, ok := rows[k]; ok {
+				r.add(int64(p))
+			} else {
+				rows[k] = &twoLeast{int64(p), math.MaxInt64}
+			}
+			if old, ok := index[k]; !ok || p < old.pos {
+				index[k] = vref{pos: p, ans: vb.Ans[i]}
+			}
+		}
+	}
+	for k, r := range rows {
+		if r.b != math.MaxInt64 {
+			text := idText(k)
+			errs.add(fileVertices, 1, 0, cellErr(f.C.Vertices, r.b, f.C.Cols.ID, text, msgDuplicate(text, r.a)))
+		}
+	}
+	// Hitting-set rows: unknown ids, repeated vertices; resolved rows go to their shard.
+	l := f.C.layout()
+	hitRows := make(map[int32]*twoLeast)
+	hitByShard := make(map[int]*hitInfo)
+	for _, hb := range hbs {
+		for i, row := range hb.Row {
+			k := hb.IDs.key(i)
+			v, ok := index[k]
+			if !ok {
+				errs.add(fileHit, 0, 0, cellErr(f.C.Hitting, row, f.C.Cols.ID, hb.IDs.text(i), "not a vertex id (no such id in "+f.C.Vertices+")"))
+				continue
+			}
+			if r, ok := hitRows[v.pos]; ok {
+				r.add(row)
+			} else {
+				hitRows[v.pos] = &twoLeast{row, math.MaxInt64}
+			}
+			s := int(l.Of(v.pos))
+			hi := hitByShard[s]
+			if hi == nil {
+				hi = &hitInfo{}
+				hitByShard[s] = hi
+			}
+			hi.Pos = append(hi.Pos, v.pos)
+			hi.Row = append(hi.Row, row)
+			hi.P = append(hi.P, hb.P[i])
+			v.hit = true
+			index[k] = v
+		}
+	}
+	for _, r := range hitRows {
+		if r.b != math.MaxInt64 {
+			// The id as the vertices file spells it: the same text for these id types.
+			var text string
+			for _, hb := range hbs {
+				if i := slices.Index(hb.Row, r.b); i >= 0 {
+					text = hb.IDs.text(i)
+				}
+			}
+			errs.add(fileHit, 1, 0, cellErr(f.C.Hitting, r.b, f.C.Cols.ID, text, msgDuplicate(text, r.a)))
+		}
+	}
+	for _, s := range sortedKeys(hitByShard) {
+		toShard(s, hitByShard[s].encode())
+	}
+	// Vertices go on to the second join with their hit flags.
+	for _, vb := range vbs {
+		vb.Hit = make([]bool, len(vb.Pos))
+		for i := range vb.Pos {
+			vb.Hit[i] = index[vb.IDs.key(i)].hit
+		}
+		toJoin2(bucket, vb.encode(tagVertex))
+	}
+	// Edges: resolve src, send on to dst's bucket.
+	out := make(map[int]*halfBlock)
+	for _, eb := range ebs {
+		for i, row := range eb.Row {
+			v, ok := index[eb.Src.key(i)]
+			if !ok {
+				errs.add(fileEdges, 0, 0, cellErr(f.C.Edges, row, f.C.Cols.Src, eb.Src.text(i), "not a vertex id (no such id in "+f.C.Vertices+")"))
+				continue
+			}
+			k := eb.Dst.key(i).bucket(f.C.Buckets)
+			hb := out[k]
+			if hb == nil {
+				hb = &halfBlock{Dst: ids{Str: eb.Dst.Str}}
+				out[k] = hb
+			}
+			hb.Row = append(hb.Row, row)
+			hb.Src = append(hb.Src, v.pos)
+			hb.SrcAns = append(hb.SrcAns, v.ans)
+			hb.SrcHit = append(hb.SrcHit, v.hit)
+			hb.Dst.append(&eb.Dst, i)
+		}
+	}
+	for _, k := range sortedKeys(out) {
+		toJoin2(k, out[k].encode())
+	}
+	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join1-%06d", bucket), &errs)
+}
+
+func idText(k idKey) string {
+	if k.str {
+		return k.s
+	}
+	return strconv.FormatInt(k.i, 10)
+}
+
+// join2Fn resolves the edges' dst ids in one bucket and sends both arcs of every
+// edge to their tails' shards.
+type join2Fn struct{ C Conf }
+
+func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]byte) bool, toShard func(int, []byte)) error {
+	index := make(map[idKey]vref)
+	var halves []*halfBlock
+	var b []byte
+	for vals(&b) {
+		switch b[0] {
+		case tagVertex:
+			vb, err := decodeVertexBlock(b)
+			if err != nil {
+				return err
+			}
+			for i, p := range vb.Pos {
+				k := vb.IDs.key(i)
+				if old, ok := index[k]; !ok || p < old.pos {
+					index[k] = vref{pos: p, ans: vb.Ans[i], hit: vb.Hit[i]}
+				}
+			}
+		case tagHalf:
+			hb, err := decodeHalfBlock(b)
+			if err != nil {
+				return err
+			}
+			halves = append(halves, hb)
+		}
+	}
+	var errs errSet
+	l := f.C.layout()
+	out := make(map[int]*arcBlock)
+	arc := func(u, v int32, ans, hit bool) {
+		s := int(l.Of(u))
+		ab := out[s]
+		if ab == nil {
+			ab = &arcBlock{}
+			out[s] = ab
+		}
+		ab.U = append(ab.U, u)
+		ab.V = append(ab.V, v)
+		ab.Ans = append(ab.Ans, ans)
+		ab.Hit = append(ab.Hit, hit)
+	}
+	var selfLoops int64
+	for _, hb := range halves {
+		for i, row := range hb.Row {
+			d, ok := index[hb.Dst.key(i)]
+			if !ok {
+				errs.add(fileEdges, 0, 1, cellErr(f.C.Edges, row, f.C.Cols.Dst, hb.Dst.text(i), "not a vertex id (no such id in "+f.C.Vertices+")"))
+				continue
+			}
+			u := hb.Src[i]
+			if u == d.pos {
+				selfLoops++
+				continue
+			}
+			arc(u, d.pos, d.ans, d.hit)
+			arc(d.pos, u, hb.SrcAns[i], hb.SrcHit[i])
+		}
+	}
+	for _, s := range sortedKeys(out) {
+		toShard(s, out[s].encode())
+	}
+	var e enc
+	e.i64(selfLoops)
+	if err := writeBlob(ctx, join(f.C.Staging, "stats", fmt.Sprintf("join2-%06d", bucket)), e.b); err != nil {
+		return err
+	}
+	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join2-%06d", bucket), &errs)
+}
+
+// shardStats is what one shard reports after the build.
+type shardStats struct {
+	Kept, Boundary, Uncovered int64
+	First                     []uncovered // the shard's first List uncovered edges (U < V)
+	MinA                      [2]float64  // least pass value of its hitting-set vertices, per colour
+	Hits                      int64
+}
+
+type uncovered struct {
+	U, V       int32
+	AnsU, AnsV bool
+	IDU        string
+}
+
+func (s *shardStats) encode() []byte {
+	var e enc
+	e.i64(s.Kept)
+	e.i64(s.Boundary)
+	e.i64(s.Uncovered)
+	e.u64(uint64(len(s.First)))
+	for _, x := range s.First {
+		e.i64(int64(x.U))
+		e.i64(int64(x.V))
+		e.bool(x.AnsU)
+		e.bool(x.AnsV)
+		e.str(x.IDU)
+	}
+	e.f64(s.MinA[0])
+	e.f64(s.MinA[1])
+	e.i64(s.Hits)
+	return e.b
+}
+
+func decodeShardStats(b []byte) (*shardStats, error) {
+	d := dec{b: b}
+	s := &shardStats{Kept: d.i64(), Boundary: d.i64(), Uncovered: d.i64()}
+	s.First = make([]uncovered, d.count())
+	for i := range s.First {
+		s.First[i] = uncovered{U: int32(d.i64()), V: int32(d.i64()), AnsU: d.bool(), AnsV: d.bool(), IDU: d.str()}
+	}
+	s.MinA[0], s.MinA[1] = d.f64(), d.f64()
+	s.Hits = d.i64()
+	return s, d.err
+}
+
+// shardFn assembles one shard: its CSR rows (sorted, deduplicated: bfs doc.go
+// invariant 1), ids, answers, hitting-set entries and round 0; it checks the shard's
+// boundary edges (u < v, u in the shard) against the hitting set.
+type shardFn struct{ C Conf }
+
+func (f *shardFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool) error {
+	l := f.C.layout()
+	lo, hi := l.Range(int32(s))
+	n := int(hi - lo)
+	st := &state{IDs: ids{Str: f.C.StrIDs}, Answer: make([]bool, n)}
+	if st.IDs.Str {
+		st.IDs.S = make([]string, n)
+	} else {
+		st.IDs.Int = make([]int64, n)
+	}
+	isHit := make([]bool, n)
+	var arcs []*arcBlock
+	var hits []*hitInfo
+	var b []byte
+	for vals(&b) {
+		switch b[0] {
+		case tagInfo:
+			vb, err := decodeVertexBlock(b)
+			if err != nil {
+				return err
+			}
+			for i, p := range vb.Pos {
+				st.Answer[p-lo] = vb.Ans[i]
+				if st.IDs.Str {
+					st.IDs.S[p-lo] = vb.IDs.S[i]
+				} else {
+					st.IDs.Int[p-lo] = vb.IDs.Int[i]
+				}
+			}
+		case tagArc:
+			ab, err := decodeArcBlock(b)
+			if err != nil {
+				return err
+			}
+			arcs = append(arcs, ab)
+		case tagHit:
+			hb, err := decodeHitInfo(b)
+			if err != nil {
+				return err
+			}
+			hits = append(hits, hb)
+		}
+	}
+	// Hitting-set entries in position order.
+	type hrow struct {
+		pos int32
+		row int64
+		p   float64
+	}
+	var hs []hrow
+	for _, h := range hits {
+		for i, p := range h.Pos {
+			hs = append(hs, hrow{p, h.Row[i], h.P[i]})
+		}
+	}
+	slices.SortFunc(hs, func(a, b hrow) int {
+		if a.pos != b.pos {
+			return int(a.pos - b.pos)
+		}
+		return int(a.row - b.row)
+	})
+	for _, h := range hs {
+		if isHit[h.pos-lo] {
+			continue // a repeated vertex: rejected (join1); keep the state well-formed
+		}
+		isHit[h.pos-lo] = true
+		st.HitPos = append(st.HitPos, h.pos)
+		st.HitRow = append(st.HitRow, h.row)
+		st.HitP = append(st.HitP, h.p)
+	}
+	// CSR rows: counting sort by tail, then sort and deduplicate each list.
+	type nb struct {
+		v        int32
+		ans, hit bool
+	}
+	deg := make([]int64, n+1)
+	for _, ab := range arcs {
+		for _, u := range ab.U {
+			deg[u-lo+1]++
+		}
+	}
+	for i := range n {
+		deg[i+1] += deg[i]
+	}
+	lists := make([]nb, deg[n])
+	fill := slices.Clone(deg[:n])
+	for _, ab := range arcs {
+		for i, u := range ab.U {
+			lists[fill[u-lo]] = nb{ab.V[i], ab.Ans[i], ab.Hit[i]}
+			fill[u-lo]++
+		}
+	}
+	st.Shard = bfs.Shard{Lo: lo, Off: make([]int64, n+1)}
+	stats := shardStats{}
+	for i := range n {
+		ns := lists[deg[i]:deg[i+1]]
+		slices.SortFunc(ns, func(a, b nb) int { return int(a.v - b.v) })
+		u := lo + int32(i)
+		prev := int32(-1)
+		for _, x := range ns {
+			if x.v == prev {
+				continue
+			}
+			prev = x.v
+			st.Shard.Adj = append(st.Shard.Adj, x.v)
+			if x.v <= u {
+				continue
+			}
+			stats.Kept++
+			if st.Answer[i] == x.ans {
+				continue
+			}
+			stats.Boundary++
+			if !isHit[i] && !x.hit {
+				stats.Uncovered++
+				if len(stats.First) < f.C.List {
+					stats.First = append(stats.First, uncovered{U: u, V: x.v, AnsU: st.Answer[i], AnsV: x.ans, IDU: st.IDs.text(i)})
+				}
+			}
+		}
+		st.Shard.Off[i+1] = int64(len(st.Shard.Adj))
+	}
+	pair, err := f.C.pair()
+	if err != nil {
+		return err
+	}
+	for ci, one := range []bool{false, true} {
+		p := bfs.NewPass(pair, one)
+		st.Cur[ci] = st.own(p)
+		stats.MinA[ci] = p.Top()
+		for j, h := range st.HitPos {
+			stats.MinA[ci] = min(stats.MinA[ci], p.Value(poneOf(st.Answer[h-lo], st.HitP[j])))
+		}
+	}
+	stats.Hits = int64(len(st.HitPos))
+	st.Changed = n // round 0 "changed" everything
+	if err := writeBlob(ctx, join(f.C.Staging, "stats", fmt.Sprintf("shard-%06d", s)), stats.encode()); err != nil {
+		return err
+	}
+	return writeBlob(ctx, stateFile(f.C.Staging, 0, s), st.encode())
+}
+
+func stateFile(staging string, round, s int) string {
+	return join(staging, fmt.Sprintf("state-%06d", round), fmt.Sprintf("shard-%06d", s))
+}

@@ -1,0 +1,286 @@
+package beam
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/graphdp/graphdp/bfs"
+)
+
+// The finish stage (one pipeline): per shard, the mechanism (bfs.Solve's assembly),
+// the feasibility check (bfs.Violations), and the DP audit (bfs.Verify) on the edges
+// whose smaller end is in the shard — the other end's p_one arrives in one more
+// exchange. Each shard writes its output block and its findings to staging.
+
+// mechanism is bfs.Solve's per-vertex assembly for one shard.
+type mechanism struct {
+	POne, PTrue []float64
+	InH         []bool
+	Bind, Dist  []int32
+}
+
+func (st *state) mechanism() mechanism {
+	n := st.Shard.Len()
+	m := mechanism{POne: make([]float64, n), PTrue: make([]float64, n), InH: make([]bool, n), Bind: make([]int32, n), Dist: make([]int32, n)}
+	hit := make(map[int32]int, len(st.HitPos))
+	for j, h := range st.HitPos {
+		hit[h-st.Shard.Lo] = j
+		m.InH[h-st.Shard.Lo] = true
+	}
+	for v := range n {
+		ans := st.Answer[v]
+		c0, c1 := st.Cur[0][v], st.Cur[1][v]
+		lower, upper := -c0.Value, c1.Value
+		p := lower
+		m.Bind[v], m.Dist[v] = c0.Bind, c0.Dist
+		if ans {
+			p = upper
+			m.Bind[v], m.Dist[v] = c1.Bind, c1.Dist
+		}
+		j, isHit := hit[int32(v)]
+		if isHit {
+			p = poneOf(ans, st.HitP[j])
+		}
+		given := p
+		p = max(min(p, upper), lower)
+		m.POne[v] = p
+		switch {
+		case isHit && p == given:
+			m.PTrue[v] = st.HitP[j]
+		case ans:
+			m.PTrue[v] = p
+		default:
+			m.PTrue[v] = 1 - p
+		}
+	}
+	return m
+}
+
+// violation is bfs.Violation with the hitting-set row that orders it.
+type violation struct {
+	bfs.Violation
+	Row int64
+	IDH string
+}
+
+func (st *state) violations(pair bfs.Pair, limit int) ([]violation, int64) {
+	var out []violation
+	var total int64
+	for ci, one := range []bool{false, true} {
+		p := bfs.NewPass(pair, one)
+		for j, h := range st.HitPos {
+			i := h - st.Shard.Lo
+			a := p.Value(poneOf(st.Answer[i], st.HitP[j]))
+			c := st.Cur[ci][i]
+			if c.Value >= a-bfs.Tolerance {
+				continue
+			}
+			total++
+			out = append(out, violation{Violation: bfs.Violation{Output: one, H: h, By: c.Bind, Dist: c.Dist,
+				Given: p.Prob(a), ByValue: p.Prob(c.A), Bound: p.Prob(c.Value)}, Row: st.HitRow[j], IDH: st.IDs.text(int(i))})
+		}
+	}
+	slices.SortFunc(out, func(a, b violation) int {
+		if a.Output != b.Output {
+			if !a.Output {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.Row, b.Row)
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, total
+}
+
+// auditEmitFn sends a shard's state to itself and the p_one of its vertices to every
+// other shard they neighbour.
+type auditEmitFn struct{ C Conf }
+
+func (f *auditEmitFn) ProcessElement(_ int, b []byte, emit func(int, []byte)) error {
+	st, err := decodeState(b)
+	if err != nil {
+		return err
+	}
+	l := f.C.layout()
+	self := l.Of(st.Shard.Lo)
+	emit(int(self), b)
+	m := st.mechanism()
+	type block struct {
+		v []int32
+		p []float64
+	}
+	out := make(map[int]*block)
+	for i := range st.Shard.Len() {
+		sent := int32(-1)
+		for _, w := range st.Shard.Neighbours(i) {
+			to := l.Of(w)
+			if to == self || to == sent {
+				continue
+			}
+			bl := out[int(to)]
+			if bl == nil {
+				bl = &block{}
+				out[int(to)] = bl
+			}
+			v := st.Shard.Lo + int32(i)
+			if n := len(bl.v); n == 0 || bl.v[n-1] != v {
+				bl.v = append(bl.v, v)
+				bl.p = append(bl.p, m.POne[i])
+			}
+			sent = to
+		}
+	}
+	for _, to := range sortedKeys(out) {
+		e := enc{b: []byte{tagNeighbor}}
+		e.i32s(out[to].v)
+		e.f64s(out[to].p)
+		emit(to, e.b)
+	}
+	return nil
+}
+
+// finishFn writes one shard's output block and findings.
+type finishFn struct{ C Conf }
+
+// finding is what a shard reports after the finish.
+type finding struct {
+	Violations []violation
+	Infeasible int64
+	Edges      int64
+	AuditBad   int64
+	Worst      float64
+	WorstEdge  [2]int32
+}
+
+func (f *finishFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool) error {
+	var st *state
+	nbr := make(map[int32]float64)
+	var b []byte
+	for vals(&b) {
+		switch b[0] {
+		case tagState:
+			var err error
+			if st, err = decodeState(b); err != nil {
+				return err
+			}
+		case tagNeighbor:
+			d := dec{b: b[1:]}
+			vs, ps := d.i32s(), d.f64s()
+			if d.err != nil || len(vs) != len(ps) {
+				return errCorrupt
+			}
+			for i, v := range vs {
+				nbr[v] = ps[i]
+			}
+		}
+	}
+	if st == nil {
+		return fmt.Errorf("beam: shard %d: no state", s)
+	}
+	pair, err := f.C.pair()
+	if err != nil {
+		return err
+	}
+	m := st.mechanism()
+	fd := finding{Worst: math.Inf(-1), WorstEdge: [2]int32{-1, -1}}
+	fd.Violations, fd.Infeasible = st.violations(pair, f.C.List)
+	// The audit of bfs.Verify on this shard's edges u < v.
+	lo, hi := st.Shard.Lo, st.Shard.Lo+int32(st.Shard.Len())
+	for i := range st.Shard.Len() {
+		u := lo + int32(i)
+		for _, v := range st.Shard.Neighbours(i) {
+			if v < u {
+				continue
+			}
+			fd.Edges++
+			var pv float64
+			if v < hi {
+				pv = m.POne[v-lo]
+			} else {
+				var ok bool
+				if pv, ok = nbr[v]; !ok {
+					return fmt.Errorf("beam: shard %d: no p_one for neighbour %d", s, v)
+				}
+			}
+			for _, j := range []bool{false, true} {
+				pu, pw := m.POne[i], pv
+				if !j {
+					pu, pw = 1-pu, 1-pw
+				}
+				ex := pair.Excess(pu, pw)
+				if ex > fd.Worst {
+					fd.Worst, fd.WorstEdge = ex, [2]int32{u, v}
+				}
+				if ex > 0 {
+					fd.AuditBad++
+				}
+			}
+		}
+	}
+	var e enc
+	e.u64(uint64(len(fd.Violations)))
+	for _, v := range fd.Violations {
+		e.bool(v.Output)
+		e.i64(int64(v.H))
+		e.i64(int64(v.By))
+		e.i64(int64(v.Dist))
+		e.f64(v.Given)
+		e.f64(v.ByValue)
+		e.f64(v.Bound)
+		e.i64(v.Row)
+		e.str(v.IDH)
+	}
+	e.i64(fd.Infeasible)
+	e.i64(fd.Edges)
+	e.i64(fd.AuditBad)
+	e.f64(fd.Worst)
+	e.i64(int64(fd.WorstEdge[0]))
+	e.i64(int64(fd.WorstEdge[1]))
+	if err := writeBlob(ctx, join(f.C.Staging, "finish", fmt.Sprintf("shard-%06d", s)), e.b); err != nil {
+		return err
+	}
+	// The shard's rows of the output table (ids and answers come from the state).
+	var o enc
+	o.i64(int64(lo))
+	o.f64s(m.PTrue)
+	o.f64s(m.POne)
+	o.bools(m.InH)
+	o.i32s(m.Bind)
+	o.i32s(m.Dist)
+	return writeBlob(ctx, join(f.C.Staging, "out", fmt.Sprintf("shard-%06d", s)), o.b)
+}
+
+func decodeFinding(b []byte) (*finding, error) {
+	d := dec{b: b}
+	fd := &finding{}
+	fd.Violations = make([]violation, d.count())
+	for i := range fd.Violations {
+		v := &fd.Violations[i]
+		v.Output = d.bool()
+		v.H, v.By, v.Dist = int32(d.i64()), int32(d.i64()), int32(d.i64())
+		v.Given, v.ByValue, v.Bound = d.f64(), d.f64(), d.f64()
+		v.Row = d.i64()
+		v.IDH = d.str()
+	}
+	fd.Infeasible, fd.Edges, fd.AuditBad = d.i64(), d.i64(), d.i64()
+	fd.Worst = d.f64()
+	fd.WorstEdge = [2]int32{int32(d.i64()), int32(d.i64())}
+	return fd, d.err
+}
+
+func finishPipeline(c Conf, files []string) *sdk.Pipeline {
+	p, s := sdk.NewPipelineWithRoot()
+	s = s.Scope("finish")
+	st := sdk.ParDo(s, &readStateFn{C: c}, sdk.CreateList(s, files))
+	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, st)
+	sdk.ParDo0(s, &finishFn{C: c}, sdk.GroupByKey(s, msgs))
+	return p
+}

@@ -1,0 +1,444 @@
+package bfs
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// This file is the round-based engine: synchronous (Jacobi / Bellman–Ford) rounds of
+// g(w) = min(own(w), min over neighbours x of Step(g(x))) over blocks of vertices
+// (DESIGN §4's fixed point). The per-shard step — Emit, then Relax — is a pure function
+// of one block of the CSR and the candidates it is sent, so the Beam pipeline (package
+// beam) runs exactly this code on each shard, and Rounds runs it here on goroutines.
+//
+// Why rounds reach Propagate's result bit for bit: a candidate is a full key of
+// doc.go invariant 3 (value, source value, binding vertex, distance), extending a
+// candidate by one hop (Step, distance + 1) preserves the key order (keys in
+// instance.go), and the state after round r is the key-minimum over all walks of at
+// most r hops from the hitting set. A walk longer than the shortest path never beats
+// it (its history is pointwise ≥ and longer), so the limit is the oracle's minimum over
+// shortest paths, which is what Propagate pops.
+
+// Cand is one candidate binding of a vertex: hitting-set vertex Bind, whose own pass
+// value is A, reaches the vertex over Dist hops with pass value Value = Step^Dist(A).
+// The zero-information candidate None has Bind = -1.
+type Cand struct {
+	Value float64
+	A     float64
+	Bind  int32
+	Dist  int32
+}
+
+// IsNone reports whether c is the empty candidate (nothing binds).
+func (c Cand) IsNone() bool { return c.Bind < 0 }
+
+// Pass is one colour's view for the round engine: the step function and the candidate
+// order of keys (instance.go). It is a value; the scratch for value histories lives in
+// each Stepper, so a Pass may be shared between goroutines.
+type Pass struct {
+	c colour
+}
+
+// NewPass is the pass of colour one (true: bounds on Pr[M = 1]) under pair.
+func NewPass(pair Pair, one bool) Pass { return Pass{colour{one, pair}} }
+
+// One reports the pass's colour.
+func (p Pass) One() bool { return p.c.one }
+
+// Top is the pass value that constrains nothing.
+func (p Pass) Top() float64 { return p.c.Top() }
+
+// Step is the bound one hop further (U, or −L(−v) for colour 0).
+func (p Pass) Step(v float64) float64 { return p.c.Step(v) }
+
+// Value maps a given p_one to the pass's value (its own inverse).
+func (p Pass) Value(pone float64) float64 { return p.c.value(pone) }
+
+// Prob is the probability of the pass's output for a pass value.
+func (p Pass) Prob(v float64) float64 { return p.c.Prob(v) }
+
+// None is the candidate of a vertex nothing binds.
+func (p Pass) None() Cand { return Cand{Value: p.Top(), Bind: -1, Dist: -1} }
+
+// Own is the candidate of hitting-set vertex v with given p_one: itself at distance 0.
+func (p Pass) Own(v int32, pone float64) Cand {
+	a := p.Value(pone)
+	return Cand{Value: a, A: a, Bind: v, Dist: 0}
+}
+
+// Depth is the a-priori round bound of a pass whose smallest source value is a: the
+// largest distance at which a candidate can still be below Top (DESIGN §4: once a
+// value reaches the top it constrains nothing and is not propagated), capped at limit.
+// In float64 Step reaches the top after finitely many steps when δ > 0. With δ = 0 it
+// does not, even for ε > 0: U(a) = 1 − (1 − a)/e^ε, rounded down to stay DP, has a
+// float64 fixed point just below 1 (1 − 2^−52 for ε = 0.5), and with ε = δ = 0 every
+// value is fixed. Then limit (n − 1: no shortest path is longer) is the bound.
+func (p Pass) Depth(a float64, limit int) int {
+	top := p.Top()
+	for d := 0; d < limit; d++ {
+		b := p.Step(a)
+		if b >= top {
+			return d
+		}
+		if b == a { // a fixed point below the top: never reaches it
+			return limit
+		}
+		a = b
+	}
+	return limit
+}
+
+// Stepper compares and relaxes candidates; it owns scratch buffers, so use one per
+// goroutine.
+type Stepper struct {
+	Pass
+	k keys
+}
+
+// NewStepper returns a Stepper for p.
+func (p Pass) NewStepper() *Stepper { return &Stepper{Pass: p, k: keys{c: p.c}} }
+
+// Less is the candidate order of doc.go invariant 3 (keys.less in instance.go, with
+// each candidate carrying its source value instead of looking it up by position);
+// None is after every candidate.
+func (s *Stepper) Less(x, y Cand) bool {
+	if x.Bind < 0 || y.Bind < 0 {
+		return y.Bind < 0 && x.Bind >= 0
+	}
+	if x.Value != y.Value {
+		return x.Value < y.Value
+	}
+	if x.A != y.A && x.Dist > 0 && y.Dist > 0 {
+		k := &s.k
+		k.b1 = k.history(x.A, x.Dist, k.b1)
+		k.b2 = k.history(y.A, y.Dist, k.b2)
+		for i := 1; i <= int(min(x.Dist, y.Dist)); i++ {
+			a, b := k.b1[int(x.Dist)-i], k.b2[int(y.Dist)-i]
+			if a != b {
+				return a < b
+			}
+		}
+	}
+	if x.Dist != y.Dist {
+		return x.Dist < y.Dist
+	}
+	return x.Bind < y.Bind
+}
+
+// Extend is c one hop further, or ok = false where it constrains nothing (None, or a
+// value at the top: Propagate does not queue those either).
+func (s *Stepper) Extend(c Cand) (Cand, bool) {
+	if c.Bind < 0 {
+		return Cand{}, false
+	}
+	v := s.Step(c.Value)
+	if v >= s.Top() {
+		return Cand{}, false
+	}
+	return Cand{Value: v, A: c.A, Bind: c.Bind, Dist: c.Dist + 1}, true
+}
+
+// Layout splits positions 0..N−1 into shards of Size consecutive vertices (the last
+// may be shorter): shard s holds [s·Size, min((s+1)·Size, N)).
+type Layout struct {
+	N    int32
+	Size int32
+}
+
+// NewLayout checks n ≥ 0 and size ≥ 1.
+func NewLayout(n int, size int) (Layout, error) {
+	if n < 0 || n > 1<<31-1 || size < 1 || size > 1<<31-1 {
+		return Layout{}, fmt.Errorf("bfs: layout of %d vertices in shards of %d", n, size)
+	}
+	return Layout{N: int32(n), Size: int32(size)}, nil
+}
+
+// Shards is the number of shards.
+func (l Layout) Shards() int {
+	if l.N == 0 {
+		return 0
+	}
+	return int((int64(l.N) + int64(l.Size) - 1) / int64(l.Size))
+}
+
+// Of is the shard of position v.
+func (l Layout) Of(v int32) int32 { return v / l.Size }
+
+// Range is shard s's positions [lo, hi).
+func (l Layout) Range(s int32) (lo, hi int32) {
+	lo = int32(min(int64(s)*int64(l.Size), int64(l.N)))
+	hi = int32(min(int64(lo)+int64(l.Size), int64(l.N)))
+	return lo, hi
+}
+
+// Shard is one block of the CSR (doc.go invariant 1 restricted to a block): vertices
+// Lo..Lo+len(Off)−2, Off relative to Adj (Off[0] = 0), Adj global positions.
+type Shard struct {
+	Lo  int32
+	Off []int64
+	Adj []int32
+}
+
+// Len is the number of vertices in the shard.
+func (sh *Shard) Len() int { return len(sh.Off) - 1 }
+
+// Neighbours of the shard's i-th vertex (position Lo+i).
+func (sh *Shard) Neighbours(i int) []int32 { return sh.Adj[sh.Off[i]:sh.Off[i+1]] }
+
+// ShardOf cuts shard s of layout l out of g (Off is copied, Adj shared).
+func (g *Graph) ShardOf(l Layout, s int32) *Shard {
+	lo, hi := l.Range(s)
+	base := g.Off[lo]
+	off := make([]int64, hi-lo+1)
+	for i := range off {
+		off[i] = g.Off[int(lo)+i] - base
+	}
+	return &Shard{Lo: lo, Off: off, Adj: g.Adj[base:g.Off[hi]]}
+}
+
+// Offers are the best extended candidates one shard sends to another for the target's
+// vertices: V ascending, one candidate each.
+type Offers struct {
+	To int32 // destination shard
+	V  []int32
+	C  []Cand
+}
+
+// Emit computes what shard sh, in state cur (one candidate per vertex of the shard),
+// sends to other shards for the next round: for every vertex w of another shard with a
+// neighbour x in sh, the least Extend(cur[x]) over such x. The result is sorted by
+// destination and has no empty entries.
+func (s *Stepper) Emit(l Layout, sh *Shard, cur []Cand) []Offers {
+	best := make(map[int32]Cand)
+	for i := range sh.Len() {
+		ext, ok := s.Extend(cur[i])
+		if !ok {
+			continue
+		}
+		self := l.Of(sh.Lo + int32(i))
+		for _, w := range sh.Neighbours(i) {
+			if l.Of(w) == self {
+				continue
+			}
+			if b, seen := best[w]; !seen || s.Less(ext, b) {
+				best[w] = ext
+			}
+		}
+	}
+	if len(best) == 0 {
+		return nil
+	}
+	vs := make([]int32, 0, len(best))
+	for w := range best {
+		vs = append(vs, w)
+	}
+	slices.Sort(vs)
+	var out []Offers
+	for _, w := range vs {
+		to := l.Of(w)
+		if len(out) == 0 || out[len(out)-1].To != to {
+			out = append(out, Offers{To: to})
+		}
+		o := &out[len(out)-1]
+		o.V = append(o.V, w)
+		o.C = append(o.C, best[w])
+	}
+	return out
+}
+
+// Relax is one round on shard sh: next[i] = min(own[i], Extend(cur[x]) for neighbours x
+// inside the shard, the offers addressed to it), in the order of Less. own holds the
+// round-0 candidates (the hitting-set vertices' own, None elsewhere). It returns the
+// new state and how many vertices changed (0 means this shard is at its fixed point
+// given its inputs).
+func (s *Stepper) Relax(sh *Shard, own, cur []Cand, in []Offers) (next []Cand, changed int) {
+	n := sh.Len()
+	next = make([]Cand, n)
+	copy(next, own)
+	hi := sh.Lo + int32(n)
+	for i := range n {
+		for _, x := range sh.Neighbours(i) {
+			if x < sh.Lo || x >= hi {
+				continue
+			}
+			if ext, ok := s.Extend(cur[x-sh.Lo]); ok && s.Less(ext, next[i]) {
+				next[i] = ext
+			}
+		}
+	}
+	for _, o := range in {
+		for j, w := range o.V {
+			i := w - sh.Lo
+			if s.Less(o.C[j], next[i]) {
+				next[i] = o.C[j]
+			}
+		}
+	}
+	for i := range next {
+		if next[i] != cur[i] {
+			changed++
+		}
+	}
+	return next, changed
+}
+
+// OwnBlock is round 0 of shard [lo, hi): each hitting-set vertex's own candidate, None
+// elsewhere. hit and pone are the hitting-set vertices in the shard with their p_one.
+func (p Pass) OwnBlock(lo, hi int32, hit []int32, pone []float64) []Cand {
+	own := make([]Cand, hi-lo)
+	none := p.None()
+	for i := range own {
+		own[i] = none
+	}
+	for j, h := range hit {
+		own[h-lo] = p.Own(h, pone[j])
+	}
+	return own
+}
+
+// Rounds is the round-based engine: the same fixed point as Propagate, computed by
+// synchronous rounds over shards of ShardSize vertices (0: 4096) on Workers goroutines
+// (0: GOMAXPROCS). It exists as the single-machine twin of the Beam pipeline; on one
+// machine Propagate is faster (one pass instead of up to Depth rounds).
+type Rounds struct {
+	ShardSize int
+	Workers   int
+}
+
+// Name is the engine's name in flags and metadata.
+func (Rounds) Name() string { return "rounds" }
+
+// DefaultShardSize is Rounds' shard size when none is set.
+const DefaultShardSize = 4096
+
+// Colour computes g_c for every vertex.
+func (e Rounds) Colour(ctx context.Context, in *Instance, one bool) (*Field, error) {
+	f, _, err := e.run(ctx, in, one)
+	return f, err
+}
+
+// RoundsRun reports what Rounds did for one colour.
+type RoundsRun struct {
+	Rounds int // rounds run after round 0
+	Bound  int // the a-priori bound (Pass.Depth of the smallest source value)
+}
+
+// ColourRounds is Colour that also reports the number of rounds.
+func (e Rounds) ColourRounds(ctx context.Context, in *Instance, one bool) (*Field, RoundsRun, error) {
+	return e.run(ctx, in, one)
+}
+
+func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, RoundsRun, error) {
+	size := e.ShardSize
+	if size <= 0 {
+		size = DefaultShardSize
+	}
+	w := e.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	g := in.G
+	n := g.N()
+	l, err := NewLayout(n, size)
+	if err != nil {
+		return nil, RoundsRun{}, err
+	}
+	p := NewPass(in.Pair, one)
+	k := l.Shards()
+	shards := make([]*Shard, k)
+	own := make([][]Cand, k)
+	cur := make([][]Cand, k)
+	hitBy := make([][]int32, k)
+	poneBy := make([][]float64, k)
+	minA := p.Top()
+	for i, h := range in.Hit {
+		s := l.Of(h)
+		hitBy[s] = append(hitBy[s], h)
+		poneBy[s] = append(poneBy[s], in.POne(i))
+		minA = min(minA, p.Value(in.POne(i)))
+	}
+	for s := range k {
+		shards[s] = g.ShardOf(l, int32(s))
+		lo, hi := l.Range(int32(s))
+		own[s] = p.OwnBlock(lo, hi, hitBy[s], poneBy[s])
+		cur[s] = own[s]
+	}
+	run := RoundsRun{}
+	if len(in.Hit) > 0 {
+		run.Bound = p.Depth(minA, max(n-1, 0))
+	}
+	steppers := make([]*Stepper, w)
+	for i := range steppers {
+		steppers[i] = p.NewStepper()
+	}
+	out := make([][]Offers, k)
+	changed := make([]int, k)
+	for run.Rounds < run.Bound {
+		if err := ctx.Err(); err != nil {
+			return nil, run, err
+		}
+		if err := parallel(ctx, w, k, func(worker, s int) error {
+			out[s] = steppers[worker].Emit(l, shards[s], cur[s])
+			return nil
+		}); err != nil {
+			return nil, run, err
+		}
+		// Route in source-shard order: Relax's minimum does not depend on it, but the
+		// order is fixed anyway.
+		inbox := make([][]Offers, k)
+		for s := range k {
+			for _, o := range out[s] {
+				inbox[o.To] = append(inbox[o.To], o)
+			}
+		}
+		next := make([][]Cand, k)
+		if err := parallel(ctx, w, k, func(worker, s int) error {
+			next[s], changed[s] = steppers[worker].Relax(shards[s], own[s], cur[s], inbox[s])
+			return nil
+		}); err != nil {
+			return nil, run, err
+		}
+		run.Rounds++
+		total := 0
+		for _, c := range changed {
+			total += c
+		}
+		cur = next
+		if total == 0 {
+			break
+		}
+	}
+	f := &Field{Value: make([]float64, n), Bind: make([]int32, n), Dist: make([]int32, n)}
+	for s := range k {
+		lo, _ := l.Range(int32(s))
+		for i, c := range cur[s] {
+			f.Value[int(lo)+i], f.Bind[int(lo)+i], f.Dist[int(lo)+i] = c.Value, c.Bind, c.Dist
+		}
+	}
+	return f, run, nil
+}
+
+// parallel runs fn(worker, i) for i in [0, n) on w goroutines, each with a fixed worker
+// index (for its Stepper), items handed out in strides.
+func parallel(ctx context.Context, w, n int, fn func(worker, i int) error) error {
+	w = max(1, min(w, n))
+	grp, gctx := errgroup.WithContext(ctx)
+	for worker := range w {
+		grp.Go(func() error {
+			for i := worker; i < n; i += w {
+				if err := gctx.Err(); err != nil {
+					return err
+				}
+				if err := fn(worker, i); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return grp.Wait()
+}
