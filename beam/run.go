@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -578,7 +577,6 @@ func idsAt(ctx context.Context, c Conf, round int, pos []int32) (map[int32]strin
 }
 
 // num is pipeline's number format in messages: the shortest decimal that reads back.
-func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func b2i(b bool) int {
 	if b {
@@ -598,12 +596,11 @@ func notHitting(ctx context.Context, c Conf, st *buildStats) error {
 	if err != nil {
 		return err
 	}
-	e := &pipeline.RejectError{File: c.Hitting, Kind: "not-hitting-set", Total: st.uncovered,
-		Head: fmt.Sprintf("not a boundary-hitting set: %d of %d boundary edges have neither end in it; nothing written", st.uncovered, st.boundary)}
+	var lines []pipeline.Uncovered
 	for _, x := range first {
-		e.Lines = append(e.Lines, fmt.Sprintf("edge %s – %s (answers %d, %d)", x.IDU, idv[x.V], b2i(x.AnsU), b2i(x.AnsV)))
+		lines = append(lines, pipeline.Uncovered{U: x.IDU, V: idv[x.V], AnsU: x.AnsU, AnsV: x.AnsV})
 	}
-	return e
+	return pipeline.NotHittingSet(c.Hitting, st.uncovered, st.boundary, lines)
 }
 
 type finished struct {
@@ -659,15 +656,12 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 	if err != nil {
 		return err
 	}
-	e := &pipeline.RejectError{File: c.Hitting, Kind: "infeasible", Total: fd.Infeasible,
-		Head: fmt.Sprintf("no (ε,δ)-DP extension exists (ε=%v, δ=%v): %d hitting-set values exceed the bound another hitting-set vertex imposes (tolerance %g); nothing written",
-			job.Epsilon, job.Delta, fd.Infeasible, bfs.Tolerance)}
+	var conflicts []pipeline.Conflict
 	for _, v := range fd.violations {
-		j := b2i(v.Output)
-		e.Lines = append(e.Lines, fmt.Sprintf("id %s: Pr[M=%d] = %s, but id %s (Pr[M=%d] = %s) at distance %d allows at most U^%d(%s) = %s",
-			v.IDH, j, num(v.Given), idb[v.By], j, num(v.ByValue), v.Dist, v.Dist, num(v.ByValue), num(v.Bound)))
+		conflicts = append(conflicts, pipeline.Conflict{Output: v.Output, H: v.IDH, By: idb[v.By], Dist: v.Dist,
+			Given: v.Given, ByValue: v.ByValue, Bound: v.Bound})
 	}
-	return e
+	return pipeline.Infeasible(c.Hitting, job.Epsilon, job.Delta, fd.Infeasible, conflicts)
 }
 
 // lastRound finds the newest state folder (any one holds every shard's ids).

@@ -46,6 +46,7 @@ type Beam struct {
 	Runner   string   `yaml:"runner"`   // prism (default), flink, spark, dataflow
 	Endpoint string   `yaml:"endpoint"` // job service host:port for portable runners
 	Extra    []string `yaml:"extra"`    // further runner flags, passed through
+	Staging  string   `yaml:"staging"`  // a folder every worker can reach (gs://…, s3://…); "" = local temp (Prism only)
 }
 
 // Engines lists the engine names run accepts.

@@ -174,26 +174,21 @@ func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
 		return nil
 	}
 	ids, ans := l.Vertices.IDs, l.Vertices.Answer
-	e := &RejectError{File: l.Hit.File, Kind: "not-hitting-set", Total: hc.Uncovered,
-		Head: fmt.Sprintf("not a boundary-hitting set: %d of %d boundary edges have neither end in it; nothing written", hc.Uncovered, hc.Boundary)}
+	var first []Uncovered
 	for _, x := range hc.First {
-		e.Lines = append(e.Lines, fmt.Sprintf("edge %s – %s (answers %d, %d)", ids.String(int(x.U)), ids.String(int(x.V)), b2i(ans[x.U]), b2i(ans[x.V])))
+		first = append(first, Uncovered{ids.String(int(x.U)), ids.String(int(x.V)), ans[x.U], ans[x.V]})
 	}
-	return e
+	return NotHittingSet(l.Hit.File, hc.Uncovered, hc.Boundary, first)
 }
 
 // infeasible explains which hitting-set values conflict (the paper's Lemma).
 func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
 	ids := l.Vertices.IDs
-	e := &RejectError{File: l.Hit.File, Kind: "infeasible", Total: int64(sol.Infeasible),
-		Head: fmt.Sprintf("no (ε,δ)-DP extension exists (ε=%v, δ=%v): %d hitting-set values exceed the bound another hitting-set vertex imposes (tolerance %g); nothing written",
-			job.Epsilon, job.Delta, sol.Infeasible, bfs.Tolerance)}
+	var first []Conflict
 	for _, v := range sol.Violations {
-		j := b2i(v.Output)
-		e.Lines = append(e.Lines, fmt.Sprintf("id %s: Pr[M=%d] = %s, but id %s (Pr[M=%d] = %s) at distance %d allows at most U^%d(%s) = %s",
-			ids.String(int(v.H)), j, num(v.Given), ids.String(int(v.By)), j, num(v.ByValue), v.Dist, v.Dist, num(v.ByValue), num(v.Bound)))
+		first = append(first, Conflict{v.Output, ids.String(int(v.H)), ids.String(int(v.By)), v.Dist, v.Given, v.ByValue, v.Bound})
 	}
-	return e
+	return Infeasible(l.Hit.File, job.Epsilon, job.Delta, int64(sol.Infeasible), first)
 }
 
 // num formats a probability as the shortest decimal that reads back to the same float64.

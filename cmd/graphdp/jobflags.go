@@ -37,6 +37,7 @@ var jobFlagTable = []jobFlag{
 	{"runner", "local (default) or beam", func(j *pipeline.Job) any { return &j.Runner }},
 	{"beam-runner", "with -runner beam: prism (default), flink, spark, dataflow", func(j *pipeline.Job) any { return &j.Beam.Runner }},
 	{"endpoint", "with -runner beam: the job service host:port", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},
+	{"staging", "with -runner beam: a folder every worker can reach (gs://…, s3://…); default a local temp folder (Prism only)", func(j *pipeline.Job) any { return &j.Beam.Staging }},
 }
 
 // jobFlags parses a subcommand's job: defaults, then the -config file, then the flags

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"syscall"
 
+	"github.com/graphdp/graphdp/beam"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -48,6 +49,7 @@ var commands = map[string]command{
 }
 
 func main() {
+	beam.InitWorker() // launched as a Beam worker (--worker): serve as the SDK harness
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

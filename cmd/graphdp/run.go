@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 
+	"github.com/graphdp/graphdp/beam"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -23,7 +24,7 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.SetOutput(stderr)
 	jf := addJobFlags(fs, "YAML job file (flags override it)",
 		"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list",
-		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint")
+		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging")
 	jf.setUsage("hitting-set", "hitting-set file: columns id, p_true")
 	jf.setUsage("list", "how many uncovered edges or violations to list (default 10)")
 	fs.StringVar(&o.logFormat, "log-format", "text", "log lines on stderr: text or json")
@@ -74,7 +75,8 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 	return nil
 }
 
-// runBeam is replaced when the Beam runner is built in (beam.go).
-var runBeam = func(ctx context.Context, job pipeline.Job, e *env) (*pipeline.Summary, error) {
-	return nil, &usageError{"-runner beam: this graphdp was built without the Beam runner"}
+// runBeam runs the job as Apache Beam pipelines (package beam; README, "Cluster runs").
+func runBeam(ctx context.Context, job pipeline.Job, e *env) (*pipeline.Summary, error) {
+	opts := beam.Options{Runner: job.Beam.Runner, Endpoint: job.Beam.Endpoint, Extra: job.Beam.Extra, Staging: job.Beam.Staging}
+	return beam.Run(ctx, job, opts, e.log)
 }
