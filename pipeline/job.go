@@ -17,7 +17,7 @@ type Job struct {
 	HittingSet string  `yaml:"hitting_set"`
 	Out        string  `yaml:"out"`
 	Summary    string  `yaml:"summary"` // optional JSON run summary
-	Epsilon    float64 `yaml:"-"` // see SetEpsilon; the config's key is epsilon
+	Epsilon    float64 `yaml:"-"`       // see SetEpsilon; the config's key is epsilon
 	Delta      float64 `yaml:"delta"`
 	Engine     string  `yaml:"engine"` // propagate (default) or per-source
 	Workers    int     `yaml:"workers"`
@@ -59,7 +59,10 @@ func (j *Job) SetEpsilon(e float64) { j.Epsilon, j.epsilonSet = e, true }
 // IngestColumns resolves the column names.
 func (j *Job) IngestColumns() ingest.Columns {
 	c := ingest.DefaultColumns()
-	for _, p := range []struct{ dst *string; src string }{
+	for _, p := range []struct {
+		dst *string
+		src string
+	}{
 		{&c.ID, j.Columns.ID}, {&c.Answer, j.Columns.Answer}, {&c.Src, j.Columns.Src},
 		{&c.Dst, j.Columns.Dst}, {&c.PTrue, j.Columns.PTrue},
 	} {

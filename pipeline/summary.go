@@ -27,20 +27,20 @@ type Summary struct {
 	} `json:"inputs"`
 	Out string `json:"out,omitempty"`
 
-	Vertices      int   `json:"vertices"`
-	EdgesRead     int64 `json:"edges_read"`
-	EdgesKept     int64 `json:"edges_kept"`
-	Duplicates    int64 `json:"duplicate_edges"`
-	SelfLoops     int64 `json:"self_loops"`
-	Components    int   `json:"components"`
-	HittingSet    int   `json:"hitting_set"`
-	BoundaryEdges int64 `json:"boundary_edges"`
-	Uncovered     int64 `json:"uncovered_boundary_edges"`
-	Feasible      bool  `json:"feasible"`
-	Violations    int   `json:"violations"`
+	Vertices      int     `json:"vertices"`
+	EdgesRead     int64   `json:"edges_read"`
+	EdgesKept     int64   `json:"edges_kept"`
+	Duplicates    int64   `json:"duplicate_edges"`
+	SelfLoops     int64   `json:"self_loops"`
+	Components    int     `json:"components"`
+	HittingSet    int     `json:"hitting_set"`
+	BoundaryEdges int64   `json:"boundary_edges"`
+	Uncovered     int64   `json:"uncovered_boundary_edges"`
+	Feasible      bool    `json:"feasible"`
+	Violations    int     `json:"violations"`
 	AuditWorst    float64 `json:"audit_worst_excess"` // largest DP excess of the output (≤ 0)
 
-	Truthful  int     `json:"truthful"`   // vertices with p_true = 1
+	Truthful  int     `json:"truthful"`    // vertices with p_true = 1
 	MeanPTrue float64 `json:"mean_p_true"` // over all vertices
 
 	Phases       []Phase `json:"phases"`

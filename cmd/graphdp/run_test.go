@@ -66,7 +66,9 @@ func TestBadInputGolden(t *testing.T) {
 		{"delta_range", func(o string) []string { return pathArgs(o, "-delta", "1") }, 2},
 		{"engine_unknown", func(o string) []string { return pathArgs(o, "-engine", "fast") }, 2},
 		{"out_extension", func(o string) []string { return pathArgs(strings.TrimSuffix(o, ".parquet") + ".txt") }, 2},
-		{"config_unknown_key", func(o string) []string { return []string{"run", "-config", "testdata/bad/config_unknown.yaml", "-out", o} }, 2},
+		{"config_unknown_key", func(o string) []string {
+			return []string{"run", "-config", "testdata/bad/config_unknown.yaml", "-out", o}
+		}, 2},
 		{"config_every_problem", func(o string) []string { return []string{"run", "-config", "testdata/bad/config_invalid.yaml"} }, 2},
 		{"no_flags", func(o string) []string { return []string{"run"} }, 2},
 		{"unknown_flag", func(o string) []string { return []string{"run", "-bogus"} }, 2},
