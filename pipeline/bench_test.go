@@ -122,7 +122,7 @@ func BenchmarkPhase(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				g, _ := bfs.Build(j.l.Vertices.IDs.Len(), j.l.Edges.Src, j.l.Edges.Dst)
-				g.Components()
+				g.CountComponents()
 			}
 		})
 		b.Run(fmt.Sprintf("propagate/n=%d", n), func(b *testing.B) {
@@ -166,5 +166,31 @@ func BenchmarkPhase(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkRunJob runs the whole pipeline on the job file named by
+// GRAPHDP_BENCH_JOB (e.g. one scripts/gen wrote), for profiling:
+//
+//	GRAPHDP_BENCH_JOB=bench-out/data/hypercube20/job.yaml go test ./pipeline -run '^$' -bench RunJob -benchtime 3x -cpuprofile cpu.prof
+func BenchmarkRunJob(b *testing.B) {
+	path := os.Getenv("GRAPHDP_BENCH_JOB")
+	if path == "" {
+		b.Skip("GRAPHDP_BENCH_JOB not set")
+	}
+	job := DefaultJob()
+	if _, err := LoadConfig(path, &job); err != nil {
+		b.Fatal(err)
+	}
+	job.Out = filepath.Join(b.TempDir(), "out.parquet")
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := Run(context.Background(), job, slog.New(slog.DiscardHandler))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range s.Phases {
+			b.ReportMetric(p.Seconds, p.Name+"-s")
+		}
 	}
 }

@@ -81,10 +81,10 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	fillInputs(s, l)
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet, "seconds", t.done("read").Seconds())
 
-	g, st := bfs.Build(l.Vertices.IDs.Len(), l.Edges.Src, l.Edges.Dst)
-	l.Edges.Src, l.Edges.Dst = nil, nil // the CSR replaces them
+	// The CSR replaces the edge rows: BuildOwned drops them once scattered.
+	g, st := bfs.BuildOwned(l.Vertices.IDs.Len(), &l.Edges.Src, &l.Edges.Dst)
 	s.EdgesKept, s.Duplicates, s.SelfLoops = st.Kept, st.Duplicates, st.SelfLoops
-	_, s.Components = g.Components()
+	s.Components = g.CountComponents()
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
 		"components", s.Components, "seconds", t.done("csr").Seconds())
 
