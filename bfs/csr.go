@@ -163,7 +163,7 @@ func sortLists(off []int64, adj []int32, deg []int32) int64 {
 			for v := b * block; v < min(n, (b+1)*block); v++ {
 				list := adj[off[v]:off[v+1]]
 				switch {
-				case len(list) <= 1:
+				case len(list) <= 1 || slices.IsSorted(list): // rows sorted by source give sorted lists
 				case len(list) <= 16:
 					insertionSort(list)
 				case len(list) <= sortDirect:
