@@ -53,8 +53,13 @@ func (Propagate) Colour(ctx context.Context, in *Instance, one bool) (*Field, er
 		x := e.v
 		settled[x>>6] |= 1 << (x & 63)
 		f.Value[x], f.Dist[x], f.Bind[x] = e.a, e.d, e.b
-		if steps++; steps&0xffff == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+		if steps++; steps&0xffff == 0 {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if in.Progress != nil {
+				in.Progress.Add(0x10000)
+			}
 		}
 		offer := c.Step(e.a)
 		if offer >= top {

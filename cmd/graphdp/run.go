@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -123,6 +124,9 @@ func cmdRun(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	e.log = log
+	if f, ok := e.stderr.(*os.File); ok && pipeline.IsTerminal(f) && !o.quiet {
+		o.job.Progress = f
+	}
 	return runRun(ctx, o, e)
 }
 
