@@ -23,4 +23,7 @@
 //     (DP.Upper rounds down where the float formula would overshoot).
 //  5. Engines are deterministic: the same instance gives bit-identical results for any
 //     GOMAXPROCS.
+//  6. Query (the paper's Algorithm 2, one vertex at a time) returns exactly what Solve
+//     writes for that vertex: p_one, p_true, binding vertex and distance. It assumes a
+//     feasible instance; feasibility needs the whole graph (Violations).
 package bfs

@@ -229,11 +229,17 @@ func randomInstance(r *rand.Rand, f family, n int, pair DP) *Instance {
 }
 
 func fillFromGibbsEdge(r *rand.Rand, g *Graph, pair DP, answer []bool, hit []int32, ptrue []float64, edge bool) {
+	// Start from a constant mechanism (always DP): 0.5, or 0 or 1, which leaves exact
+	// 0/1 values (p_true 1, and 0 on the other answer) where few steps move them.
+	start, steps := 0.5, 20*g.N()
+	if r.IntN(3) == 0 {
+		start, steps = float64(r.IntN(2)), r.IntN(g.N()+1)
+	}
 	pone := make([]float64, g.N())
 	for v := range pone {
-		pone[v] = 0.5
+		pone[v] = start
 	}
-	gibbsSteps(r, g, pair, pone, nil, 20*g.N(), edge)
+	gibbsSteps(r, g, pair, pone, nil, steps, edge)
 	for i, h := range hit {
 		if answer[h] {
 			ptrue[i] = pone[h]

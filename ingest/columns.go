@@ -25,12 +25,12 @@ func (ids IDs) String(i int) string {
 }
 
 // Columns names the columns to read. Lookup is by exact name; other columns
-// in a file are ignored.
+// in a file are ignored. POne is only read from mechanism tables.
 type Columns struct {
-	ID, Answer, Src, Dst, PTrue string
+	ID, Answer, Src, Dst, PTrue, POne string
 }
 
-// DefaultColumns returns {"id", "answer", "src", "dst", "p_true"}.
+// DefaultColumns returns {"id", "answer", "src", "dst", "p_true", "p_one"}.
 func DefaultColumns() Columns {
-	return Columns{ID: "id", Answer: "answer", Src: "src", Dst: "dst", PTrue: "p_true"}
+	return Columns{ID: "id", Answer: "answer", Src: "src", Dst: "dst", PTrue: "p_true", POne: "p_one"}
 }

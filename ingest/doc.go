@@ -1,6 +1,6 @@
 // Package ingest reads graphdp's input tables — vertices, edges, the hitting
-// set's partial mechanism, and id lists — from Parquet or CSV, validates
-// them, and turns vertex ids into dense positions.
+// set's partial mechanism, complete mechanism tables (to audit), and id lists —
+// from Parquet or CSV, validates them, and turns vertex ids into dense positions.
 //
 // Invariants of what the readers return:
 //

@@ -16,6 +16,7 @@ type Job struct {
 	Edges      string  `yaml:"edges"`
 	Vertices   string  `yaml:"vertices"`
 	HittingSet string  `yaml:"hitting_set"`
+	Mechanism  string  `yaml:"mechanism"` // a mechanism table to audit (graphdp verify)
 	Out        string  `yaml:"out"`
 	Summary    string  `yaml:"summary"` // optional JSON run summary
 	Epsilon    float64 `yaml:"-"`       // see SetEpsilon; the config's key is epsilon
@@ -41,6 +42,7 @@ type Columns struct {
 	Src    string `yaml:"src"`
 	Dst    string `yaml:"dst"`
 	PTrue  string `yaml:"p_true"`
+	POne   string `yaml:"p_one"` // a mechanism table's p_one column (graphdp verify)
 }
 
 // Beam holds the options of a cluster run (runner: beam).
@@ -61,6 +63,9 @@ func DefaultJob() Job {
 // SetEpsilon records that ε was given (it has no default: 0 is a legal value).
 func (j *Job) SetEpsilon(e float64) { j.Epsilon, j.epsilonSet = e, true }
 
+// EpsilonSet reports whether ε was given (by a config file or SetEpsilon).
+func (j *Job) EpsilonSet() bool { return j.epsilonSet }
+
 // IngestColumns resolves the column names.
 func (j *Job) IngestColumns() ingest.Columns {
 	c := ingest.DefaultColumns()
@@ -69,7 +74,7 @@ func (j *Job) IngestColumns() ingest.Columns {
 		src string
 	}{
 		{&c.ID, j.Columns.ID}, {&c.Answer, j.Columns.Answer}, {&c.Src, j.Columns.Src},
-		{&c.Dst, j.Columns.Dst}, {&c.PTrue, j.Columns.PTrue},
+		{&c.Dst, j.Columns.Dst}, {&c.PTrue, j.Columns.PTrue}, {&c.POne, j.Columns.POne},
 	} {
 		if p.src != "" {
 			*p.dst = p.src
@@ -129,7 +134,7 @@ func (j *Job) Validate(source string, found ...string) error {
 
 // resolve makes relative paths relative to dir (a config file's folder).
 func (j *Job) resolve(dir string) {
-	for _, p := range []*string{&j.Edges, &j.Vertices, &j.HittingSet, &j.Out, &j.Summary} {
+	for _, p := range []*string{&j.Edges, &j.Vertices, &j.HittingSet, &j.Mechanism, &j.Out, &j.Summary} {
 		if *p != "" && !filepath.IsAbs(*p) && !hasScheme(*p) {
 			*p = filepath.Join(dir, *p)
 		}

@@ -109,8 +109,10 @@ func (s *Summary) WriteJSON(path string) error {
 
 // Human prints the short summary people read on stderr.
 func (s *Summary) Human(w io.Writer) {
-	fmt.Fprintf(w, "graphdp %s: %d vertices, %d edges kept of %d read (%d duplicates, %d self-loops), %d components\n",
-		s.Engine, s.Vertices, s.EdgesKept, s.EdgesRead, s.Duplicates, s.SelfLoops, s.Components)
+	fmt.Fprintf(w, "graphdp %s: %s, %s kept of %d read (%s, %s), %s\n",
+		s.Engine, plural(int64(s.Vertices), "vertex", "vertices"), plural(s.EdgesKept, "edge", "edges"), s.EdgesRead,
+		plural(s.Duplicates, "duplicate", "duplicates"), plural(s.SelfLoops, "self-loop", "self-loops"),
+		plural(int64(s.Components), "component", "components"))
 	fmt.Fprintf(w, "  hitting set: %d vertices, %d boundary edges, %d uncovered; feasible: %v\n",
 		s.HittingSet, s.BoundaryEdges, s.Uncovered, s.Feasible)
 	if s.Out != "" {
@@ -123,4 +125,11 @@ func (s *Summary) Human(w io.Writer) {
 		parts = append(parts, fmt.Sprintf("%s %.3fs", p.Name, p.Seconds))
 	}
 	fmt.Fprintf(w, "  time %.3fs (%s); peak RSS %.1f MiB\n", s.WallSeconds, strings.Join(parts, ", "), float64(s.PeakRSSBytes)/(1<<20))
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(n, 10) + " " + many
 }

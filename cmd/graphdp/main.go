@@ -39,7 +39,12 @@ type env struct {
 }
 
 var commands = map[string]command{
-	"run": {"compute the optimal mechanism of a dataset graph", cmdRun},
+	"run":         {"compute the optimal mechanism of a dataset graph", cmdRun},
+	"release":     {"draw the private answers of chosen datasets from a mechanism", cmdRelease},
+	"report":      {"explain a mechanism: accuracy, why, against randomized response, DP audit", cmdReport},
+	"verify":      {"audit a mechanism: DP on every edge; with a hitting set, agreement and optimality", cmdVerify},
+	"query":       {"the optimal mechanism at a few datasets (the paper's Algorithm 2)", cmdQuery},
+	"hitting-set": {"write a minimum boundary-hitting set (Hopcroft–Karp + König) with chosen p_true", cmdHittingSet},
 }
 
 func main() {

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/sink"
+)
+
+// hittingSetOptions are hitting-set's flags over its job.
+type hittingSetOptions struct {
+	job         pipeline.Job
+	out         string
+	balanced    bool
+	alpha       optFloat
+	alpha0      optFloat
+	alpha1      optFloat
+	allBoundary bool
+	quiet       bool
+	flags       *toolFlags
+}
+
+const hittingSetAbout = `Builds the hitting set run starts from. The boundary edges (ends with different
+answers) form a bipartite graph, answer 0 against answer 1; a minimum boundary-hitting
+set is a minimum vertex cover of it, found exactly by a maximum matching
+(Hopcroft–Karp) and König's theorem. Writes id, p_true with one policy:
+  -balanced (default)  p_true = α = (e^ε+δ)/(e^ε+1) everywhere, the paper's balanced
+                       value: always feasible (two hitting-set vertices with different
+                       answers meet the DP bound with equality at distance 1)
+  -alpha A             p_true = A everywhere
+  -alpha-0 A0 -alpha-1 A1  by answer (boundary-homogeneous)
+A value above the balanced α conflicts with hitting-set vertices of the other answer
+nearby; the set is checked as run would check it, and nothing is written when no DP
+extension exists (exit status 3, conflicts listed).`
+
+func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error) {
+	take := toolInputs{}
+	t := newToolFlags("hitting-set", "-edges E -vertices V -epsilon ε [-delta δ] -out H [-balanced | -alpha A | -alpha-0 A0 -alpha-1 A1] [-all-boundary]", hittingSetAbout, stderr, take)
+	o := &hittingSetOptions{flags: t}
+	fs := t.fs
+	fs.StringVar(&o.out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
+	fs.BoolVar(&o.balanced, "balanced", false, "p_true = (e^ε+δ)/(e^ε+1) on every vertex (the default policy)")
+	fs.Var(&o.alpha, "alpha", "p_true = `A` on every vertex")
+	fs.Var(&o.alpha0, "alpha-0", "p_true = `A0` on answer-0 vertices (with -alpha-1)")
+	fs.Var(&o.alpha1, "alpha-1", "p_true = `A1` on answer-1 vertices (with -alpha-0)")
+	fs.BoolVar(&o.allBoundary, "all-boundary", false, "write every boundary vertex, not a minimum cover")
+	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
+	job, source, probs, err := t.parse(args, take)
+	if err != nil {
+		return nil, err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case o.out == "":
+		probs = append(probs, "out: required (a .parquet or .csv file)")
+	default:
+		if ext := strings.ToLower(filepath.Ext(o.out)); ext != ".parquet" && ext != ".csv" {
+			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet or .csv, which run reads)", o.out, filepath.Ext(o.out)))
+		}
+	}
+	policies := 0
+	for _, p := range [][]string{{"balanced"}, {"alpha"}, {"alpha-0", "alpha-1"}} {
+		for _, name := range p {
+			if set[name] {
+				policies++
+				break
+			}
+		}
+	}
+	if policies > 1 {
+		probs = append(probs, "policy: give one of -balanced, -alpha, or -alpha-0 with -alpha-1")
+	}
+	if set["alpha-0"] != set["alpha-1"] {
+		probs = append(probs, "alpha-0, alpha-1: give both (one value per answer)")
+	}
+	for _, a := range []struct {
+		name string
+		v    optFloat
+	}{{"alpha", o.alpha}, {"alpha-0", o.alpha0}, {"alpha-1", o.alpha1}} {
+		if a.v.set && !(a.v.v >= 0 && a.v.v <= 1) {
+			probs = append(probs, fmt.Sprintf("%s: must be a probability in [0, 1], got %v", a.name, a.v.v))
+		}
+	}
+	o.job = job
+	return o, t.done(source, probs)
+}
+
+func cmdHittingSet(ctx context.Context, args []string, e *env) error {
+	o, err := parseHittingSet(args, e.stderr)
+	if err != nil {
+		return err
+	}
+	if err := o.flags.logger(e); err != nil {
+		return err
+	}
+	return runHittingSet(ctx, o, e)
+}
+
+// runHittingSet executes a parsed hitting-set; tests call it directly.
+func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
+	job := o.job
+	x, err := pipeline.LoadInputs(ctx, &job)
+	if err != nil {
+		return err
+	}
+	vs := x.Vertices
+	bc, err := bfs.MinBoundaryCover(ctx, x.Graph, vs.Answer)
+	if err != nil {
+		return err
+	}
+	set, what := bc.Cover, "a minimum boundary-hitting set"
+	if o.allBoundary {
+		set, what = boundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
+	}
+	balanced := (x.Pair.E() + x.Pair.Delta) / (x.Pair.E() + 1)
+	var value func(v int32) float64
+	var policy string
+	switch {
+	case o.alpha.set:
+		value = func(int32) float64 { return o.alpha.v }
+		policy = fmt.Sprintf("p_true = %s on every vertex (-alpha)", num(o.alpha.v))
+	case o.alpha0.set:
+		value = func(v int32) float64 {
+			if vs.Answer[v] {
+				return o.alpha1.v
+			}
+			return o.alpha0.v
+		}
+		policy = fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (-alpha-0, -alpha-1)", num(o.alpha0.v), num(o.alpha1.v))
+	default:
+		value = func(int32) float64 { return balanced }
+		policy = fmt.Sprintf("p_true = %s on every vertex (balanced α = (e^ε+δ)/(e^ε+1))", num(balanced))
+	}
+	ptrue := make([]float64, len(set))
+	for i, v := range set {
+		ptrue[i] = value(v)
+	}
+
+	// Check it as run will: it must hit every boundary edge (it does, by construction)
+	// and its values must admit a DP extension.
+	x.Hit = &ingest.HittingSet{File: o.out, Vertex: set, PTrue: ptrue}
+	c, err := pipeline.Check(ctx, job, x)
+	if err != nil {
+		var re *pipeline.RejectError
+		if errors.As(err, &re) && re.Kind == "infeasible" {
+			re.Head = fmt.Sprintf("%s with %s is not feasible: %s", what, policy, re.Head)
+			re.Lines = append(re.Lines, fmt.Sprintf("hint: the balanced α = %s is always feasible; a larger p_true conflicts with hitting-set vertices of the other answer nearby", num(balanced)))
+		}
+		return err
+	}
+	rec, err := pipeline.BuildHittingSet(nil, vs, job.IngestColumns(), set, ptrue)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	meta := map[string]string{
+		"graphdp.version":         pipeline.Version,
+		"graphdp.epsilon":         strconv.FormatFloat(job.Epsilon, 'g', -1, 64),
+		"graphdp.delta":           strconv.FormatFloat(job.Delta, 'g', -1, 64),
+		"graphdp.hitting_set":     what,
+		"graphdp.policy":          policy,
+		"graphdp.vertices.sha256": vs.Fingerprint,
+		"graphdp.edges.sha256":    x.Edges.Fingerprint,
+	}
+	if err := sink.Write(ctx, o.out, rec, meta); err != nil {
+		return err
+	}
+	if !o.quiet {
+		var mean float64
+		for _, p := range c.Solution.PTrue {
+			mean += p
+		}
+		mean /= float64(len(c.Solution.PTrue))
+		w := e.stderr
+		fmt.Fprintf(w, "graphdp hitting-set: %d boundary edges, %d boundary vertices (of %d); maximum matching %d, so a minimum cover has %d vertices (König)\n",
+			bc.BoundaryEdges, bc.Boundary, vs.IDs.Len(), bc.Matching, len(bc.Cover))
+		fmt.Fprintf(w, "  wrote %s: %d vertices, %s, %s\n", o.out, len(set), what, policy)
+		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists; its optimal mechanism has mean p_true %.6g\n", mean)
+	}
+	return nil
+}
+
+// boundaryVertices lists, ascending, the vertices with at least one boundary edge.
+func boundaryVertices(g *bfs.Graph, answer []bool) []int32 {
+	out := []int32{}
+	for u := int32(0); int(u) < g.N(); u++ {
+		for _, v := range g.Neighbours(u) {
+			if answer[v] != answer[u] {
+				out = append(out, u)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// optFloat is a float flag that records whether it was given (no default to show).
+type optFloat struct {
+	v   float64
+	set bool
+}
+
+func (f *optFloat) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return num(f.v)
+}
+
+func (f *optFloat) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	f.v, f.set = v, true
+	return nil
+}

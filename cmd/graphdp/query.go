@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/sink"
+)
+
+// queryOptions are query's flags over its job.
+type queryOptions struct {
+	job   pipeline.Job
+	ids   []string // -id values, in order
+	idsIn string   // -ids file
+	out   string   // "" = CSV on stdout
+	quiet bool
+	flags *toolFlags
+}
+
+const queryAbout = `The optimal mechanism at the given datasets only, by the paper's Algorithm 2: a
+breadth-first search from each that stops at the depth where no hitting-set dataset
+can still lower the minimum. Same values as run (p_one, p_true, binding dataset and
+distance), same columns, one row per requested id in the order asked.
+Note: before answering, query still checks that the hitting set touches every boundary
+edge and that its values admit a DP extension — like run, and on the whole input,
+which it reads in full. Only the answers are local; stderr reports what they touched.`
+
+func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
+	take := toolInputs{hittingSet: "hitting-set file: columns id, p_true (required)"}
+	t := newToolFlags("query", "-edges E -vertices V -hitting-set H -epsilon ε [-delta δ] (-id X [-id Y …] | -ids FILE) [-out F]", queryAbout, stderr, take)
+	o := &queryOptions{flags: t}
+	t.fs.Func("id", "a dataset id to answer for (repeatable)", func(s string) error {
+		o.ids = append(o.ids, s)
+		return nil
+	})
+	t.fs.StringVar(&o.idsIn, "ids", "", "file (.parquet or .csv) whose id column lists the datasets to answer for")
+	t.fs.StringVar(&o.out, "out", "", "output file: .parquet, .arrow/.feather or .csv (default: CSV on stdout)")
+	t.fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
+	job, source, probs, err := t.parse(args, take)
+	if err != nil {
+		return nil, err
+	}
+	if job.HittingSet == "" {
+		probs = append(probs, "hitting_set: required (a file path)")
+	}
+	switch {
+	case len(o.ids) == 0 && o.idsIn == "":
+		probs = append(probs, "id: give the datasets to answer for with -id (repeatable) or -ids FILE")
+	case len(o.ids) > 0 && o.idsIn != "":
+		probs = append(probs, "id: use -id or -ids, not both")
+	}
+	if o.out != "" {
+		if _, err := sink.FormatOf(o.out); err != nil {
+			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", o.out, filepath.Ext(o.out)))
+		}
+	}
+	o.job = job
+	return o, t.done(source, probs)
+}
+
+func cmdQuery(ctx context.Context, args []string, e *env) error {
+	o, err := parseQuery(args, e.stderr)
+	if err != nil {
+		return err
+	}
+	if err := o.flags.logger(e); err != nil {
+		return err
+	}
+	return runQuery(ctx, o, e)
+}
+
+// runQuery executes a parsed query; tests call it directly.
+func runQuery(ctx context.Context, o *queryOptions, e *env) error {
+	job := o.job
+	x, err := pipeline.LoadInputs(ctx, &job)
+	if err != nil {
+		return err
+	}
+	vs := x.Vertices
+	var rows []int32
+	if o.idsIn != "" {
+		l, err := ingest.ReadIDList(ctx, o.idsIn, job.IngestColumns(), vs)
+		if err != nil {
+			return err
+		}
+		rows = l.Vertex
+	} else {
+		for _, s := range o.ids {
+			v, err := lookupID(vs, s)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, v)
+		}
+	}
+	c, err := pipeline.Check(ctx, job, x)
+	if err != nil {
+		return err
+	}
+	e.log.Info("checked", "stage", "check", "boundary_edges", c.BoundaryEdges)
+
+	q := bfs.NewQuery(c.Instance)
+	m := &bfs.Mechanism{
+		POne: make([]float64, len(rows)), PTrue: make([]float64, len(rows)),
+		Bind: make([]int32, len(rows)), Dist: make([]int32, len(rows)),
+	}
+	var touched, biggest int
+	var scans int64
+	var depth int32
+	for i, v := range rows {
+		r, err := q.Vertex(ctx, v)
+		if err != nil {
+			return err
+		}
+		m.POne[i], m.PTrue[i], m.Bind[i], m.Dist[i] = r.POne, r.PTrue, r.Bind, r.Dist
+		touched += r.Vertices
+		scans += r.Scans
+		biggest = max(biggest, r.Vertices)
+		depth = max(depth, r.Depth)
+	}
+	rec, err := pipeline.BuildRecordRows(nil, &x.Loaded, rows, m)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	if o.out != "" {
+		meta := pipeline.Metadata(&job, "query", &x.Loaded)
+		if err := sink.Write(ctx, o.out, rec, meta); err != nil {
+			return err
+		}
+	} else if err := sink.WriteCSVTo(ctx, e.stdout, rec); err != nil {
+		return err
+	}
+	if !o.quiet {
+		fmt.Fprintf(e.stderr, "graphdp query: %d datasets answered by Algorithm 2; the searches touched %d vertices and read %d adjacency entries in all (largest search %d vertices, depth %d) of %d vertices and %d edges\n",
+			len(rows), touched, scans, biggest, depth, vs.IDs.Len(), x.Graph.M())
+		fmt.Fprintf(e.stderr, "  checked first, on the whole input: the hitting set (%d vertices) covers all %d boundary edges and admits a DP extension\n",
+			len(x.Hit.Vertex), c.BoundaryEdges)
+		if o.out != "" {
+			fmt.Fprintf(e.stderr, "  wrote %s\n", o.out)
+		}
+	}
+	return nil
+}
+
+// lookupID finds the vertex a command-line id names, in the vertices' id type.
+func lookupID(vs *ingest.Vertices, s string) (int32, error) {
+	if vs.IDs.Int != nil {
+		id, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, &rejected{fmt.Sprintf("-id %q: not an integer id (the ids in %s are integers)", s, vs.File)}
+		}
+		if v, ok := vs.Index.LookupInt(id); ok {
+			return v, nil
+		}
+	} else if v, ok := vs.Index.LookupString(s); ok {
+		return v, nil
+	}
+	return 0, &rejected{fmt.Sprintf("-id %q: no such id in %s", s, vs.File)}
+}

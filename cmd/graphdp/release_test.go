@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+const relMech = "testdata/release/mechanism.csv" // run's output on the paper's path example
+
+// Every bad release request: a clear message, the documented exit status, nothing
+// written and the previous output intact (golden files, -update rewrites).
+func TestReleaseBadInputGolden(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string // "OUT" is replaced by the output path
+		code int
+	}{
+		{"release_unknown_id_flag", []string{"-mechanism", relMech, "-id", "1", "-id", "9", "-out", "OUT"}, 3},
+		{"release_unknown_id_file", []string{"-mechanism", relMech, "-ids", "testdata/release/ids_unknown.csv", "-out", "OUT"}, 3},
+		{"release_duplicate_id_file", []string{"-mechanism", relMech, "-ids", "testdata/release/ids_dup.csv", "-out", "OUT"}, 3},
+		{"release_duplicate_id_flag", []string{"-mechanism", relMech, "-id", "2", "-id", "3", "-id", "2", "-out", "OUT"}, 3},
+		{"release_id_not_integer", []string{"-mechanism", relMech, "-id", "v1", "-out", "OUT"}, 3},
+		{"release_p_one_nan", []string{"-mechanism", "testdata/release/mechanism_nan.csv", "-id", "1", "-out", "OUT"}, 3},
+		{"release_no_probability", []string{"-mechanism", "testdata/release/mechanism_noprob.csv", "-id", "1", "-out", "OUT"}, 3},
+		{"release_p_true_without_answer", []string{"-mechanism", "testdata/release/mechanism_noanswer.csv", "-id", "1", "-out", "OUT"}, 3},
+		{"release_mechanism_missing", []string{"-mechanism", "testdata/release/nope.parquet", "-id", "1", "-out", "OUT"}, 3},
+		{"release_no_flags", []string{}, 2},
+		{"release_ids_and_id", []string{"-mechanism", relMech, "-ids", "testdata/release/ids.csv", "-id", "1", "-out", "OUT.txt"}, 2},
+		{"release_config_unknown_key", []string{"-config", "testdata/bad/config_unknown.yaml", "-id", "1", "-out", "OUT"}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "released.csv")
+			prev := []byte("previous good output")
+			if err := os.WriteFile(out, prev, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"release"}
+			for _, a := range c.args {
+				args = append(args, strings.ReplaceAll(a, "OUT", out))
+			}
+			code, _, stderr := graphdp(t, args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
+			}
+			if got, _ := os.ReadFile(out); !bytes.Equal(got, prev) {
+				t.Errorf("the previous output was changed")
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+				t.Errorf("left files behind: %v", ents)
+			}
+			golden(t, c.name, "exit "+strconv.Itoa(code)+"\n"+strings.ReplaceAll(stderr, dir, "$DIR"))
+		})
+	}
+}
+
+// releaseWith runs a release with an injected bit stream and returns the CSV rows.
+func releaseWith(t *testing.T, src []byte, job pipeline.ReleaseJob) []string {
+	t.Helper()
+	job.Out = filepath.Join(t.TempDir(), "released.csv")
+	if job.Columns.ID == "" {
+		job.Columns = ingest.DefaultMechanismTableColumns()
+	}
+	var errb bytes.Buffer
+	o := &releaseOptions{job: job, rand: bytes.NewReader(src), quiet: true}
+	if err := runRelease(context.Background(), o, &env{stdout: &errb, stderr: &errb}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(job.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSpace(string(data)), "\n")
+}
+
+// With the random bits fixed the draws are known: an all-zero stream is U = 0 < p
+// (every p > 0 gives 1), an all-ones stream is U → 1 (every p < 1 gives 0). The
+// rows follow the requested order and hold only id and released, in the answer's
+// type (the path mechanism's answers are 0/1 integers).
+func TestReleaseInjectedBits(t *testing.T) {
+	job := pipeline.ReleaseJob{Mechanism: relMech, IDs: []string{"3", "1", "4"}}
+	if got := strings.Join(releaseWith(t, make([]byte, 64), job), ";"); got != "id,released;3,1;1,1;4,1" {
+		t.Errorf("zero bits: %s", got)
+	}
+	if got := strings.Join(releaseWith(t, bytes.Repeat([]byte{0xff}, 64), job), ";"); got != "id,released;3,0;1,0;4,0" {
+		t.Errorf("one bits: %s", got)
+	}
+	// The bits are used in order across draws. p_one: id 2 = 0.3999999999999999
+	// (0.0110…₂), id 1 = 0.30000000000000004 (0.0100…₂). Stream 011 1…: id 2 matches
+	// 0, 1, 1 and then u₄ = 1 > b₄ = 0, so 0; id 1 then reads 1… > 0.01…, so 0.
+	// Stream 0101 0…: id 2: u₃ = 0 < b₃ = 1, so 1 (3 bits); id 1 reads 1 0…: u₁ = 1 > 0, so 0.
+	job = pipeline.ReleaseJob{Mechanism: relMech, IDs: []string{"2", "1"}}
+	s1 := append([]byte{0x7f}, bytes.Repeat([]byte{0xff}, 63)...)
+	if got := strings.Join(releaseWith(t, s1, job), ";"); got != "id,released;2,0;1,0" {
+		t.Errorf("stream 0111…: %s", got)
+	}
+	s2 := append([]byte{0x50}, make([]byte, 63)...)
+	if got := strings.Join(releaseWith(t, s2, job), ";"); got != "id,released;2,1;1,0" {
+		t.Errorf("stream 0101 0…: %s", got)
+	}
+	// Without an answer column the released answers are int64 0/1.
+	job = pipeline.ReleaseJob{Mechanism: "testdata/report/mech_plain.csv", IDs: []string{"4"}}
+	if got := strings.Join(releaseWith(t, make([]byte, 64), job), ";"); got != "id,released;4,1" {
+		t.Errorf("no answer column: %s", got)
+	}
+	// An ids file gives its order.
+	job = pipeline.ReleaseJob{Mechanism: relMech, IDsFile: "testdata/release/ids.csv"}
+	if got := strings.Join(releaseWith(t, make([]byte, 64), job), ";"); got != "id,released;3,1;1,1" {
+		t.Errorf("ids file: %s", got)
+	}
+}
+
+// p_one = 0 and 1 are released as 0 and 1 with crypto/rand, through the CLI.
+func TestReleaseCertainAnswers(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.csv")
+	for range 20 {
+		code, _, stderr := graphdp(t, "release", "-quiet", "-mechanism", "testdata/release/mechanism_01.csv", "-id", "2", "-id", "1", "-out", out)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if data, _ := os.ReadFile(out); string(data) != "id,released\n2,1\n1,0\n" {
+			t.Fatalf("released:\n%s", data)
+		}
+	}
+}
+
+// On the shipped example (string ids, boolean answers, Parquet out): the output
+// schema is exactly id (string) and released (bool); no p, no answer.
+func TestReleaseExampleParquet(t *testing.T) {
+	dir := t.TempDir()
+	mech := filepath.Join(dir, "mechanism.parquet")
+	code, _, stderr := graphdp(t, "run", "-quiet", "-config", "../../configs/example.yaml", "-out", mech, "-summary", filepath.Join(dir, "s.json"))
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(dir, "released.parquet")
+	code, _, stderr = graphdp(t, "release", "-mechanism", mech, "-id", "a", "-id", "u", "-id", "p", "-out", out)
+	if code != 0 {
+		t.Fatalf("release: exit %d: %s", code, stderr)
+	}
+	if want := "graphdp release: 3 answers drawn from " + mech + ", written to " + out + "\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := file.NewParquetReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := pqarrow.NewFileReader(rd, pqarrow.ArrowReadProperties{}, memory.NewGoAllocator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	sc := tbl.Schema()
+	if sc.NumFields() != 2 || sc.Field(0).Name != "id" || !arrow.TypeEqual(sc.Field(0).Type, arrow.BinaryTypes.String) ||
+		sc.Field(1).Name != "released" || !arrow.TypeEqual(sc.Field(1).Type, arrow.FixedWidthTypes.Boolean) || tbl.NumRows() != 3 {
+		t.Errorf("schema %v, %d rows", sc, tbl.NumRows())
+	}
+	for _, k := range []string{"graphdp.mechanism.sha256", "graphdp.version"} {
+		if rd.MetaData().KeyValueMetadata().FindValue(k) == nil {
+			t.Errorf("metadata %s missing", k)
+		}
+	}
+	// With the run's config, the mechanism is the config's out.
+	code, _, stderr = graphdp(t, "release", "-quiet", "-config", "../../configs/example.yaml", "-mechanism", mech, "-id", "a", "-out", filepath.Join(dir, "r.csv"))
+	if code != 0 {
+		t.Fatalf("release -config: exit %d: %s", code, stderr)
+	}
+}

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+// verifyOptions are verify's flags over its job.
+type verifyOptions struct {
+	job       pipeline.Job
+	tolerance float64
+	flags     *toolFlags
+}
+
+const verifyAbout = `Audits a mechanism table from anywhere (graphdp run's output, or another tool's):
+every (ε,δ)-DP inequality on every edge, both directions, both outputs, evaluated in
+float64 as run's own audit does. The table has an id column naming every dataset once
+and p_one = Pr[M = 1] (canonical; used when present) or p_true = Pr[M = answer].
+With -hitting-set it also checks the mechanism agrees with the hitting set (within
+1e-9) and is the optimal extension: vertices below the optimum are not optimal,
+vertices above it cannot belong to any DP mechanism agreeing with the hitting set.
+The report goes to stdout; exit status 3 on any violation.`
+
+func parseVerify(args []string, stderr io.Writer) (*verifyOptions, error) {
+	take := toolInputs{hittingSet: "hitting-set file (id, p_true): also check agreement and optimality", mechanism: true}
+	t := newToolFlags("verify", "-edges E -vertices V -mechanism M -epsilon ε [-delta δ] [-hitting-set H] [-tolerance 0] [-list N]", verifyAbout, stderr, take)
+	o := &verifyOptions{flags: t}
+	t.fs.Float64Var(&o.tolerance, "tolerance", 0, "largest DP excess (in probability) still accepted")
+	job, source, probs, err := t.parse(args, take)
+	if err != nil {
+		return nil, err
+	}
+	if math.IsNaN(o.tolerance) || math.IsInf(o.tolerance, 0) || o.tolerance < 0 {
+		probs = append(probs, fmt.Sprintf("tolerance: must be a finite number ≥ 0, got %v", o.tolerance))
+	}
+	o.job = job
+	return o, t.done(source, probs)
+}
+
+func cmdVerify(ctx context.Context, args []string, e *env) error {
+	o, err := parseVerify(args, e.stderr)
+	if err != nil {
+		return err
+	}
+	if err := o.flags.logger(e); err != nil {
+		return err
+	}
+	return runVerify(ctx, o, e)
+}
+
+// runVerify executes a parsed verify; tests call it directly.
+func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
+	job := o.job
+	e.log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "mechanism", job.Mechanism, "hitting_set", job.HittingSet)
+	x, err := pipeline.LoadInputs(ctx, &job)
+	if err != nil {
+		return err
+	}
+	ids := x.Vertices.IDs
+	m := x.Mechanism
+	w := e.stdout
+	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v: %d vertices, %d edges\n", m.File, m.Column, job.Epsilon, job.Delta, ids.Len(), x.Graph.M())
+
+	// 1. Every DP inequality on every edge.
+	audit := bfs.Verify(x.Graph, m.POne, x.Pair, o.tolerance, job.List)
+	fmt.Fprintf(w, "  DP audit: %d edges checked (both directions, both outputs: %d inequalities), %s (edge, output) with excess above %v\n",
+		audit.Edges, 4*audit.Edges, plural(audit.Violations, "violation", "violations"), o.tolerance)
+	if audit.Edges > 0 {
+		label := "worst"
+		if audit.Worst.Excess <= 0 {
+			label = "tightest"
+		}
+		fmt.Fprintf(w, "  %s: %s\n", label, edgeLine(ids, audit.Worst))
+	}
+	if audit.Violations > 0 {
+		fmt.Fprintln(w, "  violations, in edge order:")
+		for _, v := range audit.First {
+			fmt.Fprintf(w, "    %s\n", edgeLine(ids, v))
+		}
+		moreLine(w, audit.Violations, len(audit.First))
+	}
+	var failed []string
+	if audit.Violations > 0 {
+		failed = append(failed, plural(audit.Violations, "DP violation", "DP violations"))
+	}
+
+	// 2. Agreement with the hitting set, and optimality.
+	if x.Hit != nil {
+		c, err := pipeline.Check(ctx, job, x)
+		if err != nil {
+			return err
+		}
+		failed = append(failed, optimality(w, x, c, job.List)...)
+	}
+	if len(failed) > 0 {
+		fmt.Fprintln(w, "  FAILED")
+		return &rejected{fmt.Sprintf("%s: %s", m.File, strings.Join(failed, ", "))}
+	}
+	fmt.Fprintln(w, "  passed")
+	return nil
+}
+
+// optimality compares the mechanism with the hitting set and with the optimal
+// extension Solve computes, prints the findings and returns what failed.
+func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int) []string {
+	ids, ans := x.Vertices.IDs, x.Vertices.Answer
+	sol, pone := c.Solution, x.Mechanism.POne
+	ptrue := func(v int32) float64 {
+		if ans[v] {
+			return pone[v]
+		}
+		return 1 - pone[v]
+	}
+	fmt.Fprintf(w, "  hitting set %s: %d vertices, covers all %d boundary edges; an extension exists\n", x.Hit.File, len(x.Hit.Vertex), c.BoundaryEdges)
+
+	var failed []string
+	inH := make([]bool, ids.Len())
+	var disagree []string
+	ndis := 0
+	for i, h := range x.Hit.Vertex {
+		inH[h] = true
+		got, want := ptrue(h), x.Hit.PTrue[i]
+		if math.Abs(got-want) > bfs.Tolerance {
+			ndis++
+			if len(disagree) < limit {
+				disagree = append(disagree, fmt.Sprintf("id %s: p_true %s, the hitting set gives %s (off by %.3g)", ids.String(int(h)), num(got), num(want), got-want))
+			}
+		}
+	}
+	fmt.Fprintf(w, "  agreement with the hitting set: %d of %d values within %g\n", len(x.Hit.Vertex)-ndis, len(x.Hit.Vertex), bfs.Tolerance)
+	for _, l := range disagree {
+		fmt.Fprintf(w, "    %s\n", l)
+	}
+	moreLine(w, int64(ndis), len(disagree))
+	if ndis > 0 {
+		failed = append(failed, plural(int64(ndis), "value disagrees with the hitting set", "values disagree with the hitting set"))
+	}
+
+	var below, above []string
+	var nbelow, nabove, equal, close int
+	var worst float64
+	for v := int32(0); int(v) < ids.Len(); v++ {
+		if inH[v] {
+			continue
+		}
+		got, opt := ptrue(v), sol.PTrue[v]
+		d := got - opt
+		why := "nothing binds it"
+		if b := sol.Bind[v]; b >= 0 {
+			why = fmt.Sprintf("bound by %s at distance %d", ids.String(int(b)), sol.Dist[v])
+		}
+		switch {
+		case d == 0:
+			equal++
+		case math.Abs(d) <= bfs.Tolerance:
+			close++
+		case d < 0:
+			nbelow++
+			worst = min(worst, d)
+			if len(below) < limit {
+				below = append(below, fmt.Sprintf("id %s: p_true %s < optimum %s (%s): short by %.3g", ids.String(int(v)), num(got), num(opt), why, -d))
+			}
+		default:
+			nabove++
+			if len(above) < limit {
+				above = append(above, fmt.Sprintf("id %s: p_true %s > optimum %s (%s) by %.3g", ids.String(int(v)), num(got), num(opt), why, d))
+			}
+		}
+	}
+	fmt.Fprintf(w, "  optimality (outside the hitting set): %d equal to the optimum, %d within %g, %d below (not optimal), %d above (impossible for a DP extension agreeing with the hitting set)\n",
+		equal, close, bfs.Tolerance, nbelow, nabove)
+	if nbelow > 0 {
+		fmt.Fprintf(w, "  not optimal (largest shortfall %.3g):\n", -worst)
+		for _, l := range below {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+		moreLine(w, int64(nbelow), len(below))
+		failed = append(failed, plural(int64(nbelow), "vertex below the optimum", "vertices below the optimum"))
+	}
+	if nabove > 0 {
+		fmt.Fprintln(w, "  above the optimum (no DP mechanism agreeing with the hitting set gets there):")
+		for _, l := range above {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+		moreLine(w, int64(nabove), len(above))
+		failed = append(failed, plural(int64(nabove), "vertex above the optimum", "vertices above the optimum"))
+	}
+	return failed
+}
+
+// edgeLine describes one DP inequality pair on an edge.
+func edgeLine(ids ingest.IDs, v bfs.EdgeViolation) string {
+	j := 0
+	if v.Output {
+		j = 1
+	}
+	u, x := ids.String(int(v.U)), ids.String(int(v.V))
+	return fmt.Sprintf("edge %s – %s, output %d: Pr[M(%s)=%d] = %s, Pr[M(%s)=%d] = %s, excess %.3g",
+		u, x, j, u, j, num(v.PU), x, j, num(v.PV), v.Excess)
+}
+
+func moreLine(w io.Writer, total int64, shown int) {
+	if n := total - int64(shown); n > 0 {
+		fmt.Fprintf(w, "    … and %d more\n", n)
+	}
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(n, 10) + " " + many
+}
+
+// num formats a probability as the shortest decimal that reads back to the same float64.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

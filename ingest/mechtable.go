@@ -1,0 +1,546 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
+)
+
+// This file reads a mechanism table on its own, without a vertices file: run's
+// output, or any table with an id column and p_one (or p_true with answer). It is
+// what `graphdp release` samples from and `graphdp report` explains.
+
+// MechanismTableColumns names the columns ReadMechanismTable reads.
+type MechanismTableColumns struct {
+	ID       string // required
+	POne     string // Pr[M = 1]; if absent, derived from PTrue and Answer
+	PTrue    string // Pr[M = answer]; checked against POne when both are present
+	Answer   string // optional unless POne is absent
+	Distance string // optional: the binding distance (nullable integer)
+
+	answersElsewhere bool // p_true without answers is allowed: ReadMechanism supplies them
+}
+
+// DefaultMechanismTableColumns are run's output names: id, p_one, p_true, answer,
+// binding_distance.
+func DefaultMechanismTableColumns() MechanismTableColumns {
+	return MechanismTableColumns{ID: "id", POne: "p_one", PTrue: "p_true", Answer: "answer", Distance: "binding_distance"}
+}
+
+// MechanismTable is a mechanism as read from its file, rows in file order.
+// Invariants: at least one row, ids unique (Index maps them to rows), every POne in
+// [0, 1]; Answer and AnswerType are both nil or both set (set whenever the file has
+// the answer column); Distance is nil without its column, else -1 where null, ≥ 0
+// elsewhere.
+type MechanismTable struct {
+	File        string
+	IDs         IDs
+	IDType      arrow.DataType // Int64 or String, as for Vertices
+	Index       *Index         // id -> row
+	POne        []float64      // Pr[M = 1], the canonical value
+	Answer      []bool         // true answer per row, nil without the column
+	AnswerType  arrow.DataType // the answer column's type (Boolean or its integer type), nil without it
+	Distance    []int32        // binding distance per row, -1 where null; nil without the column
+	Fingerprint string
+
+	cols  MechanismTableColumns
+	ptrue []float64 // p_true kept when there is neither p_one nor an answer column
+}
+
+// MechanismPTolerance is how far a table's p_true may be from the one its p_one and
+// answer give (float rounding of 1 − x), the feasibility tolerance of bfs.
+const MechanismPTolerance = 1e-9
+
+// ReadMechanismTable reads the mechanism table at path (Parquet or CSV). It needs
+// cols.ID and either cols.POne or both cols.PTrue and cols.Answer; cols.Distance
+// is read when present. Every value problem is an *InputError with its row: nulls,
+// NaN, probabilities outside [0, 1], p_true disagreeing with p_one (beyond
+// MechanismPTolerance), answers other than 0/1, negative distances, repeated ids.
+func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableColumns) (*MechanismTable, error) {
+	f, err := formatOf(path)
+	if err != nil {
+		return nil, err
+	}
+	var m *MechanismTable
+	if f == formatCSV {
+		m, err = readMechTableCSV(ctx, path, cols, true)
+		if err == errNotInt {
+			m, err = readMechTableCSV(ctx, path, cols, false)
+		}
+	} else {
+		m, err = readMechTableParquet(ctx, path, cols)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// mechPresence says which optional columns a file has and rejects a table that
+// cannot give p_one.
+func mechPresence(path string, cols MechanismTableColumns, has func(string) bool, present []string) (pone, ptrue, answer, dist bool, err error) {
+	pone, ptrue, answer, dist = has(cols.POne), has(cols.PTrue), has(cols.Answer), has(cols.Distance)
+	if !has(cols.ID) {
+		return false, false, false, false, columnError(path, cols.ID, msgMissingColumn(present))
+	}
+	switch {
+	case pone:
+	case ptrue && !answer && !cols.answersElsewhere:
+		return false, false, false, false, columnError(path, cols.Answer,
+			"missing: without a "+strconv.Quote(cols.POne)+" column, p_one is derived from "+strconv.Quote(cols.PTrue)+" and the answer (columns present: "+strings.Join(present, ", ")+")")
+	case !ptrue && cols.answersElsewhere:
+		return false, false, false, false, columnError(path, cols.POne,
+			"missing: a mechanism needs "+strconv.Quote(cols.POne)+" or "+strconv.Quote(cols.PTrue)+" (columns present: "+strings.Join(present, ", ")+")")
+	case !ptrue:
+		return false, false, false, false, columnError(path, cols.POne,
+			"missing: a mechanism needs "+strconv.Quote(cols.POne)+", or "+strconv.Quote(cols.PTrue)+" with "+strconv.Quote(cols.Answer)+" (columns present: "+strings.Join(present, ", ")+")")
+	}
+	return pone, ptrue, answer, dist, nil
+}
+
+// finish checks ids, derives or checks p_one against p_true, in row order so that
+// the first bad row is the one reported.
+func (m *MechanismTable) finish(ptrue []float64) error {
+	n := m.IDs.Len()
+	if n == 0 {
+		return fileError(m.File, "no rows")
+	}
+	if n > math.MaxInt32 {
+		return fileError(m.File, fmt.Sprintf("%d rows; at most %d are supported", n, math.MaxInt32))
+	}
+	var d *duplicate
+	if m.IDs.Int != nil {
+		m.Index, d = buildIntIndex(m.IDs.Int)
+	} else {
+		m.Index, d = buildStringIndex(m.IDs.Str)
+	}
+	if d != nil {
+		val := m.IDs.String(int(d.second))
+		return cellError(m.File, d.second, m.cols.ID, val, msgDuplicate(val, d.first))
+	}
+	if ptrue == nil {
+		return nil
+	}
+	if m.POne == nil && m.Answer == nil {
+		m.ptrue = ptrue // answersElsewhere: ReadMechanism converts it
+		return nil
+	}
+	if m.POne == nil {
+		m.POne = make([]float64, n)
+		for i, p := range ptrue {
+			m.POne[i] = p
+			if !m.Answer[i] {
+				m.POne[i] = 1 - p
+			}
+		}
+		return nil
+	}
+	if m.Answer == nil {
+		return nil // nothing to check p_true against
+	}
+	for i, p := range ptrue {
+		want := m.POne[i]
+		if !m.Answer[i] {
+			want = 1 - want
+		}
+		if math.Abs(p-want) > MechanismPTolerance {
+			return cellError(m.File, int64(i), m.cols.PTrue, mechNum(p), fmt.Sprintf("disagrees with %s = %s and answer %d (expected %s)",
+				m.cols.POne, mechNum(m.POne[i]), mechB2i(m.Answer[i]), mechNum(want)))
+		}
+	}
+	return nil
+}
+
+func mechNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func mechB2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func mechMsgProb(column string) string { return column + " must be in [0, 1]" }
+
+const mechMsgDistance = "binding distance must be a non-negative integer"
+
+func readMechTableParquet(ctx context.Context, path string, cols MechanismTableColumns) (*MechanismTable, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	t, err := openParquet(path)
+	if err != nil {
+		return nil, err
+	}
+	defer t.close()
+	fp := fingerprintAsync(ctx, path)
+
+	sc := t.rd.MetaData().Schema
+	var present []string
+	for _, c := range sc.Columns() {
+		present = append(present, c.Path())
+	}
+	hasPone, hasPtrue, hasAnswer, hasDist, err := mechPresence(path, cols, func(name string) bool { return sc.ColumnIndexByName(name) >= 0 }, present)
+	if err != nil {
+		return nil, err
+	}
+	n := t.numRows()
+	if n == 0 {
+		return nil, fileError(path, "no rows")
+	}
+	if n > math.MaxInt32 {
+		return nil, fileError(path, fmt.Sprintf("%d rows; at most %d are supported", n, math.MaxInt32))
+	}
+	m := &MechanismTable{File: path, cols: cols}
+	var loaders []chunkLoader
+
+	idc, err := t.column(cols.ID)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case idc.isInt():
+		m.IDType, m.IDs.Int = arrow.PrimitiveTypes.Int64, make([]int64, n)
+		loaders = append(loaders, t.intIDLoader(idc, m.IDs.Int))
+	case idc.isBytes():
+		m.IDType, m.IDs.Str = arrow.BinaryTypes.String, make([]string, n)
+		loaders = append(loaders, t.stringIDLoader(idc, m.IDs.Str))
+	default:
+		return nil, columnError(path, idc.name, "ids must be integers or strings, not "+idc.typeName)
+	}
+	probs := func(name string, dst []float64) error {
+		c, err := t.column(name)
+		if err != nil {
+			return err
+		}
+		if !c.isFloat() {
+			return columnError(path, c.name, name+" must be a float64 or float32 column, not "+c.typeName)
+		}
+		loaders = append(loaders, func(check func() error, g int) error {
+			return scanFloats(t, c, g, check, func(row int64, vals []float64) error {
+				for i, p := range vals {
+					if !validPTrue(p) {
+						return cellError(path, row+int64(i), c.name, mechNum(p), mechMsgProb(name))
+					}
+				}
+				copy(dst[row:], vals)
+				return nil
+			})
+		})
+		return nil
+	}
+	if hasPone {
+		m.POne = make([]float64, n)
+		if err := probs(cols.POne, m.POne); err != nil {
+			return nil, err
+		}
+	}
+	var ptrue []float64
+	if hasPtrue && (!hasPone || hasAnswer) {
+		ptrue = make([]float64, n)
+		if err := probs(cols.PTrue, ptrue); err != nil {
+			return nil, err
+		}
+	}
+	if hasAnswer {
+		ac, err := t.column(cols.Answer)
+		if err != nil {
+			return nil, err
+		}
+		if !ac.isInt() && ac.phys != parquet.Types.Boolean {
+			return nil, columnError(path, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
+		}
+		m.Answer, m.AnswerType = make([]bool, n), ac.typ
+		loaders = append(loaders, t.answerLoader(ac, m.Answer))
+	}
+	if hasDist {
+		dc, err := t.column(cols.Distance)
+		if err != nil {
+			return nil, err
+		}
+		if !dc.isInt() {
+			return nil, columnError(path, dc.name, "binding distance must be an integer column, not "+dc.typeName)
+		}
+		m.Distance = make([]int32, n)
+		loaders = append(loaders, mechDistanceLoader(t, dc, m.Distance))
+	}
+	if err := t.run(ctx, loaders...); err != nil {
+		return nil, err
+	}
+	if err := m.finish(ptrue); err != nil {
+		return nil, err
+	}
+	if m.Fingerprint, err = fp(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// mechDistanceLoader reads a nullable integer column into dst, -1 where null.
+func mechDistanceLoader(t *pqTable, c *pqColumn, dst []int32) chunkLoader {
+	if c.phys == parquet.Types.Int32 {
+		return func(check func() error, g int) error { return scanNullableDistance[int32](t, c, g, check, dst) }
+	}
+	return func(check func() error, g int) error { return scanNullableDistance[int64](t, c, g, check, dst) }
+}
+
+// scanNullableDistance is scanChunk for a column where null is a value (-1).
+func scanNullableDistance[T int32 | int64](t *pqTable, c *pqColumn, g int, check func() error, dst []int32) error {
+	cr, err := t.rd.RowGroup(g).Column(c.idx)
+	if err != nil {
+		return t.corrupt(c, err)
+	}
+	defer cr.Close()
+	r, ok := cr.(batchReader[T])
+	if !ok {
+		panic(fmt.Sprintf("ingest: column %q: reader %T does not decode %T", c.name, cr, T(0)))
+	}
+	n := t.scratchLen(g)
+	buf := make([]T, n)
+	var defs []int16
+	if c.maxDef > 0 {
+		defs = make([]int16, n)
+	}
+	unsigned := c.typ.ID() == arrow.UINT32 || c.typ.ID() == arrow.UINT16 || c.typ.ID() == arrow.UINT8 || c.typ.ID() == arrow.UINT64
+	row, end := t.starts[g], t.starts[g+1]
+	for row < end {
+		if err := check(); err != nil {
+			return err
+		}
+		want := min(int64(n), end-row)
+		var d []int16
+		if defs != nil {
+			d = defs[:want]
+		}
+		lvls, nv, err := r.ReadBatch(want, buf[:want], d, nil)
+		if err != nil {
+			return t.corrupt(c, err)
+		}
+		if lvls <= 0 || lvls > want {
+			return t.corrupt(c, fmt.Errorf("row group %d ends after %d of its %d rows", g, row-t.starts[g], end-t.starts[g]))
+		}
+		j := 0
+		for i := int64(0); i < lvls; i++ {
+			if d != nil && d[i] < c.maxDef {
+				dst[row+i] = -1
+				continue
+			}
+			if j >= nv {
+				return t.corrupt(c, fmt.Errorf("%d levels but %d values", lvls, nv))
+			}
+			x := int64(buf[j])
+			if unsigned && c.phys == parquet.Types.Int32 {
+				x = int64(uint32(buf[j]))
+			}
+			j++
+			if x < 0 || x > math.MaxInt32 {
+				return cellError(t.path, row+i, c.name, intText(c, x), mechMsgDistance)
+			}
+			dst[row+i] = int32(x)
+		}
+		row += lvls
+	}
+	return nil
+}
+
+// readMechTableCSV reads ids as integers (asInt) or strings; with asInt it returns
+// errNotInt at the first id that is not one, and the caller starts over.
+func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColumns, asInt bool) (*MechanismTable, error) {
+	t, err := openCSV(path)
+	if err != nil {
+		return nil, err
+	}
+	defer t.close()
+	idx := func(name string) int {
+		for i, h := range t.header {
+			if h == name {
+				return i
+			}
+		}
+		return -1
+	}
+	hasPone, hasPtrue, hasAnswer, hasDist, err := mechPresence(path, cols, func(name string) bool { return idx(name) >= 0 }, t.header)
+	if err != nil {
+		return nil, err
+	}
+	m := &MechanismTable{File: path, cols: cols}
+	if asInt {
+		m.IDType, m.IDs.Int = arrow.PrimitiveTypes.Int64, []int64{}
+	} else {
+		m.IDType, m.IDs.Str = arrow.BinaryTypes.String, []string{}
+	}
+	var ptrue []float64
+	if hasPone {
+		m.POne = []float64{}
+	}
+	readPtrue := hasPtrue && (!hasPone || hasAnswer)
+	if readPtrue {
+		ptrue = []float64{}
+	}
+	if hasAnswer {
+		m.Answer, m.AnswerType = []bool{}, arrow.PrimitiveTypes.Int64
+	}
+	if hasDist {
+		m.Distance = []int32{}
+	}
+	ic, pc, tc, ac, dc := idx(cols.ID), idx(cols.POne), idx(cols.PTrue), idx(cols.Answer), idx(cols.Distance)
+	prob := func(row int64, name, field string) (float64, error) {
+		if field == "" {
+			return 0, cellError(path, row, name, "", msgEmpty)
+		}
+		p, err := strconv.ParseFloat(field, 64)
+		if err != nil {
+			return 0, cellError(path, row, name, field, "not a number")
+		}
+		if !validPTrue(p) {
+			return 0, cellError(path, row, name, field, mechMsgProb(name))
+		}
+		return p, nil
+	}
+	for {
+		rec, row, err := t.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if row%batchRows == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		id := rec[ic]
+		if id == "" {
+			return nil, cellError(path, row, cols.ID, "", msgEmpty)
+		}
+		if asInt {
+			x, err := strconv.ParseInt(id, 10, 64)
+			if err != nil {
+				return nil, errNotInt
+			}
+			m.IDs.Int = append(m.IDs.Int, x)
+		} else {
+			m.IDs.Str = append(m.IDs.Str, id)
+		}
+		if hasPone {
+			p, err := prob(row, cols.POne, rec[pc])
+			if err != nil {
+				return nil, err
+			}
+			m.POne = append(m.POne, p)
+		}
+		if readPtrue {
+			p, err := prob(row, cols.PTrue, rec[tc])
+			if err != nil {
+				return nil, err
+			}
+			ptrue = append(ptrue, p)
+		}
+		if hasAnswer {
+			a, word, ok := parseAnswer(rec[ac])
+			if !ok {
+				if rec[ac] == "" {
+					return nil, cellError(path, row, cols.Answer, "", msgEmpty)
+				}
+				return nil, cellError(path, row, cols.Answer, rec[ac], msgAnswerCSV)
+			}
+			if word {
+				m.AnswerType = arrow.FixedWidthTypes.Boolean
+			}
+			m.Answer = append(m.Answer, a)
+		}
+		if hasDist {
+			d := int32(-1)
+			if f := rec[dc]; f != "" {
+				x, err := strconv.ParseInt(f, 10, 32)
+				if err != nil || x < 0 {
+					return nil, cellError(path, row, cols.Distance, f, mechMsgDistance)
+				}
+				d = int32(x)
+			}
+			m.Distance = append(m.Distance, d)
+		}
+	}
+	if err := m.finish(ptrue); err != nil {
+		return nil, err
+	}
+	if m.Fingerprint, err = t.fingerprint(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// Lookup returns the row of an id given as text (a flag value), parsed in the
+// table's id type.
+func (m *MechanismTable) Lookup(id string) (int32, bool) {
+	if m.IDs.Int != nil {
+		x, err := strconv.ParseInt(id, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		return m.Index.LookupInt(x)
+	}
+	return m.Index.LookupString(id)
+}
+
+// AsVertices presents the table's ids as a Vertices, so that files naming its ids
+// (ReadIDList) can be read against it; messages about unknown ids then name the
+// mechanism file. Answer is the table's, or all false without an answer column.
+func (m *MechanismTable) AsVertices() *Vertices {
+	ans := m.Answer
+	if ans == nil {
+		ans = make([]bool, m.IDs.Len())
+	}
+	return &Vertices{File: m.File, IDs: m.IDs, IDType: m.IDType, Answer: ans, AnswerType: m.AnswerType,
+		Index: m.Index, Fingerprint: m.Fingerprint}
+}
+
+// Align maps the table onto the vertices file: rowOf[v] is the table row of vertex
+// position v. Every vertex needs exactly one row and every row must name a vertex;
+// where the table has answers they must be the vertices' answers. A table of integer
+// ids matches string vertex ids by their decimal text (a CSV table of numeric-looking
+// names).
+func (m *MechanismTable) Align(vs *Vertices) (rowOf []int32, err error) {
+	if err := checkVertices(vs); err != nil {
+		return nil, err
+	}
+	if m.IDs.Str != nil && vs.IDs.Int != nil {
+		return nil, columnError(m.File, m.cols.ID, "ids are strings but the ids in "+vs.File+" are integers")
+	}
+	n := vs.IDs.Len()
+	rowOf = make([]int32, n)
+	for i := range rowOf {
+		rowOf[i] = -1
+	}
+	for r := range m.IDs.Len() {
+		var p int32
+		var ok bool
+		switch {
+		case vs.IDs.Int != nil:
+			p, ok = vs.Index.LookupInt(m.IDs.Int[r])
+		default:
+			p, ok = vs.Index.LookupString(m.IDs.String(r))
+		}
+		if !ok {
+			id := m.IDs.String(r)
+			return nil, cellError(m.File, int64(r), m.cols.ID, id, msgUnknownID(vs.File))
+		}
+		if m.Answer != nil && m.Answer[r] != vs.Answer[p] {
+			return nil, cellError(m.File, int64(r), m.cols.Answer, strconv.Itoa(mechB2i(m.Answer[r])),
+				fmt.Sprintf("disagrees with the answer %d of id %s in %s (row %d)", mechB2i(vs.Answer[p]), vs.IDs.String(int(p)), vs.File, p+1))
+		}
+		rowOf[p] = int32(r)
+	}
+	for v, r := range rowOf {
+		if r < 0 {
+			id := vs.IDs.String(v)
+			return nil, &InputError{File: m.File, Row: -1, Column: m.cols.ID, Value: id,
+				Msg: fmt.Sprintf("missing: vertex %s (row %d of %s) has no row; a mechanism gives every vertex a value", formatValue(id), v+1, vs.File)}
+		}
+	}
+	return rowOf, nil
+}

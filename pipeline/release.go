@@ -1,0 +1,148 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/release"
+	"github.com/graphdp/graphdp/sink"
+)
+
+// ReleaseJob is one `graphdp release`: draw M(v) for the requested datasets.
+type ReleaseJob struct {
+	Mechanism string   // the mechanism table (run's output or any id + p_one table)
+	IDsFile   string   // a table with an id column, or ""
+	IDs       []string // ids given on the command line (--id), used when IDsFile is ""
+	Out       string
+	Columns   ingest.MechanismTableColumns // Columns.ID also names the IDs file's column
+}
+
+// Released is what a release drew, for the caller's summary (never p or the answer).
+type Released struct {
+	Rows int
+	Out  string
+}
+
+// ReleaseSchema is release's output: the requested id and the drawn answer, in the
+// mechanism's answer type (Int64 when the table has no answer column).
+func ReleaseSchema(idType, answerType arrow.DataType) *arrow.Schema {
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: idType},
+		{Name: "released", Type: answerType},
+	}, nil)
+}
+
+// Release draws M(v) ~ Bernoulli(p_one(v)) with an exact sampler (package release)
+// for every requested id, in the requested order, and writes id and released
+// atomically. src is the random source: nil means crypto/rand. Every requested id
+// must be in the mechanism, and at most once: a second independent draw of the same
+// dataset would spend its privacy budget again (two releases compose to 2ε, 2δ).
+// Nothing is written if any id is rejected.
+func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, error) {
+	m, err := ingest.ReadMechanismTable(ctx, job.Mechanism, job.Columns)
+	if err != nil {
+		return nil, err
+	}
+	rows, idsFP, err := requestedRows(ctx, job, m)
+	if err != nil {
+		return nil, err
+	}
+	s := release.NewCrypto()
+	if src != nil {
+		s = release.New(src)
+	}
+	drawn := make([]bool, len(rows))
+	for i, r := range rows {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if drawn[i], err = s.Bernoulli(m.POne[r]); err != nil {
+			return nil, err
+		}
+	}
+	ansType := m.AnswerType
+	if ansType == nil {
+		ansType = arrow.PrimitiveTypes.Int64
+	}
+	rec, err := releaseRecord(m, rows, drawn, ansType)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	meta := map[string]string{
+		"graphdp.version":          Version,
+		"graphdp.mechanism.sha256": m.Fingerprint,
+		"graphdp.release.sampler":  "exact Bernoulli(p_one): uniform bits from crypto/rand against the binary expansion of p_one",
+	}
+	if idsFP != "" {
+		meta["graphdp.ids.sha256"] = idsFP
+	}
+	if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
+		return nil, err
+	}
+	return &Released{Rows: len(rows), Out: job.Out}, nil
+}
+
+// requestedRows resolves the requested ids to mechanism rows, rejecting unknown and
+// repeated ids with their position (file row, or the n-th --id).
+func requestedRows(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable) ([]int32, string, error) {
+	first := make(map[int32]int, 16) // mechanism row -> first request index
+	repeated := func(r int32, i int) (int, bool) {
+		if j, ok := first[r]; ok {
+			return j, true
+		}
+		first[r] = i
+		return 0, false
+	}
+	const whyOnce = "each dataset is released at most once per request (a second draw spends its privacy budget again)"
+	if job.IDsFile != "" {
+		l, err := ingest.ReadIDList(ctx, job.IDsFile, ingest.Columns{ID: job.Columns.ID}, m.AsVertices())
+		if err != nil {
+			return nil, "", err
+		}
+		for i, r := range l.Vertex {
+			if j, dup := repeated(r, i); dup {
+				id := m.IDs.String(int(r))
+				return nil, "", &ingest.InputError{File: job.IDsFile, Row: int64(i), Column: job.Columns.ID, Value: id,
+					Msg: fmt.Sprintf("requested again (first at row %d): %s", j+1, whyOnce)}
+			}
+		}
+		return l.Vertex, l.Fingerprint, nil
+	}
+	rows := make([]int32, len(job.IDs))
+	for i, id := range job.IDs {
+		r, ok := m.Lookup(id)
+		if !ok {
+			return nil, "", &ingest.InputError{File: "--id", Row: -1, Value: id,
+				Msg: fmt.Sprintf("--id number %d: not a dataset id (no such id in %s)", i+1, job.Mechanism)}
+		}
+		if j, dup := repeated(r, i); dup {
+			return nil, "", &ingest.InputError{File: "--id", Row: -1, Value: id,
+				Msg: fmt.Sprintf("given again (--id number %d and %d): %s", j+1, i+1, whyOnce)}
+		}
+		rows[i] = r
+	}
+	return rows, "", nil
+}
+
+func releaseRecord(m *ingest.MechanismTable, rows []int32, drawn []bool, ansType arrow.DataType) (arrow.RecordBatch, error) {
+	if rows == nil {
+		rows = []int32{} // appendIDs reads nil as "every id"
+	}
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), ReleaseSchema(m.IDType, ansType))
+	defer b.Release()
+	b.Reserve(len(rows))
+	if err := appendIDs(b.Field(0), m.IDs, rows); err != nil {
+		return nil, err
+	}
+	if err := appendAnswers(b.Field(1), drawn); err != nil {
+		return nil, err
+	}
+	return b.NewRecordBatch(), nil
+}

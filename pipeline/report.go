@@ -1,0 +1,81 @@
+package pipeline
+
+import (
+	"context"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/report"
+)
+
+// ReportJob is one `graphdp report`: explain a mechanism on its graph.
+type ReportJob struct {
+	Mechanism string
+	Vertices  string
+	Edges     string
+	Epsilon   float64
+	Delta     float64
+	Columns   ingest.Columns               // vertices and edges
+	MechCols  ingest.MechanismTableColumns // the mechanism table
+	List      int                          // audit violations to list
+}
+
+// Report reads the vertices, then the edges and the mechanism concurrently, checks
+// that the mechanism gives exactly the vertices (and their answers, where it has
+// them), and computes the report. A failed DP audit is part of the report, not an
+// error: the caller decides.
+func Report(ctx context.Context, job ReportJob) (*report.Report, error) {
+	pair, err := bfs.NewDP(job.Epsilon, job.Delta)
+	if err != nil {
+		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
+	}
+	vs, err := ingest.ReadVertices(ctx, job.Vertices, job.Columns)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		es *ingest.Edges
+		m  *ingest.MechanismTable
+	)
+	grp, gctx := errgroup.WithContext(ctx)
+	grp.Go(func() (err error) {
+		es, err = ingest.ReadEdges(gctx, job.Edges, job.Columns, vs)
+		return err
+	})
+	grp.Go(func() (err error) {
+		m, err = ingest.ReadMechanismTable(gctx, job.Mechanism, job.MechCols)
+		return err
+	})
+	if err := grp.Wait(); err != nil {
+		return nil, err
+	}
+	rowOf, err := m.Align(vs)
+	if err != nil {
+		return nil, err
+	}
+	n := vs.IDs.Len()
+	pone := make([]float64, n)
+	var dist []int32
+	if m.Distance != nil {
+		dist = make([]int32, n)
+	}
+	for v, r := range rowOf {
+		pone[v] = m.POne[r]
+		if dist != nil {
+			dist[v] = m.Distance[r]
+		}
+	}
+	g, _ := bfs.Build(n, es.Src, es.Dst)
+	return report.Compute(report.Input{
+		Graph: g, Answer: vs.Answer, POne: pone, Distance: dist, Pair: pair, List: job.List,
+		ID:      func(v int32) string { return vs.IDs.String(int(v)) },
+		Version: Version,
+		Inputs: report.Inputs{
+			Mechanism: report.File{Path: m.File, SHA256: m.Fingerprint},
+			Vertices:  report.File{Path: vs.File, SHA256: vs.Fingerprint},
+			Edges:     report.File{Path: es.File, SHA256: es.Fingerprint},
+		},
+	}), nil
+}

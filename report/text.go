@@ -1,0 +1,132 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+)
+
+// textLevels is how many accuracy levels Text lists.
+const textLevels = 20
+
+// JSON writes the report as indented JSON.
+func (r *Report) JSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// FirstBin is the first histogram bin worth showing: the lowest non-empty one, or the
+// one holding randomized response's α if that is lower.
+func (r *Report) FirstBin() int {
+	first := min(int(r.RandomizedResponse.PTrue*Bins), Bins-1)
+	for k, b := range r.Accuracy.Histogram {
+		if b.Count > 0 {
+			return min(k, first)
+		}
+	}
+	return first
+}
+
+// DistanceTitle names the grouping distance for people.
+func (r *Report) DistanceTitle() string {
+	if r.ByDistance.Kind == "binding" {
+		return "distance to the binding hitting-set dataset"
+	}
+	return "distance to the boundary (no binding_distance column: hops to the nearest dataset on a boundary edge)"
+}
+
+// AuditLine states the audit result in one line.
+func (r *Report) AuditLine() string {
+	a := r.Audit
+	switch {
+	case a.Edges == 0:
+		return "passed: no edges, nothing to check"
+	case a.Passed:
+		return fmt.Sprintf("passed: all %d inequalities on %d edges hold with zero tolerance (tightest: excess %.3g on %s – %s)",
+			4*a.Edges, a.Edges, a.WorstExcess, a.Worst.U, a.Worst.V)
+	}
+	return fmt.Sprintf("FAILED: %d (edge, output) pairs break (ε,δ)-DP; worst excess %.3g on %s – %s",
+		a.Violations, a.WorstExcess, a.Worst.U, a.Worst.V)
+}
+
+// ViolationLine describes one failing edge.
+func ViolationLine(e Edge) string {
+	return fmt.Sprintf("%s – %s, output %d: Pr[M(%s)=%d] = %.9g, Pr[M(%s)=%d] = %.9g, excess %.3g",
+		e.U, e.V, e.Output, e.U, e.Output, e.PU, e.V, e.Output, e.PV, e.Excess)
+}
+
+// Text writes the report for people.
+func (r *Report) Text(w io.Writer) error {
+	var b strings.Builder
+	p := func(f string, a ...any) { fmt.Fprintf(&b, f, a...) }
+	a, rr := r.Accuracy, r.RandomizedResponse
+	p("graphdp report: %s\n", r.Inputs.Mechanism.Path)
+	p("  %d datasets, %d edges; ε = %v, δ = %v\n\n", r.Datasets, r.Edges, r.Epsilon, r.Delta)
+
+	p("DP audit: %s\n", r.AuditLine())
+	for _, e := range r.Audit.First {
+		p("  %s\n", ViolationLine(e))
+	}
+	if n := r.Audit.Violations - int64(len(r.Audit.First)); n > 0 {
+		p("  … and %d more\n", n)
+	}
+
+	p("\nAccuracy p_true = Pr[M = true answer]\n")
+	p("  mean %.6f, min %.6f, max %.6f; %d datasets answered truthfully (p_true = 1)\n", a.Mean, a.Min, a.Max, a.Truthful)
+	var qs []string
+	for _, q := range a.Quantiles {
+		qs = append(qs, fmt.Sprintf("%g%% %.4f", math.Round(q.Q*1000)/10, q.PTrue))
+	}
+	p("  quantiles: %s\n", strings.Join(qs, ", "))
+	maxCount := 0
+	for _, bin := range a.Histogram {
+		maxCount = max(maxCount, bin.Count)
+	}
+	for _, bin := range a.Histogram[r.FirstBin():] {
+		closer := ")"
+		if bin.Hi == 1 {
+			closer = "]"
+		}
+		bar := strings.Repeat("█", (bin.Count*40+maxCount-1)/max(maxCount, 1))
+		p("  [%.2f, %.2f%s %6d  %s\n", bin.Lo, bin.Hi, closer, bin.Count, bar)
+	}
+
+	p("\nAccuracy levels (p_true to 9 decimals): %d\n", r.Levels.Total)
+	for i, l := range r.Levels.Shown {
+		if i == textLevels {
+			p("  … and %d more levels\n", r.Levels.Total-textLevels)
+			break
+		}
+		p("  %.9f  %6d datasets\n", l.PTrue, l.Count)
+	}
+
+	p("\nMean p_true by %s\n", r.DistanceTitle())
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "  distance\tdatasets\tmean\tmin\tmax\t\n")
+	for _, g := range r.ByDistance.Groups {
+		d := fmt.Sprint(g.Distance)
+		if g.Distance < 0 {
+			d = "none"
+		}
+		fmt.Fprintf(tw, "  %s\t%d\t%.6f\t%.6f\t%.6f\t\n", d, g.Datasets, g.Mean, g.Min, g.Max)
+	}
+	tw.Flush()
+
+	p("\nRandomized response (p_true = (e^ε+δ)/(e^ε+1) = %.9f on every dataset)\n", rr.PTrue)
+	p("  gain: %d datasets", rr.Gain)
+	if rr.Gain > 0 {
+		p(", by %.6f on average (max %.6f, dataset %s)", rr.MeanGainGains, rr.MaxGain, rr.MaxGainID)
+	}
+	p("\n  equal (within %g): %d datasets\n", Tolerance, rr.Equal)
+	p("  lose: %d datasets", rr.Lose)
+	if rr.Lose > 0 {
+		p(", by %.6f on average (max %.6f, dataset %s)", rr.MeanLossLoses, rr.MaxLoss, rr.MaxLossID)
+	}
+	p("\n  mean p_true %.6f against %.6f: %+.6f per dataset\n", a.Mean, rr.PTrue, rr.MeanGain)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
