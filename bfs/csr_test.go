@@ -62,3 +62,72 @@ func TestBuildMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// referenceCSR builds the CSR the slow, obvious way: sort all arcs.
+func referenceCSR(n int, src, dst []int32) ([]int64, []int32) {
+	var arcs [][2]int32
+	for i, u := range src {
+		if v := dst[i]; u != v {
+			arcs = append(arcs, [2]int32{u, v}, [2]int32{v, u})
+		}
+	}
+	slices.SortFunc(arcs, func(a, b [2]int32) int {
+		if a[0] != b[0] {
+			return int(a[0] - b[0])
+		}
+		return int(a[1] - b[1])
+	})
+	arcs = slices.Compact(arcs)
+	off := make([]int64, n+1)
+	adj := make([]int32, len(arcs))
+	for i, a := range arcs {
+		off[a[0]+1]++
+		adj[i] = a[1]
+	}
+	for v := range n {
+		off[v+1] += off[v]
+	}
+	return off, adj
+}
+
+// Large inputs take Build's parallel paths (atomic scatter, parallel list sorting)
+// and hubs its radix sort; the result must still be the sorted, deduplicated CSR.
+func TestBuildLargeMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, tc := range []struct{ n, m, hubs int }{{1000, 200_000, 0}, {50_000, 300_000, 3}, {3, 100_000, 1}} {
+		src, dst := make([]int32, tc.m), make([]int32, tc.m)
+		for i := range src {
+			src[i], dst[i] = int32(r.IntN(tc.n)), int32(r.IntN(tc.n))
+			if tc.hubs > 0 && i%2 == 0 {
+				src[i] = int32(r.IntN(tc.hubs)) // hubs of degree ≫ sortDirect
+			}
+		}
+		wantOff, wantAdj := referenceCSR(tc.n, src, dst)
+		g, st := Build(tc.n, slices.Clone(src), slices.Clone(dst))
+		if !slices.Equal(g.Off, wantOff) || !slices.Equal(g.Adj, wantAdj) {
+			t.Fatalf("n=%d m=%d: CSR differs from the reference", tc.n, tc.m)
+		}
+		if st.Kept != int64(len(wantAdj)/2) || st.Rows != int64(tc.m) || st.Rows != st.Kept+st.Duplicates+st.SelfLoops {
+			t.Fatalf("stats %+v", st)
+		}
+		if _, k := g.Components(); k != g.CountComponents() {
+			t.Fatalf("Components %d, CountComponents %d", k, g.CountComponents())
+		}
+	}
+}
+
+func TestCountComponents(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 100 {
+		n := 1 + r.IntN(200)
+		m := r.IntN(150)
+		src, dst := make([]int32, m), make([]int32, m)
+		for i := range src {
+			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
+		}
+		g, _ := Build(n, src, dst)
+		if _, k := g.Components(); k != g.CountComponents() {
+			t.Fatalf("Components %d, CountComponents %d", k, g.CountComponents())
+		}
+	}
+}

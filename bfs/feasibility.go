@@ -18,12 +18,33 @@ type HitCheck struct {
 	First     []Edge // the first uncovered ones in CSR order (U < V)
 }
 
-// CheckHitting scans every edge once; hitIndex[v] ≥ 0 marks set members.
+// CheckHitting scans every edge once; hitIndex[v] ≥ 0 marks set members. Vertex
+// ranges are scanned in parallel and merged in CSR order (the same result as one pass).
 func CheckHitting(g *Graph, answer []bool, hitIndex []int32, limit int) HitCheck {
+	parts := vertexRanges(g, workersFor(len(g.Adj)))
+	res := make([]HitCheck, len(parts))
+	parallel(len(parts), len(parts), func(k, _, _ int) {
+		res[k] = checkHittingRange(g, answer, hitIndex, limit, parts[k])
+	})
 	var hc HitCheck
-	for u := int32(0); int(u) < g.N(); u++ {
-		for _, v := range g.Neighbours(u) {
-			if v <= u || answer[u] == answer[v] {
+	for _, r := range res {
+		hc.Boundary += r.Boundary
+		hc.Uncovered += r.Uncovered
+		for _, e := range r.First {
+			if len(hc.First) < limit {
+				hc.First = append(hc.First, e)
+			}
+		}
+	}
+	return hc
+}
+
+func checkHittingRange(g *Graph, answer []bool, hitIndex []int32, limit int, r [2]int32) HitCheck {
+	var hc HitCheck
+	for u := r[0]; u < r[1]; u++ {
+		au := answer[u]
+		for _, v := range g.Adj[g.Off[u]:g.Off[u+1]] {
+			if v <= u || au == answer[v] {
 				continue
 			}
 			hc.Boundary++

@@ -3,6 +3,7 @@ package bfs
 import (
 	"cmp"
 	"slices"
+	"sync/atomic"
 )
 
 // Instance is one problem: a graph, the query's true answer on every vertex, and the
@@ -13,6 +14,10 @@ type Instance struct {
 	Hit    []int32   // hitting-set vertices, input order, no repeats
 	PTrue  []float64 // given Pr[M(Hit[i]) = answer(Hit[i])]
 	Pair   Pair
+
+	// Progress, if set, counts the vertices the engine's passes have finished (both
+	// colours: up to 2n), added in batches; the pipeline reads it to report progress.
+	Progress *atomic.Int64
 }
 
 // POne is the given Pr[M(Hit[i]) = 1]: p_one is the canonical form of a mechanism

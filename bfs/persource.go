@@ -48,6 +48,10 @@ func (e PerSource) Colour(ctx context.Context, in *Instance, one bool) (*Field, 
 					return err
 				}
 				s.run(in, src[i], f)
+				if in.Progress != nil {
+					// Per source: its share of the colour's n vertices.
+					in.Progress.Add(int64(n) / int64(len(src)))
+				}
 			}
 			return nil
 		})

@@ -20,53 +20,109 @@ func (Propagate) Colour(ctx context.Context, in *Instance, one bool) (*Field, er
 	n := g.N()
 	top := c.Top()
 	f := newField(n, top)
-	const (
-		fresh uint8 = iota
-		queued
-		settled
-	)
-	state := make([]uint8, n)
-	fifo := make([]int32, 0, min(n, 1<<16))
+	// Two bitmaps instead of a state byte per vertex: the inner loop tests one bit
+	// per arc, so its random reads stay within n/8 bytes (cache-resident where n
+	// bytes would not be); settled is read once per pop. FIFO entries carry their
+	// key (value, distance, binding vertex), so a pop reads the queue sequentially
+	// and writes the field once, instead of reading three arrays at random.
+	reached := make([]uint64, (n+63)/64) // queued or settled
+	settled := make([]uint64, (n+63)/64)
+	var fifo fifoQueue
 	src := in.sources(c)
-	head, next := 0, 0
+	next := 0
 	var steps int
 	for {
 		// Pop the smaller key; a hitting-set entry (distance 0) wins ties.
-		var x int32
-		if next < len(src) && (head == len(fifo) || src[next].a <= f.Value[fifo[head]]) {
+		var e entry
+		if next < len(src) && (fifo.empty() || src[next].a <= fifo.front().a) {
 			s := src[next]
 			next++
-			if state[s.v] == settled {
+			if settled[s.v>>6]&(1<<(s.v&63)) != 0 {
 				continue // a smaller value reached it first: infeasible (feasibility.go)
 			}
-			x = s.v
-			f.Value[x], f.Dist[x], f.Bind[x] = s.a, 0, x
-		} else if head < len(fifo) {
-			x = fifo[head]
-			head++
-			if state[x] == settled {
+			e = entry{v: s.v, b: s.v, a: s.a}
+			reached[s.v>>6] |= 1 << (s.v & 63)
+		} else if !fifo.empty() {
+			e = fifo.pop()
+			if settled[e.v>>6]&(1<<(e.v&63)) != 0 {
 				continue // settled earlier by its own hitting-set entry
 			}
 		} else {
 			break
 		}
-		state[x] = settled
-		if steps++; steps&0xffff == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
+		x := e.v
+		settled[x>>6] |= 1 << (x & 63)
+		f.Value[x], f.Dist[x], f.Bind[x] = e.a, e.d, e.b
+		if steps++; steps&0xffff == 0 {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			if in.Progress != nil {
+				in.Progress.Add(0x10000)
+			}
 		}
-		offer := c.Step(f.Value[x])
+		offer := c.Step(e.a)
 		if offer >= top {
 			continue
 		}
-		d, b := f.Dist[x]+1, f.Bind[x]
-		f.Scans += g.Off[x+1] - g.Off[x]
-		for _, y := range g.Adj[g.Off[x]:g.Off[x+1]] {
-			if state[y] == fresh {
-				state[y] = queued
-				f.Value[y], f.Dist[y], f.Bind[y] = offer, d, b
-				fifo = append(fifo, y)
+		next := entry{d: e.d + 1, b: e.b, a: offer}
+		lo, hi := g.Off[x], g.Off[x+1]
+		f.Scans += hi - lo
+		for _, y := range g.Adj[lo:hi] {
+			if w, m := reached[y>>6], uint64(1)<<(y&63); w&m == 0 {
+				reached[y>>6] = w | m
+				next.v = y
+				fifo.push(next)
 			}
 		}
 	}
 	return f, nil
+}
+
+// entry is a queued vertex with its key: value, distance and binding vertex.
+type entry struct {
+	v, d, b int32
+	a       float64
+}
+
+// fifoQueue is a FIFO of entries in blocks, recycled once consumed, so its memory
+// follows the queue's length rather than the number of pushes.
+type fifoQueue struct {
+	blocks [][]entry // blocks[0][head:] is the front
+	head   int
+	free   [][]entry
+}
+
+const fifoBlock = 1 << 14
+
+func (q *fifoQueue) empty() bool { return len(q.blocks) == 0 || q.head == len(q.blocks[0]) }
+
+func (q *fifoQueue) front() *entry { return &q.blocks[0][q.head] }
+
+func (q *fifoQueue) push(e entry) {
+	if k := len(q.blocks); k > 0 && len(q.blocks[k-1]) < fifoBlock {
+		q.blocks[k-1] = append(q.blocks[k-1], e)
+		return
+	}
+	var b []entry
+	if k := len(q.free); k > 0 {
+		b, q.free = q.free[k-1][:0], q.free[:k-1]
+	} else {
+		b = make([]entry, 0, fifoBlock)
+	}
+	q.blocks = append(q.blocks, append(b, e))
+}
+
+func (q *fifoQueue) pop() entry {
+	b := q.blocks[0]
+	e := b[q.head]
+	q.head++
+	if q.head == len(b) && (len(q.blocks) > 1 || len(b) == fifoBlock) {
+		q.free = append(q.free, b)
+		q.blocks = q.blocks[1:]
+		q.head = 0
+	} else if q.head == len(b) {
+		q.blocks[0], q.head = b[:0], 0
+	}
+	return e
 }

@@ -1,6 +1,9 @@
 package bfs
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // EdgeViolation is one (ε,δ)-DP inequality broken on one edge for one output.
 type EdgeViolation struct {
@@ -20,20 +23,59 @@ type Audit struct {
 
 // Verify checks both DP inequalities for both outputs on every edge of the mechanism
 // pone (p_one per vertex; Pr[M = 0] is 1 − p_one in float64, as Pair.Excess is told).
+// Vertex ranges of about equal arc counts are checked in parallel and merged in CSR
+// order, so the result (counts, the first violations, the first worst edge) is the
+// same as one pass in CSR order.
 func Verify(g *Graph, pone []float64, pair Pair, tol float64, limit int) Audit {
+	parts := vertexRanges(g, workersFor(len(g.Adj)))
+	res := make([]Audit, len(parts))
+	parallel(len(parts), len(parts), func(k, _, _ int) {
+		res[k] = verifyRange(g, pone, pair, tol, limit, parts[k])
+	})
 	a := Audit{Worst: EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}}
-	for u := int32(0); int(u) < g.N(); u++ {
-		for _, v := range g.Neighbours(u) {
+	for _, r := range res {
+		a.Edges += r.Edges
+		a.Violations += r.Violations
+		if r.Worst.Excess > a.Worst.Excess {
+			a.Worst = r.Worst
+		}
+		for _, v := range r.First {
+			if len(a.First) < limit {
+				a.First = append(a.First, v)
+			}
+		}
+	}
+	return a
+}
+
+// verifyRange is Verify over the vertices [r[0], r[1]). The DP pair's Excess is
+// called directly (inlined), other pairs through the interface.
+func verifyRange(g *Graph, pone []float64, pair Pair, tol float64, limit int, r [2]int32) Audit {
+	a := Audit{Worst: EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}}
+	dp, isDP := pair.(DP)
+	for u := r[0]; u < r[1]; u++ {
+		pu1 := pone[u]
+		pu0 := 1 - pu1
+		for _, v := range g.Adj[g.Off[u]:g.Off[u+1]] {
 			if v < u {
 				continue
 			}
 			a.Edges++
+			pv1 := pone[v]
+			var ex0, ex1 float64
+			if isDP {
+				ex0, ex1 = dp.Excess(pu0, 1-pv1), dp.Excess(pu1, pv1)
+			} else {
+				ex0, ex1 = pair.Excess(pu0, 1-pv1), pair.Excess(pu1, pv1)
+			}
+			if ex0 <= a.Worst.Excess && ex1 <= a.Worst.Excess && ex0 <= tol && ex1 <= tol {
+				continue // the common case: nothing to record
+			}
 			for _, j := range []bool{false, true} {
-				pu, pv := pone[u], pone[v]
-				if !j {
-					pu, pv = 1-pu, 1-pv
+				pu, pv, ex := pu0, 1-pv1, ex0
+				if j {
+					pu, pv, ex = pu1, pv1, ex1
 				}
-				ex := pair.Excess(pu, pv)
 				if ex > a.Worst.Excess {
 					a.Worst = EdgeViolation{U: u, V: v, Output: j, PU: pu, PV: pv, Excess: ex}
 				}
@@ -47,4 +89,28 @@ func Verify(g *Graph, pone []float64, pair Pair, tol float64, limit int) Audit {
 		}
 	}
 	return a
+}
+
+// vertexRanges splits 0..n−1 into at most parts contiguous ranges of about equal
+// arc counts.
+func vertexRanges(g *Graph, parts int) [][2]int32 {
+	n := g.N()
+	arcs := int64(len(g.Adj))
+	var out [][2]int32
+	lo := 0
+	for k := 1; k <= parts && lo < n; k++ {
+		hi := n
+		if k < parts {
+			target := arcs * int64(k) / int64(parts)
+			hi = max(lo, sort.Search(n, func(v int) bool { return g.Off[v] >= target }))
+		}
+		if hi > lo || k == parts {
+			out = append(out, [2]int32{int32(lo), int32(hi)})
+		}
+		lo = hi
+	}
+	if len(out) == 0 {
+		out = append(out, [2]int32{0, int32(n)})
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"slices"
@@ -26,6 +27,10 @@ type Job struct {
 	Columns    Columns `yaml:"columns"`
 	Runner     string  `yaml:"runner"` // local (default) or beam
 	Beam       Beam    `yaml:"beam"`
+
+	// Progress, if set, is a terminal on which long phases draw a status line;
+	// otherwise progress goes to the log (doc.go).
+	Progress io.Writer `yaml:"-"`
 
 	epsilonSet bool
 }

@@ -26,7 +26,11 @@ func OutputSchema(idType, answerType arrow.DataType) *arrow.Schema {
 }
 
 // BuildRecord lays the mechanism out as the output table, in the vertices file's order.
-// mem may be nil (Go allocator).
+// mem may be nil (Go allocator). Fixed-width columns the solver already holds in
+// the output's layout — int64 ids, p_true, p_one, binding_distance — are wrapped,
+// not copied (Arrow buffers over the Go slices, which the record keeps alive and
+// which must not change while it is in use); only nullable columns get a validity
+// bitmap, and binding ids a gathered array.
 func BuildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.RecordBatch, error) {
 	if mem == nil {
 		mem = memory.NewGoAllocator()
@@ -37,30 +41,75 @@ func BuildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.Reco
 	for _, h := range l.Hit.Vertex {
 		inH[h] = true
 	}
-	b := array.NewRecordBuilder(mem, OutputSchema(vs.IDType, vs.AnswerType))
-	defer b.Release()
-	b.Reserve(n)
-	if err := appendIDs(b.Field(0), vs.IDs, nil); err != nil {
-		return nil, err
-	}
-	if err := appendAnswers(b.Field(1), vs.Answer); err != nil {
-		return nil, err
-	}
-	b.Field(2).(*array.Float64Builder).AppendValues(sol.PTrue, nil)
-	b.Field(3).(*array.Float64Builder).AppendValues(sol.POne, nil)
-	b.Field(4).(*array.BooleanBuilder).AppendValues(inH, nil)
-	if err := appendIDs(b.Field(5), vs.IDs, sol.Bind); err != nil {
-		return nil, err
-	}
-	db := b.Field(6).(*array.Int32Builder)
-	for v, d := range sol.Dist {
-		if sol.Bind[v] < 0 {
-			db.AppendNull()
+	// Validity of binding_id and binding_distance: a binding vertex exists.
+	valid := make([]byte, (n+7)/8)
+	nulls := 0
+	for v, b := range sol.Bind {
+		if b >= 0 {
+			valid[v>>3] |= 1 << (v & 7)
 		} else {
-			db.Append(d)
+			nulls++
 		}
 	}
-	return b.NewRecordBatch(), nil
+	schema := OutputSchema(vs.IDType, vs.AnswerType)
+	cols := make([]arrow.Array, 0, 7)
+	defer func() {
+		for _, c := range cols {
+			c.Release()
+		}
+	}()
+	build := func(t arrow.DataType, fill func(array.Builder) error) error {
+		b := array.NewBuilder(mem, t)
+		defer b.Release()
+		b.Reserve(n)
+		if err := fill(b); err != nil {
+			return err
+		}
+		cols = append(cols, b.NewArray())
+		return nil
+	}
+	if vs.IDs.Int != nil {
+		cols = append(cols, wrap(arrow.PrimitiveTypes.Int64, n, nil, 0, arrow.Int64Traits.CastToBytes(vs.IDs.Int)))
+	} else if err := build(vs.IDType, func(b array.Builder) error { return appendIDs(b, vs.IDs, nil) }); err != nil {
+		return nil, err
+	}
+	if err := build(vs.AnswerType, func(b array.Builder) error { return appendAnswers(b, vs.Answer) }); err != nil {
+		return nil, err
+	}
+	cols = append(cols,
+		wrap(arrow.PrimitiveTypes.Float64, n, nil, 0, arrow.Float64Traits.CastToBytes(sol.PTrue)),
+		wrap(arrow.PrimitiveTypes.Float64, n, nil, 0, arrow.Float64Traits.CastToBytes(sol.POne)))
+	if err := build(arrow.FixedWidthTypes.Boolean, func(b array.Builder) error {
+		b.(*array.BooleanBuilder).AppendValues(inH, nil)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if vs.IDs.Int != nil {
+		bound := make([]int64, n)
+		for v, b := range sol.Bind {
+			if b >= 0 {
+				bound[v] = vs.IDs.Int[b]
+			}
+		}
+		cols = append(cols, wrap(arrow.PrimitiveTypes.Int64, n, valid, nulls, arrow.Int64Traits.CastToBytes(bound)))
+	} else if err := build(vs.IDType, func(b array.Builder) error { return appendIDs(b, vs.IDs, sol.Bind) }); err != nil {
+		return nil, err
+	}
+	cols = append(cols, wrap(arrow.PrimitiveTypes.Int32, n, valid, nulls, arrow.Int32Traits.CastToBytes(sol.Dist)))
+	return array.NewRecordBatch(schema, cols, int64(n)), nil
+}
+
+// wrap makes a fixed-width array over values (and a validity bitmap when nulls > 0)
+// without copying them.
+func wrap(t arrow.DataType, n int, valid []byte, nulls int, values []byte) arrow.Array {
+	var vb *memory.Buffer
+	if nulls > 0 {
+		vb = memory.NewBufferBytes(valid)
+	}
+	d := array.NewData(t, n, []*memory.Buffer{vb, memory.NewBufferBytes(values)}, nil, nulls, 0)
+	defer d.Release()
+	return array.MakeFromData(d)
 }
 
 // appendIDs appends every id (at == nil) or the id at each position at[i] (null where < 0).

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -71,8 +72,11 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
 	t := newTimer()
+	prog := newProgress(ctx, log, job.Progress)
+	defer prog.close()
 	s := &Summary{Version: Version, Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
 
+	prog.phase("read", nil, 0, "")
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
 	l, err := Load(ctx, &job)
 	if err != nil {
@@ -81,22 +85,26 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	fillInputs(s, l)
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet, "seconds", t.done("read").Seconds())
 
-	g, st := bfs.Build(l.Vertices.IDs.Len(), l.Edges.Src, l.Edges.Dst)
-	l.Edges.Src, l.Edges.Dst = nil, nil // the CSR replaces them
+	prog.phase("csr", nil, 0, "")
+	// The CSR replaces the edge rows: BuildOwned drops them once scattered.
+	g, st := bfs.BuildOwned(l.Vertices.IDs.Len(), &l.Edges.Src, &l.Edges.Dst)
 	s.EdgesKept, s.Duplicates, s.SelfLoops = st.Kept, st.Duplicates, st.SelfLoops
-	_, s.Components = g.Components()
+	s.Components = g.CountComponents()
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
 		"components", s.Components, "seconds", t.done("csr").Seconds())
 
+	prog.phase("check", nil, 0, "")
 	in, err := bfs.NewInstance(g, l.Vertices.Answer, l.Hit.Vertex, l.Hit.PTrue, pair)
 	if err != nil {
 		return nil, err
 	}
+	in.Progress = new(atomic.Int64)
 	if err := checkHitting(s, job, l, in); err != nil {
 		return nil, err
 	}
 	t.done("check")
 
+	prog.phase("propagate", in.Progress, 2*int64(g.N()), "vertices")
 	sol, err := bfs.Solve(ctx, in, eng, job.List)
 	if err != nil {
 		return nil, err
@@ -110,6 +118,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		return s, infeasible(job, l, sol)
 	}
 
+	prog.phase("audit", nil, 0, "")
 	audit := bfs.Verify(g, sol.POne, pair, 0, 3)
 	s.AuditWorst = max(audit.Worst.Excess, 0)
 	if audit.Edges == 0 {
@@ -132,6 +141,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 	t.done("audit")
 
+	prog.phase("write", nil, 0, "")
 	rec, err := BuildRecord(nil, l, sol)
 	if err != nil {
 		return nil, err

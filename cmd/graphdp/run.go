@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"io"
+	"os"
 
 	"github.com/graphdp/graphdp/beam"
 	"github.com/graphdp/graphdp/pipeline"
@@ -51,6 +52,9 @@ func cmdRun(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	e.log = log
+	if f, ok := e.stderr.(*os.File); ok && pipeline.IsTerminal(f) && !o.quiet {
+		o.job.Progress = f
+	}
 	return runRun(ctx, o, e)
 }
 
