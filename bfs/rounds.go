@@ -381,7 +381,7 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 		if err := ctx.Err(); err != nil {
 			return nil, run, err
 		}
-		if err := parallel(ctx, w, k, func(worker, s int) error {
+		if err := strided(ctx, w, k, func(worker, s int) error {
 			out[s] = steppers[worker].Emit(l, shards[s], cur[s])
 			return nil
 		}); err != nil {
@@ -396,7 +396,7 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 			}
 		}
 		next := make([][]Cand, k)
-		if err := parallel(ctx, w, k, func(worker, s int) error {
+		if err := strided(ctx, w, k, func(worker, s int) error {
 			next[s], changed[s] = steppers[worker].Relax(shards[s], own[s], cur[s], inbox[s])
 			return nil
 		}); err != nil {
@@ -422,9 +422,9 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	return f, run, nil
 }
 
-// parallel runs fn(worker, i) for i in [0, n) on w goroutines, each with a fixed worker
+// strided runs fn(worker, i) for i in [0, n) on w goroutines, each with a fixed worker
 // index (for its Stepper), items handed out in strides.
-func parallel(ctx context.Context, w, n int, fn func(worker, i int) error) error {
+func strided(ctx context.Context, w, n int, fn func(worker, i int) error) error {
 	w = max(1, min(w, n))
 	grp, gctx := errgroup.WithContext(ctx)
 	for worker := range w {
