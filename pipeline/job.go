@@ -55,7 +55,7 @@ type Beam struct {
 }
 
 // Engines lists the engine names run accepts.
-var Engines = []string{"propagate", "per-source"}
+var Engines = []string{"propagate", "per-source", "rounds"}
 
 // DefaultJob is the starting point before a config file and flags apply.
 func DefaultJob() Job {

@@ -227,7 +227,7 @@ func writeTable(t *testing.T, path string, names []string, cols []any) {
 	}
 }
 
-// Generated Parquet jobs: both engines succeed, give byte-identical CSV (CSV carries
+// Generated Parquet jobs: all three engines succeed, give byte-identical CSV (CSV carries
 // no engine metadata), and the same engine gives byte-identical Parquet on 1 and 2 cores.
 func TestEnginesAndCoresByteIdentical(t *testing.T) {
 	r := rand.New(rand.NewPCG(21, 22))
@@ -248,7 +248,7 @@ func TestEnginesAndCoresByteIdentical(t *testing.T) {
 		for _, c := range []struct {
 			out, engine string
 			procs       int
-		}{{"a.csv", "propagate", 2}, {"b.csv", "per-source", 2}, {"c.parquet", "propagate", 1}, {"d.parquet", "propagate", 2}} {
+		}{{"a.csv", "propagate", 2}, {"b.csv", "per-source", 2}, {"c.parquet", "propagate", 1}, {"d.parquet", "propagate", 2}, {"e.csv", "rounds", 2}} {
 			prev := runtime.GOMAXPROCS(c.procs)
 			s, err := Run(context.Background(), job(c.out, c.engine), quiet)
 			runtime.GOMAXPROCS(prev)
@@ -261,8 +261,8 @@ func TestEnginesAndCoresByteIdentical(t *testing.T) {
 			data, _ := os.ReadFile(filepath.Join(dir, c.out))
 			outs = append(outs, data)
 		}
-		if !bytes.Equal(outs[0], outs[1]) {
-			t.Fatalf("case %d: propagate and per-source outputs differ", k)
+		if !bytes.Equal(outs[0], outs[1]) || !bytes.Equal(outs[0], outs[4]) {
+			t.Fatalf("case %d: propagate, per-source and rounds outputs differ", k)
 		}
 		if !bytes.Equal(outs[2], outs[3]) {
 			t.Fatalf("case %d: 1 and 2 cores give different Parquet bytes", k)

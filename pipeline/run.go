@@ -54,6 +54,8 @@ func Engine(job *Job) (bfs.Engine, error) {
 		return bfs.Propagate{}, nil
 	case "per-source":
 		return bfs.PerSource{Workers: job.Workers}, nil
+	case "rounds":
+		return bfs.Rounds{Workers: job.Workers}, nil
 	}
 	return nil, fmt.Errorf("unknown engine %q", job.Engine)
 }

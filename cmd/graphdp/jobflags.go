@@ -24,7 +24,7 @@ var jobFlagTable = []jobFlag{
 	{"summary", "write the run summary as JSON here", func(j *pipeline.Job) any { return &j.Summary }},
 	{"epsilon", "ε ≥ 0 (required)", func(j *pipeline.Job) any { return &j.Epsilon }},
 	{"delta", "δ in [0, 1)", func(j *pipeline.Job) any { return &j.Delta }},
-	{"engine", "propagate (default, linear time) or per-source (the paper's Algorithm 1)", func(j *pipeline.Job) any { return &j.Engine }},
+	{"engine", "propagate (default, linear time), per-source (the paper's Algorithm 1) or rounds (synchronous rounds, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
 	{"workers", "cores to use (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
 	{"list", "how many problems to list (default 10)", func(j *pipeline.Job) any { return &j.List }},
 	{"id-column", "vertex id column of every table (default id)", func(j *pipeline.Job) any { return &j.Columns.ID }},

@@ -21,7 +21,7 @@ import (
 const relMech = "testdata/release/mechanism.csv" // run's output on the paper's path example
 
 // Every bad release request: a clear message, the documented exit status, nothing
-// written and the previous output intact (golden files, -update rewrites).
+// written and the previous output intact (golden files, -update-golden rewrites).
 func TestReleaseBadInputGolden(t *testing.T) {
 	cases := []struct {
 		name string

@@ -12,7 +12,8 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
+// updateGolden rewrites golden files. (Not -update: the Beam SDK defines that flag globally.)
+var updateGolden = flag.Bool("update-golden", false, "rewrite golden files")
 
 const ln2 = "0.6931471805599453"
 
@@ -42,7 +43,7 @@ func pathArgs(out string, over ...string) []string {
 }
 
 // Every bad input: a clear message naming file, row and column, the documented exit
-// status, and nothing written (golden files under testdata/golden, -update rewrites).
+// status, and nothing written (golden files under testdata/golden, -update-golden rewrites).
 func TestBadInputGolden(t *testing.T) {
 	cases := []struct {
 		name string
@@ -99,7 +100,7 @@ func TestBadInputGolden(t *testing.T) {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".golden")
-	if *update {
+	if *updateGolden {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +108,7 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
+		t.Fatalf("%v (run go test -update-golden to create it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("stderr differs from %s:\n--- got\n%s--- want\n%s", path, got, want)

@@ -11,7 +11,7 @@ import (
 
 // The toolkit's bad inputs and failed checks: exit status and the exact messages
 // (stdout, where a report was printed, then stderr), in golden files under
-// testdata/golden (go test -update rewrites them). Nothing may be written.
+// testdata/golden (go test -update-golden rewrites them). Nothing may be written.
 func TestToolkitGolden(t *testing.T) {
 	const (
 		pv = "testdata/path/vertices.csv"
