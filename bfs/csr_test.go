@@ -93,6 +93,19 @@ func referenceCSR(n int, src, dst []int32) ([]int64, []int32) {
 // Large inputs take Build's parallel paths (atomic scatter, parallel list sorting)
 // and hubs its radix sort; the result must still be the sorted, deduplicated CSR.
 func TestBuildLargeMatchesReference(t *testing.T) {
+	testBuildLarge(t)
+}
+
+// With tiny blocks, BuildOwned partitions the arcs into its maximum number of
+// blocks, many of them empty or holding a hub's whole list.
+func TestBuildSmallBlocksMatchesReference(t *testing.T) {
+	defer func(a int) { blockArcs = a }(blockArcs)
+	blockArcs = 64
+	testBuildLarge(t)
+}
+
+func testBuildLarge(t *testing.T) {
+	t.Helper()
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, tc := range []struct{ n, m, hubs int }{{1000, 200_000, 0}, {50_000, 300_000, 3}, {3, 100_000, 1}} {
 		src, dst := make([]int32, tc.m), make([]int32, tc.m)
