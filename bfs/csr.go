@@ -41,18 +41,20 @@ func Build(n int, src, dst []int32) (*Graph, BuildStats) {
 
 // BuildOwned is Build that takes ownership of the edge rows: it sets *src and *dst
 // to nil as soon as it no longer reads them (after the first two passes below), so
-// that their memory can be reclaimed before Adj is allocated.
+// that their memory can be reclaimed while the lists are built.
 //
 // The build is a two-level counting sort whose random writes stay in cache. A
 // scatter of every arc straight to its place in Adj costs a cache and TLB miss per
 // arc (0.9 GB of Adj and offsets at 10^8 rows). Instead the rows are read twice in
 // order: first to count arcs per block (2^shift consecutive tails, about blockArcs
-// arcs), then to append every arc (tail, head) to its block's share of a scratch
-// array — one sequential write stream per block. Each block is then built on its
-// own in cache (blockWork.build: sorted, deduplicated lists, written back over the
-// block's consumed scratch), and Adj is copied from the blocks. Every step runs on
-// GOMAXPROCS workers and writes only its own rows' or block's ranges; the result
-// does not depend on their schedule. Linear in n + rows.
+// arcs), then to append every arc to its block's share of two scratch arrays, the
+// head (int32, which becomes Adj) and the tail's offset in its block (uint16) —
+// sequential write streams, two per block. Each block is then built on its own in
+// cache (blockWork.build: sorted, deduplicated lists, written back over the block's
+// heads), and the blocks are moved down over the gaps duplicates left. Memory: 12
+// bytes an arc of scratch besides the rows, and no other array of arcs. The passes
+// run on GOMAXPROCS workers, each writing only its own rows' or block's ranges; the
+// result does not depend on their schedule. Linear in n + rows.
 func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
 	src, dst := *srcp, *dstp
 	rows := len(src)
@@ -81,8 +83,9 @@ func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
 	for _, l := range loops {
 		st.SelfLoops += l
 	}
-	// Block b's arcs are scratch[2·start[b] : 2·start[b+1]] as (tail, head) pairs,
-	// worker 0's share first; cur[k][b] becomes worker k's cursor in block b.
+	// Block b's arcs are heads[start[b]:start[b+1]], tails (minus the block's first
+	// vertex) at the same places of low, worker 0's share first; cur[k][b] becomes
+	// worker k's cursor in block b.
 	start := make([]int64, nb+1)
 	arcs := int64(0)
 	for b := range nb {
@@ -94,9 +97,11 @@ func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
 		}
 	}
 	start[nb] = arcs
-	// Pass 2: partition the arcs by tail block (the same shares as pass 1): a
-	// write stream per block, a few thousand streams in all.
-	scratch := make([]int32, 2*arcs)
+	// Pass 2: partition the arcs by tail block (the same shares as pass 1): two
+	// write streams per block, a few thousand in all. A block's tails fit 16 bits.
+	heads := make([]int32, arcs)
+	low := make([]uint16, arcs)
+	lowMask := int32(1)<<shift - 1 // a tail minus its block's first vertex
 	parallel(w, rows, func(k, lo, hi int) {
 		c := cur[k]
 		for i, u := range src[lo:hi] {
@@ -104,19 +109,19 @@ func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
 			if u == v {
 				continue
 			}
-			p := 2 * c[u>>shift]
+			p := c[u>>shift]
 			c[u>>shift]++
-			scratch[p], scratch[p+1] = u, v
-			q := 2 * c[v>>shift]
+			heads[p], low[p] = v, uint16(u&lowMask)
+			q := c[v>>shift]
 			c[v>>shift]++
-			scratch[q], scratch[q+1] = v, u
+			heads[q], low[q] = u, uint16(v&lowMask)
 		}
 	})
 	*srcp, *dstp = nil, nil
 	src, dst = nil, nil
 
-	// Build each block's lists; off[v+1] holds v's deduplicated degree until the
-	// prefix sum below, kept[b] the block's total.
+	// Build each block's lists in place; off[v+1] holds v's deduplicated degree
+	// until the prefix sum below, kept[b] the block's total.
 	off := make([]int64, n+1)
 	kept := make([]int64, nb)
 	hbits := bits.Len(uint(max(n-1, 0)))
@@ -129,61 +134,61 @@ func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
 				break
 			}
 			v0, v1 := b<<shift, min(n, (b+1)<<shift)
-			kept[b] = bw.build(scratch[2*start[b]:2*start[b+1]], int32(v0), off[v0+1:v1+1], hbits)
+			kept[b] = bw.build(heads[start[b]:start[b+1]], low[start[b]:start[b+1]], off[v0+1:v1+1], hbits)
 		}
 	})
+	low = nil
 	total := int64(0)
 	for v := 1; v <= n; v++ {
 		total += off[v]
 		off[v] = total
 	}
-	adj := make([]int32, total)
-	next.Store(0)
-	parallel(w, w, func(_, _, _ int) {
-		for {
-			b := int(next.Add(1) - 1)
-			if b >= nb {
-				break
+	// Close the gaps duplicates left at the blocks' ends, left to right (a block
+	// moves down, never onto a later block's lists).
+	if total != arcs {
+		for b := range nb {
+			if p := off[b<<shift]; p != start[b] {
+				copy(heads[p:p+kept[b]], heads[start[b]:])
 			}
-			p := off[b<<shift]
-			copy(adj[p:p+kept[b]], scratch[2*start[b]:])
 		}
-	})
+		heads = heads[:total:total]
+	}
 	st.Kept = total / 2
 	st.Duplicates = st.Rows - st.SelfLoops - st.Kept
-	return &Graph{Off: off, Adj: adj}, st
+	return &Graph{Off: off, Adj: heads}, st
 }
 
 // blockWork is one worker's buffers for building blocks, reused across blocks.
 type blockWork struct {
-	cnt  []int   // per tail: its start, then (after the scatter) its end in buf
-	last []int32 // per tail: the last head seen, to detect lists already in order
-	high []int32 // per value of a head's high digit: count, then cursor
-	buf  []int32 // heads grouped by tail
-	tmp  []int32 // part ordered by the heads' high digit
-	long []int32 // radix sort scratch for long lists
+	cnt  []int    // per tail: its start, then (after the scatter) its end in buf
+	last []int32  // per tail: the last head seen, to detect lists already in order
+	high []int32  // per value of a head's high digit: count, then cursor
+	buf  []int32  // heads grouped by tail
+	tmpH []int32  // the block's heads ordered by high digit
+	tmpT []uint16 // their tails
+	long []int32  // radix sort scratch for long lists
 }
 
 // highBits is the width of the head digit build orders the pairs by before
 // grouping them by tail: 2^highBits counters of 4 bytes stay in the L1 cache.
 const highBits = 12
 
-// build turns part, the (tail, head) pairs of the tails v0..v0+len(deg)−1, into
-// their sorted, deduplicated neighbour lists, written over part's front in tail
-// order; deg[t−v0] receives each list's length and build returns their sum. hbits
-// is the number of significant bits of a head.
+// build turns a block's arcs — heads hs and tails v0+ts[i] — into the tails'
+// sorted, deduplicated neighbour lists, written over hs's front in tail order;
+// deg[t−v0] receives each list's length and build returns their sum. hbits is the
+// number of significant bits of a head.
 //
 // One counting pass counts arcs per tail and per high digit of the head (the top
 // highBits bits) and notices whether every tail's heads already come in order (rows
-// sorted by source, as many writers emit them). If not, the pairs are first put in
+// sorted by source, as many writers emit them). If not, the arcs are first put in
 // high-digit order (a counting sort); the stable scatter by tail then leaves each
 // list sorted by high digit, so that an insertion sort has almost nothing left to do
 // (a list of 20 heads rarely holds two with one high digit of 4096). All of it runs in
 // cache, a few sequential passes an arc, where sorting each list by comparison costs
 // mispredicted branches per element and level. Lists longer than sortDirect are
 // radix sorted instead (a hub's list holds many heads per high digit).
-func (bw *blockWork) build(part []int32, v0 int32, deg []int64, hbits int) int64 {
-	m, nv := len(part)/2, len(deg)
+func (bw *blockWork) build(hs []int32, ts []uint16, deg []int64, hbits int) int64 {
+	m, nv := len(hs), len(deg)
 	hd := uint(max(0, hbits-highBits))
 	bw.cnt = slices.Grow(bw.cnt[:0], nv+1)[:nv+1]
 	bw.last = slices.Grow(bw.last[:0], nv)[:nv]
@@ -195,9 +200,10 @@ func (bw *blockWork) build(part []int32, v0 int32, deg []int64, hbits int) int64
 		last[i] = -1
 	}
 	sorted := true
-	for i := 0; i < len(part); i += 2 {
-		t, h := part[i]-v0, part[i+1]
-		cnt[t+1]++
+	ts = ts[:m]
+	for i, h := range hs {
+		t := ts[i]
+		cnt[int(t)+1]++
 		high[h>>hd]++
 		sorted = sorted && h > last[t]
 		last[t] = h
@@ -205,32 +211,33 @@ func (bw *blockWork) build(part []int32, v0 int32, deg []int64, hbits int) int64
 	for i := 1; i < len(cnt); i++ {
 		cnt[i] += cnt[i-1]
 	}
-	pairs := part
+	ph, pt := hs, ts
 	if !sorted && m < math.MaxInt32 {
 		s := int32(0)
 		for d, k := range high {
 			high[d] = s
 			s += k
 		}
-		bw.tmp = slices.Grow(bw.tmp[:0], len(part))[:len(part)]
-		pairs = bw.tmp
-		for i := 0; i < len(part); i += 2 {
-			t, h := part[i], part[i+1]
-			j := 2 * int(high[h>>hd])
+		bw.tmpH = slices.Grow(bw.tmpH[:0], m)[:m]
+		bw.tmpT = slices.Grow(bw.tmpT[:0], m)[:m]
+		ph, pt = bw.tmpH, bw.tmpT
+		for i, h := range hs {
+			j := high[h>>hd]
 			high[h>>hd]++
-			pairs[j], pairs[j+1] = t, h
+			ph[j], pt[j] = h, ts[i]
 		}
 	}
 	bw.buf = slices.Grow(bw.buf[:0], m)[:m]
 	buf := bw.buf
-	for i := 0; i < len(pairs); i += 2 {
-		t := pairs[i] - v0
-		buf[cnt[t]] = pairs[i+1]
+	pt = pt[:len(ph)]
+	for i, h := range ph {
+		t := pt[i]
+		buf[cnt[t]] = h
 		cnt[t]++
 	}
 	// cnt[t−v0] is now t's end and t's start is the previous tail's end. Sort what
-	// is left to sort and deduplicate each list while writing it over part, which
-	// is consumed.
+	// is left to sort and deduplicate each list while writing it over hs, which is
+	// consumed.
 	w := 0
 	for i, lo := 0, 0; i < nv; i++ {
 		hi := cnt[i]
@@ -246,8 +253,8 @@ func (bw *blockWork) build(part []int32, v0 int32, deg []int64, hbits int) int64
 		}
 		start := w
 		for j, x := range list {
-			if j == 0 || x != part[w-1] {
-				part[w] = x
+			if j == 0 || x != hs[w-1] {
+				hs[w] = x
 				w++
 			}
 		}
@@ -302,7 +309,7 @@ func radixSort(a, tmp []int32) {
 }
 
 // blockArcs is about how many arcs one block of BuildOwned holds: its working set
-// (scratch pairs, reordered pairs, heads: 20 bytes an arc) stays within a core's
+// (heads, tails, both reordered, heads by tail: 16 bytes an arc) stays within a core's
 // share of the L3 cache (measured: 2^16..2^18 alike; 2^20 is 2× slower per block,
 // fewer than 2^16 makes the partition pass slower, more streams).
 var blockArcs = 1 << 17
@@ -311,10 +318,11 @@ var blockArcs = 1 << 17
 const maxBlocks = 1 << 12
 
 // blockShift is log2 of the vertices per block: about blockArcs arcs each on
-// average, at most maxBlocks blocks.
+// average, at most maxBlocks blocks, and at most 2^16 vertices a block (tails are
+// stored as 16-bit offsets), which takes precedence beyond 2^28 vertices.
 func blockShift(n, rows int) int {
 	shift := 0
-	for 1<<shift < n && (int64(2*rows)<<shift < int64(blockArcs)*int64(n) || n>>shift > maxBlocks) {
+	for 1<<shift < n && shift < 16 && (int64(2*rows)<<shift < int64(blockArcs)*int64(n) || n>>shift > maxBlocks) {
 		shift++
 	}
 	return shift
