@@ -1,6 +1,9 @@
 package bfs
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // Propagate is the default engine (DESIGN §4): label-setting from the hitting set,
 // which is sorted by a_c and merged with one FIFO of vertex ids. Because the same
@@ -31,6 +34,13 @@ func (Propagate) Colour(ctx context.Context, in *Instance, one bool) (*Field, er
 	src := in.sources(c)
 	next := 0
 	var steps int
+	// Step is a function of the value alone and values leave the queue sorted, so
+	// runs of pops share it: one call per run.
+	lastA, lastOffer := math.NaN(), 0.0
+	// touch sums loads of the offsets and first neighbours of vertices a few pops
+	// ahead in the FIFO: they miss the cache like the current vertex's loads but do
+	// not depend on them, so the misses overlap (a software prefetch; Go has none).
+	var touch int64
 	for {
 		// Pop the smaller key; a hitting-set entry (distance 0) wins ties.
 		var e entry
@@ -43,6 +53,12 @@ func (Propagate) Colour(ctx context.Context, in *Instance, one bool) (*Field, er
 			e = entry{v: s.v, b: s.v, a: s.a}
 			reached[s.v>>6] |= 1 << (s.v & 63)
 		} else if !fifo.empty() {
+			if b := fifo.blocks[0]; fifo.head+prefetchFar < len(b) {
+				touch += g.Off[b[fifo.head+prefetchFar].v]
+				if y := b[fifo.head+prefetchNear].v; g.Off[y] < int64(len(g.Adj)) {
+					touch += int64(g.Adj[g.Off[y]])
+				}
+			}
 			e = fifo.pop()
 			if settled[e.v>>6]&(1<<(e.v&63)) != 0 {
 				continue // settled earlier by its own hitting-set entry
@@ -61,7 +77,10 @@ func (Propagate) Colour(ctx context.Context, in *Instance, one bool) (*Field, er
 				in.Progress.Add(0x10000)
 			}
 		}
-		offer := c.Step(e.a)
+		if e.a != lastA {
+			lastA, lastOffer = e.a, c.Step(e.a)
+		}
+		offer := lastOffer
 		if offer >= top {
 			continue
 		}
@@ -76,8 +95,16 @@ func (Propagate) Colour(ctx context.Context, in *Instance, one bool) (*Field, er
 			}
 		}
 	}
+	f.touched = touch
 	return f, nil
 }
+
+// How far ahead in the FIFO Propagate loads a vertex's offsets and then, once they
+// are cached, its list.
+const (
+	prefetchFar  = 16
+	prefetchNear = 8
+)
 
 // entry is a queued vertex with its key: value, distance and binding vertex.
 type entry struct {
