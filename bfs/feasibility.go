@@ -43,8 +43,8 @@ func checkHittingRange(g *Graph, answer []bool, hitIndex []int32, limit int, r [
 	var hc HitCheck
 	for u := r[0]; u < r[1]; u++ {
 		au := answer[u]
-		for _, v := range g.Adj[g.Off[u]:g.Off[u+1]] {
-			if v <= u || au == answer[v] {
+		for _, v := range above(g, u) {
+			if au == answer[v] {
 				continue
 			}
 			hc.Boundary++

@@ -42,15 +42,15 @@ func NewInstance(g *Graph, answer []bool, hit []int32, ptrue []float64, pair Pai
 	if len(hit) != len(ptrue) {
 		return nil, fmt.Errorf("bfs: %d hitting-set vertices with %d values", len(hit), len(ptrue))
 	}
-	seen := make(map[int32]struct{}, len(hit))
+	seen := make([]uint64, (n+63)/64) // a bitmap, not a map: the set can hold millions
 	for i, h := range hit {
 		if h < 0 || int(h) >= n {
 			return nil, fmt.Errorf("bfs: hitting-set vertex %d out of range [0, %d)", h, n)
 		}
-		if _, dup := seen[h]; dup {
+		if seen[h>>6]&(1<<(h&63)) != 0 {
 			return nil, fmt.Errorf("bfs: hitting-set vertex %d repeated", h)
 		}
-		seen[h] = struct{}{}
+		seen[h>>6] |= 1 << (h & 63)
 		if !(ptrue[i] >= 0 && ptrue[i] <= 1) {
 			return nil, fmt.Errorf("bfs: p_true %v of vertex %d outside [0, 1]", ptrue[i], h)
 		}

@@ -2,6 +2,7 @@ package bfs
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -56,10 +57,7 @@ func verifyRange(g *Graph, pone []float64, pair Pair, tol float64, limit int, r 
 	for u := r[0]; u < r[1]; u++ {
 		pu1 := pone[u]
 		pu0 := 1 - pu1
-		for _, v := range g.Adj[g.Off[u]:g.Off[u+1]] {
-			if v < u {
-				continue
-			}
+		for _, v := range above(g, u) {
 			a.Edges++
 			pv1 := pone[v]
 			var ex0, ex1 float64
@@ -89,6 +87,14 @@ func verifyRange(g *Graph, pone []float64, pair Pair, tol float64, limit int, r 
 		}
 	}
 	return a
+}
+
+// above is the part of u's sorted list above u: each edge once, without a branch
+// per arc that goes either way at random.
+func above(g *Graph, u int32) []int32 {
+	list := g.Adj[g.Off[u]:g.Off[u+1]]
+	i, _ := slices.BinarySearch(list, u)
+	return list[i:]
 }
 
 // vertexRanges splits 0..n−1 into at most parts contiguous ranges of about equal
