@@ -12,7 +12,7 @@ const (
 	kindDense  indexKind = iota // int ids are exactly 0..n-1 in order: identity
 	kindRange                   // int ids within a range at most 4n wide: flat table
 	kindHash                    // other int ids: open addressing, linear probing
-	kindString                  // string ids: Go map
+	kindString                  // string ids: strTable
 )
 
 // maxRangeFactor bounds the flat table of kindRange to this many slots per id.
@@ -35,7 +35,7 @@ type Index struct {
 	shift uint // 64 - log2(len(keys))
 	mask  uint64
 
-	strs map[string]int32
+	strs *strTable
 }
 
 // Len is the number of ids.
@@ -68,8 +68,9 @@ func (x *Index) LookupString(id string) (int32, bool) {
 	if x.kind != kindString {
 		return 0, false
 	}
-	p, ok := x.strs[id]
-	return p, ok
+	w0, w1, h := strKey([]byte(id))
+	p := x.strs.find([]byte(id), w0, w1, h)
+	return max(p, 0), p >= 0
 }
 
 // lookupInts writes the position of every ids[i] to out[i]. It returns the
@@ -195,12 +196,12 @@ func buildHashIndex(ids []int64) (*Index, *duplicate) {
 }
 
 func buildStringIndex(ids []string) (*Index, *duplicate) {
-	x := &Index{kind: kindString, n: len(ids), strs: make(map[string]int32, len(ids))}
-	for i, id := range ids {
-		if p, ok := x.strs[id]; ok {
+	x := &Index{kind: kindString, n: len(ids), strs: newStrTable(len(ids))}
+	x.strs.ids = ids
+	for i := range ids {
+		if p := x.strs.insert(i); p >= 0 {
 			return nil, &duplicate{first: int64(p), second: int64(i)}
 		}
-		x.strs[id] = int32(i)
 	}
 	return x, nil
 }

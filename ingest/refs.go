@@ -48,14 +48,10 @@ func (t *pqTable) refLoader(c *pqColumn, vs *Vertices, dst []int32) chunkLoader 
 		}
 	}
 	return func(check func() error, g int) error {
+		var sc strBatch
 		return scanChunk(t, c, g, check, make([]parquet.ByteArray, t.scratchLen(g)), func(row int64, vals []parquet.ByteArray) error {
-			out := dst[row : row+int64(len(vals))]
-			for i, b := range vals {
-				p, ok := x.strs[string(b)]
-				if !ok {
-					return cellError(t.path, row+int64(i), c.name, string(b), msgUnknownID(vs.File))
-				}
-				out[i] = p
+			if bad := lookupBatch(x.strs, vals, dst[row:], &sc); bad >= 0 {
+				return cellError(t.path, row+int64(bad), c.name, string(vals[bad]), msgUnknownID(vs.File))
 			}
 			return nil
 		})
