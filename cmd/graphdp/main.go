@@ -1,6 +1,3 @@
-// Command graphdp computes, audits and uses optimal binary (ε,δ)-DP mechanisms over
-// graphs of datasets. This package holds flags and wiring only; see README for the
-// subcommands and exit codes.
 package main
 
 import (
