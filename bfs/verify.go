@@ -74,6 +74,9 @@ func verifyRange(g *Graph, pone []float64, pair Pair, tol float64, limit int, r 
 				if j {
 					pu, pv, ex = pu1, pv1, ex1
 				}
+				if math.IsNaN(ex) {
+					ex = math.Inf(1) // a NaN probability fails the audit; it never passes it
+				}
 				if ex > a.Worst.Excess {
 					a.Worst = EdgeViolation{U: u, V: v, Output: j, PU: pu, PV: pv, Excess: ex}
 				}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -123,6 +124,21 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		if _, err := sink.FormatOf(j.Out); err != nil {
 			add("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", j.Out, filepath.Ext(j.Out))
 		}
+		// Writing out must not destroy an input or the summary, and must not fail
+		// after the work for want of a folder.
+		for _, in := range []struct{ key, path string }{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism}, {"summary", j.Summary}} {
+			if in.path != "" && filepath.Clean(in.path) == filepath.Clean(j.Out) {
+				add("out: %s is also the %s file; it would be overwritten", j.Out, in.key)
+			}
+		}
+	}
+	for _, f := range []struct{ key, path string }{{"out", j.Out}, {"summary", j.Summary}} {
+		if f.path == "" || hasScheme(f.path) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Dir(f.path)); err != nil || !st.IsDir() {
+			add("%s: %s: the folder %s does not exist", f.key, f.path, filepath.Dir(f.path))
+		}
 	}
 	if !j.epsilonSet {
 		if slices.Contains(required, "epsilon") {
@@ -130,6 +146,8 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		}
 	} else if math.IsNaN(j.Epsilon) || math.IsInf(j.Epsilon, 0) || j.Epsilon < 0 {
 		add("epsilon: must be a finite number ≥ 0, got %v", j.Epsilon)
+	} else if math.IsInf(math.Exp(j.Epsilon), 1) {
+		add("epsilon: must be below %.6g (e^ε overflows float64; any ε that large allows every mechanism), got %v", math.Log(math.MaxFloat64), j.Epsilon)
 	}
 	if math.IsNaN(j.Delta) || j.Delta < 0 || j.Delta >= 1 {
 		add("delta: must be in [0, 1), got %v", j.Delta)

@@ -295,7 +295,7 @@ func audit(in Input) Audit {
 		}
 		return Edge{U: in.ID(e.U), V: in.ID(e.V), Output: out, PU: e.PU, PV: e.PV, Excess: e.Excess}
 	}
-	if v.Edges > 0 {
+	if v.Edges > 0 && v.Worst.U >= 0 {
 		w := edge(v.Worst)
 		a.Worst, a.WorstExcess = &w, v.Worst.Excess
 	}

@@ -1,6 +1,3 @@
-// Command graphdp computes, audits and uses optimal binary (ε,δ)-DP mechanisms over
-// graphs of datasets. This package holds flags and wiring only; see README for the
-// subcommands and exit codes.
 package main
 
 import (
@@ -51,6 +48,10 @@ var commands = map[string]command{
 func main() {
 	beam.InitWorker() // launched as a Beam worker (--worker): serve as the SDK harness
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop() // the first signal cancels the run; a second one kills the process
+	}()
 	code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)

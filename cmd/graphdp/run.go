@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/graphdp/graphdp/beam"
 	"github.com/graphdp/graphdp/pipeline"
@@ -31,10 +33,19 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 	fs.StringVar(&o.logFormat, "log-format", "text", "log lines on stderr: text or json")
 	fs.StringVar(&o.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
+	var beamFlags []string
+	fs.Func("beam-flag", "with -runner beam: a runner flag passed through, as name=value (repeatable; e.g. project=my-gcp-project)", func(s string) error {
+		if !strings.Contains(s, "=") {
+			return fmt.Errorf("want name=value, got %q", s)
+		}
+		beamFlags = append(beamFlags, "--"+strings.TrimLeft(s, "-"))
+		return nil
+	})
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
 	}
+	job.Beam.Extra = append(job.Beam.Extra, beamFlags...)
 	if err := job.Validate(source, unknown...); err != nil {
 		return nil, err
 	}

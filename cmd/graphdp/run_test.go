@@ -65,6 +65,12 @@ func TestBadInputGolden(t *testing.T) {
 		{"hit_duplicate", func(o string) []string { return pathArgs(o, "-hitting-set", "testdata/bad/hit_dup.csv") }, 3},
 		{"epsilon_negative", func(o string) []string { return pathArgs(o, "-epsilon", "-0.5") }, 2},
 		{"delta_range", func(o string) []string { return pathArgs(o, "-delta", "1") }, 2},
+		{"epsilon_overflow", func(o string) []string { return pathArgs(o, "-epsilon", "710") }, 2},
+		{"out_is_summary", func(o string) []string { return append(pathArgs(o), "-summary", o) }, 2},
+		{"out_is_input", func(o string) []string { return pathArgs(o, "-hitting-set", o) }, 2},
+		{"summary_folder_missing", func(o string) []string {
+			return append(pathArgs(o), "-summary", filepath.Join(filepath.Dir(o), "missing", "run.json"))
+		}, 2},
 		{"engine_unknown", func(o string) []string { return pathArgs(o, "-engine", "fast") }, 2},
 		{"out_extension", func(o string) []string { return pathArgs(strings.TrimSuffix(o, ".parquet") + ".txt") }, 2},
 		{"config_unknown_key", func(o string) []string {

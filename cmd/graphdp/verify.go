@@ -198,6 +198,9 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 
 // edgeLine describes one DP inequality pair on an edge.
 func edgeLine(ids ingest.IDs, v bfs.EdgeViolation) string {
+	if v.U < 0 {
+		return "no edge"
+	}
 	j := 0
 	if v.Output {
 		j = 1

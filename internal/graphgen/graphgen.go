@@ -1,18 +1,3 @@
-// Package graphgen makes synthetic dataset graphs for benchmarks and tests: the
-// graph families of issue 3 (uniform random, R-MAT, grid, hypercube, the
-// per-source engine's bad path), each with answers and a feasible partial
-// mechanism on a boundary-hitting set, in vertex positions 0..n−1.
-//
-// Invariants:
-//
-//  1. Deterministic: a Spec gives the same vertices, edges and hitting set
-//     whatever GOMAXPROCS is (edge chunks are generated in parallel from
-//     per-chunk seeds and delivered in order).
-//  2. The hitting set is a boundary-hitting set and its values admit a DP
-//     extension: either the balanced α of the paper's corollary (DESIGN §6.3)
-//     on boundary vertices, or (path) values whose consecutive pairs satisfy
-//     the paper's Lemma, hence every pair does (U is monotone).
-//  3. Edges are streamed in chunks; nothing of size E is held in memory.
 package graphgen
 
 import (
