@@ -29,8 +29,8 @@ type Solution struct {
 	// Instance is what the mechanism solves: the input, or, when values were accepted
 	// within Tolerance above their bounds, the input with those values moved onto
 	// their bounds (Repairs > 0). Query and audits of optimality use it.
-	Instance *Instance
-	Repairs  int // rounds of within-tolerance repair
+	Instance    *Instance
+	Repairs     int         // rounds of within-tolerance repair
 	Violations  []Violation // the first few
 	Infeasible  int         // how many (hitting-set vertex, output) pairs violate
 	Relaxations int64       // adjacency entries read by the engine, both colours
@@ -63,9 +63,9 @@ func NewInstance(g *Graph, answer []bool, hit []int32, ptrue []float64, pair Pai
 	return &Instance{G: g, Answer: answer, Hit: hit, PTrue: ptrue, Pair: pair}, nil
 }
 
-// maxRepairs bounds Solve's rounds of within-tolerance repair. Each round makes one
+// MaxRepairs bounds Solve's rounds of within-tolerance repair. Each round makes one
 // colour exactly consistent; two or three suffice in practice.
-const maxRepairs = 8
+const MaxRepairs = 8
 
 // Solve runs both colours (in parallel: they are independent), decides feasibility
 // with Tolerance, and assembles the mechanism: p_true(w) = g_answer(w)(w) (DESIGN §3).
@@ -80,7 +80,7 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 	sol := &Solution{Instance: in, Relaxations: f[0].Scans + f[1].Scans}
 	sol.Violations, sol.Infeasible = Violations(in, f, limit)
 	if sol.Infeasible == 0 {
-		for sol.Repairs < maxRepairs {
+		for sol.Repairs < MaxRepairs {
 			next := repair(sol.Instance, f)
 			if next == nil {
 				break
