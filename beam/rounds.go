@@ -15,7 +15,8 @@ import (
 // and its offers together, and Relax. The state — the shard's CSR block included —
 // travels through every round's shuffle: that is the rounds × graph cost of BEAM.md.
 // Between pipelines the states rest in the staging folder; the launcher stops when a
-// round changes nothing or at the a-priori bound.
+// round changes nothing or at the a-priori bound. Then, as bfs.Solve, it may repair
+// values accepted within Tolerance (repairFn) and run the rounds again (run.go).
 
 // readStateFn loads a shard's state file.
 type readStateFn struct{ C Conf }
