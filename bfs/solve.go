@@ -96,6 +96,17 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 	return sol, nil
 }
 
+// Moved counts the hitting-set values the repair moved onto their bounds.
+func (s *Solution) Moved() int {
+	n := 0
+	for i := range s.Instance.Hit {
+		if s.Instance.POne(i) != s.Instance.givenPOne(i) {
+			n++
+		}
+	}
+	return n
+}
+
 func colours(ctx context.Context, in *Instance, eng Engine) ([2]*Field, error) {
 	var f [2]*Field
 	grp, gctx := errgroup.WithContext(ctx)
