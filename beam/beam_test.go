@@ -537,3 +537,69 @@ func readParquet(t *testing.T, path string) (arrow.Table, map[string]string) {
 	t.Cleanup(tb.Release)
 	return tb, md
 }
+
+// Values accepted within bfs.Tolerance above their bounds are repaired by re-solving
+// (bfs.Solve); Beam repairs on the shards and gives the same bytes. Inputs: the
+// balanced α on every boundary vertex (exactly on the feasibility edge), some of them
+// nudged up by 1e-10 (divided by e^ε: a neighbour's bound moves e^ε times as far, and
+// it must stay within Tolerance), and a few set members further inside. Local repairs are counted
+// to check the test reaches the repair loop, also for several repair rounds.
+func TestBeamRepairMatchesLocal(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 11))
+	params := [][2]float64{{1, 0.01}, {math.Ln2, 0}, {0.5, 1e-6}, {3, 0.01}, {0.1, 0}, {0, 0.05}, {0, 0}}
+	count := 21
+	if testing.Short() {
+		count = 7
+	}
+	repairs := map[int]int{}
+	for k := range count {
+		fam := familyNames[k%len(familyNames)]
+		pr := params[k%len(params)]
+		g := gen(r, fam, 2+r.IntN(60), pr[0], pr[1])
+		alpha := (math.Exp(pr[0]) + pr[1]) / (math.Exp(pr[0]) + 1)
+		onBoundary := make([]bool, g.n)
+		for i := range g.src {
+			if u, v := g.src[i], g.dst[i]; g.answer[u] != g.answer[v] {
+				onBoundary[u], onBoundary[v] = true, true
+			}
+		}
+		g.hit, g.ptrue = nil, nil
+		for _, v := range r.Perm(g.n) {
+			if !onBoundary[v] && r.IntN(8) != 0 {
+				continue
+			}
+			p := alpha
+			if r.IntN(2) == 0 {
+				p += 1e-10 / math.Exp(pr[0])
+			}
+			g.hit, g.ptrue = append(g.hit, v), append(g.ptrue, min(p, 1))
+		}
+		if len(g.hit) == 0 {
+			g.hit, g.ptrue = []int{0}, []float64{alpha}
+		}
+		dir := t.TempDir()
+		job := g.write(t, dir, int64(1+r.IntN(16)))
+		job.SetEpsilon(pr[0])
+		job.Delta = pr[1]
+		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
+		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts)
+		local, beam, lerr, berr := both(t, job, pr[0], pr[1], opts)
+		sameOutcome(t, name, local, beam, lerr, berr)
+		if lerr != nil {
+			t.Fatalf("%s: rejected: %v", name, lerr)
+		}
+		x, err := pipeline.LoadInputs(context.Background(), &job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := pipeline.Check(context.Background(), job, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		repairs[c.Solution.Repairs]++
+	}
+	t.Logf("local repairs: %v", repairs)
+	if repairs[0] == count {
+		t.Fatalf("no case was repaired: %v", repairs)
+	}
+}

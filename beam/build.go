@@ -753,6 +753,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) 
 		st.HitPos = append(st.HitPos, h.pos)
 		st.HitRow = append(st.HitRow, h.row)
 		st.HitP = append(st.HitP, h.p)
+		st.HitOne = append(st.HitOne, poneOf(st.Answer[h.pos-lo], h.p))
 	}
 	// CSR rows: counting sort by tail, then sort and deduplicate each list.
 	type nb struct {
@@ -811,13 +812,9 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) 
 		return err
 	}
 	for ci, one := range []bool{false, true} {
-		p := bfs.NewPass(pair, one)
-		st.Cur[ci] = st.own(p)
-		stats.MinA[ci] = p.Top()
-		for j, h := range st.HitPos {
-			stats.MinA[ci] = min(stats.MinA[ci], p.Value(poneOf(st.Answer[h-lo], st.HitP[j])))
-		}
+		st.Cur[ci] = st.own(bfs.NewPass(pair, one))
 	}
+	stats.MinA = st.minA(pair)
 	stats.Hits = int64(len(st.HitPos))
 	st.Changed = n // round 0 "changed" everything
 	if err := writeBlob(ctx, join(f.C.Staging, "stats", fmt.Sprintf("shard-%06d", s)), stats.encode()); err != nil {

@@ -102,12 +102,15 @@ func decodeErr(b []byte) (inputErr, error) {
 // state is one shard between rounds: its block of the CSR, its vertices' ids,
 // answers and hitting-set entries, and both colours' candidates.
 type state struct {
-	Shard   bfs.Shard
-	IDs     ids
-	Answer  []bool
-	HitPos  []int32   // hitting-set vertices in the shard, ascending
-	HitRow  []int64   // their rows in the hitting-set file
-	HitP    []float64 // their given p_true
+	Shard  bfs.Shard
+	IDs    ids
+	Answer []bool
+	HitPos []int32   // hitting-set vertices in the shard, ascending
+	HitRow []int64   // their rows in the hitting-set file
+	HitP   []float64 // their given p_true
+	// HitOne is their p_one as solved: poneOf(answer, HitP) until a within-tolerance
+	// repair moves it onto its bound (bfs.Solve's repair; finish.go).
+	HitOne  []float64
 	Cur     [2][]bfs.Cand
 	Changed int // vertices changed in the last round (both colours)
 }
@@ -142,6 +145,7 @@ func (s *state) encode() []byte {
 	e.i32s(s.HitPos)
 	e.i64s(s.HitRow)
 	e.f64s(s.HitP)
+	e.f64s(s.HitOne)
 	e.cands(s.Cur[0])
 	e.cands(s.Cur[1])
 	e.i64(int64(s.Changed))
@@ -162,26 +166,39 @@ func decodeState(b []byte) (*state, error) {
 	s.HitPos = d.i32s()
 	s.HitRow = d.i64s()
 	s.HitP = d.f64s()
+	s.HitOne = d.f64s()
 	s.Cur[0] = d.cands()
 	s.Cur[1] = d.cands()
 	s.Changed = int(d.i64())
 	if d.err != nil {
 		return nil, d.err
 	}
-	if n := s.Shard.Len(); n < 0 || len(s.Answer) != n || len(s.Cur[0]) != n || len(s.Cur[1]) != n {
+	if n := s.Shard.Len(); n < 0 || len(s.Answer) != n || len(s.Cur[0]) != n || len(s.Cur[1]) != n ||
+		len(s.HitRow) != len(s.HitPos) || len(s.HitP) != len(s.HitPos) || len(s.HitOne) != len(s.HitPos) {
 		return nil, fmt.Errorf("beam: shard at %d: inconsistent state", s.Shard.Lo)
 	}
 	return s, nil
 }
 
-// own is round 0 of colour ci for the shard (the hitting-set vertices' own candidates).
+// own is round 0 of colour ci for the shard (the hitting-set vertices' own candidates,
+// from their p_one as solved: Instance.POne).
 func (s *state) own(p bfs.Pass) []bfs.Cand {
-	pone := make([]float64, len(s.HitPos))
-	for j, h := range s.HitPos {
-		pone[j] = poneOf(s.Answer[h-s.Shard.Lo], s.HitP[j])
-	}
 	lo := s.Shard.Lo
-	return p.OwnBlock(lo, lo+int32(s.Shard.Len()), s.HitPos, pone)
+	return p.OwnBlock(lo, lo+int32(s.Shard.Len()), s.HitPos, s.HitOne)
+}
+
+// minA is the least pass value of the shard's hitting-set vertices, per colour (Top
+// when there are none): the launcher's round bound (bfs.Pass.Depth).
+func (s *state) minA(pair bfs.Pair) [2]float64 {
+	var m [2]float64
+	for ci, one := range []bool{false, true} {
+		p := bfs.NewPass(pair, one)
+		m[ci] = p.Top()
+		for _, x := range s.HitOne {
+			m[ci] = min(m[ci], p.Value(x))
+		}
+	}
+	return m
 }
 
 // poneOf is Instance.POne: the given p_true as Pr[M = 1].

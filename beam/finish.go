@@ -13,9 +13,10 @@ import (
 )
 
 // The finish stage (one pipeline): per shard, the mechanism (bfs.Solve's assembly),
-// the feasibility check (bfs.Violations), and the DP audit (bfs.Verify) on the edges
-// whose smaller end is in the shard — the other end's p_one arrives in one more
-// exchange. Each shard writes its output block and its findings to staging.
+// the feasibility check (bfs.Violations, on the first solve only: after a repair the
+// run is known feasible), and the DP audit (bfs.Verify) on the edges whose smaller end
+// is in the shard — the other end's p_one arrives in one more exchange. Each shard
+// writes its output block and its findings to staging.
 
 // mechanism is bfs.Solve's per-vertex assembly for one shard.
 type mechanism struct {
@@ -24,6 +25,9 @@ type mechanism struct {
 	Bind, Dist  []int32
 }
 
+// mechanism is bfs's assemble on the shard: p_one is the pass value of the vertex's
+// own answer (on the hitting set, its value as solved: given or repaired); a
+// hitting-set vertex whose p_one is still the given one keeps its given p_true.
 func (st *state) mechanism() mechanism {
 	n := st.Shard.Len()
 	m := mechanism{POne: make([]float64, n), PTrue: make([]float64, n), InH: make([]bool, n), Bind: make([]int32, n), Dist: make([]int32, n)}
@@ -35,22 +39,16 @@ func (st *state) mechanism() mechanism {
 	for v := range n {
 		ans := st.Answer[v]
 		c0, c1 := st.Cur[0][v], st.Cur[1][v]
-		lower, upper := -c0.Value, c1.Value
-		p := lower
+		p := -c0.Value
 		m.Bind[v], m.Dist[v] = c0.Bind, c0.Dist
 		if ans {
-			p = upper
+			p = c1.Value
 			m.Bind[v], m.Dist[v] = c1.Bind, c1.Dist
 		}
-		j, isHit := hit[int32(v)]
-		if isHit {
-			p = poneOf(ans, st.HitP[j])
-		}
-		given := p
-		p = max(min(p, upper), lower)
 		m.POne[v] = p
+		j, isHit := hit[int32(v)]
 		switch {
-		case isHit && p == given:
+		case isHit && p == poneOf(ans, st.HitP[j]):
 			m.PTrue[v] = st.HitP[j]
 		case ans:
 			m.PTrue[v] = p
@@ -147,8 +145,12 @@ func (f *auditEmitFn) ProcessElement(_ int, b []byte, emit func(int, []byte)) er
 	return nil
 }
 
-// finishFn writes one shard's output block and findings.
-type finishFn struct{ C Conf }
+// finishFn writes one shard's output block and findings; Check: decide feasibility
+// (the rounds are the first solve, not a repaired one).
+type finishFn struct {
+	C     Conf
+	Check bool
+}
 
 // finding is what a shard reports after the finish.
 type finding struct {
@@ -191,7 +193,9 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte)
 	}
 	m := st.mechanism()
 	fd := finding{Worst: math.Inf(-1), WorstEdge: [2]int32{-1, -1}}
-	fd.Violations, fd.Infeasible = st.violations(pair, f.C.List)
+	if f.Check {
+		fd.Violations, fd.Infeasible = st.violations(pair, f.C.List)
+	}
 	// The audit of bfs.Verify on this shard's edges u < v.
 	lo, hi := st.Shard.Lo, st.Shard.Lo+int32(st.Shard.Len())
 	for i := range st.Shard.Len() {
@@ -276,11 +280,11 @@ func decodeFinding(b []byte) (*finding, error) {
 	return fd, d.err
 }
 
-func finishPipeline(c Conf, files []string) *sdk.Pipeline {
+func finishPipeline(c Conf, files []string, check bool) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope("finish")
 	st := sdk.ParDo(s, &readStateFn{C: c}, sdk.CreateList(s, files))
 	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, st)
-	sdk.ParDo0(s, &finishFn{C: c}, sdk.GroupByKey(s, msgs))
+	sdk.ParDo0(s, &finishFn{C: c, Check: check}, sdk.GroupByKey(s, msgs))
 	return p
 }

@@ -15,7 +15,8 @@ import (
 // and its offers together, and Relax. The state — the shard's CSR block included —
 // travels through every round's shuffle: that is the rounds × graph cost of BEAM.md.
 // Between pipelines the states rest in the staging folder; the launcher stops when a
-// round changes nothing or at the a-priori bound.
+// round changes nothing or at the a-priori bound. Then, as bfs.Solve, it may repair
+// values accepted within Tolerance (repairFn) and run the rounds again (run.go).
 
 // readStateFn loads a shard's state file.
 type readStateFn struct{ C Conf }
@@ -102,8 +103,9 @@ func (f *relaxFn) ProcessElement(s int, vals func(*[]byte) bool, emit func(int, 
 	return nil
 }
 
-// writeStateFn stores a shard's state after the batch's last round, and how many of
-// its vertices that round changed.
+// writeStateFn stores a shard's state after the batch's last round, and its round
+// report: how many of its vertices that round changed and, for when the rounds have
+// converged, its hitting-set excesses (state.excess).
 type writeStateFn struct {
 	C     Conf
 	Round int
@@ -117,9 +119,93 @@ func (f *writeStateFn) ProcessElement(ctx context.Context, s int, b []byte) erro
 	if err := writeBlob(ctx, stateFile(f.C.Staging, f.Round, s), b); err != nil {
 		return err
 	}
+	pair, err := f.C.pair()
+	if err != nil {
+		return err
+	}
+	x := st.excess(pair)
 	var e enc
 	e.i64(int64(st.Changed))
+	e.i64(x.Beyond)
+	e.i64(x.Above[0])
+	e.i64(x.Above[1])
 	return writeBlob(ctx, join(f.C.Staging, fmt.Sprintf("changed-%06d", f.Round), fmt.Sprintf("shard-%06d", s)), e.b)
+}
+
+// excess is what a shard (or, summed, the launcher) knows of its hitting-set values
+// against the bounds the converged rounds give them.
+type excess struct {
+	Changed int64
+	Beyond  int64    // (vertex, colour) pairs beyond bfs.Tolerance: bfs.Violations
+	Above   [2]int64 // vertices above their bound at all, per colour: bfs.Solve's repair
+}
+
+func (st *state) excess(pair bfs.Pair) excess {
+	var x excess
+	for ci, one := range []bool{false, true} {
+		p := bfs.NewPass(pair, one)
+		for j, h := range st.HitPos {
+			a, g := p.Value(st.HitOne[j]), st.Cur[ci][h-st.Shard.Lo].Value
+			if g < a {
+				x.Above[ci]++
+			}
+			if g < a-bfs.Tolerance {
+				x.Beyond++
+			}
+		}
+	}
+	return x
+}
+
+// repairFn is one round of bfs.Solve's within-tolerance repair on one shard: the
+// hitting-set vertices whose colour-ci value lies above their bound take the bound as
+// their p_one, and both colours restart from round 0 (state file Round, the next
+// round number); the shard's new least pass values go to the launcher for the bound.
+type repairFn struct {
+	C      Conf
+	Colour int
+	Round  int
+}
+
+func (f *repairFn) ProcessElement(ctx context.Context, path string) error {
+	b, err := readBlob(ctx, path)
+	if err != nil {
+		return err
+	}
+	st, err := decodeState(b)
+	if err != nil {
+		return fmt.Errorf("beam: %s: %w", path, err)
+	}
+	pair, err := f.C.pair()
+	if err != nil {
+		return err
+	}
+	p := bfs.NewPass(pair, f.Colour == 1)
+	for j, h := range st.HitPos {
+		if g := st.Cur[f.Colour][h-st.Shard.Lo].Value; g < p.Value(st.HitOne[j]) {
+			st.HitOne[j] = p.Value(g)
+		}
+	}
+	for ci, one := range []bool{false, true} {
+		st.Cur[ci] = st.own(bfs.NewPass(pair, one))
+	}
+	st.Changed = st.Shard.Len()
+	s := int(f.C.layout().Of(st.Shard.Lo))
+	if err := writeBlob(ctx, stateFile(f.C.Staging, f.Round, s), st.encode()); err != nil {
+		return err
+	}
+	m := st.minA(pair)
+	var e enc
+	e.f64(m[0])
+	e.f64(m[1])
+	return writeBlob(ctx, join(f.C.Staging, fmt.Sprintf("mina-%06d", f.Round), fmt.Sprintf("shard-%06d", s)), e.b)
+}
+
+func repairPipeline(c Conf, files []string, colour, round int) *sdk.Pipeline {
+	p, s := sdk.NewPipelineWithRoot()
+	s = s.Scope(fmt.Sprintf("repair %d", round))
+	sdk.ParDo0(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, files))
+	return p
 }
 
 // roundsPipeline runs rounds from+1 … from+k.

@@ -45,6 +45,7 @@ func init() {
 	register.DoFn3x1[int, []byte, func(int, []byte), error](&emitFn{})
 	register.DoFn3x1[int, func(*[]byte) bool, func(int, []byte), error](&relaxFn{})
 	register.DoFn3x1[context.Context, int, []byte, error](&writeStateFn{})
+	register.DoFn2x1[context.Context, string, error](&repairFn{})
 	register.DoFn3x1[int, []byte, func(int, []byte), error](&auditEmitFn{})
 	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&finishFn{})
 	register.Emitter2[int, []byte]()
@@ -176,42 +177,84 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	done("check")
 
 	// Rounds: at most the a-priori bound (bfs.Pass.Depth), stopping at the first round
-	// that changes nothing.
-	bound := 0
-	if st.hits > 0 {
-		for ci, one := range []bool{false, true} {
-			bound = max(bound, bfs.NewPass(pair, one).Depth(st.minA[ci], max(int(c.N)-1, 0)))
+	// that changes nothing. Then bfs.Solve's repair: when the first solve is feasible
+	// but hitting-set values lie above their bounds (within Tolerance), move colour 1's
+	// onto them, else colour 0's, and run the rounds again from the repaired values; at
+	// most bfs.MaxRepairs times. Round numbers (state folders) continue across repairs.
+	depth := func(minA [2]float64, hits int64) int {
+		d := 0
+		if hits > 0 {
+			for ci, one := range []bool{false, true} {
+				d = max(d, bfs.NewPass(pair, one).Depth(minA[ci], max(int(c.N)-1, 0)))
+			}
 		}
+		return d
 	}
+	bound := depth(st.minA, st.hits)
 	per := opts.RoundsPerPipeline
 	if per <= 0 {
 		per = 8
 	}
-	rounds := 0
-	for rounds < bound {
-		k := min(per, bound-rounds)
+	rounds, repairs := 0, 0
+	for {
+		from := rounds
+		for rounds < bound {
+			k := min(per, bound-rounds)
+			files, err := listBlobs(ctx, join(staging, fmt.Sprintf("state-%06d", rounds), "shard-*"))
+			if err != nil {
+				return nil, err
+			}
+			if err := exec(roundsPipeline(c, files, rounds, k)); err != nil {
+				return nil, fmt.Errorf("beam: rounds %d-%d: %w", rounds+1, rounds+k, err)
+			}
+			rounds += k
+			x, err := gatherRound(ctx, staging, rounds)
+			if err != nil {
+				return nil, err
+			}
+			log.Info("beam rounds", "stage", "propagate", "rounds", rounds, "bound", bound, "changed", x.Changed)
+			if x.Changed == 0 {
+				break
+			}
+		}
+		if rounds == from || repairs == bfs.MaxRepairs {
+			break // no round ran: every value is its own, nothing lies above a bound
+		}
+		x, err := gatherRound(ctx, staging, rounds)
+		if err != nil {
+			return nil, err
+		}
+		if repairs == 0 && x.Beyond > 0 {
+			break // infeasible: decided on the first solve, by the finish
+		}
+		colour := 1
+		if x.Above[1] == 0 {
+			colour = 0
+		}
+		if x.Above[colour] == 0 {
+			break
+		}
 		files, err := listBlobs(ctx, join(staging, fmt.Sprintf("state-%06d", rounds), "shard-*"))
 		if err != nil {
 			return nil, err
 		}
-		if err := exec(roundsPipeline(c, files, rounds, k)); err != nil {
-			return nil, fmt.Errorf("beam: rounds %d-%d: %w", rounds+1, rounds+k, err)
+		if err := exec(repairPipeline(c, files, colour, rounds+1)); err != nil {
+			return nil, fmt.Errorf("beam: repair %d: %w", repairs+1, err)
 		}
-		rounds += k
-		changed, err := sumChanged(ctx, staging, rounds)
+		rounds++
+		repairs++
+		minA, err := gatherMinA(ctx, staging, rounds, l)
 		if err != nil {
 			return nil, err
 		}
-		log.Info("beam rounds", "stage", "propagate", "rounds", rounds, "bound", bound, "changed", changed)
-		if changed == 0 {
-			break
-		}
+		bound = rounds + depth(minA, st.hits)
+		log.Info("beam repair", "stage", "propagate", "repair", repairs, "colour", colour, "values", x.Above[colour], "bound", bound)
 	}
 	files, err := listBlobs(ctx, join(staging, fmt.Sprintf("state-%06d", rounds), "shard-*"))
 	if err != nil {
 		return nil, err
 	}
-	if err := exec(finishPipeline(c, files)); err != nil {
+	if err := exec(finishPipeline(c, files, repairs == 0)); err != nil {
 		return nil, fmt.Errorf("beam: finish: %w", err)
 	}
 	done("propagate")
@@ -530,24 +573,45 @@ func gatherBuild(ctx context.Context, staging string, l bfs.Layout) (*buildStats
 	return st, nil
 }
 
-func sumChanged(ctx context.Context, staging string, round int) (int64, error) {
+// gatherRound sums the shards' reports of the round that ended a rounds pipeline.
+func gatherRound(ctx context.Context, staging string, round int) (excess, error) {
+	var total excess
 	names, err := listBlobs(ctx, join(staging, fmt.Sprintf("changed-%06d", round), "shard-*"))
 	if err != nil {
-		return 0, err
+		return total, err
 	}
-	var total int64
 	for _, n := range names {
 		b, err := readBlob(ctx, n)
 		if err != nil {
-			return 0, err
+			return total, err
 		}
 		d := dec{b: b}
-		total += d.i64()
+		total.Changed += d.i64()
+		total.Beyond += d.i64()
+		total.Above[0] += d.i64()
+		total.Above[1] += d.i64()
 		if d.err != nil {
-			return 0, d.err
+			return total, d.err
 		}
 	}
 	return total, nil
+}
+
+// gatherMinA is the least pass value per colour after a repair (the round bound).
+func gatherMinA(ctx context.Context, staging string, round int, l bfs.Layout) ([2]float64, error) {
+	m := [2]float64{math.Inf(1), math.Inf(1)}
+	for s := range l.Shards() {
+		b, err := readBlob(ctx, join(staging, fmt.Sprintf("mina-%06d", round), fmt.Sprintf("shard-%06d", s)))
+		if err != nil {
+			return m, err
+		}
+		d := dec{b: b}
+		m[0], m[1] = min(m[0], d.f64()), min(m[1], d.f64())
+		if d.err != nil {
+			return m, d.err
+		}
+	}
+	return m, nil
 }
 
 // idsAt looks up the ids of a few positions in their shards' state files.

@@ -18,11 +18,21 @@ type Instance struct {
 	// Progress, if set, counts the vertices the engine's passes have finished (both
 	// colours: up to 2n), added in batches; the pipeline reads it to report progress.
 	Progress *atomic.Int64
+
+	pone []float64 // p_one per hitting-set vertex once repaired (Solve), else nil
 }
 
 // POne is the given Pr[M(Hit[i]) = 1]: p_one is the canonical form of a mechanism
 // (doc.go, invariant 4), so a p_true of an answer-0 vertex becomes 1 − p_true once, here.
 func (in *Instance) POne(i int) float64 {
+	if in.pone != nil {
+		return in.pone[i]
+	}
+	return in.givenPOne(i)
+}
+
+// givenPOne is POne before any repair: from PTrue and the answer.
+func (in *Instance) givenPOne(i int) float64 {
 	if in.Answer[in.Hit[i]] {
 		return in.PTrue[i]
 	}

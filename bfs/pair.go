@@ -56,24 +56,45 @@ func (p DP) Allowed(pu, pv float64) bool {
 	return p.Excess(pu, pv) <= 0 && p.Excess(1-pu, 1-pv) <= 0
 }
 
-// Upper is U(a) on p_one, rounded down where the formula would overshoot so that
-// (a, Upper(a)) is Allowed: the largest such float64 not above the formula, hence
-// non-decreasing and ≥ a (doc.go, invariant 4).
+// Upper is U(a) on p_one: the largest float64 b ≤ the formula's value with (a, b)
+// Allowed, and at least a (a is always Allowed next to itself). For b ≥ a, Allowed(a, b)
+// holds on an interval [a, b*] (each inequality is monotone in b), so b* is found by
+// binary search over the float64 bits: at most 64 steps, exact. It is non-decreasing in
+// a and Upper(a) ≥ a (doc.go, invariant 4).
 func (p DP) Upper(a float64) float64 {
-	b := p.upperFormula(a)
-	for b > a && !p.Allowed(a, b) {
-		b = math.Nextafter(b, math.Inf(-1))
+	b := max(p.upperFormula(a), a) // the formula may round below a
+	if p.Allowed(a, b) {
+		return b
 	}
-	return b
+	lo, hi := math.Float64bits(a), math.Float64bits(b) // Allowed at lo, not at hi
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if p.Allowed(a, math.Float64frombits(mid)) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Float64frombits(lo)
 }
 
-// Lower is L(a) on p_one, rounded up where needed so that (a, Lower(a)) is Allowed.
+// Lower is L(a) on p_one: the smallest float64 b ≥ the formula's value with (a, b)
+// Allowed, and at most a; found like Upper's.
 func (p DP) Lower(a float64) float64 {
-	b := p.lowerFormula(a)
-	for b < a && !p.Allowed(a, b) {
-		b = math.Nextafter(b, math.Inf(1))
+	b := min(p.lowerFormula(a), a) // the formula may round above a
+	if p.Allowed(a, b) {
+		return b
 	}
-	return b
+	lo, hi := math.Float64bits(b), math.Float64bits(a) // not Allowed at lo, Allowed at hi
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if p.Allowed(a, math.Float64frombits(mid)) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return math.Float64frombits(hi)
 }
 
 // Excess evaluates pv ≤ e^ε·pu + δ and pu ≤ e^ε·pv + δ in float64, one rounding per

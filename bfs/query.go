@@ -183,24 +183,17 @@ func (qc *queryColour) settled(best candidate, d int32) bool {
 	return true // best's history is a proper prefix of the virtual one
 }
 
-// assemble turns the two colours' values at w into the mechanism exactly as Solve does.
+// assemble turns the two colours' values at w into the mechanism exactly as Solve's
+// assemble does (on the instance Solve solved: Solution.Instance).
 func (q *Query) assemble(w int32, best [2]candidate, res *QueryResult) {
 	in := q.in
-	lower, upper := -best[0].val, best[1].val
-	p, b := lower, best[0]
+	p, b := -best[0].val, best[0]
 	if in.Answer[w] {
-		p, b = upper, best[1]
+		p, b = best[1].val, best[1]
 	}
-	res.Bind, res.Dist = b.h, b.d
-	i := q.hitIndex[w]
-	if i >= 0 {
-		p = in.POne(int(i))
-	}
-	given := p
-	p = max(min(p, upper), lower)
-	res.POne = p
-	switch {
-	case i >= 0 && p == given:
+	res.Bind, res.Dist, res.POne = b.h, b.d, p
+	switch i := q.hitIndex[w]; {
+	case i >= 0 && p == in.givenPOne(int(i)):
 		res.PTrue = in.PTrue[i]
 	case in.Answer[w]:
 		res.PTrue = p

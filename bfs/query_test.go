@@ -19,7 +19,7 @@ func TestQueryEqualsSolve(t *testing.T) {
 		if err != nil || sol.Infeasible != 0 {
 			t.Fatalf("%s: %v %+v", name, err, sol.Violations)
 		}
-		q := NewQuery(in)
+		q := NewQuery(sol.Instance)
 		for v := int32(0); int(v) < in.G.N(); v++ {
 			got, err := q.Vertex(ctx, v)
 			if err != nil {
@@ -80,7 +80,7 @@ func TestQueryTies(t *testing.T) {
 		if sol.Infeasible != 0 {
 			continue
 		}
-		q := NewQuery(in)
+		q := NewQuery(sol.Instance)
 		for v := int32(0); int(v) < n; v++ {
 			got, _ := q.Vertex(ctx, v)
 			if got.POne != sol.POne[v] || got.Bind != sol.Bind[v] || got.Dist != sol.Dist[v] {

@@ -26,6 +26,11 @@ type Mechanism struct {
 // Solution is a solved instance. When Infeasible > 0 the mechanism is not valid.
 type Solution struct {
 	Mechanism
+	// Instance is what the mechanism solves: the input, or, when values were accepted
+	// within Tolerance above their bounds, the input with those values moved onto
+	// their bounds (Repairs > 0). Query and audits of optimality use it.
+	Instance    *Instance
+	Repairs     int         // rounds of within-tolerance repair
 	Violations  []Violation // the first few
 	Infeasible  int         // how many (hitting-set vertex, output) pairs violate
 	Relaxations int64       // adjacency entries read by the engine, both colours
@@ -58,9 +63,51 @@ func NewInstance(g *Graph, answer []bool, hit []int32, ptrue []float64, pair Pai
 	return &Instance{G: g, Answer: answer, Hit: hit, PTrue: ptrue, Pair: pair}, nil
 }
 
-// Solve runs both colours (in parallel: they are independent), decides feasibility,
-// and assembles the mechanism: p_true(w) = g_answer(w)(w) (DESIGN §3).
+// MaxRepairs bounds Solve's rounds of within-tolerance repair. Each round makes one
+// colour exactly consistent; two or three suffice in practice.
+const MaxRepairs = 8
+
+// Solve runs both colours (in parallel: they are independent), decides feasibility
+// with Tolerance, and assembles the mechanism: p_true(w) = g_answer(w)(w) (DESIGN §3).
+// Hitting-set values accepted within Tolerance but above the bound the others impose
+// are moved onto that bound and the instance is solved again, until it is exactly
+// consistent, so the written mechanism passes the audit (doc.go, invariant 4).
 func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution, error) {
+	f, err := colours(ctx, in, eng)
+	if err != nil {
+		return nil, err
+	}
+	sol := &Solution{Instance: in, Relaxations: f[0].Scans + f[1].Scans}
+	sol.Violations, sol.Infeasible = Violations(in, f, limit)
+	if sol.Infeasible == 0 {
+		for sol.Repairs < MaxRepairs {
+			next := repair(sol.Instance, f)
+			if next == nil {
+				break
+			}
+			if f, err = colours(ctx, next, eng); err != nil {
+				return nil, err
+			}
+			sol.Instance, sol.Relaxations = next, sol.Relaxations+f[0].Scans+f[1].Scans
+			sol.Repairs++
+		}
+	}
+	sol.Mechanism = assemble(sol.Instance, f)
+	return sol, nil
+}
+
+// Moved counts the hitting-set values the repair moved onto their bounds.
+func (s *Solution) Moved() int {
+	n := 0
+	for i := range s.Instance.Hit {
+		if s.Instance.POne(i) != s.Instance.givenPOne(i) {
+			n++
+		}
+	}
+	return n
+}
+
+func colours(ctx context.Context, in *Instance, eng Engine) ([2]*Field, error) {
 	var f [2]*Field
 	grp, gctx := errgroup.WithContext(ctx)
 	for ci, c := range []bool{false, true} {
@@ -69,42 +116,64 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 			return err
 		})
 	}
-	if err := grp.Wait(); err != nil {
-		return nil, err
+	return f, grp.Wait()
+}
+
+// repair returns in with colour 1's excesses moved onto their bounds (p_one lowered),
+// or, when colour 1 has none, colour 0's (p_one raised); nil when both colours are
+// exactly consistent. One colour at a time: repairing both at once can swap two
+// conflicting values instead of reconciling them (ε = δ = 0). Replacing values by the
+// fixed point's own values leaves that colour's fixed point unchanged, so the colour
+// repaired is exactly consistent afterwards.
+func repair(in *Instance, f [2]*Field) *Instance {
+	for _, one := range []bool{true, false} {
+		c, ci := colour{one, in.Pair}, 0
+		if one {
+			ci = 1
+		}
+		var pone []float64
+		for i, h := range in.Hit {
+			if g := f[ci].Value[h]; g < c.value(in.POne(i)) {
+				if pone == nil {
+					pone = make([]float64, len(in.Hit))
+					for j := range pone {
+						pone[j] = in.POne(j)
+					}
+				}
+				pone[i] = c.value(g)
+			}
+		}
+		if pone != nil {
+			out := *in
+			out.pone = pone
+			return &out
+		}
 	}
-	sol := &Solution{Relaxations: f[0].Scans + f[1].Scans}
-	sol.Violations, sol.Infeasible = Violations(in, f, limit)
-	// p_one comes from the pass of the vertex's own answer (DESIGN §3), or is the given
-	// value on the hitting set, then is clamped into [lower bound of the colour-0 pass,
-	// upper bound of the colour-1 pass]. In exact arithmetic the clamp changes nothing
-	// on a feasible instance; in float64 it moves a value accepted within Tolerance
-	// onto its bound so the written mechanism passes the audit (doc.go, invariant 4).
-	// Colour 0's arrays are reused for binding and distance, its values become p_true.
+	return nil
+}
+
+// assemble lays out the mechanism of solved (the input or its repair): p_one from the
+// pass of each vertex's own answer (which on the hitting set is its value); p_true is
+// the given one where the value was not repaired. Colour 0's arrays are reused for
+// binding and distance, and its values become p_true. Query.assemble mirrors it.
+func assemble(solved *Instance, f [2]*Field) Mechanism {
 	m := Mechanism{POne: f[1].Value, PTrue: f[0].Value, Bind: f[0].Bind, Dist: f[0].Dist}
-	hitIndex := in.HitIndex()
-	for v, ans := range in.Answer {
-		lower, upper := -f[0].Value[v], f[1].Value[v]
-		p := lower
+	hitIndex := solved.HitIndex()
+	for v, ans := range solved.Answer {
+		p := -f[0].Value[v]
 		if ans {
-			p = upper
+			p = f[1].Value[v]
 			m.Bind[v], m.Dist[v] = f[1].Bind[v], f[1].Dist[v]
 		}
-		i := hitIndex[v]
-		if i >= 0 {
-			p = in.POne(int(i))
-		}
-		given := p
-		p = max(min(p, upper), lower)
 		m.POne[v] = p
-		switch {
-		case i >= 0 && p == given:
-			m.PTrue[v] = in.PTrue[i] // a hitting-set vertex keeps its given value
+		switch i := hitIndex[v]; {
+		case i >= 0 && p == solved.givenPOne(int(i)):
+			m.PTrue[v] = solved.PTrue[i] // a hitting-set vertex keeps its given value
 		case ans:
 			m.PTrue[v] = p
 		default:
 			m.PTrue[v] = 1 - p
 		}
 	}
-	sol.Mechanism = m
-	return sol, nil
+	return m
 }

@@ -112,7 +112,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		return nil, err
 	}
 	engineTime := t.done("propagate")
-	s.Violations, s.Feasible = sol.Infeasible, sol.Infeasible == 0
+	s.Violations, s.Feasible, s.Repaired = sol.Infeasible, sol.Infeasible == 0, sol.Moved()
 	s.Relaxations = sol.Relaxations
 	s.RelaxPerSec = float64(sol.Relaxations) / max(engineTime.Seconds(), 1e-9)
 	log.Info("mechanism computed", "stage", "propagate", "engine", eng.Name(), "relaxations", sol.Relaxations, "seconds", engineTime.Seconds())

@@ -38,6 +38,7 @@ type Summary struct {
 	Uncovered     int64   `json:"uncovered_boundary_edges"`
 	Feasible      bool    `json:"feasible"`
 	Violations    int     `json:"violations"`
+	Repaired      int     `json:"repaired_values"`    // hitting-set values accepted within the tolerance and moved onto their bounds
 	AuditWorst    float64 `json:"audit_worst_excess"` // largest DP excess of the output (≤ 0)
 
 	Truthful  int     `json:"truthful"`    // vertices with p_true = 1

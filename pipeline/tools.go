@@ -87,5 +87,5 @@ func Check(ctx context.Context, job Job, x *Inputs) (*Checked, error) {
 	if sol.Infeasible > 0 {
 		return nil, infeasible(job, &x.Loaded, sol)
 	}
-	return &Checked{Instance: in, Solution: sol, BoundaryEdges: s.BoundaryEdges}, nil
+	return &Checked{Instance: sol.Instance, Solution: sol, BoundaryEdges: s.BoundaryEdges}, nil
 }

@@ -1,0 +1,54 @@
+package bfs
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+)
+
+// Review: with ε = 0 (and δ = 0) the only DP mechanisms are constant on each component,
+// so a hitting set whose p_one is the same value c everywhere is feasible, and the
+// optimal mechanism is c on every vertex of a component that holds a hitting-set
+// vertex. The shipped generators only use c ∈ {0, 0.5, 1} (exact in L's float
+// formula), which is why this is not caught.
+func TestReviewEpsilonZeroConstant(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(5, 6))
+	fails := 0
+	for k := 0; k < 500 && fails < 5; k++ {
+		f := families[k%len(families)]
+		n, e := f.make(r, 2+r.IntN(30))
+		g := fromEdges(n, e)
+		answer := make([]bool, n)
+		for v := range answer {
+			answer[v] = r.IntN(2) == 0
+		}
+		hit := boundaryHittingSet(r, g, answer)
+		c := float64(1+r.IntN(999)) / 1000 // the constant p_one, a decimal as users write it
+		ptrue := make([]float64, len(hit))
+		for i, h := range hit {
+			if answer[h] {
+				ptrue[i] = c
+			} else {
+				ptrue[i] = 1 - c
+			}
+		}
+		in, err := NewInstance(g, answer, hit, ptrue, mustDP(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sol, err := Solve(ctx, in, Propagate{}, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sol.Infeasible != 0 {
+			fails++
+			t.Errorf("#%d %s c=%v: feasible constant mechanism rejected: %+v", k, f.name, c, sol.Violations)
+			continue
+		}
+		if a := Verify(g, sol.POne, in.Pair, 0, 1); a.Violations != 0 {
+			fails++
+			t.Errorf("#%d %s n=%d c=%v: written mechanism fails the audit (run: exit 1 \"internal error\"): %d violations, first %+v", k, f.name, n, c, a.Violations, a.First[0])
+		}
+	}
+}

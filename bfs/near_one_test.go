@@ -1,0 +1,65 @@
+package bfs
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// Review: hitting-set values p_one = c close to 1 (the same c everywhere: the constant
+// mechanism c is DP, so the instance is feasible) at ordinary ε. DP.Upper(c) < c
+// (TestReviewUpperBelowA) makes a hitting-set vertex "bound" by a neighbour at
+// distance 1 instead of itself, and the written mechanism can fail the audit.
+func TestReviewNearOne(t *testing.T) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(9, 9))
+	var audit, bind, rejected, total int
+	var ex string
+	for k := 0; k < 3000; k++ {
+		f := families[k%len(families)]
+		n, e := f.make(r, 2+r.IntN(30))
+		g := fromEdges(n, e)
+		answer := make([]bool, n)
+		for v := range answer {
+			answer[v] = r.IntN(2) == 0
+		}
+		hit := boundaryHittingSet(r, g, answer)
+		c := 1 - float64(1+r.IntN(40))*math.Ldexp(1, -53)
+		if r.IntN(2) == 0 {
+			c = 1 - c // near 0 as well
+		}
+		ptrue := make([]float64, len(hit))
+		for i, h := range hit {
+			if answer[h] {
+				ptrue[i] = c
+			} else {
+				ptrue[i] = 1 - c
+			}
+		}
+		eps := []float64{0.1, 0.5, 1e-6, 2}[r.IntN(4)]
+		in, _ := NewInstance(g, answer, hit, ptrue, mustDP(eps, 0))
+		sol, _ := Solve(ctx, in, Propagate{}, 3)
+		total++
+		if sol.Infeasible != 0 {
+			rejected++
+			continue
+		}
+		if a := Verify(g, sol.POne, in.Pair, 0, 1); a.Violations != 0 {
+			audit++
+			if ex == "" {
+				ex = f.name
+			}
+			continue
+		}
+		for _, h := range hit {
+			if sol.Bind[h] != h || sol.Dist[h] != 0 {
+				bind++
+				break
+			}
+		}
+	}
+	if audit+bind+rejected > 0 {
+		t.Errorf("%d instances: %d rejected, %d fail the audit (run: exit 1), %d with a hitting-set vertex not binding itself although every hitting-set value is the same c", total, rejected, audit, bind)
+	}
+}
