@@ -212,16 +212,18 @@ func NewIndex(ids IDs) (*Index, error) {
 	if ids.Len() > math.MaxInt32 {
 		return nil, fileError("", "too many vertices (more than 2^31-1)")
 	}
-	var x *Index
-	var d *duplicate
-	if ids.Int != nil {
-		x, d = buildIntIndex(ids.Int)
-	} else {
-		x, d = buildStringIndex(ids.Str)
-	}
+	x, d := buildIndex(ids)
 	if d != nil {
 		v := ids.String(int(d.second))
 		return nil, &InputError{Row: d.second, Value: v, Msg: msgDuplicate(v, d.first)}
 	}
 	return x, nil
+}
+
+// buildIndex indexes integer or string ids, reporting the first repeat.
+func buildIndex(ids IDs) (*Index, *duplicate) {
+	if ids.Int != nil {
+		return buildIntIndex(ids.Int)
+	}
+	return buildStringIndex(ids.Str)
 }

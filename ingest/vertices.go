@@ -50,13 +50,7 @@ func indexRows(file, idColumn string, ids IDs, what string) (*Index, error) {
 	if n > math.MaxInt32 {
 		return nil, fileError(file, fmt.Sprintf("%d %s; at most %d are supported", n, what, math.MaxInt32))
 	}
-	var x *Index
-	var d *duplicate
-	if ids.Int != nil {
-		x, d = buildIntIndex(ids.Int)
-	} else {
-		x, d = buildStringIndex(ids.Str)
-	}
+	x, d := buildIndex(ids)
 	if d != nil {
 		val := ids.String(int(d.second))
 		return nil, cellError(file, d.second, idColumn, val, msgDuplicate(val, d.first))
