@@ -17,17 +17,7 @@ type Edges struct {
 // ReadEdges reads the edges file at path: columns cols.Src and cols.Dst,
 // holding ids of vs (of the same type: integer or string).
 func ReadEdges(ctx context.Context, path string, cols Columns, vs *Vertices) (*Edges, error) {
-	if err := checkVertices(vs); err != nil {
-		return nil, err
-	}
-	f, err := formatOf(path)
-	if err != nil {
-		return nil, err
-	}
-	if f == formatCSV {
-		return readEdgesCSV(ctx, path, cols, vs)
-	}
-	return readEdgesParquet(ctx, path, cols, vs)
+	return byFormat(ctx, path, cols, vs, readEdgesCSV, readEdgesParquet)
 }
 
 // checkVertices rejects a Vertices the caller did not get from ReadVertices

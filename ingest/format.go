@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 )
@@ -22,4 +23,22 @@ func formatOf(path string) (format, error) {
 		return formatCSV, nil
 	}
 	return 0, fileError(path, "unsupported file extension (accepted: .parquet, .csv)")
+}
+
+// byFormat runs the CSV or the Parquet reader of a file that names vertices of vs,
+// after checking that vs is usable (both readers take the same arguments).
+func byFormat[T any](ctx context.Context, path string, cols Columns, vs *Vertices,
+	csv, parquet func(context.Context, string, Columns, *Vertices) (T, error)) (T, error) {
+	var zero T
+	if err := checkVertices(vs); err != nil {
+		return zero, err
+	}
+	f, err := formatOf(path)
+	if err != nil {
+		return zero, err
+	}
+	if f == formatCSV {
+		return csv(ctx, path, cols, vs)
+	}
+	return parquet(ctx, path, cols, vs)
 }

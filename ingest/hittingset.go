@@ -20,19 +20,7 @@ const msgPTrue = "p_true must be in [0, 1]"
 // ReadHittingSet reads the hitting-set file at path: columns cols.ID (ids
 // of vs, each at most once) and cols.PTrue (a float in [0, 1]).
 func ReadHittingSet(ctx context.Context, path string, cols Columns, vs *Vertices) (*HittingSet, error) {
-	if err := checkVertices(vs); err != nil {
-		return nil, err
-	}
-	f, err := formatOf(path)
-	if err != nil {
-		return nil, err
-	}
-	var h *HittingSet
-	if f == formatCSV {
-		h, err = readHittingSetCSV(ctx, path, cols, vs)
-	} else {
-		h, err = readHittingSetParquet(ctx, path, cols, vs)
-	}
+	h, err := byFormat(ctx, path, cols, vs, readHittingSetCSV, readHittingSetParquet)
 	if err != nil {
 		return nil, err
 	}

@@ -12,17 +12,7 @@ type IDList struct {
 
 // ReadIDList reads the id list at path: column cols.ID, holding ids of vs.
 func ReadIDList(ctx context.Context, path string, cols Columns, vs *Vertices) (*IDList, error) {
-	if err := checkVertices(vs); err != nil {
-		return nil, err
-	}
-	f, err := formatOf(path)
-	if err != nil {
-		return nil, err
-	}
-	if f == formatCSV {
-		return readIDListCSV(ctx, path, cols, vs)
-	}
-	return readIDListParquet(ctx, path, cols, vs)
+	return byFormat(ctx, path, cols, vs, readIDListCSV, readIDListParquet)
 }
 
 func readIDListParquet(ctx context.Context, path string, cols Columns, vs *Vertices) (*IDList, error) {
