@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"context"
+	"math"
 	"fmt"
 	"reflect"
 	"testing"
@@ -144,5 +146,21 @@ func TestReadHittingSetAndIDList(t *testing.T) {
 		if !reflect.DeepEqual(l.Vertex, wantL) || l.Fingerprint != sha256File(t, path) {
 			t.Errorf("%s: %v %s; want %v", path, l.Vertex, l.Fingerprint, wantL)
 		}
+	}
+}
+
+// A p_true of -0 is read as 0, so outputs never carry a negative zero.
+func TestHittingSetNegativeZero(t *testing.T) {
+	dir := t.TempDir()
+	vs, err := ReadVertices(context.Background(), writeFile(t, dir, "v.csv", "id,answer\n1,0\n2,1\n"), DefaultColumns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := ReadHittingSet(context.Background(), writeFile(t, dir, "h.csv", "id,p_true\n1,-0\n2,0.5\n"), DefaultColumns(), vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.PTrue[0] != 0 || math.Signbit(h.PTrue[0]) {
+		t.Errorf("p_true -0 read as %v (sign bit %v)", h.PTrue[0], math.Signbit(h.PTrue[0]))
 	}
 }

@@ -24,6 +24,11 @@ func ReadHittingSet(ctx context.Context, path string, cols Columns, vs *Vertices
 	if err != nil {
 		return nil, err
 	}
+	for i, p := range h.PTrue {
+		if p == 0 {
+			h.PTrue[i] = 0 // -0 is 0: write it as 0
+		}
+	}
 	if err := checkUniqueVertices(path, cols.ID, h.Vertex, vs); err != nil {
 		return nil, err
 	}
