@@ -2,8 +2,8 @@ package ingest
 
 import (
 	"context"
-	"math"
 	"fmt"
+	"math"
 	"reflect"
 	"testing"
 )
