@@ -5,7 +5,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -43,27 +42,13 @@ func TestReleaseBadInputGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			out := filepath.Join(dir, "released.csv")
-			prev := []byte("previous good output")
-			if err := os.WriteFile(out, prev, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			args := []string{"release"}
-			for _, a := range c.args {
-				args = append(args, strings.ReplaceAll(a, "OUT", out))
-			}
-			code, _, stderr := graphdp(t, args...)
-			if code != c.code {
-				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
-			}
-			if got, _ := os.ReadFile(out); !bytes.Equal(got, prev) {
-				t.Errorf("the previous output was changed")
-			}
-			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-				t.Errorf("left files behind: %v", ents)
-			}
-			golden(t, c.name, "exit "+strconv.Itoa(code)+"\n"+strings.ReplaceAll(stderr, dir, "$DIR"))
+			rejectedGolden(t, c.name, "released.csv", c.code, func(out string) []string {
+				args := []string{"release"}
+				for _, a := range c.args {
+					args = append(args, strings.ReplaceAll(a, "OUT", out))
+				}
+				return args
+			})
 		})
 	}
 }

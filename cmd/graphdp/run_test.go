@@ -82,25 +82,33 @@ func TestBadInputGolden(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			out := filepath.Join(dir, "mechanism.parquet")
-			prev := []byte("previous good output")
-			if err := os.WriteFile(out, prev, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			code, _, stderr := graphdp(t, c.args(out)...)
-			if code != c.code {
-				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
-			}
-			if got, _ := os.ReadFile(out); !bytes.Equal(got, prev) {
-				t.Errorf("the previous output was changed")
-			}
-			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-				t.Errorf("left files behind: %v", ents)
-			}
-			golden(t, c.name, "exit "+strconv.Itoa(code)+"\n"+strings.ReplaceAll(stderr, dir, "$DIR"))
+			rejectedGolden(t, c.name, "mechanism.parquet", c.code, c.args)
 		})
 	}
+}
+
+// rejectedGolden runs a command that must fail with status want over a previous good
+// output file: the file stays byte-identical, nothing else is left in its folder, and
+// stderr (with the folder written $DIR) matches testdata/golden/<name>.golden.
+func rejectedGolden(t *testing.T, name, outName string, want int, args func(out string) []string) {
+	t.Helper()
+	dir := t.TempDir()
+	out := filepath.Join(dir, outName)
+	prev := []byte("previous good output")
+	if err := os.WriteFile(out, prev, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := graphdp(t, args(out)...)
+	if code != want {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, want, stderr)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, prev) {
+		t.Errorf("the previous output was changed")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left files behind: %v", ents)
+	}
+	golden(t, name, "exit "+strconv.Itoa(code)+"\n"+strings.ReplaceAll(stderr, dir, "$DIR"))
 }
 
 func golden(t *testing.T, name, got string) {
