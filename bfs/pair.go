@@ -113,15 +113,3 @@ func Iterate(p Pair, d int, a float64) float64 {
 	}
 	return a
 }
-
-// DepthToOne is the smallest d with U^d(a) = 1 in float64, or -1 if it exceeds limit
-// (with δ = 0 and a = 0, U^d(a) stays 0).
-func DepthToOne(p Pair, a float64, limit int) int {
-	for d := 0; d <= limit; d++ {
-		if a >= 1 {
-			return d
-		}
-		a = p.Upper(a)
-	}
-	return -1
-}
