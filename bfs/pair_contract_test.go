@@ -1,6 +1,7 @@
 package bfs
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -51,9 +52,5 @@ func TestReviewLowerAtMostA(t *testing.T) {
 }
 
 func fmtCase(e, d, a, lo, up float64) string {
-	return "ε=" + f(e) + " δ=" + f(d) + " a=" + f(a) + " Lower=" + f(lo) + " Upper=" + f(up)
+	return fmt.Sprintf("ε=%v δ=%v a=%v Lower=%v Upper=%v", e, d, a, lo, up)
 }
-
-func f(x float64) string { return fmtG(x) }
-
-func fmtG(x float64) string { return strconvFormat(x) }
