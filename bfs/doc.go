@@ -26,4 +26,11 @@
 //  6. Query (the paper's Algorithm 2, one vertex at a time) returns exactly what Solve
 //     writes for that vertex: p_one, p_true, binding vertex and distance. It assumes a
 //     feasible instance; feasibility needs the whole graph (Violations).
+//  7. Block-centric rounds (rounds.go): a shard's candidates, after Settle, are a local
+//     fixed point — no arc inside the shard improves them — and each is the key-minimum
+//     of invariant 3 over the walks inside the shard from what it was offered. Offer
+//     sends only across cut arcs, only from vertices the last Settle changed, and
+//     rounds stop when no offer is sent; the result is then Propagate's bit for bit,
+//     and the number of rounds is at most the largest number of shard crossings on a
+//     binding path, plus two (the first round and one whose offers change nothing).
 package bfs
