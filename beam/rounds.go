@@ -10,7 +10,7 @@ import (
 	"github.com/graphdp/graphdp/bfs"
 )
 
-// The rounds stage: block-centric rounds (bfs/rounds.go, bfs doc.go invariant 7), both
+// The rounds stage: block-centric rounds (bfs/rounds.go, bfs doc.go invariant 8), both
 // colours at once. One Beam pipeline runs K rounds. In a round, every shard that has
 // offers (or, in the first round of a solve, hitting-set vertices) loads its CSR block
 // and its newest candidates from staging, settles to its local fixed point

@@ -11,8 +11,8 @@ import (
 )
 
 // This file is the block-centric round engine (the "think like a graph" model of
-// Giraph++ and Blogel) over DESIGN §4's fixed point g(w) = min(own(w), min over
-// neighbours x of Step(g(x))). Vertices are cut into shards of consecutive positions.
+// Giraph++ and Blogel) over the fixed point g(w) = min(own(w), min over neighbours
+// x of Step(g(x))) of docs/DESIGN.md §4.1. Vertices are cut into shards of consecutive positions.
 // In a round every shard that received offers runs to its local fixed point with
 // label-setting inside the shard (Settle), then offers, to the shards it neighbours,
 // the one-hop extensions of its cut vertices that changed (Offer). Both are pure
@@ -77,7 +77,7 @@ func (p Pass) Own(v int32, pone float64) Cand {
 }
 
 // Depth is the a-priori round bound of a pass whose smallest source value is a: the
-// largest distance at which a candidate can still be below Top (DESIGN §4: once a
+// largest distance at which a candidate can still be below Top (docs/DESIGN.md §4.3: once a
 // value reaches the top it constrains nothing and is not propagated), capped at limit.
 // In float64 Step reaches the top after finitely many steps when δ > 0. With δ = 0 it
 // does not, even for ε > 0: U(a) = 1 − (1 − a)/e^ε, rounded down to stay DP, has a
@@ -251,7 +251,7 @@ type seed struct {
 	c Cand
 }
 
-// Settle is one block-centric round on shard sh (doc.go invariant 7): cur, the shard's
+// Settle is one block-centric round on shard sh (doc.go invariant 8): cur, the shard's
 // candidates, is a local fixed point (no edge inside the shard improves it) for
 // what the shard has received so far; in brings new candidates for its vertices.
 // Settle lowers cur to the local fixed point including them — the key-minimum, in the
@@ -380,7 +380,7 @@ func (s *Stepper) Offer(l Layout, sh *Shard, cur []Cand, changed []int32) []Offe
 	for _, w := range vs {
 		to := l.Of(w)
 		if to == self {
-			panic("bfs: offer to the sending shard") // invariant 7: only cut arcs leave
+			panic("bfs: offer to the sending shard") // invariant 8: only cut arcs leave
 		}
 		if len(out) == 0 || out[len(out)-1].To != to {
 			out = append(out, Offers{To: to})
