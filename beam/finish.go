@@ -107,7 +107,7 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 	if err != nil {
 		return err
 	}
-	st, err := loadState(ctx, f.C.Staging, tok.Version, s)
+	st, err := loadState(ctx, f.C.Staging, s, tok)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 			if err != nil {
 				return err
 			}
-			if st, err = loadState(ctx, f.C.Staging, tok.Version, s); err != nil {
+			if st, err = loadState(ctx, f.C.Staging, s, tok); err != nil {
 				return err
 			}
 		case tagNeighbor:
