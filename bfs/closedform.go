@@ -8,7 +8,7 @@ import "math"
 // c = δ/(e^ε−1); at or above it, U(a) = (e^ε+δ−1+a)/e^ε, whose distance to the fixed
 // point 1 + c shrinks by e^ε per step. τ counts the steps on the first branch.
 // Engines never use it (they iterate U, see Iterate, which is the reference): it is
-// the paper's claim, property-tested against Iterate (DESIGN §2).
+// the paper's claim, property-tested against Iterate (docs/DESIGN.md §2.3).
 func (p DP) UpperPow(d int, a float64) float64 {
 	if d <= 0 || a >= 1 {
 		return min(a, 1)

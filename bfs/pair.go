@@ -5,10 +5,11 @@ import (
 	"math"
 )
 
-// Pair is a suitable pair (L, U) of the paper (DESIGN §2) on p_one = Pr[M = 1]: if a
-// vertex has p_one = a, a neighbour's p_one must lie in [Lower(a), Upper(a)]. Upper
-// must be non-decreasing with Upper(a) ≥ a, Lower non-decreasing with Lower(a) ≤ a
-// (in exact arithmetic U(a) = 1 − L(1 − a)); Excess is the audit of one edge.
+// Pair is a suitable pair (L, U) of the paper (docs/DESIGN.md §2.1–2.2) on
+// p_one = Pr[M = 1]: if a vertex has p_one = a, a neighbour's p_one must lie in
+// [Lower(a), Upper(a)]. Upper must be non-decreasing with Upper(a) ≥ a, Lower
+// non-decreasing with Lower(a) ≤ a (in exact arithmetic U(a) = 1 − L(1 − a)); Excess
+// is the audit of one edge.
 type Pair interface {
 	Upper(a float64) float64
 	Lower(a float64) float64
@@ -60,7 +61,8 @@ func (p DP) Allowed(pu, pv float64) bool {
 // Allowed, and at least a (a is always Allowed next to itself). For b ≥ a, Allowed(a, b)
 // holds on an interval [a, b*] (each inequality is monotone in b), so b* is found by
 // binary search over the float64 bits: at most 64 steps, exact. It is non-decreasing in
-// a and Upper(a) ≥ a (doc.go, invariant 4).
+// a and Upper(a) ≥ a (a suitable pair, docs/DESIGN.md §2.2), and every value it returns
+// passes the audit (doc.go, invariant 4).
 func (p DP) Upper(a float64) float64 {
 	b := max(p.upperFormula(a), a) // the formula may round below a
 	if p.Allowed(a, b) {
@@ -106,7 +108,7 @@ func (p DP) Excess(pu, pv float64) float64 {
 
 // Iterate is U^d(a), the bound a vertex at distance d imposes, by d applications of U
 // (stopping early once it reaches 1). It is the reference the closed form is tested
-// against, and the exact sequence every engine uses.
+// against, and the exact sequence every engine uses (docs/DESIGN.md §2.3).
 func Iterate(p Pair, d int, a float64) float64 {
 	for i := 0; i < d && a < 1; i++ {
 		a = p.Upper(a)
