@@ -60,10 +60,11 @@ type BeamRun struct {
 	ShardSize         int         `json:"shard_size"` // vertices per shard
 	Buckets           int         `json:"buckets"`
 	RoundsPerPipeline int         `json:"rounds_per_pipeline"`
-	Pipelines         int         `json:"pipelines"`   // rounds, repair and finish pipelines
-	Rounds            int         `json:"rounds"`      // rounds in which some shard settled, all solves
-	Offers            int64       `json:"offers"`      // candidates shuffled, all rounds, both colours
-	OfferBytes        int64       `json:"offer_bytes"` // their encoded bytes
+	Pipelines         int         `json:"pipelines"`     // rounds, repair and finish pipelines
+	Rounds            int         `json:"rounds"`        // rounds in which some shard settled, all solves
+	Offers            int64       `json:"offers"`        // candidates shuffled, all rounds, both colours
+	OfferBytes        int64       `json:"offer_bytes"`   // their encoded bytes
+	Written           int64       `json:"written_bytes"` // candidates written to staging by the rounds (not shuffled)
 	PerRound          []BeamRound `json:"per_round"`
 }
 
@@ -75,6 +76,7 @@ type BeamRound struct {
 	Changed int64 `json:"changed"`
 	Offers  int64 `json:"offers"`
 	Bytes   int64 `json:"bytes"`
+	Written int64 `json:"written_bytes"` // candidates of the shards that changed, written to staging
 }
 
 // Input identifies one input file.
