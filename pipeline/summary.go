@@ -32,7 +32,7 @@ type Summary struct {
 	EdgesKept     int64   `json:"edges_kept"`
 	Duplicates    int64   `json:"duplicate_edges"`
 	SelfLoops     int64   `json:"self_loops"`
-	Components    int     `json:"components"`
+	Components    int     `json:"components"` // -1: not counted (the beam runner)
 	HittingSet    int     `json:"hitting_set"`
 	BoundaryEdges int64   `json:"boundary_edges"`
 	Uncovered     int64   `json:"uncovered_boundary_edges"`
@@ -138,10 +138,13 @@ func (s *Summary) WriteJSON(path string) error {
 
 // Human prints the short summary people read on stderr.
 func (s *Summary) Human(w io.Writer) {
+	components := "components not counted"
+	if s.Components >= 0 {
+		components = plural(int64(s.Components), "component", "components")
+	}
 	fmt.Fprintf(w, "graphdp %s: %s, %s kept of %d read (%s, %s), %s\n",
 		s.Engine, plural(int64(s.Vertices), "vertex", "vertices"), plural(s.EdgesKept, "edge", "edges"), s.EdgesRead,
-		plural(s.Duplicates, "duplicate", "duplicates"), plural(s.SelfLoops, "self-loop", "self-loops"),
-		plural(int64(s.Components), "component", "components"))
+		plural(s.Duplicates, "duplicate", "duplicates"), plural(s.SelfLoops, "self-loop", "self-loops"), components)
 	fmt.Fprintf(w, "  hitting set: %d vertices, %d boundary edges, %d uncovered; feasible: %v\n",
 		s.HittingSet, s.BoundaryEdges, s.Uncovered, s.Feasible)
 	if s.Out != "" {

@@ -1,12 +1,12 @@
 // Command beamratio measures the Beam runner on Prism against the single-machine run in
-// the same minutes (docs/BEAM.md's table): for each job it runs the graphdp binary
+// the same minutes (docs/BEAM.md's table): for each job it runs the graphdp-beam binary
 // with --runner local and --runner beam alternately, each a fresh process, checks the
 // two outputs are byte-identical (CSV), and prints the best wall time, peak RSS and
 // what the rounds shuffled.
 //
-//	go build -o /tmp/graphdp ./cmd/graphdp
+//	go build -o /tmp/graphdp-beam ./cmd/graphdp-beam
 //	go run ./scripts/gen -kind uniform -n 333333 -m 1000000 -out /tmp/bb/uniform
-//	go run ./scripts/beamratio -bin /tmp/graphdp -reps 3 /tmp/bb/uniform/job.yaml
+//	go run ./scripts/beamratio -bin /tmp/graphdp-beam -reps 3 /tmp/bb/uniform/job.yaml
 //
 // A job file may set beam: keys (shards, shard_size, rounds_per_pipeline).
 package main
@@ -25,7 +25,7 @@ import (
 )
 
 func main() {
-	bin := flag.String("bin", "graphdp", "graphdp binary (built with the Beam runner)")
+	bin := flag.String("bin", "graphdp-beam", "the graphdp-beam binary (go build ./cmd/graphdp-beam): it runs both runners")
 	reps := flag.Int("reps", 3, "runs of each runner, interleaved; the best is shown")
 	flag.Parse()
 	fmt.Println("| job | local s | local RSS MiB | beam s | beam RSS MiB | time × | RSS × | shards | rounds | pipelines | offers | offer MiB | largest round MiB | identical |")
