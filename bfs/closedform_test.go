@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The paper's closed form p(d, a) is a claim; iterated U is the reference (DESIGN §2).
+// The paper's closed form p(d, a) is a claim; iterated U is the reference (docs/DESIGN.md §2.3).
 func TestClosedFormMatchesIteration(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	epsilons := []float64{0, 1e-4, 0.01, 0.1, 0.5, math.Ln2, 1, 2, 5, 12}

@@ -8,7 +8,7 @@ import (
 // BoundaryCover is a minimum boundary-hitting set: a minimum vertex cover of the
 // boundary graph, whose edges are the boundary edges and which is bipartite (answer
 // 0 on one side, answer 1 on the other). König's theorem makes the cover's size equal
-// to a maximum matching's, which Hopcroft–Karp finds in O(E·√V).
+// to a maximum matching's, which Hopcroft–Karp finds in O(E·√V) (docs/DESIGN.md §7).
 type BoundaryCover struct {
 	Cover         []int32 // the cover, ascending positions
 	Matching      int     // size of the maximum matching (= len(Cover), König)

@@ -202,7 +202,7 @@ func TestMinBoundaryCoverLarge(t *testing.T) {
 	}
 }
 
-// The paper's Figure 1 (DESIGN §6.4): boundary edges l–q, h–n, h–i, r–s, r–t, f–u.
+// The paper's Figure 1 (docs/DESIGN.md §10.4): boundary edges l–q, h–n, h–i, r–s, r–t, f–u.
 // By hand: h covers h–n and h–i, r covers r–s and r–t, and l–q, f–u need one end each,
 // so the minimum has 4 vertices (the paper's hitting set {l, h, u, s, t} has 5).
 func TestMinBoundaryCoverPaperFigure1(t *testing.T) {

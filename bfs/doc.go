@@ -1,6 +1,8 @@
 // Package bfs holds the dataset graph and the engines that compute the optimal
 // (ε,δ)-DP extension of a partial mechanism ("Optimal Binary Differential Privacy
-// via Graphs", Torkamani et al.; see ../shared/DESIGN.md).
+// via Graphs", Torkamani et al., arXiv:2310.20486). docs/DESIGN.md states the
+// mathematics and why the engines are correct; comments cite it as
+// "docs/DESIGN.md §N".
 //
 // Invariants:
 //
@@ -9,15 +11,16 @@
 //     sorted ascending, without duplicates and without v itself. Every edge is stored
 //     in both directions.
 //  2. A colour pass computes, for colour c, g_c(w) = min over hitting-set vertices h of
-//     U^dist(w,h)(a_c(h)), where a_c(h) = Pr[M(h) = c]. Vertices whose value is 1
-//     (no hitting-set vertex constrains them) have no binding vertex (-1), except
-//     hitting-set vertices, which bind themselves at distance 0 unless another
-//     hitting-set vertex forces a strictly lower value.
+//     U^dist(w,h)(a_c(h)), where a_c(h) = Pr[M(h) = c] (docs/DESIGN.md §3.1).
+//     Vertices whose value is 1 (no hitting-set vertex constrains them) have no
+//     binding vertex (-1), except hitting-set vertices, which bind themselves at
+//     distance 0 unless another hitting-set vertex forces a strictly lower value.
 //  3. Ties between hitting-set vertices are broken by a total order on candidates:
 //     value, then the value history back to the source, then position (keys in
-//     instance.go). The binding vertex is the smallest candidate and the reported
-//     distance is the true shortest distance to it. The propagation engine pops
-//     candidates in exactly this order (the sorted hitting set merged with a FIFO).
+//     instance.go; docs/DESIGN.md §3.4). The binding vertex is the smallest
+//     candidate and the reported distance is the true shortest distance to it. The
+//     propagation engine pops candidates in exactly this order (the sorted hitting
+//     set merged with a FIFO).
 //  4. Every probability an engine writes satisfies, for each edge, the four (ε,δ)-DP
 //     inequalities evaluated in float64 exactly as DP.Excess evaluates them
 //     (DP.Upper rounds down where the float formula would overshoot).
@@ -26,4 +29,8 @@
 //  6. Query (the paper's Algorithm 2, one vertex at a time) returns exactly what Solve
 //     writes for that vertex: p_one, p_true, binding vertex and distance. It assumes a
 //     feasible instance; feasibility needs the whole graph (Violations).
+//  7. p_one = Pr[M = 1] is the canonical form of a mechanism: the engines compute
+//     it, Verify audits it, and p_true is derived from it and the answer. A given
+//     p_true of an answer-0 vertex becomes 1 − p_true once, in Instance.POne
+//     (docs/DESIGN.md §8.3).
 package bfs

@@ -1,8 +1,8 @@
 package bfs
 
 // Tolerance is how far (in probability) a given hitting-set value may exceed the bound
-// its fellow hitting-set vertices impose and still be accepted (DESIGN §5): inputs
-// exactly on the edge of feasibility, like the balanced α of the paper's corollary,
+// its fellow hitting-set vertices impose and still be accepted (docs/DESIGN.md §8.2):
+// inputs exactly on the edge of feasibility, like the balanced α of the paper's corollary,
 // survive float rounding, while a real violation of 1e-7 is still rejected. An
 // accepted value above its bound is lowered to the bound in the output, so the
 // written mechanism stays exactly (ε,δ)-DP (doc.go, invariant 4).
@@ -60,8 +60,8 @@ func checkHittingRange(g *Graph, answer []bool, hitIndex []int32, limit int, r [
 }
 
 // Violation is a pair of hitting-set vertices whose given values admit no DP extension
-// (the paper's Lemma): Pr[M(H) = Output] = Given exceeds the bound
-// U^Dist(Pr[M(By) = Output]) = Bound that By imposes over Dist hops.
+// (the paper's feasibility lemma, docs/DESIGN.md §3.3): Pr[M(H) = Output] = Given
+// exceeds the bound U^Dist(Pr[M(By) = Output]) = Bound that By imposes over Dist hops.
 type Violation struct {
 	Output  bool // the output j whose probabilities conflict
 	H, By   int32
@@ -71,8 +71,9 @@ type Violation struct {
 	Bound   float64
 }
 
-// Violations decides feasibility from the two colour fields (DESIGN §3: an extension
-// exists iff g_c(h) = a_c(h) on the hitting set), listing the first `limit` violations
+// Violations decides feasibility from the two colour fields (the paper's feasibility
+// lemma in the form of docs/DESIGN.md §3.3: an extension exists iff g_c(h) = a_c(h) on
+// the hitting set), listing the first `limit` violations
 // in hitting-set order (output 0 before output 1) and counting all of them.
 func Violations(in *Instance, f [2]*Field, limit int) ([]Violation, int) {
 	hitIndex := in.HitIndex()

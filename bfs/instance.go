@@ -23,7 +23,7 @@ type Instance struct {
 }
 
 // POne is the given Pr[M(Hit[i]) = 1]: p_one is the canonical form of a mechanism
-// (doc.go, invariant 4), so a p_true of an answer-0 vertex becomes 1 − p_true once, here.
+// (doc.go, invariant 7), so a p_true of an answer-0 vertex becomes 1 − p_true once, here.
 func (in *Instance) POne(i int) float64 {
 	if in.pone != nil {
 		return in.pone[i]
@@ -51,8 +51,9 @@ func (in *Instance) HitIndex() []int32 {
 	return idx
 }
 
-// colour is one pass's view of the problem: values are kept so that smaller is more
-// constraining and Step is a superior function (non-decreasing, Step(v) ≥ v).
+// colour is one pass's view of the problem (docs/DESIGN.md §2.2): values are kept so
+// that smaller is more constraining and Step is a superior function (non-decreasing,
+// Step(v) ≥ v; Knuth, docs/DESIGN.md §4.2).
 // Colour 1 bounds Pr[M = 1] from above: v = p_one, Step = U, Top = 1.
 // Colour 0 bounds Pr[M = 0] from above, i.e. p_one from below: v = −p_one,
 // Step(v) = −L(−v), Top = 0. A value at Top constrains nothing.
@@ -134,14 +135,15 @@ func newField(n int, top float64) *Field {
 	return f
 }
 
-// keys compares candidate bindings in the order of doc.go, invariant 3. A candidate
-// is a hitting-set vertex h with pass value a reaching w over a shortest path of
-// length d, with value Step^d(a). Candidates are ordered by their value history read
-// from w back to h — Step^d(a), Step^(d−1)(a), …, a — lexicographically, a proper
-// prefix first, then by h. This is the order the propagation's FIFO pops in, and
-// unlike (value, distance, h) it stays consistent when float64 rounding makes Step map
-// two different values to one: extending two histories by the same step preserves
-// their order. It also makes a minimal candidate's path a shortest path to its vertex.
+// keys compares candidate bindings in the order of doc.go, invariant 3 (docs/DESIGN.md
+// §3.4 says why histories and not distances). A candidate is a hitting-set vertex h
+// with pass value a reaching w over a shortest path of length d, with value
+// Step^d(a). Candidates are ordered by their value history read from w back to h —
+// Step^d(a), Step^(d−1)(a), …, a — lexicographically, a proper prefix first, then by
+// h. This is the order the propagation's FIFO pops in, and unlike (value, distance, h)
+// it stays consistent when float64 rounding makes Step map two different values to
+// one: extending two histories by the same step preserves their order. It also makes a
+// minimal candidate's path a shortest path to its vertex.
 type keys struct {
 	c      colour
 	srcA   []float64 // pass value of each hitting-set vertex, by position

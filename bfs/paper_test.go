@@ -8,7 +8,7 @@ import (
 
 var engines = []Engine{Propagate{}, PerSource{Workers: 2}}
 
-// Test vector 1 (DESIGN §6.1, the paper's path example): v2 is bound by the farther v4.
+// Test vector 1 (docs/DESIGN.md §10.1, the paper's path example): v2 is bound by the farther v4.
 func TestPaperPath(t *testing.T) {
 	g := fromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
 	answer := []bool{false, true, true, false}
@@ -50,7 +50,7 @@ func TestPaperPath(t *testing.T) {
 	}
 }
 
-// Test vector 2: H = {v3} misses the boundary edge v1–v2.
+// Test vector 2 (docs/DESIGN.md §10.2): H = {v3} misses the boundary edge v1–v2.
 func TestPaperNotHittingSet(t *testing.T) {
 	g := fromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
 	answer := []bool{false, true, true, false}
@@ -61,8 +61,9 @@ func TestPaperNotHittingSet(t *testing.T) {
 	}
 }
 
-// Test vector 3: the balanced corollary's closed form at distance d from the boundary,
-// on a path with one boundary edge in the middle and on a threshold hypercube.
+// Test vector 3 (docs/DESIGN.md §10.3): the balanced corollary's closed form at
+// distance d from the boundary, on a path with one boundary edge in the middle (the
+// threshold hypercube is pipeline/hypercube_test.go).
 func TestBalancedCorollary(t *testing.T) {
 	for _, pair := range pairs {
 		e, delta := pair.E(), pair.Delta
@@ -107,7 +108,7 @@ func TestBalancedCorollary(t *testing.T) {
 	}
 }
 
-// Test vector 4: the paper's Figure 1.
+// Test vector 4 (docs/DESIGN.md §10.4): the paper's Figure 1.
 func figure1() (names string, g *Graph, answer []bool) {
 	names = "abcdefghijklmnopqrstuv"
 	idx := func(c byte) int32 { return int32(c - 'a') }

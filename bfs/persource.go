@@ -7,13 +7,14 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// PerSource is the paper's Algorithm 1 as written: one breadth-first search from every
-// hitting-set vertex h, bounded at the depth where U^d(a_c(h)) reaches 1 and pruned at
-// vertices where it does not improve the running minimum, reduced by per-vertex
-// minimum. Workers (an errgroup pool) each keep a private minimum over a strided share
-// of the sources, so no locks are taken; the reduction by the key (value, distance,
-// position; instance.go) is order-independent, which keeps the output deterministic. Worst case
-// O(|H|·(V+E)); it is the oracle for Propagate.
+// PerSource is the paper's Algorithm 1 as written (docs/DESIGN.md §5): one
+// breadth-first search from every hitting-set vertex h, bounded at the depth where
+// U^d(a_c(h)) reaches 1 and pruned at vertices where it does not improve the running
+// minimum, reduced by per-vertex minimum. Workers (an errgroup pool) each keep a
+// private minimum over a strided share of the sources, so no locks are taken; the
+// reduction by the candidate order (doc.go, invariant 3; keys in instance.go) is
+// order-independent, which keeps the output deterministic. Worst case O(|H|·(V+E));
+// it is the oracle for Propagate.
 type PerSource struct {
 	Workers int // 0 means GOMAXPROCS
 }

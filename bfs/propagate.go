@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Propagate is the default engine (DESIGN §4): label-setting from the hitting set,
+// Propagate is the default engine (docs/DESIGN.md §4): label-setting from the hitting set,
 // which is sorted by a_c and merged with one FIFO of vertex ids. Because the same
 // non-decreasing U with U(x) ≥ x sits on every edge, values leave the FIFO in
 // non-decreasing order (instance.go: the colour-0 pass runs on −p_one with the lower

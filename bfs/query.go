@@ -2,8 +2,9 @@ package bfs
 
 import "context"
 
-// Query is the paper's Algorithm 2: the optimal mechanism at one vertex w, found by
-// a breadth-first search from w instead of a pass over the whole graph. Level d of
+// Query is the paper's Algorithm 2 (docs/DESIGN.md §6): the optimal mechanism at one
+// vertex w, found by a breadth-first search from w instead of a pass over the whole
+// graph. Level d of
 // the search holds the hitting-set vertices at distance d; each is a candidate
 // (Step^d(a_c(h)), d, h) in the order of doc.go, invariant 3 (keys.less). The search
 // stops before level d once no candidate at distance ≥ d can precede the best found,

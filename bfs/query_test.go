@@ -122,7 +122,7 @@ func TestQueryIsLocal(t *testing.T) {
 			t.Errorf("vertex %d: touched %d vertices, want at most %d", tc.v, got.Vertices, tc.max)
 		}
 	}
-	// And the answer next to the boundary is the paper's corollary (DESIGN §6.3) at d = 5.
+	// And the answer next to the boundary is the paper's corollary (docs/DESIGN.md §10.3) at d = 5.
 	got, _ := q.Vertex(context.Background(), n/2+5)
 	ee, d := pair.E(), 5.0
 	want := 1 - (ee-1-pair.Delta*(math.Exp(pair.Epsilon*(d+1))+math.Exp(pair.Epsilon*d)-2))/(math.Exp(pair.Epsilon*d)*(ee+1)*(ee-1))

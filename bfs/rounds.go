@@ -11,9 +11,10 @@ import (
 
 // This file is the round-based engine: synchronous (Jacobi / Bellman–Ford) rounds of
 // g(w) = min(own(w), min over neighbours x of Step(g(x))) over blocks of vertices
-// (DESIGN §4's fixed point). The per-shard step — Emit, then Relax — is a pure function
-// of one block of the CSR and the candidates it is sent, so the Beam pipeline (package
-// beam) runs exactly this code on each shard, and Rounds runs it here on goroutines.
+// (the fixed point of docs/DESIGN.md §4.1; why rounds reach it: §4.5). The per-shard
+// step — Emit, then Relax — is a pure function of one block of the CSR and the
+// candidates it is sent, so the Beam pipeline (package beam) runs exactly this code on
+// each shard, and Rounds runs it here on goroutines.
 //
 // Why rounds reach Propagate's result bit for bit: a candidate is a full key of
 // doc.go invariant 3 (value, source value, binding vertex, distance), extending a
@@ -71,7 +72,7 @@ func (p Pass) Own(v int32, pone float64) Cand {
 }
 
 // Depth is the a-priori round bound of a pass whose smallest source value is a: the
-// largest distance at which a candidate can still be below Top (DESIGN §4: once a
+// largest distance at which a candidate can still be below Top (docs/DESIGN.md §4.3: once a
 // value reaches the top it constrains nothing and is not propagated), capped at limit.
 // In float64 Step reaches the top after finitely many steps when δ > 0. With δ = 0 it
 // does not, even for ε > 0: U(a) = 1 − (1 − a)/e^ε, rounded down to stay DP, has a

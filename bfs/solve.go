@@ -68,7 +68,8 @@ func NewInstance(g *Graph, answer []bool, hit []int32, ptrue []float64, pair Pai
 const MaxRepairs = 8
 
 // Solve runs both colours (in parallel: they are independent), decides feasibility
-// with Tolerance, and assembles the mechanism: p_true(w) = g_answer(w)(w) (DESIGN §3).
+// with Tolerance, and assembles the mechanism: p_true(w) = g_answer(w)(w) (the paper's
+// main theorem, docs/DESIGN.md §3.2).
 // Hitting-set values accepted within Tolerance but above the bound the others impose
 // are moved onto that bound and the instance is solved again, until it is exactly
 // consistent, so the written mechanism passes the audit (doc.go, invariant 4).

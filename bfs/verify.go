@@ -22,8 +22,9 @@ type Audit struct {
 	First      []EdgeViolation // the first `limit` violations in CSR order
 }
 
-// Verify checks both DP inequalities for both outputs on every edge of the mechanism
-// pone (p_one per vertex; Pr[M = 0] is 1 − p_one in float64, as Pair.Excess is told).
+// Verify checks both DP inequalities for both outputs on every edge (the four of
+// docs/DESIGN.md §1.4) of the mechanism pone (p_one per vertex; Pr[M = 0] is
+// 1 − p_one in float64, as Pair.Excess is told).
 // Vertex ranges of about equal arc counts are checked in parallel and merged in CSR
 // order, so the result (counts, the first violations, the first worst edge) is the
 // same as one pass in CSR order.

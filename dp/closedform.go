@@ -9,7 +9,7 @@ import "math"
 // point 1 + c shrinks by e^ε per step. τ counts the steps on the first branch.
 // It is computed in plain float64 from the nearest e^ε: engines never use it (they
 // iterate the certified Upper); it is the paper's claim, property-tested against that
-// iteration (docs/DESIGN.md §2).
+// iteration (docs/DESIGN.md §2.3).
 func (p Pair) UpperPow(d int, a float64) float64 {
 	if d <= 0 || a >= 1 {
 		return min(a, 1)

@@ -68,7 +68,8 @@ type Conflict struct {
 	Given, ByValue, Bound float64
 }
 
-// Infeasible is the rejection of conflicting hitting-set values (the paper's Lemma),
+// Infeasible is the rejection of conflicting hitting-set values (the paper's
+// feasibility lemma, docs/DESIGN.md §3.3),
 // worded the same by every runner.
 func Infeasible(file string, epsilon, delta float64, total int64, first []Conflict) *RejectError {
 	e := &RejectError{File: file, Kind: "infeasible", Total: total,

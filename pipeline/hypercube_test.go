@@ -16,7 +16,7 @@ import (
 	"github.com/graphdp/graphdp/internal/graphgen"
 )
 
-// balancedPTrue is DESIGN §6.3 (the paper's corollary): with α = (e^ε+δ)/(e^ε+1) on
+// balancedPTrue is docs/DESIGN.md §10.3 (the paper's corollary): with α = (e^ε+δ)/(e^ε+1) on
 // every boundary vertex, a vertex at distance d from the boundary gets this p_true.
 func balancedPTrue(eps, delta float64, d int) float64 {
 	e := math.Exp(eps)

@@ -39,9 +39,9 @@ func exampleJob(t *testing.T, out string) Job {
 }
 
 // The shipped example (the paper's Figure 1) end to end, checked against hand-derived
-// counts: 22 vertices, 24 edges, 6 boundary edges (DESIGN §6.4), one component; the
+// counts: 22 vertices, 24 edges, 6 boundary edges (docs/DESIGN.md §10.4), one component; the
 // hitting set {l,h,u,s,t} (all answer 1) carries the balanced α. An answer-1 vertex at
-// distance d gets the corollary's value at d (DESIGN §6.3); an answer-0 vertex is one
+// distance d gets the corollary's value at d (docs/DESIGN.md §10.3); an answer-0 vertex is one
 // step behind: Pr[M(h)=0] = 1 − α and U(1 − α) = α, so it gets the value at d − 1.
 func TestExample(t *testing.T) {
 	dir := t.TempDir()
@@ -61,7 +61,7 @@ func TestExample(t *testing.T) {
 	tbl := readParquet(t, j.Out)
 	defer tbl.Release()
 	e, delta := math.Exp(0.5), 1e-6
-	want := func(d int) float64 { // DESIGN §6.3
+	want := func(d int) float64 { // docs/DESIGN.md §10.3
 		ed := math.Pow(e, float64(d))
 		return min(1, 1-(e-1-delta*(e*ed+ed-2))/(ed*(e+1)*(e-1)))
 	}

@@ -193,7 +193,8 @@ func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
 	return NotHittingSet(l.Hit.File, hc.Uncovered, hc.Boundary, first)
 }
 
-// infeasible explains which hitting-set values conflict (the paper's Lemma).
+// infeasible explains which hitting-set values conflict (the paper's feasibility
+// lemma, docs/DESIGN.md §3.3).
 func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
 	ids := l.Vertices.IDs
 	var first []Conflict

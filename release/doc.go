@@ -1,5 +1,5 @@
 // Package release draws the randomized answers a mechanism releases: M(v) ~
-// Bernoulli(p_one(v)) (DESIGN §5, "Releasing an answer").
+// Bernoulli(p_one(v)) (docs/DESIGN.md §9, "Releasing an answer").
 //
 // Why a package of its own: this is the one place where graphdp's privacy guarantee
 // can be lost after everything else is right. A sampler that is off by one rounding

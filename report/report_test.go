@@ -13,7 +13,7 @@ import (
 	"github.com/graphdp/graphdp/bfs"
 )
 
-// pathInput is the paper's path example (DESIGN §6.1) with its optimal mechanism:
+// pathInput is the paper's path example (docs/DESIGN.md §10.1) with its optimal mechanism:
 // v1 – v2 – v3 – v4, answers 0, 1, 1, 0, ε = ln 2, δ = 0, p_one = 0.3, 0.4, 0.2, 0.1
 // (so p_true = 0.7, 0.4, 0.2, 0.9), binding distances 0, 2, 1, 0.
 func pathInput(t *testing.T, pone []float64) Input {
@@ -157,7 +157,7 @@ func TestComputePartitions(t *testing.T) {
 	}
 }
 
-// Distance to the boundary on the paper's Figure 1 (DESIGN §6.4), by hand: the
+// Distance to the boundary on the paper's Figure 1 (docs/DESIGN.md §10.4), by hand: the
 // endpoints of the six boundary edges are at 0; k, m, c, o, d, j, e, v at 1; g, p
 // at 2; a, b at 3.
 func TestBoundaryDistanceFigure1(t *testing.T) {

@@ -57,7 +57,7 @@ func TestReportAuditFailsStillReports(t *testing.T) {
 
 // The shipped example (the paper's Figure 1, hitting set {l, h, u, s, t} at the
 // balanced α, ε = 0.5, δ = 1e-6), by hand. Write L_k for U^k(α) in p_true terms; the
-// balanced corollary (DESIGN §6.3) gives it in closed form. A dataset bound across
+// balanced corollary (docs/DESIGN.md §10.3) gives it in closed form. A dataset bound across
 // the boundary at distance d gets U^(d−1)(α), since U(1 − α) = α; one bound on its
 // own side gets U^d(α). From the binding vertices and answers of the graph:
 //
@@ -85,7 +85,7 @@ func TestReportExampleByHand(t *testing.T) {
 	}
 	eps, delta := 0.5, 1e-6
 	e := math.Exp(eps)
-	L := func(d float64) float64 { // DESIGN §6.3
+	L := func(d float64) float64 { // docs/DESIGN.md §10.3
 		return 1 - (e-1-delta*(math.Exp(eps*(d+1))+math.Exp(eps*d)-2))/(math.Exp(eps*d)*(e+1)*(e-1))
 	}
 	L0, L1, L2, L3 := L(0), L(1), L(2), L(3)

@@ -419,7 +419,7 @@ func TestToolkitExample(t *testing.T) {
 	}
 	h := filepath.Join(dir, "hitting.csv")
 	_, herr := mustRun(t, 0, "hitting-set", "-config", "../../configs/example.yaml", "-out", h)
-	// Hand derivation (DESIGN §6.4): 6 boundary edges on 10 vertices; h and r cover
+	// Hand derivation (docs/DESIGN.md §10.4, §7): 6 boundary edges on 10 vertices; h and r cover
 	// two each, l–q and f–u need one end each: a minimum of 4 (the example uses 5).
 	if !strings.Contains(herr, "6 boundary edges, 10 boundary vertices (of 22); maximum matching 4, so a minimum cover has 4 vertices") {
 		t.Errorf("hitting-set stderr:\n%s", herr)

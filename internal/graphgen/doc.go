@@ -9,9 +9,10 @@
 //     whatever GOMAXPROCS is (edge chunks are generated in parallel from
 //     per-chunk seeds and delivered in order).
 //  2. The hitting set is a boundary-hitting set and its values admit a DP
-//     extension: either the balanced α of the paper's corollary (DESIGN §6.3)
-//     on boundary vertices, or (path) values whose consecutive pairs satisfy
-//     the paper's Lemma, hence every pair does (U is monotone).
+//     extension: either the balanced α of the paper's corollary
+//     (docs/DESIGN.md §10.3) on boundary vertices, or (path) values whose
+//     consecutive pairs satisfy the paper's feasibility lemma (docs/DESIGN.md
+//     §3.3), hence every pair does (U is monotone).
 //  3. Edges are streamed in chunks; nothing of size E is held in memory.
 //
 // Why this folder: scripts/gen (writes a job), scripts/bench (the benchmark table)

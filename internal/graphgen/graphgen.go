@@ -309,7 +309,7 @@ func (g *Gen) HittingSet() (vertex []int32, ptrue []float64, err error) {
 			}
 		}
 	case "hypercube":
-		// The boundary: popcount K−1 and K (DESIGN §6.3's corollary).
+		// The boundary: popcount K−1 and K (the corollary of docs/DESIGN.md §10.3).
 		for v := range g.n {
 			if c := bits.OnesCount64(uint64(v)); c == g.K-1 || c == g.K {
 				vertex = append(vertex, int32(v))
@@ -327,8 +327,9 @@ func (g *Gen) HittingSet() (vertex []int32, ptrue []float64, err error) {
 
 // pathHittingSet spaces Hit vertices evenly along the path with p_true (all
 // answers are 1, so p_true = p_one) growing slowly from 0.5 towards 0.9 — as
-// slowly as the Lemma requires between neighbours in the set. The per-source
-// engine then searches from almost every one of them to its full depth bound.
+// slowly as the feasibility lemma (docs/DESIGN.md §3.3) requires between
+// neighbours in the set. The per-source engine then searches from almost every one
+// of them to its full depth bound.
 func (g *Gen) pathHittingSet() ([]int32, []float64, error) {
 	step := g.n / g.Hit
 	vertex := make([]int32, g.Hit)

@@ -1,7 +1,7 @@
 // Command mkexample writes the example dataset graph that configs/example.yaml runs on:
-// the paper's Figure 1 (DESIGN §6.4), 22 datasets a..v with string ids, its 24 edges,
+// the paper's Figure 1 (docs/DESIGN.md §10.4), 22 datasets a..v with string ids, its 24 edges,
 // and the hitting set {l, h, u, s, t} with the balanced value α = (e^ε+δ)/(e^ε+1) of
-// the paper's corollary for ε = 0.5, δ = 1e-6.
+// the paper's corollary (docs/DESIGN.md §10.3) for ε = 0.5, δ = 1e-6.
 //
 //	go run ./scripts/mkexample -dir configs/example
 package main
