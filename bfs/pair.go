@@ -11,9 +11,10 @@ import "github.com/graphdp/graphdp/dp"
 type Pair interface {
 	Upper(a float64) float64
 	Lower(a float64) float64
-	// Excess is how far two neighbours' p_one values are from being allowed: ≤ 0 when
-	// allowed, the largest violation otherwise.
-	Excess(x, y float64) float64
+	// Excess is how far two neighbours' p_one values x, y are from satisfying output
+	// one's two inequalities (Pr[M = 1] for true, Pr[M = 0] = 1 − p_one for false):
+	// ≤ 0 when they hold, the larger violation otherwise.
+	Excess(x, y float64, one bool) float64
 }
 
 // DP is the (ε,δ)-differential-privacy pair, the one the CLI exposes, in certified

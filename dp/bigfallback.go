@@ -129,9 +129,10 @@ func lowerAt(a, delta float64, e *big.Float, prec uint, mode big.RoundingMode) *
 	return l
 }
 
-// excessAt is the largest of the four inequalities' differences, left − right, for
-// p_one values x, y and a given e (each difference decreases as e grows).
-func excessAt(x, y, delta float64, e *big.Float, prec uint, mode big.RoundingMode) *big.Float {
+// excessAt is the largest of an output's two inequalities' differences, left − right,
+// for p_one values x, y and a given e (each difference decreases as e grows): output 1
+// compares x and y, output 0 compares 1 − x and 1 − y, both exact.
+func excessAt(x, y, delta float64, one bool, e *big.Float, prec uint, mode big.RoundingMode) *big.Float {
 	var best *big.Float
 	side := func(lhs, rhs *big.Float) {
 		r := bf(prec, opposite(mode)).Mul(e, rhs)
@@ -142,20 +143,20 @@ func excessAt(x, y, delta float64, e *big.Float, prec uint, mode big.RoundingMod
 		}
 	}
 	fx, fy := exactSum(x), exactSum(y)
-	qx, qy := exactSum(1, -x), exactSum(1, -y)
+	if !one {
+		fx, fy = exactSum(1, -x), exactSum(1, -y)
+	}
 	side(fy, fx)
 	side(fx, fy)
-	side(qy, qx)
-	side(qx, qy)
 	return best
 }
 
-// Excess is the largest real difference left − right over the four (ε,δ)-DP
-// inequalities of two neighbours with p_one values x and y, rounded to the nearest
-// float64 (invariant 5): ≤ 0 exactly when Allowed(x, y). A positive excess too small
-// for a float64 is reported as the smallest positive float64. For reports; the audit
-// decides with Allowed.
-func (p Pair) Excess(x, y float64) float64 {
+// Excess is the largest real difference left − right of output `one`'s two (ε,δ)-DP
+// inequalities between neighbours with p_one values x and y (Pr[M = 1] for output 1,
+// the exact 1 − p_one for output 0), rounded to the nearest float64 (invariant 5); its
+// sign is exact, and a positive excess too small for a float64 is reported as the
+// smallest positive float64. For reports: the audit decides with Allowed.
+func (p Pair) Excess(x, y float64, one bool) float64 {
 	nearest := func(v *big.Float) float64 {
 		f, _ := v.Float64()
 		if f == 0 && v.Sign() > 0 {
@@ -166,16 +167,27 @@ func (p Pair) Excess(x, y float64) float64 {
 	for prec := uint(startBits); ; prec *= 2 {
 		elo, ehi := expBounds(p.Epsilon, prec)
 		w := prec + exactBits
-		lo := excessAt(x, y, p.Delta, ehi, w, big.ToNegativeInf)
-		hi := excessAt(x, y, p.Delta, elo, w, big.ToPositiveInf)
-		sameSign := (lo.Sign() > 0) == (hi.Sign() > 0)
-		if nl, nh := nearest(lo), nearest(hi); (sameSign && nl == nh) || prec >= maxBits {
-			if !sameSign {
-				return nh // undecided at maxBits: report the unsafe end
-			}
+		lo := excessAt(x, y, p.Delta, one, ehi, w, big.ToNegativeInf)
+		hi := excessAt(x, y, p.Delta, one, elo, w, big.ToPositiveInf)
+		nl, nh := nearest(lo), nearest(hi)
+		if (nl > 0) == (nh > 0) && nl == nh {
 			return nl
 		}
+		if prec >= maxBits {
+			return nh // undecided: report the unsafe end
+		}
 	}
+}
+
+// ApproxExcess is Excess for both outputs in plain float64 with the nearest e^ε and
+// 1 − p_one rounded: within a few ulps of the truth, for ranking edges by tightness
+// in an audit that decides with Allowed.
+func (p Pair) ApproxExcess(x, y float64) (ex0, ex1 float64) {
+	e, d := p.e, p.Delta
+	ex1 = max(y-(e*x+d), x-(e*y+d))
+	qx, qy := 1-x, 1-y
+	ex0 = max(qy-(e*qx+d), qx-(e*qy+d))
+	return ex0, ex1
 }
 
 // Balanced is the paper's balanced value α = (e^ε + δ)/(e^ε + 1) (its corollary on

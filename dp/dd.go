@@ -31,12 +31,23 @@ func twoProd(a, b float64) (p, e float64) {
 	return p, math.FMA(a, b, -p)
 }
 
-// underflow bounds what twoProd can lose for a product near the subnormal range.
+// underflow bounds what twoProd can lose for a product near the subnormal range: 0
+// when the product is exactly p (checked at a scale where nothing underflows).
 func underflow(a, b, p float64) float64 {
-	if a != 0 && b != 0 && math.Abs(p) < 0x1p-960 {
-		return 0x1p-1070
+	if a == 0 || b == 0 || math.Abs(p) >= 0x1p-960 {
+		return 0
 	}
-	return 0
+	if sa := a * 0x1p300; !math.IsInf(sa, 0) {
+		if ps := sa * b; ps == p*0x1p300 && math.FMA(sa, b, -ps) == 0 {
+			return 0
+		}
+	}
+	return 0x1p-1070
+}
+
+// tiny reports whether a·b might have underflowed.
+func tiny(a, b float64) bool {
+	return a != 0 && b != 0 && math.Abs(a*b) < 0x1p-960
 }
 
 func add(x, y xf) xf {
@@ -44,7 +55,12 @@ func add(x, y xf) xf {
 	u, ue := twoSum(x.lo, y.lo)
 	v, ve := twoSum(t, u)
 	hi, lo := twoSum(s, v)
-	err := x.err + y.err + math.Abs(ue) + math.Abs(ve)
+	// Fold the two dropped parts back in: sums of a few float64 values then usually
+	// stay exact (err 0), so a result that is a float64 is recognised as one.
+	r, re := twoSum(ue, ve)
+	lo, le := twoSum(lo, r)
+	hi, lo = twoSum(hi, lo)
+	err := x.err + y.err + math.Abs(re) + math.Abs(le)
 	return xf{hi, lo, err * slack}
 }
 
@@ -59,6 +75,9 @@ func mul(x, y xf) xf {
 	err := math.Abs(e1) + math.Abs(e2) + math.Abs(f1) + math.Abs(f2) + math.Abs(x.lo)*math.Abs(y.lo) +
 		ax*y.err + ay*x.err + x.err*y.err +
 		underflow(x.hi, y.hi, p) + underflow(x.hi, y.lo, c1) + underflow(x.lo, y.hi, c2) + underflow(x.lo, y.lo, x.lo*y.lo)
+	if tiny(ax, y.err) || tiny(ay, x.err) || tiny(x.err, y.err) || tiny(x.lo, y.lo) {
+		err += 0x1p-1070 // a product in the bound itself lost digits below 2^−1074
+	}
 	return xf{hi, lo, err * slack}
 }
 
@@ -107,4 +126,13 @@ func (x xf) floor() (float64, bool) {
 func (x xf) ceil() (float64, bool) {
 	f, ok := x.neg().floor()
 	return -f, ok
+}
+
+// ceilPositive is RU(X) for an X known to be > 0: below the smallest float64 it is
+// that float64, however uncertain X is.
+func (x xf) ceilPositive() (float64, bool) {
+	if x.hi+x.lo+x.err <= math.SmallestNonzeroFloat64 {
+		return math.SmallestNonzeroFloat64, true
+	}
+	return x.ceil()
 }

@@ -20,7 +20,7 @@
 //     with a running error bound; when that bound cannot decide the rounding, the
 //     value is recomputed with math/big at growing precision (bigfallback.go), so the
 //     result never depends on luck.
-//  5. Excess(x, y) is the largest of the four inequalities' real differences
-//     (left − right), rounded to the nearest float64, with its sign exact; it is for
-//     reports only.
+//  5. Excess(x, y, output) is the largest real difference (left − right) of that
+//     output's two inequalities, rounded to the nearest float64, with its sign exact;
+//     it is for reports only.
 package dp

@@ -13,9 +13,12 @@ import (
 type Pair struct {
 	Epsilon, Delta float64
 
-	e    float64 // e^ε rounded to nearest: for display and the closed form only
-	eps  xf      // e^ε
-	ieps xf      // e^−ε
+	e     float64 // e^ε rounded to nearest: for display and the closed form only
+	small bool    // e^ε < 2: the forms in e^ε − 1 and 1 − e^−ε keep the digits
+	eps   xf      // e^ε
+	ieps  xf      // e^−ε
+	em1   xf      // e^ε − 1
+	iem1  xf      // 1 − e^−ε
 }
 
 // MaxEpsilon is the largest ε accepted: e^ε must be a finite float64.
@@ -32,12 +35,20 @@ func New(epsilon, delta float64) (Pair, error) {
 	if math.IsNaN(delta) || delta < 0 || delta >= 1 {
 		return Pair{}, fmt.Errorf("delta must be in [0, 1), got %v", delta)
 	}
-	lo, hi := expBounds(epsilon, 256)
-	one := new(big.Float).SetPrec(300).SetInt64(1)
-	ilo := new(big.Float).SetPrec(300).SetMode(big.ToNegativeInf).Quo(one, hi)
-	ihi := new(big.Float).SetPrec(300).SetMode(big.ToPositiveInf).Quo(one, lo)
-	p := Pair{Epsilon: epsilon, Delta: delta, eps: enclose(lo, hi), ieps: enclose(ilo, ihi)}
-	p.e = p.eps.hi
+	const prec = 256
+	slo, shi := expm1Bounds(epsilon, prec)
+	lo, hi := expBounds(epsilon, prec)
+	one := new(big.Float).SetInt64(1)
+	quo := func(x, y *big.Float, mode big.RoundingMode) *big.Float {
+		return new(big.Float).SetPrec(2*prec).SetMode(mode).Quo(x, y)
+	}
+	// 1 − e^−ε = S/(1 + S), increasing in S.
+	mlo := quo(slo, onePlus(slo, prec, big.ToPositiveInf), big.ToNegativeInf)
+	mhi := quo(shi, onePlus(shi, prec, big.ToNegativeInf), big.ToPositiveInf)
+	p := Pair{Epsilon: epsilon, Delta: delta,
+		eps: enclose(lo, hi), ieps: enclose(quo(one, hi, big.ToNegativeInf), quo(one, lo, big.ToPositiveInf)),
+		em1: enclose(slo, shi), iem1: enclose(mlo, mhi)}
+	p.e, p.small = p.eps.hi, p.eps.hi < 2
 	if math.IsInf(p.e, 0) {
 		return Pair{}, fmt.Errorf("epsilon must be below %.2f (e^ε overflows a float64), got %v", MaxEpsilon, epsilon)
 	}
@@ -106,7 +117,13 @@ func (p Pair) upperDD(a float64) (float64, bool) {
 		return 0, false
 	}
 	if s > 0 {
-		b2, ok := add(exact(1), mul(c, p.ieps).neg()).floor()
+		var b2x xf
+		if p.small { // (a + δ) + c·(1 − e^−ε): no cancellation as ε → 0
+			b2x = add(add(exact(a), exact(p.Delta)), mul(c, p.iem1))
+		} else {
+			b2x = add(exact(1), mul(c, p.ieps).neg())
+		}
+		b2, ok := b2x.floor()
 		if !ok {
 			return 0, false
 		}
@@ -118,7 +135,13 @@ func (p Pair) upperDD(a float64) (float64, bool) {
 // lowerDD is RU(max(1 − δ − e^ε·(1 − a), (a − δ)·e^−ε, 0)) in double-double.
 func (p Pair) lowerDD(a float64) (float64, bool) {
 	q := add(exact(1), exact(-a)) // 1 − a, exactly
-	l1 := add(add(exact(1), exact(-p.Delta)), mul(p.eps, q).neg())
+	d := add(exact(a), exact(-p.Delta))
+	var l1 xf
+	if p.small { // (a − δ) − (e^ε − 1)·(1 − a)
+		l1 = add(d, mul(p.em1, q).neg())
+	} else {
+		l1 = add(add(exact(1), exact(-p.Delta)), mul(p.eps, q).neg())
+	}
 	b := 0.0
 	if s, ok := l1.sign(); !ok {
 		return 0, false
@@ -129,11 +152,14 @@ func (p Pair) lowerDD(a float64) (float64, bool) {
 		}
 		b = f
 	}
-	d := add(exact(a), exact(-p.Delta))
 	if s, ok := d.sign(); !ok {
 		return 0, false
 	} else if s > 0 {
-		f, ok := mul(d, p.ieps).ceil()
+		l2 := mul(d, p.ieps)
+		if p.small { // d − d·(1 − e^−ε)
+			l2 = add(d, mul(d, p.iem1).neg())
+		}
+		f, ok := l2.ceilPositive() // d > 0 and e^−ε > 0
 		if !ok {
 			return 0, false
 		}
