@@ -2,16 +2,11 @@ package dp
 
 import (
 	"fmt"
+	"github.com/graphdp/graphdp/internal/oracle"
 	"math"
 	"math/big"
 	"testing"
 )
-
-// The oracle: U*, L* and the DP inequalities at oracleBits bits, with e^ε summed from
-// its Taylor series directly (no argument reduction, no directed rounding): a second
-// computation sharing nothing with exp.go. Sums of float64 values in [0, 1] are exact
-// at this precision.
-const oracleBits = 2400
 
 func mustPair(t testing.TB, eps, delta float64) Pair {
 	t.Helper()
@@ -22,73 +17,19 @@ func mustPair(t testing.TB, eps, delta float64) Pair {
 	return p
 }
 
-func ofl(x float64) *big.Float { return new(big.Float).SetPrec(oracleBits).SetFloat64(x) }
-func onew() *big.Float         { return new(big.Float).SetPrec(oracleBits) }
-
-var oracleExpCache = map[float64]*big.Float{}
-
-func oracleExp(eps float64) *big.Float {
-	if e, ok := oracleExpCache[eps]; ok {
-		return e
-	}
-	x := ofl(eps)
-	sum, term := ofl(1), ofl(1)
-	limit := new(big.Float).SetMantExp(ofl(1), -2*oracleBits/3)
-	for n := int64(1); ; n++ {
-		term.Mul(term, x)
-		term.Quo(term, ofl(float64(n)))
-		sum.Add(sum, term)
-		if n > int64(eps)+2 && term.Cmp(new(big.Float).Mul(limit, sum)) < 0 {
-			break
-		}
-	}
-	oracleExpCache[eps] = sum
-	return sum
-}
-
-// oracleU is U*(a) = min(e·a + δ, 1 − (1 − a − δ)/e, 1).
+// The oracle is package internal/oracle: math/big at 2400 bits, sharing no code with dp.
+func oracleExp(eps float64) *big.Float { return oracle.Exp(eps) }
 func oracleU(eps, delta, a float64) *big.Float {
-	e := oracleExp(eps)
-	b := onew().Mul(e, ofl(a))
-	b.Add(b, ofl(delta))
-	c := onew().Sub(ofl(1), ofl(a))
-	c.Sub(c, ofl(delta))
-	b2 := onew().Sub(ofl(1), onew().Quo(c, e))
-	if b2.Cmp(b) < 0 {
-		b = b2
-	}
-	if b.Cmp(ofl(1)) > 0 {
-		b = ofl(1)
-	}
-	return b
+	return oracle.Pair{Epsilon: eps, Delta: delta}.U(oracle.F(a))
 }
-
-// oracleL is L*(a) = max(1 − δ − e·(1 − a), (a − δ)/e, 0).
 func oracleL(eps, delta, a float64) *big.Float {
-	e := oracleExp(eps)
-	l := onew().Sub(ofl(1), ofl(delta))
-	l.Sub(l, onew().Mul(e, onew().Sub(ofl(1), ofl(a))))
-	l2 := onew().Quo(onew().Sub(ofl(a), ofl(delta)), e)
-	if l2.Cmp(l) > 0 {
-		l = l2
-	}
-	if l.Sign() < 0 {
-		l = ofl(0)
-	}
-	return l
+	return oracle.Pair{Epsilon: eps, Delta: delta}.L(oracle.F(a))
 }
-
-// oracleAllowed decides the four inequalities for p_one values x, y.
 func oracleAllowed(eps, delta, x, y float64) bool {
-	e := oracleExp(eps)
-	holds := func(lhs, rhs *big.Float) bool {
-		r := onew().Mul(e, rhs)
-		r.Add(r, ofl(delta))
-		return lhs.Cmp(r) <= 0
-	}
-	qx, qy := onew().Sub(ofl(1), ofl(x)), onew().Sub(ofl(1), ofl(y))
-	return holds(ofl(y), ofl(x)) && holds(ofl(x), ofl(y)) && holds(qy, qx) && holds(qx, qy)
+	return oracle.Pair{Epsilon: eps, Delta: delta}.Allowed(x, y)
 }
+func ofl(x float64) *big.Float { return oracle.F(x) }
+func onew() *big.Float         { return new(big.Float).SetPrec(oracle.Bits) }
 
 var (
 	oracleEpsilons = []float64{0, 1e-300, 1e-17, 1e-12, 1e-6, 1e-4, 0.01, 0.1, math.Ln2, 1, 3, 9.5, 20, 37, 50, 300, 700, 709.7}
