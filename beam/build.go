@@ -14,8 +14,8 @@ import (
 // The build stage (one Beam pipeline): read every row group of the three inputs, map
 // ids to positions with two hash joins (src, then dst), and assemble each shard's
 // block of the CSR with its vertices and hitting-set entries. Rejections, counts and
-// the hitting-set check are written as small files under the staging folder; the
-// shards' states become round 0.
+// the hitting-set check are written as small files under the staging folder; each
+// shard's block, info and round-0 candidates are written once (rounds.go).
 
 // Conf is what every worker needs to know about the job; Beam serialises it with the
 // DoFns (exported fields).
@@ -638,7 +638,6 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 type shardStats struct {
 	Kept, Boundary, Uncovered int64
 	First                     []uncovered // the shard's first List uncovered edges (U < V)
-	MinA                      [2]float64  // least pass value of its hitting-set vertices, per colour
 	Hits                      int64
 }
 
@@ -661,8 +660,6 @@ func (s *shardStats) encode() []byte {
 		e.bool(x.AnsV)
 		e.str(x.IDU)
 	}
-	e.f64(s.MinA[0])
-	e.f64(s.MinA[1])
 	e.i64(s.Hits)
 	return e.b
 }
@@ -674,7 +671,6 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 	for i := range s.First {
 		s.First[i] = uncovered{U: int32(d.i64()), V: int32(d.i64()), AnsU: d.bool(), AnsV: d.bool(), IDU: d.str()}
 	}
-	s.MinA[0], s.MinA[1] = d.f64(), d.f64()
 	s.Hits = d.i64()
 	return s, d.err
 }
@@ -684,11 +680,11 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 // boundary edges (u < v, u in the shard) against the hitting set.
 type shardFn struct{ C Conf }
 
-func (f *shardFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool) error {
+func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
 	l := f.C.layout()
 	lo, hi := l.Range(int32(s))
 	n := int(hi - lo)
-	st := &state{IDs: ids{Str: f.C.StrIDs}, Answer: make([]bool, n)}
+	st := &state{block: &block{}, info: &info{IDs: ids{Str: f.C.StrIDs}, Answer: make([]bool, n)}, vals: &vals{}}
 	if st.IDs.Str {
 		st.IDs.S = make([]string, n)
 	} else {
@@ -698,7 +694,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) 
 	var arcs []*arcBlock
 	var hits []*hitInfo
 	var b []byte
-	for vals(&b) {
+	for elems(&b) {
 		switch b[0] {
 		case tagInfo:
 			vb, err := decodeVertexBlock(b)
@@ -812,17 +808,21 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) 
 		return err
 	}
 	for ci, one := range []bool{false, true} {
-		st.Cur[ci] = st.own(bfs.NewPass(pair, one))
+		st.Cur[ci] = bfs.NewPass(pair, one).NoneBlock(n)
 	}
-	stats.MinA = st.minA(pair)
 	stats.Hits = int64(len(st.HitPos))
-	st.Changed = n // round 0 "changed" everything
 	if err := writeBlob(ctx, join(f.C.Staging, "stats", fmt.Sprintf("shard-%06d", s)), stats.encode()); err != nil {
 		return err
 	}
-	return writeBlob(ctx, stateFile(f.C.Staging, 0, s), st.encode())
-}
-
-func stateFile(staging string, round, s int) string {
-	return join(staging, fmt.Sprintf("state-%06d", round), fmt.Sprintf("shard-%06d", s))
+	// Round 0: the graph and the vertices' info once, the candidates None, and a
+	// token that seeds the hitting set in round 1.
+	for _, w := range []struct {
+		path string
+		b    []byte
+	}{{blockFile(f.C.Staging, s), st.block.encode()}, {infoFile(f.C.Staging, s), st.info.encode()}, {valsFile(f.C.Staging, 0, s), st.vals.encode()}} {
+		if err := writeBlob(ctx, w.path, w.b); err != nil {
+			return err
+		}
+	}
+	return writePending(ctx, f.C.Staging, 0, s, &token{Own: true}, nil)
 }

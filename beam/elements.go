@@ -17,7 +17,7 @@ const (
 	tagHalf     byte = 'F' // join bucket of dst: edge rows with src resolved
 	tagInfo     byte = 'I' // shards: ids and answers of a block of positions
 	tagArc      byte = 'A' // shards: arcs (u in the shard, v anywhere) with v's answer and hit flag
-	tagState    byte = 'S' // shards: a shard's state
+	tagToken    byte = 'T' // rounds: a shard's token to itself (rounds.go)
 	tagOffers   byte = 'O' // shards: offers for the next round
 	tagNeighbor byte = 'P' // shards: p_one of neighbours (audit)
 )
@@ -99,20 +99,39 @@ func decodeErr(b []byte) (inputErr, error) {
 	return x, d.err
 }
 
-// state is one shard between rounds: its block of the CSR, its vertices' ids,
-// answers and hitting-set entries, and both colours' candidates.
-type state struct {
+// A shard lives in staging as three files (rounds.go): its block, written once by
+// the build and only read after (the graph stays put); its info, read by the finish
+// and the launcher; and its candidates, a new version each round it changes.
+
+// block is a shard's CSR block (bfs doc.go invariant 1 restricted to the shard) and
+// its hitting-set vertices (ascending).
+type block struct {
 	Shard  bfs.Shard
+	HitPos []int32
+}
+
+// info is what the output and the messages need of a shard's vertices: ids,
+// answers, and the hitting-set rows and given p_true (in HitPos order).
+type info struct {
 	IDs    ids
 	Answer []bool
-	HitPos []int32   // hitting-set vertices in the shard, ascending
-	HitRow []int64   // their rows in the hitting-set file
-	HitP   []float64 // their given p_true
-	// HitOne is their p_one as solved: poneOf(answer, HitP) until a within-tolerance
-	// repair moves it onto its bound (bfs.Solve's repair; finish.go).
-	HitOne  []float64
-	Cur     [2][]bfs.Cand
-	Changed int // vertices changed in the last round (both colours)
+	HitRow []int64
+	HitP   []float64
+}
+
+// vals is a shard's solution as of a round: its hitting-set values as solved
+// (poneOf(answer, HitP) until a within-tolerance repair moves one onto its bound:
+// bfs.Solve's repair) and both colours' candidates.
+type vals struct {
+	HitOne []float64
+	Cur    [2][]bfs.Cand
+}
+
+// state is a whole shard, for the stages that need all of it (finish).
+type state struct {
+	*block
+	*info
+	*vals
 }
 
 func (e *enc) cands(cs []bfs.Cand) {
@@ -134,71 +153,109 @@ func (d *dec) cands() []bfs.Cand {
 	return cs
 }
 
-func (s *state) encode() []byte {
+func (b *block) encode() []byte {
 	var e enc
-	e.b = append(e.b, tagState)
-	e.i64(int64(s.Shard.Lo))
-	e.i64s(s.Shard.Off)
-	e.i32s(s.Shard.Adj)
-	e.ids(&s.IDs)
-	e.bools(s.Answer)
-	e.i32s(s.HitPos)
-	e.i64s(s.HitRow)
-	e.f64s(s.HitP)
-	e.f64s(s.HitOne)
-	e.cands(s.Cur[0])
-	e.cands(s.Cur[1])
-	e.i64(int64(s.Changed))
+	e.i64(int64(b.Shard.Lo))
+	e.i64s(b.Shard.Off)
+	e.i32s(b.Shard.Adj)
+	e.i32s(b.HitPos)
 	return e.b
 }
 
-func decodeState(b []byte) (*state, error) {
-	if len(b) == 0 || b[0] != tagState {
-		return nil, errCorrupt
-	}
-	d := dec{b: b[1:]}
-	s := &state{}
-	s.Shard.Lo = int32(d.i64())
-	s.Shard.Off = d.i64s()
-	s.Shard.Adj = d.i32s()
-	s.IDs = d.ids()
-	s.Answer = d.bools()
-	s.HitPos = d.i32s()
-	s.HitRow = d.i64s()
-	s.HitP = d.f64s()
-	s.HitOne = d.f64s()
-	s.Cur[0] = d.cands()
-	s.Cur[1] = d.cands()
-	s.Changed = int(d.i64())
+func decodeBlock(b []byte) (*block, error) {
+	d := dec{b: b}
+	x := &block{}
+	x.Shard.Lo = int32(d.i64())
+	x.Shard.Off = d.i64s()
+	x.Shard.Adj = d.i32s()
+	x.HitPos = d.i32s()
 	if d.err != nil {
 		return nil, d.err
 	}
-	if n := s.Shard.Len(); n < 0 || len(s.Answer) != n || len(s.Cur[0]) != n || len(s.Cur[1]) != n ||
-		len(s.HitRow) != len(s.HitPos) || len(s.HitP) != len(s.HitPos) || len(s.HitOne) != len(s.HitPos) {
-		return nil, fmt.Errorf("beam: shard at %d: inconsistent state", s.Shard.Lo)
+	if n := x.Shard.Len(); n < 0 || x.Shard.Off[0] != 0 || x.Shard.Off[n] != int64(len(x.Shard.Adj)) {
+		return nil, fmt.Errorf("beam: shard at %d: inconsistent block", x.Shard.Lo)
 	}
-	return s, nil
+	return x, nil
 }
 
-// own is round 0 of colour ci for the shard (the hitting-set vertices' own candidates,
-// from their p_one as solved: Instance.POne).
-func (s *state) own(p bfs.Pass) []bfs.Cand {
-	lo := s.Shard.Lo
-	return p.OwnBlock(lo, lo+int32(s.Shard.Len()), s.HitPos, s.HitOne)
+// bytes is the block's size in memory (the worker cache's budget).
+func (b *block) bytes() int64 {
+	return int64(8*len(b.Shard.Off) + 4*len(b.Shard.Adj) + 4*len(b.HitPos))
 }
 
-// minA is the least pass value of the shard's hitting-set vertices, per colour (Top
-// when there are none): the launcher's round bound (bfs.Pass.Depth).
-func (s *state) minA(pair bfs.Pair) [2]float64 {
-	var m [2]float64
+func (x *info) encode() []byte {
+	var e enc
+	e.ids(&x.IDs)
+	e.bools(x.Answer)
+	e.i64s(x.HitRow)
+	e.f64s(x.HitP)
+	return e.b
+}
+
+func decodeInfo(b []byte) (*info, error) {
+	d := dec{b: b}
+	x := &info{}
+	x.IDs = d.ids()
+	x.Answer = d.bools()
+	x.HitRow = d.i64s()
+	x.HitP = d.f64s()
+	if d.err == nil && (x.IDs.len() != len(x.Answer) || len(x.HitRow) != len(x.HitP)) {
+		d.err = errCorrupt
+	}
+	return x, d.err
+}
+
+func (v *vals) encode() []byte {
+	var e enc
+	e.f64s(v.HitOne)
+	e.cands(v.Cur[0])
+	e.cands(v.Cur[1])
+	return e.b
+}
+
+func decodeVals(b []byte) (*vals, error) {
+	d := dec{b: b}
+	v := &vals{}
+	v.HitOne = d.f64s()
+	v.Cur[0] = d.cands()
+	v.Cur[1] = d.cands()
+	if d.err == nil && len(v.Cur[0]) != len(v.Cur[1]) {
+		d.err = errCorrupt
+	}
+	return v, d.err
+}
+
+// check reports a block, info and vals that do not belong together.
+func (st *state) check() error {
+	n := st.Shard.Len()
+	if len(st.Answer) != n || len(st.Cur[0]) != n || len(st.HitRow) != len(st.HitPos) || len(st.HitOne) != len(st.HitPos) {
+		return fmt.Errorf("beam: shard at %d: inconsistent state", st.Shard.Lo)
+	}
+	return nil
+}
+
+// excess is what a shard (or, summed, the launcher) knows of its hitting-set values
+// against the bounds the converged rounds give them.
+type excess struct {
+	Beyond int64    // (vertex, colour) pairs beyond bfs.Tolerance: bfs.Violations
+	Above  [2]int64 // vertices above their bound at all, per colour: bfs.Solve's repair
+}
+
+func excessOf(pair bfs.Pair, b *block, v *vals) excess {
+	var x excess
 	for ci, one := range []bool{false, true} {
 		p := bfs.NewPass(pair, one)
-		m[ci] = p.Top()
-		for _, x := range s.HitOne {
-			m[ci] = min(m[ci], p.Value(x))
+		for j, h := range b.HitPos {
+			a, g := p.Value(v.HitOne[j]), v.Cur[ci][h-b.Shard.Lo].Value
+			if g < a {
+				x.Above[ci]++
+			}
+			if g < a-bfs.Tolerance {
+				x.Beyond++
+			}
 		}
 	}
-	return m
+	return x
 }
 
 // poneOf is Instance.POne: the given p_true as Pr[M = 1].
@@ -209,13 +266,19 @@ func poneOf(answer bool, ptrue float64) float64 {
 	return 1 - ptrue
 }
 
-// offers encodes one colour's offers to one shard.
+// encodeOffers encodes one colour's offers to one shard: the frontier on the wire.
+// Vertices ascend, so they are sent as varint gaps.
 func encodeOffers(one bool, o bfs.Offers) []byte {
 	var e enc
 	e.b = append(e.b, tagOffers)
 	e.bool(one)
 	e.i64(int64(o.To))
-	e.i32s(o.V)
+	e.u64(uint64(len(o.V)))
+	prev := int32(0)
+	for _, v := range o.V {
+		e.u64(uint64(v - prev))
+		prev = v
+	}
 	e.cands(o.C)
 	return e.b
 }
@@ -224,7 +287,12 @@ func decodeOffers(b []byte) (bool, bfs.Offers, error) {
 	d := dec{b: b[1:]}
 	one := d.bool()
 	o := bfs.Offers{To: int32(d.i64())}
-	o.V = d.i32s()
+	o.V = make([]int32, d.count())
+	prev := int64(0)
+	for i := range o.V {
+		prev += int64(d.u64())
+		o.V[i] = int32(prev)
+	}
 	o.C = d.cands()
 	if d.err == nil && len(o.V) != len(o.C) {
 		d.err = errCorrupt

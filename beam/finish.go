@@ -98,18 +98,22 @@ func (st *state) violations(pair bfs.Pair, limit int) ([]violation, int64) {
 	return out, total
 }
 
-// auditEmitFn sends a shard's state to itself and the p_one of its vertices to every
-// other shard they neighbour.
+// auditEmitFn sends a shard's token to itself and the p_one of its cut vertices to
+// every other shard they neighbour (the audit's one exchange: O(cut), not the graph).
 type auditEmitFn struct{ C Conf }
 
-func (f *auditEmitFn) ProcessElement(_ int, b []byte, emit func(int, []byte)) error {
-	st, err := decodeState(b)
+func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
+	s, tok, err := readPending(ctx, path)
+	if err != nil {
+		return err
+	}
+	st, err := loadState(ctx, f.C.Staging, tok.Version, s)
 	if err != nil {
 		return err
 	}
 	l := f.C.layout()
-	self := l.Of(st.Shard.Lo)
-	emit(int(self), b)
+	self := int32(s)
+	emit(s, tok.encode())
 	m := st.mechanism()
 	type block struct {
 		v []int32
@@ -162,15 +166,18 @@ type finding struct {
 	WorstEdge  [2]int32
 }
 
-func (f *finishFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool) error {
+func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
 	var st *state
 	nbr := make(map[int32]float64)
 	var b []byte
-	for vals(&b) {
+	for elems(&b) {
 		switch b[0] {
-		case tagState:
-			var err error
-			if st, err = decodeState(b); err != nil {
+		case tagToken:
+			tok, err := decodeToken(b)
+			if err != nil {
+				return err
+			}
+			if st, err = loadState(ctx, f.C.Staging, tok.Version, s); err != nil {
 				return err
 			}
 		case tagNeighbor:
@@ -244,7 +251,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte)
 	if err := writeBlob(ctx, join(f.C.Staging, "finish", fmt.Sprintf("shard-%06d", s)), e.b); err != nil {
 		return err
 	}
-	// The shard's rows of the output table (ids and answers come from the state).
+	// The shard's rows of the output table (ids and answers are in its info file).
 	var o enc
 	o.i64(int64(lo))
 	o.f64s(m.PTrue)
@@ -273,11 +280,10 @@ func decodeFinding(b []byte) (*finding, error) {
 	return fd, d.err
 }
 
-func finishPipeline(c Conf, files []string, check bool) *sdk.Pipeline {
+func finishPipeline(c Conf, pending []string, check bool) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope("finish")
-	st := sdk.ParDo(s, &readStateFn{C: c}, sdk.CreateList(s, files))
-	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, st)
+	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, sdk.CreateList(s, pending))
 	sdk.ParDo0(s, &finishFn{C: c, Check: check}, sdk.GroupByKey(s, msgs))
 	return p
 }

@@ -3,164 +3,460 @@ package beam
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/graphdp/graphdp/bfs"
 )
 
-// The rounds stage: one Beam pipeline runs K synchronous rounds (bfs/rounds.go) on
-// every shard, both colours at once. Each round is Emit on every shard (offers to the
-// shards its vertices neighbour), a GroupByKey by shard that brings a shard's state
-// and its offers together, and Relax. The state — the shard's CSR block included —
-// travels through every round's shuffle: that is the rounds × graph cost of BEAM.md.
-// Between pipelines the states rest in the staging folder; the launcher stops when a
-// round changes nothing or at the a-priori bound. Then, as bfs.Solve, it may repair
-// values accepted within Tolerance (repairFn) and run the rounds again (run.go).
+// The rounds stage: block-centric rounds (bfs/rounds.go, bfs doc.go invariant 8), both
+// colours at once. One Beam pipeline runs K rounds. In a round, every shard that has
+// offers (or, in the first round of a solve, hitting-set vertices) loads its CSR block
+// and its newest candidates from staging, settles to its local fixed point
+// (bfs.Stepper.Settle), writes its candidates as this round's version, and sends
+// offers for its changed cut vertices (bfs.Stepper.Offer) to the shards they
+// neighbour. What a round shuffles is only the frontier — the offers — and one small
+// token per shard to itself (the version of its candidates, and this pipeline's
+// counts): never a CSR block, never a shard's candidates. The last round's messages
+// are grouped once more and written to staging (pending-R), where the next pipeline
+// starts; the launcher stops when no offer is pending.
+//
+// Staging (every file written once; a retried bundle rewrites the same bytes):
+//
+//	block/shard-S      CSR block and hitting-set positions (build)
+//	info/shard-S       ids, answers, hitting-set rows and p_true (build)
+//	vals-R/shard-S     the shard's candidates after round R (only rounds that changed it)
+//	pending-R/shard-S  its token and the offers it receives in round R+1
+//	report-R/shard-S   per-round counts of the pipeline that ended at round R
 
-// readStateFn loads a shard's state file.
-type readStateFn struct{ C Conf }
-
-func (f *readStateFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
-	b, err := readBlob(ctx, path)
-	if err != nil {
-		return err
-	}
-	st, err := decodeState(b)
-	if err != nil {
-		return fmt.Errorf("beam: %s: %w", path, err)
-	}
-	emit(int(f.C.layout().Of(st.Shard.Lo)), b)
-	return nil
+// token is what a shard passes to itself from round to round.
+type token struct {
+	Version int  // the round of its newest vals file
+	Own     bool // seed its hitting-set vertices' own candidates (the first round of a solve)
+	Excess  excess
+	Stats   []roundStat // this pipeline's rounds so far
 }
 
-// emitFn sends a shard's state to itself and its offers (both colours) to the shards
-// its vertices neighbour.
-type emitFn struct{ C Conf }
+// roundStat is one shard's part of one round.
+type roundStat struct {
+	Settled int64 // 1 if the shard settled (it had offers or its own seeds)
+	Changed int64 // vertices whose candidate changed, both colours
+	Offers  int64 // candidates it sent
+	Bytes   int64 // encoded bytes of those offers (what the shuffle carries)
+}
 
-func (f *emitFn) ProcessElement(_ int, b []byte, emit func(int, []byte)) error {
-	st, err := decodeState(b)
-	if err != nil {
-		return err
+func (t *token) encode() []byte {
+	var e enc
+	e.b = append(e.b, tagToken)
+	e.i64(int64(t.Version))
+	e.bool(t.Own)
+	e.i64(t.Excess.Beyond)
+	e.i64(t.Excess.Above[0])
+	e.i64(t.Excess.Above[1])
+	e.u64(uint64(len(t.Stats)))
+	for _, s := range t.Stats {
+		e.i64(s.Settled)
+		e.i64(s.Changed)
+		e.i64(s.Offers)
+		e.i64(s.Bytes)
 	}
-	l := f.C.layout()
-	self := int(l.Of(st.Shard.Lo))
-	emit(self, b)
-	pair, err := f.C.pair()
-	if err != nil {
-		return err
+	return e.b
+}
+
+func decodeToken(b []byte) (*token, error) {
+	if len(b) == 0 || b[0] != tagToken {
+		return nil, errCorrupt
 	}
-	for ci, one := range []bool{false, true} {
-		s := bfs.NewPass(pair, one).NewStepper()
-		for _, o := range s.Emit(l, &st.Shard, st.Cur[ci]) {
-			emit(int(o.To), encodeOffers(one, o))
+	d := dec{b: b[1:]}
+	t := &token{Version: int(d.i64()), Own: d.bool()}
+	t.Excess.Beyond, t.Excess.Above[0], t.Excess.Above[1] = d.i64(), d.i64(), d.i64()
+	t.Stats = make([]roundStat, d.count())
+	for i := range t.Stats {
+		t.Stats[i] = roundStat{Settled: d.i64(), Changed: d.i64(), Offers: d.i64(), Bytes: d.i64()}
+	}
+	return t, d.err
+}
+
+func blockFile(staging string, s int) string {
+	return join(staging, "block", fmt.Sprintf("shard-%06d", s))
+}
+
+func infoFile(staging string, s int) string {
+	return join(staging, "info", fmt.Sprintf("shard-%06d", s))
+}
+
+func valsFile(staging string, round, s int) string {
+	return join(staging, fmt.Sprintf("vals-%06d", round), fmt.Sprintf("shard-%06d", s))
+}
+
+func pendingFile(staging string, round, s int) string {
+	return join(staging, fmt.Sprintf("pending-%06d", round), fmt.Sprintf("shard-%06d", s))
+}
+
+func reportFile(staging string, round, s int) string {
+	return join(staging, fmt.Sprintf("report-%06d", round), fmt.Sprintf("shard-%06d", s))
+}
+
+// The worker cache. Blocks never change once the build wrote them, so a worker keeps
+// those it read (up to blockBudget bytes, oldest evicted first): on runners that keep
+// their workers between stages (Prism, Flink and Spark task managers) a shard's graph
+// is read from staging once, not once per round. A shard's newest candidates are kept
+// too, by version: a round takes them (or reads the file when this worker does not
+// hold that version) and puts back the version it wrote, so a retried bundle, which
+// asks for the older version, reads the file.
+var cache = struct {
+	sync.Mutex
+	blocks map[string]*block
+	order  []string
+	bytes  int64
+	vals   map[string]cachedVals
+}{blocks: map[string]*block{}, vals: map[string]cachedVals{}}
+
+type cachedVals struct {
+	version int
+	v       *vals
+}
+
+const blockBudget = 2 << 30
+
+func loadBlock(ctx context.Context, staging string, s int) (*block, error) {
+	path := blockFile(staging, s)
+	cache.Lock()
+	b := cache.blocks[path]
+	cache.Unlock()
+	if b != nil {
+		return b, nil
+	}
+	raw, err := readBlob(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = decodeBlock(raw); err != nil {
+		return nil, fmt.Errorf("beam: %s: %w", path, err)
+	}
+	cache.Lock()
+	defer cache.Unlock()
+	if _, ok := cache.blocks[path]; !ok {
+		cache.blocks[path] = b
+		cache.order = append(cache.order, path)
+		cache.bytes += b.bytes()
+		for cache.bytes > blockBudget && len(cache.order) > 1 {
+			old := cache.order[0]
+			cache.order = cache.order[1:]
+			cache.bytes -= cache.blocks[old].bytes()
+			delete(cache.blocks, old)
 		}
 	}
+	return b, nil
+}
+
+// takeVals returns shard s's candidates of version round, which the caller may
+// modify: from the cache when this worker holds that version (removing it), else
+// from staging.
+func takeVals(ctx context.Context, staging string, round, s int) (*vals, error) {
+	key := join(staging, fmt.Sprintf("shard-%06d", s))
+	cache.Lock()
+	cv, ok := cache.vals[key]
+	if ok && cv.version == round {
+		delete(cache.vals, key)
+	}
+	cache.Unlock()
+	if ok && cv.version == round {
+		return cv.v, nil
+	}
+	path := valsFile(staging, round, s)
+	raw, err := readBlob(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	v, err := decodeVals(raw)
+	if err != nil {
+		return nil, fmt.Errorf("beam: %s: %w", path, err)
+	}
+	return v, nil
+}
+
+func putVals(staging string, round, s int, v *vals) {
+	cache.Lock()
+	cache.vals[join(staging, fmt.Sprintf("shard-%06d", s))] = cachedVals{round, v}
+	cache.Unlock()
+}
+
+// dropCache forgets everything a run cached (the launcher, when a run ends).
+func dropCache(staging string) {
+	cache.Lock()
+	defer cache.Unlock()
+	prefix := join(staging, "")
+	kept := cache.order[:0]
+	for _, p := range cache.order {
+		if len(p) >= len(prefix) && p[:len(prefix)] == prefix {
+			cache.bytes -= cache.blocks[p].bytes()
+			delete(cache.blocks, p)
+			continue
+		}
+		kept = append(kept, p)
+	}
+	cache.order = kept
+	for k := range cache.vals {
+		if len(k) >= len(prefix) && k[:len(prefix)] == prefix {
+			delete(cache.vals, k)
+		}
+	}
+}
+
+// loadState is a whole shard at version round (finish, repair): block and info from
+// staging (or the cache), the candidates from the file of that round.
+func loadState(ctx context.Context, staging string, round, s int) (*state, error) {
+	b, err := loadBlock(ctx, staging, s)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := readBlob(ctx, infoFile(staging, s))
+	if err != nil {
+		return nil, err
+	}
+	in, err := decodeInfo(raw)
+	if err != nil {
+		return nil, err
+	}
+	raw, err = readBlob(ctx, valsFile(staging, round, s))
+	if err != nil {
+		return nil, err
+	}
+	v, err := decodeVals(raw)
+	if err != nil {
+		return nil, err
+	}
+	st := &state{block: b, info: in, vals: v}
+	return st, st.check()
+}
+
+// settle is round `round` on shard s: Settle and Offer on both colours when it has
+// anything to settle, then its token to itself.
+func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.Offers, emit func(int, []byte)) error {
+	var stat roundStat
+	if tok.Own || len(in[0]) > 0 || len(in[1]) > 0 {
+		b, err := loadBlock(ctx, c.Staging, s)
+		if err != nil {
+			return err
+		}
+		v, err := takeVals(ctx, c.Staging, tok.Version, s)
+		if err != nil {
+			return err
+		}
+		if len(v.Cur[0]) != b.Shard.Len() || len(v.HitOne) != len(b.HitPos) {
+			return fmt.Errorf("beam: shard %d: candidates do not match the block", s)
+		}
+		pair, err := c.pair()
+		if err != nil {
+			return err
+		}
+		l := c.layout()
+		for ci, one := range []bool{false, true} {
+			p := bfs.NewPass(pair, one)
+			st := p.NewStepper()
+			seeds := in[ci]
+			if tok.Own && len(b.HitPos) > 0 {
+				seeds = append(seeds, p.OwnOffers(int32(s), b.HitPos, v.HitOne))
+			}
+			changed := st.Settle(&b.Shard, v.Cur[ci], seeds)
+			stat.Changed += int64(len(changed))
+			for _, o := range st.Offer(l, &b.Shard, v.Cur[ci], changed) {
+				msg := encodeOffers(one, o)
+				stat.Offers += int64(o.Len())
+				stat.Bytes += int64(len(msg))
+				emit(int(o.To), msg)
+			}
+		}
+		stat.Settled = 1
+		tok.Own = false
+		if stat.Changed > 0 {
+			if err := writeBlob(ctx, valsFile(c.Staging, round, s), v.encode()); err != nil {
+				return err
+			}
+			tok.Version = round
+			tok.Excess = excessOf(pair, b, v)
+		}
+		putVals(c.Staging, tok.Version, s, v)
+	}
+	tok.Stats = append(tok.Stats, stat)
+	emit(s, tok.encode())
 	return nil
 }
 
-// relaxFn is one round on one shard.
-type relaxFn struct{ C Conf }
-
-func (f *relaxFn) ProcessElement(s int, vals func(*[]byte) bool, emit func(int, []byte)) error {
-	var st *state
+// gather splits a shard's grouped messages into its token and offers per colour.
+func gather(s int, next func() ([]byte, bool)) (*token, [2][]bfs.Offers, error) {
+	var tok *token
 	var in [2][]bfs.Offers
-	var b []byte
-	for vals(&b) {
+	for {
+		b, ok := next()
+		if !ok {
+			break
+		}
+		if len(b) == 0 {
+			return nil, in, errCorrupt
+		}
 		switch b[0] {
-		case tagState:
+		case tagToken:
+			if tok != nil {
+				return nil, in, fmt.Errorf("beam: shard %d: two tokens in one round", s)
+			}
 			var err error
-			if st, err = decodeState(b); err != nil {
-				return err
+			if tok, err = decodeToken(b); err != nil {
+				return nil, in, err
 			}
 		case tagOffers:
 			one, o, err := decodeOffers(b)
 			if err != nil {
-				return err
+				return nil, in, err
 			}
-			ci := 0
-			if one {
-				ci = 1
-			}
-			in[ci] = append(in[ci], o)
+			in[b2i(one)] = append(in[b2i(one)], o)
+		default:
+			return nil, in, errCorrupt
 		}
 	}
-	if st == nil {
-		return fmt.Errorf("beam: shard %d: offers without a state", s)
+	if tok == nil {
+		return nil, in, fmt.Errorf("beam: shard %d: offers without a token", s)
 	}
-	pair, err := f.C.pair()
-	if err != nil {
-		return err
-	}
-	st.Changed = 0
-	for ci, one := range []bool{false, true} {
-		p := bfs.NewPass(pair, one)
-		next, changed := p.NewStepper().Relax(&st.Shard, st.own(p), st.Cur[ci], in[ci])
-		st.Cur[ci] = next
-		st.Changed += changed
-	}
-	emit(s, st.encode())
-	return nil
+	return tok, in, nil
 }
 
-// writeStateFn stores a shard's state after the batch's last round, and its round
-// report: how many of its vertices that round changed and, for when the rounds have
-// converged, its hitting-set excesses (state.excess).
-type writeStateFn struct {
+// settleFileFn is a pipeline's first round: each shard's pending file (its token and
+// the offers the previous pipeline's last round sent it) is already grouped.
+type settleFileFn struct {
 	C     Conf
 	Round int
 }
 
-func (f *writeStateFn) ProcessElement(ctx context.Context, s int, b []byte) error {
-	st, err := decodeState(b)
+func (f *settleFileFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
+	raw, err := readBlob(ctx, path)
 	if err != nil {
 		return err
 	}
-	if err := writeBlob(ctx, stateFile(f.C.Staging, f.Round, s), b); err != nil {
-		return err
+	d := dec{b: raw}
+	s := int(d.i64())
+	msgs := make([][]byte, d.count())
+	for i := range msgs {
+		msgs[i] = []byte(d.str())
 	}
-	pair, err := f.C.pair()
-	if err != nil {
-		return err
+	if d.err != nil {
+		return fmt.Errorf("beam: %s: %w", path, d.err)
 	}
-	x := st.excess(pair)
-	var e enc
-	e.i64(int64(st.Changed))
-	e.i64(x.Beyond)
-	e.i64(x.Above[0])
-	e.i64(x.Above[1])
-	return writeBlob(ctx, join(f.C.Staging, fmt.Sprintf("changed-%06d", f.Round), fmt.Sprintf("shard-%06d", s)), e.b)
-}
-
-// excess is what a shard (or, summed, the launcher) knows of its hitting-set values
-// against the bounds the converged rounds give them.
-type excess struct {
-	Changed int64
-	Beyond  int64    // (vertex, colour) pairs beyond bfs.Tolerance: bfs.Violations
-	Above   [2]int64 // vertices above their bound at all, per colour: bfs.Solve's repair
-}
-
-func (st *state) excess(pair bfs.Pair) excess {
-	var x excess
-	for ci, one := range []bool{false, true} {
-		p := bfs.NewPass(pair, one)
-		for j, h := range st.HitPos {
-			a, g := p.Value(st.HitOne[j]), st.Cur[ci][h-st.Shard.Lo].Value
-			if g < a {
-				x.Above[ci]++
-			}
-			if g < a-bfs.Tolerance {
-				x.Beyond++
-			}
+	i := 0
+	tok, in, err := gather(s, func() ([]byte, bool) {
+		if i == len(msgs) {
+			return nil, false
 		}
+		i++
+		return msgs[i-1], true
+	})
+	if err != nil {
+		return err
 	}
-	return x
+	return settle(ctx, f.C, f.Round, s, tok, in, emit)
 }
 
-// repairFn is one round of bfs.Solve's within-tolerance repair on one shard: the
+// settleFn is every further round of a pipeline, on a shard's grouped messages.
+type settleFn struct {
+	C     Conf
+	Round int
+}
+
+func (f *settleFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool, emit func(int, []byte)) error {
+	var b []byte
+	tok, in, err := gather(s, func() ([]byte, bool) { return b, vals(&b) })
+	if err != nil {
+		return err
+	}
+	return settle(ctx, f.C, f.Round, s, tok, in, emit)
+}
+
+// pendingFn ends a pipeline: a shard's messages for the next round go to its pending
+// file, its counts to its report.
+type pendingFn struct {
+	C     Conf
+	Round int
+}
+
+func (f *pendingFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool) error {
+	var msgs [][]byte
+	var tok *token
+	var offers int64
+	var b []byte
+	for vals(&b) {
+		if len(b) > 0 && b[0] == tagToken {
+			var err error
+			if tok, err = decodeToken(b); err != nil {
+				return err
+			}
+			continue
+		}
+		msgs = append(msgs, b)
+		offers++
+	}
+	if tok == nil {
+		return fmt.Errorf("beam: shard %d: offers without a token", s)
+	}
+	var r enc
+	r.i64(offers)
+	r.b = append(r.b, tok.encode()...)
+	if err := writeBlob(ctx, reportFile(f.C.Staging, f.Round, s), r.b); err != nil {
+		return err
+	}
+	tok.Stats = nil
+	return writePending(ctx, f.C.Staging, f.Round, s, tok, msgs)
+}
+
+func writePending(ctx context.Context, staging string, round, s int, tok *token, msgs [][]byte) error {
+	var e enc
+	e.i64(int64(s))
+	e.u64(uint64(len(msgs) + 1))
+	e.str(string(tok.encode()))
+	for _, m := range msgs {
+		e.str(string(m))
+	}
+	return writeBlob(ctx, pendingFile(staging, round, s), e.b)
+}
+
+// readPending is a shard's token from its pending file (repair, finish).
+func readPending(ctx context.Context, path string) (int, *token, error) {
+	raw, err := readBlob(ctx, path)
+	if err != nil {
+		return 0, nil, err
+	}
+	d := dec{b: raw}
+	s := int(d.i64())
+	if d.count() < 1 {
+		d.fail()
+	}
+	t := d.str()
+	if d.err != nil {
+		return 0, nil, fmt.Errorf("beam: %s: %w", path, d.err)
+	}
+	tok, err := decodeToken([]byte(t))
+	return s, tok, err
+}
+
+// roundsPipeline runs rounds from+1 … from+k, starting from the pending files of
+// round from.
+func roundsPipeline(c Conf, pending []string, from, k int) *sdk.Pipeline {
+	p, s := sdk.NewPipelineWithRoot()
+	s = s.Scope(fmt.Sprintf("rounds %d-%d", from+1, from+k))
+	rs := s.Scope(fmt.Sprintf("round %d", from+1))
+	msgs := sdk.ParDo(rs, &settleFileFn{C: c, Round: from + 1}, sdk.CreateList(rs, pending))
+	for r := 2; r <= k; r++ {
+		rs := s.Scope(fmt.Sprintf("round %d", from+r))
+		msgs = sdk.ParDo(rs, &settleFn{C: c, Round: from + r}, sdk.GroupByKey(rs, msgs))
+	}
+	sdk.ParDo0(s, &pendingFn{C: c, Round: from + k}, sdk.GroupByKey(s, msgs))
+	return p
+}
+
+// repairFn is one step of bfs.Solve's within-tolerance repair on one shard: the
 // hitting-set vertices whose colour-ci value lies above their bound take the bound as
-// their p_one, and both colours restart from round 0 (state file Round, the next
-// round number); the shard's new least pass values go to the launcher for the bound.
+// their p_one, and both colours restart from None with their own seeds (round Round:
+// a new vals version and pending file, with no offers).
 type repairFn struct {
 	C      Conf
 	Colour int
@@ -168,56 +464,41 @@ type repairFn struct {
 }
 
 func (f *repairFn) ProcessElement(ctx context.Context, path string) error {
-	b, err := readBlob(ctx, path)
+	s, tok, err := readPending(ctx, path)
 	if err != nil {
 		return err
 	}
-	st, err := decodeState(b)
+	b, err := loadBlock(ctx, f.C.Staging, s)
 	if err != nil {
-		return fmt.Errorf("beam: %s: %w", path, err)
+		return err
+	}
+	v, err := takeVals(ctx, f.C.Staging, tok.Version, s)
+	if err != nil {
+		return err
 	}
 	pair, err := f.C.pair()
 	if err != nil {
 		return err
 	}
 	p := bfs.NewPass(pair, f.Colour == 1)
-	for j, h := range st.HitPos {
-		if g := st.Cur[f.Colour][h-st.Shard.Lo].Value; g < p.Value(st.HitOne[j]) {
-			st.HitOne[j] = p.Value(g)
+	for j, h := range b.HitPos {
+		if g := v.Cur[f.Colour][h-b.Shard.Lo].Value; g < p.Value(v.HitOne[j]) {
+			v.HitOne[j] = p.Value(g)
 		}
 	}
 	for ci, one := range []bool{false, true} {
-		st.Cur[ci] = st.own(bfs.NewPass(pair, one))
+		v.Cur[ci] = bfs.NewPass(pair, one).NoneBlock(b.Shard.Len())
 	}
-	st.Changed = st.Shard.Len()
-	s := int(f.C.layout().Of(st.Shard.Lo))
-	if err := writeBlob(ctx, stateFile(f.C.Staging, f.Round, s), st.encode()); err != nil {
+	if err := writeBlob(ctx, valsFile(f.C.Staging, f.Round, s), v.encode()); err != nil {
 		return err
 	}
-	m := st.minA(pair)
-	var e enc
-	e.f64(m[0])
-	e.f64(m[1])
-	return writeBlob(ctx, join(f.C.Staging, fmt.Sprintf("mina-%06d", f.Round), fmt.Sprintf("shard-%06d", s)), e.b)
+	putVals(f.C.Staging, f.Round, s, v)
+	return writePending(ctx, f.C.Staging, f.Round, s, &token{Version: f.Round, Own: true}, nil)
 }
 
-func repairPipeline(c Conf, files []string, colour, round int) *sdk.Pipeline {
+func repairPipeline(c Conf, pending []string, colour, round int) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope(fmt.Sprintf("repair %d", round))
-	sdk.ParDo0(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, files))
-	return p
-}
-
-// roundsPipeline runs rounds from+1 … from+k.
-func roundsPipeline(c Conf, files []string, from, k int) *sdk.Pipeline {
-	p, s := sdk.NewPipelineWithRoot()
-	s = s.Scope(fmt.Sprintf("rounds %d-%d", from+1, from+k))
-	st := sdk.ParDo(s, &readStateFn{C: c}, sdk.CreateList(s, files))
-	for r := range k {
-		rs := s.Scope(fmt.Sprintf("round %d", from+1+r))
-		msgs := sdk.ParDo(rs, &emitFn{C: c}, st)
-		st = sdk.ParDo(rs, &relaxFn{C: c}, sdk.GroupByKey(rs, msgs))
-	}
-	sdk.ParDo0(s, &writeStateFn{C: c, Round: from + k}, st)
+	sdk.ParDo0(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, pending))
 	return p
 }

@@ -41,12 +41,11 @@ func init() {
 	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int, []byte), error](&join2Fn{})
 	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&shardFn{})
 	register.DoFn2x1[context.Context, int, error](&fingerprintFn{})
-	register.DoFn3x1[context.Context, string, func(int, []byte), error](&readStateFn{})
-	register.DoFn3x1[int, []byte, func(int, []byte), error](&emitFn{})
-	register.DoFn3x1[int, func(*[]byte) bool, func(int, []byte), error](&relaxFn{})
-	register.DoFn3x1[context.Context, int, []byte, error](&writeStateFn{})
+	register.DoFn3x1[context.Context, string, func(int, []byte), error](&settleFileFn{})
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int, []byte), error](&settleFn{})
+	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&pendingFn{})
 	register.DoFn2x1[context.Context, string, error](&repairFn{})
-	register.DoFn3x1[int, []byte, func(int, []byte), error](&auditEmitFn{})
+	register.DoFn3x1[context.Context, string, func(int, []byte), error](&auditEmitFn{})
 	register.DoFn3x1[context.Context, int, func(*[]byte) bool, error](&finishFn{})
 	register.Emitter2[int, []byte]()
 	register.Iter1[[]byte]()
@@ -62,10 +61,47 @@ type Options struct {
 	// shared mount) for shard states between pipelines; "" means a temporary local
 	// folder, which only Prism can use. It is removed after the run.
 	Staging string
-	// ShardSize is the number of vertices per shard (0: n/64, at least 4096);
-	// Buckets the number of id-join buckets (0: 64); RoundsPerPipeline how many
-	// rounds one pipeline runs (0: 8).
-	ShardSize, Buckets, RoundsPerPipeline int
+	// ShardSize is the number of vertices per shard, or Shards their number (0 and
+	// 0: shards of about ShardArcs arcs); Buckets the number of id-join buckets (0:
+	// 64); RoundsPerPipeline how many rounds one pipeline runs (0:
+	// DefaultRoundsPerPipeline). Zero fields take the job's beam: keys.
+	ShardSize, Shards, Buckets, RoundsPerPipeline int
+}
+
+// ShardArcs is the default shard's size in arcs (2 per edge row): a CSR block of
+// about 8 MiB, so a 10^6-edge graph is one shard and 10^9 edges are about a thousand.
+// Bigger shards cross fewer boundaries (fewer rounds, fewer offers); smaller ones
+// spread over more workers.
+const ShardArcs = 1 << 21
+
+// DefaultRoundsPerPipeline is how many rounds one rounds pipeline runs by default. A
+// round with no offers left costs one token per shard, so running past convergence
+// is cheap; a pipeline launch is not.
+const DefaultRoundsPerPipeline = 16
+
+// withJob fills o's zero partition fields from the job's beam: keys.
+func (o Options) withJob(b pipeline.Beam) Options {
+	for _, f := range []struct {
+		dst *int
+		src int
+	}{{&o.ShardSize, b.ShardSize}, {&o.Shards, b.Shards}, {&o.Buckets, b.Buckets}, {&o.RoundsPerPipeline, b.RoundsPerPipeline}} {
+		if *f.dst <= 0 {
+			*f.dst = f.src
+		}
+	}
+	return o
+}
+
+// shardSize is the vertices per shard for n vertices and edgeRows edge rows.
+func (o Options) shardSize(n, edgeRows int64) int {
+	shards := int64(o.Shards)
+	if o.ShardSize > 0 {
+		return min(o.ShardSize, math.MaxInt32)
+	}
+	if shards <= 0 {
+		shards = max(1, (2*edgeRows+ShardArcs-1)/ShardArcs)
+	}
+	return int(max(1, min((n+shards-1)/shards, math.MaxInt32)))
 }
 
 // Engine is the engine name Beam runs record in the output's metadata.
@@ -97,8 +133,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	if !sdk.Initialized() {
 		sdk.Init()
 	}
-	pair, err := bfs.NewDP(job.Epsilon, job.Delta)
-	if err != nil {
+	if _, err := bfs.NewDP(job.Epsilon, job.Delta); err != nil {
 		return nil, &pipeline.ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
 	cols := job.IngestColumns()
@@ -118,9 +153,11 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		}
 		defer os.RemoveAll(dir)
 		staging = dir
+		defer dropCache(staging)
 	} else {
 		staging = join(staging, fmt.Sprintf("graphdp-%d", time.Now().UnixNano()))
 		defer removeStaging(context.WithoutCancel(ctx), staging)
+		defer dropCache(staging)
 	}
 	exec := func(p *sdk.Pipeline) error { return execute(ctx, opts, p) }
 
@@ -131,14 +168,15 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	c := Conf{Staging: staging, Vertices: job.Vertices, Edges: job.Edges, Hitting: job.HittingSet, Cols: cols,
 		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List, Epsilon: job.Epsilon, Delta: job.Delta}
-	size := opts.ShardSize
-	if size <= 0 {
-		size = max(4096, int(c.N)/64)
-	}
-	c.ShardSize = int32(min(size, math.MaxInt32))
+	opts = opts.withJob(job.Beam)
+	c.ShardSize = int32(opts.shardSize(int64(c.N), pl.rows[fileEdges]))
 	c.Buckets = opts.Buckets
 	if c.Buckets <= 0 {
 		c.Buckets = 64
+	}
+	per := opts.RoundsPerPipeline
+	if per <= 0 {
+		per = DefaultRoundsPerPipeline
 	}
 	l := c.layout()
 	log.Info("beam build", "stage", "read", "runner", runnerName(opts), "vertices", c.N, "shards", l.Shards(), "buckets", c.Buckets, "staging", staging)
@@ -176,56 +214,47 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	done("check")
 
-	// Rounds: at most the a-priori bound (bfs.Pass.Depth), stopping at the first round
-	// that changes nothing. Then bfs.Solve's repair: when the first solve is feasible
-	// but hitting-set values lie above their bounds (within Tolerance), move colour 1's
-	// onto them, else colour 0's, and run the rounds again from the repaired values; at
-	// most bfs.MaxRepairs times. Round numbers (state folders) continue across repairs.
-	depth := func(minA [2]float64, hits int64) int {
-		d := 0
-		if hits > 0 {
-			for ci, one := range []bool{false, true} {
-				d = max(d, bfs.NewPass(pair, one).Depth(minA[ci], max(int(c.N)-1, 0)))
-			}
+	// Rounds: pipelines of `per` block-centric rounds until no offer is pending. Then
+	// bfs.Solve's repair: when the first solve is feasible but hitting-set values lie
+	// above their bounds (within Tolerance), move colour 1's onto them, else colour
+	// 0's, and run the rounds again from the repaired values; at most bfs.MaxRepairs
+	// times. Round numbers (staging versions) continue across repairs.
+	rs := &pipeline.BeamRun{Shards: l.Shards(), ShardSize: int(c.ShardSize), Buckets: c.Buckets, RoundsPerPipeline: per}
+	pending := func(round int) []string {
+		files := make([]string, l.Shards())
+		for sh := range files {
+			files[sh] = pendingFile(staging, round, sh)
 		}
-		return d
+		return files
 	}
-	bound := depth(st.minA, st.hits)
-	per := opts.RoundsPerPipeline
-	if per <= 0 {
-		per = 8
-	}
-	rounds, repairs := 0, 0
+	round, repairs := 0, 0
+	var x report
 	for {
-		from := rounds
-		for rounds < bound {
-			k := min(per, bound-rounds)
-			files, err := listBlobs(ctx, join(staging, fmt.Sprintf("state-%06d", rounds), "shard-*"))
-			if err != nil {
+		for {
+			if err := exec(roundsPipeline(c, pending(round), round, per)); err != nil {
+				return nil, fmt.Errorf("beam: rounds %d-%d: %w", round+1, round+per, err)
+			}
+			rs.Pipelines++
+			if x, err = gatherReport(ctx, staging, round+per, l); err != nil {
 				return nil, err
 			}
-			if err := exec(roundsPipeline(c, files, rounds, k)); err != nil {
-				return nil, fmt.Errorf("beam: rounds %d-%d: %w", rounds+1, rounds+k, err)
+			for k, r := range x.Rounds {
+				r.Round = round + 1 + k
+				if r.Shards > 0 {
+					rs.Rounds++
+					rs.Offers += r.Offers
+					rs.OfferBytes += r.Bytes
+					rs.PerRound = append(rs.PerRound, r)
+				}
 			}
-			rounds += k
-			x, err := gatherRound(ctx, staging, rounds)
-			if err != nil {
-				return nil, err
-			}
-			log.Info("beam rounds", "stage", "propagate", "rounds", rounds, "bound", bound, "changed", x.Changed)
-			if x.Changed == 0 {
+			round += per
+			log.Info("beam rounds", "stage", "propagate", "round", round, "pending_offers", x.Pending, "rounds_with_work", rs.Rounds)
+			if x.Pending == 0 {
 				break
 			}
 		}
-		if rounds == from || repairs == bfs.MaxRepairs {
-			break // no round ran: every value is its own, nothing lies above a bound
-		}
-		x, err := gatherRound(ctx, staging, rounds)
-		if err != nil {
-			return nil, err
-		}
-		if repairs == 0 && x.Beyond > 0 {
-			break // infeasible: decided on the first solve, by the finish
+		if repairs == bfs.MaxRepairs || (repairs == 0 && x.Beyond > 0) {
+			break // infeasible is decided on the first solve, by the finish
 		}
 		colour := 1
 		if x.Above[1] == 0 {
@@ -234,29 +263,19 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		if x.Above[colour] == 0 {
 			break
 		}
-		files, err := listBlobs(ctx, join(staging, fmt.Sprintf("state-%06d", rounds), "shard-*"))
-		if err != nil {
-			return nil, err
-		}
-		if err := exec(repairPipeline(c, files, colour, rounds+1)); err != nil {
+		if err := exec(repairPipeline(c, pending(round), colour, round+1)); err != nil {
 			return nil, fmt.Errorf("beam: repair %d: %w", repairs+1, err)
 		}
-		rounds++
+		rs.Pipelines++
+		round++
 		repairs++
-		minA, err := gatherMinA(ctx, staging, rounds, l)
-		if err != nil {
-			return nil, err
-		}
-		bound = rounds + depth(minA, st.hits)
-		log.Info("beam repair", "stage", "propagate", "repair", repairs, "colour", colour, "values", x.Above[colour], "bound", bound)
+		log.Info("beam repair", "stage", "propagate", "repair", repairs, "colour", colour, "values", x.Above[colour])
 	}
-	files, err := listBlobs(ctx, join(staging, fmt.Sprintf("state-%06d", rounds), "shard-*"))
-	if err != nil {
-		return nil, err
-	}
-	if err := exec(finishPipeline(c, files, repairs == 0)); err != nil {
+	if err := exec(finishPipeline(c, pending(round), repairs == 0)); err != nil {
 		return nil, fmt.Errorf("beam: finish: %w", err)
 	}
+	rs.Pipelines++
+	s.Beam = rs
 	done("propagate")
 	fd, err := gatherFinish(ctx, staging, l, c.List)
 	if err != nil {
@@ -282,7 +301,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	s.Phases = phases
 	s.WallSeconds = time.Since(start).Seconds()
 	s.PeakRSSBytes = pipeline.PeakRSS()
-	log.Info("written", "stage", "write", "out", job.Out, "rounds", rounds)
+	log.Info("written", "stage", "write", "out", job.Out, "rounds", rs.Rounds)
 	if job.Summary != "" {
 		if err := s.WriteJSON(job.Summary); err != nil {
 			return s, err
@@ -534,11 +553,10 @@ func firstInputError(ctx context.Context, staging string, schema []inputErr) err
 type buildStats struct {
 	kept, selfLoops, boundary, uncovered, hits int64
 	first                                      []uncovered
-	minA                                       [2]float64
 }
 
 func gatherBuild(ctx context.Context, staging string, l bfs.Layout) (*buildStats, error) {
-	st := &buildStats{minA: [2]float64{math.Inf(1), math.Inf(1)}}
+	st := &buildStats{}
 	j2, err := listBlobs(ctx, join(staging, "stats", "join2-*"))
 	if err != nil {
 		return nil, err
@@ -568,74 +586,74 @@ func gatherBuild(ctx context.Context, staging string, l bfs.Layout) (*buildStats
 		st.uncovered += x.Uncovered
 		st.hits += x.Hits
 		st.first = append(st.first, x.First...) // shards in position order: CSR order
-		st.minA[0], st.minA[1] = min(st.minA[0], x.MinA[0]), min(st.minA[1], x.MinA[1])
 	}
 	return st, nil
 }
 
-// gatherRound sums the shards' reports of the round that ended a rounds pipeline.
-func gatherRound(ctx context.Context, staging string, round int) (excess, error) {
-	var total excess
-	names, err := listBlobs(ctx, join(staging, fmt.Sprintf("changed-%06d", round), "shard-*"))
-	if err != nil {
-		return total, err
-	}
-	for _, n := range names {
-		b, err := readBlob(ctx, n)
+// report is the launcher's sum of the shards' reports of one rounds pipeline.
+type report struct {
+	excess
+	Pending int64 // offer blocks waiting for the next round
+	Rounds  []pipeline.BeamRound
+}
+
+// gatherReport sums the shards' reports of the pipeline that ended at round.
+func gatherReport(ctx context.Context, staging string, round int, l bfs.Layout) (report, error) {
+	var total report
+	for sh := range l.Shards() {
+		b, err := readBlob(ctx, reportFile(staging, round, sh))
 		if err != nil {
 			return total, err
 		}
 		d := dec{b: b}
-		total.Changed += d.i64()
-		total.Beyond += d.i64()
-		total.Above[0] += d.i64()
-		total.Above[1] += d.i64()
+		total.Pending += d.i64()
 		if d.err != nil {
 			return total, d.err
+		}
+		tok, err := decodeToken(d.b)
+		if err != nil {
+			return total, err
+		}
+		total.Beyond += tok.Excess.Beyond
+		total.Above[0] += tok.Excess.Above[0]
+		total.Above[1] += tok.Excess.Above[1]
+		for k, st := range tok.Stats {
+			if k == len(total.Rounds) {
+				total.Rounds = append(total.Rounds, pipeline.BeamRound{})
+			}
+			r := &total.Rounds[k]
+			r.Shards += int(st.Settled)
+			r.Changed += st.Changed
+			r.Offers += st.Offers
+			r.Bytes += st.Bytes
 		}
 	}
 	return total, nil
 }
 
-// gatherMinA is the least pass value per colour after a repair (the round bound).
-func gatherMinA(ctx context.Context, staging string, round int, l bfs.Layout) ([2]float64, error) {
-	m := [2]float64{math.Inf(1), math.Inf(1)}
-	for s := range l.Shards() {
-		b, err := readBlob(ctx, join(staging, fmt.Sprintf("mina-%06d", round), fmt.Sprintf("shard-%06d", s)))
-		if err != nil {
-			return m, err
-		}
-		d := dec{b: b}
-		m[0], m[1] = min(m[0], d.f64()), min(m[1], d.f64())
-		if d.err != nil {
-			return m, d.err
-		}
-	}
-	return m, nil
-}
-
-// idsAt looks up the ids of a few positions in their shards' state files.
-func idsAt(ctx context.Context, c Conf, round int, pos []int32) (map[int32]string, error) {
+// idsAt looks up the ids of a few positions in their shards' info files.
+func idsAt(ctx context.Context, c Conf, pos []int32) (map[int32]string, error) {
 	out := make(map[int32]string, len(pos))
 	l := c.layout()
-	cache := map[int32]*state{}
+	cache := map[int32]*info{}
 	for _, p := range pos {
 		if p < 0 {
 			continue
 		}
 		s := l.Of(p)
-		st := cache[s]
-		if st == nil {
-			b, err := readBlob(ctx, stateFile(c.Staging, round, int(s)))
+		x := cache[s]
+		if x == nil {
+			b, err := readBlob(ctx, infoFile(c.Staging, int(s)))
 			if err != nil {
 				return nil, err
 			}
-			if st, err = decodeState(b); err != nil {
+			if x, err = decodeInfo(b); err != nil {
 				return nil, err
 			}
-			cache[s] = st
+			cache[s] = x
 		}
-		out[p] = st.IDs.text(int(p - st.Shard.Lo))
+		lo, _ := l.Range(s)
+		out[p] = x.IDs.text(int(p - lo))
 	}
 	return out, nil
 }
@@ -656,7 +674,7 @@ func notHitting(ctx context.Context, c Conf, st *buildStats) error {
 	for _, x := range first {
 		vs = append(vs, x.V)
 	}
-	idv, err := idsAt(ctx, c, 0, vs)
+	idv, err := idsAt(ctx, c, vs)
 	if err != nil {
 		return err
 	}
@@ -712,11 +730,7 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 	for _, v := range fd.violations {
 		by = append(by, v.By)
 	}
-	rounds, err := lastRound(ctx, c.Staging)
-	if err != nil {
-		return err
-	}
-	idb, err := idsAt(ctx, c, rounds, by)
+	idb, err := idsAt(ctx, c, by)
 	if err != nil {
 		return err
 	}
@@ -728,52 +742,40 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 	return pipeline.Infeasible(c.Hitting, job.Epsilon, job.Delta, fd.Infeasible, conflicts)
 }
 
-// lastRound finds the newest state folder (any one holds every shard's ids).
-func lastRound(ctx context.Context, staging string) (int, error) {
-	names, err := listBlobs(ctx, join(staging, "state-*", "shard-000000"))
-	if err != nil || len(names) == 0 {
-		return 0, err
-	}
-	var r int
-	_, err = fmt.Sscanf(filepath.Base(filepath.Dir(names[len(names)-1])), "state-%d", &r)
-	return r, err
-}
-
 // assemble writes job.Out: the shards' output blocks, in position order, laid out by
 // pipeline.BuildRecord and written by sink.Write — the single-machine run's bytes,
-// except the engine named in the metadata. The launcher holds one row per vertex
-// (not the graph) while doing so.
+// except the engine named in the metadata. It reads the shards' info and output
+// blocks, never a graph block, and holds one row per vertex while doing so.
 func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l bfs.Layout, s *pipeline.Summary) error {
-	rounds, err := lastRound(ctx, c.Staging)
-	if err != nil {
-		return err
-	}
 	n := int(c.N)
 	vs := &ingest.Vertices{File: job.Vertices, IDType: pl.idType, AnswerType: pl.answerType, Answer: make([]bool, 0, n), Fingerprint: fps[fileVertices]}
 	sol := &bfs.Solution{}
 	hit := &ingest.HittingSet{File: job.HittingSet, Fingerprint: fps[fileHit]}
 	for sh := range l.Shards() {
-		b, err := readBlob(ctx, stateFile(c.Staging, rounds, sh))
+		b, err := readBlob(ctx, infoFile(c.Staging, sh))
 		if err != nil {
 			return err
 		}
-		st, err := decodeState(b)
+		x, err := decodeInfo(b)
 		if err != nil {
 			return err
 		}
-		vs.IDs.Str = append(vs.IDs.Str, st.IDs.S...)
-		vs.IDs.Int = append(vs.IDs.Int, st.IDs.Int...)
-		vs.Answer = append(vs.Answer, st.Answer...)
-		hit.Vertex = append(hit.Vertex, st.HitPos...)
+		vs.IDs.Str = append(vs.IDs.Str, x.IDs.S...)
+		vs.IDs.Int = append(vs.IDs.Int, x.IDs.Int...)
+		vs.Answer = append(vs.Answer, x.Answer...)
 		ob, err := readBlob(ctx, join(c.Staging, "out", fmt.Sprintf("shard-%06d", sh)))
 		if err != nil {
 			return err
 		}
 		d := dec{b: ob}
-		d.i64()
+		lo := int32(d.i64())
 		sol.PTrue = append(sol.PTrue, d.f64s()...)
 		sol.POne = append(sol.POne, d.f64s()...)
-		d.bools()
+		for i, h := range d.bools() {
+			if h {
+				hit.Vertex = append(hit.Vertex, lo+int32(i))
+			}
+		}
 		sol.Bind = append(sol.Bind, d.i32s()...)
 		sol.Dist = append(sol.Dist, d.i32s()...)
 		if d.err != nil {

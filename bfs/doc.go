@@ -33,4 +33,11 @@
 //     it, Verify audits it, and p_true is derived from it and the answer. A given
 //     p_true of an answer-0 vertex becomes 1 − p_true once, in Instance.POne
 //     (docs/DESIGN.md §8.3).
+//  8. Block-centric rounds (rounds.go): a shard's candidates, after Settle, are a local
+//     fixed point — no arc inside the shard improves them — and each is the key-minimum
+//     of invariant 3 over the walks inside the shard from what it was offered. Offer
+//     sends only across cut arcs, only from vertices the last Settle changed, and
+//     rounds stop when no offer is sent; the result is then Propagate's bit for bit,
+//     and the number of rounds is at most the largest number of shard crossings on a
+//     binding path, plus two (the first round and one whose offers change nothing).
 package bfs

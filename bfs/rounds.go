@@ -1,6 +1,7 @@
 package bfs
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -9,20 +10,24 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// This file is the round-based engine: synchronous (Jacobi / Bellman–Ford) rounds of
-// g(w) = min(own(w), min over neighbours x of Step(g(x))) over blocks of vertices
-// (the fixed point of docs/DESIGN.md §4.1; why rounds reach it: §4.5). The per-shard
-// step — Emit, then Relax — is a pure function of one block of the CSR and the
-// candidates it is sent, so the Beam pipeline (package beam) runs exactly this code on
-// each shard, and Rounds runs it here on goroutines.
+// This file is the block-centric round engine (the "think like a graph" model of
+// Giraph++ and Blogel) over the fixed point g(w) = min(own(w), min over neighbours
+// x of Step(g(x))) of docs/DESIGN.md §4.1. Vertices are cut into shards of consecutive positions.
+// In a round every shard that received offers runs to its local fixed point with
+// label-setting inside the shard (Settle), then offers, to the shards it neighbours,
+// the one-hop extensions of its cut vertices that changed (Offer). Both are pure
+// functions of one CSR block, its candidates and the offers it received, so the Beam
+// pipeline (package beam) runs exactly this code on each shard, and Rounds runs it
+// here on goroutines.
 //
 // Why rounds reach Propagate's result bit for bit: a candidate is a full key of
 // doc.go invariant 3 (value, source value, binding vertex, distance), extending a
 // candidate by one hop (Step, distance + 1) preserves the key order (keys in
-// instance.go), and the state after round r is the key-minimum over all walks of at
-// most r hops from the hitting set. A walk longer than the shortest path never beats
-// it (its history is pointwise ≥ and longer), so the limit is the oracle's minimum over
-// shortest paths, which is what Propagate pops.
+// instance.go) and never precedes it. A shard's state is the key-minimum over all
+// walks from the seeds it has seen that stay in the shard; when no offer moves, it is
+// the key-minimum over all walks from the hitting set. A walk longer than the shortest
+// path never beats it (its history is pointwise ≥ and longer), so the limit is the
+// oracle's minimum over shortest paths, which is what Propagate pops.
 
 // Cand is one candidate binding of a vertex: hitting-set vertex Bind, whose own pass
 // value is A, reaches the vertex over Dist hops with pass value Value = Step^Dist(A).
@@ -98,6 +103,11 @@ func (p Pass) Depth(a float64, limit int) int {
 type Stepper struct {
 	Pass
 	k keys
+
+	// Settle's scratch: seeds, the FIFO, and reached / settled bitmaps.
+	seeds            []seed
+	queue            []seed
+	reached, settled []uint64
 }
 
 // NewStepper returns a Stepper for p.
@@ -201,29 +211,157 @@ func (g *Graph) ShardOf(l Layout, s int32) *Shard {
 	return &Shard{Lo: lo, Off: off, Adj: g.Adj[base:g.Off[hi]]}
 }
 
-// Offers are the best extended candidates one shard sends to another for the target's
-// vertices: V ascending, one candidate each.
+// Offers are candidates for the vertices of one shard: V ascending, one candidate
+// each. Between shards they are the frontier (Stepper.Offer); a shard's own
+// hitting-set candidates are its offers to itself in the first round (Pass.OwnOffers).
 type Offers struct {
 	To int32 // destination shard
 	V  []int32
 	C  []Cand
 }
 
-// Emit computes what shard sh, in state cur (one candidate per vertex of the shard),
-// sends to other shards for the next round: for every vertex w of another shard with a
-// neighbour x in sh, the least Extend(cur[x]) over such x. The result is sorted by
-// destination and has no empty entries.
-func (s *Stepper) Emit(l Layout, sh *Shard, cur []Cand) []Offers {
-	best := make(map[int32]Cand)
-	for i := range sh.Len() {
-		ext, ok := s.Extend(cur[i])
+// Len is the number of offered vertices.
+func (o *Offers) Len() int { return len(o.V) }
+
+// OwnOffers is the first round's seed of shard to: each hitting-set vertex's own
+// candidate. hit (ascending) and pone are the shard's hitting-set vertices with their
+// p_one (Instance.POne).
+func (p Pass) OwnOffers(to int32, hit []int32, pone []float64) Offers {
+	o := Offers{To: to, V: hit, C: make([]Cand, len(hit))}
+	for j, h := range hit {
+		o.C[j] = p.Own(h, pone[j])
+	}
+	return o
+}
+
+// NoneBlock is the state of a shard of n vertices before its first round: None
+// everywhere.
+func (p Pass) NoneBlock(n int) []Cand {
+	cur := make([]Cand, n)
+	none := p.None()
+	for i := range cur {
+		cur[i] = none
+	}
+	return cur
+}
+
+// seed is a candidate for the shard's local vertex i.
+type seed struct {
+	i int32
+	c Cand
+}
+
+// Settle is one block-centric round on shard sh (doc.go invariant 8): cur, the shard's
+// candidates, is a local fixed point (no edge inside the shard improves it) for
+// what the shard has received so far; in brings new candidates for its vertices.
+// Settle lowers cur to the local fixed point including them — the key-minimum, in the
+// order of Less, over cur and every walk inside the shard that starts at an offered
+// candidate — and returns the local indices of the vertices it changed, in the order
+// it settled them.
+//
+// It is Propagate's label-setting restricted to the shard: the offers that beat cur
+// are sorted by Less and merged with a FIFO of one-hop extensions. Extend preserves
+// the order of Less and never precedes its argument, so the FIFO stays sorted and
+// every vertex is settled once, at its least candidate: O(seeds·log seeds + the
+// shard's arcs out of changed vertices). Only candidates that beat cur are queued,
+// so a round that brings little touches little.
+func (s *Stepper) Settle(sh *Shard, cur []Cand, in []Offers) (changed []int32) {
+	n := sh.Len()
+	seeds := s.seeds[:0]
+	for _, o := range in {
+		for j, w := range o.V {
+			i := w - sh.Lo
+			if s.Less(o.C[j], cur[i]) {
+				seeds = append(seeds, seed{i, o.C[j]})
+			}
+		}
+	}
+	s.seeds = seeds
+	if len(seeds) == 0 {
+		return nil
+	}
+	slices.SortFunc(seeds, func(x, y seed) int {
+		switch {
+		case s.Less(x.c, y.c):
+			return -1
+		case s.Less(y.c, x.c):
+			return 1
+		}
+		return cmp.Compare(x.i, y.i)
+	})
+	words := (n + 63) / 64
+	s.reached = slices.Grow(s.reached[:0], words)[:words]
+	s.settled = slices.Grow(s.settled[:0], words)[:words]
+	clear(s.reached)
+	clear(s.settled)
+	reached, settled := s.reached, s.settled
+	q, head, next := s.queue[:0], 0, 0
+	hi := sh.Lo + int32(n)
+	for {
+		var it seed
+		// The smaller of the next seed and the FIFO's front; a seed wins ties (an
+		// equal key is the same candidate).
+		if next < len(seeds) && (head == len(q) || !s.Less(q[head].c, seeds[next].c)) {
+			it = seeds[next]
+			next++
+			if settled[it.i>>6]&(1<<(it.i&63)) != 0 {
+				continue
+			}
+			reached[it.i>>6] |= 1 << (it.i & 63)
+		} else if head < len(q) {
+			it = q[head]
+			head++
+			if settled[it.i>>6]&(1<<(it.i&63)) != 0 {
+				continue // settled earlier by a smaller seed
+			}
+		} else {
+			break
+		}
+		settled[it.i>>6] |= 1 << (it.i & 63)
+		cur[it.i] = it.c
+		changed = append(changed, it.i)
+		ext, ok := s.Extend(it.c)
 		if !ok {
 			continue
 		}
-		self := l.Of(sh.Lo + int32(i))
-		for _, w := range sh.Neighbours(i) {
-			if l.Of(w) == self {
+		for _, x := range sh.Neighbours(int(it.i)) {
+			if x < sh.Lo || x >= hi {
 				continue
+			}
+			j := x - sh.Lo
+			if reached[j>>6]&(1<<(j&63)) != 0 || !s.Less(ext, cur[j]) {
+				continue
+			}
+			reached[j>>6] |= 1 << (j & 63)
+			q = append(q, seed{j, ext})
+		}
+	}
+	s.queue = q[:0]
+	return changed
+}
+
+// Offer is what shard sh sends after a Settle that changed the vertices changed
+// (local indices): for every vertex w of another shard with a changed neighbour x,
+// the least Extend(cur[x]) over those x. An unchanged vertex's extension was sent in
+// the round it last changed, so only the changed cut is on the wire. The result is
+// sorted by destination shard and vertex and has no empty entries.
+func (s *Stepper) Offer(l Layout, sh *Shard, cur []Cand, changed []int32) []Offers {
+	self := l.Of(sh.Lo)
+	hi := sh.Lo + int32(sh.Len())
+	best := make(map[int32]Cand)
+	for _, i := range changed {
+		var ext Cand
+		extended, ok := false, false
+		for _, w := range sh.Neighbours(int(i)) {
+			if w >= sh.Lo && w < hi {
+				continue
+			}
+			if !extended {
+				ext, ok = s.Extend(cur[i])
+				extended = true
+			}
+			if !ok {
+				break
 			}
 			if b, seen := best[w]; !seen || s.Less(ext, b) {
 				best[w] = ext
@@ -241,6 +379,9 @@ func (s *Stepper) Emit(l Layout, sh *Shard, cur []Cand) []Offers {
 	var out []Offers
 	for _, w := range vs {
 		to := l.Of(w)
+		if to == self {
+			panic("bfs: offer to the sending shard") // invariant 8: only cut arcs leave
+		}
 		if len(out) == 0 || out[len(out)-1].To != to {
 			out = append(out, Offers{To: to})
 		}
@@ -251,60 +392,14 @@ func (s *Stepper) Emit(l Layout, sh *Shard, cur []Cand) []Offers {
 	return out
 }
 
-// Relax is one round on shard sh: next[i] = min(own[i], Extend(cur[x]) for neighbours x
-// inside the shard, the offers addressed to it), in the order of Less. own holds the
-// round-0 candidates (the hitting-set vertices' own, None elsewhere). It returns the
-// new state and how many vertices changed (0 means this shard is at its fixed point
-// given its inputs).
-func (s *Stepper) Relax(sh *Shard, own, cur []Cand, in []Offers) (next []Cand, changed int) {
-	n := sh.Len()
-	next = make([]Cand, n)
-	copy(next, own)
-	hi := sh.Lo + int32(n)
-	for i := range n {
-		for _, x := range sh.Neighbours(i) {
-			if x < sh.Lo || x >= hi {
-				continue
-			}
-			if ext, ok := s.Extend(cur[x-sh.Lo]); ok && s.Less(ext, next[i]) {
-				next[i] = ext
-			}
-		}
-	}
-	for _, o := range in {
-		for j, w := range o.V {
-			i := w - sh.Lo
-			if s.Less(o.C[j], next[i]) {
-				next[i] = o.C[j]
-			}
-		}
-	}
-	for i := range next {
-		if next[i] != cur[i] {
-			changed++
-		}
-	}
-	return next, changed
-}
-
-// OwnBlock is round 0 of shard [lo, hi): each hitting-set vertex's own candidate, None
-// elsewhere. hit and pone are the hitting-set vertices in the shard with their p_one.
-func (p Pass) OwnBlock(lo, hi int32, hit []int32, pone []float64) []Cand {
-	own := make([]Cand, hi-lo)
-	none := p.None()
-	for i := range own {
-		own[i] = none
-	}
-	for j, h := range hit {
-		own[h-lo] = p.Own(h, pone[j])
-	}
-	return own
-}
-
-// Rounds is the round-based engine: the same fixed point as Propagate, computed by
-// synchronous rounds over shards of ShardSize vertices (0: 4096) on Workers goroutines
-// (0: GOMAXPROCS). It exists as the single-machine twin of the Beam pipeline; on one
-// machine Propagate is faster (one pass instead of up to Depth rounds).
+// Rounds is the block-centric round engine: the same fixed point as Propagate,
+// computed by rounds over shards of ShardSize consecutive vertices (0:
+// DefaultShardSize) on Workers goroutines (0: GOMAXPROCS). In a round every shard
+// that received offers settles to its local fixed point (Settle) and offers its
+// changed cut vertices' extensions to the neighbouring shards (Offer); it stops when
+// no offer is sent. Rounds thus count shard crossings along binding paths, not hops.
+// It is the single-machine twin of the Beam pipeline, which calls the same Settle and
+// Offer per shard; on one machine Propagate is faster.
 type Rounds struct {
 	ShardSize int
 	Workers   int
@@ -324,8 +419,9 @@ func (e Rounds) Colour(ctx context.Context, in *Instance, one bool) (*Field, err
 
 // RoundsRun reports what Rounds did for one colour.
 type RoundsRun struct {
-	Rounds int // rounds run after round 0
-	Bound  int // the a-priori bound (Pass.Depth of the smallest source value)
+	Rounds int   // rounds in which some shard settled (the first is seeded by the hitting set)
+	Bound  int   // the a-priori bound in hops (Pass.Depth of the smallest source value)
+	Offers int64 // candidates sent between shards, all rounds
 }
 
 // ColourRounds is Colour that also reports the number of rounds.
@@ -351,22 +447,27 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	p := NewPass(in.Pair, one)
 	k := l.Shards()
 	shards := make([]*Shard, k)
-	own := make([][]Cand, k)
 	cur := make([][]Cand, k)
+	inbox := make([][]Offers, k)
 	hitBy := make([][]int32, k)
 	poneBy := make([][]float64, k)
 	minA := p.Top()
-	for i, h := range in.Hit {
+	order := slices.Clone(in.Hit)
+	idx := in.HitIndex()
+	slices.Sort(order)
+	for _, h := range order {
 		s := l.Of(h)
+		a := in.POne(int(idx[h]))
 		hitBy[s] = append(hitBy[s], h)
-		poneBy[s] = append(poneBy[s], in.POne(i))
-		minA = min(minA, p.Value(in.POne(i)))
+		poneBy[s] = append(poneBy[s], a)
+		minA = min(minA, p.Value(a))
 	}
 	for s := range k {
 		shards[s] = g.ShardOf(l, int32(s))
-		lo, hi := l.Range(int32(s))
-		own[s] = p.OwnBlock(lo, hi, hitBy[s], poneBy[s])
-		cur[s] = own[s]
+		cur[s] = p.NoneBlock(shards[s].Len())
+		if len(hitBy[s]) > 0 {
+			inbox[s] = []Offers{p.OwnOffers(int32(s), hitBy[s], poneBy[s])}
+		}
 	}
 	run := RoundsRun{}
 	if len(in.Hit) > 0 {
@@ -377,40 +478,42 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 		steppers[i] = p.NewStepper()
 	}
 	out := make([][]Offers, k)
-	changed := make([]int, k)
-	for run.Rounds < run.Bound {
+	scans := make([]int64, k)
+	for {
 		if err := ctx.Err(); err != nil {
 			return nil, run, err
 		}
-		if err := strided(ctx, w, k, func(worker, s int) error {
-			out[s] = steppers[worker].Emit(l, shards[s], cur[s])
-			return nil
-		}); err != nil {
-			return nil, run, err
-		}
-		// Route in source-shard order: Relax's minimum does not depend on it, but the
-		// order is fixed anyway.
-		inbox := make([][]Offers, k)
+		active := false
 		for s := range k {
-			for _, o := range out[s] {
-				inbox[o.To] = append(inbox[o.To], o)
-			}
+			active = active || len(inbox[s]) > 0
 		}
-		next := make([][]Cand, k)
+		if !active {
+			break
+		}
 		if err := strided(ctx, w, k, func(worker, s int) error {
-			next[s], changed[s] = steppers[worker].Relax(shards[s], own[s], cur[s], inbox[s])
+			out[s] = nil
+			if len(inbox[s]) == 0 {
+				return nil
+			}
+			st := steppers[worker]
+			changed := st.Settle(shards[s], cur[s], inbox[s])
+			out[s] = st.Offer(l, shards[s], cur[s], changed)
+			for _, i := range changed {
+				scans[s] += int64(len(shards[s].Neighbours(int(i))))
+			}
 			return nil
 		}); err != nil {
 			return nil, run, err
 		}
 		run.Rounds++
-		total := 0
-		for _, c := range changed {
-			total += c
-		}
-		cur = next
-		if total == 0 {
-			break
+		// Route in source-shard order: Settle's minimum does not depend on it, but
+		// the order is fixed anyway.
+		inbox = make([][]Offers, k)
+		for s := range k {
+			for _, o := range out[s] {
+				inbox[o.To] = append(inbox[o.To], o)
+				run.Offers += int64(o.Len())
+			}
 		}
 	}
 	f := &Field{Value: make([]float64, n), Bind: make([]int32, n), Dist: make([]int32, n)}
@@ -419,6 +522,7 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 		for i, c := range cur[s] {
 			f.Value[int(lo)+i], f.Bind[int(lo)+i], f.Dist[int(lo)+i] = c.Value, c.Bind, c.Dist
 		}
+		f.Scans += scans[s]
 	}
 	return f, run, nil
 }

@@ -53,6 +53,13 @@ type Beam struct {
 	Endpoint string   `yaml:"endpoint"` // job service host:port for portable runners
 	Extra    []string `yaml:"extra"`    // further runner flags, passed through
 	Staging  string   `yaml:"staging"`  // a folder every worker can reach (gs://…, s3://…); "" = local temp (Prism only)
+	// Partitioning and rounds (docs/BEAM.md's cost model); 0 = a default from the
+	// input size. ShardSize (vertices per shard) and Shards (their number) exclude
+	// each other.
+	ShardSize         int `yaml:"shard_size"`
+	Shards            int `yaml:"shards"`
+	Buckets           int `yaml:"buckets"`             // id-join buckets of the build
+	RoundsPerPipeline int `yaml:"rounds_per_pipeline"` // rounds one Beam pipeline runs
 }
 
 // Engines lists the engine names run accepts.
@@ -160,6 +167,17 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	}
 	if j.List < 0 {
 		add("list: must be ≥ 0, got %d", j.List)
+	}
+	for _, x := range []struct {
+		name string
+		v    int
+	}{{"beam.shard_size", j.Beam.ShardSize}, {"beam.shards", j.Beam.Shards}, {"beam.buckets", j.Beam.Buckets}, {"beam.rounds_per_pipeline", j.Beam.RoundsPerPipeline}} {
+		if x.v < 0 || x.v > math.MaxInt32 {
+			add("%s: must be in [0, %d] (0 means a default from the input size), got %d", x.name, math.MaxInt32, x.v)
+		}
+	}
+	if j.Beam.ShardSize > 0 && j.Beam.Shards > 0 {
+		add("beam.shard_size and beam.shards: give one of them, not both")
 	}
 	switch j.Runner {
 	case "local":

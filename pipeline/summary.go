@@ -49,6 +49,32 @@ type Summary struct {
 	PeakRSSBytes int64   `json:"peak_rss_bytes"`
 	Relaxations  int64   `json:"relaxations"`         // edges scanned by the engine, both colours
 	RelaxPerSec  float64 `json:"relaxations_per_sec"` // over the engine phase
+
+	Beam *BeamRun `json:"beam,omitempty"` // what a Beam run's rounds did
+}
+
+// BeamRun is what the rounds of a Beam run did (docs/BEAM.md's cost model): its
+// partition, its pipelines, and per round the frontier that crossed the wire.
+type BeamRun struct {
+	Shards            int         `json:"shards"`
+	ShardSize         int         `json:"shard_size"` // vertices per shard
+	Buckets           int         `json:"buckets"`
+	RoundsPerPipeline int         `json:"rounds_per_pipeline"`
+	Pipelines         int         `json:"pipelines"`   // rounds, repair and finish pipelines
+	Rounds            int         `json:"rounds"`      // rounds in which some shard settled, all solves
+	Offers            int64       `json:"offers"`      // candidates shuffled, all rounds, both colours
+	OfferBytes        int64       `json:"offer_bytes"` // their encoded bytes
+	PerRound          []BeamRound `json:"per_round"`
+}
+
+// BeamRound is one round: how many shards settled, how many vertices changed, and the
+// offers (count and bytes) it shuffled to the next round.
+type BeamRound struct {
+	Round   int   `json:"round"`
+	Shards  int   `json:"shards_settled"`
+	Changed int64 `json:"changed"`
+	Offers  int64 `json:"offers"`
+	Bytes   int64 `json:"bytes"`
 }
 
 // Input identifies one input file.
@@ -124,6 +150,10 @@ func (s *Summary) Human(w io.Writer) {
 	var parts []string
 	for _, p := range s.Phases {
 		parts = append(parts, fmt.Sprintf("%s %.3fs", p.Name, p.Seconds))
+	}
+	if b := s.Beam; b != nil {
+		fmt.Fprintf(w, "  beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB)\n",
+			b.Shards, b.ShardSize, b.Rounds, b.Pipelines, b.Offers, float64(b.OfferBytes)/(1<<20))
 	}
 	fmt.Fprintf(w, "  time %.3fs (%s); peak RSS %.1f MiB\n", s.WallSeconds, strings.Join(parts, ", "), float64(s.PeakRSSBytes)/(1<<20))
 }
