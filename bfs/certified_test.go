@@ -8,7 +8,7 @@ import (
 	bigoracle "github.com/graphdp/graphdp/internal/oracle"
 )
 
-// Regression tests for the certified arithmetic (doc.go, invariants 4 and 8), one per
+// Regression tests for the certified arithmetic (doc.go, invariant 4), one per
 // defect found when the guarantees held only in float64.
 
 var allEngines = []Engine{Propagate{}, PerSource{Workers: 2}, Rounds{Workers: 2}}

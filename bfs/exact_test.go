@@ -13,7 +13,7 @@ import (
 	bigoracle "github.com/graphdp/graphdp/internal/oracle"
 )
 
-// The certified-arithmetic guarantees (doc.go, invariants 4 and 8) against an
+// The certified-arithmetic guarantees (doc.go, invariant 4) against an
 // independent oracle (internal/oracle: math/big at 2400 bits, Algorithm 1 with no
 // rounding between steps), over ε from 1e-6 to 700 and δ from 0 to 1 − 1e-9.
 
