@@ -603,3 +603,56 @@ func TestBeamRepairMatchesLocal(t *testing.T) {
 		t.Fatalf("no case was repaired: %v", repairs)
 	}
 }
+
+// The graph stays put and rounds count shard crossings: on a path of 200 vertices in
+// 10 shards with its one hitting-set vertex at an end and δ = 0 (no value reaches the
+// top, so every vertex is bound), the run takes 11 rounds (one per shard, and one
+// whose offer back changes nothing), each vertex changes once per colour, and each
+// round shuffles at most one offer per colour each way across one boundary — a few
+// dozen bytes, not the graph. The output is the single-machine file's.
+func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
+	const n, size = 200, 20
+	g := &graph{name: "path", n: n, ids: make([]int64, n), answer: make([]bool, n), hit: []int{0}, ptrue: []float64{0.6}}
+	for v := range n {
+		g.ids[v] = int64(v)
+		if v > 0 {
+			g.src, g.dst = append(g.src, v-1), append(g.dst, v)
+		}
+	}
+	dir := t.TempDir()
+	job := g.write(t, dir, 64)
+	job.SetEpsilon(0.5)
+	lj, bj := job, job
+	lj.Out, bj.Out = filepath.Join(dir, "local.csv"), filepath.Join(dir, "beam.csv")
+	if _, err := pipeline.Run(context.Background(), lj, quiet); err != nil {
+		t.Fatal(err)
+	}
+	bj.Beam.ShardSize = size // through the job's beam: keys
+	s, err := Run(context.Background(), bj, Options{RoundsPerPipeline: 4}, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(lj.Out)
+	b, _ := os.ReadFile(bj.Out)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("beam output differs from the local run's")
+	}
+	br := s.Beam
+	shards := n / size
+	if br == nil || br.Shards != shards || br.ShardSize != size || br.Rounds != shards+1 || br.Offers != int64(4*(shards-1)) {
+		t.Fatalf("beam run %+v: want %d shards of %d, %d rounds, %d offers", br, shards, size, shards+1, 4*(shards-1))
+	}
+	var changed int64
+	for _, r := range br.PerRound {
+		changed += r.Changed
+		if r.Offers > 4 || r.Bytes > 4*64 {
+			t.Errorf("round %d shuffled %d offers in %d bytes", r.Round, r.Offers, r.Bytes)
+		}
+	}
+	if changed != 2*n {
+		t.Errorf("%d vertex changes, want %d (each vertex once per colour)", changed, 2*n)
+	}
+	if want := (shards + 1 + 3) / 4; br.Pipelines != want+1 { // rounds pipelines + finish
+		t.Errorf("%d pipelines, want %d", br.Pipelines, want+1)
+	}
+}

@@ -4,6 +4,7 @@
 //
 // This folder exists to keep the Beam SDK — a large dependency, minutes of cold build —
 // out of the single-machine path: it is the only package that imports
-// github.com/apache/beam. The math is not here: every shard step calls the same
+// github.com/apache/beam, and only cmd/graphdp-beam imports it (cmd/graphdp's
+// TestNoBeamInGraphdp checks the import graph). The math is not here: every shard step calls the same
 // functions as bfs.Rounds (bfs/rounds.go), so both runners compute the same bits.
 package beam

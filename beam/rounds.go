@@ -44,6 +44,7 @@ type roundStat struct {
 	Changed int64 // vertices whose candidate changed, both colours
 	Offers  int64 // candidates it sent
 	Bytes   int64 // encoded bytes of those offers (what the shuffle carries)
+	Written int64 // bytes of the candidates it wrote to staging (not shuffled)
 }
 
 func (t *token) encode() []byte {
@@ -60,6 +61,7 @@ func (t *token) encode() []byte {
 		e.i64(s.Changed)
 		e.i64(s.Offers)
 		e.i64(s.Bytes)
+		e.i64(s.Written)
 	}
 	return e.b
 }
@@ -73,7 +75,7 @@ func decodeToken(b []byte) (*token, error) {
 	t.Excess.Beyond, t.Excess.Above[0], t.Excess.Above[1] = d.i64(), d.i64(), d.i64()
 	t.Stats = make([]roundStat, d.count())
 	for i := range t.Stats {
-		t.Stats[i] = roundStat{Settled: d.i64(), Changed: d.i64(), Offers: d.i64(), Bytes: d.i64()}
+		t.Stats[i] = roundStat{Settled: d.i64(), Changed: d.i64(), Offers: d.i64(), Bytes: d.i64(), Written: d.i64()}
 	}
 	return t, d.err
 }
@@ -272,9 +274,11 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 		stat.Settled = 1
 		tok.Own = false
 		if stat.Changed > 0 {
-			if err := writeBlob(ctx, valsFile(c.Staging, round, s), v.encode()); err != nil {
+			raw := v.encode()
+			if err := writeBlob(ctx, valsFile(c.Staging, round, s), raw); err != nil {
 				return err
 			}
+			stat.Written = int64(len(raw))
 			tok.Version = round
 			tok.Excess = excessOf(pair, b, v)
 		}

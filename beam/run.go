@@ -244,6 +244,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 					rs.Rounds++
 					rs.Offers += r.Offers
 					rs.OfferBytes += r.Bytes
+					rs.Written += r.Written
 					rs.PerRound = append(rs.PerRound, r)
 				}
 			}
@@ -626,6 +627,7 @@ func gatherReport(ctx context.Context, staging string, round int, l bfs.Layout) 
 			r.Changed += st.Changed
 			r.Offers += st.Offers
 			r.Bytes += st.Bytes
+			r.Written += st.Written
 		}
 	}
 	return total, nil

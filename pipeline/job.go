@@ -108,10 +108,17 @@ func (j *Job) MechanismColumns() ingest.MechanismTableColumns {
 	return c
 }
 
+// RunRequired are the keys run requires (config names, for Problems).
+var RunRequired = []string{"edges", "vertices", "hitting_set", "out", "epsilon"}
+
+// Runners lists the runner names a job may give. Which are available depends on
+// the binary: graphdp runs local only, graphdp-beam both (README, "Cluster runs").
+var Runners = []string{"local", "beam"}
+
 // Validate is run's check: every problem at once (doc.go, invariant 1), after those
 // already found (a config file's unknown keys).
 func (j *Job) Validate(source string, found ...string) error {
-	return Problems(source, j.Problems([]string{"edges", "vertices", "hitting_set", "out", "epsilon"}, found...))
+	return Problems(source, j.Problems(RunRequired, found...))
 }
 
 // Problems checks that the keys a command requires are given (by config name:
@@ -179,14 +186,11 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	if j.Beam.ShardSize > 0 && j.Beam.Shards > 0 {
 		add("beam.shard_size and beam.shards: give one of them, not both")
 	}
-	switch j.Runner {
-	case "local":
-	case "beam":
-		if j.Beam.Runner == "" {
-			add("beam.runner: required with runner: beam")
-		}
-	default:
-		add("runner: %q is not one of [local beam]", j.Runner)
+	switch {
+	case !slices.Contains(Runners, j.Runner):
+		add("runner: %q is not one of %v", j.Runner, Runners)
+	case j.Runner == "beam" && j.Beam.Runner == "":
+		add("beam.runner: required with runner: beam")
 	}
 	return probs
 }

@@ -32,7 +32,7 @@ type Summary struct {
 	EdgesKept     int64   `json:"edges_kept"`
 	Duplicates    int64   `json:"duplicate_edges"`
 	SelfLoops     int64   `json:"self_loops"`
-	Components    int     `json:"components"`
+	Components    int     `json:"components"` // -1: not counted (the beam runner)
 	HittingSet    int     `json:"hitting_set"`
 	BoundaryEdges int64   `json:"boundary_edges"`
 	Uncovered     int64   `json:"uncovered_boundary_edges"`
@@ -60,10 +60,11 @@ type BeamRun struct {
 	ShardSize         int         `json:"shard_size"` // vertices per shard
 	Buckets           int         `json:"buckets"`
 	RoundsPerPipeline int         `json:"rounds_per_pipeline"`
-	Pipelines         int         `json:"pipelines"`   // rounds, repair and finish pipelines
-	Rounds            int         `json:"rounds"`      // rounds in which some shard settled, all solves
-	Offers            int64       `json:"offers"`      // candidates shuffled, all rounds, both colours
-	OfferBytes        int64       `json:"offer_bytes"` // their encoded bytes
+	Pipelines         int         `json:"pipelines"`     // rounds, repair and finish pipelines
+	Rounds            int         `json:"rounds"`        // rounds in which some shard settled, all solves
+	Offers            int64       `json:"offers"`        // candidates shuffled, all rounds, both colours
+	OfferBytes        int64       `json:"offer_bytes"`   // their encoded bytes
+	Written           int64       `json:"written_bytes"` // candidates written to staging by the rounds (not shuffled)
 	PerRound          []BeamRound `json:"per_round"`
 }
 
@@ -75,6 +76,7 @@ type BeamRound struct {
 	Changed int64 `json:"changed"`
 	Offers  int64 `json:"offers"`
 	Bytes   int64 `json:"bytes"`
+	Written int64 `json:"written_bytes"` // candidates of the shards that changed, written to staging
 }
 
 // Input identifies one input file.
@@ -136,10 +138,13 @@ func (s *Summary) WriteJSON(path string) error {
 
 // Human prints the short summary people read on stderr.
 func (s *Summary) Human(w io.Writer) {
+	components := "components not counted"
+	if s.Components >= 0 {
+		components = plural(int64(s.Components), "component", "components")
+	}
 	fmt.Fprintf(w, "graphdp %s: %s, %s kept of %d read (%s, %s), %s\n",
 		s.Engine, plural(int64(s.Vertices), "vertex", "vertices"), plural(s.EdgesKept, "edge", "edges"), s.EdgesRead,
-		plural(s.Duplicates, "duplicate", "duplicates"), plural(s.SelfLoops, "self-loop", "self-loops"),
-		plural(int64(s.Components), "component", "components"))
+		plural(s.Duplicates, "duplicate", "duplicates"), plural(s.SelfLoops, "self-loop", "self-loops"), components)
 	fmt.Fprintf(w, "  hitting set: %d vertices, %d boundary edges, %d uncovered; feasible: %v\n",
 		s.HittingSet, s.BoundaryEdges, s.Uncovered, s.Feasible)
 	if s.Out != "" {

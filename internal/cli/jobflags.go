@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ var jobFlagTable = []jobFlag{
 	{"p-true-column", "Pr[M = answer] column of the hitting set or a mechanism (default p_true)", func(j *pipeline.Job) any { return &j.Columns.PTrue }},
 	{"p-one-column", "Pr[M = 1] column of a mechanism (default p_one)", func(j *pipeline.Job) any { return &j.Columns.POne }},
 	{"distance-column", "binding distance column of a mechanism (default binding_distance)", func(j *pipeline.Job) any { return &j.Columns.Distance }},
-	{"runner", "local (default) or beam", func(j *pipeline.Job) any { return &j.Runner }},
+	{"runner", "local (default) or beam (the cluster runner: graphdp-beam only)", func(j *pipeline.Job) any { return &j.Runner }},
 	{"beam-runner", "with -runner beam: prism (default), flink, spark, dataflow", func(j *pipeline.Job) any { return &j.Beam.Runner }},
 	{"endpoint", "with -runner beam: the job service host:port", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},
 	{"staging", "with -runner beam: a folder every worker can reach (gs://…, s3://…); default a local temp folder (Prism only)", func(j *pipeline.Job) any { return &j.Beam.Staging }},
@@ -49,6 +49,8 @@ type jobFlags struct {
 	// fromConfig is the job before flags apply: a run's config names its output
 	// (out), which is the mechanism of verify, report and release.
 	fromConfig pipeline.Job
+	// defaultRunner, if set, is the runner before the config file and flags apply.
+	defaultRunner string
 }
 
 // addJobFlags defines -config and the named job flags on fs.
@@ -94,6 +96,9 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 		return job, "", nil, &usageError{fmt.Sprintf("unexpected argument %q", jf.fs.Arg(0))}
 	}
 	job, source = pipeline.DefaultJob(), "flags"
+	if jf.defaultRunner != "" {
+		job.Runner = jf.defaultRunner
+	}
 	if jf.config != "" {
 		if unknown, err = pipeline.LoadConfig(jf.config, &job); err != nil {
 			return job, "", nil, err

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// updateGolden rewrites golden files. (Not -update: the Beam SDK defines that flag globally.)
+// updateGolden rewrites golden files.
 var updateGolden = flag.Bool("update-golden", false, "rewrite golden files")
 
 // ln2 is the float64 just above ln 2, so that e^ε > 2 and the paper's values (worked
@@ -81,6 +81,8 @@ func TestBadInputGolden(t *testing.T) {
 		{"config_every_problem", func(o string) []string { return []string{"run", "-config", "testdata/bad/config_invalid.yaml"} }, 2},
 		{"no_flags", func(o string) []string { return []string{"run"} }, 2},
 		{"unknown_flag", func(o string) []string { return []string{"run", "-bogus"} }, 2},
+		// graphdp links no Beam: it names the binary that does, with every other problem.
+		{"runner_beam_not_linked", func(o string) []string { return append(pathArgs(o, "-delta", "1"), "-runner", "beam") }, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

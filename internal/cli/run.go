@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
-	"github.com/graphdp/graphdp/beam"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -21,7 +21,8 @@ type runOptions struct {
 }
 
 // parseRun parses flags: defaults, then the config file, then the flags that were set.
-func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
+// prog says which runners are linked in and which is the default.
+func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error) {
 	o := &runOptions{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -30,6 +31,10 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging")
 	jf.setUsage("hitting-set", "hitting-set file: columns id, p_true")
 	jf.setUsage("list", "how many uncovered edges or violations to list (default 10)")
+	jf.defaultRunner = prog.DefaultRunner
+	if prog.DefaultRunner != "" {
+		jf.setUsage("runner", fmt.Sprintf("local or beam (default %s)", prog.DefaultRunner))
+	}
 	fs.StringVar(&o.logFormat, "log-format", "text", "log lines on stderr: text or json")
 	fs.StringVar(&o.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
@@ -46,7 +51,11 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 		return nil, err
 	}
 	job.Beam.Extra = append(job.Beam.Extra, beamFlags...)
-	if err := job.Validate(source, unknown...); err != nil {
+	probs := job.Problems(pipeline.RunRequired, unknown...)
+	if _, linked := prog.Runners[job.Runner]; job.Runner != "local" && !linked && slices.Contains(pipeline.Runners, job.Runner) {
+		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; README, \"Cluster runs\")", job.Runner, prog.Name))
+	}
+	if err := pipeline.Problems(source, probs); err != nil {
 		return nil, err
 	}
 	o.job = job
@@ -54,7 +63,7 @@ func parseRun(args []string, stderr io.Writer) (*runOptions, error) {
 }
 
 func cmdRun(ctx context.Context, args []string, e *env) error {
-	o, err := parseRun(args, e.stderr)
+	o, err := parseRun(args, e.stderr, e.prog)
 	if err != nil {
 		return err
 	}
@@ -75,10 +84,9 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 		s   *pipeline.Summary
 		err error
 	)
-	switch o.job.Runner {
-	case "beam":
-		s, err = runBeam(ctx, o.job, e)
-	default:
+	if r, ok := e.prog.Runners[o.job.Runner]; ok {
+		s, err = r(ctx, o.job, e.log)
+	} else {
 		s, err = pipeline.Run(ctx, o.job, e.log)
 	}
 	if err != nil {
@@ -88,10 +96,4 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 		s.Human(e.stderr)
 	}
 	return nil
-}
-
-// runBeam runs the job as Apache Beam pipelines (package beam; README, "Cluster runs").
-func runBeam(ctx context.Context, job pipeline.Job, e *env) (*pipeline.Summary, error) {
-	opts := beam.Options{Runner: job.Beam.Runner, Endpoint: job.Beam.Endpoint, Extra: job.Beam.Extra, Staging: job.Beam.Staging}
-	return beam.Run(ctx, job, opts, e.log)
 }

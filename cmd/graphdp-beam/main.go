@@ -1,0 +1,30 @@
+// Command graphdp-beam is graphdp with the Apache Beam cluster runner linked in:
+// the same commands, flags, config files and exit codes, run's default runner is
+// beam, and it is its own Beam worker binary (package beam, worker.go). README,
+// "Cluster runs", and docs/BEAM.md describe it.
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/graphdp/graphdp/beam"
+	"github.com/graphdp/graphdp/internal/cli"
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+func main() {
+	// Started by a runner as a worker, it serves the SDK harness and never returns.
+	beam.InitWorker()
+	cli.Program{
+		Name:          "graphdp-beam",
+		Runners:       map[string]cli.Runner{"beam": runBeam},
+		DefaultRunner: "beam",
+	}.RunProcess()
+}
+
+// runBeam runs the job as Apache Beam pipelines with its beam options.
+func runBeam(ctx context.Context, job pipeline.Job, log *slog.Logger) (*pipeline.Summary, error) {
+	opts := beam.Options{Runner: job.Beam.Runner, Endpoint: job.Beam.Endpoint, Extra: job.Beam.Extra, Staging: job.Beam.Staging}
+	return beam.Run(ctx, job, opts, log)
+}

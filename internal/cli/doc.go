@@ -1,0 +1,17 @@
+// Package cli is graphdp's command line: flags and wiring only; see README for the
+// subcommands and exit codes. Two binaries run it: cmd/graphdp (the local runner
+// only; this package imports no Beam package, and neither may it) and
+// cmd/graphdp-beam (the same commands, plus the beam runner it passes in as a
+// Runner).
+//
+// Invariants:
+//
+//  1. One file per subcommand (run.go, verify.go, …) with an options struct, its
+//     flags, validation before any work, and a runX(ctx, opts, env) that tests call.
+//  2. Job flags mean the same in every subcommand and in both binaries: they come
+//     from one table (jobflags.go) and are judged by pipeline.Job.Problems.
+//  3. Errors map to exit statuses in one place (exitCode in main.go): 0 ok,
+//     1 failure, 2 usage or config, 3 input rejected or a check failed.
+//  4. A runner a binary does not link is a config error (exit 2) naming the binary
+//     that has it, found with every other problem before anything is read.
+package cli

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+// Exit statuses (README, "Exit codes").
+const (
+	exitOK       = 0
+	exitFailure  = 1 // I/O failures, internal errors, interrupted
+	exitUsage    = 2 // bad flags or config
+	exitRejected = 3 // input rejected, or a check failed
+)
+
+// command is one subcommand: it parses its own flags and runs.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, env *env) error
+}
+
+// env is what a subcommand may touch besides its files.
+type env struct {
+	stdout, stderr io.Writer
+	log            *slog.Logger
+	prog           Program
+}
+
+// Runner runs a whole job on another runner than the local one (package beam) and
+// returns its summary; its errors map to exit statuses like pipeline.Run's.
+type Runner func(ctx context.Context, job pipeline.Job, log *slog.Logger) (*pipeline.Summary, error)
+
+// Program is one binary built on this command line: graphdp (the local runner only,
+// no Beam in its imports) or graphdp-beam (the same commands, plus the beam runner).
+type Program struct {
+	Name string // in usage and error messages
+	// Runners are the runners linked in besides local, by the name run's
+	// --runner and a config's runner key give them.
+	Runners map[string]Runner
+	// DefaultRunner is run's runner when neither a config nor a flag names one
+	// ("" means local).
+	DefaultRunner string
+}
+
+// Graphdp is the single-machine binary: local runner only.
+var Graphdp = Program{Name: "graphdp"}
+
+var commands = map[string]command{
+	"run":         {"compute the optimal mechanism of a dataset graph", cmdRun},
+	"release":     {"draw the private answers of chosen datasets from a mechanism", cmdRelease},
+	"report":      {"explain a mechanism: accuracy, why, against randomized response, DP audit", cmdReport},
+	"verify":      {"audit a mechanism: DP on every edge; with a hitting set, agreement and optimality", cmdVerify},
+	"query":       {"the optimal mechanism at a few datasets (the paper's Algorithm 2)", cmdQuery},
+	"hitting-set": {"write a minimum boundary-hitting set (Hopcroft–Karp + König) with chosen p_true", cmdHittingSet},
+}
+
+// RunProcess runs the program on the process's arguments, and exits with its status.
+// The first SIGINT or SIGTERM cancels the run (nothing is written); a second one
+// kills the process.
+func (p Program) RunProcess() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	code := p.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// Main runs graphdp with args and returns the exit status; tests call it directly.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return Graphdp.Main(ctx, args, stdout, stderr)
+}
+
+// Main runs the program with args (without the program name) and returns the exit
+// status.
+func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		p.usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	if args[0] == "version" || args[0] == "--version" {
+		fmt.Fprintln(stdout, p.Name, pipeline.Version)
+		return exitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "%s: unknown command %q\n", p.Name, args[0])
+		p.usage(stderr)
+		return exitUsage
+	}
+	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler), prog: p}
+	err := c.run(ctx, args[1:], e)
+	code := exitCode(err)
+	if err != nil && !errors.Is(err, errHelp) {
+		fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, args[0], err)
+	}
+	return code
+}
+
+// errHelp is returned when -h was asked for: usage was printed, exit 0.
+var errHelp = errors.New("help requested")
+
+// usageError is a bad flag or argument.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// rejected is a check that failed after its report was printed (exit 3).
+type rejected struct{ msg string }
+
+func (e *rejected) Error() string { return e.msg }
+
+// exitCode maps errors to exit statuses in one place.
+func exitCode(err error) int {
+	var (
+		ie *ingest.InputError
+		re *pipeline.RejectError
+		ce *pipeline.ConfigError
+		ue *usageError
+		rj *rejected
+	)
+	switch {
+	case err == nil, errors.Is(err, errHelp):
+		return exitOK
+	case errors.As(err, &ue), errors.As(err, &ce):
+		return exitUsage
+	case errors.As(err, &ie), errors.As(err, &re), errors.As(err, &rj):
+		return exitRejected
+	}
+	return exitFailure
+}
+
+func (p Program) usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: %[1]s <command> [flags]   (%[1]s <command> -h for its flags)\n", p.Name)
+	fmt.Fprintln(w, "commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "  version      print the version")
+	fmt.Fprintln(w, "exit status: 0 ok, 1 failure, 2 usage or config error, 3 input rejected or check failed")
+}
+
+// newLogger configures log/slog once: text for people, JSON for clusters.
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, &usageError{fmt.Sprintf("-log-level: %v", err)}
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, &usageError{fmt.Sprintf("-log-format: %q is not text or json", format)}
+}
