@@ -280,12 +280,35 @@ func sameOutcome(t *testing.T, name string, local, beam []byte, lerr, berr error
 // the same rejection, on generated graphs: structured and random, feasible and
 // infeasible, hitting sets and sets that miss boundary edges.
 func TestBeamMatchesLocal(t *testing.T) {
-	r := rand.New(rand.NewPCG(17, 4))
-	params := [][2]float64{{math.Ln2, 0}, {0.5, 1e-6}, {1, 0.1}, {3, 0.01}, {0.1, 0}, {0, 0.05}}
 	count := 48
 	if testing.Short() {
 		count = 12
 	}
+	kinds := matchesLocal(t, rand.New(rand.NewPCG(17, 4)), count)
+	if !testing.Short() && (kinds["ok"] < 10 || kinds["infeasible"] < 3 || kinds["not-hitting-set"] < 3) {
+		t.Fatalf("too few of some outcome: %v", kinds)
+	}
+}
+
+// The same with the worker cache off: every round reads its shard's block and its
+// candidates (a full file and the chain of deltas after it) from staging, as a worker
+// that did not settle the shard in the round before must.
+func TestBeamFromStagingMatchesLocal(t *testing.T) {
+	workerCache = false
+	defer func() { workerCache = true }()
+	count := 24
+	if testing.Short() {
+		count = 6
+	}
+	kinds := matchesLocal(t, rand.New(rand.NewPCG(23, 5)), count)
+	if !testing.Short() && kinds["ok"] < 5 {
+		t.Fatalf("too few feasible runs: %v", kinds)
+	}
+}
+
+func matchesLocal(t *testing.T, r *rand.Rand, count int) map[string]int {
+	t.Helper()
+	params := [][2]float64{{math.Ln2, 0}, {0.5, 1e-6}, {1, 0.1}, {3, 0.01}, {0.1, 0}, {0, 0.05}}
 	kinds := map[string]int{}
 	for k := range count {
 		fam := familyNames[k%len(familyNames)]
@@ -308,9 +331,7 @@ func TestBeamMatchesLocal(t *testing.T) {
 		}
 	}
 	t.Logf("outcomes: %v", kinds)
-	if !testing.Short() && (kinds["ok"] < 10 || kinds["infeasible"] < 3 || kinds["not-hitting-set"] < 3) {
-		t.Fatalf("too few of some outcome: %v", kinds)
-	}
+	return kinds
 }
 
 // Bad inputs are rejected with the single-machine run's error, word for word and of

@@ -107,7 +107,7 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 	if err != nil {
 		return err
 	}
-	st, err := loadState(ctx, f.C.Staging, tok.Version, s)
+	st, err := loadState(ctx, f.C.Staging, s, tok)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 			if err != nil {
 				return err
 			}
-			if st, err = loadState(ctx, f.C.Staging, tok.Version, s); err != nil {
+			if st, err = loadState(ctx, f.C.Staging, s, tok); err != nil {
 				return err
 			}
 		case tagNeighbor:
@@ -203,15 +203,16 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	if f.Check {
 		fd.Violations, fd.Infeasible = st.violations(pair, f.C.List)
 	}
-	// The audit of bfs.Verify on this shard's edges u < v.
+	// The audit of bfs.Verify on this shard's edges u < v, through the same Auditor.
+	aud := bfs.NewAuditor(pair, 0, 0)
 	lo, hi := st.Shard.Lo, st.Shard.Lo+int32(st.Shard.Len())
 	for i := range st.Shard.Len() {
 		u := lo + int32(i)
+		aud.Vertex(u, m.POne[i])
 		for _, v := range st.Shard.Neighbours(i) {
 			if v < u {
 				continue
 			}
-			fd.Edges++
 			var pv float64
 			if v < hi {
 				pv = m.POne[v-lo]
@@ -221,20 +222,12 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 					return fmt.Errorf("beam: shard %d: no p_one for neighbour %d", s, v)
 				}
 			}
-			for _, j := range []bool{false, true} {
-				pu, pw := m.POne[i], pv
-				if !j {
-					pu, pw = 1-pu, 1-pw
-				}
-				ex := pair.Excess(pu, pw)
-				if ex > fd.Worst {
-					fd.Worst, fd.WorstEdge = ex, [2]int32{u, v}
-				}
-				if ex > 0 {
-					fd.AuditBad++
-				}
-			}
+			aud.Edge(v, pv)
 		}
+	}
+	fd.Edges, fd.AuditBad = aud.Edges, aud.Violations
+	if aud.Worst.U >= 0 {
+		fd.Worst, fd.WorstEdge = aud.Worst.Excess, [2]int32{aud.Worst.U, aud.Worst.V}
 	}
 	var e enc
 	e.u64(uint64(len(fd.Violations)))

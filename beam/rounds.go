@@ -26,17 +26,37 @@ import (
 //
 //	block/shard-S      CSR block and hitting-set positions (build)
 //	info/shard-S       ids, answers, hitting-set rows and p_true (build)
-//	vals-R/shard-S     the shard's candidates after round R (only rounds that changed it)
+//	vals-R/shard-S     the shard's candidates after round R, in full (build, repair, or
+//	                   when its deltas grow long)
+//	delta-R/shard-S    the candidates round R changed (the token lists the chain)
 //	pending-R/shard-S  its token and the offers it receives in round R+1
 //	report-R/shard-S   per-round counts of the pipeline that ended at round R
 
 // token is what a shard passes to itself from round to round.
 type token struct {
-	Version int  // the round of its newest vals file
-	Own     bool // seed its hitting-set vertices' own candidates (the first round of a solve)
-	Excess  excess
-	Stats   []roundStat // this pipeline's rounds so far
+	// Full is the round of the shard's newest full candidates file (vals-R), Deltas
+	// the rounds of the changes written after it (delta-R), ascending: the shard's
+	// candidates are Full with Deltas applied in order.
+	Full       int
+	Deltas     []int
+	DeltaBytes int64 // their total size, to fold them into a full file in time
+	Own        bool  // seed its hitting-set vertices' own candidates (the first round of a solve)
+	Excess     excess
+	Stats      []roundStat // this pipeline's rounds so far
 }
+
+// version is the round of the shard's newest candidates.
+func (t *token) version() int {
+	if n := len(t.Deltas); n > 0 {
+		return t.Deltas[n-1]
+	}
+	return t.Full
+}
+
+// maxDeltas bounds the deltas read after a full file (a worker without the shard's
+// candidates in its cache reads them all); a delta chain is also folded into a full
+// file once its bytes pass the full file's.
+const maxDeltas = 8
 
 // roundStat is one shard's part of one round.
 type roundStat struct {
@@ -50,7 +70,12 @@ type roundStat struct {
 func (t *token) encode() []byte {
 	var e enc
 	e.b = append(e.b, tagToken)
-	e.i64(int64(t.Version))
+	e.i64(int64(t.Full))
+	e.u64(uint64(len(t.Deltas)))
+	for _, d := range t.Deltas {
+		e.i64(int64(d))
+	}
+	e.i64(t.DeltaBytes)
 	e.bool(t.Own)
 	e.i64(t.Excess.Beyond)
 	e.i64(t.Excess.Above[0])
@@ -71,7 +96,15 @@ func decodeToken(b []byte) (*token, error) {
 		return nil, errCorrupt
 	}
 	d := dec{b: b[1:]}
-	t := &token{Version: int(d.i64()), Own: d.bool()}
+	t := &token{Full: int(d.i64())}
+	if n := d.count(); n > 0 {
+		t.Deltas = make([]int, n)
+		for i := range t.Deltas {
+			t.Deltas[i] = int(d.i64())
+		}
+	}
+	t.DeltaBytes = d.i64()
+	t.Own = d.bool()
 	t.Excess.Beyond, t.Excess.Above[0], t.Excess.Above[1] = d.i64(), d.i64(), d.i64()
 	t.Stats = make([]roundStat, d.count())
 	for i := range t.Stats {
@@ -90,6 +123,10 @@ func infoFile(staging string, s int) string {
 
 func valsFile(staging string, round, s int) string {
 	return join(staging, fmt.Sprintf("vals-%06d", round), fmt.Sprintf("shard-%06d", s))
+}
+
+func deltaFile(staging string, round, s int) string {
+	return join(staging, fmt.Sprintf("delta-%06d", round), fmt.Sprintf("shard-%06d", s))
 }
 
 func pendingFile(staging string, round, s int) string {
@@ -127,7 +164,7 @@ func loadBlock(ctx context.Context, staging string, s int) (*block, error) {
 	cache.Lock()
 	b := cache.blocks[path]
 	cache.Unlock()
-	if b != nil {
+	if b != nil && workerCache {
 		return b, nil
 	}
 	raw, err := readBlob(ctx, path)
@@ -139,7 +176,7 @@ func loadBlock(ctx context.Context, staging string, s int) (*block, error) {
 	}
 	cache.Lock()
 	defer cache.Unlock()
-	if _, ok := cache.blocks[path]; !ok {
+	if _, ok := cache.blocks[path]; !ok && workerCache {
 		cache.blocks[path] = b
 		cache.order = append(cache.order, path)
 		cache.bytes += b.bytes()
@@ -153,21 +190,30 @@ func loadBlock(ctx context.Context, staging string, s int) (*block, error) {
 	return b, nil
 }
 
-// takeVals returns shard s's candidates of version round, which the caller may
-// modify: from the cache when this worker holds that version (removing it), else
-// from staging.
-func takeVals(ctx context.Context, staging string, round, s int) (*vals, error) {
+// workerCache switches the worker cache off (tests: every block and candidate file
+// is then read from staging, as on a worker that did not settle the shard before).
+var workerCache = true
+
+// takeVals returns shard s's newest candidates (tok), which the caller may modify:
+// from the cache when this worker holds that version (removing it), else from staging.
+func takeVals(ctx context.Context, staging string, s int, tok *token) (*vals, error) {
 	key := join(staging, fmt.Sprintf("shard-%06d", s))
 	cache.Lock()
 	cv, ok := cache.vals[key]
-	if ok && cv.version == round {
+	hit := workerCache && ok && cv.version == tok.version()
+	if hit {
 		delete(cache.vals, key)
 	}
 	cache.Unlock()
-	if ok && cv.version == round {
+	if hit {
 		return cv.v, nil
 	}
-	path := valsFile(staging, round, s)
+	return readVals(ctx, staging, s, tok)
+}
+
+// readVals reads shard s's candidates from staging: the full file, then the deltas.
+func readVals(ctx context.Context, staging string, s int, tok *token) (*vals, error) {
+	path := valsFile(staging, tok.Full, s)
 	raw, err := readBlob(ctx, path)
 	if err != nil {
 		return nil, err
@@ -176,10 +222,55 @@ func takeVals(ctx context.Context, staging string, round, s int) (*vals, error) 
 	if err != nil {
 		return nil, fmt.Errorf("beam: %s: %w", path, err)
 	}
+	for _, r := range tok.Deltas {
+		path := deltaFile(staging, r, s)
+		raw, err := readBlob(ctx, path)
+		if err != nil {
+			return nil, err
+		}
+		if err := v.apply(raw); err != nil {
+			return nil, fmt.Errorf("beam: %s: %w", path, err)
+		}
+	}
 	return v, nil
 }
 
+// encodeDelta is the candidates of the vertices changed (local indices, per colour).
+func (v *vals) encodeDelta(changed [2][]int32) []byte {
+	var e enc
+	for ci := range changed {
+		e.u64(uint64(len(changed[ci])))
+		for _, i := range changed[ci] {
+			c := v.Cur[ci][i]
+			e.u64(uint64(i))
+			e.f64(c.Value)
+			e.f64(c.A)
+			e.i64(int64(c.Bind))
+			e.i64(int64(c.Dist))
+		}
+	}
+	return e.b
+}
+
+func (v *vals) apply(b []byte) error {
+	d := dec{b: b}
+	for ci := range v.Cur {
+		for range d.count() {
+			i := d.u64()
+			c := bfs.Cand{Value: d.f64(), A: d.f64(), Bind: int32(d.i64()), Dist: int32(d.i64())}
+			if d.err != nil || i >= uint64(len(v.Cur[ci])) {
+				return errCorrupt
+			}
+			v.Cur[ci][i] = c
+		}
+	}
+	return d.err
+}
+
 func putVals(staging string, round, s int, v *vals) {
+	if !workerCache {
+		return
+	}
 	cache.Lock()
 	cache.vals[join(staging, fmt.Sprintf("shard-%06d", s))] = cachedVals{round, v}
 	cache.Unlock()
@@ -207,9 +298,9 @@ func dropCache(staging string) {
 	}
 }
 
-// loadState is a whole shard at version round (finish, repair): block and info from
-// staging (or the cache), the candidates from the file of that round.
-func loadState(ctx context.Context, staging string, round, s int) (*state, error) {
+// loadState is a whole shard with its newest candidates (tok) for the finish: block,
+// info and candidates from staging, or the block and candidates from the cache.
+func loadState(ctx context.Context, staging string, s int, tok *token) (*state, error) {
 	b, err := loadBlock(ctx, staging, s)
 	if err != nil {
 		return nil, err
@@ -222,14 +313,11 @@ func loadState(ctx context.Context, staging string, round, s int) (*state, error
 	if err != nil {
 		return nil, err
 	}
-	raw, err = readBlob(ctx, valsFile(staging, round, s))
+	v, err := takeVals(ctx, staging, s, tok)
 	if err != nil {
 		return nil, err
 	}
-	v, err := decodeVals(raw)
-	if err != nil {
-		return nil, err
-	}
+	putVals(staging, tok.version(), s, v)
 	st := &state{block: b, info: in, vals: v}
 	return st, st.check()
 }
@@ -243,7 +331,7 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 		if err != nil {
 			return err
 		}
-		v, err := takeVals(ctx, c.Staging, tok.Version, s)
+		v, err := takeVals(ctx, c.Staging, s, tok)
 		if err != nil {
 			return err
 		}
@@ -255,6 +343,7 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 			return err
 		}
 		l := c.layout()
+		var changedBy [2][]int32
 		for ci, one := range []bool{false, true} {
 			p := bfs.NewPass(pair, one)
 			st := p.NewStepper()
@@ -263,6 +352,7 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 				seeds = append(seeds, p.OwnOffers(int32(s), b.HitPos, v.HitOne))
 			}
 			changed := st.Settle(&b.Shard, v.Cur[ci], seeds)
+			changedBy[ci] = changed
 			stat.Changed += int64(len(changed))
 			for _, o := range st.Offer(l, &b.Shard, v.Cur[ci], changed) {
 				msg := encodeOffers(one, o)
@@ -274,15 +364,26 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 		stat.Settled = 1
 		tok.Own = false
 		if stat.Changed > 0 {
-			raw := v.encode()
-			if err := writeBlob(ctx, valsFile(c.Staging, round, s), raw); err != nil {
-				return err
+			// Only the changes, unless the chain of deltas is long or outweighs a
+			// full file (~40 bytes a vertex): then the whole shard, and the chain restarts.
+			raw := v.encodeDelta(changedBy)
+			if len(tok.Deltas) < maxDeltas && tok.DeltaBytes+int64(len(raw)) <= int64(40*b.Shard.Len()) {
+				if err := writeBlob(ctx, deltaFile(c.Staging, round, s), raw); err != nil {
+					return err
+				}
+				tok.Deltas = append(tok.Deltas, round)
+				tok.DeltaBytes += int64(len(raw))
+			} else {
+				raw = v.encode()
+				if err := writeBlob(ctx, valsFile(c.Staging, round, s), raw); err != nil {
+					return err
+				}
+				tok.Full, tok.Deltas, tok.DeltaBytes = round, nil, 0
 			}
 			stat.Written = int64(len(raw))
-			tok.Version = round
 			tok.Excess = excessOf(pair, b, v)
 		}
-		putVals(c.Staging, tok.Version, s, v)
+		putVals(c.Staging, tok.version(), s, v)
 	}
 	tok.Stats = append(tok.Stats, stat)
 	emit(s, tok.encode())
@@ -476,7 +577,7 @@ func (f *repairFn) ProcessElement(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	v, err := takeVals(ctx, f.C.Staging, tok.Version, s)
+	v, err := takeVals(ctx, f.C.Staging, s, tok)
 	if err != nil {
 		return err
 	}
@@ -497,7 +598,7 @@ func (f *repairFn) ProcessElement(ctx context.Context, path string) error {
 		return err
 	}
 	putVals(f.C.Staging, f.Round, s, v)
-	return writePending(ctx, f.C.Staging, f.Round, s, &token{Version: f.Round, Own: true}, nil)
+	return writePending(ctx, f.C.Staging, f.Round, s, &token{Full: f.Round, Own: true}, nil)
 }
 
 func repairPipeline(c Conf, pending []string, colour, round int) *sdk.Pipeline {

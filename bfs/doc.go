@@ -21,9 +21,16 @@
 //     candidate and the reported distance is the true shortest distance to it. The
 //     propagation engine pops candidates in exactly this order (the sorted hitting
 //     set merged with a FIFO).
-//  4. Every probability an engine writes satisfies, for each edge, the four (ε,δ)-DP
-//     inequalities evaluated in float64 exactly as DP.Excess evaluates them
-//     (DP.Upper rounds down where the float formula would overshoot).
+//  4. Every mechanism Solve returns (any engine) satisfies the four (ε,δ)-DP
+//     inequalities on every edge exactly, as real numbers: p_one as the exact binary
+//     fraction, Pr[M = 0] = 1 − p_one, the true e^ε (package dp). The proof: each
+//     colour pass is a fixed point of U and L rounded in the safe direction (dp,
+//     invariants 1 and 2), so same-answer edges hold; a boundary edge has an end h in
+//     the hitting set, whose value Solve makes exactly consistent in both colours
+//     (repair), and then U(g(h)) ≥ the other end's value ≥ L(g(h)) follows from the
+//     fixed points (docs/DESIGN.md §8.1). Every written p_one lies on the safe side of
+//     the exact optimum of the solved hitting-set values (below it for answer 1, above
+//     for answer 0), by at most one rounding per hop of the binding path.
 //  5. Engines are deterministic: the same instance gives bit-identical results for any
 //     GOMAXPROCS.
 //  6. Query (the paper's Algorithm 2, one vertex at a time) returns exactly what Solve

@@ -76,6 +76,10 @@ type Violation struct {
 // the hitting set), listing the first `limit` violations
 // in hitting-set order (output 0 before output 1) and counting all of them.
 func Violations(in *Instance, f [2]*Field, limit int) ([]Violation, int) {
+	return violations(in, f, limit, Tolerance)
+}
+
+func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation, int) {
 	hitIndex := in.HitIndex()
 	var first []Violation
 	total := 0
@@ -84,7 +88,7 @@ func Violations(in *Instance, f [2]*Field, limit int) ([]Violation, int) {
 		for i, h := range in.Hit {
 			a := c.value(in.POne(i))
 			g := f[ci].Value[h]
-			if g >= a-Tolerance {
+			if g >= a-tol {
 				continue
 			}
 			total++

@@ -150,7 +150,7 @@ func boundaryHittingSet(r *rand.Rand, g *Graph, answer []bool) []int32 {
 
 // gibbs takes random coordinate steps inside the DP set: each step redraws one free
 // vertex's p_one uniformly in the interval its neighbours allow, [L(p(u)), U(p(u))]
-// for every neighbour u. Starting from a DP mechanism it stays one (up to float ulps).
+// for every neighbour u. Starting from a DP mechanism it stays one, exactly (package dp).
 func gibbs(r *rand.Rand, g *Graph, p DP, pone []float64, fixed []bool, steps int) {
 	gibbsSteps(r, g, p, pone, fixed, steps, false)
 }
@@ -180,7 +180,7 @@ func gibbsSteps(r *rand.Rand, g *Graph, p DP, pone []float64, fixed []bool, step
 		case edge && r.IntN(3) == 0:
 			pone[v] = hi
 		default:
-			pone[v] = lo + r.Float64()*(hi-lo)
+			pone[v] = min(hi, lo+r.Float64()*(hi-lo)) // rounding must not leave [lo, hi]
 		}
 	}
 }

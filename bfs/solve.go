@@ -3,6 +3,7 @@ package bfs
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -29,11 +30,14 @@ type Solution struct {
 	// Instance is what the mechanism solves: the input, or, when values were accepted
 	// within Tolerance above their bounds, the input with those values moved onto
 	// their bounds (Repairs > 0). Query and audits of optimality use it.
-	Instance    *Instance
-	Repairs     int         // rounds of within-tolerance repair
-	Violations  []Violation // the first few
-	Infeasible  int         // how many (hitting-set vertex, output) pairs violate
-	Relaxations int64       // adjacency entries read by the engine, both colours
+	Instance *Instance
+	Repairs  int // rounds of within-tolerance repair
+	// RepairFailed: every value was within Tolerance of its bound, but no exactly
+	// consistent values within Tolerance of the given ones were found (Infeasible > 0).
+	RepairFailed bool
+	Violations   []Violation // the first few
+	Infeasible   int         // how many (hitting-set vertex, output) pairs violate
+	Relaxations  int64       // adjacency entries read by the engine, both colours
 }
 
 // NewInstance checks the engine's preconditions: positions in range, no repeated
@@ -79,8 +83,9 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 		return nil, err
 	}
 	sol := &Solution{Instance: in, Relaxations: f[0].Scans + f[1].Scans}
-	sol.Violations, sol.Infeasible = Violations(in, f, limit)
+	sol.Violations, sol.Infeasible = violations(in, f, limit, Tolerance)
 	if sol.Infeasible == 0 {
+		first := f
 		for sol.Repairs < MaxRepairs {
 			next := repair(sol.Instance, f)
 			if next == nil {
@@ -92,9 +97,28 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 			sol.Instance, sol.Relaxations = next, sol.Relaxations+f[0].Scans+f[1].Scans
 			sol.Repairs++
 		}
+		// The promise of docs/DESIGN.md §8.2: the written hitting-set values are exactly
+		// consistent and each within Tolerance of the given one. When no such values
+		// were found, the input is rejected like any conflict, listing the pairs above
+		// their bounds at all.
+		if repair(sol.Instance, f) != nil || sol.MaxMove() > Tolerance {
+			sol.Violations, sol.Infeasible = violations(in, first, limit, 0)
+			sol.RepairFailed = true
+			sol.Instance, f = in, first
+		}
 	}
 	sol.Mechanism = assemble(sol.Instance, f)
 	return sol, nil
+}
+
+// MaxMove is the largest distance between a solved hitting-set value and the given
+// one, in p_one.
+func (s *Solution) MaxMove() float64 {
+	m := 0.0
+	for i := range s.Instance.Hit {
+		m = max(m, math.Abs(s.Instance.POne(i)-s.Instance.givenPOne(i)))
+	}
+	return m
 }
 
 // Moved counts the hitting-set values the repair moved onto their bounds.

@@ -10,21 +10,35 @@ import (
 type EdgeViolation struct {
 	U, V   int32
 	Output bool
-	PU, PV float64 // Pr[M(U) = Output], Pr[M(V) = Output]
-	Excess float64
+	PU, PV float64 // Pr[M(U) = Output], Pr[M(V) = Output] (for output 0, 1 − p_one rounded, for display)
+	Excess float64 // the exact excess, rounded to nearest (Pair.Excess)
 }
 
 // Audit is the result of checking a mechanism on every edge.
 type Audit struct {
 	Edges      int64           // undirected edges checked
 	Violations int64           // (edge, output) pairs with Excess > tolerance
-	Worst      EdgeViolation   // largest Excess seen (also when ≤ tolerance)
+	Worst      EdgeViolation   // the most violated (edge, output), else the tightest; Excess exact
 	First      []EdgeViolation // the first `limit` violations in CSR order
+
+	worstBad bool // Worst breaks an inequality (its Excess is then already exact)
 }
 
-// Verify checks both DP inequalities for both outputs on every edge (the four of
-// docs/DESIGN.md §1.4) of the mechanism pone (p_one per vertex; Pr[M = 0] is
-// 1 − p_one in float64, as Pair.Excess is told).
+// better reports whether a candidate (bad, ex) should replace the worst so far: any
+// broken inequality beats a holding one, then the larger excess.
+func (a *Audit) better(bad bool, ex float64) bool {
+	if bad != a.worstBad {
+		return bad
+	}
+	return ex > a.Worst.Excess
+}
+
+// Verify checks the four (ε,δ)-DP inequalities (docs/DESIGN.md §1.4) on every edge of
+// the mechanism pone (p_one per vertex) exactly: an edge passes when
+// pair.Lower(p_one(u)) ≤ p_one(v) ≤ pair.Upper(p_one(u)), which for the DP pair is the
+// exact real test with Pr[M = 0] = 1 − p_one and the true e^ε (package dp, invariant
+// 3). With tol > 0, a failing (edge, output) counts only when its exact excess is above
+// tol. Worst is ranked by an approximate excess and then reported exactly.
 // Vertex ranges of about equal arc counts are checked in parallel and merged in CSR
 // order, so the result (counts, the first violations, the first worst edge) is the
 // same as one pass in CSR order.
@@ -38,8 +52,8 @@ func Verify(g *Graph, pone []float64, pair Pair, tol float64, limit int) Audit {
 	for _, r := range res {
 		a.Edges += r.Edges
 		a.Violations += r.Violations
-		if r.Worst.Excess > a.Worst.Excess {
-			a.Worst = r.Worst
+		if a.better(r.worstBad, r.Worst.Excess) {
+			a.Worst, a.worstBad = r.Worst, r.worstBad
 		}
 		for _, v := range r.First {
 			if len(a.First) < limit {
@@ -47,50 +61,121 @@ func Verify(g *Graph, pone []float64, pair Pair, tol float64, limit int) Audit {
 			}
 		}
 	}
+	if w := &a.Worst; w.U >= 0 && !a.worstBad {
+		w.Excess = exactExcess(pair, pone[w.U], pone[w.V], w.Output)
+	}
 	return a
 }
 
-// verifyRange is Verify over the vertices [r[0], r[1]). The DP pair's Excess is
-// called directly (inlined), other pairs through the interface.
+// exactExcess is pair.Excess with NaN read as a violation.
+func exactExcess(pair Pair, pu, pv float64, one bool) float64 {
+	if math.IsNaN(pu) || math.IsNaN(pv) {
+		return math.Inf(1) // a NaN probability fails the audit; it never passes it
+	}
+	return pair.Excess(pu, pv, one)
+}
+
+// verifyRange is Verify over the vertices [r[0], r[1]).
 func verifyRange(g *Graph, pone []float64, pair Pair, tol float64, limit int, r [2]int32) Audit {
-	a := Audit{Worst: EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}}
-	dp, isDP := pair.(DP)
+	x := NewAuditor(pair, tol, limit)
 	for u := r[0]; u < r[1]; u++ {
-		pu1 := pone[u]
-		pu0 := 1 - pu1
+		x.Vertex(u, pone[u])
 		for _, v := range above(g, u) {
-			a.Edges++
-			pv1 := pone[v]
-			var ex0, ex1 float64
-			if isDP {
-				ex0, ex1 = dp.Excess(pu0, 1-pv1), dp.Excess(pu1, pv1)
-			} else {
-				ex0, ex1 = pair.Excess(pu0, 1-pv1), pair.Excess(pu1, pv1)
-			}
-			if ex0 <= a.Worst.Excess && ex1 <= a.Worst.Excess && ex0 <= tol && ex1 <= tol {
-				continue // the common case: nothing to record
-			}
-			for _, j := range []bool{false, true} {
-				pu, pv, ex := pu0, 1-pv1, ex0
-				if j {
-					pu, pv, ex = pu1, pv1, ex1
-				}
-				if math.IsNaN(ex) {
-					ex = math.Inf(1) // a NaN probability fails the audit; it never passes it
-				}
-				if ex > a.Worst.Excess {
-					a.Worst = EdgeViolation{U: u, V: v, Output: j, PU: pu, PV: pv, Excess: ex}
-				}
-				if ex > tol {
-					a.Violations++
-					if len(a.First) < limit {
-						a.First = append(a.First, EdgeViolation{U: u, V: v, Output: j, PU: pu, PV: pv, Excess: ex})
-					}
+			x.Edge(v, pone[v])
+		}
+	}
+	return x.Audit
+}
+
+// An Auditor accumulates the exact audit of edges given one vertex at a time: Vertex
+// names u and its p_one, then Edge each neighbour v (each undirected edge once).
+// u's bounds are computed once, and only the one an edge needs (Upper towards a
+// larger neighbour, Lower towards a smaller), so an edge costs a comparison. Verify
+// and the Beam runner's finish stage both audit through it.
+type Auditor struct {
+	Audit
+	pair    Pair
+	dp      DP
+	isDP    bool
+	tol     float64
+	limit   int
+	u       int32
+	pu      float64
+	up, low float64 // NaN until needed
+}
+
+// NewAuditor starts an empty audit (Verify's tol and limit).
+func NewAuditor(pair Pair, tol float64, limit int) *Auditor {
+	x := &Auditor{pair: pair, tol: tol, limit: limit}
+	x.dp, x.isDP = pair.(DP)
+	x.Worst = EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}
+	return x
+}
+
+// Vertex starts the edges of u, whose p_one is pu.
+func (x *Auditor) Vertex(u int32, pu float64) {
+	x.u, x.pu, x.up, x.low = u, pu, math.NaN(), math.NaN()
+}
+
+// Edge audits the edge from the current vertex to v, whose p_one is pv.
+func (x *Auditor) Edge(v int32, pv float64) {
+	a, pu := &x.Audit, x.pu
+	a.Edges++
+	ok := true
+	switch {
+	case pv > pu:
+		if x.up != x.up {
+			x.up = x.pair.Upper(pu)
+		}
+		ok = pv <= x.up
+	case pv < pu:
+		if x.low != x.low {
+			x.low = x.pair.Lower(pu)
+		}
+		ok = pv >= x.low
+	case pv != pu: // NaN
+		ok = false
+	}
+	// Rank by an approximate excess (Verify makes the winner's exact).
+	var ex0, ex1 float64
+	if x.isDP {
+		ex0, ex1 = x.dp.ApproxExcess(pu, pv)
+	} else {
+		ex0, ex1 = x.pair.Excess(pu, pv, false), x.pair.Excess(pu, pv, true)
+	}
+	if ok && (a.worstBad || ex0 <= a.Worst.Excess && ex1 <= a.Worst.Excess) {
+		return // the common case: nothing to record
+	}
+	for _, j := range []bool{false, true} {
+		ex := ex0
+		if j {
+			ex = ex1
+		}
+		if math.IsNaN(ex) {
+			ex = math.Inf(1)
+		}
+		bad := false
+		if !ok {
+			ex = exactExcess(x.pair, pu, pv, j)
+			bad = ex > 0
+			if ex > x.tol {
+				a.Violations++
+				if len(a.First) < x.limit {
+					a.First = append(a.First, edgeViolation(x.u, v, j, pu, pv, ex))
 				}
 			}
 		}
+		if a.better(bad, ex) {
+			a.Worst, a.worstBad = edgeViolation(x.u, v, j, pu, pv, ex), bad
+		}
 	}
-	return a
+}
+
+func edgeViolation(u, v int32, one bool, pu, pv, ex float64) EdgeViolation {
+	if !one {
+		pu, pv = 1-pu, 1-pv
+	}
+	return EdgeViolation{U: u, V: v, Output: one, PU: pu, PV: pv, Excess: ex}
 }
 
 // above is the part of u's sorted list above u: each edge once, without a branch

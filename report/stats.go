@@ -247,8 +247,9 @@ func byDistance(pt []float64, dist []int32) []DistanceGroup {
 	return gs
 }
 
-// RandomizedResponseAlpha is α = (e^ε+δ)/(e^ε+1), randomized response's p_true.
-func RandomizedResponseAlpha(p bfs.DP) float64 { return (p.E() + p.Delta) / (p.E() + 1) }
+// RandomizedResponseAlpha is α = (e^ε+δ)/(e^ε+1), randomized response's p_true, rounded
+// down (dp.Pair.Balanced) so that randomized response with it is exactly DP.
+func RandomizedResponseAlpha(p bfs.DP) float64 { return p.Balanced() }
 
 func randomizedResponse(pt []float64, pair bfs.DP, id func(int32) string) RandomizedResponse {
 	alpha := RandomizedResponseAlpha(pair)

@@ -122,7 +122,7 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 	if o.allBoundary {
 		set, what = boundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
-	balanced := (x.Pair.E() + x.Pair.Delta) / (x.Pair.E() + 1)
+	balanced := x.Pair.Balanced() // rounded down: exactly feasible on any hitting set
 	var value func(v int32) float64
 	var policy string
 	switch {

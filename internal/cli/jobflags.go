@@ -24,7 +24,7 @@ var jobFlagTable = []jobFlag{
 	{"summary", "write the run summary as JSON here", func(j *pipeline.Job) any { return &j.Summary }},
 	{"epsilon", "ε ≥ 0 (required)", func(j *pipeline.Job) any { return &j.Epsilon }},
 	{"delta", "δ in [0, 1)", func(j *pipeline.Job) any { return &j.Delta }},
-	{"engine", "propagate (default, linear time), per-source (the paper's Algorithm 1) or rounds (synchronous rounds, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
+	{"engine", "propagate (default, linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
 	{"workers", "cores to use (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
 	{"list", "how many problems to list (default 10)", func(j *pipeline.Job) any { return &j.List }},
 	{"id-column", "vertex id column of every table (default id)", func(j *pipeline.Job) any { return &j.Columns.ID }},
@@ -39,6 +39,10 @@ var jobFlagTable = []jobFlag{
 	{"endpoint", "with -runner beam: the job service host:port", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},
 	{"staging", "with -runner beam: a folder every worker can reach (gs://…, s3://…); default a local temp folder (Prism only)", func(j *pipeline.Job) any { return &j.Beam.Staging }},
 	{"worker-timeout", "with -runner beam and a job server: how long a job may run before some worker reports progress, then it is cancelled (default 5m)", func(j *pipeline.Job) any { return &j.Beam.WorkerTimeout }},
+	{"shard-size", "with -runner beam: vertices per shard (0: shards of about 2^21 arcs)", func(j *pipeline.Job) any { return &j.Beam.ShardSize }},
+	{"shards", "with -runner beam: the number of shards, instead of -shard-size", func(j *pipeline.Job) any { return &j.Beam.Shards }},
+	{"buckets", "with -runner beam: id-join buckets of the build (0: 64)", func(j *pipeline.Job) any { return &j.Beam.Buckets }},
+	{"rounds-per-pipeline", "with -runner beam: rounds one Beam pipeline runs (0: 16)", func(j *pipeline.Job) any { return &j.Beam.RoundsPerPipeline }},
 }
 
 // jobFlags parses a subcommand's job: defaults, then the -config file, then the flags

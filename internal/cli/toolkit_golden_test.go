@@ -50,6 +50,10 @@ func TestToolkitGolden(t *testing.T) {
 		{"verify_p_true_rounding", verify("-mechanism", tb+"mech_ptrue_rounding.csv"), 3},
 		{"verify_p_true_rounding_tolerance", verify("-mechanism", tb+"mech_ptrue_rounding.csv", "-tolerance", "1e-15"), 0},
 		{"verify_not_hitting_set", verify("-hitting-set", tb+"hit_not_hitting.csv"), 3},
+		// Exact DP: p_one 0.3285267458472126 next to 0.325257850108188 at ε = 0.01 exceeds
+		// e^0.01 times it by 3.45e-17, although a float64 audit with math.Exp passed it.
+		{"verify_exact_dp", toolArgs("verify", map[string]string{"-vertices": "testdata/exact/vertices.csv",
+			"-edges": "testdata/exact/edges.csv", "-mechanism": "testdata/exact/mech_float_lenient.csv", "-epsilon": "0.01"}), 3},
 		// query
 		{"query_no_ids", query("-id", ""), 2},
 		{"query_id_and_ids", query("-ids", tb+"ids_unknown.csv"), 2},

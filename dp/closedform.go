@@ -1,4 +1,4 @@
-package bfs
+package dp
 
 import "math"
 
@@ -7,9 +7,10 @@ import "math"
 // point s = (1−δ)/(e^ε+1), U(a) = e^ε·a + δ, so a + c grows by e^ε per step with
 // c = δ/(e^ε−1); at or above it, U(a) = (e^ε+δ−1+a)/e^ε, whose distance to the fixed
 // point 1 + c shrinks by e^ε per step. τ counts the steps on the first branch.
-// Engines never use it (they iterate U, see Iterate, which is the reference): it is
-// the paper's claim, property-tested against Iterate (docs/DESIGN.md §2.3).
-func (p DP) UpperPow(d int, a float64) float64 {
+// It is computed in plain float64 from the nearest e^ε: engines never use it (they
+// iterate the certified Upper); it is the paper's claim, property-tested against that
+// iteration (docs/DESIGN.md §2.3).
+func (p Pair) UpperPow(d int, a float64) float64 {
 	if d <= 0 || a >= 1 {
 		return min(a, 1)
 	}
@@ -31,7 +32,7 @@ func (p DP) UpperPow(d int, a float64) float64 {
 
 // tau is the number of steps U takes on its first branch from a: the smallest k with
 // e^k·(a+c) − c ≥ s (MaxInt when a + c = 0, where U stays at 0).
-func (p DP) tau(a, s, c float64) int {
+func (p Pair) tau(a, s, c float64) int {
 	if a >= s {
 		return 0
 	}

@@ -1,0 +1,175 @@
+package dp
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+)
+
+// Pair is the (ε,δ)-DP suitable pair (L, U) of the paper on p_one = Pr[M = 1]
+// (docs/DESIGN.md §2), with e^ε and e^−ε held as certified double-double enclosures.
+// The zero value is not usable; build one with New. A Pair is immutable and safe for
+// concurrent use.
+type Pair struct {
+	Epsilon, Delta float64
+
+	e     float64 // e^ε rounded to nearest: for display and the closed form only
+	small bool    // e^ε < 2: the forms in e^ε − 1 and 1 − e^−ε keep the digits
+	eps   xf      // e^ε
+	ieps  xf      // e^−ε
+	em1   xf      // e^ε − 1
+	iem1  xf      // 1 − e^−ε
+}
+
+// MaxEpsilon is the largest ε accepted: e^ε must be a finite float64.
+var MaxEpsilon = math.Log(math.MaxFloat64)
+
+// New validates 0 ≤ ε < MaxEpsilon and 0 ≤ δ < 1 and encloses e^ε.
+func New(epsilon, delta float64) (Pair, error) {
+	if math.IsNaN(epsilon) || epsilon < 0 || math.IsInf(epsilon, 0) {
+		return Pair{}, fmt.Errorf("epsilon must be a finite number ≥ 0, got %v", epsilon)
+	}
+	if epsilon >= MaxEpsilon {
+		return Pair{}, fmt.Errorf("epsilon must be below %.2f (e^ε overflows a float64), got %v", MaxEpsilon, epsilon)
+	}
+	if math.IsNaN(delta) || delta < 0 || delta >= 1 {
+		return Pair{}, fmt.Errorf("delta must be in [0, 1), got %v", delta)
+	}
+	const prec = 256
+	slo, shi := expm1Bounds(epsilon, prec)
+	lo, hi := expBounds(epsilon, prec)
+	one := new(big.Float).SetInt64(1)
+	quo := func(x, y *big.Float, mode big.RoundingMode) *big.Float {
+		return new(big.Float).SetPrec(2*prec).SetMode(mode).Quo(x, y)
+	}
+	// 1 − e^−ε = S/(1 + S), increasing in S.
+	mlo := quo(slo, onePlus(slo, prec, big.ToPositiveInf), big.ToNegativeInf)
+	mhi := quo(shi, onePlus(shi, prec, big.ToNegativeInf), big.ToPositiveInf)
+	p := Pair{Epsilon: epsilon, Delta: delta,
+		eps: enclose(lo, hi), ieps: enclose(quo(one, hi, big.ToNegativeInf), quo(one, lo, big.ToPositiveInf)),
+		em1: enclose(slo, shi), iem1: enclose(mlo, mhi)}
+	p.e, p.small = p.eps.hi, p.eps.hi < 2
+	if math.IsInf(p.e, 0) {
+		return Pair{}, fmt.Errorf("epsilon must be below %.2f (e^ε overflows a float64), got %v", MaxEpsilon, epsilon)
+	}
+	return p, nil
+}
+
+// enclose turns lo ≤ X ≤ hi into a double-double with an error bound.
+func enclose(lo, hi *big.Float) xf {
+	prec := max(lo.Prec(), hi.Prec()) + 8
+	mid := new(big.Float).SetPrec(prec).Add(lo, hi)
+	mid.SetMantExp(mid, -1)
+	h, _ := mid.Float64()
+	r := new(big.Float).SetPrec(prec).Sub(mid, new(big.Float).SetFloat64(h))
+	l, _ := r.Float64()
+	r.Sub(r, new(big.Float).SetFloat64(l))
+	r.Abs(r)
+	half := new(big.Float).SetPrec(prec).Sub(hi, lo)
+	half.SetMantExp(half, -1)
+	r.Add(r, half)
+	err, acc := r.Float64()
+	if acc == big.Below {
+		err = math.Nextafter(err, math.Inf(1))
+	}
+	return xf{h, l, err}
+}
+
+// E is e^ε rounded to the nearest float64: for display and the paper's closed form,
+// never for a bound or the audit.
+func (p Pair) E() float64 { return p.e }
+
+// Upper is U(a) on p_one (invariant 1): the largest float64 b such that a neighbour of
+// a vertex with p_one = a may have p_one = b. U(a) ≥ a, non-decreasing.
+func (p Pair) Upper(a float64) float64 {
+	if a >= 1 {
+		return 1
+	}
+	if b, ok := p.upperDD(a); ok {
+		return b
+	}
+	return p.upperBig(a)
+}
+
+// Lower is L(a) on p_one (invariant 2): the smallest float64 b allowed next to a.
+func (p Pair) Lower(a float64) float64 {
+	if a <= 0 {
+		return 0
+	}
+	if b, ok := p.lowerDD(a); ok {
+		return b
+	}
+	return p.lowerBig(a)
+}
+
+// upperDD is RD(min(e^ε·a + δ, 1 − (1 − a − δ)·e^−ε, 1)) in double-double; the
+// second branch is below 1 only when 1 − a − δ > 0. RD is monotone, so RD of the
+// minimum is the minimum of the RDs.
+func (p Pair) upperDD(a float64) (float64, bool) {
+	b, ok := add(mul(p.eps, exact(a)), exact(p.Delta)).floor()
+	if !ok {
+		return 0, false
+	}
+	b = min(b, 1)
+	c := add(add(exact(1), exact(-a)), exact(-p.Delta))
+	s, ok := c.sign()
+	if !ok {
+		return 0, false
+	}
+	if s > 0 {
+		var b2x xf
+		if p.small { // (a + δ) + c·(1 − e^−ε): no cancellation as ε → 0
+			b2x = add(add(exact(a), exact(p.Delta)), mul(c, p.iem1))
+		} else {
+			b2x = add(exact(1), mul(c, p.ieps).neg())
+		}
+		b2, ok := b2x.floor()
+		if !ok {
+			return 0, false
+		}
+		b = min(b, b2)
+	}
+	return max(b, a), true // U*(a) ≥ a exactly, so RD(U*(a)) ≥ a: max only guards
+}
+
+// lowerDD is RU(max(1 − δ − e^ε·(1 − a), (a − δ)·e^−ε, 0)) in double-double.
+func (p Pair) lowerDD(a float64) (float64, bool) {
+	q := add(exact(1), exact(-a)) // 1 − a, exactly
+	d := add(exact(a), exact(-p.Delta))
+	var l1 xf
+	if p.small { // (a − δ) − (e^ε − 1)·(1 − a)
+		l1 = add(d, mul(p.em1, q).neg())
+	} else {
+		l1 = add(add(exact(1), exact(-p.Delta)), mul(p.eps, q).neg())
+	}
+	b := 0.0
+	if s, ok := l1.sign(); !ok {
+		return 0, false
+	} else if s > 0 {
+		f, ok := l1.ceil()
+		if !ok {
+			return 0, false
+		}
+		b = f
+	}
+	if s, ok := d.sign(); !ok {
+		return 0, false
+	} else if s > 0 {
+		l2 := mul(d, p.ieps)
+		if p.small { // d − d·(1 − e^−ε)
+			l2 = add(d, mul(d, p.iem1).neg())
+		}
+		f, ok := l2.ceilPositive() // d > 0 and e^−ε > 0
+		if !ok {
+			return 0, false
+		}
+		b = max(b, f)
+	}
+	return min(b, a), true
+}
+
+// Allowed reports whether p_one values x, y of two neighbours satisfy all four
+// (ε,δ)-DP inequalities exactly (invariant 3).
+func (p Pair) Allowed(x, y float64) bool {
+	return p.Lower(x) <= y && y <= p.Upper(x)
+}
