@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 
@@ -104,6 +105,12 @@ type Stepper struct {
 	Pass
 	k keys
 
+	// The last Step computed, by the bits of its argument: the certified U and L are
+	// costly, and Settle pops values in order, so runs of equal values share one call
+	// (as in Propagate).
+	stepped         bool
+	stepIn, stepOut float64
+
 	// Settle's scratch: seeds, the FIFO, and reached / settled bitmaps.
 	seeds            []seed
 	queue            []seed
@@ -146,7 +153,10 @@ func (s *Stepper) Extend(c Cand) (Cand, bool) {
 	if c.Bind < 0 {
 		return Cand{}, false
 	}
-	v := s.Step(c.Value)
+	if !s.stepped || math.Float64bits(c.Value) != math.Float64bits(s.stepIn) {
+		s.stepped, s.stepIn, s.stepOut = true, c.Value, s.Step(c.Value)
+	}
+	v := s.stepOut
 	if v >= s.Top() {
 		return Cand{}, false
 	}
