@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/graphdp/graphdp/dp"
 )
 
 // EdgeViolation is one (ε,δ)-DP inequality broken on one edge for one output.
@@ -102,6 +104,10 @@ type Auditor struct {
 	u       int32
 	pu      float64
 	up, low float64 // NaN until needed
+	// upA, lowA are the DP pair's float64 bounds (dp.Pair.ApproxBounds), within
+	// dp.ApproxMargin of the real ones: a neighbour clearly inside them passes without
+	// the certified bound (which most vertices then never compute).
+	upA, lowA float64
 }
 
 // NewAuditor starts an empty audit (Verify's tol and limit).
@@ -115,6 +121,11 @@ func NewAuditor(pair Pair, tol float64, limit int) *Auditor {
 // Vertex starts the edges of u, whose p_one is pu.
 func (x *Auditor) Vertex(u int32, pu float64) {
 	x.u, x.pu, x.up, x.low = u, pu, math.NaN(), math.NaN()
+	x.upA, x.lowA = math.Inf(-1), math.Inf(1) // nothing is clearly inside
+	if x.isDP {
+		lo, up := x.dp.ApproxBounds(pu)
+		x.upA, x.lowA = up-dp.ApproxMargin, lo+dp.ApproxMargin
+	}
 }
 
 // Edge audits the edge from the current vertex to v, whose p_one is pv.
@@ -124,11 +135,17 @@ func (x *Auditor) Edge(v int32, pv float64) {
 	ok := true
 	switch {
 	case pv > pu:
+		if pv <= x.upA {
+			break
+		}
 		if x.up != x.up {
 			x.up = x.pair.Upper(pu)
 		}
 		ok = pv <= x.up
 	case pv < pu:
+		if pv >= x.lowA {
+			break
+		}
 		if x.low != x.low {
 			x.low = x.pair.Lower(pu)
 		}

@@ -102,15 +102,53 @@ func (p Pair) Lower(a float64) float64 {
 	return p.lowerBig(a)
 }
 
+// ApproxMargin bounds the absolute error of ApproxBounds: both are within it of the
+// real bounds U*(a) and L*(a), for every ε and δ.
+const ApproxMargin = 0x1p-49
+
+// ApproxBounds is (L*(a), U*(a)) in plain float64 from the nearest e^ε and e^−ε, each
+// within ApproxMargin of the real bound (every branch that can be the extreme one is
+// a few roundings of terms at most 1; 1 − a is exact where e^ε·(1 − a) ≤ 1 matters).
+// It lets the audit and the bounds skip the certified computation where a value is
+// clearly inside or one branch clearly wins.
+func (p Pair) ApproxBounds(a float64) (lo, up float64) {
+	e, ie, d := p.eps.hi, p.ieps.hi, p.Delta
+	up = min(e*a+d, 1-(1-a-d)*ie, 1)
+	lo = max(1-d-e*(1-a), (a-d)*ie, 0)
+	return lo, up
+}
+
 // upperDD is RD(min(e^ε·a + δ, 1 − (1 − a − δ)·e^−ε, 1)) in double-double; the
 // second branch is below 1 only when 1 − a − δ > 0. RD is monotone, so RD of the
-// minimum is the minimum of the RDs.
+// minimum is the minimum of the RDs, and a branch that the float64 values show to be
+// larger by more than twice ApproxMargin need not be computed.
 func (p Pair) upperDD(a float64) (float64, bool) {
-	b, ok := add(mul(p.eps, exact(a)), exact(p.Delta)).floor()
-	if !ok {
-		return 0, false
+	e, ie, d := p.eps.hi, p.ieps.hi, p.Delta
+	b1a, b2a := e*a+d, 1-(1-a-d)*ie
+	if min(b1a, b2a) > 1+2*ApproxMargin {
+		return 1, true
 	}
-	b = min(b, 1)
+	b := 1.0
+	if b1a <= b2a+2*ApproxMargin {
+		f, ok := add(mul(p.eps, exact(a)), exact(p.Delta)).floor()
+		if !ok {
+			return 0, false
+		}
+		b = min(b, f)
+	}
+	if b2a <= b1a+2*ApproxMargin {
+		f, ok := p.upper2(a)
+		if !ok {
+			return 0, false
+		}
+		b = min(b, f)
+	}
+	return max(b, a), true // U*(a) ≥ a exactly, so RD(U*(a)) ≥ a: max only guards
+}
+
+// upper2 is RD of U's second branch, 1 − (1 − a − δ)·e^−ε (1 when 1 − a − δ ≤ 0).
+func (p Pair) upper2(a float64) (float64, bool) {
+	b := 1.0
 	c := add(add(exact(1), exact(-a)), exact(-p.Delta))
 	s, ok := c.sign()
 	if !ok {
@@ -129,41 +167,51 @@ func (p Pair) upperDD(a float64) (float64, bool) {
 		}
 		b = min(b, b2)
 	}
-	return max(b, a), true // U*(a) ≥ a exactly, so RD(U*(a)) ≥ a: max only guards
+	return b, true
 }
 
-// lowerDD is RU(max(1 − δ − e^ε·(1 − a), (a − δ)·e^−ε, 0)) in double-double.
+// lowerDD is RU(max(1 − δ − e^ε·(1 − a), (a − δ)·e^−ε, 0)) in double-double, skipping
+// a branch the float64 values show to be smaller, like upperDD.
 func (p Pair) lowerDD(a float64) (float64, bool) {
-	q := add(exact(1), exact(-a)) // 1 − a, exactly
+	e, ie, dl := p.eps.hi, p.ieps.hi, p.Delta
+	l1a, l2a := 1-dl-e*(1-a), (a-dl)*ie
+	if max(l1a, l2a) < -2*ApproxMargin {
+		return 0, true
+	}
 	d := add(exact(a), exact(-p.Delta))
-	var l1 xf
-	if p.small { // (a − δ) − (e^ε − 1)·(1 − a)
-		l1 = add(d, mul(p.em1, q).neg())
-	} else {
-		l1 = add(add(exact(1), exact(-p.Delta)), mul(p.eps, q).neg())
-	}
 	b := 0.0
-	if s, ok := l1.sign(); !ok {
-		return 0, false
-	} else if s > 0 {
-		f, ok := l1.ceil()
-		if !ok {
-			return 0, false
+	if l1a >= l2a-2*ApproxMargin {
+		q := add(exact(1), exact(-a)) // 1 − a, exactly
+		var l1 xf
+		if p.small { // (a − δ) − (e^ε − 1)·(1 − a)
+			l1 = add(d, mul(p.em1, q).neg())
+		} else {
+			l1 = add(add(exact(1), exact(-p.Delta)), mul(p.eps, q).neg())
 		}
-		b = f
+		if s, ok := l1.sign(); !ok {
+			return 0, false
+		} else if s > 0 {
+			f, ok := l1.ceil()
+			if !ok {
+				return 0, false
+			}
+			b = f
+		}
 	}
-	if s, ok := d.sign(); !ok {
-		return 0, false
-	} else if s > 0 {
-		l2 := mul(d, p.ieps)
-		if p.small { // d − d·(1 − e^−ε)
-			l2 = add(d, mul(d, p.iem1).neg())
-		}
-		f, ok := l2.ceilPositive() // d > 0 and e^−ε > 0
-		if !ok {
+	if l2a >= l1a-2*ApproxMargin {
+		if s, ok := d.sign(); !ok {
 			return 0, false
+		} else if s > 0 {
+			l2 := mul(d, p.ieps)
+			if p.small { // d − d·(1 − e^−ε)
+				l2 = add(d, mul(d, p.iem1).neg())
+			}
+			f, ok := l2.ceilPositive() // d > 0 and e^−ε > 0
+			if !ok {
+				return 0, false
+			}
+			b = max(b, f)
 		}
-		b = max(b, f)
 	}
 	return min(b, a), true
 }
