@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,9 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 
 	// Runners reachable by name through Options.Runner.
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
@@ -66,6 +63,10 @@ type Options struct {
 	// 64); RoundsPerPipeline how many rounds one pipeline runs (0:
 	// DefaultRoundsPerPipeline). Zero fields take the job's beam: keys.
 	ShardSize, Shards, Buckets, RoundsPerPipeline int
+	// WorkerTimeout is how long a job submitted to a job server (an Endpoint, or
+	// Flink, Spark) may run before some worker reports progress; then the job is
+	// cancelled and Run fails with a *WorkerError (0: DefaultWorkerTimeout).
+	WorkerTimeout time.Duration
 }
 
 // ShardArcs is the default shard's size in arcs (2 per edge row): a CSR block of
@@ -107,19 +108,6 @@ func (o Options) shardSize(n, edgeRows int64) int {
 // Engine is the engine name Beam runs record in the output's metadata.
 const Engine = "beam-rounds"
 
-// InitWorker must be called first thing in main: when a runner starts the binary as
-// a Beam worker (with --worker), it parses Beam's flags and serves the harness, and
-// never returns. Otherwise it does nothing.
-func InitWorker() {
-	for _, a := range os.Args[1:] {
-		if a == "--worker" || a == "-worker" || strings.HasPrefix(a, "--worker=") || strings.HasPrefix(a, "-worker=") {
-			flag.Parse()
-			sdk.Init()
-			return
-		}
-	}
-}
-
 // Run executes job as Beam pipelines and writes job.Out: see doc.go and BEAM.md.
 func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) (*pipeline.Summary, error) {
 	start := time.Now()
@@ -133,6 +121,9 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	if !sdk.Initialized() {
 		sdk.Init()
 	}
+	// The SDK and Prism log through slog's default logger (sdk.Init points it at
+	// stderr, level info): make it the run's, so --log-level and --log-format apply.
+	slog.SetDefault(log)
 	if _, err := bfs.NewDP(job.Epsilon, job.Delta); err != nil {
 		return nil, &pipeline.ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
@@ -159,7 +150,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		defer removeStaging(context.WithoutCancel(ctx), staging)
 		defer dropCache(staging)
 	}
-	exec := func(p *sdk.Pipeline) error { return execute(ctx, opts, p) }
+	exec := func(p *sdk.Pipeline) error { return execute(ctx, opts, p, log) }
 
 	// Plan: footers only.
 	pl, err := plan(ctx, job.Vertices, job.Edges, job.HittingSet, cols)
@@ -316,29 +307,6 @@ func runnerName(o Options) string {
 		return "prism"
 	}
 	return o.Runner
-}
-
-// execute runs p on the chosen runner and waits for it.
-func execute(ctx context.Context, opts Options, p *sdk.Pipeline) error {
-	name := runnerName(opts)
-	if name == "prism" && opts.Endpoint == "" {
-		_, err := prism.Execute(ctx, p)
-		return err
-	}
-	if opts.Endpoint != "" {
-		*jobopts.Endpoint = opts.Endpoint
-	}
-	for _, a := range opts.Extra {
-		k, v, ok := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !ok {
-			v = "true"
-		}
-		if err := flag.CommandLine.Set(k, v); err != nil {
-			return fmt.Errorf("beam: runner flag %q: %w", a, err)
-		}
-	}
-	_, err := sdk.Run(ctx, name, p)
-	return err
 }
 
 func removeStaging(ctx context.Context, dir string) {

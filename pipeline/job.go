@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/sink"
@@ -60,6 +61,25 @@ type Beam struct {
 	Shards            int `yaml:"shards"`
 	Buckets           int `yaml:"buckets"`             // id-join buckets of the build
 	RoundsPerPipeline int `yaml:"rounds_per_pipeline"` // rounds one Beam pipeline runs
+	// WorkerTimeout is how long a job submitted to a job server may run before
+	// some worker reports progress, as a Go duration ("10m"); "" = the beam
+	// package's default.
+	WorkerTimeout string `yaml:"worker_timeout"`
+}
+
+// Timeout parses WorkerTimeout (0 when it is not given).
+func (b Beam) Timeout() (time.Duration, error) {
+	if b.WorkerTimeout == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(b.WorkerTimeout)
+	if err == nil && d <= 0 {
+		err = fmt.Errorf("must be positive")
+	}
+	if err != nil {
+		return 0, fmt.Errorf("beam.worker_timeout: %q: %v (a duration such as 90s or 10m)", b.WorkerTimeout, err)
+	}
+	return d, nil
 }
 
 // Engines lists the engine names run accepts.
@@ -191,6 +211,9 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		add("runner: %q is not one of %v", j.Runner, Runners)
 	case j.Runner == "beam" && j.Beam.Runner == "":
 		add("beam.runner: required with runner: beam")
+	}
+	if _, err := j.Beam.Timeout(); err != nil {
+		add("%v", err)
 	}
 	return probs
 }

@@ -25,6 +25,10 @@ func main() {
 
 // runBeam runs the job as Apache Beam pipelines with its beam options.
 func runBeam(ctx context.Context, job pipeline.Job, log *slog.Logger) (*pipeline.Summary, error) {
-	opts := beam.Options{Runner: job.Beam.Runner, Endpoint: job.Beam.Endpoint, Extra: job.Beam.Extra, Staging: job.Beam.Staging}
+	timeout, err := job.Beam.Timeout() // validated with the job
+	if err != nil {
+		return nil, err
+	}
+	opts := beam.Options{Runner: job.Beam.Runner, Endpoint: job.Beam.Endpoint, Extra: job.Beam.Extra, Staging: job.Beam.Staging, WorkerTimeout: timeout}
 	return beam.Run(ctx, job, opts, log)
 }

@@ -38,6 +38,7 @@ var jobFlagTable = []jobFlag{
 	{"beam-runner", "with -runner beam: prism (default), flink, spark, dataflow", func(j *pipeline.Job) any { return &j.Beam.Runner }},
 	{"endpoint", "with -runner beam: the job service host:port", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},
 	{"staging", "with -runner beam: a folder every worker can reach (gs://…, s3://…); default a local temp folder (Prism only)", func(j *pipeline.Job) any { return &j.Beam.Staging }},
+	{"worker-timeout", "with -runner beam and a job server: how long a job may run before some worker reports progress, then it is cancelled (default 5m)", func(j *pipeline.Job) any { return &j.Beam.WorkerTimeout }},
 	{"shard-size", "with -runner beam: vertices per shard (0: shards of about 2^21 arcs)", func(j *pipeline.Job) any { return &j.Beam.ShardSize }},
 	{"shards", "with -runner beam: the number of shards, instead of -shard-size", func(j *pipeline.Job) any { return &j.Beam.Shards }},
 	{"buckets", "with -runner beam: id-join buckets of the build (0: 64)", func(j *pipeline.Job) any { return &j.Beam.Buckets }},

@@ -28,7 +28,7 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 	fs.SetOutput(stderr)
 	jf := addJobFlags(fs, "YAML job file (flags override it)",
 		"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list",
-		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging",
+		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging", "worker-timeout",
 		"shard-size", "shards", "buckets", "rounds-per-pipeline")
 	jf.setUsage("hitting-set", "hitting-set file: columns id, p_true")
 	jf.setUsage("list", "how many uncovered edges or violations to list (default 10)")
