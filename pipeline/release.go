@@ -2,6 +2,9 @@ package pipeline
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 
@@ -21,12 +24,22 @@ type ReleaseJob struct {
 	IDs       []string // ids given on the command line (--id), used when IDsFile is ""
 	Out       string
 	Columns   ingest.MechanismTableColumns // Columns.ID also names the IDs file's column
+	// Epsilon and Delta are the mechanism's (ε, δ): what the release spends on every
+	// dataset it draws, written to the file's metadata and the ledger.
+	Epsilon, Delta float64
+	// AllowDeterministic releases datasets with p_one exactly 0 or 1 (their true
+	// answer, no privacy); without it such a request is refused.
+	AllowDeterministic bool
+	// Budget, if its Ledger is set, records the release and refuses one that would
+	// take a dataset past the budget (basic composition).
+	Budget Budget
 }
 
 // Released is what a release drew, for the caller's summary (never p or the answer).
 type Released struct {
-	Rows int
-	Out  string
+	Rows      int
+	Out       string
+	ReleaseID string
 }
 
 // ReleaseSchema is release's output: the requested id and the drawn answer, in the
@@ -49,9 +62,14 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if err != nil {
 		return nil, err
 	}
-	rows, idsFP, err := requestedRows(ctx, job, m)
+	rows, err := requestedRows(ctx, job, m)
 	if err != nil {
 		return nil, err
+	}
+	if !job.AllowDeterministic {
+		if err := refuseDeterministic(job, m, rows); err != nil {
+			return nil, err
+		}
 	}
 	s := release.NewCrypto()
 	if src != nil {
@@ -75,23 +93,100 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 		return nil, err
 	}
 	defer rec.Release()
-	meta := map[string]string{
-		"graphdp.version":          Version,
-		"graphdp.mechanism.sha256": m.Fingerprint,
-		"graphdp.release.sampler":  "exact Bernoulli(p_one): uniform bits from crypto/rand against the binary expansion of p_one",
+	id, err := newReleaseID()
+	if err != nil {
+		return nil, err
 	}
-	if idsFP != "" {
-		meta["graphdp.ids.sha256"] = idsFP
+	// Nothing derived from the true answers: no hash of the mechanism (a file that
+	// holds the answer column) nor of anything else; ε, δ and a random id.
+	meta := map[string]string{
+		"graphdp.version":         Version,
+		"graphdp.epsilon":         num(job.Epsilon),
+		"graphdp.delta":           num(job.Delta),
+		"graphdp.release.id":      id,
+		"graphdp.release.sampler": "exact Bernoulli(p_one): uniform bits from crypto/rand against the binary expansion of p_one",
+	}
+	if job.Budget.Ledger != "" {
+		led, err := spend(job, m, rows, id)
+		if err != nil {
+			return nil, err
+		}
+		defer led.close()
+		if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
+			return nil, errors.Join(err, led.rollback())
+		}
+		return &Released{Rows: len(rows), Out: job.Out, ReleaseID: id}, nil
 	}
 	if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
 		return nil, err
 	}
-	return &Released{Rows: len(rows), Out: job.Out}, nil
+	return &Released{Rows: len(rows), Out: job.Out, ReleaseID: id}, nil
+}
+
+// spend locks the ledger, refuses a release past the budget (a *RejectError,
+// ledger unchanged) and otherwise records it, durably, before the file is written:
+// the returned ledger stays locked until the caller closes it.
+func spend(job ReleaseJob, m *ingest.MechanismTable, rows []int32, id string) (*ledger, error) {
+	led, have, err := openLedger(job.Budget.Ledger)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = m.IDs.String(int(r))
+	}
+	lines, total := overBudget(job.Budget, have, ids, job.Epsilon, job.Delta, 10)
+	if total > 0 {
+		led.close()
+		return nil, &RejectError{File: job.Budget.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
+			Head: fmt.Sprintf("this release (ε = %g, δ = %g per dataset) would take %d of %d requested datasets past the budget ε = %g, δ = %g (basic composition: sums of ε and of δ); nothing written, ledger unchanged",
+				job.Epsilon, job.Delta, total, len(ids), job.Budget.Epsilon, job.Budget.Delta)}
+	}
+	now := nowUTC()
+	entries := make([]LedgerEntry, len(ids))
+	for i, d := range ids {
+		entries[i] = LedgerEntry{Dataset: d, Time: now, Epsilon: job.Epsilon, Delta: job.Delta, ReleaseID: id, Mechanism: job.Mechanism}
+	}
+	if err := led.appendEntries(entries); err != nil {
+		led.close()
+		return nil, err
+	}
+	return led, nil
+}
+
+// refuseDeterministic rejects requested datasets with p_one exactly 0 or 1: their
+// release is their true answer (or its negation), with no privacy at all.
+func refuseDeterministic(job ReleaseJob, m *ingest.MechanismTable, rows []int32) error {
+	var lines []string
+	total := 0
+	for _, r := range rows {
+		if p := m.POne[r]; p == 0 || p == 1 {
+			total++
+			if len(lines) < 10 {
+				lines = append(lines, fmt.Sprintf("id %s: p_one = %g, so M(%s) = %d on every draw", m.IDs.String(int(r)), p, m.IDs.String(int(r)), int(p)))
+			}
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	return &RejectError{File: job.Mechanism, Kind: "deterministic", Total: int64(total), Lines: lines,
+		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one = 0 or 1): releasing them publishes a fixed function of the true answer, with no privacy; nothing written (give --allow-deterministic to release them anyway)", total)}
+}
+
+// newReleaseID is 128 random bits in hex: it identifies a release without being
+// derived from any data.
+func newReleaseID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("release id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
 }
 
 // requestedRows resolves the requested ids to mechanism rows, rejecting unknown and
 // repeated ids with their position (file row, or the n-th --id).
-func requestedRows(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable) ([]int32, string, error) {
+func requestedRows(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable) ([]int32, error) {
 	first := make(map[int32]int, 16) // mechanism row -> first request index
 	repeated := func(r int32, i int) (int, bool) {
 		if j, ok := first[r]; ok {
@@ -104,31 +199,31 @@ func requestedRows(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable
 	if job.IDsFile != "" {
 		l, err := ingest.ReadIDList(ctx, job.IDsFile, ingest.Columns{ID: job.Columns.ID}, m.AsVertices())
 		if err != nil {
-			return nil, "", err
+			return nil, err
 		}
 		for i, r := range l.Vertex {
 			if j, dup := repeated(r, i); dup {
 				id := m.IDs.String(int(r))
-				return nil, "", &ingest.InputError{File: job.IDsFile, Row: int64(i), Column: job.Columns.ID, Value: id,
+				return nil, &ingest.InputError{File: job.IDsFile, Row: int64(i), Column: job.Columns.ID, Value: id,
 					Msg: fmt.Sprintf("requested again (first at row %d): %s", j+1, whyOnce)}
 			}
 		}
-		return l.Vertex, l.Fingerprint, nil
+		return l.Vertex, nil
 	}
 	rows := make([]int32, len(job.IDs))
 	for i, id := range job.IDs {
 		r, ok := m.Lookup(id)
 		if !ok {
-			return nil, "", &ingest.InputError{File: "--id", Row: -1, Value: id,
+			return nil, &ingest.InputError{File: "--id", Row: -1, Value: id,
 				Msg: fmt.Sprintf("--id number %d: not a dataset id (no such id in %s)", i+1, job.Mechanism)}
 		}
 		if j, dup := repeated(r, i); dup {
-			return nil, "", &ingest.InputError{File: "--id", Row: -1, Value: id,
+			return nil, &ingest.InputError{File: "--id", Row: -1, Value: id,
 				Msg: fmt.Sprintf("given again (--id number %d and %d): %s", j+1, i+1, whyOnce)}
 		}
 		rows[i] = r
 	}
-	return rows, "", nil
+	return rows, nil
 }
 
 func releaseRecord(m *ingest.MechanismTable, rows []int32, drawn []bool, ansType arrow.DataType) (arrow.RecordBatch, error) {

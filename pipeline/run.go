@@ -13,6 +13,7 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
 )
 
@@ -141,6 +142,11 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	if n := len(sol.PTrue); n > 0 {
 		s.MeanPTrue /= float64(n)
 	}
+	s.Deterministic = findDeterministic(g, sol.POne, l.Hit.Vertex, l.Vertices.IDs)
+	if d := s.Deterministic; d.Count > 0 {
+		log.Warn("datasets answered deterministically (p_one = 0 or 1): no privacy", "stage", "audit", "count", d.Count,
+			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
+	}
 	t.done("audit")
 
 	prog.phase("write", nil, 0, "")
@@ -161,6 +167,16 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		}
 	}
 	return s, nil
+}
+
+// findDeterministic finds the datasets answered with p_one exactly 0 or 1 and why.
+func findDeterministic(g *bfs.Graph, pone []float64, hit []int32, ids ingest.IDs) *report.Deterministic {
+	inHit := make([]bool, g.N())
+	for _, h := range hit {
+		inHit[h] = true
+	}
+	d, _ := report.FindDeterministic(g, pone, inHit, nil, func(v int32) string { return ids.String(int(v)) })
+	return &d
 }
 
 func fillInputs(s *Summary, l *Loaded) {

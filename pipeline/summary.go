@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
 )
 
@@ -43,6 +44,8 @@ type Summary struct {
 
 	Truthful  int     `json:"truthful"`    // vertices with p_true = 1
 	MeanPTrue float64 `json:"mean_p_true"` // over all vertices
+	// Deterministic are the datasets answered with p_one exactly 0 or 1: no privacy.
+	Deterministic *report.Deterministic `json:"deterministic,omitempty"`
 
 	Phases       []Phase `json:"phases"`
 	WallSeconds  float64 `json:"wall_seconds"`
@@ -151,6 +154,14 @@ func (s *Summary) Human(w io.Writer) {
 		fmt.Fprintf(w, "  mechanism: mean p_true %.6g, %d vertices answer truthfully; DP audit worst excess %.3g\n",
 			s.MeanPTrue, s.Truthful, s.AuditWorst)
 		fmt.Fprintf(w, "  wrote %s\n", s.Out)
+	}
+	if s.Deterministic != nil {
+		for _, l := range s.Deterministic.Lines() {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+		if s.Deterministic.Count > 0 {
+			fmt.Fprintf(w, "    (graphdp release refuses these datasets unless --allow-deterministic is given)\n")
+		}
 	}
 	var parts []string
 	for _, p := range s.Phases {

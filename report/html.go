@@ -21,6 +21,7 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"add":    func(a, b float64) float64 { return a + b },
 	"sub":    func(a, b float64) float64 { return a - b },
 	"mid":    func(a, b float64) float64 { return (a + b) / 2 },
+	"sub1":   func(a, b int) int { return a - b },
 }).Parse(pageSource))
 
 // htmlLevels is how many accuracy levels the page lists.

@@ -60,6 +60,8 @@ type Report struct {
 	ByDistance         ByDistance         `json:"by_distance"`
 	RandomizedResponse RandomizedResponse `json:"randomized_response"`
 	Audit              Audit              `json:"audit"`
+	// Deterministic are the datasets answered with p_one exactly 0 or 1 (no privacy).
+	Deterministic Deterministic `json:"deterministic"`
 }
 
 // Accuracy is the distribution of p_true over the datasets.
@@ -125,8 +127,11 @@ type RandomizedResponse struct {
 	Lose          int     `json:"lose"`               // datasets with p_true < α − Tolerance
 	MeanGain      float64 `json:"mean_gain"`          // mean of p_true − α over all datasets
 	MeanGainGains float64 `json:"mean_gain_of_gains"` // over the datasets that gain (0 if none)
-	MaxGain       float64 `json:"max_gain"`           // largest p_true − α (0 if none gains)
+	MaxGain       float64 `json:"max_gain"`           // largest p_true − α among randomized datasets (0 if none gains)
 	MaxGainID     string  `json:"max_gain_id,omitempty"`
+	// GainDeterministic counts the gaining datasets left out of MaxGain: they are
+	// answered deterministically, a "gain" bought with no privacy at all.
+	GainDeterministic int `json:"gain_deterministic"`
 	MeanLossLoses float64 `json:"mean_loss_of_losses"` // mean of α − p_true over the datasets that lose
 	MaxLoss       float64 `json:"max_loss"`            // largest α − p_true (0 if none loses)
 	MaxLossID     string  `json:"max_loss_id,omitempty"`
@@ -171,7 +176,9 @@ func Compute(in Input) *Report {
 		dist, kind = BoundaryDistance(in.Graph, in.Answer), "boundary"
 	}
 	r.ByDistance = ByDistance{Kind: kind, Groups: byDistance(pt, dist)}
-	r.RandomizedResponse = randomizedResponse(pt, in.Pair, in.ID)
+	var det []bool
+	r.Deterministic, det = FindDeterministic(in.Graph, in.POne, nil, in.Distance, in.ID)
+	r.RandomizedResponse = randomizedResponse(pt, det, in.Pair, in.ID)
 	r.Audit = audit(in)
 	return r
 }
@@ -251,7 +258,9 @@ func byDistance(pt []float64, dist []int32) []DistanceGroup {
 // down (dp.Pair.Balanced) so that randomized response with it is exactly DP.
 func RandomizedResponseAlpha(p bfs.DP) float64 { return p.Balanced() }
 
-func randomizedResponse(pt []float64, pair bfs.DP, id func(int32) string) RandomizedResponse {
+// randomizedResponse compares with α; det (deterministic datasets) are counted but
+// never named as the largest gain.
+func randomizedResponse(pt []float64, det []bool, pair bfs.DP, id func(int32) string) RandomizedResponse {
 	alpha := RandomizedResponseAlpha(pair)
 	rr := RandomizedResponse{PTrue: alpha}
 	var sum, gains, losses float64
@@ -263,7 +272,9 @@ func randomizedResponse(pt []float64, pair bfs.DP, id func(int32) string) Random
 		case d > Tolerance:
 			rr.Gain++
 			gains += d
-			if maxGain < 0 || d > rr.MaxGain {
+			if det[v] {
+				rr.GainDeterministic++
+			} else if maxGain < 0 || d > rr.MaxGain {
 				maxGain, rr.MaxGain = int32(v), d
 			}
 		case d < -Tolerance:
@@ -278,7 +289,10 @@ func randomizedResponse(pt []float64, pair bfs.DP, id func(int32) string) Random
 	}
 	rr.MeanGain = sum / float64(len(pt))
 	if rr.Gain > 0 {
-		rr.MeanGainGains, rr.MaxGainID = gains/float64(rr.Gain), id(maxGain)
+		rr.MeanGainGains = gains / float64(rr.Gain)
+	}
+	if maxGain >= 0 {
+		rr.MaxGainID = id(maxGain)
 	}
 	if rr.Lose > 0 {
 		rr.MeanLossLoses, rr.MaxLossID = losses/float64(rr.Lose), id(maxLoss)

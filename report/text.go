@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // textLevels is how many accuracy levels Text lists.
@@ -66,6 +67,9 @@ func (r *Report) Text(w io.Writer) error {
 	a, rr := r.Accuracy, r.RandomizedResponse
 	p("graphdp report: %s\n", r.Inputs.Mechanism.Path)
 	p("  %d datasets, %d edges; ε = %v, δ = %v\n\n", r.Datasets, r.Edges, r.Epsilon, r.Delta)
+	if lines := r.Deterministic.Lines(); lines != nil {
+		p("%s\n", box(lines))
+	}
 
 	p("DP audit: %s\n", r.AuditLine())
 	for _, e := range r.Audit.First {
@@ -118,8 +122,14 @@ func (r *Report) Text(w io.Writer) error {
 
 	p("\nRandomized response (p_true = (e^ε+δ)/(e^ε+1) = %.9f on every dataset)\n", rr.PTrue)
 	p("  gain: %d datasets", rr.Gain)
-	if rr.Gain > 0 {
+	switch {
+	case rr.Gain > 0 && rr.MaxGainID != "":
 		p(", by %.6f on average (max %.6f, dataset %s)", rr.MeanGainGains, rr.MaxGain, rr.MaxGainID)
+	case rr.Gain > 0:
+		p(", by %.6f on average", rr.MeanGainGains)
+	}
+	if rr.GainDeterministic > 0 {
+		p("; %d of them deterministic (p_one 0 or 1), left out of the max", rr.GainDeterministic)
 	}
 	p("\n  equal (within %g): %d datasets\n", Tolerance, rr.Equal)
 	p("  lose: %d datasets", rr.Lose)
@@ -129,4 +139,19 @@ func (r *Report) Text(w io.Writer) error {
 	p("\n  mean p_true %.6f against %.6f: %+.6f per dataset\n", a.Mean, rr.PTrue, rr.MeanGain)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// box frames lines in a warning box.
+func box(lines []string) string {
+	w := 0
+	for _, l := range lines {
+		w = max(w, utf8.RuneCountInString(l))
+	}
+	var b strings.Builder
+	b.WriteString("┌" + strings.Repeat("─", w+2) + "┐\n")
+	for _, l := range lines {
+		b.WriteString("│ " + l + strings.Repeat(" ", w-utf8.RuneCountInString(l)) + " │\n")
+	}
+	b.WriteString("└" + strings.Repeat("─", w+2) + "┘\n")
+	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"path/filepath"
 
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -30,8 +32,15 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	fs := flag.NewFlagSet("release", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var ids idFlags
-	jf := addJobFlags(fs, "a run's YAML job file: its out is the mechanism, its columns apply",
-		"mechanism", "out", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
+	jf := addJobFlags(fs, "a run's YAML job file: its out is the mechanism, its columns, ε and δ apply",
+		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
+	jf.setUsage("epsilon", "the mechanism's ε ≥ 0 (required): what this release spends on each dataset; in the file's metadata and the ledger")
+	jf.setUsage("delta", "the mechanism's δ in [0, 1): what this release spends on each dataset")
+	fs.BoolVar(&o.job.AllowDeterministic, "allow-deterministic", false, "release datasets with p_one exactly 0 or 1 (their true answer, no privacy); refused without it")
+	fs.StringVar(&o.job.Budget.Ledger, "ledger", "", "privacy ledger (JSON lines, created if missing): record this release and refuse one past the budget")
+	var budgetEps, budgetDelta float64
+	fs.Float64Var(&budgetEps, "budget-epsilon", math.NaN(), "with -ledger: total ε each dataset may spend (basic composition; required with -ledger)")
+	fs.Float64Var(&budgetDelta, "budget-delta", 0, "with -ledger: total δ each dataset may spend")
 	jf.setUsage("out", "output file: .parquet, .arrow/.feather or .csv (columns id, released)")
 	fs.StringVar(&o.job.IDsFile, "ids", "", "table of the ids to release (.parquet or .csv, an id column)")
 	fs.Var(&ids, "id", "an id to release (repeatable)")
@@ -45,7 +54,21 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	if !jf.set("out") {
 		job.Out = ""
 	}
-	probs := job.Problems([]string{"mechanism", "out"}, unknown...)
+	probs := job.Problems([]string{"mechanism", "out", "epsilon"}, unknown...)
+	switch led := o.job.Budget.Ledger; {
+	case led == "" && (jf.set("budget-epsilon") || jf.set("budget-delta")):
+		probs = append(probs, "budget-epsilon and budget-delta: need -ledger (where the spending is recorded)")
+	case led != "" && !jf.set("budget-epsilon"):
+		probs = append(probs, "budget-epsilon: required with -ledger (the total ε each dataset may spend)")
+	case led != "" && (math.IsNaN(budgetEps) || math.IsInf(budgetEps, 0) || budgetEps < 0):
+		probs = append(probs, fmt.Sprintf("budget-epsilon: must be a finite number ≥ 0, got %v", budgetEps))
+	case led != "" && (math.IsNaN(budgetDelta) || budgetDelta < 0 || budgetDelta > 1):
+		probs = append(probs, fmt.Sprintf("budget-delta: must be in [0, 1], got %v", budgetDelta))
+	}
+	if led := o.job.Budget.Ledger; led != "" && (filepath.Clean(led) == filepath.Clean(job.Out) || filepath.Clean(led) == filepath.Clean(job.Mechanism)) {
+		probs = append(probs, fmt.Sprintf("ledger: %s is also the out or mechanism file", led))
+	}
+	o.job.Budget.Epsilon, o.job.Budget.Delta = budgetEps, budgetDelta
 	switch {
 	case o.job.IDsFile == "" && len(ids) == 0:
 		probs = append(probs, "ids or id: required (which datasets to release)")
@@ -56,6 +79,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 		return nil, err
 	}
 	o.job.Mechanism, o.job.Out, o.job.IDs, o.job.Columns = job.Mechanism, job.Out, ids, job.MechanismColumns()
+	o.job.Epsilon, o.job.Delta = job.Epsilon, job.Delta
 	return o, nil
 }
 
@@ -74,7 +98,10 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(e.stderr, "graphdp release: %d answers drawn from %s, written to %s\n", r.Rows, o.job.Mechanism, r.Out)
+		fmt.Fprintf(e.stderr, "graphdp release: %d answers drawn from %s (ε = %g, δ = %g each), written to %s\n", r.Rows, o.job.Mechanism, o.job.Epsilon, o.job.Delta, r.Out)
+		if l := o.job.Budget.Ledger; l != "" {
+			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget ε = %g, δ = %g per dataset)\n", l, r.ReleaseID, o.job.Budget.Epsilon, o.job.Budget.Delta)
+		}
 	}
 	return nil
 }

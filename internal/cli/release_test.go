@@ -27,17 +27,17 @@ func TestReleaseBadInputGolden(t *testing.T) {
 		args []string // "OUT" is replaced by the output path
 		code int
 	}{
-		{"release_unknown_id_flag", []string{"-mechanism", relMech, "-id", "1", "-id", "9", "-out", "OUT"}, 3},
-		{"release_unknown_id_file", []string{"-mechanism", relMech, "-ids", "testdata/release/ids_unknown.csv", "-out", "OUT"}, 3},
-		{"release_duplicate_id_file", []string{"-mechanism", relMech, "-ids", "testdata/release/ids_dup.csv", "-out", "OUT"}, 3},
-		{"release_duplicate_id_flag", []string{"-mechanism", relMech, "-id", "2", "-id", "3", "-id", "2", "-out", "OUT"}, 3},
-		{"release_id_not_integer", []string{"-mechanism", relMech, "-id", "v1", "-out", "OUT"}, 3},
-		{"release_p_one_nan", []string{"-mechanism", "testdata/release/mechanism_nan.csv", "-id", "1", "-out", "OUT"}, 3},
-		{"release_no_probability", []string{"-mechanism", "testdata/release/mechanism_noprob.csv", "-id", "1", "-out", "OUT"}, 3},
-		{"release_p_true_without_answer", []string{"-mechanism", "testdata/release/mechanism_noanswer.csv", "-id", "1", "-out", "OUT"}, 3},
-		{"release_mechanism_missing", []string{"-mechanism", "testdata/release/nope.parquet", "-id", "1", "-out", "OUT"}, 3},
+		{"release_unknown_id_flag", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "1", "-id", "9", "-out", "OUT"}, 3},
+		{"release_unknown_id_file", []string{"-epsilon", "0.5", "-mechanism", relMech, "-ids", "testdata/release/ids_unknown.csv", "-out", "OUT"}, 3},
+		{"release_duplicate_id_file", []string{"-epsilon", "0.5", "-mechanism", relMech, "-ids", "testdata/release/ids_dup.csv", "-out", "OUT"}, 3},
+		{"release_duplicate_id_flag", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "2", "-id", "3", "-id", "2", "-out", "OUT"}, 3},
+		{"release_id_not_integer", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "v1", "-out", "OUT"}, 3},
+		{"release_p_one_nan", []string{"-epsilon", "0.5", "-mechanism", "testdata/release/mechanism_nan.csv", "-id", "1", "-out", "OUT"}, 3},
+		{"release_no_probability", []string{"-epsilon", "0.5", "-mechanism", "testdata/release/mechanism_noprob.csv", "-id", "1", "-out", "OUT"}, 3},
+		{"release_p_true_without_answer", []string{"-epsilon", "0.5", "-mechanism", "testdata/release/mechanism_noanswer.csv", "-id", "1", "-out", "OUT"}, 3},
+		{"release_mechanism_missing", []string{"-epsilon", "0.5", "-mechanism", "testdata/release/nope.parquet", "-id", "1", "-out", "OUT"}, 3},
 		{"release_no_flags", []string{}, 2},
-		{"release_ids_and_id", []string{"-mechanism", relMech, "-ids", "testdata/release/ids.csv", "-id", "1", "-out", "OUT.txt"}, 2},
+		{"release_ids_and_id", []string{"-epsilon", "0.5", "-mechanism", relMech, "-ids", "testdata/release/ids.csv", "-id", "1", "-out", "OUT.txt"}, 2},
 		{"release_config_unknown_key", []string{"-config", "testdata/bad/config_unknown.yaml", "-id", "1", "-out", "OUT"}, 2},
 	}
 	for _, c := range cases {
@@ -109,11 +109,12 @@ func TestReleaseInjectedBits(t *testing.T) {
 	}
 }
 
-// p_one = 0 and 1 are released as 0 and 1 with crypto/rand, through the CLI.
+// p_one = 0 and 1 are released as 0 and 1 with crypto/rand, through the CLI, when
+// -allow-deterministic asks for it.
 func TestReleaseCertainAnswers(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.csv")
 	for range 20 {
-		code, _, stderr := graphdp(t, "release", "-quiet", "-mechanism", "testdata/release/mechanism_01.csv", "-id", "2", "-id", "1", "-out", out)
+		code, _, stderr := graphdp(t, "release", "-quiet", "-allow-deterministic", "-epsilon", "0.5", "-mechanism", "testdata/release/mechanism_01.csv", "-id", "2", "-id", "1", "-out", out)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -133,11 +134,11 @@ func TestReleaseExampleParquet(t *testing.T) {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
 	out := filepath.Join(dir, "released.parquet")
-	code, _, stderr = graphdp(t, "release", "-mechanism", mech, "-id", "a", "-id", "u", "-id", "p", "-out", out)
+	code, _, stderr = graphdp(t, "release", "-epsilon", "0.5", "-delta", "1e-06", "-mechanism", mech, "-id", "a", "-id", "u", "-id", "p", "-out", out)
 	if code != 0 {
 		t.Fatalf("release: exit %d: %s", code, stderr)
 	}
-	if want := "graphdp release: 3 answers drawn from " + mech + ", written to " + out + "\n"; stderr != want {
+	if want := "graphdp release: 3 answers drawn from " + mech + " (ε = 0.5, δ = 1e-06 each), written to " + out + "\n"; stderr != want {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 	f, err := os.Open(out)
@@ -163,10 +164,14 @@ func TestReleaseExampleParquet(t *testing.T) {
 		sc.Field(1).Name != "released" || !arrow.TypeEqual(sc.Field(1).Type, arrow.FixedWidthTypes.Boolean) || tbl.NumRows() != 3 {
 		t.Errorf("schema %v, %d rows", sc, tbl.NumRows())
 	}
-	for _, k := range []string{"graphdp.mechanism.sha256", "graphdp.version"} {
-		if rd.MetaData().KeyValueMetadata().FindValue(k) == nil {
-			t.Errorf("metadata %s missing", k)
+	kv := rd.MetaData().KeyValueMetadata()
+	for k, want := range map[string]string{"graphdp.epsilon": "0.5", "graphdp.delta": "1e-06"} {
+		if v := kv.FindValue(k); v == nil || *v != want {
+			t.Errorf("metadata %s = %v, want %s", k, v, want)
 		}
+	}
+	if v := kv.FindValue("graphdp.release.id"); v == nil || len(*v) != 32 {
+		t.Errorf("metadata graphdp.release.id = %v, want 32 hex digits", v)
 	}
 	// With the run's config, the mechanism is the config's out.
 	code, _, stderr = graphdp(t, "release", "-quiet", "-config", "../../configs/example.yaml", "-mechanism", mech, "-id", "a", "-out", filepath.Join(dir, "r.csv"))

@@ -1,0 +1,318 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+// detArgs runs the path example plus an isolated dataset 5 and a component 6 – 7
+// without a hitting-set dataset: both answer deterministically (p_true = 1).
+func detArgs(out string, extra ...string) []string {
+	return append([]string{"run", "-vertices", "testdata/det/vertices.csv", "-edges", "testdata/det/edges.csv",
+		"-hitting-set", "testdata/det/hitting.csv", "-epsilon", ln2, "-out", out}, extra...)
+}
+
+// withoutTimes drops the lines of run's summary that hold timings and sizes.
+func withoutTimes(s string) string {
+	var keep []string
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if !strings.HasPrefix(l, "  time ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "")
+}
+
+// run says loudly which datasets are answered deterministically and why: 5 has no
+// neighbours; 6 and 7 are a component without a hitting-set dataset.
+func TestRunWarnsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := graphdp(t, detArgs(filepath.Join(dir, "m.csv"), "-log-level", "error")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "run_deterministic", strings.ReplaceAll(withoutTimes(stderr), dir, "$DIR"))
+	// The warning is not silenced by -quiet: it comes as a log line.
+	_, _, stderr = graphdp(t, append(detArgs(filepath.Join(dir, "m.csv")), "-quiet")...)
+	if !strings.Contains(stderr, "answered deterministically") || !strings.Contains(stderr, "count=3") {
+		t.Errorf("-quiet hides the warning:\n%s", stderr)
+	}
+	// Without such datasets, no warning.
+	_, _, stderr = graphdp(t, "run", "-vertices", "testdata/path/vertices.csv", "-edges", "testdata/path/edges.csv",
+		"-hitting-set", "testdata/path/hitting.csv", "-epsilon", ln2, "-out", filepath.Join(dir, "p.csv"))
+	if strings.Contains(stderr, "WARNING") {
+		t.Errorf("a warning without deterministic datasets:\n%s", stderr)
+	}
+}
+
+// report shows a warning box (text and HTML), and the largest gain over randomized
+// response is a randomized dataset, not one answered with p_true = 1.
+func TestReportWarnsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	mech := filepath.Join(dir, "m.csv")
+	if code, _, stderr := graphdp(t, detArgs(mech, "-quiet", "-log-level", "error")...); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	html := filepath.Join(dir, "r.html")
+	code, stdout, stderr := graphdp(t, "report", "-mechanism", mech, "-vertices", "testdata/det/vertices.csv",
+		"-edges", "testdata/det/edges.csv", "-epsilon", ln2, "-html", html)
+	if code != 0 {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	golden(t, "report_deterministic", strings.ReplaceAll(stdout, dir, "$DIR"))
+	if strings.Contains(stdout, "dataset 5)") || strings.Contains(stdout, "dataset 6)") || strings.Contains(stdout, "dataset 7)") {
+		t.Errorf("a deterministic dataset is the largest gain:\n%s", stdout)
+	}
+	page, _ := os.ReadFile(html)
+	for _, want := range []string{`class="warn"`, "answered deterministically", "<code>5</code>: p_one 1, no neighbours", "left out of the largest gain"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}
+
+// release refuses deterministic datasets unless -allow-deterministic is given; the
+// new flags are checked before any work.
+func TestReleaseSafetyGolden(t *testing.T) {
+	const mech01 = "testdata/release/mechanism_01.csv"
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"release_deterministic", []string{"-epsilon", "0.5", "-mechanism", mech01, "-id", "1", "-id", "2", "-out", "OUT"}, 3},
+		{"release_budget_without_ledger", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "1", "-budget-epsilon", "1", "-out", "OUT"}, 2},
+		{"release_ledger_without_budget", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "1", "-ledger", "OUT.ledger", "-out", "OUT"}, 2},
+		{"release_budget_negative", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "1", "-ledger", "OUT.ledger", "-budget-epsilon", "-1", "-out", "OUT"}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rejectedGolden(t, c.name, "released.csv", c.code, func(out string) []string {
+				args := []string{"release"}
+				for _, a := range c.args {
+					args = append(args, strings.ReplaceAll(a, "OUT", out))
+				}
+				return args
+			})
+		})
+	}
+}
+
+// Basic composition: a dataset may be released while the sums of its ε and of its
+// δ stay within the budget; the release that would pass it is refused as a whole
+// (exit 3), writes nothing and leaves the ledger byte for byte as it was.
+func TestReleaseLedgerComposition(t *testing.T) {
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "ledger.jsonl")
+	out := filepath.Join(dir, "r.csv")
+	rel := func(eps, delta string, ids ...string) (int, string) {
+		args := []string{"release", "-quiet", "-mechanism", relMech, "-epsilon", eps, "-delta", delta,
+			"-ledger", ledger, "-budget-epsilon", "1", "-budget-delta", "1e-6", "-out", out}
+		for _, id := range ids {
+			args = append(args, "-id", id)
+		}
+		code, _, stderr := graphdp(t, args...)
+		return code, stderr
+	}
+	lines := func() int {
+		data, _ := os.ReadFile(ledger)
+		return bytes.Count(data, []byte("\n"))
+	}
+	if code, stderr := rel("0.5", "5e-7", "1", "2"); code != 0 {
+		t.Fatalf("first release: exit %d: %s", code, stderr)
+	}
+	if code, stderr := rel("0.5", "5e-7", "2", "3"); code != 0 { // 2 reaches ε = 1, δ = 1e-6 exactly
+		t.Fatalf("second release: exit %d: %s", code, stderr)
+	}
+	if lines() != 4 {
+		t.Fatalf("ledger has %d lines, want 4", lines())
+	}
+	before, _ := os.ReadFile(ledger)
+	os.Remove(out)
+	code, stderr := rel("0.5", "0", "3", "2") // 2 would spend ε = 1.5
+	if code != 3 {
+		t.Fatalf("over budget: exit %d: %s", code, stderr)
+	}
+	golden(t, "release_over_budget", "exit 3\n"+strings.ReplaceAll(stderr, dir, "$DIR"))
+	if after, _ := os.ReadFile(ledger); !bytes.Equal(after, before) {
+		t.Errorf("a refused release changed the ledger")
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused release wrote %s", out)
+	}
+	// δ composes too: 3 has δ 5e-7 spent, another 6e-7 passes 1e-6.
+	if code, _ := rel("0", "6e-7", "3"); code != 3 {
+		t.Errorf("δ over budget: exit %d", code)
+	}
+	// Dataset 4 is untouched: ε = 0.1 three times fits ε = 0.3 despite float rounding.
+	for i := range 3 {
+		args := []string{"release", "-quiet", "-mechanism", relMech, "-epsilon", "0.1", "-ledger", ledger,
+			"-budget-epsilon", "0.3", "-id", "4", "-out", out}
+		if code, _, stderr := graphdp(t, args...); code != 0 {
+			t.Fatalf("release %d of 0.1 within 0.3: exit %d: %s", i+1, code, stderr)
+		}
+	}
+	// A ledger entry names the dataset, the time, ε, δ, the random release id and the mechanism.
+	data, _ := os.ReadFile(ledger)
+	first := strings.SplitN(string(data), "\n", 2)[0]
+	for _, k := range []string{`"dataset":"1"`, `"time":"`, `"epsilon":0.5`, `"delta":5e-7`, `"release_id":"`, `"mechanism":"` + relMech + `"`} {
+		if !strings.Contains(first, k) {
+			t.Errorf("ledger line %s lacks %s", first, k)
+		}
+	}
+}
+
+// A line cut short by a crash (the ledger is written before the release file, so that
+// release never happened) is dropped; a malformed complete line is an error naming it.
+func TestLedgerIncompleteAndMalformed(t *testing.T) {
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "ledger.jsonl")
+	ok := `{"dataset":"1","time":"t","epsilon":0.5,"delta":0,"release_id":"x","mechanism":"m"}` + "\n"
+	os.WriteFile(ledger, []byte(ok+`{"dataset":"1","eps`), 0o644)
+	args := []string{"release", "-quiet", "-mechanism", relMech, "-epsilon", "0.5", "-ledger", ledger,
+		"-budget-epsilon", "1", "-id", "1", "-out", filepath.Join(dir, "r.csv")}
+	if code, _, stderr := graphdp(t, args...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, _ := os.ReadFile(ledger)
+	if n := bytes.Count(data, []byte("\n")); n != 2 || !strings.HasPrefix(string(data), ok) || strings.Contains(string(data), `"eps`+"\n") {
+		t.Errorf("ledger:\n%s", data)
+	}
+	os.WriteFile(ledger, []byte(ok+"not json\n"), 0o644)
+	code, _, stderr := graphdp(t, args...)
+	if code != 3 || !strings.Contains(stderr, "line 2 is not a ledger entry") {
+		t.Errorf("malformed ledger: exit %d: %s", code, stderr)
+	}
+}
+
+// Concurrent releases on one ledger are serialized by its lock: with a budget for one
+// release of dataset 2, exactly one of eight concurrent releases succeeds.
+func TestLedgerConcurrentReleases(t *testing.T) {
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "ledger.jsonl")
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			job := pipeline.ReleaseJob{Mechanism: relMech, IDs: []string{"2"}, Columns: ingest.DefaultMechanismTableColumns(),
+				Out: filepath.Join(dir, "r"+string(rune('a'+i))+".csv"), Epsilon: 1,
+				Budget: pipeline.Budget{Ledger: ledger, Epsilon: 1.5}}
+			_, errs[i] = pipeline.Release(context.Background(), job, nil)
+		})
+	}
+	wg.Wait()
+	okCount := 0
+	for _, err := range errs {
+		var re *pipeline.RejectError
+		switch {
+		case err == nil:
+			okCount++
+		case !errors.As(err, &re) || re.Kind != "over-budget":
+			t.Errorf("unexpected error: %v", err)
+		}
+	}
+	data, _ := os.ReadFile(ledger)
+	if okCount != 1 || bytes.Count(data, []byte("\n")) != 1 {
+		t.Errorf("%d releases succeeded, ledger:\n%s", okCount, data)
+	}
+}
+
+// A release file carries nothing derived from the true answers: its metadata keys
+// are exactly version, ε, δ, a random release id and the sampler, and no SHA-256 of
+// the mechanism or any input appears anywhere in its bytes (a hash of a file with the
+// answer column lets anyone test candidate answers against it).
+func TestReleaseFileHoldsNoHashOfPrivateData(t *testing.T) {
+	dir := t.TempDir()
+	for _, ext := range []string{"parquet", "arrow"} {
+		mech := filepath.Join(dir, "mechanism.parquet")
+		if code, _, stderr := graphdp(t, "run", "-quiet", "-config", "../../configs/example.yaml", "-out", mech, "-summary", filepath.Join(dir, "s.json")); code != 0 {
+			t.Fatalf("run: exit %d: %s", code, stderr)
+		}
+		var secrets []string
+		for _, f := range []string{mech, "../../configs/example/vertices.parquet", "../../configs/example/edges.parquet", "../../configs/example/hitting.parquet"} {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := sha256.Sum256(data)
+			secrets = append(secrets, hex.EncodeToString(sum[:]))
+		}
+		ids := map[string]bool{}
+		for range 2 {
+			out := filepath.Join(dir, "released."+ext)
+			if code, _, stderr := graphdp(t, "release", "-quiet", "-config", "../../configs/example.yaml", "-mechanism", mech, "-id", "a", "-id", "p", "-out", out); code != 0 {
+				t.Fatalf("release: exit %d: %s", code, stderr)
+			}
+			data, _ := os.ReadFile(out)
+			for _, s := range secrets {
+				if bytes.Contains(data, []byte(s)) {
+					t.Errorf("%s holds the hash %s of an input", ext, s)
+				}
+			}
+			meta := releaseMetadata(t, out, ext)
+			var keys []string
+			for k := range meta {
+				keys = append(keys, k)
+			}
+			want := map[string]bool{"graphdp.version": true, "graphdp.epsilon": true, "graphdp.delta": true, "graphdp.release.id": true, "graphdp.release.sampler": true}
+			for _, k := range keys {
+				if !want[k] && !strings.HasPrefix(k, "ARROW:") {
+					t.Errorf("%s: unexpected metadata %s = %s", ext, k, meta[k])
+				}
+			}
+			if meta["graphdp.epsilon"] != "0.5" || meta["graphdp.delta"] != "1e-06" {
+				t.Errorf("%s: ε, δ metadata %q, %q", ext, meta["graphdp.epsilon"], meta["graphdp.delta"])
+			}
+			ids[meta["graphdp.release.id"]] = true
+		}
+		if len(ids) != 2 {
+			t.Errorf("%s: the same release twice got the same release id: not random", ext)
+		}
+	}
+}
+
+func releaseMetadata(t *testing.T, path, ext string) map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	meta := map[string]string{}
+	if ext == "parquet" {
+		rd, err := file.NewParquetReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		for _, kv := range rd.MetaData().KeyValueMetadata() {
+			meta[kv.Key] = *kv.Value
+		}
+		return meta
+	}
+	rd, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.NewGoAllocator()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	md := rd.Schema().Metadata()
+	for i, k := range md.Keys() {
+		meta[k] = md.Values()[i]
+	}
+	return meta
+}

@@ -1,0 +1,149 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/graphdp/graphdp/bfs"
+)
+
+// Why a dataset is answered deterministically (p_one exactly 0 or 1: no privacy).
+const (
+	ReasonIsolated      = "no neighbours"
+	ReasonUnconstrained = "no constraint in its component"
+	ReasonForced        = "forced by the hitting set"
+)
+
+// MaxDeterministicListed is how many deterministic datasets are named.
+const MaxDeterministicListed = 10
+
+// Deterministic counts the datasets a mechanism answers deterministically: M(v) is
+// the same on every draw, so releasing it publishes a fixed function of the data.
+type Deterministic struct {
+	Count         int                    `json:"count"`
+	Isolated      int                    `json:"no_neighbours"`
+	Unconstrained int                    `json:"no_constraint"`
+	Forced        int                    `json:"forced_by_hitting_set"`
+	First         []DeterministicDataset `json:"first,omitempty"` // the first MaxDeterministicListed, in input order
+}
+
+// DeterministicDataset is one dataset answered deterministically.
+type DeterministicDataset struct {
+	ID     string  `json:"id"`
+	POne   float64 `json:"p_one"`
+	Reason string  `json:"reason"`
+}
+
+// FindDeterministic finds the datasets with p_one exactly 0 or 1 and says why:
+// isolated; in the hitting set (its given value), or in a component with a
+// hitting-set dataset (a bound forces it); otherwise nothing constrains its
+// component. inHit may be nil (the hitting set is unknown): then dist, the binding
+// distance (-1 where nothing binds; may be nil), decides between forced and
+// unconstrained. is marks the deterministic datasets.
+func FindDeterministic(g *bfs.Graph, pone []float64, inHit []bool, dist []int32, id func(int32) string) (d Deterministic, is []bool) {
+	is = make([]bool, len(pone))
+	var comp []int32 // component label, computed only if needed
+	hitComp := map[int32]bool{}
+	for v, p := range pone {
+		if p != 0 && p != 1 {
+			continue
+		}
+		is[v] = true
+		d.Count++
+		var reason string
+		switch {
+		case inHit != nil && inHit[v]:
+			reason = ReasonForced
+		case len(g.Neighbours(int32(v))) == 0:
+			reason = ReasonIsolated
+		case inHit != nil:
+			if comp == nil {
+				comp = components(g)
+				for u, h := range inHit {
+					if h {
+						hitComp[comp[u]] = true
+					}
+				}
+			}
+			reason = ReasonUnconstrained
+			if hitComp[comp[v]] {
+				reason = ReasonForced
+			}
+		case dist != nil && dist[v] >= 0:
+			reason = ReasonForced
+		default:
+			reason = ReasonUnconstrained
+		}
+		switch reason {
+		case ReasonIsolated:
+			d.Isolated++
+		case ReasonUnconstrained:
+			d.Unconstrained++
+		default:
+			d.Forced++
+		}
+		if len(d.First) < MaxDeterministicListed {
+			d.First = append(d.First, DeterministicDataset{ID: id(int32(v)), POne: p + 0, Reason: reason}) // + 0: -0 reads 0
+		}
+	}
+	return d, is
+}
+
+// components labels every vertex with its component's first vertex.
+func components(g *bfs.Graph) []int32 {
+	comp := make([]int32, g.N())
+	for v := range comp {
+		comp[v] = -1
+	}
+	var queue []int32
+	for s := range comp {
+		if comp[s] >= 0 {
+			continue
+		}
+		comp[s] = int32(s)
+		queue = append(queue[:0], int32(s))
+		for head := 0; head < len(queue); head++ {
+			for _, x := range g.Neighbours(queue[head]) {
+				if comp[x] < 0 {
+					comp[x] = int32(s)
+					queue = append(queue, x)
+				}
+			}
+		}
+	}
+	return comp
+}
+
+// Lines states the warning for people, one line each: the count, why, the first ids.
+func (d Deterministic) Lines() []string {
+	if d.Count == 0 {
+		return nil
+	}
+	verb := "datasets are"
+	if d.Count == 1 {
+		verb = "dataset is"
+	}
+	var why []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{d.Isolated, ReasonIsolated}, {d.Unconstrained, ReasonUnconstrained}, {d.Forced, ReasonForced}} {
+		if c.n > 0 {
+			why = append(why, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	lines := []string{
+		fmt.Sprintf("WARNING: %d %s answered deterministically (p_one = 0 or 1): no privacy at all, a release publishes the true answer", d.Count, verb),
+		"  why: " + strings.Join(why, ", "),
+	}
+	var ids []string
+	for _, x := range d.First {
+		ids = append(ids, fmt.Sprintf("%s (p_one %g, %s)", x.ID, x.POne, x.Reason))
+	}
+	more := ""
+	if n := d.Count - len(d.First); n > 0 {
+		more = fmt.Sprintf(", … and %d more", n)
+	}
+	lines = append(lines, "  datasets: "+strings.Join(ids, ", ")+more)
+	return lines
+}
