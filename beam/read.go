@@ -108,4 +108,3 @@ func (k idKey) bucket(b int) int {
 	}
 	return int(h % uint64(b))
 }
-

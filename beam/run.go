@@ -400,7 +400,6 @@ func plan(ctx context.Context, vpath, epath, hpath string, cols ingest.Columns) 
 	return pl, nil
 }
 
-
 // fingerprintFn streams one input through SHA-256 (the summary's and metadata's
 // input fingerprints).
 type fingerprintFn struct{ C Conf }
