@@ -182,11 +182,11 @@ func TestPrismJobServer(t *testing.T) {
 	// would wait for it forever.
 	start := time.Now()
 	code, stderr, out := run("false", 2*time.Minute, "-beam-flag", "environment_type=PROCESS",
-		"-beam-flag", `environment_config={"command":"/bin/false"}`, "-worker-timeout", "10s")
+		"-beam-flag", `environment_config={"command":"/bin/false"}`, "-worker-timeout", "5s")
 	// Prism either waits for the worker (the launcher's check fires) or fails the
 	// job itself (a race in Prism when the worker is gone before its first bundle).
 	if code != 1 || !strings.Contains(stderr, `environment_config={"command":"/bin/false"}`) ||
-		!(strings.Contains(stderr, "no worker reported progress within 10s") || strings.Contains(stderr, "failed before any worker reported progress")) {
+		!(strings.Contains(stderr, "no worker reported progress within 5s") || strings.Contains(stderr, "failed before any worker reported progress")) {
 		t.Errorf("a dead worker: exit %d, want 1 and a message naming the worker environment; stderr:\n%s", code, stderr)
 	}
 	if d := time.Since(start); d > time.Minute {

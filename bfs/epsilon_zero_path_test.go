@@ -5,13 +5,11 @@ import (
 	"testing"
 )
 
-// Review: path 1–2–3 with answers 1, 0, 1, H = {1, 3} both p_true = 0.3 (p_one 0.3),
-// ε = δ = 0. The constant mechanism p_one = 0.3 is DP and optimal; the engine's
-// colour-0 step −L(−v) moves 0.3 to 0.30000000000000004 (L's float formula
-// (0.3 − 1) + 1 rounds up, pair.go lowerFormula), so vertex 2 and vertex 3 are written
-// at 0.30000000000000004 next to vertex 1 at 0.3: the audit fails and `graphdp run`
-// exits 1 with "internal error".
-func TestReviewEpsilonZeroPath(t *testing.T) {
+// At ε = δ = 0 on the path 1–2–3 (answers 1, 0, 1) with p_one = 0.3 on both ends, the
+// constant mechanism 0.3 is the only DP one and so the optimum: L(0.3) must be 0.3
+// exactly (a float formula (0.3 − 1) + 1 rounds to 0.30000000000000004, which then
+// fails the audit next to 0.3).
+func TestEpsilonZeroPathIsConstant(t *testing.T) {
 	g := fromEdges(3, [][2]int32{{0, 1}, {1, 2}})
 	in, err := NewInstance(g, []bool{true, false, true}, []int32{0, 2}, []float64{0.3, 0.3}, mustDP(0, 0))
 	if err != nil {

@@ -6,12 +6,11 @@ import (
 	"testing"
 )
 
-// Review: with ε = 0 (and δ = 0) the only DP mechanisms are constant on each component,
-// so a hitting set whose p_one is the same value c everywhere is feasible, and the
-// optimal mechanism is c on every vertex of a component that holds a hitting-set
-// vertex. The shipped generators only use c ∈ {0, 0.5, 1} (exact in L's float
-// formula), which is why this is not caught.
-func TestReviewEpsilonZeroConstant(t *testing.T) {
+// With ε = δ = 0 the only DP mechanisms are constant on each component, so a hitting
+// set whose p_one is the same value c everywhere is feasible, and the optimal
+// mechanism is c on every vertex of a component that holds a hitting-set vertex, for
+// any c (not only the values 0, 0.5 and 1 that are exact in every formula).
+func TestEpsilonZeroConstant(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(5, 6))
 	fails := 0

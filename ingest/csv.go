@@ -36,7 +36,7 @@ func openCSV(path string) (*csvTable, error) {
 	hdr, err := t.r.Read()
 	if err == io.EOF {
 		f.Close()
-		return nil, fileError(path, "empty file (a header row is required)")
+		return nil, fileError(path, ErrUnreadable, "empty file (a header row is required)")
 	}
 	if err != nil {
 		f.Close()
@@ -59,7 +59,7 @@ func (t *csvTable) column(name string) (int, error) {
 			return i, nil
 		}
 	}
-	return -1, columnError(t.path, name, msgMissingColumn(t.header))
+	return -1, columnError(t.path, ErrMissingColumn, name, msgMissingColumn(t.header))
 }
 
 // next returns the next data record (valid until the following call) and
@@ -81,7 +81,7 @@ func (t *csvTable) next() ([]string, int64, error) {
 // the whole file.
 func (t *csvTable) fingerprint() (string, error) {
 	if _, err := io.Copy(t.hash, t.f); err != nil {
-		return "", fileError(t.path, "read error: "+err.Error())
+		return "", fileError(t.path, ErrUnreadable, "read error: "+err.Error())
 	}
 	return hexSum(t.hash), nil
 }
@@ -92,9 +92,9 @@ func (t *csvTable) fingerprint() (string, error) {
 func (t *csvTable) parseError(err error, nfields int) error {
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
-		return fileError(t.path, "read error: "+err.Error())
+		return fileError(t.path, ErrUnreadable, "read error: "+err.Error())
 	}
-	e := &InputError{File: t.path, Row: t.rows}
+	e := &InputError{File: t.path, Row: t.rows, Err: ErrUnreadable}
 	if t.header == nil {
 		e.Row = -1 // the header itself
 	}
@@ -153,14 +153,14 @@ func readCSV(ctx context.Context, path string, names []string, fn func(row int64
 // csvProb parses a probability field; msgRange is the message for values outside [0, 1].
 func csvProb(path string, row int64, column, field, msgRange string) (float64, error) {
 	if field == "" {
-		return 0, cellError(path, row, column, "", msgEmpty)
+		return 0, cellError(path, ErrNull, row, column, "", msgEmpty)
 	}
 	p, err := strconv.ParseFloat(field, 64)
 	if err != nil {
-		return 0, cellError(path, row, column, field, "not a number")
+		return 0, cellError(path, ErrNotANumber, row, column, field, "not a number")
 	}
 	if !validPTrue(p) {
-		return 0, cellError(path, row, column, field, msgRange)
+		return 0, cellError(path, ErrRange, row, column, field, msgRange)
 	}
 	return p, nil
 }
@@ -172,16 +172,16 @@ func csvAnswer(path string, row int64, column, field string) (a, word bool, err 
 	case ok:
 		return a, word, nil
 	case field == "":
-		return false, false, cellError(path, row, column, "", msgEmpty)
+		return false, false, cellError(path, ErrNull, row, column, "", msgEmpty)
 	}
-	return false, false, cellError(path, row, column, field, msgAnswerCSV)
+	return false, false, cellError(path, ErrRange, row, column, field, msgAnswerCSV)
 }
 
 // appendCSVID appends an id field to ids: as an int64 when ids.Int is non-nil
 // (errNotInt when it does not parse, so the caller rereads the file as strings).
 func appendCSVID(path string, row int64, column, field string, ids *IDs) error {
 	if field == "" {
-		return cellError(path, row, column, "", msgEmpty)
+		return cellError(path, ErrNull, row, column, "", msgEmpty)
 	}
 	if ids.Int == nil {
 		ids.Str = append(ids.Str, field)

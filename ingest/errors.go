@@ -1,14 +1,17 @@
 package ingest
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// InputError is bad input with a position. Every user-caused failure of the
-// readers is (or wraps) an *InputError; test for it with errors.As.
+// InputError is bad input with a position, like encoding/csv's ParseError. Every
+// user-caused failure of the readers is (or wraps) an *InputError: test for it with
+// errors.As, and for its kind with errors.Is against the Err… sentinels below (Err
+// is one of them; Msg says the same thing in words, for people).
 //
 // Row is the 0-based data row within the file (for CSV the header is not
 // counted), or -1 when the error is not about one row. Error() prints it
@@ -19,8 +22,26 @@ type InputError struct {
 	Row    int64  // 0-based data row; -1 if not about a row
 	Column string // "" if not about a column
 	Value  string // offending value as text, "" if none
+	Err    error  // the kind: one of the sentinels below (every reader here sets it)
 	Msg    string // what is wrong / what was expected
 }
+
+// The kinds of bad input, for errors.Is. They are not printed: Msg is.
+var (
+	ErrUnreadable    = errors.New("unreadable file")                 // cannot open or read, not valid Parquet/CSV, unknown extension
+	ErrSize          = errors.New("wrong number of rows")            // no rows, or more than the int32 positions allow
+	ErrMissingColumn = errors.New("missing column")                  // a required column is absent
+	ErrColumnType    = errors.New("wrong column type")               // a column of a type that cannot hold the values
+	ErrNull          = errors.New("missing value")                   // null, or an empty CSV field
+	ErrNotANumber    = errors.New("not a number")                    // a CSV field that does not parse
+	ErrRange         = errors.New("value out of range")              // NaN, a probability outside [0, 1], an answer not 0/1, …
+	ErrUnknownID     = errors.New("unknown id")                      // an id that is not a dataset
+	ErrDuplicateID   = errors.New("duplicate id")                    // an id given twice
+	ErrInconsistent  = errors.New("inconsistent with another input") // disagrees with the vertices file
+)
+
+// Unwrap returns the kind, so errors.Is(err, ingest.ErrUnknownID) works.
+func (e *InputError) Unwrap() error { return e.Err }
 
 // maxValueLen caps how much of an offending value Error() prints.
 const maxValueLen = 80
@@ -84,18 +105,18 @@ func formatValue(v string) string {
 }
 
 // fileError is an InputError about the file as a whole.
-func fileError(file, msg string) *InputError {
-	return &InputError{File: file, Row: -1, Msg: msg}
+func fileError(file string, kind error, msg string) *InputError {
+	return &InputError{File: file, Row: -1, Err: kind, Msg: msg}
 }
 
 // columnError is an InputError about a column as a whole.
-func columnError(file, column, msg string) *InputError {
-	return &InputError{File: file, Row: -1, Column: column, Msg: msg}
+func columnError(file string, kind error, column, msg string) *InputError {
+	return &InputError{File: file, Row: -1, Column: column, Err: kind, Msg: msg}
 }
 
 // cellError is an InputError about one value.
-func cellError(file string, row int64, column, value, msg string) *InputError {
-	return &InputError{File: file, Row: row, Column: column, Value: value, Msg: msg}
+func cellError(file string, kind error, row int64, column, value, msg string) *InputError {
+	return &InputError{File: file, Row: row, Column: column, Value: value, Err: kind, Msg: msg}
 }
 
 // Messages shared by the Parquet and CSV paths, so both say the same thing.

@@ -201,3 +201,46 @@ func TestNotParquet(t *testing.T) {
 		t.Fatalf("truncated: err = %v", err)
 	}
 }
+
+// Callers tell the kinds of bad input apart with errors.Is, not by their wording.
+func TestInputErrorKinds(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		read  string // "v", "e" or "h"
+		file  string
+		kind  error
+	}{
+		{"unknown edge id", map[string]string{"v.csv": "id,answer\n1,0\n", "e.csv": "src,dst\n1,2\n"}, "e", "e.csv", ErrUnknownID},
+		{"duplicate vertex id", map[string]string{"v2.csv": "id,answer\n1,0\n1,1\n"}, "v", "v2.csv", ErrDuplicateID},
+		{"p_true out of range", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,1.5\n"}, "h", "h.csv", ErrRange},
+		{"not a number", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,x\n"}, "h", "h.csv", ErrNotANumber},
+		{"empty field", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,\n"}, "h", "h.csv", ErrNull},
+		{"missing column", map[string]string{"v.csv": "id,answer\n1,0\n", "e.csv": "src,to\n1,1\n"}, "e", "e.csv", ErrMissingColumn},
+		{"unknown extension", map[string]string{"v.txt": "id,answer\n"}, "v", "v.txt", ErrUnreadable},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, text := range tc.files {
+				writeFile(t, dir, name, text)
+			}
+			var err error
+			if tc.read == "v" {
+				_, err = ReadVertices(bg, filepath.Join(dir, tc.file), cols)
+			} else {
+				vs, verr := ReadVertices(bg, filepath.Join(dir, "v.csv"), cols)
+				if verr != nil {
+					t.Fatal(verr)
+				}
+				if tc.read == "e" {
+					_, err = ReadEdges(bg, filepath.Join(dir, tc.file), cols, vs)
+				} else {
+					_, err = ReadHittingSet(bg, filepath.Join(dir, tc.file), cols, vs)
+				}
+			}
+			if !errors.Is(err, tc.kind) {
+				t.Errorf("error %v is not %v", err, tc.kind)
+			}
+		})
+	}
+}

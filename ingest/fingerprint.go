@@ -46,7 +46,7 @@ func fingerprintFile(ctx context.Context, path string) (string, error) {
 			return hexSum(h), nil
 		}
 		if err != nil {
-			return "", fileError(path, "read error: "+err.Error())
+			return "", fileError(path, ErrUnreadable, "read error: "+err.Error())
 		}
 	}
 }

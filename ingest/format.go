@@ -22,7 +22,7 @@ func formatOf(path string) (format, error) {
 	case ".csv":
 		return formatCSV, nil
 	}
-	return 0, fileError(path, "unsupported file extension (accepted: .parquet, .csv)")
+	return 0, fileError(path, ErrUnreadable, "unsupported file extension (accepted: .parquet, .csv)")
 }
 
 // byFormat runs the CSV or the Parquet reader of a file that names vertices of vs,

@@ -120,8 +120,16 @@ func wantInputError(t *testing.T, err error, want InputError, text string) {
 	if !errors.As(err, &ie) {
 		t.Fatalf("error = %v (%T), want *InputError", err, err)
 	}
-	if *ie != want {
-		t.Errorf("InputError = %#v\nwant          %#v", *ie, want)
+	// Every reader names the kind (errors.Is); cases that state one must match it.
+	got := *ie
+	if got.Err == nil {
+		t.Errorf("InputError %q has no kind (Err)", got.Msg)
+	} else if want.Err != nil && !errors.Is(ie, want.Err) {
+		t.Errorf("InputError %q: kind %v, want %v", got.Msg, got.Err, want.Err)
+	}
+	got.Err, want.Err = nil, nil
+	if got != want {
+		t.Errorf("InputError = %#v\nwant          %#v", got, want)
 	}
 	if got := ie.Error(); got != text {
 		t.Errorf("Error() = %q\nwant       %q", got, text)

@@ -41,7 +41,7 @@ func checkUniqueVertices(path, column string, vertex []int32, vs *Vertices) erro
 	for i, p := range vertex {
 		if r := first[p]; r != 0 {
 			id := vs.IDs.String(int(p))
-			return cellError(path, int64(i), column, id, msgDuplicate(id, int64(r-1)))
+			return cellError(path, ErrDuplicateID, int64(i), column, id, msgDuplicate(id, int64(r-1)))
 		}
 		first[p] = int32(i) + 1
 	}
@@ -62,19 +62,19 @@ func readHittingSetParquet(ctx context.Context, path string, cols Columns, vs *V
 		return nil, err
 	}
 	if !pc.isFloat() {
-		return nil, columnError(path, pc.name, "p_true must be a float64 or float32 column, not "+pc.typeName)
+		return nil, columnError(path, ErrColumnType, pc.name, "p_true must be a float64 or float32 column, not "+pc.typeName)
 	}
 	n := t.numRows()
 	if n > math.MaxInt32 {
 		// More rows than vertices can be, so some id repeats; say so cheaply.
-		return nil, fileError(path, "more rows than there can be vertices")
+		return nil, fileError(path, ErrSize, "more rows than there can be vertices")
 	}
 	h := &HittingSet{File: path, Vertex: make([]int32, n), PTrue: make([]float64, n)}
 	probs := func(check func() error, g int) error {
 		return scanFloats(t, pc, g, check, func(row int64, vals []float64) error {
 			for i, p := range vals {
 				if !validPTrue(p) {
-					return cellError(path, row+int64(i), pc.name, strconv.FormatFloat(p, 'g', -1, 64), msgPTrue)
+					return cellError(path, ErrRange, row+int64(i), pc.name, strconv.FormatFloat(p, 'g', -1, 64), msgPTrue)
 				}
 			}
 			copy(h.PTrue[row:], vals)

@@ -210,12 +210,12 @@ func buildStringIndex(ids []string) (*Index, *duplicate) {
 // as tests). A repeated id is an *InputError with an empty File.
 func NewIndex(ids IDs) (*Index, error) {
 	if ids.Len() > math.MaxInt32 {
-		return nil, fileError("", "too many vertices (more than 2^31-1)")
+		return nil, fileError("", ErrSize, "too many vertices (more than 2^31-1)")
 	}
 	x, d := buildIndex(ids)
 	if d != nil {
 		v := ids.String(int(d.second))
-		return nil, &InputError{Row: d.second, Value: v, Msg: msgDuplicate(v, d.first)}
+		return nil, &InputError{Row: d.second, Value: v, Err: ErrDuplicateID, Msg: msgDuplicate(v, d.first)}
 	}
 	return x, nil
 }

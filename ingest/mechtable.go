@@ -86,18 +86,18 @@ func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableCol
 func mechPresence(path string, cols MechanismTableColumns, has func(string) bool, present []string) (pone, ptrue, answer, dist bool, err error) {
 	pone, ptrue, answer, dist = has(cols.POne), has(cols.PTrue), has(cols.Answer), has(cols.Distance)
 	if !has(cols.ID) {
-		return false, false, false, false, columnError(path, cols.ID, msgMissingColumn(present))
+		return false, false, false, false, columnError(path, ErrMissingColumn, cols.ID, msgMissingColumn(present))
 	}
 	switch {
 	case pone:
 	case ptrue && !answer && !cols.answersElsewhere:
-		return false, false, false, false, columnError(path, cols.Answer,
+		return false, false, false, false, columnError(path, ErrMissingColumn, cols.Answer,
 			"missing: without a "+strconv.Quote(cols.POne)+" column, p_one is derived from "+strconv.Quote(cols.PTrue)+" and the answer (columns present: "+strings.Join(present, ", ")+")")
 	case !ptrue && cols.answersElsewhere:
-		return false, false, false, false, columnError(path, cols.POne,
+		return false, false, false, false, columnError(path, ErrMissingColumn, cols.POne,
 			"missing: a mechanism needs "+strconv.Quote(cols.POne)+" or "+strconv.Quote(cols.PTrue)+" (columns present: "+strings.Join(present, ", ")+")")
 	case !ptrue:
-		return false, false, false, false, columnError(path, cols.POne,
+		return false, false, false, false, columnError(path, ErrMissingColumn, cols.POne,
 			"missing: a mechanism needs "+strconv.Quote(cols.POne)+", or "+strconv.Quote(cols.PTrue)+" with "+strconv.Quote(cols.Answer)+" (columns present: "+strings.Join(present, ", ")+")")
 	}
 	return pone, ptrue, answer, dist, nil
@@ -137,7 +137,7 @@ func (m *MechanismTable) finish(ptrue []float64) error {
 			want = 1 - want
 		}
 		if math.Abs(p-want) > MechanismPTolerance {
-			return cellError(m.File, int64(i), m.cols.PTrue, mechNum(p), fmt.Sprintf("disagrees with %s = %s and answer %d (expected %s)",
+			return cellError(m.File, ErrInconsistent, int64(i), m.cols.PTrue, mechNum(p), fmt.Sprintf("disagrees with %s = %s and answer %d (expected %s)",
 				m.cols.POne, mechNum(m.POne[i]), mechB2i(m.Answer[i]), mechNum(want)))
 		}
 	}
@@ -174,10 +174,10 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 	}
 	n := t.numRows()
 	if n == 0 {
-		return nil, fileError(path, "no rows")
+		return nil, fileError(path, ErrSize, "no rows")
 	}
 	if n > math.MaxInt32 {
-		return nil, fileError(path, fmt.Sprintf("%d rows; at most %d are supported", n, math.MaxInt32))
+		return nil, fileError(path, ErrSize, fmt.Sprintf("%d rows; at most %d are supported", n, math.MaxInt32))
 	}
 	m := &MechanismTable{File: path, cols: cols}
 	var loaders []chunkLoader
@@ -194,7 +194,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 		m.IDType, m.IDs.Str = arrow.BinaryTypes.String, make([]string, n)
 		loaders = append(loaders, t.stringIDLoader(idc, m.IDs.Str))
 	default:
-		return nil, columnError(path, idc.name, "ids must be integers or strings, not "+idc.typeName)
+		return nil, columnError(path, ErrColumnType, idc.name, "ids must be integers or strings, not "+idc.typeName)
 	}
 	probs := func(name string, dst []float64) error {
 		c, err := t.column(name)
@@ -202,13 +202,13 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 			return err
 		}
 		if !c.isFloat() {
-			return columnError(path, c.name, name+" must be a float64 or float32 column, not "+c.typeName)
+			return columnError(path, ErrColumnType, c.name, name+" must be a float64 or float32 column, not "+c.typeName)
 		}
 		loaders = append(loaders, func(check func() error, g int) error {
 			return scanFloats(t, c, g, check, func(row int64, vals []float64) error {
 				for i, p := range vals {
 					if !validPTrue(p) {
-						return cellError(path, row+int64(i), c.name, mechNum(p), mechMsgProb(name))
+						return cellError(path, ErrRange, row+int64(i), c.name, mechNum(p), mechMsgProb(name))
 					}
 				}
 				copy(dst[row:], vals)
@@ -236,7 +236,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 			return nil, err
 		}
 		if !ac.isInt() && ac.phys != parquet.Types.Boolean {
-			return nil, columnError(path, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
+			return nil, columnError(path, ErrColumnType, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
 		}
 		m.Answer, m.AnswerType = make([]bool, n), ac.typ
 		loaders = append(loaders, t.answerLoader(ac, m.Answer))
@@ -247,7 +247,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 			return nil, err
 		}
 		if !dc.isInt() {
-			return nil, columnError(path, dc.name, "binding distance must be an integer column, not "+dc.typeName)
+			return nil, columnError(path, ErrColumnType, dc.name, "binding distance must be an integer column, not "+dc.typeName)
 		}
 		m.Distance = make([]int32, n)
 		loaders = append(loaders, mechDistanceLoader(t, dc, m.Distance))
@@ -322,7 +322,7 @@ func scanNullableDistance[T int32 | int64](t *pqTable, c *pqColumn, g int, check
 			}
 			j++
 			if x < 0 || x > math.MaxInt32 {
-				return cellError(t.path, row+i, c.name, intText(c, x), mechMsgDistance)
+				return cellError(t.path, ErrRange, row+i, c.name, intText(c, x), mechMsgDistance)
 			}
 			dst[row+i] = int32(x)
 		}
@@ -406,7 +406,7 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 			if f := rec[dc]; f != "" {
 				x, err := strconv.ParseInt(f, 10, 32)
 				if err != nil || x < 0 {
-					return cellError(path, row, cols.Distance, f, mechMsgDistance)
+					return cellError(path, ErrRange, row, cols.Distance, f, mechMsgDistance)
 				}
 				d = int32(x)
 			}
@@ -458,7 +458,7 @@ func (m *MechanismTable) Align(vs *Vertices) (rowOf []int32, err error) {
 		return nil, err
 	}
 	if m.IDs.Str != nil && vs.IDs.Int != nil {
-		return nil, columnError(m.File, m.cols.ID, "ids are strings but the ids in "+vs.File+" are integers")
+		return nil, columnError(m.File, ErrColumnType, m.cols.ID, "ids are strings but the ids in "+vs.File+" are integers")
 	}
 	n := vs.IDs.Len()
 	rowOf = make([]int32, n)
@@ -476,10 +476,10 @@ func (m *MechanismTable) Align(vs *Vertices) (rowOf []int32, err error) {
 		}
 		if !ok {
 			id := m.IDs.String(r)
-			return nil, cellError(m.File, int64(r), m.cols.ID, id, msgUnknownID(vs.File))
+			return nil, cellError(m.File, ErrUnknownID, int64(r), m.cols.ID, id, msgUnknownID(vs.File))
 		}
 		if m.Answer != nil && m.Answer[r] != vs.Answer[p] {
-			return nil, cellError(m.File, int64(r), m.cols.Answer, strconv.Itoa(mechB2i(m.Answer[r])),
+			return nil, cellError(m.File, ErrInconsistent, int64(r), m.cols.Answer, strconv.Itoa(mechB2i(m.Answer[r])),
 				fmt.Sprintf("disagrees with the answer %d of id %s in %s (row %d)", mechB2i(vs.Answer[p]), vs.IDs.String(int(p)), vs.File, p+1))
 		}
 		rowOf[p] = int32(r)
@@ -487,7 +487,7 @@ func (m *MechanismTable) Align(vs *Vertices) (rowOf []int32, err error) {
 	for v, r := range rowOf {
 		if r < 0 {
 			id := vs.IDs.String(v)
-			return nil, &InputError{File: m.File, Row: -1, Column: m.cols.ID, Value: id,
+			return nil, &InputError{File: m.File, Row: -1, Column: m.cols.ID, Value: id, Err: ErrInconsistent,
 				Msg: fmt.Sprintf("missing: vertex %s (row %d of %s) has no row; a mechanism gives every vertex a value", formatValue(id), v+1, vs.File)}
 		}
 	}

@@ -44,7 +44,7 @@ func openParquet(path string) (t *pqTable, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = fileError(path, fmt.Sprintf("not a valid Parquet file: %v", r))
+			err = fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: %v", r))
 		}
 		if err != nil {
 			f.Close()
@@ -55,13 +55,13 @@ func openParquet(path string) (t *pqTable, err error) {
 	props.BufferSize = streamBufferSize
 	rd, err := file.NewParquetReader(f, file.WithReadProps(props))
 	if err != nil {
-		return nil, fileError(path, "not a valid Parquet file: "+err.Error())
+		return nil, fileError(path, ErrUnreadable, "not a valid Parquet file: "+err.Error())
 	}
 	t = &pqTable{path: path, rd: rd, starts: make([]int64, rd.NumRowGroups()+1)}
 	for g := range rd.NumRowGroups() {
 		n := rd.MetaData().RowGroup(g).NumRows()
 		if n < 0 || t.starts[g] > math.MaxInt64-n {
-			return nil, fileError(path, fmt.Sprintf("corrupt Parquet file: row group %d has %d rows", g, n))
+			return nil, fileError(path, ErrUnreadable, fmt.Sprintf("corrupt Parquet file: row group %d has %d rows", g, n))
 		}
 		t.starts[g+1] = t.starts[g] + n
 	}
@@ -95,7 +95,7 @@ func openError(path string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return fileError(path, "cannot open: "+err.Error())
+	return fileError(path, ErrUnreadable, "cannot open: "+err.Error())
 }
 
 func (t *pqTable) close()                { t.rd.Close() }
@@ -131,11 +131,11 @@ func (t *pqTable) column(name string) (*pqColumn, error) {
 		for _, c := range sc.Columns() {
 			present = append(present, c.Path())
 		}
-		return nil, columnError(t.path, name, msgMissingColumn(present))
+		return nil, columnError(t.path, ErrMissingColumn, name, msgMissingColumn(present))
 	}
 	d := sc.Column(i)
 	if d.MaxRepetitionLevel() > 0 {
-		return nil, columnError(t.path, name, "is a repeated (list) column; a flat column is required")
+		return nil, columnError(t.path, ErrColumnType, name, "is a repeated (list) column; a flat column is required")
 	}
 	c := &pqColumn{name: name, idx: i, phys: d.PhysicalType(), maxDef: d.MaxDefinitionLevel()}
 	c.typ, c.typeName = arrowType(d)
@@ -204,7 +204,7 @@ func intType(bits int8, signed bool) arrow.DataType {
 
 // corrupt is the error for data the Parquet decoder rejects.
 func (t *pqTable) corrupt(c *pqColumn, err error) error {
-	return columnError(t.path, c.name, "corrupt Parquet data: "+err.Error())
+	return columnError(t.path, ErrUnreadable, c.name, "corrupt Parquet data: "+err.Error())
 }
 
 // batchReader is the typed ReadBatch shared by the file.*ColumnChunkReader types.
@@ -256,7 +256,7 @@ func scanChunk[T any](t *pqTable, c *pqColumn, g int, check func() error, buf []
 		if int64(n) != lvls {
 			for i, l := range d[:lvls] {
 				if l < c.maxDef {
-					return cellError(t.path, row+int64(i), c.name, "", msgNull)
+					return cellError(t.path, ErrNull, row+int64(i), c.name, "", msgNull)
 				}
 			}
 			return t.corrupt(c, fmt.Errorf("%d levels but %d values", lvls, n))
@@ -383,7 +383,7 @@ func (t *pqTable) run(ctx context.Context, loaders ...chunkLoader) error {
 func (t *pqTable) safeLoad(load chunkLoader, check func() error, g int) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fileError(t.path, fmt.Sprintf("corrupt Parquet data in row group %d: %v", g, r))
+			err = fileError(t.path, ErrUnreadable, fmt.Sprintf("corrupt Parquet data in row group %d: %v", g, r))
 		}
 	}()
 	return load(check, g)

@@ -20,7 +20,7 @@ func checkRefType(t *pqTable, c *pqColumn, vs *Vertices) error {
 	} else if c.isBytes() {
 		return nil
 	}
-	return columnError(t.path, c.name, "id type "+c.typeName+" does not match the vertex ids' type "+want+" (in "+vs.File+")")
+	return columnError(t.path, ErrColumnType, c.name, "id type "+c.typeName+" does not match the vertex ids' type "+want+" (in "+vs.File+")")
 }
 
 // refLoader maps an id column to vertex positions in dst (one per file row).
@@ -41,7 +41,7 @@ func (t *pqTable) refLoader(c *pqColumn, vs *Vertices, dst []int32) chunkLoader 
 					}
 				}
 				if bad >= 0 {
-					return cellError(t.path, row+int64(bad), c.name, intText(c, vals[bad]), msgUnknownID(vs.File))
+					return cellError(t.path, ErrUnknownID, row+int64(bad), c.name, intText(c, vals[bad]), msgUnknownID(vs.File))
 				}
 				return nil
 			})
@@ -51,7 +51,7 @@ func (t *pqTable) refLoader(c *pqColumn, vs *Vertices, dst []int32) chunkLoader 
 		var sc strBatch
 		return scanChunk(t, c, g, check, make([]parquet.ByteArray, t.scratchLen(g)), func(row int64, vals []parquet.ByteArray) error {
 			if bad := lookupBatch(x.strs, vals, dst[row:], &sc); bad >= 0 {
-				return cellError(t.path, row+int64(bad), c.name, string(vals[bad]), msgUnknownID(vs.File))
+				return cellError(t.path, ErrUnknownID, row+int64(bad), c.name, string(vals[bad]), msgUnknownID(vs.File))
 			}
 			return nil
 		})
@@ -61,12 +61,12 @@ func (t *pqTable) refLoader(c *pqColumn, vs *Vertices, dst []int32) chunkLoader 
 // refCSV maps one CSV field to a vertex position.
 func refCSV(path string, row int64, column, field string, vs *Vertices) (int32, error) {
 	if field == "" {
-		return 0, cellError(path, row, column, "", msgEmpty)
+		return 0, cellError(path, ErrNull, row, column, "", msgEmpty)
 	}
 	if vs.IDs.Int != nil {
 		id, err := strconv.ParseInt(field, 10, 64)
 		if err != nil {
-			return 0, cellError(path, row, column, field, "not an integer id (the ids in "+vs.File+" are integers)")
+			return 0, cellError(path, ErrNotANumber, row, column, field, "not an integer id (the ids in "+vs.File+" are integers)")
 		}
 		if p, ok := vs.Index.LookupInt(id); ok {
 			return p, nil
@@ -74,5 +74,5 @@ func refCSV(path string, row int64, column, field string, vs *Vertices) (int32, 
 	} else if p, ok := vs.Index.LookupString(field); ok {
 		return p, nil
 	}
-	return 0, cellError(path, row, column, field, msgUnknownID(vs.File))
+	return 0, cellError(path, ErrUnknownID, row, column, field, msgUnknownID(vs.File))
 }

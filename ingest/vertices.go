@@ -45,15 +45,15 @@ func (v *Vertices) finish(idColumn string) (err error) {
 func indexRows(file, idColumn string, ids IDs, what string) (*Index, error) {
 	n := ids.Len()
 	if n == 0 {
-		return nil, fileError(file, "no "+what)
+		return nil, fileError(file, ErrSize, "no "+what)
 	}
 	if n > math.MaxInt32 {
-		return nil, fileError(file, fmt.Sprintf("%d %s; at most %d are supported", n, what, math.MaxInt32))
+		return nil, fileError(file, ErrSize, fmt.Sprintf("%d %s; at most %d are supported", n, what, math.MaxInt32))
 	}
 	x, d := buildIndex(ids)
 	if d != nil {
 		val := ids.String(int(d.second))
-		return nil, cellError(file, d.second, idColumn, val, msgDuplicate(val, d.first))
+		return nil, cellError(file, ErrDuplicateID, d.second, idColumn, val, msgDuplicate(val, d.first))
 	}
 	return x, nil
 }
@@ -66,17 +66,17 @@ func readVerticesParquet(ctx context.Context, path string, cols Columns) (*Verti
 	defer done()
 	idc, ac := c[0], c[1]
 	if !idc.isInt() && !idc.isBytes() {
-		return nil, columnError(path, idc.name, "ids must be integers or strings, not "+idc.typeName)
+		return nil, columnError(path, ErrColumnType, idc.name, "ids must be integers or strings, not "+idc.typeName)
 	}
 	if !ac.isInt() && ac.phys != parquet.Types.Boolean {
-		return nil, columnError(path, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
+		return nil, columnError(path, ErrColumnType, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
 	}
 	n := t.numRows()
 	if n == 0 {
-		return nil, fileError(path, "no vertices")
+		return nil, fileError(path, ErrSize, "no vertices")
 	}
 	if n > math.MaxInt32 {
-		return nil, fileError(path, fmt.Sprintf("%d vertices; at most %d are supported", n, math.MaxInt32))
+		return nil, fileError(path, ErrSize, fmt.Sprintf("%d vertices; at most %d are supported", n, math.MaxInt32))
 	}
 	v := &Vertices{File: path, Answer: make([]bool, n), AnswerType: ac.typ}
 	var loadIDs chunkLoader
@@ -106,7 +106,7 @@ func (t *pqTable) intIDLoader(c *pqColumn, dst []int64) chunkLoader {
 			if c.isUint64() {
 				for i, x := range vals {
 					if x < 0 {
-						return cellError(t.path, row+int64(i), c.name, intText(c, x), "id does not fit in int64")
+						return cellError(t.path, ErrRange, row+int64(i), c.name, intText(c, x), "id does not fit in int64")
 					}
 				}
 			}
@@ -151,7 +151,7 @@ func (t *pqTable) answerLoader(c *pqColumn, dst []bool) chunkLoader {
 			out := dst[row : row+int64(len(vals))]
 			for i, x := range vals {
 				if uint64(x) > 1 {
-					return cellError(t.path, row+int64(i), c.name, intText(c, x), msgAnswer)
+					return cellError(t.path, ErrRange, row+int64(i), c.name, intText(c, x), msgAnswer)
 				}
 				out[i] = x == 1
 			}

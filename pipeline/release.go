@@ -204,7 +204,7 @@ func requestedRows(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable
 		for i, r := range l.Vertex {
 			if j, dup := repeated(r, i); dup {
 				id := m.IDs.String(int(r))
-				return nil, &ingest.InputError{File: job.IDsFile, Row: int64(i), Column: job.Columns.ID, Value: id,
+				return nil, &ingest.InputError{File: job.IDsFile, Row: int64(i), Column: job.Columns.ID, Value: id, Err: ingest.ErrDuplicateID,
 					Msg: fmt.Sprintf("requested again (first at row %d): %s", j+1, whyOnce)}
 			}
 		}
@@ -214,11 +214,11 @@ func requestedRows(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable
 	for i, id := range job.IDs {
 		r, ok := m.Lookup(id)
 		if !ok {
-			return nil, &ingest.InputError{File: "--id", Row: -1, Value: id,
+			return nil, &ingest.InputError{File: "--id", Row: -1, Value: id, Err: ingest.ErrUnknownID,
 				Msg: fmt.Sprintf("--id number %d: not a dataset id (no such id in %s)", i+1, job.Mechanism)}
 		}
 		if j, dup := repeated(r, i); dup {
-			return nil, &ingest.InputError{File: "--id", Row: -1, Value: id,
+			return nil, &ingest.InputError{File: "--id", Row: -1, Value: id, Err: ingest.ErrDuplicateID,
 				Msg: fmt.Sprintf("given again (--id number %d and %d): %s", j+1, i+1, whyOnce)}
 		}
 		rows[i] = r

@@ -25,11 +25,9 @@ func reviewMain(args ...string) (int, string) {
 	return code, out.String() + errb.String()
 }
 
-// Found in review: ε ≥ ~709.8 passes validation (finite), but e^ε = +Inf makes U and L NaN
-// (pair.go): run writes NaN probabilities to --out and then fails (exit 1) on the
-// summary; verify and report panic (index -1: the audit's Worst stays unset because
-// every Excess is NaN), and verify's audit counts NaN excesses as passing.
-func TestReviewHugeEpsilon(t *testing.T) {
+// An ε whose e^ε overflows a float64 (≥ 709.78) is a usage error (exit 2) for every
+// command, before anything is read: no NaN bound can reach an output or an audit.
+func TestEpsilonTooLargeRejected(t *testing.T) {
 	dir := reviewFiles(t, map[string]string{
 		"v.csv": "id,answer\n1,0\n2,1\n3,1\n",
 		"e.csv": "src,dst\n1,2\n2,3\n",
@@ -60,9 +58,9 @@ func TestReviewHugeEpsilon(t *testing.T) {
 	}()
 }
 
-// Found in review: --out is written before --summary; a summary that cannot be written makes the
-// run exit 1 ("nothing written", README) with --out already replaced.
-func TestReviewSummaryFailureAfterOut(t *testing.T) {
+// A summary that cannot be written fails the run before --out is replaced: "nothing
+// written" (README) holds for both files.
+func TestSummaryFailureWritesNothing(t *testing.T) {
 	dir := reviewFiles(t, map[string]string{
 		"v.csv": "id,answer\n1,0\n2,1\n",
 		"e.csv": "src,dst\n1,2\n",
@@ -76,9 +74,9 @@ func TestReviewSummaryFailureAfterOut(t *testing.T) {
 	}
 }
 
-// Found in review: --out and --summary naming the same file: the mechanism is replaced by the
-// JSON summary, exit 0.
-func TestReviewOutEqualsSummary(t *testing.T) {
+// --out and --summary naming the same file is a usage error (the mechanism would be
+// replaced by the JSON summary).
+func TestOutEqualsSummaryRejected(t *testing.T) {
 	dir := reviewFiles(t, map[string]string{
 		"v.csv": "id,answer\n1,0\n2,1\n",
 		"e.csv": "src,dst\n1,2\n",
@@ -93,10 +91,9 @@ func TestReviewOutEqualsSummary(t *testing.T) {
 	}
 }
 
-// Found in review: ε = 0 with hitting-set values a user would type (0.3): the constant mechanism
-// 0.3 is DP and optimal, but run exits 1 with "internal error ... fails the DP audit"
-// (pair.go: DP.Lower(0.3) = 0.30000000000000004 > 0.3).
-func TestReviewEpsilonZeroRun(t *testing.T) {
+// ε = 0 with hitting-set values a user would type (0.3): run writes the constant
+// mechanism 0.3, which is DP and optimal, and exits 0.
+func TestEpsilonZeroRunWritesConstant(t *testing.T) {
 	dir := reviewFiles(t, map[string]string{
 		"v.csv": "id,answer\n1,1\n2,0\n3,1\n",
 		"e.csv": "src,dst\n1,2\n2,3\n",
