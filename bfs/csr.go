@@ -56,10 +56,19 @@ func Build(n int, src, dst []int32) (*Graph, BuildStats) {
 // run on GOMAXPROCS workers, each writing only its own rows' or block's ranges; the
 // result does not depend on their schedule. Linear in n + rows.
 func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
+	return BuildOwnedWorkers(n, srcp, dstp, 0)
+}
+
+// BuildOwnedWorkers is BuildOwned on at most workers goroutines (0: GOMAXPROCS),
+// so a caller bounds its parallelism without setting process-wide state.
+func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildStats) {
 	src, dst := *srcp, *dstp
 	rows := len(src)
 	st := BuildStats{Rows: int64(rows)}
 	w := workersFor(rows)
+	if workers > 0 {
+		w = min(w, workers)
+	}
 	shift := blockShift(n, rows)
 	nb := (n + 1<<shift - 1) >> shift
 

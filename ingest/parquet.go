@@ -98,6 +98,12 @@ func OpenTable(ctx context.Context, open Opener, path string) (t *Table, err err
 			f.Close()
 		}
 	}()
+	// The reader checks only the footer's magic; a file whose leading "PAR1" is
+	// damaged is damaged, and is rejected rather than half-trusted.
+	var head [4]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil || string(head[:]) != "PAR1" {
+		return nil, fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: it does not start with the magic bytes PAR1 (starts with %q)", head[:]))
+	}
 	props := parquet.NewReaderProperties(allocator)
 	props.BufferedStreamEnabled = true
 	props.BufferSize = streamBufferSize

@@ -145,6 +145,10 @@ func (j *Job) Validate(source string, found ...string) error {
 // edges, vertices, hitting_set, out, mechanism, epsilon) and that every key that is
 // given is valid, appending to the problems already found. Subcommands share it so
 // that ε, δ and the rest are judged and worded alike everywhere.
+// MaxWorkers bounds workers: the engines' worker pools, never more than this many
+// goroutines whatever a config says (100000 once meant 10,000 threads).
+const MaxWorkers = 1024
+
 func (j *Job) Problems(required []string, found ...string) []string {
 	probs := append([]string(nil), found...)
 	add := func(f string, a ...any) { probs = append(probs, fmt.Sprintf(f, a...)) }
@@ -189,8 +193,8 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	if !slices.Contains(Engines, j.Engine) {
 		add("engine: %q is not one of %v", j.Engine, Engines)
 	}
-	if j.Workers < 0 {
-		add("workers: must be ≥ 0 (0 means one per core), got %d", j.Workers)
+	if j.Workers < 0 || j.Workers > MaxWorkers {
+		add("workers: must be in [0, %d] (0 means one per core), got %d", MaxWorkers, j.Workers)
 	}
 	if j.List < 0 {
 		add("list: must be ≥ 0, got %d", j.List)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -63,9 +62,8 @@ func Engine(job *Job) (bfs.Engine, error) {
 
 // Run executes a validated job on this machine (doc.go).
 func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
-	if job.Workers > 0 {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(job.Workers))
-	}
+	// Workers goes down to the engine and the CSR build; nothing here sets
+	// process-wide state (GOMAXPROCS), which a library must leave to its program.
 	eng, err := Engine(&job)
 	if err != nil {
 		return nil, err
@@ -90,7 +88,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 
 	prog.phase("csr", nil, 0, "")
 	// The CSR replaces the edge rows: BuildOwned drops them once scattered.
-	g, st := bfs.BuildOwned(l.Vertices.IDs.Len(), &l.Edges.Src, &l.Edges.Dst)
+	g, st := bfs.BuildOwnedWorkers(l.Vertices.IDs.Len(), &l.Edges.Src, &l.Edges.Dst, job.Workers)
 	s.EdgesKept, s.Duplicates, s.SelfLoops = st.Kept, st.Duplicates, st.SelfLoops
 	s.Components = g.CountComponents()
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,

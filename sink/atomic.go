@@ -6,8 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 )
 
 // fileMode is the mode of every file sink creates; see doc.go (nothing of a
@@ -45,17 +50,27 @@ func writeFileAtomic(ctx context.Context, path string, write func(w io.Writer) e
 		return fmt.Errorf("sink: %s: is an existing directory", path)
 	}
 
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("sink: %s: create temporary file: %w", path, err)
+	removeStaleTemps(dir, base)
+	// On Linux the data goes to an unnamed file (O_TMPFILE), named only once complete
+	// and synced, just before the rename: a kill -9 while writing leaves nothing.
+	// Elsewhere (or where unsupported) a named temporary file is used, and one left
+	// by a killed process is removed by the next write of the same target.
+	tmp, anonymous := openAnonymous(dir)
+	tmpName := ""
+	if !anonymous {
+		if tmp, err = os.CreateTemp(dir, tempPrefix(base)+"*"); err != nil {
+			return fmt.Errorf("sink: %s: create temporary file: %w", path, err)
+		}
+		tmpName = tmp.Name()
 	}
-	tmpName := tmp.Name()
 	renamed := false
 	defer func() {
 		// Runs on error and on panic in write: the temporary file never survives.
 		if !renamed {
 			tmp.Close() // may already be closed; its error is not the interesting one
-			os.Remove(tmpName)
+			if tmpName != "" {
+				os.Remove(tmpName)
+			}
 		}
 	}()
 
@@ -72,11 +87,18 @@ func writeFileAtomic(ctx context.Context, path string, write func(w io.Writer) e
 	if err := tmp.Sync(); err != nil {
 		return fmt.Errorf("sink: %s: fsync temporary file: %w", path, err)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("sink: %s: close temporary file: %w", path, err)
-	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sink: %s: %w", path, err)
+	}
+	if anonymous {
+		name, err := linkTemp(tmp, dir, base)
+		if err != nil {
+			return fmt.Errorf("sink: %s: name temporary file: %w", path, err)
+		}
+		tmpName = name
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("sink: %s: close temporary file: %w", path, err)
 	}
 	if err := os.Rename(tmpName, path); err != nil {
 		return fmt.Errorf("sink: %s: rename temporary file: %w", path, err)
@@ -96,4 +118,46 @@ func syncDir(dir string) error {
 		return err
 	}
 	return errors.Join(d.Sync(), d.Close())
+}
+
+// tempPrefix is the name prefix of path's temporary files: ".<base>.tmp-".
+func tempPrefix(base string) string { return "." + base + ".tmp-" }
+
+// linkTemp names the complete unnamed file f in dir with a fresh temporary name.
+func linkTemp(f *os.File, dir, base string) (string, error) {
+	for range 100 {
+		name := filepath.Join(dir, tempPrefix(base)+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		err := linkAnonymous(f, name)
+		if !errors.Is(err, fs.ErrExist) {
+			return name, err
+		}
+	}
+	return "", fmt.Errorf("no free temporary name in %s", dir)
+}
+
+// processStart is when this process started (near enough: when the package was
+// initialized); a temporary file last modified before it cannot be being written by
+// this process, and its writer has been silent since.
+var processStart = time.Now()
+
+// removeStaleTemps removes temporary files of the target base in dir that a killed
+// writer left behind: regular files named tempPrefix(base) followed by digits (the
+// names os.CreateTemp and linkTemp make), last modified before this process
+// started. A live writer keeps modifying its file (or, on Linux, has no name until
+// it is complete), so only leftovers match. Errors are ignored: cleaning is a courtesy.
+func removeStaleTemps(dir, base string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := tempPrefix(base)
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || rest == "" || strings.Trim(rest, "0123456789") != "" || !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(processStart) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }

@@ -2,10 +2,15 @@
 //
 // Invariants:
 //
-//  1. Atomic: Write and WriteFileAtomic write a temporary file ".<base>.tmp-<random>"
-//     in the destination directory, fsync it, close it, rename it over the destination
-//     and fsync the directory. On any error, including a cancelled context, the
-//     temporary file is removed and whatever was at the destination is untouched.
+//  1. Atomic: Write and WriteFileAtomic write a temporary file in the destination
+//     directory, fsync it, close it, rename it over the destination and fsync the
+//     directory. On Linux the temporary file is unnamed while it is written
+//     (O_TMPFILE) and linked as ".<base>.tmp-<digits>" only once complete, just
+//     before the rename, so a kill -9 mid-write leaves nothing; elsewhere it has that
+//     name from the start. Before writing, temporary files of the same target
+//     modified before this process started (left by a killed writer) are removed.
+//     On any error, including a cancelled context, the temporary file is removed
+//     and whatever was at the destination is untouched.
 //     The new file has mode 0644; nothing of a previous file (mode, owner, xattrs)
 //     is preserved, and a symlink at the destination is replaced, not followed.
 //  2. Deterministic: the bytes written are a pure function of (record, metadata,

@@ -18,10 +18,18 @@ import (
 // Exit statuses (README, "Exit codes").
 const (
 	exitOK       = 0
-	exitFailure  = 1 // I/O failures, internal errors, interrupted
+	exitFailure  = 1 // I/O failures, internal errors
 	exitUsage    = 2 // bad flags or config
 	exitRejected = 3 // input rejected, or a check failed
+	// Interrupted by a signal: 128 + its number, as shells report it.
+	exitSIGINT  = 130
+	exitSIGTERM = 143
 )
+
+// interrupted is the cause of a context cancelled by a signal.
+type interrupted struct{ sig os.Signal }
+
+func (e *interrupted) Error() string { return "interrupted by " + e.sig.String() }
 
 // command is one subcommand: it parses its own flags and runs.
 type command struct {
@@ -65,18 +73,25 @@ var commands = map[string]command{
 }
 
 // RunProcess runs the program on the process's arguments, and exits with its status.
-// The first SIGINT or SIGTERM cancels the run (nothing is written); a second one
-// kills the process.
+// The first SIGINT or SIGTERM cancels the run: nothing is written, and it exits
+// 130 or 143 saying "interrupted; nothing written". A second one kills the process.
 func (p Program) RunProcess() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-ctx.Done()
-		stop()
+		sig := <-sigs
+		signal.Reset(os.Interrupt, syscall.SIGTERM) // the next one kills
+		cancel(&interrupted{sig})
 	}()
 	code := p.Main(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	signal.Stop(sigs)
 	os.Exit(code)
 }
+
+// beforeCommand, if set, runs before a command with its context: a test seam (a
+// child process waits there for the signal a test sends).
+var beforeCommand func(ctx context.Context)
 
 // Main runs graphdp with args and returns the exit status; tests call it directly.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -104,7 +119,19 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		return exitUsage
 	}
 	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler), prog: p}
+	if beforeCommand != nil {
+		beforeCommand(ctx)
+	}
 	err := c.run(ctx, args[1:], e)
+	var sig *interrupted
+	if err != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
+		// Every write checks the context before its rename: nothing was written.
+		fmt.Fprintf(stderr, "%s %s: interrupted (%s); nothing written\n", p.Name, args[0], signalName(sig.sig))
+		if sig.sig == syscall.SIGTERM {
+			return exitSIGTERM
+		}
+		return exitSIGINT
+	}
 	code := exitCode(err)
 	if err != nil && !errors.Is(err, errHelp) {
 		fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, args[0], err)
@@ -157,7 +184,7 @@ func (p Program) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "  version      print the version")
-	fmt.Fprintln(w, "exit status: 0 ok, 1 failure, 2 usage or config error, 3 input rejected or check failed")
+	fmt.Fprintln(w, "exit status: 0 ok, 1 failure, 2 usage or config error, 3 input rejected or check failed, 130/143 interrupted (SIGINT/SIGTERM)")
 }
 
 // newLogger configures log/slog once: text for people, JSON for clusters.
@@ -174,4 +201,14 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, &usageError{fmt.Sprintf("-log-format: %q is not text or json", format)}
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
 }

@@ -6,8 +6,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -315,4 +318,45 @@ func releaseMetadata(t *testing.T, path, ext string) map[string]string {
 		meta[k] = md.Values()[i]
 	}
 	return meta
+}
+
+// gomaxprocsHandler records GOMAXPROCS at every log record of a run.
+type gomaxprocsHandler struct {
+	mu   *sync.Mutex
+	seen *[]int
+}
+
+func (h gomaxprocsHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h gomaxprocsHandler) Handle(context.Context, slog.Record) error {
+	h.mu.Lock()
+	*h.seen = append(*h.seen, runtime.GOMAXPROCS(0))
+	h.mu.Unlock()
+	return nil
+}
+func (h gomaxprocsHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h gomaxprocsHandler) WithGroup(string) slog.Handler      { return h }
+
+// The library does not set process-wide state: a run with -workers 1 (every
+// engine) leaves GOMAXPROCS as the program set it, during the run too.
+func TestRunWorkersLeaveGOMAXPROCS(t *testing.T) {
+	want := runtime.GOMAXPROCS(0)
+	for _, eng := range []string{"propagate", "per-source", "rounds"} {
+		o, err := parseRun(append(pathArgs(filepath.Join(t.TempDir(), "m.csv"), "-engine", eng)[1:], "-workers", "1"), io.Discard, Graphdp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen []int
+		log := slog.New(gomaxprocsHandler{new(sync.Mutex), &seen})
+		if _, err := pipeline.Run(context.Background(), o.job, log); err != nil {
+			t.Fatal(err)
+		}
+		if len(seen) == 0 {
+			t.Fatal("no log records to observe")
+		}
+		for _, p := range seen {
+			if p != want {
+				t.Errorf("%s: GOMAXPROCS %d during the run, want %d", eng, p, want)
+			}
+		}
+	}
 }
