@@ -101,7 +101,7 @@ func OpenTable(ctx context.Context, open Opener, path string) (t *Table, err err
 	// The reader checks only the footer's magic; a file whose leading "PAR1" is
 	// damaged is damaged, and is rejected rather than half-trusted.
 	var head [4]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil || string(head[:]) != "PAR1" {
+	if _, err := f.ReadAt(head[:], 0); err != nil || string(head[:]) != "PAR1" {
 		return nil, fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: it does not start with the magic bytes PAR1 (starts with %q)", head[:]))
 	}
 	props := parquet.NewReaderProperties(allocator)
