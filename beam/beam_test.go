@@ -243,6 +243,13 @@ func writeTable(t testing.TB, path string, rowGroup int64, sc *arrow.Schema, fil
 // both runs job on this machine and on Beam (Prism) and returns the two outcomes.
 func both(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (local, beam []byte, lerr, berr error) {
 	t.Helper()
+	local, beam, _, _, lerr, berr = bothSummaries(t, job, eps, delta, opts)
+	return
+}
+
+// bothSummaries is both with the two runs' summaries.
+func bothSummaries(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (local, beam []byte, ls, bs *pipeline.Summary, lerr, berr error) {
+	t.Helper()
 	job.SetEpsilon(eps)
 	job.Delta = delta
 	dir := filepath.Dir(job.Vertices)
@@ -250,8 +257,8 @@ func both(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (loc
 	lj, bj := job, job
 	lj.Out = filepath.Join(dir, "local.csv")
 	bj.Out = filepath.Join(dir, "beam.csv")
-	_, lerr = pipeline.Run(ctx, lj, quiet)
-	_, berr = Run(ctx, bj, opts, quiet)
+	ls, lerr = pipeline.Run(ctx, lj, quiet)
+	bs, berr = Run(ctx, bj, opts, quiet)
 	local, _ = os.ReadFile(lj.Out)
 	beam, _ = os.ReadFile(bj.Out)
 	return
@@ -609,10 +616,14 @@ func TestBeamRepairMatchesLocal(t *testing.T) {
 		job.Delta = pr[1]
 		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
 		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts)
-		local, beam, lerr, berr := both(t, job, pr[0], pr[1], opts)
+		local, beam, ls, bs, lerr, berr := bothSummaries(t, job, pr[0], pr[1], opts)
 		sameOutcome(t, name, local, beam, lerr, berr)
 		if lerr != nil {
 			t.Fatalf("%s: rejected: %v", name, lerr)
+		}
+		// bfs.Solve's repair rule (bfs.RepairKept) on both: the same values moved.
+		if ls.Repaired != bs.Repaired {
+			t.Fatalf("%s: repaired values: local %d, beam %d", name, ls.Repaired, bs.Repaired)
 		}
 		x, err := pipeline.LoadInputs(context.Background(), &job)
 		if err != nil {
