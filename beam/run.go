@@ -274,7 +274,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	if err != nil {
 		return nil, err
 	}
-	if repairs > 0 && !bfs.RepairKept(x.Above[0]+x.Above[1] > 0, fd.MaxMove) {
+	if repairs > 0 && !repairKept(x.Above[0]+x.Above[1] > 0, fd.MaxMove) {
 		// bfs.Solve's failed repair: the input is rejected with the first solve's
 		// values above their bounds at all (tolerance 0).
 		if err := exec(finishPipeline(c, pending(first), true, 0)); err != nil {
@@ -315,6 +315,9 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	return s, nil
 }
+
+// repairKept is bfs.RepairKept (a variable for the test of a failed repair).
+var repairKept = bfs.RepairKept
 
 func runnerName(o Options) string {
 	if o.Runner == "" {
