@@ -268,6 +268,11 @@ func sameOutcome(t *testing.T, name string, local, beam []byte, lerr, berr error
 		if errors.As(lerr, &ie) != errors.As(berr, &ie) || errors.As(lerr, &re) != errors.As(berr, &re) {
 			t.Fatalf("%s: error types differ: %T vs %T", name, lerr, berr)
 		}
+		for _, kind := range ingest.Kinds() {
+			if errors.Is(lerr, kind) != errors.Is(berr, kind) {
+				t.Fatalf("%s: error kinds differ on %q: local %v, beam %v", name, kind, errors.Is(lerr, kind), errors.Is(berr, kind))
+			}
+		}
 		return
 	}
 	if !bytes.Equal(local, beam) {

@@ -106,12 +106,12 @@ func (f *readFn) vertices(ctx context.Context, g int, errs *errSet, toJoin, toSh
 	if err != nil {
 		return err
 	}
-	defer t.close()
-	idc, err := t.column(f.C.Cols.ID)
+	defer t.Close()
+	idc, err := t.Column(f.C.Cols.ID)
 	if err != nil {
 		return err
 	}
-	ac, err := t.column(f.C.Cols.Answer)
+	ac, err := t.Column(f.C.Cols.Answer)
 	if err != nil {
 		return err
 	}
@@ -119,14 +119,14 @@ func (f *readFn) vertices(ctx context.Context, g int, errs *errSet, toJoin, toSh
 	if err := addInput(errs, fileVertices, 0, err); err != nil {
 		return err
 	}
-	ans, err := readAnswers(t, ac, g)
+	ans, err := t.ReadAnswers(g, ac)
 	if err := addInput(errs, fileVertices, 1, err); err != nil {
 		return err
 	}
 	if errs.best != nil {
 		return nil // a bad cell rejects the vertices file: nothing to join
 	}
-	start := t.starts[g]
+	start := t.Start(g)
 	buckets := make(map[int]*vertexBlock)
 	for i := range id.len() {
 		k := id.key(i).bucket(f.C.Buckets)
@@ -167,12 +167,12 @@ func (f *readFn) edges(ctx context.Context, g int, errs *errSet, toJoin func(int
 	if err != nil {
 		return err
 	}
-	defer t.close()
-	sc, err := t.column(f.C.Cols.Src)
+	defer t.Close()
+	sc, err := t.Column(f.C.Cols.Src)
 	if err != nil {
 		return err
 	}
-	dc, err := t.column(f.C.Cols.Dst)
+	dc, err := t.Column(f.C.Cols.Dst)
 	if err != nil {
 		return err
 	}
@@ -184,8 +184,8 @@ func (f *readFn) edges(ctx context.Context, g int, errs *errSet, toJoin func(int
 	if err := addInput(errs, fileEdges, 1, err); err != nil {
 		return err
 	}
-	start := t.starts[g]
-	n := prefix(start, t.starts[g+1]-start, errs, fileEdges)
+	start := t.Start(g)
+	n := prefix(start, t.Start(g+1)-start, errs, fileEdges)
 	if errs.best != nil {
 		// Re-read without the failing column cut short: keep what is valid.
 		n = min(n, int64(src.len()), int64(dst.len()))
@@ -213,12 +213,12 @@ func (f *readFn) hits(ctx context.Context, g int, errs *errSet, toJoin func(int,
 	if err != nil {
 		return err
 	}
-	defer t.close()
-	ic, err := t.column(f.C.Cols.ID)
+	defer t.Close()
+	ic, err := t.Column(f.C.Cols.ID)
 	if err != nil {
 		return err
 	}
-	pc, err := t.column(f.C.Cols.PTrue)
+	pc, err := t.Column(f.C.Cols.PTrue)
 	if err != nil {
 		return err
 	}
@@ -226,18 +226,12 @@ func (f *readFn) hits(ctx context.Context, g int, errs *errSet, toJoin func(int,
 	if err := addInput(errs, fileHit, 0, err); err != nil {
 		return err
 	}
-	pt, err := readFloats(t, pc, g)
+	pt, err := t.ReadPTrue(g, pc)
 	if err := addInput(errs, fileHit, 1, err); err != nil {
 		return err
 	}
-	start := t.starts[g]
-	for i, p := range pt {
-		if !(p >= 0 && p <= 1) {
-			errs.add(fileHit, 0, 1, cellErr(t.path, start+int64(i), pc.name, strconv.FormatFloat(p, 'g', -1, 64), "p_true must be in [0, 1]"))
-			break
-		}
-	}
-	n := prefix(start, t.starts[g+1]-start, errs, fileHit)
+	start := t.Start(g)
+	n := prefix(start, t.Start(g+1)-start, errs, fileHit)
 	n = min(n, int64(id.len()), int64(len(pt)))
 	buckets := make(map[int]*hitBlock)
 	for i := range int(n) {
@@ -419,10 +413,6 @@ func (t *twoLeast) add(r int64) {
 	}
 }
 
-func msgDuplicate(value string, firstRow int64) string {
-	return "duplicate id " + (&ingest.InputError{Row: -1, Value: value}).Error()[len(": value "):] + " (first at row " + strconv.FormatInt(firstRow+1, 10) + ")"
-}
-
 // join1Fn resolves, in one id bucket, the hitting-set ids and the edges' src ids,
 // and reports repeated vertex and hitting-set ids.
 type join1Fn struct{ C Conf }
@@ -471,7 +461,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	for k, r := range rows {
 		if r.b != math.MaxInt64 {
 			text := idText(k)
-			errs.add(fileVertices, 1, 0, cellErr(f.C.Vertices, r.b, f.C.Cols.ID, text, msgDuplicate(text, r.a)))
+			errs.add(fileVertices, 1, 0, ingest.DuplicateID(f.C.Vertices, r.b, f.C.Cols.ID, text, r.a))
 		}
 	}
 	// Hitting-set rows: unknown ids, repeated vertices; resolved rows go to their shard.
@@ -483,7 +473,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			k := hb.IDs.key(i)
 			v, ok := index[k]
 			if !ok {
-				errs.add(fileHit, 0, 0, cellErr(f.C.Hitting, row, f.C.Cols.ID, hb.IDs.text(i), "not a vertex id (no such id in "+f.C.Vertices+")"))
+				errs.add(fileHit, 0, 0, ingest.UnknownID(f.C.Hitting, row, f.C.Cols.ID, hb.IDs.text(i), f.C.Vertices))
 				continue
 			}
 			if r, ok := hitRows[v.pos]; ok {
@@ -513,7 +503,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 					text = hb.IDs.text(i)
 				}
 			}
-			errs.add(fileHit, 1, 0, cellErr(f.C.Hitting, r.b, f.C.Cols.ID, text, msgDuplicate(text, r.a)))
+			errs.add(fileHit, 1, 0, ingest.DuplicateID(f.C.Hitting, r.b, f.C.Cols.ID, text, r.a))
 		}
 	}
 	for _, s := range sortedKeys(hitByShard) {
@@ -533,7 +523,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 		for i, row := range eb.Row {
 			v, ok := index[eb.Src.key(i)]
 			if !ok {
-				errs.add(fileEdges, 0, 0, cellErr(f.C.Edges, row, f.C.Cols.Src, eb.Src.text(i), "not a vertex id (no such id in "+f.C.Vertices+")"))
+				errs.add(fileEdges, 0, 0, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Src, eb.Src.text(i), f.C.Vertices))
 				continue
 			}
 			k := eb.Dst.key(i).bucket(f.C.Buckets)
@@ -611,7 +601,7 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 		for i, row := range hb.Row {
 			d, ok := index[hb.Dst.key(i)]
 			if !ok {
-				errs.add(fileEdges, 0, 1, cellErr(f.C.Edges, row, f.C.Cols.Dst, hb.Dst.text(i), "not a vertex id (no such id in "+f.C.Vertices+")"))
+				errs.add(fileEdges, 0, 1, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Dst, hb.Dst.text(i), f.C.Vertices))
 				continue
 			}
 			u := hb.Src[i]

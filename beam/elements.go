@@ -3,6 +3,7 @@ package beam
 import (
 	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/ingest"
@@ -81,6 +82,7 @@ func (s *errSet) encode() []byte {
 	e.str(b.E.Column)
 	e.str(b.E.Value)
 	e.str(b.E.Msg)
+	e.i64(int64(slices.Index(ingest.Kinds(), b.E.Err)))
 	return e.b
 }
 
@@ -96,6 +98,9 @@ func decodeErr(b []byte) (inputErr, error) {
 	x.E.Column = d.str()
 	x.E.Value = d.str()
 	x.E.Msg = d.str()
+	if k := d.i64(); k >= 0 && k < int64(len(ingest.Kinds())) {
+		x.E.Err = ingest.Kinds()[k]
+	}
 	return x, d.err
 }
 

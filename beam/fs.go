@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
+	"github.com/graphdp/graphdp/ingest"
 	// Beam's filesystems: local paths, gs:// and s3://.
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
@@ -20,6 +22,27 @@ import (
 type randomAccess interface {
 	io.ReaderAt
 	io.Seeker
+}
+
+// beamFiles is ingest's Opener over Beam's filesystems.
+type beamFiles struct{}
+
+type beamFile struct {
+	io.ReaderAt
+	size  int64
+	close func() error
+}
+
+func (f beamFile) Size() int64  { return f.size }
+func (f beamFile) Close() error { return f.close() }
+
+// Open opens path with openFile.
+func (beamFiles) Open(ctx context.Context, path string) (ingest.File, error) {
+	ra, size, closeFile, err := openFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return beamFile{ra, size, closeFile}, nil
 }
 
 // openFile opens path on Beam's filesystems for random access. The local filesystem

@@ -342,42 +342,32 @@ func plan(ctx context.Context, vpath, epath, hpath string, cols ingest.Columns) 
 	if err != nil {
 		return nil, err
 	}
-	defer t.close()
-	idc, err := t.column(cols.ID)
+	defer t.Close()
+	idc, err := t.Column(cols.ID)
 	if err != nil {
 		return nil, err
 	}
-	ac, err := t.column(cols.Answer)
+	ac, err := t.Column(cols.Answer)
 	if err != nil {
 		return nil, err
 	}
-	if idc.kind != kindInt && idc.kind != kindBytes {
-		return nil, colErr(vpath, idc.name, "ids must be integers or strings, not "+idc.typeName)
+	if err := t.CheckVertexColumns(idc, ac); err != nil {
+		return nil, err
 	}
-	if ac.kind != kindInt && ac.kind != kindBool {
-		return nil, colErr(vpath, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
-	}
-	n := t.rows()
-	if n == 0 {
-		return nil, &ingest.InputError{File: vpath, Row: -1, Msg: "no vertices"}
-	}
-	if n > math.MaxInt32 {
-		return nil, &ingest.InputError{File: vpath, Row: -1, Msg: fmt.Sprintf("%d vertices; at most %d are supported", n, math.MaxInt32)}
-	}
-	pl.strIDs = idc.kind == kindBytes
+	pl.strIDs = !idc.IntIDs()
 	pl.idType = arrow.PrimitiveTypes.Int64
 	if pl.strIDs {
 		pl.idType = arrow.BinaryTypes.String
 	}
-	pl.answerType = arrowAnswerType(ac.typeName)
-	pl.rows[fileVertices], pl.groups[fileVertices] = n, len(t.starts)-1
-	check := func(file int, path string, names [2]string, checks func(t *table, c [2]*column) error) {
+	pl.answerType = ac.Type()
+	pl.rows[fileVertices], pl.groups[fileVertices] = t.Rows(), t.RowGroups()
+	check := func(file int, path string, names [2]string, checks func(t *ingest.Table, c [2]*ingest.Column) error) {
 		t, err := openTable(ctx, path)
 		if err == nil {
-			defer t.close()
-			var c [2]*column
+			defer t.Close()
+			var c [2]*ingest.Column
 			for i, name := range names {
-				if c[i], err = t.column(name); err != nil {
+				if c[i], err = t.Column(name); err != nil {
 					break
 				}
 			}
@@ -394,51 +384,20 @@ func plan(ctx context.Context, vpath, epath, hpath string, cols ingest.Columns) 
 			}
 			return
 		}
-		pl.rows[file], pl.groups[file] = t.rows(), len(t.starts)-1
+		pl.rows[file], pl.groups[file] = t.Rows(), t.RowGroups()
 	}
-	check(fileEdges, epath, [2]string{cols.Src, cols.Dst}, func(t *table, c [2]*column) error {
+	check(fileEdges, epath, [2]string{cols.Src, cols.Dst}, func(t *ingest.Table, c [2]*ingest.Column) error {
 		for _, x := range c {
-			if err := checkRef(epath, x, pl.strIDs, vpath); err != nil {
+			if err := t.CheckRefColumn(x, !pl.strIDs, vpath); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	check(fileHit, hpath, [2]string{cols.ID, cols.PTrue}, func(t *table, c [2]*column) error {
-		if err := checkRef(hpath, c[0], pl.strIDs, vpath); err != nil {
-			return err
-		}
-		if c[1].kind != kindFloat {
-			return colErr(hpath, c[1].name, "p_true must be a float64 or float32 column, not "+c[1].typeName)
-		}
-		if t.rows() > math.MaxInt32 {
-			return &ingest.InputError{File: hpath, Row: -1, Msg: "more rows than there can be vertices"}
-		}
-		return nil
+	check(fileHit, hpath, [2]string{cols.ID, cols.PTrue}, func(t *ingest.Table, c [2]*ingest.Column) error {
+		return t.CheckHittingSetColumns(c[0], c[1], !pl.strIDs, vpath)
 	})
 	return pl, nil
-}
-
-func arrowAnswerType(name string) arrow.DataType {
-	switch name {
-	case "bool":
-		return arrow.FixedWidthTypes.Boolean
-	case "int8":
-		return arrow.PrimitiveTypes.Int8
-	case "int16":
-		return arrow.PrimitiveTypes.Int16
-	case "int32":
-		return arrow.PrimitiveTypes.Int32
-	case "uint8":
-		return arrow.PrimitiveTypes.Uint8
-	case "uint16":
-		return arrow.PrimitiveTypes.Uint16
-	case "uint32":
-		return arrow.PrimitiveTypes.Uint32
-	case "uint64":
-		return arrow.PrimitiveTypes.Uint64
-	}
-	return arrow.PrimitiveTypes.Int64
 }
 
 // fingerprintFn streams one input through SHA-256 (the summary's and metadata's

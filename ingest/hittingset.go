@@ -2,8 +2,6 @@ package ingest
 
 import (
 	"context"
-	"math"
-	"strconv"
 )
 
 // HittingSet is the partial mechanism: the given Pr[M(v) = answer(v)] on
@@ -41,7 +39,7 @@ func checkUniqueVertices(path, column string, vertex []int32, vs *Vertices) erro
 	for i, p := range vertex {
 		if r := first[p]; r != 0 {
 			id := vs.IDs.String(int(p))
-			return cellError(path, ErrDuplicateID, int64(i), column, id, msgDuplicate(id, int64(r-1)))
+			return DuplicateID(path, int64(i), column, id, int64(r-1))
 		}
 		first[p] = int32(i) + 1
 	}
@@ -58,29 +56,12 @@ func readHittingSetParquet(ctx context.Context, path string, cols Columns, vs *V
 	}
 	defer done()
 	ic, pc := c[0], c[1]
-	if err := checkRefType(t, ic, vs); err != nil {
+	if err := t.CheckHittingSetColumns(ic, pc, vs.IDs.Int != nil, vs.File); err != nil {
 		return nil, err
 	}
-	if !pc.isFloat() {
-		return nil, columnError(path, ErrColumnType, pc.name, "p_true must be a float64 or float32 column, not "+pc.typeName)
-	}
 	n := t.numRows()
-	if n > math.MaxInt32 {
-		// More rows than vertices can be, so some id repeats; say so cheaply.
-		return nil, fileError(path, ErrSize, "more rows than there can be vertices")
-	}
 	h := &HittingSet{File: path, Vertex: make([]int32, n), PTrue: make([]float64, n)}
-	probs := func(check func() error, g int) error {
-		return scanFloats(t, pc, g, check, func(row int64, vals []float64) error {
-			for i, p := range vals {
-				if !validPTrue(p) {
-					return cellError(path, ErrRange, row+int64(i), pc.name, strconv.FormatFloat(p, 'g', -1, 64), msgPTrue)
-				}
-			}
-			copy(h.PTrue[row:], vals)
-			return nil
-		})
-	}
+	probs := t.pTrueLoader(pc, func(row int64, vals []float64) { copy(h.PTrue[row:], vals) })
 	if err := t.run(ctx, t.refLoader(ic, vs, h.Vertex), probs); err != nil {
 		return nil, err
 	}

@@ -239,7 +239,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 			return nil, columnError(path, ErrColumnType, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
 		}
 		m.Answer, m.AnswerType = make([]bool, n), ac.typ
-		loaders = append(loaders, t.answerLoader(ac, m.Answer))
+		loaders = append(loaders, t.answerLoader(ac, func(row int64, vals []bool) { copy(m.Answer[row:], vals) }))
 	}
 	if hasDist {
 		dc, err := t.column(cols.Distance)
@@ -265,7 +265,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 }
 
 // mechDistanceLoader reads a nullable integer column into dst, -1 where null.
-func mechDistanceLoader(t *pqTable, c *pqColumn, dst []int32) chunkLoader {
+func mechDistanceLoader(t *Table, c *Column, dst []int32) chunkLoader {
 	if c.phys == parquet.Types.Int32 {
 		return func(check func() error, g int) error { return scanNullableDistance[int32](t, c, g, check, dst) }
 	}
@@ -273,7 +273,7 @@ func mechDistanceLoader(t *pqTable, c *pqColumn, dst []int32) chunkLoader {
 }
 
 // scanNullableDistance is scanChunk for a column where null is a value (-1).
-func scanNullableDistance[T int32 | int64](t *pqTable, c *pqColumn, g int, check func() error, dst []int32) error {
+func scanNullableDistance[T int32 | int64](t *Table, c *Column, g int, check func() error, dst []int32) error {
 	cr, err := t.rd.RowGroup(g).Column(c.idx)
 	if err != nil {
 		return t.corrupt(c, err)

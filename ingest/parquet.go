@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -30,15 +31,62 @@ const streamBufferSize = 1 << 20
 // checked allocator to prove every buffer is released.
 var allocator memory.Allocator = memory.DefaultAllocator
 
-// pqTable is an open Parquet file.
-type pqTable struct {
+// Table is an open Parquet input. The whole-file readers (ReadVertices, …) read
+// every row group of one in parallel; a cluster runner opens one per split with
+// OpenTable and reads a row group at a time (rowgroup.go), with the same checks
+// and the same errors.
+type Table struct {
 	path   string
 	rd     *file.Reader
+	closer func() error
 	starts []int64 // starts[g]: file row of row group g's first row; last entry is the row count
 }
 
-func openParquet(path string) (t *pqTable, err error) {
+// File is an open input file: random access to Size bytes.
+type File interface {
+	io.ReaderAt
+	io.Closer
+	Size() int64
+}
+
+// Opener opens input files. The readers use OSFiles; a cluster runner passes its
+// own (gs://, s3://) to OpenTable.
+type Opener interface {
+	Open(ctx context.Context, path string) (File, error)
+}
+
+// OSFiles opens paths on the local filesystem.
+type OSFiles struct{}
+
+type osFile struct {
+	*os.File
+	size int64
+}
+
+func (f osFile) Size() int64 { return f.size }
+
+// Open opens path with os.Open.
+func (OSFiles) Open(_ context.Context, path string) (File, error) {
 	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return osFile{f, st.Size()}, nil
+}
+
+func openParquet(path string) (*Table, error) {
+	return OpenTable(context.Background(), OSFiles{}, path)
+}
+
+// OpenTable opens the Parquet file at path through open and reads its footer.
+// Failures are *InputError of kind ErrUnreadable.
+func OpenTable(ctx context.Context, open Opener, path string) (t *Table, err error) {
+	f, err := open.Open(ctx, path)
 	if err != nil {
 		return nil, openError(path, err)
 	}
@@ -50,17 +98,24 @@ func openParquet(path string) (t *pqTable, err error) {
 			f.Close()
 		}
 	}()
+	// The reader checks only the footer's magic; a file whose leading "PAR1" is
+	// damaged is damaged, and is rejected rather than half-trusted.
+	var head [4]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil || string(head[:]) != "PAR1" {
+		return nil, fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: it does not start with the magic bytes PAR1 (starts with %q)", head[:]))
+	}
 	props := parquet.NewReaderProperties(allocator)
 	props.BufferedStreamEnabled = true
 	props.BufferSize = streamBufferSize
-	rd, err := file.NewParquetReader(f, file.WithReadProps(props))
+	rd, err := file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
 	if err != nil {
 		return nil, fileError(path, ErrUnreadable, "not a valid Parquet file: "+err.Error())
 	}
-	t = &pqTable{path: path, rd: rd, starts: make([]int64, rd.NumRowGroups()+1)}
+	t = &Table{path: path, rd: rd, closer: f.Close, starts: make([]int64, rd.NumRowGroups()+1)}
 	for g := range rd.NumRowGroups() {
 		n := rd.MetaData().RowGroup(g).NumRows()
 		if n < 0 || t.starts[g] > math.MaxInt64-n {
+			rd.Close()
 			return nil, fileError(path, ErrUnreadable, fmt.Sprintf("corrupt Parquet file: row group %d has %d rows", g, n))
 		}
 		t.starts[g+1] = t.starts[g] + n
@@ -70,7 +125,7 @@ func openParquet(path string) (t *pqTable, err error) {
 
 // openParquetColumns opens path, starts fingerprinting it, and resolves the named
 // columns. done closes the file and, when the read ends early, stops the fingerprint.
-func openParquetColumns(ctx context.Context, path string, names ...string) (t *pqTable, cols []*pqColumn, fp func() (string, error), done func(), err error) {
+func openParquetColumns(ctx context.Context, path string, names ...string) (t *Table, cols []*Column, fp func() (string, error), done func(), err error) {
 	t, err = openParquet(path)
 	if err != nil {
 		return nil, nil, nil, nil, err
@@ -98,13 +153,28 @@ func openError(path string, err error) error {
 	return fileError(path, ErrUnreadable, "cannot open: "+err.Error())
 }
 
-func (t *pqTable) close()                { t.rd.Close() }
-func (t *pqTable) numRows() int64        { return t.starts[len(t.starts)-1] }
-func (t *pqTable) numGroups() int        { return len(t.starts) - 1 }
-func (t *pqTable) groupRows(g int) int64 { return t.starts[g+1] - t.starts[g] }
+func (t *Table) close()                { t.Close() }
+func (t *Table) numRows() int64        { return t.starts[len(t.starts)-1] }
+func (t *Table) numGroups() int        { return len(t.starts) - 1 }
+func (t *Table) groupRows(g int) int64 { return t.starts[g+1] - t.starts[g] }
 
-// pqColumn is a resolved column and what its type means to us.
-type pqColumn struct {
+// Close releases the file.
+func (t *Table) Close() error { t.rd.Close(); return t.closer() }
+
+// Rows is the file's row count.
+func (t *Table) Rows() int64 { return t.numRows() }
+
+// RowGroups is how many row groups the file has.
+func (t *Table) RowGroups() int { return t.numGroups() }
+
+// Start is the file row of row group g's first row (Start(RowGroups()) = Rows()).
+func (t *Table) Start(g int) int64 { return t.starts[g] }
+
+// Column resolves a column by exact name (ErrMissingColumn, ErrColumnType).
+func (t *Table) Column(name string) (*Column, error) { return t.column(name) }
+
+// Column is a resolved column and what its type means to us.
+type Column struct {
 	name     string
 	idx      int
 	phys     parquet.Type
@@ -113,17 +183,17 @@ type pqColumn struct {
 	typeName string         // for messages
 }
 
-func (c *pqColumn) isInt() bool {
+func (c *Column) isInt() bool {
 	return c.typ != nil && (c.phys == parquet.Types.Int32 || c.phys == parquet.Types.Int64)
 }
-func (c *pqColumn) isBytes() bool { return c.phys == parquet.Types.ByteArray }
-func (c *pqColumn) isFloat() bool {
+func (c *Column) isBytes() bool { return c.phys == parquet.Types.ByteArray }
+func (c *Column) isFloat() bool {
 	return c.phys == parquet.Types.Float || c.phys == parquet.Types.Double
 }
-func (c *pqColumn) isUint64() bool { return c.typ != nil && c.typ.ID() == arrow.UINT64 }
+func (c *Column) isUint64() bool { return c.typ != nil && c.typ.ID() == arrow.UINT64 }
 
 // column resolves a column by exact name.
-func (t *pqTable) column(name string) (*pqColumn, error) {
+func (t *Table) column(name string) (*Column, error) {
 	sc := t.rd.MetaData().Schema
 	i := sc.ColumnIndexByName(name)
 	if i < 0 {
@@ -137,7 +207,7 @@ func (t *pqTable) column(name string) (*pqColumn, error) {
 	if d.MaxRepetitionLevel() > 0 {
 		return nil, columnError(t.path, ErrColumnType, name, "is a repeated (list) column; a flat column is required")
 	}
-	c := &pqColumn{name: name, idx: i, phys: d.PhysicalType(), maxDef: d.MaxDefinitionLevel()}
+	c := &Column{name: name, idx: i, phys: d.PhysicalType(), maxDef: d.MaxDefinitionLevel()}
 	c.typ, c.typeName = arrowType(d)
 	return c, nil
 }
@@ -203,7 +273,7 @@ func intType(bits int8, signed bool) arrow.DataType {
 }
 
 // corrupt is the error for data the Parquet decoder rejects.
-func (t *pqTable) corrupt(c *pqColumn, err error) error {
+func (t *Table) corrupt(c *Column, err error) error {
 	return columnError(t.path, ErrUnreadable, c.name, "corrupt Parquet data: "+err.Error())
 }
 
@@ -219,7 +289,7 @@ type chunkLoader func(check func() error, g int) error
 // scanChunk reads column c of row group g in batches of up to len(buf)
 // values, calling fn with each batch and the file row of its first value.
 // A null (definition level below the max) is an InputError naming its row.
-func scanChunk[T any](t *pqTable, c *pqColumn, g int, check func() error, buf []T, fn func(row int64, vals []T) error) error {
+func scanChunk[T any](t *Table, c *Column, g int, check func() error, buf []T, fn func(row int64, vals []T) error) error {
 	cr, err := t.rd.RowGroup(g).Column(c.idx)
 	if err != nil {
 		return t.corrupt(c, err)
@@ -270,12 +340,12 @@ func scanChunk[T any](t *pqTable, c *pqColumn, g int, check func() error, buf []
 }
 
 // scratchLen sizes a batch buffer for row group g.
-func (t *pqTable) scratchLen(g int) int { return int(min(batchRows, max(1, t.groupRows(g)))) }
+func (t *Table) scratchLen(g int) int { return int(min(batchRows, max(1, t.groupRows(g)))) }
 
 // scanInts reads an INT32 or INT64 column as int64. Unsigned 32-bit values
 // are widened as unsigned; uint64 values above MaxInt64 come out negative,
 // which callers detect with c.isUint64().
-func scanInts(t *pqTable, c *pqColumn, g int, check func() error, fn func(row int64, vals []int64) error) error {
+func scanInts(t *Table, c *Column, g int, check func() error, fn func(row int64, vals []int64) error) error {
 	n := t.scratchLen(g)
 	if c.phys == parquet.Types.Int64 {
 		return scanChunk(t, c, g, check, make([]int64, n), fn)
@@ -298,7 +368,7 @@ func scanInts(t *pqTable, c *pqColumn, g int, check func() error, fn func(row in
 }
 
 // scanFloats reads a FLOAT or DOUBLE column as float64.
-func scanFloats(t *pqTable, c *pqColumn, g int, check func() error, fn func(row int64, vals []float64) error) error {
+func scanFloats(t *Table, c *Column, g int, check func() error, fn func(row int64, vals []float64) error) error {
 	n := t.scratchLen(g)
 	if c.phys == parquet.Types.Double {
 		return scanChunk(t, c, g, check, make([]float64, n), fn)
@@ -314,7 +384,7 @@ func scanFloats(t *pqTable, c *pqColumn, g int, check func() error, fn func(row 
 }
 
 // intText formats an integer read from c for a message.
-func intText(c *pqColumn, v int64) string {
+func intText(c *Column, v int64) string {
 	if c.isUint64() {
 		return fmt.Sprint(uint64(v))
 	}
@@ -332,7 +402,7 @@ var errAbandoned = errors.New("ingest: abandoned")
 // the earliest failing row group, and within it the one with the lowest row.
 // That is why failures do not cancel the group (errgroup.WithContext would
 // stop earlier row groups too); instead, later row groups stop themselves.
-func (t *pqTable) run(ctx context.Context, loaders ...chunkLoader) error {
+func (t *Table) run(ctx context.Context, loaders ...chunkLoader) error {
 	ng := t.numGroups()
 	errs := make([]error, ng*len(loaders))
 	var failed atomic.Int64
@@ -380,7 +450,7 @@ func (t *pqTable) run(ctx context.Context, loaders ...chunkLoader) error {
 // safeLoad runs load, turning a decoder panic on a malformed file into an
 // InputError: arrow-go can panic on corrupt pages, and bad input is the
 // user's problem to fix, not a crash.
-func (t *pqTable) safeLoad(load chunkLoader, check func() error, g int) (err error) {
+func (t *Table) safeLoad(load chunkLoader, check func() error, g int) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fileError(t.path, ErrUnreadable, fmt.Sprintf("corrupt Parquet data in row group %d: %v", g, r))

@@ -10,38 +10,24 @@ import (
 // lists) to dense vertex positions.
 
 // checkRefType rejects an id column whose type cannot hold the vertices' ids.
-func checkRefType(t *pqTable, c *pqColumn, vs *Vertices) error {
-	want := "string"
-	if vs.IDs.Int != nil {
-		want = "integer"
-		if c.isInt() {
-			return nil
-		}
-	} else if c.isBytes() {
-		return nil
-	}
-	return columnError(t.path, ErrColumnType, c.name, "id type "+c.typeName+" does not match the vertex ids' type "+want+" (in "+vs.File+")")
+func checkRefType(t *Table, c *Column, vs *Vertices) error {
+	return t.CheckRefColumn(c, vs.IDs.Int != nil, vs.File)
 }
 
 // refLoader maps an id column to vertex positions in dst (one per file row).
-func (t *pqTable) refLoader(c *pqColumn, vs *Vertices, dst []int32) chunkLoader {
+func (t *Table) refLoader(c *Column, vs *Vertices, dst []int32) chunkLoader {
 	x := vs.Index
 	if vs.IDs.Int != nil {
 		return func(check func() error, g int) error {
 			return scanInts(t, c, g, check, func(row int64, vals []int64) error {
 				bad := x.lookupInts(vals, dst[row:])
-				if bad < 0 && c.isUint64() {
+				if w := wrapped(c, vals); bad < 0 && w < len(vals) {
 					// ids above MaxInt64 wrapped to negative numbers, which
 					// could collide with negative vertex ids.
-					for i, v := range vals {
-						if v < 0 {
-							bad = i
-							break
-						}
-					}
+					bad = w
 				}
 				if bad >= 0 {
-					return cellError(t.path, ErrUnknownID, row+int64(bad), c.name, intText(c, vals[bad]), msgUnknownID(vs.File))
+					return UnknownID(t.path, row+int64(bad), c.name, intText(c, vals[bad]), vs.File)
 				}
 				return nil
 			})
@@ -51,7 +37,7 @@ func (t *pqTable) refLoader(c *pqColumn, vs *Vertices, dst []int32) chunkLoader 
 		var sc strBatch
 		return scanChunk(t, c, g, check, make([]parquet.ByteArray, t.scratchLen(g)), func(row int64, vals []parquet.ByteArray) error {
 			if bad := lookupBatch(x.strs, vals, dst[row:], &sc); bad >= 0 {
-				return cellError(t.path, ErrUnknownID, row+int64(bad), c.name, string(vals[bad]), msgUnknownID(vs.File))
+				return UnknownID(t.path, row+int64(bad), c.name, string(vals[bad]), vs.File)
 			}
 			return nil
 		})
@@ -74,5 +60,5 @@ func refCSV(path string, row int64, column, field string, vs *Vertices) (int32, 
 	} else if p, ok := vs.Index.LookupString(field); ok {
 		return p, nil
 	}
-	return 0, cellError(path, ErrUnknownID, row, column, field, msgUnknownID(vs.File))
+	return 0, UnknownID(path, row, column, field, vs.File)
 }

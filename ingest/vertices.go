@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -43,17 +42,12 @@ func (v *Vertices) finish(idColumn string) (err error) {
 // indexRows indexes the ids of a file's rows: at least one and at most MaxInt32
 // (positions are int32), each once (a repeat names both rows). what names the rows.
 func indexRows(file, idColumn string, ids IDs, what string) (*Index, error) {
-	n := ids.Len()
-	if n == 0 {
-		return nil, fileError(file, ErrSize, "no "+what)
-	}
-	if n > math.MaxInt32 {
-		return nil, fileError(file, ErrSize, fmt.Sprintf("%d %s; at most %d are supported", n, what, math.MaxInt32))
+	if err := checkCount(file, int64(ids.Len()), what); err != nil {
+		return nil, err
 	}
 	x, d := buildIndex(ids)
 	if d != nil {
-		val := ids.String(int(d.second))
-		return nil, cellError(file, ErrDuplicateID, d.second, idColumn, val, msgDuplicate(val, d.first))
+		return nil, DuplicateID(file, d.second, idColumn, ids.String(int(d.second)), d.first)
 	}
 	return x, nil
 }
@@ -65,19 +59,10 @@ func readVerticesParquet(ctx context.Context, path string, cols Columns) (*Verti
 	}
 	defer done()
 	idc, ac := c[0], c[1]
-	if !idc.isInt() && !idc.isBytes() {
-		return nil, columnError(path, ErrColumnType, idc.name, "ids must be integers or strings, not "+idc.typeName)
-	}
-	if !ac.isInt() && ac.phys != parquet.Types.Boolean {
-		return nil, columnError(path, ErrColumnType, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
+	if err := t.CheckVertexColumns(idc, ac); err != nil {
+		return nil, err
 	}
 	n := t.numRows()
-	if n == 0 {
-		return nil, fileError(path, ErrSize, "no vertices")
-	}
-	if n > math.MaxInt32 {
-		return nil, fileError(path, ErrSize, fmt.Sprintf("%d vertices; at most %d are supported", n, math.MaxInt32))
-	}
 	v := &Vertices{File: path, Answer: make([]bool, n), AnswerType: ac.typ}
 	var loadIDs chunkLoader
 	if idc.isInt() {
@@ -87,7 +72,7 @@ func readVerticesParquet(ctx context.Context, path string, cols Columns) (*Verti
 		v.IDType, v.IDs.Str = arrow.BinaryTypes.String, make([]string, n)
 		loadIDs = t.stringIDLoader(idc, v.IDs.Str)
 	}
-	if err := t.run(ctx, loadIDs, t.answerLoader(ac, v.Answer)); err != nil {
+	if err := t.run(ctx, loadIDs, t.answerLoader(ac, func(row int64, vals []bool) { copy(v.Answer[row:], vals) })); err != nil {
 		return nil, err
 	}
 	if err := v.finish(idc.name); err != nil {
@@ -100,15 +85,11 @@ func readVerticesParquet(ctx context.Context, path string, cols Columns) (*Verti
 }
 
 // intIDLoader copies an integer id column into dst (one slot per file row).
-func (t *pqTable) intIDLoader(c *pqColumn, dst []int64) chunkLoader {
+func (t *Table) intIDLoader(c *Column, dst []int64) chunkLoader {
 	return func(check func() error, g int) error {
 		return scanInts(t, c, g, check, func(row int64, vals []int64) error {
-			if c.isUint64() {
-				for i, x := range vals {
-					if x < 0 {
-						return cellError(t.path, ErrRange, row+int64(i), c.name, intText(c, x), "id does not fit in int64")
-					}
-				}
+			if bad := wrapped(c, vals); bad < len(vals) {
+				return t.idRangeError(c, row+int64(bad), vals[bad])
 			}
 			copy(dst[row:], vals)
 			return nil
@@ -118,7 +99,7 @@ func (t *pqTable) intIDLoader(c *pqColumn, dst []int64) chunkLoader {
 
 // stringIDLoader copies a byte-array id column into dst. Each batch's bytes
 // become one string that the ids slice, so a batch costs one allocation.
-func (t *pqTable) stringIDLoader(c *pqColumn, dst []string) chunkLoader {
+func (t *Table) stringIDLoader(c *Column, dst []string) chunkLoader {
 	return func(check func() error, g int) error {
 		var arena []byte
 		return scanChunk(t, c, g, check, make([]parquet.ByteArray, t.scratchLen(g)), func(row int64, vals []parquet.ByteArray) error {
@@ -136,25 +117,28 @@ func (t *pqTable) stringIDLoader(c *pqColumn, dst []string) chunkLoader {
 	}
 }
 
-// answerLoader reads a boolean or 0/1 integer column into dst.
-func (t *pqTable) answerLoader(c *pqColumn, dst []bool) chunkLoader {
+// answerLoader reads a boolean or 0/1 integer column, handing each batch's valid
+// prefix to keep with the file row of its first value.
+func (t *Table) answerLoader(c *Column, keep func(row int64, vals []bool)) chunkLoader {
 	if c.phys == parquet.Types.Boolean {
 		return func(check func() error, g int) error {
 			return scanChunk(t, c, g, check, make([]bool, t.scratchLen(g)), func(row int64, vals []bool) error {
-				copy(dst[row:], vals)
+				keep(row, vals)
 				return nil
 			})
 		}
 	}
 	return func(check func() error, g int) error {
+		out := make([]bool, t.scratchLen(g))
 		return scanInts(t, c, g, check, func(row int64, vals []int64) error {
-			out := dst[row : row+int64(len(vals))]
 			for i, x := range vals {
 				if uint64(x) > 1 {
+					keep(row, out[:i])
 					return cellError(t.path, ErrRange, row+int64(i), c.name, intText(c, x), msgAnswer)
 				}
 				out[i] = x == 1
 			}
+			keep(row, out[:len(vals)])
 			return nil
 		})
 	}

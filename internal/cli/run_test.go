@@ -75,6 +75,10 @@ func TestBadInputGolden(t *testing.T) {
 		}, 2},
 		{"engine_unknown", func(o string) []string { return pathArgs(o, "-engine", "fast") }, 2},
 		// 100000 once became GOMAXPROCS: 10,000 threads for 22 vertices.
+		// The reader checks only the footer's magic: a damaged leading one must be caught too.
+		{"parquet_bad_magic", func(o string) []string {
+			return []string{"run", "-quiet", "-config", "../../configs/example.yaml", "-edges", "testdata/bad/edges_bad_magic.parquet", "-out", o}
+		}, 3},
 		{"workers_too_many", func(o string) []string { return append(pathArgs(o), "-workers", "100000") }, 2},
 		{"out_extension", func(o string) []string { return pathArgs(strings.TrimSuffix(o, ".parquet") + ".txt") }, 2},
 		{"config_unknown_key", func(o string) []string {
