@@ -20,7 +20,7 @@ type EdgeViolation struct {
 type Audit struct {
 	Edges      int64           // undirected edges checked
 	Violations int64           // (edge, output) pairs with Excess > tolerance
-	Worst      EdgeViolation   // the most violated (edge, output), else the tightest; Excess exact
+	Worst      EdgeViolation   // the most violated (edge, output), else the tightest (Auditor.Edge); Excess exact
 	First      []EdgeViolation // the first `limit` violations in CSR order
 
 	worstBad bool // Worst breaks an inequality (its Excess is then already exact)
@@ -45,10 +45,23 @@ func (a *Audit) better(bad bool, ex float64) bool {
 // order, so the result (counts, the first violations, the first worst edge) is the
 // same as one pass in CSR order.
 func Verify(g *Graph, pone []float64, pair Pair, tol float64, limit int) Audit {
+	a := verifyPass(g, pone, pair, tol, limit, false)
+	if a.Worst.U < 0 && a.Edges > 0 {
+		// Every edge was clearly inside its bounds: rank them all for the tightest.
+		a = verifyPass(g, pone, pair, tol, limit, true)
+	}
+	if w := &a.Worst; w.U >= 0 && !a.worstBad {
+		w.Excess = exactExcess(pair, pone[w.U], pone[w.V], w.Output)
+	}
+	return a
+}
+
+// verifyPass is one parallel pass of Verify (rankAll: Auditor.RankAll).
+func verifyPass(g *Graph, pone []float64, pair Pair, tol float64, limit int, rankAll bool) Audit {
 	parts := vertexRanges(g, workersFor(len(g.Adj)))
 	res := make([]Audit, len(parts))
 	parallel(len(parts), len(parts), func(k, _, _ int) {
-		res[k] = verifyRange(g, pone, pair, tol, limit, parts[k])
+		res[k] = verifyRange(g, pone, pair, tol, limit, rankAll, parts[k])
 	})
 	a := Audit{Worst: EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}}
 	for _, r := range res {
@@ -63,9 +76,6 @@ func Verify(g *Graph, pone []float64, pair Pair, tol float64, limit int) Audit {
 			}
 		}
 	}
-	if w := &a.Worst; w.U >= 0 && !a.worstBad {
-		w.Excess = exactExcess(pair, pone[w.U], pone[w.V], w.Output)
-	}
 	return a
 }
 
@@ -78,8 +88,9 @@ func exactExcess(pair Pair, pu, pv float64, one bool) float64 {
 }
 
 // verifyRange is Verify over the vertices [r[0], r[1]).
-func verifyRange(g *Graph, pone []float64, pair Pair, tol float64, limit int, r [2]int32) Audit {
+func verifyRange(g *Graph, pone []float64, pair Pair, tol float64, limit int, rankAll bool, r [2]int32) Audit {
 	x := NewAuditor(pair, tol, limit)
+	x.RankAll = rankAll
 	for u := r[0]; u < r[1]; u++ {
 		x.Vertex(u, pone[u])
 		for _, v := range above(g, u) {
@@ -108,6 +119,9 @@ type Auditor struct {
 	// dp.ApproxMargin of the real ones: a neighbour clearly inside them passes without
 	// the certified bound (which most vertices then never compute).
 	upA, lowA float64
+	// RankAll ranks every edge for Worst, not only those not clearly inside their
+	// bounds (Verify's second pass when every edge was clearly inside).
+	RankAll bool
 }
 
 // NewAuditor starts an empty audit (Verify's tol and limit).
@@ -122,16 +136,25 @@ func NewAuditor(pair Pair, tol float64, limit int) *Auditor {
 func (x *Auditor) Vertex(u int32, pu float64) {
 	x.u, x.pu, x.up, x.low = u, pu, math.NaN(), math.NaN()
 	x.upA, x.lowA = math.Inf(-1), math.Inf(1) // nothing is clearly inside
-	if x.isDP {
+	if x.isDP && !x.RankAll {
 		lo, up := x.dp.ApproxBounds(pu)
 		x.upA, x.lowA = up-dp.ApproxMargin, lo+dp.ApproxMargin
 	}
 }
 
-// Edge audits the edge from the current vertex to v, whose p_one is pv.
+// Edge audits the edge from the current vertex to v, whose p_one is pv. A value
+// clearly inside both float64 bounds costs two comparisons (this part inlines).
 func (x *Auditor) Edge(v int32, pv float64) {
+	x.Edges++
+	if x.lowA <= pv && pv <= x.upA {
+		return
+	}
+	x.edge(v, pv)
+}
+
+// edge is Edge's slow path: the certified bound, and the ranking for Worst.
+func (x *Auditor) edge(v int32, pv float64) {
 	a, pu := &x.Audit, x.pu
-	a.Edges++
 	ok := true
 	switch {
 	case pv > pu:
@@ -153,7 +176,9 @@ func (x *Auditor) Edge(v int32, pv float64) {
 	case pv != pu: // NaN
 		ok = false
 	}
-	// Rank by an approximate excess (Verify makes the winner's exact).
+	// Rank by an approximate excess (Verify makes the winner's exact). Edges clearly
+	// inside their bounds are not ranked (unless RankAll): where any edge comes within
+	// dp.ApproxMargin of a bound, the tightest is among those.
 	var ex0, ex1 float64
 	if x.isDP {
 		ex0, ex1 = x.dp.ApproxExcess(pu, pv)
