@@ -26,7 +26,8 @@
 //     feasibility and its violations (Pass.Beyond, Pass.Violation), the repair of
 //     one value (Pass.Repaired) and its acceptance (bfs.RepairKept: a refused repair
 //     is rejected with the first solve's violations at tolerance 0, as bfs.Solve
-//     does), the audit (bfs.Auditor). beam applies them per shard and sums.
+//     does), the assembly of p_true (bfs.OutputPTrue, bfs.GivenPOne), the audit
+//     (bfs.Auditor). beam applies them per shard and sums.
 //
 // Deployment (worker.go, submit.go; docs/BEAM.md, "Submitting to a cluster"):
 //
