@@ -22,7 +22,8 @@
 //     *ingest.InputError built by ingest (ingest.UnknownID, ingest.DuplicateID for
 //     the joins), with its Err kind, which survives the trip between workers
 //     (ingest.Kinds). beam types no error wording of its own for bad input.
-//  3. The per-vertex rules are bfs's: settling and offers (bfs.Pass.NewStepper),
+//  3. The per-vertex rules are bfs's: the hitting-set check (bfs.HitCheck.Edge, on
+//     each shard's edges u < v), settling and offers (bfs.Pass.NewStepper),
 //     feasibility and its violations (Pass.Beyond, Pass.Violation), the repair of
 //     one value (Pass.Repaired) and its acceptance (bfs.RepairKept: a refused repair
 //     is rejected with the first solve's violations at tolerance 0, as bfs.Solve
