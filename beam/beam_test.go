@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -243,6 +244,13 @@ func writeTable(t testing.TB, path string, rowGroup int64, sc *arrow.Schema, fil
 // both runs job on this machine and on Beam (Prism) and returns the two outcomes.
 func both(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (local, beam []byte, lerr, berr error) {
 	t.Helper()
+	local, beam, _, _, lerr, berr = bothSummaries(t, job, eps, delta, opts)
+	return
+}
+
+// bothSummaries is both with the two runs' summaries.
+func bothSummaries(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (local, beam []byte, ls, bs *pipeline.Summary, lerr, berr error) {
+	t.Helper()
 	job.SetEpsilon(eps)
 	job.Delta = delta
 	dir := filepath.Dir(job.Vertices)
@@ -250,8 +258,8 @@ func both(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (loc
 	lj, bj := job, job
 	lj.Out = filepath.Join(dir, "local.csv")
 	bj.Out = filepath.Join(dir, "beam.csv")
-	_, lerr = pipeline.Run(ctx, lj, quiet)
-	_, berr = Run(ctx, bj, opts, quiet)
+	ls, lerr = pipeline.Run(ctx, lj, quiet)
+	bs, berr = Run(ctx, bj, opts, quiet)
 	local, _ = os.ReadFile(lj.Out)
 	beam, _ = os.ReadFile(bj.Out)
 	return
@@ -609,10 +617,14 @@ func TestBeamRepairMatchesLocal(t *testing.T) {
 		job.Delta = pr[1]
 		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
 		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts)
-		local, beam, lerr, berr := both(t, job, pr[0], pr[1], opts)
+		local, beam, ls, bs, lerr, berr := bothSummaries(t, job, pr[0], pr[1], opts)
 		sameOutcome(t, name, local, beam, lerr, berr)
 		if lerr != nil {
 			t.Fatalf("%s: rejected: %v", name, lerr)
+		}
+		// bfs.Solve's repair rule (bfs.RepairKept) on both: the same values moved.
+		if ls.Repaired != bs.Repaired {
+			t.Fatalf("%s: repaired values: local %d, beam %d", name, ls.Repaired, bs.Repaired)
 		}
 		x, err := pipeline.LoadInputs(context.Background(), &job)
 		if err != nil {
@@ -680,5 +692,33 @@ func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
 	}
 	if want := (shards + 1 + 3) / 4; br.Pipelines != want+1 { // rounds pipelines + finish
 		t.Errorf("%d pipelines, want %d", br.Pipelines, want+1)
+	}
+}
+
+// A repair bfs.RepairKept refuses is rejected as bfs.Solve rejects it: with the first
+// solve's values above their bounds at all (tolerance 0), nothing written. No input
+// is known that makes bfs.Solve's repair fail (it needs float pathologies), so the
+// rule is forced on a path whose one value lies 5e-10 above its bound: locally that
+// value is repaired (1 move); on Beam, refused, the pair is listed once per output
+// (Pr[M=1] of id 20 above U(Pr[M=1] of id 10), hence Pr[M=0] of id 10 above
+// U(Pr[M=0] of id 20): the DP relation is symmetric).
+func TestBeamRejectsAFailedRepair(t *testing.T) {
+	pair, err := bfs.NewDP(1, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := 0.2
+	g := &graph{name: "path", n: 3, src: []int{0, 1}, dst: []int{1, 2}, answer: []bool{true, true, true},
+		hit: []int{0, 1}, ptrue: []float64{x, pair.Upper(x) + 5e-10}, ids: []int64{10, 20, 30}}
+	job := g.write(t, t.TempDir(), 2)
+	defer func(f func(bool, float64) bool) { repairKept = f }(repairKept)
+	repairKept = func(bool, float64) bool { return false }
+	_, beam, ls, _, lerr, berr := bothSummaries(t, job, 1, 0.01, Options{ShardSize: 1, Buckets: 2, RoundsPerPipeline: 1})
+	if lerr != nil || ls.Repaired != 1 {
+		t.Fatalf("local: %v, %d repaired; want a repair of 1 value", lerr, ls.Repaired)
+	}
+	var re *pipeline.RejectError
+	if !errors.As(berr, &re) || re.Kind != "infeasible" || re.Total != 2 || len(beam) != 0 {
+		t.Fatalf("beam: %v (%d bytes written); want 2 conflicts, nothing written", berr, len(beam))
 	}
 }

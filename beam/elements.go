@@ -251,11 +251,11 @@ func excessOf(pair bfs.Pair, b *block, v *vals) excess {
 	for ci, one := range []bool{false, true} {
 		p := bfs.NewPass(pair, one)
 		for j, h := range b.HitPos {
-			a, g := p.Value(v.HitOne[j]), v.Cur[ci][h-b.Shard.Lo].Value
-			if g < a {
+			pone, g := v.HitOne[j], v.Cur[ci][h-b.Shard.Lo].Value
+			if _, ok := p.Repaired(pone, g); ok {
 				x.Above[ci]++
 			}
-			if g < a-bfs.Tolerance {
+			if p.Beyond(pone, g, bfs.Tolerance) {
 				x.Beyond++
 			}
 		}

@@ -13,8 +13,8 @@ import (
 )
 
 // The finish stage (one pipeline): per shard, the mechanism (bfs.Solve's assembly),
-// the feasibility check (bfs.Violations, on the first solve only: after a repair the
-// run is known feasible), and the DP audit (bfs.Verify) on the edges whose smaller end
+// the feasibility check (bfs.Pass.Beyond, Violations' rule, on the first solve only:
+// after a repair the run is known feasible unless the repair fails, bfs.RepairKept), and the DP audit (bfs.Verify) on the edges whose smaller end
 // is in the shard — the other end's p_one arrives in one more exchange. Each shard
 // writes its output block and its findings to staging.
 
@@ -66,21 +66,19 @@ type violation struct {
 	IDH string
 }
 
-func (st *state) violations(pair bfs.Pair, limit int) ([]violation, int64) {
+func (st *state) violations(pair bfs.Pair, limit int, tol float64) ([]violation, int64) {
 	var out []violation
 	var total int64
 	for ci, one := range []bool{false, true} {
 		p := bfs.NewPass(pair, one)
 		for j, h := range st.HitPos {
 			i := h - st.Shard.Lo
-			a := p.Value(poneOf(st.Answer[i], st.HitP[j]))
-			c := st.Cur[ci][i]
-			if c.Value >= a-bfs.Tolerance {
+			pone, c := poneOf(st.Answer[i], st.HitP[j]), st.Cur[ci][i]
+			if !p.Beyond(pone, c.Value, tol) {
 				continue
 			}
 			total++
-			out = append(out, violation{Violation: bfs.Violation{Output: one, H: h, By: c.Bind, Dist: c.Dist,
-				Given: p.Prob(a), ByValue: p.Prob(c.A), Bound: p.Prob(c.Value)}, Row: st.HitRow[j], IDH: st.IDs.text(int(i))})
+			out = append(out, violation{Violation: p.Violation(h, pone, c), Row: st.HitRow[j], IDH: st.IDs.text(int(i))})
 		}
 	}
 	slices.SortFunc(out, func(a, b violation) int {
@@ -150,10 +148,11 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 }
 
 // finishFn writes one shard's output block and findings; Check: decide feasibility
-// (the rounds are the first solve, not a repaired one).
+// with tolerance Tol (the rounds are the first solve, not a repaired one).
 type finishFn struct {
 	C     Conf
 	Check bool
+	Tol   float64
 }
 
 // finding is what a shard reports after the finish.
@@ -164,6 +163,8 @@ type finding struct {
 	AuditBad   int64
 	Worst      float64
 	WorstEdge  [2]int32
+	MaxMove    float64 // Solution.MaxMove on the shard
+	Moved      int64   // Solution.Moved on the shard
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
@@ -201,7 +202,13 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	m := st.mechanism()
 	fd := finding{Worst: math.Inf(-1), WorstEdge: [2]int32{-1, -1}}
 	if f.Check {
-		fd.Violations, fd.Infeasible = st.violations(pair, f.C.List)
+		fd.Violations, fd.Infeasible = st.violations(pair, f.C.List, f.Tol)
+	}
+	for j, h := range st.HitPos {
+		if given := poneOf(st.Answer[h-st.Shard.Lo], st.HitP[j]); st.HitOne[j] != given {
+			fd.MaxMove = max(fd.MaxMove, math.Abs(st.HitOne[j]-given))
+			fd.Moved++
+		}
 	}
 	// The audit of bfs.Verify on this shard's edges u < v, through the same Auditor.
 	aud := bfs.NewAuditor(pair, 0, 0)
@@ -248,6 +255,8 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	e.f64(fd.Worst)
 	e.i64(int64(fd.WorstEdge[0]))
 	e.i64(int64(fd.WorstEdge[1]))
+	e.f64(fd.MaxMove)
+	e.i64(fd.Moved)
 	if err := writeBlob(ctx, join(f.C.Staging, "finish", fmt.Sprintf("shard-%06d", s)), e.b); err != nil {
 		return err
 	}
@@ -277,13 +286,15 @@ func decodeFinding(b []byte) (*finding, error) {
 	fd.Infeasible, fd.Edges, fd.AuditBad = d.i64(), d.i64(), d.i64()
 	fd.Worst = d.f64()
 	fd.WorstEdge = [2]int32{int32(d.i64()), int32(d.i64())}
+	fd.MaxMove = d.f64()
+	fd.Moved = d.i64()
 	return fd, d.err
 }
 
-func finishPipeline(c Conf, pending []string, check bool) *sdk.Pipeline {
+func finishPipeline(c Conf, pending []string, check bool, tol float64) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope("finish")
 	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, sdk.CreateList(s, pending))
-	sdk.ParDo0(s, &finishFn{C: c, Check: check}, sdk.GroupByKey(s, msgs))
+	sdk.ParDo0(s, &finishFn{C: c, Check: check, Tol: tol}, sdk.GroupByKey(s, msgs))
 	return p
 }

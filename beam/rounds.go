@@ -587,9 +587,7 @@ func (f *repairFn) ProcessElement(ctx context.Context, path string) error {
 	}
 	p := bfs.NewPass(pair, f.Colour == 1)
 	for j, h := range b.HitPos {
-		if g := v.Cur[f.Colour][h-b.Shard.Lo].Value; g < p.Value(v.HitOne[j]) {
-			v.HitOne[j] = p.Value(g)
-		}
+		v.HitOne[j], _ = p.Repaired(v.HitOne[j], v.Cur[f.Colour][h-b.Shard.Lo].Value)
 	}
 	for ci, one := range []bool{false, true} {
 		v.Cur[ci] = bfs.NewPass(pair, one).NoneBlock(b.Shard.Len())

@@ -218,7 +218,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		}
 		return files
 	}
-	round, repairs := 0, 0
+	round, repairs, first := 0, 0, 0
 	var x report
 	for {
 		for {
@@ -245,6 +245,9 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 				break
 			}
 		}
+		if repairs == 0 {
+			first = round
+		}
 		if repairs == bfs.MaxRepairs || (repairs == 0 && x.Beyond > 0) {
 			break // infeasible is decided on the first solve, by the finish
 		}
@@ -263,17 +266,28 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		repairs++
 		log.Info("beam repair", "stage", "propagate", "repair", repairs, "colour", colour, "values", x.Above[colour])
 	}
-	if err := exec(finishPipeline(c, pending(round), repairs == 0)); err != nil {
+	if err := exec(finishPipeline(c, pending(round), repairs == 0, bfs.Tolerance)); err != nil {
 		return nil, fmt.Errorf("beam: finish: %w", err)
 	}
 	rs.Pipelines++
-	s.Beam = rs
-	done("propagate")
 	fd, err := gatherFinish(ctx, staging, l, c.List)
 	if err != nil {
 		return nil, err
 	}
-	s.Violations, s.Feasible = int(fd.Infeasible), fd.Infeasible == 0
+	if repairs > 0 && !repairKept(x.Above[0]+x.Above[1] > 0, fd.MaxMove) {
+		// bfs.Solve's failed repair: the input is rejected with the first solve's
+		// values above their bounds at all (tolerance 0).
+		if err := exec(finishPipeline(c, pending(first), true, 0)); err != nil {
+			return nil, fmt.Errorf("beam: finish: %w", err)
+		}
+		rs.Pipelines++
+		if fd, err = gatherFinish(ctx, staging, l, c.List); err != nil {
+			return nil, err
+		}
+	}
+	s.Beam = rs
+	done("propagate")
+	s.Violations, s.Feasible, s.Repaired = int(fd.Infeasible), fd.Infeasible == 0, int(fd.Moved)
 	if fd.Infeasible > 0 {
 		return s, infeasible(ctx, c, job, fd)
 	}
@@ -301,6 +315,9 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	return s, nil
 }
+
+// repairKept is bfs.RepairKept (a variable for the test of a failed repair).
+var repairKept = bfs.RepairKept
 
 func runnerName(o Options) string {
 	if o.Runner == "" {
@@ -620,6 +637,8 @@ type finished struct {
 	Edges      int64
 	AuditBad   int64
 	Worst      float64
+	MaxMove    float64 // Solution.MaxMove
+	Moved      int64   // Solution.Moved
 	round      int
 }
 
@@ -639,6 +658,8 @@ func gatherFinish(ctx context.Context, staging string, l bfs.Layout, limit int) 
 		fd.Edges += x.Edges
 		fd.AuditBad += x.AuditBad
 		fd.Worst = max(fd.Worst, x.Worst)
+		fd.MaxMove = max(fd.MaxMove, x.MaxMove)
+		fd.Moved += x.Moved
 	}
 	slices.SortFunc(fd.violations, func(a, b violation) int {
 		if a.Output != b.Output {

@@ -101,7 +101,7 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 		// consistent and each within Tolerance of the given one. When no such values
 		// were found, the input is rejected like any conflict, listing the pairs above
 		// their bounds at all.
-		if repair(sol.Instance, f) != nil || sol.MaxMove() > Tolerance {
+		if !RepairKept(repair(sol.Instance, f) != nil, sol.MaxMove()) {
 			sol.Violations, sol.Infeasible = violations(in, first, limit, 0)
 			sol.RepairFailed = true
 			sol.Instance, f = in, first
@@ -158,14 +158,14 @@ func repair(in *Instance, f [2]*Field) *Instance {
 		}
 		var pone []float64
 		for i, h := range in.Hit {
-			if g := f[ci].Value[h]; g < c.value(in.POne(i)) {
+			if v, ok := c.repaired(in.POne(i), f[ci].Value[h]); ok {
 				if pone == nil {
 					pone = make([]float64, len(in.Hit))
 					for j := range pone {
 						pone[j] = in.POne(j)
 					}
 				}
-				pone[i] = c.value(g)
+				pone[i] = v
 			}
 		}
 		if pone != nil {
