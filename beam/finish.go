@@ -39,7 +39,7 @@ func (st *state) mechanism() mechanism {
 	for v := range n {
 		ans := st.Answer[v]
 		c0, c1 := st.Cur[0][v], st.Cur[1][v]
-		p := -c0.Value
+		p := 0 - c0.Value // +0, not −0, as bfs.Solve
 		m.Bind[v], m.Dist[v] = c0.Bind, c0.Dist
 		if ans {
 			p = c1.Value

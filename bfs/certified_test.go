@@ -162,3 +162,19 @@ func TestToleranceRepairPromise(t *testing.T) {
 		}
 	}
 }
+
+// p_one is never −0: a dataset with nothing constraining its answer 0 gets p_one +0
+// (a mechanism CSV once read "-0" there).
+func TestPOneNeverNegativeZero(t *testing.T) {
+	g := fromEdges(3, [][2]int32{{0, 1}})
+	in := mustInstance(t, g, []bool{false, false, false}, []int32{0}, []float64{1}, mustDP(0.5, 0))
+	for i, sol := range solveAll(t, in) {
+		q := NewQuery(sol.Instance)
+		for v, p := range sol.POne {
+			r, _ := q.Vertex(context.Background(), int32(v))
+			if math.Signbit(p) || math.Signbit(r.POne) {
+				t.Errorf("%s: vertex %d: p_one %v, query %v", allEngines[i].Name(), v, p, r.POne)
+			}
+		}
+	}
+}

@@ -191,7 +191,7 @@ func (qc *queryColour) settled(best candidate, d int32) bool {
 // assemble does (on the instance Solve solved: Solution.Instance).
 func (q *Query) assemble(w int32, best [2]candidate, res *QueryResult) {
 	in := q.in
-	p, b := -best[0].val, best[0]
+	p, b := 0-best[0].val, best[0] // +0, not −0, as Solve
 	if in.Answer[w] {
 		p, b = best[1].val, best[1]
 	}

@@ -185,7 +185,7 @@ func assemble(solved *Instance, f [2]*Field) Mechanism {
 	m := Mechanism{POne: f[1].Value, PTrue: f[0].Value, Bind: f[0].Bind, Dist: f[0].Dist}
 	hitIndex := solved.HitIndex()
 	for v, ans := range solved.Answer {
-		p := -f[0].Value[v]
+		p := 0 - f[0].Value[v] // not −x: a top value 0 must give p_one +0, not −0
 		if ans {
 			p = f[1].Value[v]
 			m.Bind[v], m.Dist[v] = f[1].Bind[v], f[1].Dist[v]
