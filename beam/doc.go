@@ -21,7 +21,8 @@
 //     CheckRefColumn and CheckHittingSetColumns. Every rejection is an
 //     *ingest.InputError built by ingest (ingest.UnknownID, ingest.DuplicateID for
 //     the joins), with its Err kind, which survives the trip between workers
-//     (ingest.Kinds). beam types no error wording of its own for bad input.
+//     (ingest.Kinds). beam types no error wording of its own for bad input. The
+//     inputs' fingerprints are ingest.Fingerprint over Beam's streams.
 //  3. The per-vertex rules are bfs's: the hitting-set check (bfs.HitCheck.Edge, on
 //     each shard's edges u < v), settling and offers (bfs.Pass.NewStepper),
 //     feasibility and its violations (Pass.Beyond, Pass.Violation), the repair of

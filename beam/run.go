@@ -2,11 +2,8 @@ package beam
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"math"
 	"os"
@@ -433,11 +430,11 @@ func (f *fingerprintFn) ProcessElement(ctx context.Context, k int) error {
 		return err
 	}
 	defer r.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, r); err != nil {
+	sum, err := ingest.Fingerprint(ctx, r)
+	if err != nil {
 		return err
 	}
-	return writeBlob(ctx, join(f.C.Staging, "fp", fmt.Sprint(k)), []byte(hex.EncodeToString(h.Sum(nil))))
+	return writeBlob(ctx, join(f.C.Staging, "fp", fmt.Sprint(k)), []byte(sum))
 }
 
 func buildPipeline(c Conf, pl *planned) *sdk.Pipeline {

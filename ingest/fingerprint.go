@@ -34,19 +34,29 @@ func fingerprintFile(ctx context.Context, path string) (string, error) {
 		return "", openError(path, err)
 	}
 	defer f.Close()
+	sum, err := Fingerprint(ctx, f)
+	if err != nil && ctx.Err() == nil {
+		return "", fileError(path, ErrUnreadable, "read error: "+err.Error())
+	}
+	return sum, err
+}
+
+// Fingerprint is the hex SHA-256 of r's bytes, streamed (the inputs' Fingerprint;
+// a cluster runner hashes its remote files with it). Cancelling ctx stops it.
+func Fingerprint(ctx context.Context, r io.Reader) (string, error) {
 	h := sha256.New()
 	buf := make([]byte, 1<<20)
 	for {
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
-		n, err := f.Read(buf)
+		n, err := r.Read(buf)
 		h.Write(buf[:n])
 		if err == io.EOF {
 			return hexSum(h), nil
 		}
 		if err != nil {
-			return "", fileError(path, ErrUnreadable, "read error: "+err.Error())
+			return "", err
 		}
 	}
 }
