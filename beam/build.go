@@ -765,6 +765,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	}
 	st.Shard = bfs.Shard{Lo: lo, Off: make([]int64, n+1)}
 	stats := shardStats{}
+	var hc bfs.HitCheck // bfs.CheckHitting's count, on the shard's edges u < v
 	for i := range n {
 		ns := lists[deg[i]:deg[i+1]]
 		slices.SortFunc(ns, func(a, b nb) int { return int(a.v - b.v) })
@@ -780,19 +781,13 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 				continue
 			}
 			stats.Kept++
-			if st.Answer[i] == x.ans {
-				continue
-			}
-			stats.Boundary++
-			if !isHit[i] && !x.hit {
-				stats.Uncovered++
-				if len(stats.First) < f.C.List {
-					stats.First = append(stats.First, uncovered{U: u, V: x.v, AnsU: st.Answer[i], AnsV: x.ans, IDU: st.IDs.text(i)})
-				}
+			if hc.Edge(u, x.v, st.Answer[i], x.ans, isHit[i], x.hit, f.C.List) {
+				stats.First = append(stats.First, uncovered{U: u, V: x.v, AnsU: st.Answer[i], AnsV: x.ans, IDU: st.IDs.text(i)})
 			}
 		}
 		st.Shard.Off[i+1] = int64(len(st.Shard.Adj))
 	}
+	stats.Boundary, stats.Uncovered = hc.Boundary, hc.Uncovered
 	pair, err := f.C.pair()
 	if err != nil {
 		return err

@@ -8,6 +8,28 @@
 // TestNoBeamInGraphdp checks the import graph). The math is not here: every shard step calls the same
 // functions as bfs.Rounds (bfs/rounds.go), so both runners compute the same bits.
 //
+// What beam holds and what it calls (one kernel, two drivers):
+//
+//  1. beam holds only what is Beam: the transforms (build, rounds, repair, finish:
+//     DoFns and the pipelines that wire them), the coders of their elements
+//     (elements.go, codec.go), their registration (run.go), the staging layout
+//     (rounds.go), Beam's filesystems as an ingest.Opener (fs.go), and the launcher
+//     (run.go, submit.go, worker.go).
+//  2. Reading is ingest's: a split opens an ingest.Table over beamFiles and reads one
+//     column of one row group with Table.ReadVertexIDs, ReadRefIDs, ReadAnswers and
+//     ReadPTrue; the launcher checks footers with Table.CheckVertexColumns,
+//     CheckRefColumn and CheckHittingSetColumns. Every rejection is an
+//     *ingest.InputError built by ingest (ingest.UnknownID, ingest.DuplicateID for
+//     the joins), with its Err kind, which survives the trip between workers
+//     (ingest.Kinds). beam types no error wording of its own for bad input.
+//  3. The per-vertex rules are bfs's: the hitting-set check (bfs.HitCheck.Edge, on
+//     each shard's edges u < v), settling and offers (bfs.Pass.NewStepper),
+//     feasibility and its violations (Pass.Beyond, Pass.Violation), the repair of
+//     one value (Pass.Repaired) and its acceptance (bfs.RepairKept: a refused repair
+//     is rejected with the first solve's violations at tolerance 0, as bfs.Solve
+//     does), the assembly of p_true (bfs.OutputPTrue, bfs.GivenPOne), the audit
+//     (bfs.Auditor). beam applies them per shard and sums.
+//
 // Deployment (worker.go, submit.go; docs/BEAM.md, "Submitting to a cluster"):
 //
 //  1. The launcher is its own worker binary. InitWorker, first in main, serves the

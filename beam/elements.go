@@ -263,13 +263,8 @@ func excessOf(pair bfs.Pair, b *block, v *vals) excess {
 	return x
 }
 
-// poneOf is Instance.POne: the given p_true as Pr[M = 1].
-func poneOf(answer bool, ptrue float64) float64 {
-	if answer {
-		return ptrue
-	}
-	return 1 - ptrue
-}
+// poneOf is the given p_true as Pr[M = 1] (bfs.GivenPOne).
+var poneOf = bfs.GivenPOne
 
 // encodeOffers encodes one colour's offers to one shard: the frontier on the wire.
 // Vertices ascend, so they are sent as varint gaps.

@@ -46,15 +46,11 @@ func (st *state) mechanism() mechanism {
 			m.Bind[v], m.Dist[v] = c1.Bind, c1.Dist
 		}
 		m.POne[v] = p
-		j, isHit := hit[int32(v)]
-		switch {
-		case isHit && p == poneOf(ans, st.HitP[j]):
-			m.PTrue[v] = st.HitP[j]
-		case ans:
-			m.PTrue[v] = p
-		default:
-			m.PTrue[v] = 1 - p
+		given := math.NaN()
+		if j, isHit := hit[int32(v)]; isHit {
+			given = st.HitP[j]
 		}
+		m.PTrue[v] = bfs.OutputPTrue(ans, p, given)
 	}
 	return m
 }

@@ -42,21 +42,32 @@ func CheckHitting(g *Graph, answer []bool, hitIndex []int32, limit int) HitCheck
 func checkHittingRange(g *Graph, answer []bool, hitIndex []int32, limit int, r [2]int32) HitCheck {
 	var hc HitCheck
 	for u := r[0]; u < r[1]; u++ {
-		au := answer[u]
 		for _, v := range above(g, u) {
-			if au == answer[v] {
-				continue
-			}
-			hc.Boundary++
-			if hitIndex[u] < 0 && hitIndex[v] < 0 {
-				hc.Uncovered++
-				if len(hc.First) < limit {
-					hc.First = append(hc.First, Edge{u, v})
-				}
-			}
+			hc.Edge(u, v, answer[u], answer[v], hitIndex[u] >= 0, hitIndex[v] >= 0, limit)
 		}
 	}
 	return hc
+}
+
+// Edge counts the edge u < v (each undirected edge once, in CSR order), given its
+// ends' answers and set membership: a boundary edge when the answers differ, uncovered
+// when neither end is in the set. It reports whether the edge was listed in First
+// (one of the first limit uncovered ones). CheckHitting and a cluster runner's shards
+// count with it.
+func (hc *HitCheck) Edge(u, v int32, ansU, ansV, hitU, hitV bool, limit int) (listed bool) {
+	if ansU == ansV {
+		return false
+	}
+	hc.Boundary++
+	if hitU || hitV {
+		return false
+	}
+	hc.Uncovered++
+	if len(hc.First) < limit {
+		hc.First = append(hc.First, Edge{u, v})
+		return true
+	}
+	return false
 }
 
 // Violation is a pair of hitting-set vertices whose given values admit no DP extension

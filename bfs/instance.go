@@ -32,11 +32,14 @@ func (in *Instance) POne(i int) float64 {
 }
 
 // givenPOne is POne before any repair: from PTrue and the answer.
-func (in *Instance) givenPOne(i int) float64 {
-	if in.Answer[in.Hit[i]] {
-		return in.PTrue[i]
+func (in *Instance) givenPOne(i int) float64 { return GivenPOne(in.Answer[in.Hit[i]], in.PTrue[i]) }
+
+// GivenPOne is a given p_true (Pr[M = answer]) as Pr[M = 1], the canonical form.
+func GivenPOne(answer bool, ptrue float64) float64 {
+	if answer {
+		return ptrue
 	}
-	return 1 - in.PTrue[i]
+	return 1 - ptrue
 }
 
 // HitIndex returns, for every vertex, its index in in.Hit or -1.

@@ -1,6 +1,9 @@
 package bfs
 
-import "context"
+import (
+	"context"
+	"math"
+)
 
 // Query is the paper's Algorithm 2 (docs/DESIGN.md §6): the optimal mechanism at one
 // vertex w, found by a breadth-first search from w instead of a pass over the whole
@@ -193,12 +196,9 @@ func (q *Query) assemble(w int32, best [2]candidate, res *QueryResult) {
 		p, b = best[1].val, best[1]
 	}
 	res.Bind, res.Dist, res.POne = b.h, b.d, p
-	switch i := q.hitIndex[w]; {
-	case i >= 0 && p == in.givenPOne(int(i)):
-		res.PTrue = in.PTrue[i]
-	case in.Answer[w]:
-		res.PTrue = p
-	default:
-		res.PTrue = 1 - p
+	given := math.NaN()
+	if i := q.hitIndex[w]; i >= 0 {
+		given = in.PTrue[i]
 	}
+	res.PTrue = OutputPTrue(in.Answer[w], p, given)
 }

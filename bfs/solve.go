@@ -191,14 +191,26 @@ func assemble(solved *Instance, f [2]*Field) Mechanism {
 			m.Bind[v], m.Dist[v] = f[1].Bind[v], f[1].Dist[v]
 		}
 		m.POne[v] = p
-		switch i := hitIndex[v]; {
-		case i >= 0 && p == solved.givenPOne(int(i)):
-			m.PTrue[v] = solved.PTrue[i] // a hitting-set vertex keeps its given value
-		case ans:
-			m.PTrue[v] = p
-		default:
-			m.PTrue[v] = 1 - p
+		given := math.NaN()
+		if i := hitIndex[v]; i >= 0 {
+			given = solved.PTrue[i]
 		}
+		m.PTrue[v] = OutputPTrue(ans, p, given)
 	}
 	return m
+}
+
+// OutputPTrue is the mechanism's Pr[M = answer] at a vertex whose p_one is p (the pass
+// value of its own answer): a hitting-set vertex (givenPTrue, NaN for others) whose
+// p_one is still the given one keeps its given p_true, bit for bit; else p or 1 − p.
+// Solve, Query and a cluster runner's shards assemble with it.
+func OutputPTrue(answer bool, p, givenPTrue float64) float64 {
+	switch {
+	case p == GivenPOne(answer, givenPTrue): // false for NaN
+		return givenPTrue
+	case answer:
+		return p
+	default:
+		return 1 - p
+	}
 }
