@@ -150,12 +150,23 @@ func readCSV(ctx context.Context, path string, names []string, fn func(row int64
 	})
 }
 
+// ParseNumber reads a number as graphdp reads every number a person types (CSV
+// fields, flags, config files): strconv.ParseFloat's decimal and hex forms, but no
+// digit-separating underscores, which ParseFloat accepts (it reads "0_5" as 5, where
+// the person most likely meant 0.5).
+func ParseNumber(s string) (float64, error) {
+	if strings.Contains(s, "_") {
+		return 0, &strconv.NumError{Func: "ParseNumber", Num: s, Err: strconv.ErrSyntax}
+	}
+	return strconv.ParseFloat(s, 64)
+}
+
 // csvProb parses a probability field; msgRange is the message for values outside [0, 1].
 func csvProb(path string, row int64, column, field, msgRange string) (float64, error) {
 	if field == "" {
 		return 0, cellError(path, ErrNull, row, column, "", msgEmpty)
 	}
-	p, err := strconv.ParseFloat(field, 64)
+	p, err := ParseNumber(field)
 	if err != nil {
 		return 0, cellError(path, ErrNotANumber, row, column, field, "not a number")
 	}

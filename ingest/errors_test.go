@@ -215,6 +215,7 @@ func TestInputErrorKinds(t *testing.T) {
 		{"duplicate vertex id", map[string]string{"v2.csv": "id,answer\n1,0\n1,1\n"}, "v", "v2.csv", ErrDuplicateID},
 		{"p_true out of range", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,1.5\n"}, "h", "h.csv", ErrRange},
 		{"not a number", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,x\n"}, "h", "h.csv", ErrNotANumber},
+		{"underscore is not a number", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,0_5\n"}, "h", "h.csv", ErrNotANumber},
 		{"empty field", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,\n"}, "h", "h.csv", ErrNull},
 		{"missing column", map[string]string{"v.csv": "id,answer\n1,0\n", "e.csv": "src,to\n1,1\n"}, "e", "e.csv", ErrMissingColumn},
 		{"unknown extension", map[string]string{"v.txt": "id,answer\n"}, "v", "v.txt", ErrUnreadable},

@@ -22,8 +22,8 @@ type Job struct {
 	Out        string  `yaml:"out"`
 	Summary    string  `yaml:"summary"` // optional JSON run summary
 	Epsilon    float64 `yaml:"-"`       // see SetEpsilon; the config's key is epsilon
-	Delta      float64 `yaml:"delta"`
-	Engine     string  `yaml:"engine"` // propagate (default) or per-source
+	Delta      float64 `yaml:"-"`       // the config's key is delta (config.go: number)
+	Engine     string  `yaml:"engine"`  // propagate (default) or per-source
 	Workers    int     `yaml:"workers"`
 	List       int     `yaml:"list"` // how many uncovered edges or violations to print
 	Columns    Columns `yaml:"columns"`

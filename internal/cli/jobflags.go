@@ -4,7 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 
+	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -22,8 +24,8 @@ var jobFlagTable = []jobFlag{
 	{"mechanism", "mechanism table (.parquet or .csv): id and p_one, or id and p_true (default with -config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
 	{"out", "output file: .parquet, .arrow/.feather or .csv", func(j *pipeline.Job) any { return &j.Out }},
 	{"summary", "write the run summary as JSON here", func(j *pipeline.Job) any { return &j.Summary }},
-	{"epsilon", "ε ≥ 0 (required)", func(j *pipeline.Job) any { return &j.Epsilon }},
-	{"delta", "δ in [0, 1)", func(j *pipeline.Job) any { return &j.Delta }},
+	{"epsilon", "ε ≥ 0, a `number` (decimal or hex; required)", func(j *pipeline.Job) any { return &j.Epsilon }},
+	{"delta", "δ in [0, 1), a `number`", func(j *pipeline.Job) any { return &j.Delta }},
 	{"engine", "propagate (default, linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
 	{"workers", "cores to use (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
 	{"list", "how many problems to list (default 10)", func(j *pipeline.Job) any { return &j.List }},
@@ -68,12 +70,32 @@ func addJobFlags(fs *flag.FlagSet, configUsage string, names ...string) *jobFlag
 		case *string:
 			fs.StringVar(p, n, "", def.usage)
 		case *float64:
-			fs.Float64Var(p, n, 0, def.usage)
+			fs.Var((*numberFlag)(p), n, def.usage)
 		case *int:
 			fs.IntVar(p, n, 0, def.usage)
 		}
 	}
 	return jf
+}
+
+// numberFlag is a float64 flag read with ingest.ParseNumber, as CSV fields and config
+// files are: "--delta 0_5" is not a number, not the number 5.
+type numberFlag float64
+
+func (f *numberFlag) String() string {
+	if f == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(float64(*f), 'g', -1, 64)
+}
+
+func (f *numberFlag) Set(s string) error {
+	v, err := ingest.ParseNumber(s)
+	if err != nil {
+		return errors.New("not a number")
+	}
+	*f = numberFlag(v)
+	return nil
 }
 
 func lookupJobFlag(name string) jobFlag {

@@ -85,6 +85,14 @@ func TestBadInputGolden(t *testing.T) {
 			return []string{"run", "-config", "testdata/bad/config_unknown.yaml", "-out", o}
 		}, 2},
 		{"config_every_problem", func(o string) []string { return []string{"run", "-config", "testdata/bad/config_invalid.yaml"} }, 2},
+		// A second YAML document would be ignored; type errors are listed once each, with
+		// unknown keys; 0_5 is not a number (YAML alone would read the integer 5).
+		{"config_two_documents", func(o string) []string {
+			return []string{"run", "-config", "testdata/bad/config_two_documents.yaml", "-out", o}
+		}, 2},
+		{"config_type_errors", func(o string) []string {
+			return []string{"run", "-config", "testdata/bad/config_type_errors.yaml", "-out", o}
+		}, 2},
 		{"no_flags", func(o string) []string { return []string{"run"} }, 2},
 		{"unknown_flag", func(o string) []string { return []string{"run", "-bogus"} }, 2},
 		// graphdp links no Beam: it names the binary that does, with every other problem.
