@@ -131,10 +131,10 @@ type RandomizedResponse struct {
 	MaxGainID     string  `json:"max_gain_id,omitempty"`
 	// GainDeterministic counts the gaining datasets left out of MaxGain: they are
 	// answered deterministically, a "gain" bought with no privacy at all.
-	GainDeterministic int `json:"gain_deterministic"`
-	MeanLossLoses float64 `json:"mean_loss_of_losses"` // mean of α − p_true over the datasets that lose
-	MaxLoss       float64 `json:"max_loss"`            // largest α − p_true (0 if none loses)
-	MaxLossID     string  `json:"max_loss_id,omitempty"`
+	GainDeterministic int     `json:"gain_deterministic"`
+	MeanLossLoses     float64 `json:"mean_loss_of_losses"` // mean of α − p_true over the datasets that lose
+	MaxLoss           float64 `json:"max_loss"`            // largest α − p_true (0 if none loses)
+	MaxLossID         string  `json:"max_loss_id,omitempty"`
 }
 
 // Audit is the (ε,δ)-DP check of every edge, both directions, both outputs.
