@@ -85,10 +85,10 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 	sol := &Solution{Instance: in, Relaxations: f[0].Scans + f[1].Scans}
 	sol.Violations, sol.Infeasible = violations(in, f, limit, Tolerance)
 	if sol.Infeasible == 0 {
-		first := f
+		first, consistent := f, false
 		for sol.Repairs < MaxRepairs {
 			next := repair(sol.Instance, f)
-			if next == nil {
+			if consistent = next == nil; consistent {
 				break
 			}
 			if f, err = colours(ctx, next, eng); err != nil {
@@ -101,7 +101,10 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 		// consistent and each within Tolerance of the given one. When no such values
 		// were found, the input is rejected like any conflict, listing the pairs above
 		// their bounds at all.
-		if !RepairKept(repair(sol.Instance, f) != nil, sol.MaxMove()) {
+		if !consistent {
+			consistent = repair(sol.Instance, f) == nil // after the last allowed round
+		}
+		if !RepairKept(!consistent, sol.MaxMove()) {
 			sol.Violations, sol.Infeasible = violations(in, first, limit, 0)
 			sol.RepairFailed = true
 			sol.Instance, f = in, first

@@ -188,12 +188,11 @@ func TestExcessExactSign(t *testing.T) {
 	if u := p.Upper(x); u >= y || !oracleAllowed(0.01, 0, x, u) {
 		t.Errorf("Upper(%v) = %v", x, u)
 	}
-	for _, c := range []struct{ x, y float64 }{{0.2, 0.2}, {0.1, 0.3}, {0.9, 0.95}, {0, 1e-300}} {
-		for _, one := range []bool{false, true} {
-			ex := p.Excess(c.x, c.y, one)
-			if (ex > 0) == p.Allowed(c.x, c.y) && ex > 0 {
-				t.Errorf("Excess(%v, %v, %v) = %g but Allowed", c.x, c.y, one, ex)
-			}
+	// Allowed exactly when neither output's excess is positive, both ways round.
+	for _, c := range []struct{ x, y float64 }{{0.2, 0.2}, {0.1, 0.3}, {0.9, 0.95}, {0, 1e-300}, {x, y}, {x, p.Upper(x)}} {
+		worst := max(p.Excess(c.x, c.y, false), p.Excess(c.x, c.y, true))
+		if (worst <= 0) != p.Allowed(c.x, c.y) {
+			t.Errorf("(%v, %v): largest excess %g, Allowed %v", c.x, c.y, worst, p.Allowed(c.x, c.y))
 		}
 	}
 }
@@ -217,28 +216,19 @@ func TestBalanced(t *testing.T) {
 	}
 }
 
-func BenchmarkUpper(b *testing.B) {
-	for _, eps := range []float64{0.01, 1, 20} {
-		p := mustPair(b, eps, 1e-6)
-		pts := testPoints(p, 1000, 3)
-		b.Run(fmt.Sprintf("eps=%v", eps), func(b *testing.B) {
-			s := 0.0
-			for i := 0; b.Loop(); i++ {
-				s += p.Upper(pts[i%len(pts)])
-			}
-			sink = s
-		})
-	}
-}
+func BenchmarkUpper(b *testing.B) { benchmarkBound(b, Pair.Upper) }
+func BenchmarkLower(b *testing.B) { benchmarkBound(b, Pair.Lower) }
 
-func BenchmarkLower(b *testing.B) {
+// benchmarkBound times a bound over testPoints (ends, switch points, subnormals and
+// random values, so the math/big fallback's share is included) at three ε.
+func benchmarkBound(b *testing.B, bound func(Pair, float64) float64) {
 	for _, eps := range []float64{0.01, 1, 20} {
 		p := mustPair(b, eps, 1e-6)
 		pts := testPoints(p, 1000, 3)
 		b.Run(fmt.Sprintf("eps=%v", eps), func(b *testing.B) {
 			s := 0.0
 			for i := 0; b.Loop(); i++ {
-				s += p.Lower(pts[i%len(pts)])
+				s += bound(p, pts[i%len(pts)])
 			}
 			sink = s
 		})

@@ -112,10 +112,19 @@ const ApproxMargin = 0x1p-49
 // It lets the audit and the bounds skip the certified computation where a value is
 // clearly inside or one branch clearly wins.
 func (p Pair) ApproxBounds(a float64) (lo, up float64) {
-	e, ie, d := p.eps.hi, p.ieps.hi, p.Delta
-	up = min(e*a+d, 1-(1-a-d)*ie, 1)
-	lo = max(1-d-e*(1-a), (a-d)*ie, 0)
-	return lo, up
+	b1, b2 := p.approxUpper(a)
+	l1, l2 := p.approxLower(a)
+	return max(l1, l2, 0), min(b1, b2, 1)
+}
+
+// approxUpper is U's two branches, e^ε·a + δ and 1 − (1 − a − δ)·e^−ε, in float64.
+func (p Pair) approxUpper(a float64) (b1, b2 float64) {
+	return p.eps.hi*a + p.Delta, 1 - (1-a-p.Delta)*p.ieps.hi
+}
+
+// approxLower is L's two branches, 1 − δ − e^ε·(1 − a) and (a − δ)·e^−ε, in float64.
+func (p Pair) approxLower(a float64) (l1, l2 float64) {
+	return 1 - p.Delta - p.eps.hi*(1-a), (a - p.Delta) * p.ieps.hi
 }
 
 // upperDD is RD(min(e^ε·a + δ, 1 − (1 − a − δ)·e^−ε, 1)) in double-double; the
@@ -123,8 +132,7 @@ func (p Pair) ApproxBounds(a float64) (lo, up float64) {
 // minimum is the minimum of the RDs, and a branch that the float64 values show to be
 // larger by more than twice ApproxMargin need not be computed.
 func (p Pair) upperDD(a float64) (float64, bool) {
-	e, ie, d := p.eps.hi, p.ieps.hi, p.Delta
-	b1a, b2a := e*a+d, 1-(1-a-d)*ie
+	b1a, b2a := p.approxUpper(a)
 	if min(b1a, b2a) > 1+2*ApproxMargin {
 		return 1, true
 	}
@@ -173,8 +181,7 @@ func (p Pair) upper2(a float64) (float64, bool) {
 // lowerDD is RU(max(1 − δ − e^ε·(1 − a), (a − δ)·e^−ε, 0)) in double-double, skipping
 // a branch the float64 values show to be smaller, like upperDD.
 func (p Pair) lowerDD(a float64) (float64, bool) {
-	e, ie, dl := p.eps.hi, p.ieps.hi, p.Delta
-	l1a, l2a := 1-dl-e*(1-a), (a-dl)*ie
+	l1a, l2a := p.approxLower(a)
 	if max(l1a, l2a) < -2*ApproxMargin {
 		return 0, true
 	}

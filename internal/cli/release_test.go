@@ -22,11 +22,7 @@ const relMech = "testdata/release/mechanism.csv" // run's output on the paper's 
 // Every bad release request: a clear message, the documented exit status, nothing
 // written and the previous output intact (golden files, -update-golden rewrites).
 func TestReleaseBadInputGolden(t *testing.T) {
-	cases := []struct {
-		name string
-		args []string // "OUT" is replaced by the output path
-		code int
-	}{
+	releaseGolden(t, []releaseCase{
 		{"release_unknown_id_flag", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "1", "-id", "9", "-out", "OUT"}, 3},
 		{"release_unknown_id_file", []string{"-epsilon", "0.5", "-mechanism", relMech, "-ids", "testdata/release/ids_unknown.csv", "-out", "OUT"}, 3},
 		{"release_duplicate_id_file", []string{"-epsilon", "0.5", "-mechanism", relMech, "-ids", "testdata/release/ids_dup.csv", "-out", "OUT"}, 3},
@@ -39,18 +35,7 @@ func TestReleaseBadInputGolden(t *testing.T) {
 		{"release_no_flags", []string{}, 2},
 		{"release_ids_and_id", []string{"-epsilon", "0.5", "-mechanism", relMech, "-ids", "testdata/release/ids.csv", "-id", "1", "-out", "OUT.txt"}, 2},
 		{"release_config_unknown_key", []string{"-config", "testdata/bad/config_unknown.yaml", "-id", "1", "-out", "OUT"}, 2},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rejectedGolden(t, c.name, "released.csv", c.code, func(out string) []string {
-				args := []string{"release"}
-				for _, a := range c.args {
-					args = append(args, strings.ReplaceAll(a, "OUT", out))
-				}
-				return args
-			})
-		})
-	}
+	})
 }
 
 // releaseWith runs a release with an injected bit stream and returns the CSV rows.
@@ -177,5 +162,28 @@ func TestReleaseExampleParquet(t *testing.T) {
 	code, _, stderr = graphdp(t, "release", "-quiet", "-config", "../../configs/example.yaml", "-mechanism", mech, "-id", "a", "-out", filepath.Join(dir, "r.csv"))
 	if code != 0 {
 		t.Fatalf("release -config: exit %d: %s", code, stderr)
+	}
+}
+
+// releaseCase is a release that must be refused: its flags ("OUT" is replaced by the
+// output path), its golden file's name and the exit status.
+type releaseCase struct {
+	name string
+	args []string
+	code int
+}
+
+// releaseGolden runs each refused release against its golden file (rejectedGolden).
+func releaseGolden(t *testing.T, cases []releaseCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rejectedGolden(t, c.name, "released.csv", c.code, func(out string) []string {
+				args := []string{"release"}
+				for _, a := range c.args {
+					args = append(args, strings.ReplaceAll(a, "OUT", out))
+				}
+				return args
+			})
+		})
 	}
 }

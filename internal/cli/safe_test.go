@@ -93,27 +93,12 @@ func TestReportWarnsDeterministic(t *testing.T) {
 // new flags are checked before any work.
 func TestReleaseSafetyGolden(t *testing.T) {
 	const mech01 = "testdata/release/mechanism_01.csv"
-	cases := []struct {
-		name string
-		args []string
-		code int
-	}{
+	releaseGolden(t, []releaseCase{
 		{"release_deterministic", []string{"-epsilon", "0.5", "-mechanism", mech01, "-id", "1", "-id", "2", "-out", "OUT"}, 3},
 		{"release_budget_without_ledger", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "1", "-budget-epsilon", "1", "-out", "OUT"}, 2},
 		{"release_ledger_without_budget", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "1", "-ledger", "OUT.ledger", "-out", "OUT"}, 2},
 		{"release_budget_negative", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "1", "-ledger", "OUT.ledger", "-budget-epsilon", "-1", "-out", "OUT"}, 2},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			rejectedGolden(t, c.name, "released.csv", c.code, func(out string) []string {
-				args := []string{"release"}
-				for _, a := range c.args {
-					args = append(args, strings.ReplaceAll(a, "OUT", out))
-				}
-				return args
-			})
-		})
-	}
+	})
 }
 
 // Basic composition: a dataset may be released while the sums of its ε and of its
