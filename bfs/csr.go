@@ -1,6 +1,7 @@
 package bfs
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 	"runtime"
@@ -64,70 +65,154 @@ func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
 func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildStats) {
 	src, dst := *srcp, *dstp
 	rows := len(src)
-	st := BuildStats{Rows: int64(rows)}
 	w := workersFor(rows)
 	if workers > 0 {
 		w = min(w, workers)
 	}
-	shift := blockShift(n, rows)
-	nb := (n + 1<<shift - 1) >> shift
-
-	// Pass 1: arcs per (worker, block), self-loops per worker.
-	cur := make([][]int64, w)
-	loops := make([]int64, w)
+	// The rows in w contiguous shares, one unit each, passed twice.
+	b := NewBuilder(n, int64(rows), w)
+	parallel(w, rows, func(k, lo, hi int) { b.Count(k, src[lo:hi], dst[lo:hi]) })
+	b.Layout()
 	parallel(w, rows, func(k, lo, hi int) {
-		h := make([]int64, nb)
-		var l int64
-		for i, u := range src[lo:hi] {
-			v := dst[lo+i]
-			if u == v {
-				l++
-				continue
-			}
-			h[u>>shift]++
-			h[v>>shift]++
-		}
-		cur[k], loops[k] = h, l
-	})
-	for _, l := range loops {
-		st.SelfLoops += l
-	}
-	// Block b's arcs are heads[start[b]:start[b+1]], tails (minus the block's first
-	// vertex) at the same places of low, worker 0's share first; cur[k][b] becomes
-	// worker k's cursor in block b.
-	start := make([]int64, nb+1)
-	arcs := int64(0)
-	for b := range nb {
-		start[b] = arcs
-		for k := range w {
-			c := cur[k][b]
-			cur[k][b] = arcs
-			arcs += c
-		}
-	}
-	start[nb] = arcs
-	// Pass 2: partition the arcs by tail block (the same shares as pass 1): two
-	// write streams per block, a few thousand in all. A block's tails fit 16 bits.
-	heads := make([]int32, arcs)
-	low := make([]uint16, arcs)
-	lowMask := int32(1)<<shift - 1 // a tail minus its block's first vertex
-	parallel(w, rows, func(k, lo, hi int) {
-		c := cur[k]
-		for i, u := range src[lo:hi] {
-			v := dst[lo+i]
-			if u == v {
-				continue
-			}
-			p := c[u>>shift]
-			c[u>>shift]++
-			heads[p], low[p] = v, uint16(u&lowMask)
-			q := c[v>>shift]
-			c[v>>shift]++
-			heads[q], low[q] = u, uint16(v&lowMask)
+		if err := b.Scatter(k, src[lo:hi], dst[lo:hi]); err != nil {
+			panic(err) // the same rows as Count's: cannot happen
 		}
 	})
 	*srcp, *dstp = nil, nil
 	src, dst = nil, nil
+	g, st, err := b.Finish(workers)
+	if err != nil {
+		panic(err)
+	}
+	return g, st
+}
+
+// Builder is BuildOwned's algorithm for rows that are not held in memory: the
+// caller delivers the same rows twice, in units of its choosing (row groups of a
+// file), first to Count and then, after Layout, to Scatter, and never holds them
+// all. Its memory is the 12 bytes an arc of scratch (heads and block offsets of
+// tails), at most 2·rows arcs, and nb·8 bytes a unit of counters (nb ≤ maxBlocks
+// blocks). Count and Scatter may run concurrently for different units; the
+// batches of one unit must come in the same order and sizes each time.
+type Builder struct {
+	n, shift, nb int
+	cnt          [][]int64 // per unit: arcs per block (Count), then cursors (Scatter)
+	lim          [][]int64 // per unit: the end of its share of each block
+	rows, loops  []int64   // per unit
+	start        []int64   // block b's arcs are heads[start[b]:start[b+1]]
+	heads        []int32
+	low          []uint16 // a tail minus its block's first vertex
+}
+
+// NewBuilder prepares a build of n vertices from about rows rows (which sizes
+// the blocks; any count is correct) delivered in units units.
+func NewBuilder(n int, rows int64, units int) *Builder {
+	shift := blockShift(n, int(min(rows, math.MaxInt)))
+	b := &Builder{n: n, shift: shift, nb: (n + 1<<shift - 1) >> shift,
+		cnt: make([][]int64, units), rows: make([]int64, units), loops: make([]int64, units)}
+	return b
+}
+
+// Count is the first pass: it counts unit k's rows src, dst (positions in [0, n))
+// per block of their tails.
+func (b *Builder) Count(k int, src, dst []int32) {
+	h := b.cnt[k]
+	if h == nil {
+		h = make([]int64, b.nb)
+		b.cnt[k] = h
+	}
+	shift := b.shift
+	var l int64
+	for i, u := range src {
+		v := dst[i]
+		if u == v {
+			l++
+			continue
+		}
+		h[u>>shift]++
+		h[v>>shift]++
+	}
+	b.rows[k] += int64(len(src))
+	b.loops[k] += l
+}
+
+// Layout places every unit's share of every block, unit 0's first, and allocates
+// the scratch; Count must not be called after it.
+func (b *Builder) Layout() {
+	nb := b.nb
+	b.start = make([]int64, nb+1)
+	b.lim = make([][]int64, len(b.cnt))
+	for k := range b.cnt {
+		if b.cnt[k] == nil {
+			b.cnt[k] = make([]int64, nb)
+		}
+		b.lim[k] = make([]int64, nb)
+	}
+	arcs := int64(0)
+	for bl := range nb {
+		b.start[bl] = arcs
+		for k := range b.cnt {
+			c := b.cnt[k][bl]
+			b.cnt[k][bl] = arcs
+			arcs += c
+			b.lim[k][bl] = arcs
+		}
+	}
+	b.start[nb] = arcs
+	b.heads = make([]int32, arcs)
+	b.low = make([]uint16, arcs)
+}
+
+// ErrRowsChanged is Scatter's and Finish's error when the second pass delivers
+// other rows than the first (the input changed between the passes).
+var ErrRowsChanged = errors.New("bfs: the edge rows changed between the build's two passes")
+
+// Scatter is the second pass: it appends every arc of unit k's rows to its block's
+// share of the scratch, two sequential write streams per block.
+func (b *Builder) Scatter(k int, src, dst []int32) error {
+	c, lim := b.cnt[k], b.lim[k]
+	heads, low := b.heads, b.low
+	shift := b.shift
+	lowMask := int32(1)<<shift - 1
+	for i, u := range src {
+		v := dst[i]
+		if u == v {
+			continue
+		}
+		bu, bv := u>>shift, v>>shift
+		p, q := c[bu], c[bv]+b2i(bu == bv)
+		if p >= lim[bu] || q >= lim[bv] {
+			return ErrRowsChanged
+		}
+		heads[p], low[p] = v, uint16(u&lowMask)
+		heads[q], low[q] = u, uint16(v&lowMask)
+		c[bu]++
+		c[bv]++
+	}
+	return nil
+}
+
+// Finish builds the lists from the scattered arcs on at most workers goroutines
+// (0: GOMAXPROCS) and returns the graph; the Builder is spent.
+func (b *Builder) Finish(workers int) (*Graph, BuildStats, error) {
+	n, shift, nb := b.n, b.shift, b.nb
+	st := BuildStats{}
+	for k := range b.cnt {
+		st.Rows += b.rows[k]
+		st.SelfLoops += b.loops[k]
+		for bl := range nb {
+			if b.cnt[k][bl] != b.lim[k][bl] {
+				return nil, st, ErrRowsChanged
+			}
+		}
+	}
+	heads, low, start := b.heads, b.low, b.start
+	b.heads, b.low, b.cnt, b.lim = nil, nil, nil, nil
+	arcs := start[nb]
+	w := workersFor(int(min(arcs, math.MaxInt)))
+	if workers > 0 {
+		w = min(w, workers)
+	}
 
 	// Build each block's lists in place; off[v+1] holds v's deduplicated degree
 	// until the prefix sum below, kept[b] the block's total.
@@ -138,12 +223,12 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 	parallel(w, w, func(_, _, _ int) {
 		var bw blockWork
 		for {
-			b := int(next.Add(1) - 1)
-			if b >= nb {
+			bl := int(next.Add(1) - 1)
+			if bl >= nb {
 				break
 			}
-			v0, v1 := b<<shift, min(n, (b+1)<<shift)
-			kept[b] = bw.build(heads[start[b]:start[b+1]], low[start[b]:start[b+1]], off[v0+1:v1+1], hbits)
+			v0, v1 := bl<<shift, min(n, (bl+1)<<shift)
+			kept[bl] = bw.build(heads[start[bl]:start[bl+1]], low[start[bl]:start[bl+1]], off[v0+1:v1+1], hbits)
 		}
 	})
 	low = nil
@@ -155,16 +240,23 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 	// Close the gaps duplicates left at the blocks' ends, left to right (a block
 	// moves down, never onto a later block's lists).
 	if total != arcs {
-		for b := range nb {
-			if p := off[b<<shift]; p != start[b] {
-				copy(heads[p:p+kept[b]], heads[start[b]:])
+		for bl := range nb {
+			if p := off[bl<<shift]; p != start[bl] {
+				copy(heads[p:p+kept[bl]], heads[start[bl]:])
 			}
 		}
 		heads = heads[:total:total]
 	}
 	st.Kept = total / 2
 	st.Duplicates = st.Rows - st.SelfLoops - st.Kept
-	return &Graph{Off: off, Adj: heads}, st
+	return &Graph{Off: off, Adj: heads}, st, nil
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // blockWork is one worker's buffers for building blocks, reused across blocks.

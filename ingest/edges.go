@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Edges is the edges table as dense vertex positions, one entry per input
@@ -11,6 +12,7 @@ import (
 type Edges struct {
 	File        string
 	Src, Dst    []int32
+	Rows        int64 // the file's rows (len(Src) when they are held)
 	Fingerprint string
 }
 
@@ -41,7 +43,7 @@ func readEdgesParquet(ctx context.Context, path string, cols Columns, vs *Vertic
 		}
 	}
 	n := t.numRows()
-	e := &Edges{File: path, Src: make([]int32, n), Dst: make([]int32, n)}
+	e := &Edges{File: path, Src: make([]int32, n), Dst: make([]int32, n), Rows: n}
 	if err := t.run(ctx, t.refLoader(c[0], vs, e.Src), t.refLoader(c[1], vs, e.Dst)); err != nil {
 		return nil, err
 	}
@@ -69,5 +71,130 @@ func readEdgesCSV(ctx context.Context, path string, cols Columns, vs *Vertices) 
 	if err != nil {
 		return nil, err
 	}
+	e.Rows = int64(len(e.Src))
 	return e, nil
 }
+
+// EdgeStream is an edges file opened to be read as vertex positions, a batch of
+// rows at a time, as often as the caller needs: the run builds its graph in two
+// passes over the file (bfs.Builder) instead of holding Edges, 8 bytes a row.
+// Each pass checks every row as ReadEdges does and reports the same error.
+type EdgeStream struct {
+	File string
+	t    *Table
+	cols []*Column
+	vs   *Vertices
+	fp   func() (string, error)
+	sum  *string // the fingerprint, once fp returned it
+	done func()
+	csv  *Edges // a CSV file is read whole when opened
+}
+
+// OpenEdges opens the edges file at path (columns cols.Src and cols.Dst, holding
+// ids of vs) and checks its schema; a CSV file is read and checked whole.
+func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices) (*EdgeStream, error) {
+	if err := checkVertices(vs); err != nil {
+		return nil, err
+	}
+	f, err := formatOf(path)
+	if err != nil {
+		return nil, err
+	}
+	if f == formatCSV {
+		e, err := readEdgesCSV(ctx, path, cols, vs)
+		if err != nil {
+			return nil, err
+		}
+		return &EdgeStream{File: path, csv: e, done: func() {}}, nil
+	}
+	t, c, fp, done, err := openParquetColumns(ctx, path, cols.Src, cols.Dst)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range c {
+		if err := checkRefType(t, c, vs); err != nil {
+			done()
+			return nil, err
+		}
+	}
+	return &EdgeStream{File: path, t: t, cols: c, vs: vs, fp: fp, done: done}, nil
+}
+
+// Rows is the file's row count.
+func (s *EdgeStream) Rows() int64 {
+	if s.csv != nil {
+		return int64(len(s.csv.Src))
+	}
+	return s.t.numRows()
+}
+
+// Units is how many units Scan numbers its batches with: the row groups (one for CSV).
+func (s *EdgeStream) Units() int {
+	if s.csv != nil {
+		return 1
+	}
+	return s.t.numGroups()
+}
+
+// Scan calls fn with every row as positions, in batches: fn(unit, src, dst) for
+// consecutive rows of one unit. Units run concurrently (fn must only touch what
+// belongs to its unit), the batches of a unit in file order, and each pass delivers
+// the same batches. fn must not keep src and dst. The error reported is that of
+// the earliest failing unit (its lowest row; doc.go, invariant 4).
+func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int32) error) error {
+	if s.csv != nil {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return fn(0, s.csv.Src, s.csv.Dst)
+	}
+	t := s.t
+	return t.run(ctx, func(check func() error, g int) error {
+		a, err := t.openRefs(s.cols[0], s.vs, g)
+		if err != nil {
+			return err
+		}
+		defer a.close()
+		b, err := t.openRefs(s.cols[1], s.vs, g)
+		if err != nil {
+			return err
+		}
+		defer b.close()
+		src, dst := make([]int32, t.scratchLen(g)), make([]int32, t.scratchLen(g))
+		for !a.done() {
+			if err := check(); err != nil {
+				return err
+			}
+			_, sp, errA := a.next(src)
+			_, dp, errB := b.next(dst)
+			if errA != nil || errB != nil {
+				return firstError([]error{errA, errB})
+			}
+			if len(sp) != len(dp) {
+				return t.corrupt(s.cols[1], fmt.Errorf("row group %d: %d values of %s against %d", g, len(dp), s.cols[0].name, len(sp)))
+			}
+			if err := fn(g, sp, dp); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Fingerprint waits for the file's hex SHA-256.
+func (s *EdgeStream) Fingerprint() (string, error) {
+	if s.csv != nil {
+		return s.csv.Fingerprint, nil
+	}
+	if s.sum == nil {
+		sum, err := s.fp()
+		if err != nil {
+			return "", err
+		}
+		s.sum = &sum
+	}
+	return *s.sum, nil
+}
+
+// Close releases the file (and stops the fingerprint if it is still running).
+func (s *EdgeStream) Close() { s.done() }

@@ -290,53 +290,89 @@ type chunkLoader func(check func() error, g int) error
 // values, calling fn with each batch and the file row of its first value.
 // A null (definition level below the max) is an InputError naming its row.
 func scanChunk[T any](t *Table, c *Column, g int, check func() error, buf []T, fn func(row int64, vals []T) error) error {
-	cr, err := t.rd.RowGroup(g).Column(c.idx)
+	k, err := openChunk[T](t, c, g, len(buf))
 	if err != nil {
-		return t.corrupt(c, err)
+		return err
 	}
-	defer cr.Close()
-	r, ok := cr.(batchReader[T])
-	if !ok {
-		panic(fmt.Sprintf("ingest: column %q: reader %T does not decode %T", c.name, cr, buf))
-	}
-	var defs []int16
-	if c.maxDef > 0 {
-		defs = make([]int16, len(buf))
-	}
-	row, end := t.starts[g], t.starts[g+1]
-	for row < end {
+	defer k.close()
+	for !k.done() {
 		if err := check(); err != nil {
 			return err
 		}
-		want := min(int64(len(buf)), end-row)
-		var d []int16
-		if defs != nil {
-			d = defs[:want]
-		}
-		lvls, n, err := r.ReadBatch(want, buf[:want], d, nil)
+		row, vals, err := k.next(buf)
 		if err != nil {
-			return t.corrupt(c, err)
-		}
-		if lvls <= 0 || lvls > want {
-			if cerr := cr.Err(); cerr != nil {
-				return t.corrupt(c, cerr)
-			}
-			return t.corrupt(c, fmt.Errorf("row group %d ends after %d of its %d rows", g, row-t.starts[g], end-t.starts[g]))
-		}
-		if int64(n) != lvls {
-			for i, l := range d[:lvls] {
-				if l < c.maxDef {
-					return cellError(t.path, ErrNull, row+int64(i), c.name, "", msgNull)
-				}
-			}
-			return t.corrupt(c, fmt.Errorf("%d levels but %d values", lvls, n))
-		}
-		if err := fn(row, buf[:n]); err != nil {
 			return err
 		}
-		row += lvls
+		if err := fn(row, vals); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// chunkCursor reads one column of one row group a batch at a time, so that two
+// columns can be read in step (edges.go's stream) as well as one after the other.
+type chunkCursor[T any] struct {
+	t        *Table
+	c        *Column
+	g        int
+	cr       file.ColumnChunkReader
+	r        batchReader[T]
+	defs     []int16
+	row, end int64 // the next file row, and the row group's end
+}
+
+func openChunk[T any](t *Table, c *Column, g int, batch int) (*chunkCursor[T], error) {
+	cr, err := t.rd.RowGroup(g).Column(c.idx)
+	if err != nil {
+		return nil, t.corrupt(c, err)
+	}
+	r, ok := cr.(batchReader[T])
+	if !ok {
+		cr.Close()
+		var zero T
+		panic(fmt.Sprintf("ingest: column %q: reader %T does not decode %T", c.name, cr, zero))
+	}
+	k := &chunkCursor[T]{t: t, c: c, g: g, cr: cr, r: r, row: t.starts[g], end: t.starts[g+1]}
+	if c.maxDef > 0 {
+		k.defs = make([]int16, batch)
+	}
+	return k, nil
+}
+
+func (k *chunkCursor[T]) close()     { k.cr.Close() }
+func (k *chunkCursor[T]) done() bool { return k.row >= k.end }
+
+// next decodes the next min(len(buf), rows left) values into buf and returns them
+// with the file row of the first.
+func (k *chunkCursor[T]) next(buf []T) (int64, []T, error) {
+	t, c, g := k.t, k.c, k.g
+	want := min(int64(len(buf)), k.end-k.row)
+	var d []int16
+	if k.defs != nil {
+		d = k.defs[:want]
+	}
+	lvls, n, err := k.r.ReadBatch(want, buf[:want], d, nil)
+	if err != nil {
+		return k.row, nil, t.corrupt(c, err)
+	}
+	if lvls <= 0 || lvls > want {
+		if cerr := k.cr.Err(); cerr != nil {
+			return k.row, nil, t.corrupt(c, cerr)
+		}
+		return k.row, nil, t.corrupt(c, fmt.Errorf("row group %d ends after %d of its %d rows", g, k.row-t.starts[g], k.end-t.starts[g]))
+	}
+	if int64(n) != lvls {
+		for i, l := range d[:lvls] {
+			if l < c.maxDef {
+				return k.row, nil, cellError(t.path, ErrNull, k.row+int64(i), c.name, "", msgNull)
+			}
+		}
+		return k.row, nil, t.corrupt(c, fmt.Errorf("%d levels but %d values", lvls, n))
+	}
+	row := k.row
+	k.row += lvls
+	return row, buf[:n], nil
 }
 
 // scratchLen sizes a batch buffer for row group g.
@@ -346,25 +382,92 @@ func (t *Table) scratchLen(g int) int { return int(min(batchRows, max(1, t.group
 // are widened as unsigned; uint64 values above MaxInt64 come out negative,
 // which callers detect with c.isUint64().
 func scanInts(t *Table, c *Column, g int, check func() error, fn func(row int64, vals []int64) error) error {
-	n := t.scratchLen(g)
-	if c.phys == parquet.Types.Int64 {
-		return scanChunk(t, c, g, check, make([]int64, n), fn)
+	k, err := openInts(t, c, g)
+	if err != nil {
+		return err
 	}
-	wide := make([]int64, n)
-	unsigned := c.typ.ID() == arrow.UINT32 || c.typ.ID() == arrow.UINT16 || c.typ.ID() == arrow.UINT8
-	return scanChunk(t, c, g, check, make([]int32, n), func(row int64, vals []int32) error {
-		w := wide[:len(vals)]
-		if unsigned {
-			for i, v := range vals {
-				w[i] = int64(uint32(v))
-			}
-		} else {
-			for i, v := range vals {
-				w[i] = int64(v)
-			}
+	defer k.close()
+	for !k.done() {
+		if err := check(); err != nil {
+			return err
 		}
-		return fn(row, w)
-	})
+		row, vals, err := k.next()
+		if err != nil {
+			return err
+		}
+		if err := fn(row, vals); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// intCursor reads an integer column of one row group as int64, a batch at a time
+// (scanInts' widening).
+type intCursor struct {
+	wide     *chunkCursor[int64] // INT64 columns
+	narrow   *chunkCursor[int32] // INT32 columns
+	buf      []int64
+	nbuf     []int32
+	unsigned bool
+}
+
+func openInts(t *Table, c *Column, g int) (*intCursor, error) {
+	n := t.scratchLen(g)
+	k := &intCursor{buf: make([]int64, n)}
+	var err error
+	if c.phys == parquet.Types.Int64 {
+		k.wide, err = openChunk[int64](t, c, g, n)
+	} else {
+		k.nbuf = make([]int32, n)
+		k.unsigned = c.typ.ID() == arrow.UINT32 || c.typ.ID() == arrow.UINT16 || c.typ.ID() == arrow.UINT8
+		k.narrow, err = openChunk[int32](t, c, g, n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+func (k *intCursor) close() {
+	if k.wide != nil {
+		k.wide.close()
+	} else {
+		k.narrow.close()
+	}
+}
+
+func (k *intCursor) done() bool {
+	if k.wide != nil {
+		return k.wide.done()
+	}
+	return k.narrow.done()
+}
+
+// pos is the file row the next batch starts at.
+func (k *intCursor) pos() int64 {
+	if k.wide != nil {
+		return k.wide.row
+	}
+	return k.narrow.row
+}
+
+func (k *intCursor) next() (int64, []int64, error) {
+	if k.wide != nil {
+		return k.wide.next(k.buf)
+	}
+	row, vals, err := k.narrow.next(k.nbuf)
+	w := k.buf[:len(vals)]
+	if k.unsigned {
+		for i, v := range vals {
+			w[i] = int64(uint32(v))
+		}
+	} else {
+		for i, v := range vals {
+			w[i] = int64(v)
+		}
+	}
+	return row, w, err
 }
 
 // scanFloats reads a FLOAT or DOUBLE column as float64.

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -19,32 +20,89 @@ import (
 // Loaded is a job's inputs, read and checked against each other.
 type Loaded struct {
 	Vertices *ingest.Vertices
-	Edges    *ingest.Edges
-	Hit      *ingest.HittingSet
+	Edges    *ingest.Edges      // File, Rows and Fingerprint: the rows are not kept (BuildGraph)
+	Hit      *ingest.HittingSet // nil when the job names no hitting set (toolkit commands)
+
+	// The edges file between its two passes (BuildGraph).
+	stream  *ingest.EdgeStream
+	builder *bfs.Builder
 }
 
-// Load reads the three inputs: vertices first (they define the ids), then edges and
-// hitting set concurrently.
-func Load(ctx context.Context, job *Job) (*Loaded, error) {
+// Load reads the inputs: vertices first (they define the ids), then the hitting set
+// concurrently with the edges' first pass, which checks every row and counts arcs
+// for the graph (bfs.Builder); BuildGraph is the second. The edge rows are never held
+// (docs/PERFORMANCE.md, "Memory model").
+func Load(ctx context.Context, job *Job) (*Loaded, error) { return load(ctx, job, nil) }
+
+// load is Load, running more (another reader of the toolkit commands) concurrently
+// with the edges and the hitting set.
+func load(ctx context.Context, job *Job, more func(ctx context.Context, vs *ingest.Vertices) error) (*Loaded, error) {
 	cols := job.IngestColumns()
 	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
 	if err != nil {
 		return nil, err
 	}
-	l := &Loaded{Vertices: vs}
+	es, err := ingest.OpenEdges(ctx, job.Edges, cols, vs)
+	if err != nil {
+		return nil, err
+	}
+	b := bfs.NewBuilder(vs.IDs.Len(), es.Rows(), es.Units())
+	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, stream: es, builder: b}
 	grp, gctx := errgroup.WithContext(ctx)
-	grp.Go(func() (err error) {
-		l.Edges, err = ingest.ReadEdges(gctx, job.Edges, cols, vs)
-		return err
+	grp.Go(func() error {
+		return es.Scan(gctx, func(k int, src, dst []int32) error {
+			b.Count(k, src, dst)
+			return nil
+		})
 	})
-	grp.Go(func() (err error) {
-		l.Hit, err = ingest.ReadHittingSet(gctx, job.HittingSet, cols, vs)
-		return err
-	})
-	if err := grp.Wait(); err != nil {
+	if job.HittingSet != "" {
+		grp.Go(func() (err error) {
+			l.Hit, err = ingest.ReadHittingSet(gctx, job.HittingSet, cols, vs)
+			return err
+		})
+	}
+	if more != nil {
+		grp.Go(func() error { return more(gctx, vs) })
+	}
+	if err = grp.Wait(); err == nil {
+		l.Edges.Fingerprint, err = es.Fingerprint()
+	}
+	if err != nil {
+		es.Close()
 		return nil, err
 	}
 	return l, nil
+}
+
+// BuildGraph reads the edges file a second time into the CSR graph, on at most
+// workers goroutines (0: one per core).
+func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*bfs.Graph, bfs.BuildStats, error) {
+	if l.builder == nil {
+		return nil, bfs.BuildStats{}, fmt.Errorf("pipeline: BuildGraph called twice")
+	}
+	b, es := l.builder, l.stream
+	l.builder = nil
+	defer l.Close()
+	b.Layout()
+	if err := es.Scan(ctx, b.Scatter); err != nil {
+		if errors.Is(err, bfs.ErrRowsChanged) {
+			err = fmt.Errorf("%s: %w", es.File, err)
+		}
+		return nil, bfs.BuildStats{}, err
+	}
+	g, st, err := b.Finish(workers)
+	if err != nil {
+		return nil, st, fmt.Errorf("%s: %w", es.File, err)
+	}
+	return g, st, nil
+}
+
+// Close releases the edges file; BuildGraph does it.
+func (l *Loaded) Close() {
+	if l.stream != nil {
+		l.stream.Close()
+		l.stream, l.builder = nil, nil
+	}
 }
 
 // Engine returns the engine a job names.
@@ -83,12 +141,15 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer l.Close()
 	fillInputs(s, l)
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet, "seconds", t.done("read").Seconds())
 
 	prog.phase("csr", nil, 0, "")
-	// The CSR replaces the edge rows: BuildOwned drops them once scattered.
-	g, st := bfs.BuildOwnedWorkers(l.Vertices.IDs.Len(), &l.Edges.Src, &l.Edges.Dst, job.Workers)
+	g, st, err := l.BuildGraph(ctx, job.Workers)
+	if err != nil {
+		return nil, err
+	}
 	s.EdgesKept, s.Duplicates, s.SelfLoops = st.Kept, st.Duplicates, st.SelfLoops
 	s.Components = g.CountComponents()
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
@@ -179,7 +240,7 @@ func findDeterministic(g *bfs.Graph, pone []float64, hit []int32, ids ingest.IDs
 
 func fillInputs(s *Summary, l *Loaded) {
 	s.Vertices = l.Vertices.IDs.Len()
-	s.EdgesRead = int64(len(l.Edges.Src))
+	s.EdgesRead = l.Edges.Rows
 	s.HittingSet = len(l.Hit.Vertex)
 	s.Inputs.Vertices = Input{l.Vertices.File, l.Vertices.Fingerprint, int64(s.Vertices)}
 	s.Inputs.Edges = Input{l.Edges.File, l.Edges.Fingerprint, s.EdgesRead}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/ingest"
 )
@@ -15,46 +13,32 @@ import (
 type Inputs struct {
 	Loaded                      // Hit is nil when job.HittingSet is empty
 	Mechanism *ingest.Mechanism // nil when job.Mechanism is empty
-	Graph     *bfs.Graph        // the CSR graph of Edges (whose rows are then dropped)
+	Graph     *bfs.Graph        // the CSR graph of the edges file
 	Build     bfs.BuildStats
 	Pair      bfs.DP
 }
 
-// LoadInputs reads vertices first (they define the ids), then edges, the hitting set
-// and the mechanism concurrently, and builds the graph.
+// LoadInputs reads vertices first (they define the ids), then the edges' first pass,
+// the hitting set and the mechanism concurrently, and builds the graph (Load).
 func LoadInputs(ctx context.Context, job *Job) (*Inputs, error) {
 	pair, err := bfs.NewDP(job.Epsilon, job.Delta)
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
-	cols := job.IngestColumns()
-	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
+	x := &Inputs{Pair: pair}
+	l, err := load(ctx, job, func(ctx context.Context, vs *ingest.Vertices) (err error) {
+		if job.Mechanism != "" {
+			x.Mechanism, err = ingest.ReadMechanism(ctx, job.Mechanism, job.IngestColumns(), vs)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	x := &Inputs{Loaded: Loaded{Vertices: vs}, Pair: pair}
-	grp, gctx := errgroup.WithContext(ctx)
-	grp.Go(func() (err error) {
-		x.Edges, err = ingest.ReadEdges(gctx, job.Edges, cols, vs)
-		return err
-	})
-	if job.HittingSet != "" {
-		grp.Go(func() (err error) {
-			x.Hit, err = ingest.ReadHittingSet(gctx, job.HittingSet, cols, vs)
-			return err
-		})
-	}
-	if job.Mechanism != "" {
-		grp.Go(func() (err error) {
-			x.Mechanism, err = ingest.ReadMechanism(gctx, job.Mechanism, cols, vs)
-			return err
-		})
-	}
-	if err := grp.Wait(); err != nil {
+	x.Loaded = *l
+	if x.Graph, x.Build, err = x.Loaded.BuildGraph(ctx, job.Workers); err != nil {
 		return nil, err
 	}
-	x.Graph, x.Build = bfs.Build(vs.IDs.Len(), x.Edges.Src, x.Edges.Dst)
-	x.Edges.Src, x.Edges.Dst = nil, nil
 	return x, nil
 }
 
