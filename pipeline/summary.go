@@ -89,10 +89,12 @@ type Input struct {
 	Rows   int64  `json:"rows"`
 }
 
-// Phase is one stage's wall time.
+// Phase is one stage's wall time and, where the system tells, the peak resident
+// set during it (docs/PERFORMANCE.md, "Memory model", compares it with the model).
 type Phase struct {
-	Name    string  `json:"name"`
-	Seconds float64 `json:"seconds"`
+	Name         string  `json:"name"`
+	Seconds      float64 `json:"seconds"`
+	PeakRSSBytes int64   `json:"peak_rss_bytes,omitempty"`
 }
 
 // timer records phases in order.
@@ -101,15 +103,24 @@ type timer struct {
 	phases      []Phase
 }
 
-func newTimer() *timer { now := time.Now(); return &timer{start: now, last: now} }
+func newTimer() *timer {
+	resetPeakRSS()
+	now := time.Now()
+	return &timer{start: now, last: now}
+}
 
 func (t *timer) done(name string) time.Duration {
 	now := time.Now()
 	d := now.Sub(t.last)
-	t.phases = append(t.phases, Phase{name, d.Seconds()})
+	t.phases = append(t.phases, Phase{name, d.Seconds(), PeakRSS()})
+	resetPeakRSS()
 	t.last = now
 	return d
 }
+
+// resetPeakRSS restarts the kernel's count of the peak resident set (VmHWM), so that
+// it measures the next phase alone (Linux; elsewhere a no-op, and PeakRSS is 0).
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 // PeakRSS is the process's peak resident set (VmHWM), or 0 where unknown.
 func PeakRSS() int64 {
