@@ -6,13 +6,16 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // oracle is the definition, computed the slow way: BFS distances from every hitting-set
 // vertex, then for every vertex the smallest candidate over h (instance.go's order), with the
 // value iterated exactly as the engines do. Keys of value 1 bind nothing (doc.go, 2).
 func oracle(in *Instance, one bool) *Field {
-	n, c := in.G.N(), colour{one, in.Pair}
+	n, c := in.G.N(), NewPass(in.Pair, one)
 	f := newField(n, c.Top())
 	key := newKeys(in, c, in.sources(c))
 	for i, h := range in.Hit {
@@ -30,7 +33,7 @@ func oracle(in *Instance, one bool) *Field {
 				}
 			}
 		}
-		a := c.value(in.POne(i))
+		a := c.Value(in.POne(i))
 		for v := int32(0); int(v) < n; v++ {
 			if dist[v] < 0 {
 				continue
@@ -65,11 +68,11 @@ func sameField(a, b *Field) error {
 func forInstances(t *testing.T, count int, fn func(t *testing.T, name string, r *rand.Rand, in *Instance)) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for k := 0; k < count; k++ {
-		f := families[k%len(families)]
-		pair := pairs[(k/len(families))%len(pairs)]
+		f := testgraph.Families[k%len(testgraph.Families)]
+		pair := testgraph.Pairs[(k/len(testgraph.Families))%len(testgraph.Pairs)]
 		n := 1 + r.IntN(40)
 		in := randomInstance(r, f, n, pair)
-		fn(t, fmt.Sprintf("#%d %s n=%d ε=%v δ=%v", k, f.name, in.G.N(), pair.Epsilon, pair.Delta), r, in)
+		fn(t, fmt.Sprintf("#%d %s n=%d ε=%v δ=%v", k, f.Name, in.G.N(), pair.Epsilon, pair.Delta), r, in)
 		if t.Failed() {
 			return
 		}
@@ -82,12 +85,12 @@ func TestEnginesAgreeWithOracle(t *testing.T) {
 		for _, c := range []bool{false, true} {
 			want := oracle(in, c)
 			for _, eng := range engines {
-				got, err := eng.Colour(ctx, in, c)
+				got, err := eng.Pass(ctx, in, c)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if err := sameField(got, want); err != nil {
-					t.Fatalf("%s colour %v: %s vs oracle: %v", name, c, eng.Name(), err)
+					t.Fatalf("%s Pass %v: %s vs oracle: %v", name, c, eng.Name(), err)
 				}
 			}
 		}
@@ -105,9 +108,9 @@ func TestOutputIsDP(t *testing.T) {
 		if sol.Infeasible != 0 {
 			t.Fatalf("%s: feasible instance rejected: %+v", name, sol.Violations)
 		}
-		a := Verify(in.G, sol.POne, in.Pair, 0, 3)
+		a := check.Verify(in.G, sol.POne, in.Pair, 0, 3)
 		if a.Violations != 0 {
-			t.Fatalf("%s: %d DP violations, first %+v", name, a.Violations, a.First)
+			t.Fatalf("%s: %d dp.Pair violations, first %+v", name, a.Violations, a.First)
 		}
 		for i, h := range in.Hit { // on H the given values, moved by at most the tolerance
 			if d := in.PTrue[i] - sol.PTrue[h]; math.Abs(d) > Tolerance {
@@ -134,14 +137,14 @@ func TestOptimumDominatesRandomExtensions(t *testing.T) {
 		pone := make([]float64, n)
 		copy(pone, sol.POne)
 		for round := 0; round < 3; round++ {
-			gibbsSteps(r, in.G, in.Pair.(DP), pone, fixed, 30*n, round == 2)
+			testgraph.GibbsSteps(r, in.G, in.Pair, pone, fixed, 30*n, round == 2)
 			for v := 0; v < n; v++ {
 				pt := pone[v]
 				if !in.Answer[v] {
 					pt = 1 - pt
 				}
 				if pt > sol.PTrue[v]+1e-12 {
-					t.Fatalf("%s: a DP extension gives vertex %d p_true %v > optimum %v", name, v, pt, sol.PTrue[v])
+					t.Fatalf("%s: a dp.Pair extension gives vertex %d p_true %v > optimum %v", name, v, pt, sol.PTrue[v])
 				}
 			}
 		}
@@ -171,9 +174,9 @@ func TestInfeasibleDetected(t *testing.T) {
 					sub.PTrue = append(sub.PTrue, in.PTrue[j])
 				}
 			}
-			f[ci], _ = Propagate{}.Colour(ctx, sub, c)
+			f[ci], _ = Propagate{}.Pass(ctx, sub, c)
 		}
-		c := colour{in.Answer[h], in.Pair}
+		c := NewPass(in.Pair, in.Answer[h])
 		ci := map[bool]int{false: 0, true: 1}[c.one]
 		bound := c.Prob(f[ci].Value[h]) // the largest p_true the others allow at h
 		if bound >= 1-1e-6 || base.Infeasible != 0 {
@@ -210,8 +213,8 @@ func TestInfeasibleDetected(t *testing.T) {
 func TestDeterministicAcrossWorkers(t *testing.T) {
 	forInstances(t, 300, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
 		for _, c := range []bool{false, true} {
-			a, _ := PerSource{Workers: 1}.Colour(context.Background(), in, c)
-			b, _ := PerSource{Workers: 3}.Colour(context.Background(), in, c)
+			a, _ := PerSource{Workers: 1}.Pass(context.Background(), in, c)
+			b, _ := PerSource{Workers: 3}.Pass(context.Background(), in, c)
 			if err := sameField(a, b); err != nil {
 				t.Fatalf("%s: 1 vs 3 workers: %v", name, err)
 			}
@@ -221,7 +224,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 
 func TestCancelled(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	in := randomInstance(r, families[0], 200000, mustDP(1e-3, 0))
+	in := randomInstance(r, testgraph.Families[0], 200000, testgraph.MustDP(1e-3, 0))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, eng := range engines {

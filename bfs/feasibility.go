@@ -8,68 +8,6 @@ package bfs
 // written mechanism stays exactly (ε,δ)-DP (doc.go, invariant 4).
 const Tolerance = 1e-9
 
-// Edge is an undirected edge by vertex positions.
-type Edge struct{ U, V int32 }
-
-// HitCheck is the one-pass check that a set hits every boundary edge.
-type HitCheck struct {
-	Boundary  int64  // edges whose ends answer differently
-	Uncovered int64  // boundary edges with neither end in the set
-	First     []Edge // the first uncovered ones in CSR order (U < V)
-}
-
-// CheckHitting scans every edge once; hitIndex[v] ≥ 0 marks set members. Vertex
-// ranges are scanned in parallel and merged in CSR order (the same result as one pass).
-func CheckHitting(g *Graph, answer []bool, hitIndex []int32, limit int) HitCheck {
-	parts := vertexRanges(g, workersFor(len(g.Adj)))
-	res := make([]HitCheck, len(parts))
-	parallel(len(parts), len(parts), func(k, _, _ int) {
-		res[k] = checkHittingRange(g, answer, hitIndex, limit, parts[k])
-	})
-	var hc HitCheck
-	for _, r := range res {
-		hc.Boundary += r.Boundary
-		hc.Uncovered += r.Uncovered
-		for _, e := range r.First {
-			if len(hc.First) < limit {
-				hc.First = append(hc.First, e)
-			}
-		}
-	}
-	return hc
-}
-
-func checkHittingRange(g *Graph, answer []bool, hitIndex []int32, limit int, r [2]int32) HitCheck {
-	var hc HitCheck
-	for u := r[0]; u < r[1]; u++ {
-		for _, v := range above(g, u) {
-			hc.Edge(u, v, answer[u], answer[v], hitIndex[u] >= 0, hitIndex[v] >= 0, limit)
-		}
-	}
-	return hc
-}
-
-// Edge counts the edge u < v (each undirected edge once, in CSR order), given its
-// ends' answers and set membership: a boundary edge when the answers differ, uncovered
-// when neither end is in the set. It reports whether the edge was listed in First
-// (one of the first limit uncovered ones). CheckHitting and a cluster runner's shards
-// count with it.
-func (hc *HitCheck) Edge(u, v int32, ansU, ansV, hitU, hitV bool, limit int) (listed bool) {
-	if ansU == ansV {
-		return false
-	}
-	hc.Boundary++
-	if hitU || hitV {
-		return false
-	}
-	hc.Uncovered++
-	if len(hc.First) < limit {
-		hc.First = append(hc.First, Edge{u, v})
-		return true
-	}
-	return false
-}
-
 // Violation is a pair of hitting-set vertices whose given values admit no DP extension
 // (the paper's feasibility lemma, docs/DESIGN.md §3.3): Pr[M(H) = Output] = Given
 // exceeds the bound U^Dist(Pr[M(By) = Output]) = Bound that By imposes over Dist hops.
@@ -82,7 +20,7 @@ type Violation struct {
 	Bound   float64
 }
 
-// Violations decides feasibility from the two colour fields (the paper's feasibility
+// Violations decides feasibility from the two passes' fields (the paper's feasibility
 // lemma in the form of docs/DESIGN.md §3.3: an extension exists iff g_c(h) = a_c(h) on
 // the hitting set), listing the first `limit` violations
 // in hitting-set order (output 0 before output 1) and counting all of them.
@@ -95,43 +33,20 @@ func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation,
 	var first []Violation
 	total := 0
 	for ci, one := range []bool{false, true} {
-		c := colour{one, in.Pair}
+		c := NewPass(in.Pair, one)
 		for i, h := range in.Hit {
 			g := f[ci].Value[h]
-			if !c.beyond(in.POne(i), g, tol) {
+			if !c.Beyond(in.POne(i), g, tol) {
 				continue
 			}
 			total++
 			if len(first) < limit {
 				by := f[ci].Bind[h]
-				first = append(first, c.violation(h, in.POne(i), Cand{Value: g, A: c.value(in.POne(int(hitIndex[by]))), Bind: by, Dist: f[ci].Dist[h]}))
+				first = append(first, c.Violation(h, in.POne(i), Cand{Value: g, A: c.Value(in.POne(int(hitIndex[by]))), Bind: by, Dist: f[ci].Dist[h]}))
 			}
 		}
 	}
 	return first, total
-}
-
-// The rules for one hitting-set vertex in one colour, given its value pone (p_one) and
-// the colour's converged field g there: Violations and Solve over a whole instance,
-// a cluster runner's shards (through Pass) over theirs.
-
-// beyond is the feasibility rule: g lies more than tol below the vertex's own value.
-func (c colour) beyond(pone, g, tol float64) bool { return g < c.value(pone)-tol }
-
-// violation describes a vertex h beyond its bound, from its candidate (its field value,
-// binding vertex, distance and the binding vertex's value A).
-func (c colour) violation(h int32, pone float64, cand Cand) Violation {
-	return Violation{Output: c.one, H: h, By: cand.Bind, Dist: cand.Dist,
-		Given: c.Prob(c.value(pone)), ByValue: c.Prob(cand.A), Bound: c.Prob(cand.Value)}
-}
-
-// repaired is Solve's repair of one value: the bound g as a p_one when the value lies
-// above it (ok), else pone.
-func (c colour) repaired(pone, g float64) (float64, bool) {
-	if g < c.value(pone) {
-		return c.value(g), true
-	}
-	return pone, false
 }
 
 // RepairKept is Solve's acceptance of a repair (docs/DESIGN.md §8.2): the solved
@@ -139,18 +54,3 @@ func (c colour) repaired(pone, g float64) (float64, bool) {
 // Tolerance of the given one (maxMove, in p_one). Otherwise the input is rejected
 // with the first solve's violations at tolerance 0 (Solution.RepairFailed).
 func RepairKept(above bool, maxMove float64) bool { return !above && maxMove <= Tolerance }
-
-// Beyond is Violations' rule for one hitting-set vertex with value pone whose field is
-// g: a violation when g lies more than tol below the value (Violations: Tolerance; a
-// failed repair: 0).
-func (p Pass) Beyond(pone, g, tol float64) bool { return p.c.beyond(pone, g, tol) }
-
-// Violation is Violations' description of hitting-set vertex h with value pone and
-// candidate cand (Beyond).
-func (p Pass) Violation(h int32, pone float64, cand Cand) Violation {
-	return p.c.violation(h, pone, cand)
-}
-
-// Repaired is Solve's repair of one hitting-set value pone whose field is g: the bound
-// (as a p_one) when the value lies above it, with ok; else pone.
-func (p Pass) Repaired(pone, g float64) (v float64, ok bool) { return p.c.repaired(pone, g) }

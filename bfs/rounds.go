@@ -3,12 +3,13 @@ package bfs
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"runtime"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/graph"
 )
 
 // This file is the block-centric round engine (the "think like a graph" model of
@@ -42,31 +43,6 @@ type Cand struct {
 
 // IsNone reports whether c is the empty candidate (nothing binds).
 func (c Cand) IsNone() bool { return c.Bind < 0 }
-
-// Pass is one colour's view for the round engine: the step function and the candidate
-// order of keys (instance.go). It is a value; the scratch for value histories lives in
-// each Stepper, so a Pass may be shared between goroutines.
-type Pass struct {
-	c colour
-}
-
-// NewPass is the pass of colour one (true: bounds on Pr[M = 1]) under pair.
-func NewPass(pair Pair, one bool) Pass { return Pass{colour{one, pair}} }
-
-// One reports the pass's colour.
-func (p Pass) One() bool { return p.c.one }
-
-// Top is the pass value that constrains nothing.
-func (p Pass) Top() float64 { return p.c.Top() }
-
-// Step is the bound one hop further (U, or −L(−v) for colour 0).
-func (p Pass) Step(v float64) float64 { return p.c.Step(v) }
-
-// Value maps a given p_one to the pass's value (its own inverse).
-func (p Pass) Value(pone float64) float64 { return p.c.value(pone) }
-
-// Prob is the probability of the pass's output for a pass value.
-func (p Pass) Prob(v float64) float64 { return p.c.Prob(v) }
 
 // None is the candidate of a vertex nothing binds.
 func (p Pass) None() Cand { return Cand{Value: p.Top(), Bind: -1, Dist: -1} }
@@ -118,7 +94,7 @@ type Stepper struct {
 }
 
 // NewStepper returns a Stepper for p.
-func (p Pass) NewStepper() *Stepper { return &Stepper{Pass: p, k: keys{c: p.c}} }
+func (p Pass) NewStepper() *Stepper { return &Stepper{Pass: p, k: keys{c: p}} }
 
 // Less is the candidate order of doc.go invariant 3 (keys.less in instance.go, with
 // each candidate carrying its source value instead of looking it up by position);
@@ -161,64 +137,6 @@ func (s *Stepper) Extend(c Cand) (Cand, bool) {
 		return Cand{}, false
 	}
 	return Cand{Value: v, A: c.A, Bind: c.Bind, Dist: c.Dist + 1}, true
-}
-
-// Layout splits positions 0..N−1 into shards of Size consecutive vertices (the last
-// may be shorter): shard s holds [s·Size, min((s+1)·Size, N)).
-type Layout struct {
-	N    int32
-	Size int32
-}
-
-// NewLayout checks n ≥ 0 and size ≥ 1.
-func NewLayout(n int, size int) (Layout, error) {
-	if n < 0 || n > 1<<31-1 || size < 1 || size > 1<<31-1 {
-		return Layout{}, fmt.Errorf("bfs: layout of %d vertices in shards of %d", n, size)
-	}
-	return Layout{N: int32(n), Size: int32(size)}, nil
-}
-
-// Shards is the number of shards.
-func (l Layout) Shards() int {
-	if l.N == 0 {
-		return 0
-	}
-	return int((int64(l.N) + int64(l.Size) - 1) / int64(l.Size))
-}
-
-// Of is the shard of position v.
-func (l Layout) Of(v int32) int32 { return v / l.Size }
-
-// Range is shard s's positions [lo, hi).
-func (l Layout) Range(s int32) (lo, hi int32) {
-	lo = int32(min(int64(s)*int64(l.Size), int64(l.N)))
-	hi = int32(min(int64(lo)+int64(l.Size), int64(l.N)))
-	return lo, hi
-}
-
-// Shard is one block of the CSR (doc.go invariant 1 restricted to a block): vertices
-// Lo..Lo+len(Off)−2, Off relative to Adj (Off[0] = 0), Adj global positions.
-type Shard struct {
-	Lo  int32
-	Off []int64
-	Adj []int32
-}
-
-// Len is the number of vertices in the shard.
-func (sh *Shard) Len() int { return len(sh.Off) - 1 }
-
-// Neighbours of the shard's i-th vertex (position Lo+i).
-func (sh *Shard) Neighbours(i int) []int32 { return sh.Adj[sh.Off[i]:sh.Off[i+1]] }
-
-// ShardOf cuts shard s of layout l out of g (Off is copied, Adj shared).
-func (g *Graph) ShardOf(l Layout, s int32) *Shard {
-	lo, hi := l.Range(s)
-	base := g.Off[lo]
-	off := make([]int64, hi-lo+1)
-	for i := range off {
-		off[i] = g.Off[int(lo)+i] - base
-	}
-	return &Shard{Lo: lo, Off: off, Adj: g.Adj[base:g.Off[hi]]}
 }
 
 // Offers are candidates for the vertices of one shard: V ascending, one candidate
@@ -275,7 +193,7 @@ type seed struct {
 // every vertex is settled once, at its least candidate: O(seeds·log seeds + the
 // shard's arcs out of changed vertices). Only candidates that beat cur are queued,
 // so a round that brings little touches little.
-func (s *Stepper) Settle(sh *Shard, cur []Cand, in []Offers) (changed []int32) {
+func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []int32) {
 	n := sh.Len()
 	seeds := s.seeds[:0]
 	for _, o := range in {
@@ -355,7 +273,7 @@ func (s *Stepper) Settle(sh *Shard, cur []Cand, in []Offers) (changed []int32) {
 // the least Extend(cur[x]) over those x. An unchanged vertex's extension was sent in
 // the round it last changed, so only the changed cut is on the wire. The result is
 // sorted by destination shard and vertex and has no empty entries.
-func (s *Stepper) Offer(l Layout, sh *Shard, cur []Cand, changed []int32) []Offers {
+func (s *Stepper) Offer(l graph.Layout, sh *graph.Shard, cur []Cand, changed []int32) []Offers {
 	self := l.Of(sh.Lo)
 	hi := sh.Lo + int32(sh.Len())
 	best := make(map[int32]Cand)
@@ -421,21 +339,21 @@ func (Rounds) Name() string { return "rounds" }
 // DefaultShardSize is Rounds' shard size when none is set.
 const DefaultShardSize = 4096
 
-// Colour computes g_c for every vertex.
-func (e Rounds) Colour(ctx context.Context, in *Instance, one bool) (*Field, error) {
+// Pass computes g_c for every vertex.
+func (e Rounds) Pass(ctx context.Context, in *Instance, one bool) (*Field, error) {
 	f, _, err := e.run(ctx, in, one)
 	return f, err
 }
 
-// RoundsRun reports what Rounds did for one colour.
+// RoundsRun reports what Rounds did for one pass.
 type RoundsRun struct {
 	Rounds int   // rounds in which some shard settled (the first is seeded by the hitting set)
 	Bound  int   // the a-priori bound in hops (Pass.Depth of the smallest source value)
 	Offers int64 // candidates sent between shards, all rounds
 }
 
-// ColourRounds is Colour that also reports the number of rounds.
-func (e Rounds) ColourRounds(ctx context.Context, in *Instance, one bool) (*Field, RoundsRun, error) {
+// PassRounds is Pass that also reports the number of rounds.
+func (e Rounds) PassRounds(ctx context.Context, in *Instance, one bool) (*Field, RoundsRun, error) {
 	return e.run(ctx, in, one)
 }
 
@@ -450,13 +368,13 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	}
 	g := in.G
 	n := g.N()
-	l, err := NewLayout(n, size)
+	l, err := graph.NewLayout(n, size)
 	if err != nil {
 		return nil, RoundsRun{}, err
 	}
 	p := NewPass(in.Pair, one)
 	k := l.Shards()
-	shards := make([]*Shard, k)
+	shards := make([]*graph.Shard, k)
 	cur := make([][]Cand, k)
 	inbox := make([][]Offers, k)
 	hitBy := make([][]int32, k)

@@ -7,6 +7,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // roundsEngines covers one vertex per shard (every edge crosses shards), uneven
@@ -19,17 +22,17 @@ func TestRoundsMatchesPropagate(t *testing.T) {
 	ctx := context.Background()
 	forInstances(t, 3000, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
 		for _, c := range []bool{false, true} {
-			want, err := Propagate{}.Colour(ctx, in, c)
+			want, err := Propagate{}.Pass(ctx, in, c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, eng := range roundsEngines {
-				got, run, err := eng.ColourRounds(ctx, in, c)
+				got, run, err := eng.PassRounds(ctx, in, c)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if err := sameField(got, want); err != nil {
-					t.Fatalf("%s colour %v: rounds(shard %d) vs propagate: %v", name, c, eng.ShardSize, err)
+					t.Fatalf("%s Pass %v: rounds(shard %d) vs propagate: %v", name, c, eng.ShardSize, err)
 				}
 				checkRoundCount(t, name, want, run, eng.ShardSize, in.G.N())
 			}
@@ -131,13 +134,13 @@ func sameMechanism(a, b *Solution) error {
 // could differ).
 func TestStepperLessIsKeysLess(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
-	for _, pair := range pairs {
+	for _, pair := range testgraph.Pairs {
 		for _, one := range []bool{false, true} {
 			p := NewPass(pair, one)
 			s := p.NewStepper()
 			const nv = 6
 			starts := []float64{0, 0.1, 0.5, 0.9, 1, 0.3}
-			k := &keys{c: p.c, srcA: make([]float64, nv)}
+			k := &keys{c: p, srcA: make([]float64, nv)}
 			for h := range nv {
 				k.srcA[h] = p.Value(starts[h])
 			}
@@ -154,7 +157,7 @@ func TestStepperLessIsKeysLess(t *testing.T) {
 			for range 20000 {
 				x, y := cand(), cand()
 				if got, want := s.Less(x, y), k.less(x.Value, x.Dist, x.Bind, y.Value, y.Dist, y.Bind); got != want {
-					t.Fatalf("ε=%v δ=%v colour %v: Less(%+v, %+v) = %v, keys.less = %v", pair.Epsilon, pair.Delta, one, x, y, got, want)
+					t.Fatalf("ε=%v δ=%v Pass %v: Less(%+v, %+v) = %v, keys.less = %v", pair.Epsilon, pair.Delta, one, x, y, got, want)
 				}
 			}
 			none := p.None()
@@ -174,16 +177,16 @@ func TestRoundsStopAtDepth(t *testing.T) {
 	for i := range e {
 		e[i] = [2]int32{int32(i), int32(i + 1)}
 	}
-	g := fromEdges(n, e)
+	g := testgraph.FromEdges(n, e)
 	answer := make([]bool, n)
 	answer[0] = true
-	pair := mustDP(0.5, 1e-6)
+	pair := testgraph.MustDP(0.5, 1e-6)
 	in, err := NewInstance(g, answer, []int32{0}, []float64{0.5}, pair)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := Propagate{}.Colour(context.Background(), in, true)
-	got, run, err := Rounds{ShardSize: 16}.ColourRounds(context.Background(), in, true)
+	want, _ := Propagate{}.Pass(context.Background(), in, true)
+	got, run, err := Rounds{ShardSize: 16}.PassRounds(context.Background(), in, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,15 +205,15 @@ func TestDepthFixedPoint(t *testing.T) {
 		eps, delta float64
 		bounded    bool
 	}{{0.5, 0, false}, {1, 0, false}, {0, 0, false}, {0.5, 1e-6, true}, {1, 0.01, true}, {0, 0.05, true}} {
-		p := NewPass(mustDP(c.eps, c.delta), true)
+		p := NewPass(testgraph.MustDP(c.eps, c.delta), true)
 		d := p.Depth(0.5, 1e6)
 		if (d < 1e6) != c.bounded {
 			t.Errorf("ε=%v δ=%v: Depth(0.5) = %d, bounded want %v", c.eps, c.delta, d, c.bounded)
 		}
-		if c.bounded && Iterate(p.c.pair, d+1, 0.5) != 1 {
-			t.Errorf("ε=%v δ=%v: U^%d(0.5) = %v, want 1", c.eps, c.delta, d+1, Iterate(p.c.pair, d+1, 0.5))
+		if c.bounded && p.pair.Iterate(d+1, 0.5) != 1 {
+			t.Errorf("ε=%v δ=%v: U^%d(0.5) = %v, want 1", c.eps, c.delta, d+1, p.pair.Iterate(d+1, 0.5))
 		}
-		if c.bounded && Iterate(p.c.pair, d, 0.5) >= 1 {
+		if c.bounded && p.pair.Iterate(d, 0.5) >= 1 {
 			t.Errorf("ε=%v δ=%v: U^%d(0.5) already 1", c.eps, c.delta, d)
 		}
 	}
@@ -218,7 +221,7 @@ func TestDepthFixedPoint(t *testing.T) {
 
 func TestLayout(t *testing.T) {
 	for _, c := range []struct{ n, size, shards int }{{0, 4, 0}, {1, 4, 1}, {4, 4, 1}, {5, 4, 2}, {9, 1, 9}} {
-		l, err := NewLayout(c.n, c.size)
+		l, err := graph.NewLayout(c.n, c.size)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +245,7 @@ func TestLayout(t *testing.T) {
 			t.Errorf("%+v: shards cover [0, %d)", c, next)
 		}
 	}
-	if _, err := NewLayout(3, 0); err == nil {
+	if _, err := graph.NewLayout(3, 0); err == nil {
 		t.Error("shard size 0 accepted")
 	}
 }
@@ -250,7 +253,7 @@ func TestLayout(t *testing.T) {
 func BenchmarkRounds(b *testing.B) {
 	for _, n := range []int{1e4, 1e5} {
 		r := rand.New(rand.NewPCG(1, 2))
-		in := randomInstance(r, families[6], n, mustDP(1, 0.01))
+		in := randomInstance(r, testgraph.Families[6], n, testgraph.MustDP(1, 0.01))
 		for _, eng := range []Engine{Propagate{}, Rounds{}} {
 			b.Run(fmt.Sprintf("%s/n=%d", eng.Name(), n), func(b *testing.B) {
 				b.ReportAllocs()
@@ -276,16 +279,16 @@ func TestRoundsCountShardCrossings(t *testing.T) {
 		for i := range e {
 			e[i] = [2]int32{int32(i), int32(i + 1)}
 		}
-		g := fromEdges(c.n, e)
+		g := testgraph.FromEdges(c.n, e)
 		answer := make([]bool, c.n)
-		pair := mustDP(0.5, 0)
+		pair := testgraph.MustDP(0.5, 0)
 		in, err := NewInstance(g, answer, []int32{0}, []float64{0.6}, pair)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, one := range []bool{false, true} {
-			want, _ := Propagate{}.Colour(context.Background(), in, one)
-			got, run, err := Rounds{ShardSize: c.size}.ColourRounds(context.Background(), in, one)
+			want, _ := Propagate{}.Pass(context.Background(), in, one)
+			got, run, err := Rounds{ShardSize: c.size}.PassRounds(context.Background(), in, one)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,7 +301,7 @@ func TestRoundsCountShardCrossings(t *testing.T) {
 				rounds = 1
 			}
 			if want.Dist[c.n-1] != int32(c.n-1) || run.Rounds != rounds || run.Offers != int64(2*(shards-1)) {
-				t.Fatalf("path of %d in shards of %d, colour %v: %d rounds, %d offers (far end bound at %d); want %d rounds, %d offers",
+				t.Fatalf("path of %d in shards of %d, pass %v: %d rounds, %d offers (far end bound at %d); want %d rounds, %d offers",
 					c.n, c.size, one, run.Rounds, run.Offers, want.Dist[c.n-1], rounds, 2*(shards-1))
 			}
 		}
@@ -312,7 +315,7 @@ func TestSettleIncremental(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 4))
 	forInstances(t, 400, func(t *testing.T, name string, _ *rand.Rand, in *Instance) {
 		n := in.G.N()
-		l, _ := NewLayout(n, n)
+		l, _ := graph.NewLayout(n, n)
 		sh := in.G.ShardOf(l, 0)
 		for _, one := range []bool{false, true} {
 			p := NewPass(in.Pair, one)
@@ -358,7 +361,7 @@ func TestSettleIncremental(t *testing.T) {
 				}
 			}
 			if !slices.Equal(once, inc) {
-				t.Fatalf("%s colour %v: incremental Settle differs from one Settle", name, one)
+				t.Fatalf("%s Pass %v: incremental Settle differs from one Settle", name, one)
 			}
 		}
 	})

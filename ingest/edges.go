@@ -77,7 +77,7 @@ func readEdgesCSV(ctx context.Context, path string, cols Columns, vs *Vertices) 
 
 // EdgeStream is an edges file opened to be read as vertex positions, a batch of
 // rows at a time, as often as the caller needs: the run builds its graph in two
-// passes over the file (bfs.Builder) instead of holding Edges, 8 bytes a row.
+// passes over the file (graph.Builder) instead of holding Edges, 8 bytes a row.
 // Each pass checks every row as ReadEdges does and reports the same error.
 type EdgeStream struct {
 	File string

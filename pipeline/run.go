@@ -13,6 +13,9 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
@@ -26,12 +29,12 @@ type Loaded struct {
 
 	// The edges file between its two passes (BuildGraph).
 	stream  *ingest.EdgeStream
-	builder *bfs.Builder
+	builder *graph.Builder
 }
 
 // Load reads the inputs: vertices first (they define the ids), then the hitting set
 // concurrently with the edges' first pass, which checks every row and counts arcs
-// for the graph (bfs.Builder); BuildGraph is the second. The edge rows are never held
+// for the graph (graph.Builder); BuildGraph is the second. The edge rows are never held
 // (docs/PERFORMANCE.md, "Memory model").
 func Load(ctx context.Context, job *Job) (*Loaded, error) { return load(ctx, job, nil) }
 
@@ -47,7 +50,7 @@ func load(ctx context.Context, job *Job, more func(ctx context.Context, vs *inge
 	if err != nil {
 		return nil, err
 	}
-	b := bfs.NewBuilder(vs.IDs.Len(), es.Rows(), es.Units())
+	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Units())
 	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, stream: es, builder: b}
 	grp, gctx := errgroup.WithContext(ctx)
 	grp.Go(func() error {
@@ -77,19 +80,19 @@ func load(ctx context.Context, job *Job, more func(ctx context.Context, vs *inge
 
 // BuildGraph reads the edges file a second time into the CSR graph, on at most
 // workers goroutines (0: one per core).
-func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*bfs.Graph, bfs.BuildStats, error) {
+func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, graph.BuildStats, error) {
 	if l.builder == nil {
-		return nil, bfs.BuildStats{}, fmt.Errorf("pipeline: BuildGraph called twice")
+		return nil, graph.BuildStats{}, fmt.Errorf("pipeline: BuildGraph called twice")
 	}
 	b, es := l.builder, l.stream
 	l.builder = nil
 	defer l.Close()
 	b.Layout()
 	if err := es.Scan(ctx, b.Scatter); err != nil {
-		if errors.Is(err, bfs.ErrRowsChanged) {
+		if errors.Is(err, graph.ErrRowsChanged) {
 			err = fmt.Errorf("%s: %w", es.File, err)
 		}
-		return nil, bfs.BuildStats{}, err
+		return nil, graph.BuildStats{}, err
 	}
 	g, st, err := b.Finish(workers)
 	if err != nil {
@@ -127,7 +130,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	pair, err := bfs.NewDP(job.Epsilon, job.Delta)
+	pair, err := dp.New(job.Epsilon, job.Delta)
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
@@ -186,7 +189,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 
 	prog.phase("audit", nil, 0, "")
-	audit := bfs.Verify(g, sol.POne, pair, 0, 3)
+	audit := check.Verify(g, sol.POne, pair, 0, 3)
 	s.AuditWorst = max(audit.Worst.Excess, 0)
 	if audit.Edges == 0 {
 		s.AuditWorst = 0
@@ -234,7 +237,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 }
 
 // findDeterministic finds the datasets answered with p_one exactly 0 or 1 and why.
-func findDeterministic(g *bfs.Graph, pone []float64, hit []int32, ids ingest.IDs) *report.Deterministic {
+func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.IDs) *report.Deterministic {
 	inHit := make([]bool, g.N())
 	for _, h := range hit {
 		inHit[h] = true
@@ -263,7 +266,7 @@ func finish(s *Summary, t *timer) {
 
 // checkHitting rejects a set that misses boundary edges, naming the first ones.
 func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
-	hc := bfs.CheckHitting(in.G, in.Answer, in.HitIndex(), job.List)
+	hc := check.Hitting(in.G, in.Answer, in.HitIndex(), job.List)
 	s.BoundaryEdges, s.Uncovered = hc.Boundary, hc.Uncovered
 	if hc.Uncovered == 0 {
 		return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 )
 
@@ -13,15 +15,15 @@ import (
 type Inputs struct {
 	Loaded                      // Hit is nil when job.HittingSet is empty
 	Mechanism *ingest.Mechanism // nil when job.Mechanism is empty
-	Graph     *bfs.Graph        // the CSR graph of the edges file
-	Build     bfs.BuildStats
-	Pair      bfs.DP
+	Graph     *graph.Graph      // the CSR graph of the edges file
+	Build     graph.BuildStats
+	Pair      dp.Pair
 }
 
 // LoadInputs reads vertices first (they define the ids), then the edges' first pass,
 // the hitting set and the mechanism concurrently, and builds the graph (Load).
 func LoadInputs(ctx context.Context, job *Job) (*Inputs, error) {
-	pair, err := bfs.NewDP(job.Epsilon, job.Delta)
+	pair, err := dp.New(job.Epsilon, job.Delta)
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}

@@ -1,4 +1,4 @@
-package bfs
+package graph
 
 import (
 	"errors"
@@ -15,6 +15,9 @@ type Graph struct {
 	Off []int64 // n+1 offsets into Adj
 	Adj []int32 // concatenated sorted neighbour lists
 }
+
+// Edge is an undirected edge by vertex positions.
+type Edge struct{ U, V int32 }
 
 // BuildStats counts what Build kept and dropped from the input rows.
 type BuildStats struct {
@@ -165,7 +168,7 @@ func (b *Builder) Layout() {
 
 // ErrRowsChanged is Scatter's and Finish's error when the second pass delivers
 // other rows than the first (the input changed between the passes).
-var ErrRowsChanged = errors.New("bfs: the edge rows changed between the build's two passes")
+var ErrRowsChanged = errors.New("graph: the edge rows changed between the build's two passes")
 
 // Scatter is the second pass: it appends every arc of unit k's rows to its block's
 // share of the scratch, two sequential write streams per block.
