@@ -166,8 +166,10 @@ func (b *Builder) Layout() {
 	b.low = make([]uint16, arcs)
 }
 
-// ErrRowsChanged is Scatter's and Finish's error when the second pass delivers
-// other rows than the first (the input changed between the passes).
+// ErrRowsChanged is Scatter's and Finish's error when the second pass delivers more
+// or fewer arcs to some unit and block than the first (the input changed between
+// the passes). Rows that change but keep every count give the graph of the second
+// pass's rows.
 var ErrRowsChanged = errors.New("graph: the edge rows changed between the build's two passes")
 
 // Scatter is the second pass: it appends every arc of unit k's rows to its block's

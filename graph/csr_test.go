@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -173,4 +174,81 @@ func (g *Graph) Components() ([]int32, int) {
 		k++
 	}
 	return label, k
+}
+
+// A Builder fed the rows in units and batches of any sizes, twice, builds what Build
+// builds from the same rows (invariant 2), with the same stats.
+func TestBuilderMatchesBuild(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 100; trial++ {
+		n := 1 + r.IntN(3000)
+		m := r.IntN(20000)
+		src, dst := make([]int32, m), make([]int32, m)
+		for i := range src {
+			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
+			if r.IntN(10) == 0 {
+				dst[i] = src[i]
+			}
+		}
+		want, wantSt := Build(n, slices.Clone(src), slices.Clone(dst))
+		// Cut the rows into units, each into batches.
+		var cuts [][][2]int
+		for lo := 0; lo < m || len(cuts) == 0; {
+			hi := min(m, lo+r.IntN(m/3+2))
+			var batches [][2]int
+			for b := lo; b < hi; {
+				e := min(hi, b+1+r.IntN(hi-b))
+				batches = append(batches, [2]int{b, e})
+				b = e
+			}
+			cuts = append(cuts, batches)
+			lo = hi
+		}
+		rows := int64(m)
+		if trial%2 == 1 {
+			rows = int64(r.IntN(2*m + 1)) // a wrong hint sizes the blocks only
+		}
+		b := NewBuilder(n, rows, len(cuts))
+		for k, batches := range cuts {
+			for _, c := range batches {
+				b.Count(k, src[c[0]:c[1]], dst[c[0]:c[1]])
+			}
+		}
+		b.Layout()
+		for k := len(cuts) - 1; k >= 0; k-- { // any order of units
+			for _, c := range cuts[k] {
+				if err := b.Scatter(k, src[c[0]:c[1]], dst[c[0]:c[1]]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		g, st, err := b.Finish(1 + trial%3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st != wantSt || !slices.Equal(g.Off, want.Off) || !slices.Equal(g.Adj, want.Adj) {
+			t.Fatalf("trial %d: Builder gives %+v, Build %+v (or the lists differ)", trial, st, wantSt)
+		}
+	}
+}
+
+// Rows whose count changes between the passes are an error, not a panic or a graph
+// of neither.
+func TestBuilderRowsChanged(t *testing.T) {
+	src, dst := []int32{0, 1, 2, 3}, []int32{1, 2, 3, 0}
+	for name, second := range map[string][2][]int32{
+		"more rows":  {{0, 1, 2, 3, 0}, {1, 2, 3, 0, 2}},
+		"fewer rows": {{0, 1, 2}, {1, 2, 3}},
+	} {
+		b := NewBuilder(4, 4, 1)
+		b.Count(0, src, dst)
+		b.Layout()
+		err := b.Scatter(0, second[0], second[1])
+		if err == nil {
+			_, _, err = b.Finish(1)
+		}
+		if !errors.Is(err, ErrRowsChanged) {
+			t.Errorf("%s: error %v, want ErrRowsChanged", name, err)
+		}
+	}
 }

@@ -12,7 +12,8 @@
 //     in both directions.
 //  2. Build's result depends only on its input rows, never on the number of workers
 //     or GOMAXPROCS; BuildStats counts every input row once (Rows = SelfLoops +
-//     Duplicates + Kept).
+//     Duplicates + Kept). A Builder given the same rows, in any units and batches,
+//     builds the same Graph and BuildStats as Build.
 //  3. A Layout's shards partition 0..N−1 into consecutive ranges of Size vertices (the
 //     last may be shorter); a Shard is invariant 1 restricted to its range, with Adj
 //     holding global positions.

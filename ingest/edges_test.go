@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 	"testing"
 )
 
@@ -56,9 +57,10 @@ func TestReadEdgesParquet(t *testing.T) {
 				if !reflect.DeepEqual(e.Src, tc.wantSrc) || !reflect.DeepEqual(e.Dst, tc.wantDst) {
 					t.Errorf("Src, Dst = %v, %v\nwant       %v, %v", e.Src, e.Dst, tc.wantSrc, tc.wantDst)
 				}
-				if e.Fingerprint != sha256File(t, epath) || e.File != epath {
-					t.Errorf("File, Fingerprint = %q, %q", e.File, e.Fingerprint)
+				if e.Fingerprint != sha256File(t, epath) || e.File != epath || e.Rows != int64(len(tc.wantSrc)) {
+					t.Errorf("File, Fingerprint, Rows = %q, %q, %d", e.File, e.Fingerprint, e.Rows)
 				}
+				checkStream(t, epath, vs, e)
 			})
 		}
 	}
@@ -113,6 +115,7 @@ func TestReadEdgesCSV(t *testing.T) {
 			if e.Fingerprint != sha256File(t, path) {
 				t.Errorf("Fingerprint = %q", e.Fingerprint)
 			}
+			checkStream(t, path, vs, e)
 		})
 	}
 }
@@ -162,5 +165,43 @@ func TestHittingSetNegativeZero(t *testing.T) {
 	}
 	if h.PTrue[0] != 0 || math.Signbit(h.PTrue[0]) {
 		t.Errorf("p_true -0 read as %v (sign bit %v)", h.PTrue[0], math.Signbit(h.PTrue[0]))
+	}
+}
+
+// checkStream reads path twice through an EdgeStream and checks that both passes
+// deliver e's rows (ReadEdges'), batch by batch in order within each unit.
+func checkStream(t *testing.T, path string, vs *Vertices, e *Edges) {
+	t.Helper()
+	es, err := OpenEdges(bg, path, cols, vs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer es.Close()
+	if es.Rows() != e.Rows {
+		t.Errorf("stream Rows %d, want %d", es.Rows(), e.Rows)
+	}
+	for pass := range 2 {
+		var mu sync.Mutex
+		got := make([][2][]int32, es.Units())
+		err := es.Scan(bg, func(k int, src, dst []int32) error {
+			mu.Lock()
+			defer mu.Unlock()
+			got[k][0] = append(got[k][0], src...)
+			got[k][1] = append(got[k][1], dst...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var src, dst []int32
+		for _, g := range got {
+			src, dst = append(src, g[0]...), append(dst, g[1]...)
+		}
+		if !reflect.DeepEqual(src, e.Src) || !reflect.DeepEqual(dst, e.Dst) {
+			t.Errorf("pass %d: stream rows %v, %v, want %v, %v", pass, src, dst, e.Src, e.Dst)
+		}
+	}
+	if fp, err := es.Fingerprint(); err != nil || fp != e.Fingerprint {
+		t.Errorf("stream fingerprint %q (%v), want %q", fp, err, e.Fingerprint)
 	}
 }

@@ -45,6 +45,12 @@ func runErrCase(t *testing.T, tc errCase) {
 		switch tc.read {
 		case "e":
 			_, err = ReadEdges(bg, path, cols, vs)
+			// The run's two passes over the file report the same error, each.
+			for pass := range 2 {
+				want := tc.want
+				want.File, want.Msg = sub(want.File), sub(want.Msg)
+				wantInputError(t, streamEdges(path, vs, pass), want, sub(tc.text))
+			}
 		case "h":
 			_, err = ReadHittingSet(bg, path, cols, vs)
 		case "l":
@@ -244,4 +250,18 @@ func TestInputErrorKinds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// streamEdges opens path as an EdgeStream and scans it pass+1 times, returning the
+// first error (of OpenEdges or of the last scan).
+func streamEdges(path string, vs *Vertices, pass int) error {
+	es, err := OpenEdges(bg, path, cols, vs)
+	if err != nil {
+		return err
+	}
+	defer es.Close()
+	for range pass + 1 {
+		err = es.Scan(bg, func(int, []int32, []int32) error { return nil })
+	}
+	return err
 }
