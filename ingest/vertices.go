@@ -211,3 +211,24 @@ func parseAnswer(s string) (val, word, ok bool) {
 	}
 	return false, false, false
 }
+
+// Bytes is about how much memory v holds: ids, answers and the index (the run's
+// memory model, docs/PERFORMANCE.md).
+func (v *Vertices) Bytes() int64 {
+	n := int64(v.IDs.Len())
+	b := n // answers
+	if v.IDs.Int != nil {
+		b += 8 * n
+	} else {
+		for _, s := range v.IDs.Str {
+			b += 16 + int64(len(s))
+		}
+	}
+	if x := v.Index; x != nil {
+		b += 4*int64(len(x.table)) + 12*int64(len(x.keys))
+		if x.strs != nil {
+			b += 16 * int64(len(x.strs.slots))
+		}
+	}
+	return b
+}

@@ -36,11 +36,14 @@ type Loaded struct {
 // concurrently with the edges' first pass, which checks every row and counts arcs
 // for the graph (graph.Builder); BuildGraph is the second. The edge rows are never held
 // (docs/PERFORMANCE.md, "Memory model").
-func Load(ctx context.Context, job *Job) (*Loaded, error) { return load(ctx, job, nil) }
+// Before the edges' first pass it refuses a job whose modelled memory exceeds the
+// budget (memory.go: checkMemory).
+func Load(ctx context.Context, job *Job) (*Loaded, error) { return load(ctx, job, true, nil) }
 
 // load is Load, running more (another reader of the toolkit commands) concurrently
-// with the edges and the hitting set.
-func load(ctx context.Context, job *Job, more func(ctx context.Context, vs *ingest.Vertices) error) (*Loaded, error) {
+// with the edges and the hitting set; engine says whether the engine will run
+// (the memory check).
+func load(ctx context.Context, job *Job, engine bool, more func(ctx context.Context, vs *ingest.Vertices) error) (*Loaded, error) {
 	cols := job.IngestColumns()
 	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
 	if err != nil {
@@ -48,6 +51,10 @@ func load(ctx context.Context, job *Job, more func(ctx context.Context, vs *inge
 	}
 	es, err := ingest.OpenEdges(ctx, job.Edges, cols, vs)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkMemory(job, vs, es.Rows(), engine); err != nil {
+		es.Close()
 		return nil, err
 	}
 	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Units())

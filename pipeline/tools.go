@@ -28,7 +28,7 @@ func LoadInputs(ctx context.Context, job *Job) (*Inputs, error) {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
 	x := &Inputs{Pair: pair}
-	l, err := load(ctx, job, func(ctx context.Context, vs *ingest.Vertices) (err error) {
+	l, err := load(ctx, job, job.HittingSet != "", func(ctx context.Context, vs *ingest.Vertices) (err error) {
 		if job.Mechanism != "" {
 			x.Mechanism, err = ingest.ReadMechanism(ctx, job.Mechanism, job.IngestColumns(), vs)
 		}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"syscall"
 
@@ -75,7 +76,17 @@ var commands = map[string]command{
 // RunProcess runs the program on the process's arguments, and exits with its status.
 // The first SIGINT or SIGTERM cancels the run: nothing is written, and it exits
 // 130 or 143 saying "interrupted; nothing written". A second one kills the process.
+//
+// Without GOMEMLIMIT, the Go memory limit is set to 90% of the machine's memory
+// (pipeline.MachineMemory: the cgroup's limit or MemTotal), so that the collector
+// works harder near it instead of letting garbage grow the heap past what the
+// machine has; run's memory check (exit 2) compares its model with that limit.
 func (p Program) RunProcess() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		if m, _ := pipeline.MachineMemory(); m > 0 {
+			debug.SetMemoryLimit(m - m/10)
+		}
+	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
