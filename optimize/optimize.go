@@ -17,7 +17,7 @@ type Options struct {
 	// MaxTime stops the iterations (the best mechanism found so far is still
 	// extended and certified; Result.Converged says whether Gap was reached). 0: none.
 	MaxTime time.Duration
-	// MaxIterations bounds the PDHG steps (0: no bound besides MaxTime and the context).
+	// MaxIterations bounds the PDHG steps (0: DefaultMaxIterations).
 	MaxIterations int
 	// Workers bounds the goroutines of the iterations (0: GOMAXPROCS).
 	Workers int
@@ -31,6 +31,9 @@ type Options struct {
 
 // DefaultGap is the default target relative gap.
 const DefaultGap = 1e-6
+
+// DefaultMaxIterations bounds the steps when Options.MaxIterations is 0.
+const DefaultMaxIterations = 1 << 20
 
 // Progress is the solver's state at a check.
 type Progress struct {
@@ -80,6 +83,9 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if target <= 0 {
 		target = DefaultGap
 	}
+	if opt.MaxIterations <= 0 {
+		opt.MaxIterations = DefaultMaxIterations
+	}
 	hit := opt.Hit
 	if hit == nil {
 		bc, err := bfs.MinBoundaryCover(ctx, p.G, p.Answer)
@@ -122,8 +128,10 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		return finish("balanced")
 	}
 	eLo, eHi := p.Pair.EBounds()
-	if eHi == 1 && p.Pair.Delta == 0 {
-		return exactPure(ctx, p, r, finish)
+	if p.Pair.E() == 1 && p.Pair.Delta == 0 {
+		// ε = 0 (or so small that e^ε rounds to 1) and δ = 0: solved per component.
+		// The bound is exact only for ε = 0 (eHi = 1); otherwise Σw remains.
+		return exactPure(ctx, p, r, eHi == 1, finish)
 	}
 
 	m, err := newLP(ctx, p, opt.Workers)
@@ -131,7 +139,10 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		return nil, err
 	}
 	s := newPDHG(m, append([]float64(nil), bsol.POne...))
-	inner := target / 4
+	// A rounding (a bfs.Solve) and a certification cost about two steps each: they
+	// are tried whenever the float gap has dropped below the target, and again each
+	// time it has dropped fourfold since the last try.
+	inner := target
 	s0 := (m.e-1)/2 - m.lo
 	report := func(pr Progress) {
 		if opt.Progress != nil {
@@ -152,11 +163,15 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 				return nil, err
 			}
 			rel := (s.dual - s.primal) / math.Abs(s.primal)
+			// What a rounding now would certify, roughly: the float gap plus the
+			// mixing's loss (at most t·Σw, t = viol/(viol + s0); round.go).
+			est := (math.Abs(s.dual-s.primal) + s.viol/(s.viol+s0)*r.TotalWeight) / math.Abs(s.primal)
 			report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
 				PrimalResidual: s.viol, RelGap: rel, PrimalWeight: s.omega})
 			out = opt.MaxTime > 0 && time.Since(start) > opt.MaxTime ||
 				opt.MaxIterations > 0 && s.iters >= opt.MaxIterations
-			if out || rel <= inner && s.viol <= inner*s0 {
+			if out || est <= inner {
+				inner = min(inner, est) / 4
 				break
 			}
 		}
@@ -189,8 +204,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		inner /= 4
-		if inner < 1e-15 {
+		if inner < 1e-16 {
 			return finish("pdhg") // float64 cannot resolve more
 		}
 	}

@@ -8,7 +8,7 @@ import (
 // mechanism is one value c per connected component, and the best c is 1 when the
 // component's answer-1 weight is at least its answer-0 weight, else 0. The optimum
 // is Σ over components of the larger weight (rounded up: the certified bound).
-func exactPure(ctx context.Context, p *Problem, r *Result, finish func(string) (*Result, error)) (*Result, error) {
+func exactPure(ctx context.Context, p *Problem, r *Result, bound bool, finish func(string) (*Result, error)) (*Result, error) {
 	g := p.G
 	n := g.N()
 	comp := make([]int32, n)
@@ -59,6 +59,8 @@ func exactPure(ctx context.Context, p *Problem, r *Result, finish func(string) (
 	if u := certifiedUtility(p, sol.POne); u > r.Utility {
 		r.Solution, r.PTrue, r.Utility = sol, pt, u
 	}
-	r.Upper = min(r.Upper, ub)
+	if bound {
+		r.Upper = min(r.Upper, ub)
+	}
 	return finish("exact")
 }
