@@ -1,6 +1,7 @@
 package optimize
 
 import (
+	"context"
 	"testing"
 
 	"github.com/graphdp/graphdp/bfs"
@@ -38,4 +39,43 @@ func genProblem(tb testing.TB, spec graphgen.Spec, skew float64) *Problem {
 		tb.Fatal(err)
 	}
 	return &Problem{G: g, Answer: answer, Weight: weight, Pair: pair}
+}
+
+// benchmarkOptimize runs Optimize to a relative gap and reports the certified
+// relative gap, the iterations and the utility gained over the balanced α.
+func benchmarkOptimize(b *testing.B, spec graphgen.Spec, skew, gap float64) {
+	p := genProblem(b, spec, skew)
+	b.ReportAllocs()
+	b.ResetTimer()
+	var res *Result
+	for b.Loop() {
+		var err error
+		if res, err = Optimize(context.Background(), p, Options{Gap: gap}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(res.Gap/res.Utility, "relgap")
+	b.ReportMetric(float64(res.Iterations), "iterations")
+	b.ReportMetric((res.Utility-res.Balanced)/res.Balanced, "gain")
+	if !res.Converged {
+		b.Errorf("gap %g not reached: %g", gap, res.Gap/res.Utility)
+	}
+}
+
+// The targets: hypercube n = 16 to 1e-5 in ≤ 2 minutes (uniform and skewed
+// weights), uniform random 1M datasets / 10M edges to 1e-3 in ≤ 10 minutes.
+func BenchmarkOptimizeHypercube16Uniform(b *testing.B) {
+	benchmarkOptimize(b, graphgen.Spec{Kind: "hypercube", Dim: 16, Epsilon: 0.5, Delta: 1e-6}, 0, 1e-5)
+}
+
+func BenchmarkOptimizeHypercube16Skewed(b *testing.B) {
+	benchmarkOptimize(b, graphgen.Spec{Kind: "hypercube", Dim: 16, Epsilon: 0.5, Delta: 1e-6}, 5, 1e-5)
+}
+
+func BenchmarkOptimizeUniform100k(b *testing.B) {
+	benchmarkOptimize(b, graphgen.Spec{Kind: "uniform", N: 100_000, M: 1_000_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, 0, 1e-3)
+}
+
+func BenchmarkOptimizeUniform1M(b *testing.B) {
+	benchmarkOptimize(b, graphgen.Spec{Kind: "uniform", N: 1_000_000, M: 10_000_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, 0, 1e-3)
 }

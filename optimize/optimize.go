@@ -19,7 +19,8 @@ type Options struct {
 	MaxTime time.Duration
 	// MaxIterations bounds the PDHG steps (0: DefaultMaxIterations).
 	MaxIterations int
-	// Workers bounds the goroutines of the iterations (0: GOMAXPROCS).
+	// Workers sets the parallelism of the iterations: 4·Workers vertex ranges (4 for
+	// 0 or 1) processed concurrently; the ranges, hence the result, depend on it only.
 	Workers int
 	// Hit is the boundary-hitting set whose values are optimised (ascending
 	// positions); nil means a minimum one (bfs.MinBoundaryCover).
@@ -66,6 +67,7 @@ type Result struct {
 	BalancedSolution *bfs.Solution // its mechanism
 	Alpha            float64       // the balanced α = (e^ε+δ)/(e^ε+1), rounded down
 	Randomized       float64       // utility of randomized response (p_true = α everywhere), rounded down
+	Homogeneous      *Homogeneous  // the best boundary-homogeneous pair (Corollary 1)
 
 	Iterations, Restarts int
 	Mixed                float64 // the last rounding's mixing weight t (round.go)
@@ -116,6 +118,11 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		}
 	}
 	best(bsol, bpt)
+	// Corollary 1's best pair: cheap (homogeneous.go), sometimes already optimal.
+	if r.Homogeneous, err = BestHomogeneous(ctx, p, hit); err != nil {
+		return nil, err
+	}
+	best(r.Homogeneous.sol, r.Homogeneous.ptrue)
 	r.Upper = r.TotalWeight // p_true ≤ 1
 	finish := func(method string) (*Result, error) {
 		r.Method = method
@@ -138,7 +145,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newPDHG(m, append([]float64(nil), bsol.POne...))
+	s := newPDHG(m, append([]float64(nil), r.Solution.POne...)) // the better of the two
 	// A rounding (a bfs.Solve) and a certification cost about two steps each: they
 	// are tried whenever the float gap has dropped below the target, and again each
 	// time it has dropped fourfold since the last try.
