@@ -4,7 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/graphgen"
 )
 
@@ -24,7 +25,7 @@ func genProblem(tb testing.TB, spec graphgen.Spec, skew float64) *Problem {
 		tb.Fatal(err)
 	}
 	n := int(gen.N())
-	g, _ := bfs.BuildOwned(n, &src, &dst)
+	g, _ := graph.BuildOwned(n, &src, &dst)
 	answer := make([]bool, n)
 	weight := make([]float64, n)
 	for v := range answer {
@@ -34,7 +35,7 @@ func genProblem(tb testing.TB, spec graphgen.Spec, skew float64) *Problem {
 			weight[v] = skew
 		}
 	}
-	pair, err := bfs.NewDP(spec.Epsilon, spec.Delta)
+	pair, err := dp.New(spec.Epsilon, spec.Delta)
 	if err != nil {
 		tb.Fatal(err)
 	}

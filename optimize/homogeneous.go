@@ -6,6 +6,8 @@ import (
 	"sort"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // Homogeneous is the two-parameter family of the paper's Corollary 1: the
@@ -36,7 +38,7 @@ type Homogeneous struct {
 // U^{d0}(1−α₀)), g_0(w) = min(U^{d0}(α₀), U^{d1}(1−α₁))), so the weights are
 // bucketed by (answer, d0, d1) once, by two multi-source BFS.
 type family struct {
-	pair    bfs.Pair
+	pair    dp.Pair
 	buckets []bucket
 	dist    int // Distance
 }
@@ -100,7 +102,7 @@ func b2i(b bool) int {
 }
 
 // multiBFS is the hop distance from the nearest source (−1: unreachable).
-func multiBFS(g *bfs.Graph, src []int32) []int32 {
+func multiBFS(g *graph.Graph, src []int32) []int32 {
 	d := make([]int32, g.N())
 	for i := range d {
 		d[i] = -1
@@ -127,7 +129,7 @@ func (f *family) bound(d int32, a float64) float64 {
 	if d < 0 {
 		return 1
 	}
-	return bfs.Iterate(f.pair, int(d), a)
+	return f.pair.Iterate(int(d), a)
 }
 
 // Feasible reports whether (α₀, α₁) admits an extension (Homogeneous.Distance).
@@ -245,7 +247,7 @@ func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous
 
 // BoundaryVertices lists, ascending, the vertices with at least one boundary edge:
 // the largest boundary-hitting set worth giving values to.
-func BoundaryVertices(g *bfs.Graph, answer []bool) []int32 {
+func BoundaryVertices(g *graph.Graph, answer []bool) []int32 {
 	out := []int32{}
 	for u := int32(0); int(u) < g.N(); u++ {
 		for _, v := range g.Neighbours(u) {

@@ -8,14 +8,14 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // Problem is one instance: the dataset graph, every dataset's true answer, the
 // utility's weights and the privacy pair.
 type Problem struct {
-	G      *bfs.Graph
+	G      *graph.Graph
 	Answer []bool    // true = answer 1
 	Weight []float64 // w(v) ≥ 0, finite: the utility is Σ w(v)·p_true(v)
 	Pair   dp.Pair
@@ -44,7 +44,7 @@ func (p *Problem) check() error {
 // which holds for both arcs of an edge iff the four (ε,δ)-DP inequalities of the
 // edge hold. The objective is maximise c0 + Σ s_v·x_v with s_v = ±w(v).
 type lp struct {
-	g      *bfs.Graph
+	g      *graph.Graph
 	rev    []int64   // rev[p]: position of the reverse arc (v→u) of arc p (u→v)
 	s      []float64 // objective coefficient of x_v
 	c0     float64   // Σ of the answer-0 weights: p_true = 1 − x there
@@ -88,7 +88,7 @@ func newLP(ctx context.Context, p *Problem, workers int) (*lp, error) {
 
 // partition splits the vertices into contiguous ranges of about equal arc counts,
 // a few per worker so an uneven range does not idle a core.
-func partition(g *bfs.Graph, workers int) [][2]int32 {
+func partition(g *graph.Graph, workers int) [][2]int32 {
 	n := g.N()
 	arcs := g.Off[n]
 	k := 1

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/cover"
 )
 
 // Options steer Optimize. The zero value asks for a relative gap of DefaultGap with
@@ -23,7 +24,7 @@ type Options struct {
 	// 0 or 1) processed concurrently; the ranges, hence the result, depend on it only.
 	Workers int
 	// Hit is the boundary-hitting set whose values are optimised (ascending
-	// positions); nil means a minimum one (bfs.MinBoundaryCover).
+	// positions); nil means a minimum one (cover.MinBoundaryCover).
 	Hit []int32
 	// Progress, if set, is called after every KKT check (every checkEvery steps) and
 	// after every certified evaluation.
@@ -90,7 +91,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	hit := opt.Hit
 	if hit == nil {
-		bc, err := bfs.MinBoundaryCover(ctx, p.G, p.Answer)
+		bc, err := cover.MinBoundaryCover(ctx, p.G, p.Answer)
 		if err != nil {
 			return nil, err
 		}

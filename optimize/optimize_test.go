@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // instance is a small random problem with its exact data for exactLP.
@@ -73,7 +75,7 @@ func randomInstance(t testing.TB, r *rand.Rand, n int) instance {
 	for i, e := range edges {
 		src[i], dst[i] = e[0], e[1]
 	}
-	g, _ := bfs.Build(n, src, dst)
+	g, _ := graph.Build(n, src, dst)
 	return instance{p: &Problem{G: g, Answer: answer, Weight: wf, Pair: pair}, edges: edges,
 		e: big.NewRat(E[0], E[1]), dlt: big.NewRat(D[0], D[1]), weights: weights}
 }
@@ -115,7 +117,7 @@ func TestOptimumMatchesExactLP(t *testing.T) {
 // checkMechanism: exactly DP, and re-solving the written values reproduces it.
 func checkMechanism(t *testing.T, p *Problem, res *Result) {
 	t.Helper()
-	if a := bfs.Verify(p.G, res.Solution.POne, p.Pair, 0, 1); a.Violations > 0 {
+	if a := check.Verify(p.G, res.Solution.POne, p.Pair, 0, 1); a.Violations > 0 {
 		t.Fatalf("mechanism fails the DP audit: %+v", a.First[0])
 	}
 	in, err := bfs.NewInstance(p.G, p.Answer, res.Hit, res.PTrue, p.Pair)
