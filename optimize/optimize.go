@@ -24,7 +24,7 @@ type Options struct {
 	// 0 or 1) processed concurrently; the ranges, hence the result, depend on it only.
 	Workers int
 	// Hit is the boundary-hitting set whose values are optimised (ascending
-	// positions); nil means a minimum one (cover.MinBoundaryCover).
+	// positions); nil means a minimum one (cover.Boundary).
 	Hit []int32
 	// Progress, if set, is called after every KKT check (every checkEvery steps) and
 	// after every certified evaluation.
@@ -91,11 +91,11 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	hit := opt.Hit
 	if hit == nil {
-		bc, err := cover.MinBoundaryCover(ctx, p.G, p.Answer)
+		bc, err := cover.Boundary(ctx, p.G, p.Answer)
 		if err != nil {
 			return nil, err
 		}
-		hit = bc.Cover
+		hit = bc.Vertices
 	}
 	r := &Result{Hit: hit, Alpha: p.Pair.Balanced()}
 	for _, w := range p.Weight {

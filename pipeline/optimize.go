@@ -103,7 +103,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	optSeconds := time.Since(t0).Seconds()
 	hom := res.Homogeneous
 	s := &OptimizeSummary{Version: Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
-		Weights: from, BoundaryEdges: check.CheckHitting(x.Graph, vs.Answer, hitIndex(n, res.Hit), 0).Boundary,
+		Weights: from, BoundaryEdges: check.Hitting(x.Graph, vs.Answer, hitIndex(n, res.Hit), 0).Boundary,
 		HittingSet: len(res.Hit), HittingSetIs: kind,
 		TotalWeight: res.TotalWeight, Utility: res.Utility, UpperBound: res.Upper, Gap: res.Gap,
 		TargetGap: oj.Gap, Converged: res.Converged, Alpha: res.Alpha, Balanced: res.Balanced,
