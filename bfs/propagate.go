@@ -44,7 +44,7 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 	for {
 		// Pop the smaller key; a hitting-set entry (distance 0) wins ties.
 		var e entry
-		if next < len(src) && (fifo.empty() || src[next].a <= fifo.front().a) {
+		if next < len(src) && (fifo.empty() || src[next].a <= fifo.frontValue()) {
 			s := src[next]
 			next++
 			if settled[s.v>>6]&(1<<(s.v&63)) != 0 {
@@ -113,36 +113,51 @@ type entry struct {
 }
 
 // fifoQueue is a FIFO of entries in blocks, recycled once consumed, so its memory
-// follows the queue's length rather than the number of pushes.
+// follows the queue's length rather than the number of pushes. An entry is stored
+// in 16 bytes rather than 24: its value as an index into vals, since the values
+// pushed come in runs (one offer per run of equal popped values) and a run's
+// entries share one slot. On a uniform random graph the queue holds most vertices
+// at once, so this is 8 bytes a vertex per colour (docs/PERFORMANCE.md).
 type fifoQueue struct {
-	blocks [][]entry // blocks[0][head:] is the front
+	blocks [][]queued // blocks[0][head:] is the front
 	head   int
-	free   [][]entry
+	free   [][]queued
+	vals   []float64 // the values of the queued entries; emptied with the queue
 }
+
+// queued is an entry in the queue: k indexes fifoQueue.vals.
+type queued struct{ v, d, b, k int32 }
 
 const fifoBlock = 1 << 14
 
 func (q *fifoQueue) empty() bool { return len(q.blocks) == 0 || q.head == len(q.blocks[0]) }
 
-func (q *fifoQueue) front() *entry { return &q.blocks[0][q.head] }
+// frontValue is the value of the entry pop returns next.
+func (q *fifoQueue) frontValue() float64 { return q.vals[q.blocks[0][q.head].k] }
 
 func (q *fifoQueue) push(e entry) {
+	// Bits, not ==: −0 and +0 are different values to keep.
+	if n := len(q.vals); n == 0 || math.Float64bits(q.vals[n-1]) != math.Float64bits(e.a) {
+		q.vals = append(q.vals, e.a)
+	}
+	x := queued{e.v, e.d, e.b, int32(len(q.vals) - 1)}
 	if k := len(q.blocks); k > 0 && len(q.blocks[k-1]) < fifoBlock {
-		q.blocks[k-1] = append(q.blocks[k-1], e)
+		q.blocks[k-1] = append(q.blocks[k-1], x)
 		return
 	}
-	var b []entry
+	var b []queued
 	if k := len(q.free); k > 0 {
 		b, q.free = q.free[k-1][:0], q.free[:k-1]
 	} else {
-		b = make([]entry, 0, fifoBlock)
+		b = make([]queued, 0, fifoBlock)
 	}
-	q.blocks = append(q.blocks, append(b, e))
+	q.blocks = append(q.blocks, append(b, x))
 }
 
 func (q *fifoQueue) pop() entry {
 	b := q.blocks[0]
-	e := b[q.head]
+	x := b[q.head]
+	e := entry{v: x.v, d: x.d, b: x.b, a: q.vals[x.k]}
 	q.head++
 	if q.head == len(b) && (len(q.blocks) > 1 || len(b) == fifoBlock) {
 		q.free = append(q.free, b)
@@ -150,6 +165,9 @@ func (q *fifoQueue) pop() entry {
 		q.head = 0
 	} else if q.head == len(b) {
 		q.blocks[0], q.head = b[:0], 0
+	}
+	if q.empty() {
+		q.vals = q.vals[:0]
 	}
 	return e
 }
