@@ -350,11 +350,14 @@ func decodeHalfBlock(b []byte) (*halfBlock, error) {
 	return x, d.err
 }
 
-// arcBlock is arcs u → v for u in one shard, with v's answer and hit flag.
+// arcBlock is what one shard receives of the edges: arcs u → v for u in the shard
+// and v in another, with v's answer and hit flag, and the edges (IU, IV) with both
+// ends in the shard, sent once and without flags (the shard knows its vertices).
 type arcBlock struct {
-	U, V []int32
-	Ans  []bool
-	Hit  []bool
+	U, V   []int32
+	Ans    []bool
+	Hit    []bool
+	IU, IV []int32
 }
 
 func (x *arcBlock) encode() []byte {
@@ -363,12 +366,17 @@ func (x *arcBlock) encode() []byte {
 	e.i32s(x.V)
 	e.bools(x.Ans)
 	e.bools(x.Hit)
+	e.i32s(x.IU)
+	e.i32s(x.IV)
 	return e.b
 }
 
 func decodeArcBlock(b []byte) (*arcBlock, error) {
 	d := dec{b: b[1:]}
-	x := &arcBlock{U: d.i32s(), V: d.i32s(), Ans: d.bools(), Hit: d.bools()}
+	x := &arcBlock{U: d.i32s(), V: d.i32s(), Ans: d.bools(), Hit: d.bools(), IU: d.i32s(), IV: d.i32s()}
+	if d.err == nil && (len(x.V) != len(x.U) || len(x.Ans) != len(x.U) || len(x.Hit) != len(x.U) || len(x.IV) != len(x.IU)) {
+		d.err = errCorrupt
+	}
 	return x, d.err
 }
 
@@ -584,13 +592,16 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	var errs errSet
 	l := f.C.layout()
 	out := make(map[int]*arcBlock)
-	arc := func(u, v int32, ans, hit bool) {
-		s := int(l.Of(u))
-		ab := out[s]
+	to := func(s int32) *arcBlock {
+		ab := out[int(s)]
 		if ab == nil {
 			ab = &arcBlock{}
-			out[s] = ab
+			out[int(s)] = ab
 		}
+		return ab
+	}
+	arc := func(u, v int32, ans, hit bool) {
+		ab := to(l.Of(u))
 		ab.U = append(ab.U, u)
 		ab.V = append(ab.V, v)
 		ab.Ans = append(ab.Ans, ans)
@@ -607,6 +618,12 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			u := hb.Src[i]
 			if u == d.pos {
 				selfLoops++
+				continue
+			}
+			if su := l.Of(u); su == l.Of(d.pos) {
+				ab := to(su)
+				ab.IU = append(ab.IU, u)
+				ab.IV = append(ab.IV, d.pos)
 				continue
 			}
 			arc(u, d.pos, d.ans, d.hit)
@@ -751,6 +768,10 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 		for _, u := range ab.U {
 			deg[u-lo+1]++
 		}
+		for i, u := range ab.IU {
+			deg[u-lo+1]++
+			deg[ab.IV[i]-lo+1]++
+		}
 	}
 	for i := range n {
 		deg[i+1] += deg[i]
@@ -761,6 +782,13 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 		for i, u := range ab.U {
 			lists[fill[u-lo]] = nb{ab.V[i], ab.Ans[i], ab.Hit[i]}
 			fill[u-lo]++
+		}
+		for i, u := range ab.IU {
+			v := ab.IV[i]
+			lists[fill[u-lo]] = nb{v, st.Answer[v-lo], isHit[v-lo]}
+			fill[u-lo]++
+			lists[fill[v-lo]] = nb{u, st.Answer[u-lo], isHit[u-lo]}
+			fill[v-lo]++
 		}
 	}
 	st.Shard = bfs.Shard{Lo: lo, Off: make([]int64, n+1)}
@@ -809,5 +837,9 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 			return err
 		}
 	}
+	// A worker that keeps its cache between stages settles round 1 without reading
+	// them back.
+	keepBlock(blockFile(f.C.Staging, s), st.block)
+	putVals(f.C.Staging, 0, s, st.vals)
 	return writePending(ctx, f.C.Staging, 0, s, &token{Own: true}, nil)
 }
