@@ -401,11 +401,94 @@ func decodeHitInfo(b []byte) (*hitInfo, error) {
 	return x, d.err
 }
 
-// vref is a resolved id.
+// vref is a resolved id: its first position, answer and hit flag, and the second
+// position it appears at (-1: none; a duplicate id).
 type vref struct {
-	pos int32
-	ans bool
-	hit bool
+	pos, second int32
+	ans, hit    bool
+}
+
+// idIndex resolves one join bucket's ids: a map per id type (a map keyed by both
+// would hash a string for every integer id).
+type idIndex struct {
+	ints map[int64]vref
+	strs map[string]vref
+}
+
+// newIDIndex indexes the vertex blocks of a bucket; an id's vref is its first
+// position (ingest keeps the first of repeated ids), with the flags of that row.
+func newIDIndex(str bool, vbs []*vertexBlock) idIndex {
+	n := 0
+	for _, vb := range vbs {
+		n += len(vb.Pos)
+	}
+	var x idIndex
+	if str {
+		x.strs = make(map[string]vref, n)
+	} else {
+		x.ints = make(map[int64]vref, n)
+	}
+	for _, vb := range vbs {
+		for i, p := range vb.Pos {
+			r := vref{pos: p, second: -1, ans: vb.Ans[i]}
+			if len(vb.Hit) == len(vb.Pos) { // after the first join
+				r.hit = vb.Hit[i]
+			}
+			if old, ok := x.get(&vb.IDs, i); ok {
+				// Keep the two least positions: "duplicate id (first at row …)"
+				// names the earliest repetition.
+				lo, hi := min(old.pos, p), max(old.pos, p)
+				if old.second >= 0 {
+					hi = min(hi, old.second)
+				}
+				if p < old.pos {
+					old = r
+				}
+				old.pos, old.second = lo, hi
+				r = old
+			}
+			x.set(&vb.IDs, i, r)
+		}
+	}
+	return x
+}
+
+func (x idIndex) get(id *ids, i int) (vref, bool) {
+	if x.strs != nil {
+		r, ok := x.strs[id.S[i]]
+		return r, ok
+	}
+	r, ok := x.ints[id.Int[i]]
+	return r, ok
+}
+
+func (x idIndex) set(id *ids, i int, r vref) {
+	if x.strs != nil {
+		x.strs[id.S[i]] = r
+	} else {
+		x.ints[id.Int[i]] = r
+	}
+}
+
+// setHit marks a known id as in the hitting set.
+func (x idIndex) setHit(id *ids, i int) {
+	r, _ := x.get(id, i)
+	r.hit = true
+	x.set(id, i, r)
+}
+
+// duplicates calls fn for every id that appears twice or more.
+func (x idIndex) duplicates(fn func(id string, first, second int32)) {
+	for s, r := range x.strs {
+		if r.second >= 0 {
+			fn(s, r.pos, r.second)
+		}
+	}
+	for k, r := range x.ints {
+		if r.second >= 0 {
+			fn(strconv.FormatInt(k, 10), r.pos, r.second)
+		}
+	}
 }
 
 // twoLeast keeps the two smallest rows an id appears at (for "duplicate id (first at
@@ -451,35 +534,17 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 		}
 	}
 	var errs errSet
-	index := make(map[idKey]vref)
-	rows := make(map[idKey]*twoLeast)
-	for _, vb := range vbs {
-		for i, p := range vb.Pos {
-			k := vb.IDs.key(i)
-			if r, ok := rows[k]; ok {
-				r.add(int64(p))
-			} else {
-				rows[k] = &twoLeast{int64(p), math.MaxInt64}
-			}
-			if old, ok := index[k]; !ok || p < old.pos {
-				index[k] = vref{pos: p, ans: vb.Ans[i]}
-			}
-		}
-	}
-	for k, r := range rows {
-		if r.b != math.MaxInt64 {
-			text := idText(k)
-			errs.add(fileVertices, 1, 0, ingest.DuplicateID(f.C.Vertices, r.b, f.C.Cols.ID, text, r.a))
-		}
-	}
+	index := newIDIndex(f.C.StrIDs, vbs)
+	index.duplicates(func(id string, first, second int32) {
+		errs.add(fileVertices, 1, 0, ingest.DuplicateID(f.C.Vertices, int64(second), f.C.Cols.ID, id, int64(first)))
+	})
 	// Hitting-set rows: unknown ids, repeated vertices; resolved rows go to their shard.
 	l := f.C.layout()
 	hitRows := make(map[int32]*twoLeast)
 	hitByShard := make(map[int]*hitInfo)
 	for _, hb := range hbs {
 		for i, row := range hb.Row {
-			k := hb.IDs.key(i)
-			v, ok := index[k]
+			v, ok := index.get(&hb.IDs, i)
 			if !ok {
 				errs.add(fileHit, 0, 0, ingest.UnknownID(f.C.Hitting, row, f.C.Cols.ID, hb.IDs.text(i), f.C.Vertices))
 				continue
@@ -498,8 +563,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			hi.Pos = append(hi.Pos, v.pos)
 			hi.Row = append(hi.Row, row)
 			hi.P = append(hi.P, hb.P[i])
-			v.hit = true
-			index[k] = v
+			index.setHit(&hb.IDs, i)
 		}
 	}
 	for _, r := range hitRows {
@@ -521,7 +585,8 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	for _, vb := range vbs {
 		vb.Hit = make([]bool, len(vb.Pos))
 		for i := range vb.Pos {
-			vb.Hit[i] = index[vb.IDs.key(i)].hit
+			v, _ := index.get(&vb.IDs, i)
+			vb.Hit[i] = v.hit
 		}
 		toJoin2(bucket, vb.encode(tagVertex))
 	}
@@ -529,7 +594,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	out := make(map[int]*halfBlock)
 	for _, eb := range ebs {
 		for i, row := range eb.Row {
-			v, ok := index[eb.Src.key(i)]
+			v, ok := index.get(&eb.Src, i)
 			if !ok {
 				errs.add(fileEdges, 0, 0, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Src, eb.Src.text(i), f.C.Vertices))
 				continue
@@ -553,19 +618,12 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join1-%06d", bucket), &errs)
 }
 
-func idText(k idKey) string {
-	if k.str {
-		return k.s
-	}
-	return strconv.FormatInt(k.i, 10)
-}
-
 // join2Fn resolves the edges' dst ids in one bucket and sends both arcs of every
 // edge to their tails' shards.
 type join2Fn struct{ C Conf }
 
 func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]byte) bool, toShard func(int, []byte)) error {
-	index := make(map[idKey]vref)
+	var vbs []*vertexBlock
 	var halves []*halfBlock
 	var b []byte
 	for vals(&b) {
@@ -575,12 +633,7 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			if err != nil {
 				return err
 			}
-			for i, p := range vb.Pos {
-				k := vb.IDs.key(i)
-				if old, ok := index[k]; !ok || p < old.pos {
-					index[k] = vref{pos: p, ans: vb.Ans[i], hit: vb.Hit[i]}
-				}
-			}
+			vbs = append(vbs, vb)
 		case tagHalf:
 			hb, err := decodeHalfBlock(b)
 			if err != nil {
@@ -589,6 +642,7 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			halves = append(halves, hb)
 		}
 	}
+	index := newIDIndex(f.C.StrIDs, vbs)
 	var errs errSet
 	l := f.C.layout()
 	out := make(map[int]*arcBlock)
@@ -610,7 +664,7 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	var selfLoops int64
 	for _, hb := range halves {
 		for i, row := range hb.Row {
-			d, ok := index[hb.Dst.key(i)]
+			d, ok := index.get(&hb.Dst, i)
 			if !ok {
 				errs.add(fileEdges, 0, 1, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Dst, hb.Dst.text(i), f.C.Vertices))
 				continue
