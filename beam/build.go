@@ -739,8 +739,8 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 	return s, d.err
 }
 
-// shardFn assembles one shard: its CSR rows (sorted, deduplicated: graph doc.go
-// invariant 1), ids, answers, hitting-set entries and round 0; it checks the shard's
+// shardFn assembles one shard: its CSR block (graph.BuildShard: graph doc.go
+// invariant 3), ids, answers, hitting-set entries and round 0; it checks the shard's
 // boundary edges (u < v, u in the shard) against the hitting set.
 type shardFn struct{ C Conf }
 
@@ -815,62 +815,48 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 		st.HitP = append(st.HitP, h.p)
 		st.HitOne = append(st.HitOne, poneOf(st.Answer[h.pos-lo], h.p))
 	}
-	// CSR rows: counting sort by tail, then sort and deduplicate each list.
-	type nb struct {
-		v        int32
-		ans, hit bool
-	}
-	deg := make([]int64, n+1)
+	// The CSR block: graph.BuildShard, the single-machine build's code, on the
+	// shard's arcs (both directions of its inner edges). Neighbours in other
+	// shards bring their answer and hit flag along.
+	type flags struct{ ans, hit bool }
+	total := 0
 	for _, ab := range arcs {
-		for _, u := range ab.U {
-			deg[u-lo+1]++
-		}
-		for i, u := range ab.IU {
-			deg[u-lo+1]++
-			deg[ab.IV[i]-lo+1]++
-		}
+		total += len(ab.U) + 2*len(ab.IU)
 	}
-	for i := range n {
-		deg[i+1] += deg[i]
-	}
-	lists := make([]nb, deg[n])
-	fill := slices.Clone(deg[:n])
+	tail, head := make([]int32, 0, total), make([]int32, 0, total)
+	outer := make(map[int32]flags)
 	for _, ab := range arcs {
-		for i, u := range ab.U {
-			lists[fill[u-lo]] = nb{ab.V[i], ab.Ans[i], ab.Hit[i]}
-			fill[u-lo]++
+		tail, head = append(tail, ab.U...), append(head, ab.V...)
+		for i, v := range ab.V {
+			outer[v] = flags{ab.Ans[i], ab.Hit[i]}
 		}
-		for i, u := range ab.IU {
-			v := ab.IV[i]
-			lists[fill[u-lo]] = nb{v, st.Answer[v-lo], isHit[v-lo]}
-			fill[u-lo]++
-			lists[fill[v-lo]] = nb{u, st.Answer[u-lo], isHit[u-lo]}
-			fill[v-lo]++
-		}
+		tail, head = append(tail, ab.IU...), append(head, ab.IV...)
+		tail, head = append(tail, ab.IV...), append(head, ab.IU...)
 	}
-	st.Shard = graph.Shard{Lo: lo, Off: make([]int64, n+1)}
+	arcs = nil
+	sh, err := graph.BuildShard(lo, n, tail, head)
+	if err != nil {
+		return err
+	}
+	tail, head = nil, nil
+	st.Shard = *sh
 	stats := shardStats{}
 	var hc check.HitCheck // check.CheckHitting's count, on the shard's edges u < v
 	for i := range n {
-		ns := lists[deg[i]:deg[i+1]]
-		slices.SortFunc(ns, func(a, b nb) int { return int(a.v - b.v) })
 		u := lo + int32(i)
-		prev := int32(-1)
-		for _, x := range ns {
-			if x.v == prev {
-				continue
-			}
-			prev = x.v
-			st.Shard.Adj = append(st.Shard.Adj, x.v)
-			if x.v <= u {
+		for _, v := range sh.Neighbours(i) {
+			if v <= u {
 				continue
 			}
 			stats.Kept++
-			if hc.Edge(u, x.v, st.Answer[i], x.ans, isHit[i], x.hit, f.C.List) {
-				stats.First = append(stats.First, uncovered{U: u, V: x.v, AnsU: st.Answer[i], AnsV: x.ans, IDU: st.IDs.text(i)})
+			fv := outer[v]
+			if v < hi {
+				fv = flags{st.Answer[v-lo], isHit[v-lo]}
+			}
+			if hc.Edge(u, v, st.Answer[i], fv.ans, isHit[i], fv.hit, f.C.List) {
+				stats.First = append(stats.First, uncovered{U: u, V: v, AnsU: st.Answer[i], AnsV: fv.ans, IDU: st.IDs.text(i)})
 			}
 		}
-		st.Shard.Off[i+1] = int64(len(st.Shard.Adj))
 	}
 	stats.Boundary, stats.Uncovered = hc.Boundary, hc.Uncovered
 	pair, err := f.C.pair()
