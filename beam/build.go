@@ -841,7 +841,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	tail, head = nil, nil
 	st.Shard = *sh
 	stats := shardStats{}
-	var hc check.HitCheck // check.CheckHitting's count, on the shard's edges u < v
+	var hc check.HitCheck // check.Hitting's count, on the shard's edges u < v
 	for i := range n {
 		u := lo + int32(i)
 		for _, v := range sh.Neighbours(i) {

@@ -115,11 +115,11 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		return err
 	}
 	vs := x.Vertices
-	bc, err := cover.MinBoundaryCover(ctx, x.Graph, vs.Answer)
+	bc, err := cover.Boundary(ctx, x.Graph, vs.Answer)
 	if err != nil {
 		return err
 	}
-	set, what := bc.Cover, "a minimum boundary-hitting set"
+	set, what := bc.Vertices, "a minimum boundary-hitting set"
 	if o.allBoundary {
 		set, what = boundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
@@ -184,7 +184,7 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		mean /= float64(len(c.Solution.PTrue))
 		w := e.stderr
 		fmt.Fprintf(w, "graphdp hitting-set: %d boundary edges, %d boundary vertices (of %d); maximum matching %d, so a minimum cover has %d vertices (König)\n",
-			bc.BoundaryEdges, bc.Boundary, vs.IDs.Len(), bc.Matching, len(bc.Cover))
+			bc.BoundaryEdges, bc.Boundary, vs.IDs.Len(), bc.Matching, len(bc.Vertices))
 		fmt.Fprintf(w, "  wrote %s: %d vertices, %s, %s\n", o.out, len(set), what, policy)
 		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists; its optimal mechanism has mean p_true %.6g\n", mean)
 	}
