@@ -230,7 +230,13 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 	fmt.Fprintf(w, "  balanced α = %.6g on the same hitting set: utility %.10g, gain %+.6g (%+.3g%%)\n", s.Alpha, s.Balanced, s.GainOverBalanced, 100*s.GainOverBalanced/max(s.Balanced, 1e-300))
 	fmt.Fprintf(w, "  randomized response (p_true = α everywhere): utility %.10g, gain %+.6g\n", s.Randomized, s.GainOverRandomized)
 	if h := s.Homogeneous; h != nil && h.Feasible {
-		fmt.Fprintf(w, "  best boundary-homogeneous pair (Corollary 1): α₀ = %.6g, α₁ = %.6g, utility %.10g\n", h.Alpha0, h.Alpha1, h.Utility)
+		a := func(x float64, count int) string {
+			if count == 0 {
+				return "— (none in the hitting set)"
+			}
+			return fmt.Sprintf("%.6g", x)
+		}
+		fmt.Fprintf(w, "  best boundary-homogeneous pair (Corollary 1): α₀ = %s, α₁ = %s, utility %.10g\n", a(h.Alpha0, h.Hit0), a(h.Alpha1, h.Hit1), h.Utility)
 	}
 	fmt.Fprintf(w, "  %s: %d iterations, %d restarts, %.3gs\n", s.Method, s.Iterations, s.Restarts, s.OptimizeSeconds)
 	fmt.Fprintf(w, "  wrote %s (%d datasets, %s)\n", s.Out, s.HittingSet, s.HittingSetIs)
