@@ -164,15 +164,10 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		return err
 	}
 	defer rec.Release()
-	meta := map[string]string{
-		"graphdp.version":         pipeline.Version,
-		"graphdp.epsilon":         strconv.FormatFloat(job.Epsilon, 'g', -1, 64),
-		"graphdp.delta":           strconv.FormatFloat(job.Delta, 'g', -1, 64),
-		"graphdp.hitting_set":     what,
-		"graphdp.policy":          policy,
-		"graphdp.vertices.sha256": vs.Fingerprint,
-		"graphdp.edges.sha256":    x.Edges.Fingerprint,
-	}
+	meta := pipeline.OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
+		"graphdp.hitting_set": what,
+		"graphdp.policy":      policy,
+	})
 	if err := sink.Write(ctx, o.out, rec, meta); err != nil {
 		return err
 	}
