@@ -3,8 +3,8 @@ package check
 import "math"
 
 // Optimality is how a mechanism compares with a hitting set and with the optimal
-// extension of its values (graphdp verify -hitting-set): the paper's optimality
-// theorem (docs/DESIGN.md §3.2) says no DP mechanism agreeing with the hitting set
+// extension of its values (graphdp verify -hitting-set): the paper's main theorem
+// (docs/DESIGN.md §3.2) says no DP mechanism agreeing with the hitting set
 // is above the optimum anywhere, and the optimum is the one that is nowhere below.
 type Optimality struct {
 	Disagree      int        // hitting-set vertices whose p_true is off the given one by more than tol
