@@ -19,11 +19,15 @@ type Homogeneous struct {
 	// feasible region is exactly {α₁ ≤ U^D(1−α₀), 1−α₀ ≤ U^D(α₁), α₀ ≤ U^D(1−α₁),
 	// 1−α₁ ≤ U^D(α₀)} with D = Distance (the paper's feasibility lemma: pairs of the
 	// same answer always hold, U^d(a) ≥ a, and U^d grows with d).
-	Distance int     `json:"distance"`
-	Feasible bool    `json:"feasible"` // some pair was found (the balanced one always is)
-	Alpha0   float64 `json:"alpha0"`
-	Alpha1   float64 `json:"alpha1"`
-	Utility  float64 `json:"utility"` // of the extension of the best pair, rounded down (bfs.Solve)
+	Distance int  `json:"distance"`
+	Feasible bool `json:"feasible"` // some pair was found (the balanced one always is)
+	// Hit0, Hit1 count the hitting-set datasets of each answer: with none of one
+	// answer, that answer's α changes nothing.
+	Hit0    int     `json:"hitting_set_answer_0"`
+	Hit1    int     `json:"hitting_set_answer_1"`
+	Alpha0  float64 `json:"alpha0"`
+	Alpha1  float64 `json:"alpha1"`
+	Utility float64 `json:"utility"` // of the extension of the best pair, rounded down (bfs.Solve)
 	// BalancedUtility is the family's value at (α, α), the balanced corollary.
 	BalancedUtility float64 `json:"balanced_utility"`
 
@@ -181,6 +185,19 @@ var directions = func() [][2]float64 {
 	return out
 }()
 
+// Grid is the family's utility on a k×k grid: [i][j] at α₀ = i/(k−1), α₁ = j/(k−1),
+// NaN where infeasible (for report.RegionHTML).
+func (h *Homogeneous) Grid(k int) [][]float64 {
+	out := make([][]float64, k)
+	for i := range out {
+		out[i] = make([]float64, k)
+		for j := range out[i] {
+			out[i][j], _ = h.At(float64(i)/float64(k-1), float64(j)/float64(k-1))
+		}
+	}
+	return out
+}
+
 // BestHomogeneous finds the best boundary-homogeneous pair on the hitting set hit.
 // The utility is concave in (α₀, α₁) (a sum of minima of compositions of concave
 // non-decreasing maps) on a convex region, so a grid followed by a pattern search
@@ -192,6 +209,13 @@ func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous
 		return nil, err
 	}
 	h := &Homogeneous{Distance: f.dist, fam: f}
+	for _, v := range hit {
+		if p.Answer[v] {
+			h.Hit1++
+		} else {
+			h.Hit0++
+		}
+	}
 	alpha := p.Pair.Balanced()
 	h.BalancedUtility = f.utility(alpha, alpha)
 	best, b0, b1 := math.Inf(-1), alpha, alpha
