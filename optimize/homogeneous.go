@@ -268,18 +268,3 @@ func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous
 	h.Utility, h.sol, h.ptrue = certifiedUtility(p, sol.POne), sol, pt
 	return h, nil
 }
-
-// BoundaryVertices lists, ascending, the vertices with at least one boundary edge:
-// the largest boundary-hitting set worth giving values to.
-func BoundaryVertices(g *graph.Graph, answer []bool) []int32 {
-	out := []int32{}
-	for u := int32(0); int(u) < g.N(); u++ {
-		for _, v := range g.Neighbours(u) {
-			if answer[v] != answer[u] {
-				out = append(out, u)
-				break
-			}
-		}
-	}
-	return out
-}

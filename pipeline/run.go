@@ -23,27 +23,25 @@ import (
 
 // Loaded is a job's inputs, read and checked against each other.
 type Loaded struct {
-	Vertices *ingest.Vertices
-	Edges    *ingest.Edges      // File, Rows and Fingerprint: the rows are not kept (BuildGraph)
-	Hit      *ingest.HittingSet // nil when the job names no hitting set (toolkit commands)
+	Vertices  *ingest.Vertices
+	Edges     *ingest.Edges      // File, Rows and Fingerprint: the rows are not kept (BuildGraph)
+	Hit       *ingest.HittingSet // nil when job.HittingSet is empty
+	Mechanism *ingest.Mechanism  // nil when job.Mechanism is empty
 
 	// The edges file between its two passes (BuildGraph).
 	stream  *ingest.EdgeStream
 	builder *graph.Builder
 }
 
-// Load reads the inputs: vertices first (they define the ids), then the hitting set
-// concurrently with the edges' first pass, which checks every row and counts arcs
-// for the graph (graph.Builder); BuildGraph is the second. The edge rows are never held
-// (docs/PERFORMANCE.md, "Memory model").
-// Before the edges' first pass it refuses a job whose modelled memory exceeds the
-// budget (memory.go: checkMemory).
-func Load(ctx context.Context, job *Job) (*Loaded, error) { return load(ctx, job, true, nil) }
-
-// load is Load, running more (another reader of the toolkit commands) concurrently
-// with the edges and the hitting set; engine says whether the engine will run
-// (the memory check).
-func load(ctx context.Context, job *Job, engine bool, more func(ctx context.Context, vs *ingest.Vertices) error) (*Loaded, error) {
+// Load reads a job's inputs: vertices first (they define the ids), then the edges'
+// first pass, the hitting set and the mechanism table (each when the job names one)
+// concurrently. It is the one reader of inputs for run and the toolkit commands
+// (LoadInputs). The edges' first pass checks every row and counts arcs for the graph
+// (graph.Builder); BuildGraph is the second: the edge rows are never held
+// (docs/PERFORMANCE.md, "Memory model"). Before the first pass, Load refuses a job
+// whose modelled memory exceeds the budget (memory.go: checkMemory; the engine's
+// share when the job names a hitting set).
+func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	cols := job.IngestColumns()
 	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
 	if err != nil {
@@ -53,7 +51,7 @@ func load(ctx context.Context, job *Job, engine bool, more func(ctx context.Cont
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMemory(job, vs, es.Rows(), engine); err != nil {
+	if err := checkMemory(job, vs, es.Rows(), job.HittingSet != ""); err != nil {
 		es.Close()
 		return nil, err
 	}
@@ -72,8 +70,11 @@ func load(ctx context.Context, job *Job, engine bool, more func(ctx context.Cont
 			return err
 		})
 	}
-	if more != nil {
-		grp.Go(func() error { return more(gctx, vs) })
+	if job.Mechanism != "" {
+		grp.Go(func() (err error) {
+			l.Mechanism, err = ingest.ReadMechanism(gctx, job.Mechanism, cols, vs)
+			return err
+		})
 	}
 	if err = grp.Wait(); err == nil {
 		l.Edges.Fingerprint, err = es.Fingerprint()
@@ -148,6 +149,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 
 	prog.phase("read", nil, 0, "")
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
+	job.Mechanism = "" // a config's table for verify: run audits its own output
 	l, err := Load(ctx, &job)
 	if err != nil {
 		return nil, err

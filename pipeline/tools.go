@@ -7,37 +7,28 @@ import (
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
-	"github.com/graphdp/graphdp/ingest"
 )
 
-// Inputs is what the toolkit commands (verify, query, hitting-set) read: the graph
-// always; the hitting set and a mechanism table when the job names them.
+// Inputs is what the toolkit commands (verify, query, hitting-set) read: the job's
+// inputs (Load) and the graph built from its edges.
 type Inputs struct {
-	Loaded                      // Hit is nil when job.HittingSet is empty
-	Mechanism *ingest.Mechanism // nil when job.Mechanism is empty
-	Graph     *graph.Graph      // the CSR graph of the edges file
-	Build     graph.BuildStats
-	Pair      dp.Pair
+	Loaded
+	Graph *graph.Graph // the CSR graph of the edges file
+	Build graph.BuildStats
+	Pair  dp.Pair
 }
 
-// LoadInputs reads vertices first (they define the ids), then the edges' first pass,
-// the hitting set and the mechanism concurrently, and builds the graph (Load).
+// LoadInputs reads the job's inputs (Load) and builds the graph.
 func LoadInputs(ctx context.Context, job *Job) (*Inputs, error) {
 	pair, err := dp.New(job.Epsilon, job.Delta)
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
-	x := &Inputs{Pair: pair}
-	l, err := load(ctx, job, job.HittingSet != "", func(ctx context.Context, vs *ingest.Vertices) (err error) {
-		if job.Mechanism != "" {
-			x.Mechanism, err = ingest.ReadMechanism(ctx, job.Mechanism, job.IngestColumns(), vs)
-		}
-		return err
-	})
+	l, err := Load(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	x.Loaded = *l
+	x := &Inputs{Loaded: *l, Pair: pair}
 	if x.Graph, x.Build, err = x.Loaded.BuildGraph(ctx, job.Workers); err != nil {
 		return nil, err
 	}
