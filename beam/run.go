@@ -58,7 +58,7 @@ type Options struct {
 	Staging string
 	// ShardSize is the number of vertices per shard, or Shards their number (0 and
 	// 0: shards of about ShardArcs arcs); Buckets the number of id-join buckets (0:
-	// 64); RoundsPerPipeline how many rounds one pipeline runs (0:
+	// one per BucketRows input rows, at least 64); RoundsPerPipeline how many rounds one pipeline runs (0:
 	// DefaultRoundsPerPipeline). Zero fields take the job's beam: keys.
 	ShardSize, Shards, Buckets, RoundsPerPipeline int
 	// WorkerTimeout is how long a job submitted to a job server (an Endpoint, or
@@ -101,6 +101,20 @@ func (o Options) shardSize(n, edgeRows int64) int {
 		shards = max(1, (2*edgeRows+ShardArcs-1)/ShardArcs)
 	}
 	return int(max(1, min((n+shards-1)/shards, math.MaxInt32)))
+}
+
+// BucketRows is about how many input rows (vertices, edges, hitting-set rows) one
+// id-join bucket of the build holds by default, at least 64 buckets: a bucket's id
+// index and blocks stay within tens of MiB on a worker at any input size (10^9
+// edges: about a thousand buckets).
+const BucketRows = 1 << 20
+
+// buckets is the number of id-join buckets for an input of rows rows.
+func (o Options) buckets(rows int64) int {
+	if o.Buckets > 0 {
+		return o.Buckets
+	}
+	return int(min(max(64, (rows+BucketRows-1)/BucketRows), 1<<16))
 }
 
 // Engine is the engine name Beam runs record in the output's metadata.
@@ -159,10 +173,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List, Epsilon: job.Epsilon, Delta: job.Delta}
 	opts = opts.withJob(job.Beam)
 	c.ShardSize = int32(opts.shardSize(int64(c.N), pl.rows[fileEdges]))
-	c.Buckets = opts.Buckets
-	if c.Buckets <= 0 {
-		c.Buckets = 64
-	}
+	c.Buckets = opts.buckets(pl.rows[fileVertices] + pl.rows[fileEdges] + pl.rows[fileHit])
 	per := opts.RoundsPerPipeline
 	if per <= 0 {
 		per = DefaultRoundsPerPipeline

@@ -43,7 +43,7 @@ var jobFlagTable = []jobFlag{
 	{"worker-timeout", "with -runner beam and a job server: how long a job may run before some worker reports progress, then it is cancelled (default 5m)", func(j *pipeline.Job) any { return &j.Beam.WorkerTimeout }},
 	{"shard-size", "with -runner beam: vertices per shard (0: shards of about 2^21 arcs)", func(j *pipeline.Job) any { return &j.Beam.ShardSize }},
 	{"shards", "with -runner beam: the number of shards, instead of -shard-size", func(j *pipeline.Job) any { return &j.Beam.Shards }},
-	{"buckets", "with -runner beam: id-join buckets of the build (0: 64)", func(j *pipeline.Job) any { return &j.Beam.Buckets }},
+	{"buckets", "with -runner beam: id-join buckets of the build (0: one per 2^20 input rows, at least 64)", func(j *pipeline.Job) any { return &j.Beam.Buckets }},
 	{"rounds-per-pipeline", "with -runner beam: rounds one Beam pipeline runs (0: 16)", func(j *pipeline.Job) any { return &j.Beam.RoundsPerPipeline }},
 }
 
