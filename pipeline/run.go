@@ -210,10 +210,11 @@ func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
 // infeasible explains which hitting-set values conflict (the paper's feasibility
 // lemma, docs/DESIGN.md §3.3).
 func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
-	ids := l.Vertices.IDs
+	ids, ans := l.Vertices.IDs, l.Vertices.Answer
 	var first []Conflict
 	for _, v := range sol.Violations {
-		first = append(first, Conflict{v.Output, ids.String(int(v.H)), ids.String(int(v.By)), v.Dist, v.Given, v.ByValue, v.Bound})
+		first = append(first, Conflict{Output: v.Output, H: ids.String(int(v.H)), By: ids.String(int(v.By)), AnsH: ans[v.H], AnsBy: ans[v.By],
+			Dist: v.Dist, Given: v.Given, ByValue: v.ByValue, Bound: v.Bound})
 	}
 	return Infeasible(l.Hit.File, job.Epsilon, job.Delta, int64(sol.Infeasible), first)
 }

@@ -101,6 +101,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Main runs the program with args (without the program name) and returns the exit
 // status.
 func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "help" {
+		args = []string{args[1], "-h"} // graphdp help run: run's flags
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		p.usage(stderr)
 		if len(args) == 0 {
@@ -114,8 +117,11 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "%s: unknown command %q\n", p.Name, args[0])
-		p.usage(stderr)
+		msg := fmt.Sprintf("%s: unknown command %q", p.Name, args[0])
+		if near, ok := pipeline.Nearest(args[0], commandNames()); ok {
+			msg += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		fmt.Fprintf(stderr, "%s\nrun '%s -h' for the commands\n", msg, p.Name)
 		return exitUsage
 	}
 	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler), prog: p}
@@ -135,6 +141,9 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	code := exitCode(err)
 	if err != nil && !errors.Is(err, errHelp) {
 		fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, args[0], err)
+		if code == exitUsage {
+			fmt.Fprintf(stderr, "run '%s %s -h' for usage\n", p.Name, args[0])
+		}
 	}
 	return code
 }
@@ -191,7 +200,7 @@ func (p Program) usage(w io.Writer) {
 func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		return nil, &usageError{fmt.Sprintf("-log-level: %v", err)}
+		return nil, &usageError{fmt.Sprintf("--log-level: %v", err)}
 	}
 	opts := &slog.HandlerOptions{Level: lv}
 	switch format {
@@ -200,7 +209,7 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
-	return nil, &usageError{fmt.Sprintf("-log-format: %q is not text or json", format)}
+	return nil, &usageError{fmt.Sprintf("--log-format: %q is not text or json", format)}
 }
 
 func signalName(s os.Signal) string {

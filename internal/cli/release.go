@@ -34,6 +34,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	var ids idFlags
 	jf := addJobFlags(fs, "a run's YAML job file: its out is the mechanism, its columns, ε and δ apply",
 		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
+	jf.usage = usageText{"--mechanism M --epsilon ε [--delta δ] (--id X … | --ids FILE) --out F [--ledger L --budget-epsilon E]", "Draws the private answers of chosen datasets from a mechanism (exact Bernoulli\nsampling) and writes only id and released."}
 	jf.setUsage("epsilon", "the mechanism's ε ≥ 0 (required): what this release spends on each dataset; in the file's metadata and the ledger")
 	jf.setUsage("delta", "the mechanism's δ in [0, 1): what this release spends on each dataset")
 	fs.BoolVar(&o.job.AllowDeterministic, "allow-deterministic", false, "release datasets with p_one exactly 0 or 1 (their true answer, no privacy); refused without it")
@@ -75,7 +76,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	case o.job.IDsFile != "" && len(ids) > 0:
 		probs = append(probs, "ids and id: give one of them, not both")
 	}
-	if err := pipeline.Problems(source, probs); err != nil {
+	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
 	o.job.Mechanism, o.job.Out, o.job.IDs, o.job.Columns = job.Mechanism, job.Out, ids, job.MechanismColumns()

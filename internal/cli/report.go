@@ -27,7 +27,8 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	jf := addJobFlags(fs, "a run's YAML job file: inputs, ε, δ, columns; its out is the mechanism",
 		"mechanism", "edges", "vertices", "epsilon", "delta", "list",
 		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
-	jf.setUsage("list", "how many DP violations to list (default 10)")
+	jf.usage = usageText{"--config FILE | --mechanism M --edges E --vertices V --epsilon ε [--delta δ] [--json] [--html FILE]", "Explains a mechanism: accuracy, why (distance to the binding dataset), against\nrandomized response, deterministic datasets, and the exact DP audit."}
+	jf.setUsage("list", "how many DP violations to list (`N`)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML page with plots here")
 	job, source, unknown, err := jf.parse(args)
@@ -35,7 +36,7 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 		return nil, err
 	}
 	job.Mechanism, job.Out = jf.mechanism(job), ""
-	if err := pipeline.Problems(source, job.Problems([]string{"mechanism", "edges", "vertices", "epsilon"}, unknown...)); err != nil {
+	if err := jf.problems(source, job.Problems([]string{"mechanism", "edges", "vertices", "epsilon"}, unknown...)); err != nil {
 		return nil, err
 	}
 	o.job = pipeline.ReportJob{Mechanism: job.Mechanism, Edges: job.Edges, Vertices: job.Vertices,

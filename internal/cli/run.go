@@ -30,17 +30,18 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 		"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list",
 		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging", "worker-timeout",
 		"shard-size", "shards", "buckets", "rounds-per-pipeline")
-	jf.setUsage("hitting-set", "hitting-set file: columns id, p_true")
-	jf.setUsage("list", "how many uncovered edges or violations to list (default 10)")
+	jf.usage = usageText{"--config FILE | --edges E --vertices V --hitting-set H --epsilon ε [--delta δ] --out M [flags]", "Computes the optimal (ε,δ)-DP mechanism of a dataset graph given the hitting set's p_true,\nchecks it (every boundary edge hit, an extension exists, the DP audit), and writes one\nrow per dataset."}
+	jf.setUsage("hitting-set", "hitting-set `FILE`: columns id, p_true")
+	jf.setUsage("list", "how many uncovered edges or violations to list (`N`)")
 	jf.defaultRunner = prog.DefaultRunner
 	if prog.DefaultRunner != "" {
-		jf.setUsage("runner", fmt.Sprintf("local or beam (default %s)", prog.DefaultRunner))
+		fs.Lookup("runner").DefValue = prog.DefaultRunner
 	}
 	fs.StringVar(&o.logFormat, "log-format", "text", "log lines on stderr: text or json")
 	fs.StringVar(&o.logLevel, "log-level", "warn", "debug, info, warn or error")
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
 	var beamFlags []string
-	fs.Func("beam-flag", "with -runner beam: a runner flag passed through, as name=value (repeatable; e.g. project=my-gcp-project)", func(s string) error {
+	fs.Func("beam-flag", "with --runner beam: a runner flag passed through, as `name=value` (repeatable; e.g. project=my-gcp-project)", func(s string) error {
 		if !strings.Contains(s, "=") {
 			return fmt.Errorf("want name=value, got %q", s)
 		}
@@ -56,7 +57,7 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 	if _, linked := prog.Runners[job.Runner]; job.Runner != "local" && !linked && slices.Contains(pipeline.Runners, job.Runner) {
 		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; README, \"Cluster runs\")", job.Runner, prog.Name))
 	}
-	if err := pipeline.Problems(source, probs); err != nil {
+	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
 	o.job = job
