@@ -22,7 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -35,8 +35,8 @@ func TestMain(m *testing.M) {
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// graph is a generated test input: n vertices, edge rows, answers, hitting set.
-type graph struct {
+// testGraph is a generated test input: n vertices, edge rows, answers, hitting set.
+type testGraph struct {
 	name   string
 	n      int
 	src    []int
@@ -48,7 +48,7 @@ type graph struct {
 	ids    []int64 // vertex ids (not dense: shuffled, with gaps)
 }
 
-func (g *graph) id(v int) any {
+func (g *testGraph) id(v int) any {
 	if g.strIDs {
 		return fmt.Sprintf("v%d", g.ids[v])
 	}
@@ -114,9 +114,9 @@ var familyNames = []string{"path", "grid", "star", "tree", "random-multi"}
 
 // gen draws an instance: answers, a boundary-hitting set (or sometimes not), values
 // that are feasible (the balanced α, or a tiny ε-independent 1/2…) or random.
-func gen(r *rand.Rand, fam string, n int, eps, delta float64) *graph {
+func gen(r *rand.Rand, fam string, n int, eps, delta float64) *testGraph {
 	n, e := families[fam](r, n)
-	g := &graph{name: fam, n: n, strIDs: r.IntN(3) == 0}
+	g := &testGraph{name: fam, n: n, strIDs: r.IntN(3) == 0}
 	perm := r.Perm(n)
 	g.ids = make([]int64, n)
 	for i := range g.ids {
@@ -177,7 +177,7 @@ func gen(r *rand.Rand, fam string, n int, eps, delta float64) *graph {
 
 // write puts g's three tables into dir as Parquet with small row groups (so reading
 // is split several ways) and returns a job.
-func (g *graph) write(t testing.TB, dir string, rowGroup int64) pipeline.Job {
+func (g *testGraph) write(t testing.TB, dir string, rowGroup int64) pipeline.Job {
 	t.Helper()
 	idType := arrow.DataType(arrow.PrimitiveTypes.Int64)
 	if g.strIDs {
@@ -354,9 +354,9 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 9))
 	type mutation struct {
 		name string
-		fn   func(g *graph, dir string, job *pipeline.Job)
+		fn   func(g *testGraph, dir string, job *pipeline.Job)
 	}
-	rewriteHit := func(t *testing.T, job *pipeline.Job, g *graph, ids []any, p []float64) {
+	rewriteHit := func(t *testing.T, job *pipeline.Job, g *testGraph, ids []any, p []float64) {
 		writeTable(t, job.HittingSet, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil),
 			func(b *array.RecordBuilder) {
 				for i, id := range ids {
@@ -370,7 +370,7 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 			})
 	}
 	muts := []mutation{
-		{"unknown edge ids", func(g *graph, dir string, job *pipeline.Job) {
+		{"unknown edge ids", func(g *testGraph, dir string, job *pipeline.Job) {
 			writeTable(t, job.Edges, 2, arrow.NewSchema([]arrow.Field{{Name: "src", Type: idArrowType(g)}, {Name: "dst", Type: idArrowType(g)}}, nil),
 				func(b *array.RecordBuilder) {
 					for i := range g.src {
@@ -386,7 +386,7 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 					}
 				})
 		}},
-		{"duplicate vertex ids", func(g *graph, dir string, job *pipeline.Job) {
+		{"duplicate vertex ids", func(g *testGraph, dir string, job *pipeline.Job) {
 			writeTable(t, job.Vertices, 4, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "answer", Type: arrow.FixedWidthTypes.Boolean}}, nil),
 				func(b *array.RecordBuilder) {
 					for v := range g.n {
@@ -399,7 +399,7 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 					}
 				})
 		}},
-		{"hitting set: unknown, duplicate, null, out of range", func(g *graph, dir string, job *pipeline.Job) {
+		{"hitting set: unknown, duplicate, null, out of range", func(g *testGraph, dir string, job *pipeline.Job) {
 			var ids []any
 			var p []float64
 			for i, h := range g.hit {
@@ -424,17 +424,17 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 			r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j], p[i], p[j] = ids[j], ids[i], p[j], p[i] })
 			rewriteHit(t, job, g, ids, p)
 		}},
-		{"missing column", func(g *graph, dir string, job *pipeline.Job) {
+		{"missing column", func(g *testGraph, dir string, job *pipeline.Job) {
 			job.Columns.Dst = "to"
 		}},
-		{"wrong id type in the hitting set", func(g *graph, dir string, job *pipeline.Job) {
+		{"wrong id type in the hitting set", func(g *testGraph, dir string, job *pipeline.Job) {
 			writeTable(t, job.HittingSet, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Float64}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64}}, nil),
 				func(b *array.RecordBuilder) {
 					b.Field(0).(*array.Float64Builder).Append(1)
 					b.Field(1).(*array.Float64Builder).Append(1)
 				})
 		}},
-		{"vertices: answer 2 and a duplicate; edges bad too", func(g *graph, dir string, job *pipeline.Job) {
+		{"vertices: answer 2 and a duplicate; edges bad too", func(g *testGraph, dir string, job *pipeline.Job) {
 			writeTable(t, job.Vertices, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "answer", Type: arrow.PrimitiveTypes.Int32}}, nil),
 				func(b *array.RecordBuilder) {
 					for v := range g.n {
@@ -472,14 +472,14 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 	}
 }
 
-func idArrowType(g *graph) arrow.DataType {
+func idArrowType(g *testGraph) arrow.DataType {
 	if g.strIDs {
 		return arrow.BinaryTypes.String
 	}
 	return arrow.PrimitiveTypes.Int64
 }
 
-func bogus(g *graph, i int) any {
+func bogus(g *testGraph, i int) any {
 	if g.strIDs {
 		return fmt.Sprintf("nope%d", i)
 	}
@@ -650,7 +650,7 @@ func TestBeamRepairMatchesLocal(t *testing.T) {
 // dozen bytes, not the graph. The output is the single-machine file's.
 func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
 	const n, size = 200, 20
-	g := &graph{name: "path", n: n, ids: make([]int64, n), answer: make([]bool, n), hit: []int{0}, ptrue: []float64{0.6}}
+	g := &testGraph{name: "path", n: n, ids: make([]int64, n), answer: make([]bool, n), hit: []int{0}, ptrue: []float64{0.6}}
 	for v := range n {
 		g.ids[v] = int64(v)
 		if v > 0 {
@@ -703,12 +703,12 @@ func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
 // (Pr[M=1] of id 20 above U(Pr[M=1] of id 10), hence Pr[M=0] of id 10 above
 // U(Pr[M=0] of id 20): the DP relation is symmetric).
 func TestBeamRejectsAFailedRepair(t *testing.T) {
-	pair, err := bfs.NewDP(1, 0.01)
+	pair, err := dp.New(1, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
 	x := 0.2
-	g := &graph{name: "path", n: 3, src: []int{0, 1}, dst: []int{1, 2}, answer: []bool{true, true, true},
+	g := &testGraph{name: "path", n: 3, src: []int{0, 1}, dst: []int{1, 2}, answer: []bool{true, true, true},
 		hit: []int{0, 1}, ptrue: []float64{x, pair.Upper(x) + 5e-10}, ids: []int64{10, 20, 30}}
 	job := g.write(t, t.TempDir(), 2)
 	defer func(f func(bool, float64) bool) { repairKept = f }(repairKept)

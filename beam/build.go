@@ -8,6 +8,9 @@ import (
 	"strconv"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 )
 
@@ -31,9 +34,9 @@ type Conf struct {
 	Epsilon, Delta           float64
 }
 
-func (c *Conf) layout() bfs.Layout { return bfs.Layout{N: c.N, Size: c.ShardSize} }
+func (c *Conf) layout() graph.Layout { return graph.Layout{N: c.N, Size: c.ShardSize} }
 
-func (c *Conf) pair() (bfs.DP, error) { return bfs.NewDP(c.Epsilon, c.Delta) }
+func (c *Conf) pair() (dp.Pair, error) { return dp.New(c.Epsilon, c.Delta) }
 
 // split is one row group of one input file.
 type split struct {
@@ -665,7 +668,7 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 	return s, d.err
 }
 
-// shardFn assembles one shard: its CSR rows (sorted, deduplicated: bfs doc.go
+// shardFn assembles one shard: its CSR rows (sorted, deduplicated: graph doc.go
 // invariant 1), ids, answers, hitting-set entries and round 0; it checks the shard's
 // boundary edges (u < v, u in the shard) against the hitting set.
 type shardFn struct{ C Conf }
@@ -763,9 +766,9 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 			fill[u-lo]++
 		}
 	}
-	st.Shard = bfs.Shard{Lo: lo, Off: make([]int64, n+1)}
+	st.Shard = graph.Shard{Lo: lo, Off: make([]int64, n+1)}
 	stats := shardStats{}
-	var hc bfs.HitCheck // bfs.CheckHitting's count, on the shard's edges u < v
+	var hc check.HitCheck // check.CheckHitting's count, on the shard's edges u < v
 	for i := range n {
 		ns := lists[deg[i]:deg[i+1]]
 		slices.SortFunc(ns, func(a, b nb) int { return int(a.v - b.v) })

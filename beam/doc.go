@@ -23,13 +23,13 @@
 //     the joins), with its Err kind, which survives the trip between workers
 //     (ingest.Kinds). beam types no error wording of its own for bad input. The
 //     inputs' fingerprints are ingest.Fingerprint over Beam's streams.
-//  3. The per-vertex rules are bfs's: the hitting-set check (bfs.HitCheck.Edge, on
+//  3. The per-vertex rules are bfs's: the hitting-set check (check.HitCheck.Edge, on
 //     each shard's edges u < v), settling and offers (bfs.Pass.NewStepper),
 //     feasibility and its violations (Pass.Beyond, Pass.Violation), the repair of
 //     one value (Pass.Repaired) and its acceptance (bfs.RepairKept: a refused repair
 //     is rejected with the first solve's violations at tolerance 0, as bfs.Solve
 //     does), the assembly of p_true (bfs.OutputPTrue, bfs.GivenPOne), the audit
-//     (bfs.Auditor). beam applies them per shard and sums.
+//     (check.Auditor). beam applies them per shard and sums.
 //
 // Deployment (worker.go, submit.go; docs/BEAM.md, "Submitting to a cluster"):
 //

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 )
 
@@ -108,10 +110,10 @@ func decodeErr(b []byte) (inputErr, error) {
 // the build and only read after (the graph stays put); its info, read by the finish
 // and the launcher; and its candidates, a new version each round it changes.
 
-// block is a shard's CSR block (bfs doc.go invariant 1 restricted to the shard) and
+// block is a shard's CSR block (graph doc.go invariant 1 restricted to the shard) and
 // its hitting-set vertices (ascending).
 type block struct {
-	Shard  bfs.Shard
+	Shard  graph.Shard
 	HitPos []int32
 }
 
@@ -246,7 +248,7 @@ type excess struct {
 	Above  [2]int64 // vertices above their bound at all, per colour: bfs.Solve's repair
 }
 
-func excessOf(pair bfs.Pair, b *block, v *vals) excess {
+func excessOf(pair dp.Pair, b *block, v *vals) excess {
 	var x excess
 	for ci, one := range []bool{false, true} {
 		p := bfs.NewPass(pair, one)

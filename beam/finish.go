@@ -10,11 +10,13 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 )
 
 // The finish stage (one pipeline): per shard, the mechanism (bfs.Solve's assembly),
 // the feasibility check (bfs.Pass.Beyond, Violations' rule, on the first solve only:
-// after a repair the run is known feasible unless the repair fails, bfs.RepairKept), and the DP audit (bfs.Verify) on the edges whose smaller end
+// after a repair the run is known feasible unless the repair fails, bfs.RepairKept), and the DP audit (check.Verify) on the edges whose smaller end
 // is in the shard — the other end's p_one arrives in one more exchange. Each shard
 // writes its output block and its findings to staging.
 
@@ -62,7 +64,7 @@ type violation struct {
 	IDH string
 }
 
-func (st *state) violations(pair bfs.Pair, limit int, tol float64) ([]violation, int64) {
+func (st *state) violations(pair dp.Pair, limit int, tol float64) ([]violation, int64) {
 	var out []violation
 	var total int64
 	for ci, one := range []bool{false, true} {
@@ -206,8 +208,8 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 			fd.Moved++
 		}
 	}
-	// The audit of bfs.Verify on this shard's edges u < v, through the same Auditor.
-	aud := bfs.NewAuditor(pair, 0, 0)
+	// The audit of check.Verify on this shard's edges u < v, through the same Auditor.
+	aud := check.NewAuditor(pair, 0, 0)
 	lo, hi := st.Shard.Lo, st.Shard.Lo+int32(st.Shard.Len())
 	for i := range st.Shard.Len() {
 		u := lo + int32(i)

@@ -16,7 +16,6 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-
 	// Runners reachable by name through Options.Runner.
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/dataflow"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/flink"
@@ -24,6 +23,8 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
@@ -121,7 +122,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	// The SDK and Prism log through slog's default logger (sdk.Init points it at
 	// stderr, level info): make it the run's, so --log-level and --log-format apply.
 	slog.SetDefault(log)
-	if _, err := bfs.NewDP(job.Epsilon, job.Delta); err != nil {
+	if _, err := dp.New(job.Epsilon, job.Delta); err != nil {
 		return nil, &pipeline.ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
 	cols := job.IngestColumns()
@@ -497,7 +498,7 @@ type buildStats struct {
 	first                                      []uncovered
 }
 
-func gatherBuild(ctx context.Context, staging string, l bfs.Layout) (*buildStats, error) {
+func gatherBuild(ctx context.Context, staging string, l graph.Layout) (*buildStats, error) {
 	st := &buildStats{}
 	j2, err := listBlobs(ctx, join(staging, "stats", "join2-*"))
 	if err != nil {
@@ -540,7 +541,7 @@ type report struct {
 }
 
 // gatherReport sums the shards' reports of the pipeline that ended at round.
-func gatherReport(ctx context.Context, staging string, round int, l bfs.Layout) (report, error) {
+func gatherReport(ctx context.Context, staging string, round int, l graph.Layout) (report, error) {
 	var total report
 	for sh := range l.Shards() {
 		b, err := readBlob(ctx, reportFile(staging, round, sh))
@@ -639,7 +640,7 @@ type finished struct {
 	round      int
 }
 
-func gatherFinish(ctx context.Context, staging string, l bfs.Layout, limit int) (*finished, error) {
+func gatherFinish(ctx context.Context, staging string, l graph.Layout, limit int) (*finished, error) {
 	fd := &finished{Worst: math.Inf(-1)}
 	for s := range l.Shards() {
 		b, err := readBlob(ctx, join(staging, "finish", fmt.Sprintf("shard-%06d", s)))
@@ -693,7 +694,7 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 // pipeline.BuildRecord and written by sink.Write — the single-machine run's bytes,
 // except the engine named in the metadata. It reads the shards' info and output
 // blocks, never a graph block, and holds one row per vertex while doing so.
-func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l bfs.Layout, s *pipeline.Summary) error {
+func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l graph.Layout, s *pipeline.Summary) error {
 	n := int(c.N)
 	vs := &ingest.Vertices{File: job.Vertices, IDType: pl.idType, AnswerType: pl.answerType, Answer: make([]bool, 0, n), Fingerprint: fps[fileVertices]}
 	sol := &bfs.Solution{}

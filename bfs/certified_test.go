@@ -3,9 +3,14 @@ package bfs
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	bigoracle "github.com/graphdp/graphdp/internal/oracle"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // Regression tests for the certified arithmetic (doc.go, invariant 4), one per
@@ -26,7 +31,17 @@ func solveAll(t *testing.T, in *Instance) []*Solution {
 	return out
 }
 
-func mustInstance(t *testing.T, g *Graph, answer []bool, hit []int32, ptrue []float64, pair DP) *Instance {
+// randomInstance is testgraph.RandomProblem as an Instance.
+func randomInstance(r *rand.Rand, f testgraph.Family, n int, pair dp.Pair) *Instance {
+	p := testgraph.RandomProblem(r, f, n, pair)
+	in, err := NewInstance(p.G, p.Answer, p.Hit, p.PTrue, pair)
+	if err != nil {
+		panic(err)
+	}
+	return in
+}
+
+func mustInstance(t *testing.T, g *graph.Graph, answer []bool, hit []int32, ptrue []float64, pair dp.Pair) *Instance {
 	t.Helper()
 	in, err := NewInstance(g, answer, hit, ptrue, pair)
 	if err != nil {
@@ -40,10 +55,10 @@ func mustInstance(t *testing.T, g *Graph, answer []bool, hit []int32, ptrue []fl
 // cancelling form (e^ε + δ − 1 + a)/e^ε gave 0.8999999761581421 at ε = 20 and 0 from
 // ε = 50 on.
 func TestLargeEpsilonKeepsDelta(t *testing.T) {
-	g := fromEdges(2, [][2]int32{{0, 1}})
+	g := testgraph.FromEdges(2, [][2]int32{{0, 1}})
 	delta := 0.9
 	for _, eps := range []float64{9.5, 20, 50, 300, 700} {
-		in := mustInstance(t, g, []bool{true, false}, []int32{0}, []float64{1}, mustDP(eps, delta))
+		in := mustInstance(t, g, []bool{true, false}, []int32{0}, []float64{1}, testgraph.MustDP(eps, delta))
 		for i, sol := range solveAll(t, in) {
 			if sol.Infeasible > 0 || sol.PTrue[1] != delta || sol.POne[1] != 1-delta {
 				t.Errorf("ε=%v %s: p_true(1) = %v (p_one %v), want δ = 0.9", eps, allEngines[i].Name(), sol.PTrue[1], sol.POne[1])
@@ -55,13 +70,13 @@ func TestLargeEpsilonKeepsDelta(t *testing.T) {
 // At ε = 700 a feasible input was rejected ("allows at most U^2(0) = 0"): on the path
 // 0–1–2, all answers 1, Pr[M(0)=0] = 0 allows Pr[M(2)=0] ≤ U²(0) = U(δ) = 1.
 func TestLargeEpsilonFeasibleAccepted(t *testing.T) {
-	g := fromEdges(3, [][2]int32{{0, 1}, {1, 2}})
-	in := mustInstance(t, g, []bool{true, true, true}, []int32{0, 2}, []float64{1, 0.5}, mustDP(700, 0.3))
+	g := testgraph.FromEdges(3, [][2]int32{{0, 1}, {1, 2}})
+	in := mustInstance(t, g, []bool{true, true, true}, []int32{0, 2}, []float64{1, 0.5}, testgraph.MustDP(700, 0.3))
 	for i, sol := range solveAll(t, in) {
 		if sol.Infeasible > 0 {
 			t.Fatalf("%s: rejected: %+v", allEngines[i].Name(), sol.Violations)
 		}
-		if a := Verify(g, sol.POne, in.Pair, 0, 3); a.Violations != 0 {
+		if a := check.Verify(g, sol.POne, in.Pair, 0, 3); a.Violations != 0 {
 			t.Fatalf("%s: audit %+v", allEngines[i].Name(), a)
 		}
 	}
@@ -77,26 +92,26 @@ func TestNearEdgePathIsCertified(t *testing.T) {
 	for i := int32(1); i < n; i++ {
 		e = append(e, [2]int32{i - 1, i})
 	}
-	g := fromEdges(n, e)
+	g := testgraph.FromEdges(n, e)
 	answer := make([]bool, n)
 	for _, id := range []int{72, 73, 74, 78, 86} {
 		answer[id-71] = true
 	}
 	hit := []int32{71 - 71, 75 - 71, 77 - 71, 79 - 71, 86 - 71}
 	ptrue := []float64{2.9040638597654933e-05, 2.503002451559322e-05, 2.3025318986236165e-05, 2.102101435819126e-05, 0.9999859908959021}
-	pair := mustDP(1e-4, 1e-6)
+	pair := testgraph.MustDP(1e-4, 1e-6)
 	in := mustInstance(t, g, answer, hit, ptrue, pair)
 	op := bigoracle.Pair{Epsilon: 1e-4, Delta: 1e-6}
 	for i, sol := range solveAll(t, in) {
 		if sol.Infeasible > 0 {
 			t.Fatalf("%s: rejected: %+v", allEngines[i].Name(), sol.Violations)
 		}
-		if a := Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
+		if a := check.Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
 			t.Fatalf("%s: audit %+v", allEngines[i].Name(), a)
 		}
 		for v := int32(0); v+1 < n; v++ {
 			if !op.Allowed(sol.POne[v], sol.POne[v+1]) {
-				t.Fatalf("%s: edge %d–%d not exactly DP", allEngines[i].Name(), v+71, v+72)
+				t.Fatalf("%s: edge %d–%d not exactly dp.Pair", allEngines[i].Name(), v+71, v+72)
 			}
 		}
 		q := NewQuery(sol.Instance)
@@ -113,19 +128,19 @@ func TestNearEdgePathIsCertified(t *testing.T) {
 // float audit let p_one(1) = 0.3285267458472126 pass (math.Exp(0.01) is 0.51 ulp above
 // e^0.01), although it exceeds e^0.01·p_one(0) by 3.45e-17.
 func TestExactDPAgainstTrueExponential(t *testing.T) {
-	g := fromEdges(2, [][2]int32{{0, 1}})
-	pair := mustDP(0.01, 0)
+	g := testgraph.FromEdges(2, [][2]int32{{0, 1}})
+	pair := testgraph.MustDP(0.01, 0)
 	in := mustInstance(t, g, []bool{true, true}, []int32{0}, []float64{0.325257850108188}, pair)
 	op := bigoracle.Pair{Epsilon: 0.01}
 	for i, sol := range solveAll(t, in) {
 		if !op.Allowed(sol.POne[0], sol.POne[1]) || sol.POne[1] >= 0.3285267458472126 {
-			t.Errorf("%s: p_one(1) = %v is not exactly DP next to %v", allEngines[i].Name(), sol.POne[1], sol.POne[0])
+			t.Errorf("%s: p_one(1) = %v is not exactly dp.Pair next to %v", allEngines[i].Name(), sol.POne[1], sol.POne[0])
 		}
 		if !op.Allowed(sol.POne[0], math.Nextafter(sol.POne[1], 0)) || op.Allowed(sol.POne[0], math.Nextafter(sol.POne[1], 1)) {
-			t.Errorf("%s: p_one(1) = %v is not the largest exactly-DP float64", allEngines[i].Name(), sol.POne[1])
+			t.Errorf("%s: p_one(1) = %v is not the largest exactly-dp.Pair float64", allEngines[i].Name(), sol.POne[1])
 		}
 	}
-	a := Verify(g, []float64{0.325257850108188, 0.3285267458472126}, pair, 0, 3)
+	a := check.Verify(g, []float64{0.325257850108188, 0.3285267458472126}, pair, 0, 3)
 	if a.Violations != 1 || !(a.Worst.Excess > 3.4e-17 && a.Worst.Excess < 3.5e-17) {
 		t.Errorf("audit of the float-lenient mechanism: %+v, want 1 violation of 3.45e-17", a)
 	}
@@ -137,8 +152,8 @@ func TestExactDPAgainstTrueExponential(t *testing.T) {
 // on them, it comes out the same). At ε = 20 a move of 5e-10 moves a neighbour by up
 // to e^20 times as much: that is the optimum of the written values, as documented.
 func TestToleranceRepairPromise(t *testing.T) {
-	g := fromEdges(3, [][2]int32{{0, 1}, {1, 2}})
-	pair := mustDP(20, 1e-3)
+	g := testgraph.FromEdges(3, [][2]int32{{0, 1}, {1, 2}})
+	pair := testgraph.MustDP(20, 1e-3)
 	x := 1e-12
 	given := pair.Upper(x) + 5e-10 // 5e-10 above the bound its neighbour imposes
 	in := mustInstance(t, g, []bool{true, true, true}, []int32{0, 1}, []float64{x, given}, pair)
@@ -147,7 +162,7 @@ func TestToleranceRepairPromise(t *testing.T) {
 		if sol.Infeasible > 0 || sol.Moved() != 1 || sol.MaxMove() > Tolerance {
 			t.Fatalf("%s: infeasible %d, moved %d by %g", name, sol.Infeasible, sol.Moved(), sol.MaxMove())
 		}
-		if a := Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
+		if a := check.Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
 			t.Fatalf("%s: audit %+v", name, a)
 		}
 		again := mustInstance(t, g, in.Answer, in.Hit, []float64{sol.PTrue[0], sol.PTrue[1]}, pair)
@@ -166,8 +181,8 @@ func TestToleranceRepairPromise(t *testing.T) {
 // p_one is never −0: a dataset with nothing constraining its answer 0 gets p_one +0
 // (a mechanism CSV once read "-0" there).
 func TestPOneNeverNegativeZero(t *testing.T) {
-	g := fromEdges(3, [][2]int32{{0, 1}})
-	in := mustInstance(t, g, []bool{false, false, false}, []int32{0}, []float64{1}, mustDP(0.5, 0))
+	g := testgraph.FromEdges(3, [][2]int32{{0, 1}})
+	in := mustInstance(t, g, []bool{false, false, false}, []int32{0}, []float64{1}, testgraph.MustDP(0.5, 0))
 	for i, sol := range solveAll(t, in) {
 		q := NewQuery(sol.Instance)
 		for v, p := range sol.POne {

@@ -18,7 +18,7 @@ func TestGeneratorCoverage(t *testing.T) {
 				break
 			}
 		}
-		if dp := in.Pair.(DP); dp.Epsilon == 0 {
+		if dp := in.Pair; dp.Epsilon == 0 {
 			eps0++
 		} else if dp.Delta == 0 {
 			delta0++
@@ -29,7 +29,7 @@ func TestGeneratorCoverage(t *testing.T) {
 				break
 			}
 		}
-		if _, k := in.G.Components(); k > 1 {
+		if in.G.CountComponents() > 1 {
 			multi++
 		}
 		if onFeasibilityEdge(in) {

@@ -1,15 +1,16 @@
-// Package bfs holds the dataset graph and the engines that compute the optimal
-// (ε,δ)-DP extension of a partial mechanism ("Optimal Binary Differential Privacy
-// via Graphs", Torkamani et al., arXiv:2310.20486). docs/DESIGN.md states the
-// mathematics and why the engines are correct; comments cite it as
-// "docs/DESIGN.md §N".
+// Package bfs holds the engines that compute the optimal (ε,δ)-DP extension of a
+// partial mechanism on a dataset graph ("Optimal Binary Differential Privacy via
+// Graphs", Torkamani et al., arXiv:2310.20486): propagation (propagate.go), the
+// paper's Algorithm 1 one source at a time (persource.go), block-centric rounds
+// (rounds.go, and the per-shard kernel the Beam runner calls), Solve with its
+// feasibility decision and repair (solve.go, feasibility.go), and the one-vertex
+// query of the paper's Algorithm 2 (query.go). The graph is package graph's, the
+// bound functions package dp's, and the checks before and after (hitting set, DP
+// audit) package check's. docs/DESIGN.md states the mathematics and why the engines
+// are correct; comments cite it as "docs/DESIGN.md §N".
 //
-// Invariants:
+// Invariants (numbered as before the split: 1, the CSR, is now graph invariant 1):
 //
-//  1. Vertices are dense positions 0..n−1 (int32); a Graph's Off has n+1 entries,
-//     Off[0] = 0, Off[n] = len(Adj), and Adj[Off[v]:Off[v+1]] lists v's neighbours
-//     sorted ascending, without duplicates and without v itself. Every edge is stored
-//     in both directions.
 //  2. A colour pass computes, for colour c, g_c(w) = min over hitting-set vertices h of
 //     U^dist(w,h)(a_c(h)), where a_c(h) = Pr[M(h) = c] (docs/DESIGN.md §3.1).
 //     Vertices whose value is 1 (no hitting-set vertex constrains them) have no
@@ -37,7 +38,7 @@
 //     writes for that vertex: p_one, p_true, binding vertex and distance. It assumes a
 //     feasible instance; feasibility needs the whole graph (Violations).
 //  7. p_one = Pr[M = 1] is the canonical form of a mechanism: the engines compute
-//     it, Verify audits it, and p_true is derived from it and the answer. A given
+//     it, check.Verify audits it, and p_true is derived from it and the answer. A given
 //     p_true of an answer-0 vertex becomes 1 − p_true once, in Instance.POne
 //     (docs/DESIGN.md §8.3).
 //  8. Block-centric rounds (rounds.go): a shard's candidates, after Settle, are a local

@@ -6,6 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // oracle is the definition, computed the slow way: BFS distances from every hitting-set
@@ -65,11 +68,11 @@ func sameField(a, b *Field) error {
 func forInstances(t *testing.T, count int, fn func(t *testing.T, name string, r *rand.Rand, in *Instance)) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for k := 0; k < count; k++ {
-		f := families[k%len(families)]
-		pair := pairs[(k/len(families))%len(pairs)]
+		f := testgraph.Families[k%len(testgraph.Families)]
+		pair := testgraph.Pairs[(k/len(testgraph.Families))%len(testgraph.Pairs)]
 		n := 1 + r.IntN(40)
 		in := randomInstance(r, f, n, pair)
-		fn(t, fmt.Sprintf("#%d %s n=%d ε=%v δ=%v", k, f.name, in.G.N(), pair.Epsilon, pair.Delta), r, in)
+		fn(t, fmt.Sprintf("#%d %s n=%d ε=%v δ=%v", k, f.Name, in.G.N(), pair.Epsilon, pair.Delta), r, in)
 		if t.Failed() {
 			return
 		}
@@ -105,9 +108,9 @@ func TestOutputIsDP(t *testing.T) {
 		if sol.Infeasible != 0 {
 			t.Fatalf("%s: feasible instance rejected: %+v", name, sol.Violations)
 		}
-		a := Verify(in.G, sol.POne, in.Pair, 0, 3)
+		a := check.Verify(in.G, sol.POne, in.Pair, 0, 3)
 		if a.Violations != 0 {
-			t.Fatalf("%s: %d DP violations, first %+v", name, a.Violations, a.First)
+			t.Fatalf("%s: %d dp.Pair violations, first %+v", name, a.Violations, a.First)
 		}
 		for i, h := range in.Hit { // on H the given values, moved by at most the tolerance
 			if d := in.PTrue[i] - sol.PTrue[h]; math.Abs(d) > Tolerance {
@@ -134,14 +137,14 @@ func TestOptimumDominatesRandomExtensions(t *testing.T) {
 		pone := make([]float64, n)
 		copy(pone, sol.POne)
 		for round := 0; round < 3; round++ {
-			gibbsSteps(r, in.G, in.Pair.(DP), pone, fixed, 30*n, round == 2)
+			testgraph.GibbsSteps(r, in.G, in.Pair, pone, fixed, 30*n, round == 2)
 			for v := 0; v < n; v++ {
 				pt := pone[v]
 				if !in.Answer[v] {
 					pt = 1 - pt
 				}
 				if pt > sol.PTrue[v]+1e-12 {
-					t.Fatalf("%s: a DP extension gives vertex %d p_true %v > optimum %v", name, v, pt, sol.PTrue[v])
+					t.Fatalf("%s: a dp.Pair extension gives vertex %d p_true %v > optimum %v", name, v, pt, sol.PTrue[v])
 				}
 			}
 		}
@@ -221,7 +224,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 
 func TestCancelled(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	in := randomInstance(r, families[0], 200000, mustDP(1e-3, 0))
+	in := randomInstance(r, testgraph.Families[0], 200000, testgraph.MustDP(1e-3, 0))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	for _, eng := range engines {

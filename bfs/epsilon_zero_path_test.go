@@ -3,6 +3,9 @@ package bfs
 import (
 	"context"
 	"testing"
+
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // At ε = δ = 0 on the path 1–2–3 (answers 1, 0, 1) with p_one = 0.3 on both ends, the
@@ -10,8 +13,8 @@ import (
 // exactly (a float formula (0.3 − 1) + 1 rounds to 0.30000000000000004, which then
 // fails the audit next to 0.3).
 func TestEpsilonZeroPathIsConstant(t *testing.T) {
-	g := fromEdges(3, [][2]int32{{0, 1}, {1, 2}})
-	in, err := NewInstance(g, []bool{true, false, true}, []int32{0, 2}, []float64{0.3, 0.3}, mustDP(0, 0))
+	g := testgraph.FromEdges(3, [][2]int32{{0, 1}, {1, 2}})
+	in, err := NewInstance(g, []bool{true, false, true}, []int32{0, 2}, []float64{0.3, 0.3}, testgraph.MustDP(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +25,7 @@ func TestEpsilonZeroPathIsConstant(t *testing.T) {
 	if sol.Infeasible != 0 {
 		t.Fatalf("rejected: %+v", sol.Violations)
 	}
-	if a := Verify(g, sol.POne, in.Pair, 0, 3); a.Violations != 0 {
+	if a := check.Verify(g, sol.POne, in.Pair, 0, 3); a.Violations != 0 {
 		t.Fatalf("p_one %v fails the audit: %+v", sol.POne, a.First)
 	}
 	if l := in.Pair.Lower(0.3); l > 0.3 {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // With ε = δ = 0 the only DP mechanisms are constant on each component, so a hitting
@@ -15,14 +18,14 @@ func TestEpsilonZeroConstant(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	fails := 0
 	for k := 0; k < 500 && fails < 5; k++ {
-		f := families[k%len(families)]
-		n, e := f.make(r, 2+r.IntN(30))
-		g := fromEdges(n, e)
+		f := testgraph.Families[k%len(testgraph.Families)]
+		n, e := f.Make(r, 2+r.IntN(30))
+		g := testgraph.FromEdges(n, e)
 		answer := make([]bool, n)
 		for v := range answer {
 			answer[v] = r.IntN(2) == 0
 		}
-		hit := boundaryHittingSet(r, g, answer)
+		hit := testgraph.BoundaryHittingSet(r, g, answer)
 		c := float64(1+r.IntN(999)) / 1000 // the constant p_one, a decimal as users write it
 		ptrue := make([]float64, len(hit))
 		for i, h := range hit {
@@ -32,7 +35,7 @@ func TestEpsilonZeroConstant(t *testing.T) {
 				ptrue[i] = 1 - c
 			}
 		}
-		in, err := NewInstance(g, answer, hit, ptrue, mustDP(0, 0))
+		in, err := NewInstance(g, answer, hit, ptrue, testgraph.MustDP(0, 0))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,12 +45,12 @@ func TestEpsilonZeroConstant(t *testing.T) {
 		}
 		if sol.Infeasible != 0 {
 			fails++
-			t.Errorf("#%d %s c=%v: feasible constant mechanism rejected: %+v", k, f.name, c, sol.Violations)
+			t.Errorf("#%d %s c=%v: feasible constant mechanism rejected: %+v", k, f.Name, c, sol.Violations)
 			continue
 		}
-		if a := Verify(g, sol.POne, in.Pair, 0, 1); a.Violations != 0 {
+		if a := check.Verify(g, sol.POne, in.Pair, 0, 1); a.Violations != 0 {
 			fails++
-			t.Errorf("#%d %s n=%d c=%v: written mechanism fails the audit (run: exit 1 \"internal error\"): %d violations, first %+v", k, f.name, n, c, a.Violations, a.First[0])
+			t.Errorf("#%d %s n=%d c=%v: written mechanism fails the audit (run: exit 1 \"internal error\"): %d violations, first %+v", k, f.Name, n, c, a.Violations, a.First[0])
 		}
 	}
 }

@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/graphdp/graphdp/graph"
 	bigoracle "github.com/graphdp/graphdp/internal/oracle"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // The certified-arithmetic guarantees (doc.go, invariant 4) against an
@@ -45,9 +47,9 @@ func oracleCount() int {
 // are strictly feasible (p_true strictly inside (1 − α, α)), exactly on the edge (the
 // balanced α, rounded down), or taken from an exactly-DP random mechanism.
 func oracleInstance(r *rand.Rand, k int) (*Instance, string) {
-	f := families[k%len(families)]
-	prm := oracleParams[(k/len(families))%len(oracleParams)]
-	pair := mustDP(prm[0], prm[1])
+	f := testgraph.Families[k%len(testgraph.Families)]
+	prm := oracleParams[(k/len(testgraph.Families))%len(oracleParams)]
+	pair := testgraph.MustDP(prm[0], prm[1])
 	in := randomInstance(r, f, 1+r.IntN(30), pair)
 	alpha := pair.Balanced()
 	kind := "gibbs"
@@ -68,7 +70,7 @@ func oracleInstance(r *rand.Rand, k int) (*Instance, string) {
 		for v := range pone {
 			pone[v] = 0.5
 		}
-		gibbsSteps(r, in.G, pair, pone, nil, 20*in.G.N(), r.IntN(2) == 0)
+		testgraph.GibbsSteps(r, in.G, pair, pone, nil, 20*in.G.N(), r.IntN(2) == 0)
 		for i, h := range in.Hit {
 			x := pone[h]
 			in.PTrue[i] = x
@@ -85,10 +87,10 @@ func oracleInstance(r *rand.Rand, k int) (*Instance, string) {
 			in.PTrue[i] = alpha
 		}
 	}
-	return in, fmt.Sprintf("#%d %s %s n=%d ε=%v δ=%v", k, f.name, kind, in.G.N(), prm[0], prm[1])
+	return in, fmt.Sprintf("#%d %s %s n=%d ε=%v δ=%v", k, f.Name, kind, in.G.N(), prm[0], prm[1])
 }
 
-func adjacency(g *Graph) [][]int32 {
+func adjacency(g *graph.Graph) [][]int32 {
 	adj := make([][]int32, g.N())
 	for v := range adj {
 		adj[v] = g.Adj[g.Off[v]:g.Off[v+1]]
@@ -102,7 +104,7 @@ func TestEnginesAgainstExactOracle(t *testing.T) {
 	engines := []Engine{Propagate{}, PerSource{Workers: 2}, Rounds{Workers: 2}}
 	for k := range oracleCount() {
 		in, name := oracleInstance(r, k)
-		dp := in.Pair.(DP)
+		dp := in.Pair
 		op := bigoracle.Pair{Epsilon: dp.Epsilon, Delta: dp.Delta}
 		var first *Solution
 		for _, eng := range engines {
@@ -129,7 +131,7 @@ func TestEnginesAgainstExactOracle(t *testing.T) {
 		for u := range int32(g.N()) {
 			for _, v := range g.Adj[g.Off[u]:g.Off[u+1]] {
 				if v > u && !op.Allowed(sol.POne[u], sol.POne[v]) {
-					t.Fatalf("%s: edge %d–%d (p_one %v, %v) is not exactly (ε,δ)-DP", name, u, v, sol.POne[u], sol.POne[v])
+					t.Fatalf("%s: edge %d–%d (p_one %v, %v) is not exactly (ε,δ)-dp.Pair", name, u, v, sol.POne[u], sol.POne[v])
 				}
 			}
 		}

@@ -8,68 +8,6 @@ package bfs
 // written mechanism stays exactly (ε,δ)-DP (doc.go, invariant 4).
 const Tolerance = 1e-9
 
-// Edge is an undirected edge by vertex positions.
-type Edge struct{ U, V int32 }
-
-// HitCheck is the one-pass check that a set hits every boundary edge.
-type HitCheck struct {
-	Boundary  int64  // edges whose ends answer differently
-	Uncovered int64  // boundary edges with neither end in the set
-	First     []Edge // the first uncovered ones in CSR order (U < V)
-}
-
-// CheckHitting scans every edge once; hitIndex[v] ≥ 0 marks set members. Vertex
-// ranges are scanned in parallel and merged in CSR order (the same result as one pass).
-func CheckHitting(g *Graph, answer []bool, hitIndex []int32, limit int) HitCheck {
-	parts := vertexRanges(g, workersFor(len(g.Adj)))
-	res := make([]HitCheck, len(parts))
-	parallel(len(parts), len(parts), func(k, _, _ int) {
-		res[k] = checkHittingRange(g, answer, hitIndex, limit, parts[k])
-	})
-	var hc HitCheck
-	for _, r := range res {
-		hc.Boundary += r.Boundary
-		hc.Uncovered += r.Uncovered
-		for _, e := range r.First {
-			if len(hc.First) < limit {
-				hc.First = append(hc.First, e)
-			}
-		}
-	}
-	return hc
-}
-
-func checkHittingRange(g *Graph, answer []bool, hitIndex []int32, limit int, r [2]int32) HitCheck {
-	var hc HitCheck
-	for u := r[0]; u < r[1]; u++ {
-		for _, v := range above(g, u) {
-			hc.Edge(u, v, answer[u], answer[v], hitIndex[u] >= 0, hitIndex[v] >= 0, limit)
-		}
-	}
-	return hc
-}
-
-// Edge counts the edge u < v (each undirected edge once, in CSR order), given its
-// ends' answers and set membership: a boundary edge when the answers differ, uncovered
-// when neither end is in the set. It reports whether the edge was listed in First
-// (one of the first limit uncovered ones). CheckHitting and a cluster runner's shards
-// count with it.
-func (hc *HitCheck) Edge(u, v int32, ansU, ansV, hitU, hitV bool, limit int) (listed bool) {
-	if ansU == ansV {
-		return false
-	}
-	hc.Boundary++
-	if hitU || hitV {
-		return false
-	}
-	hc.Uncovered++
-	if len(hc.First) < limit {
-		hc.First = append(hc.First, Edge{u, v})
-		return true
-	}
-	return false
-}
-
 // Violation is a pair of hitting-set vertices whose given values admit no DP extension
 // (the paper's feasibility lemma, docs/DESIGN.md §3.3): Pr[M(H) = Output] = Given
 // exceeds the bound U^Dist(Pr[M(By) = Output]) = Bound that By imposes over Dist hops.

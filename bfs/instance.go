@@ -4,16 +4,19 @@ import (
 	"cmp"
 	"slices"
 	"sync/atomic"
+
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // Instance is one problem: a graph, the query's true answer on every vertex, and the
 // partial mechanism on a hitting set.
 type Instance struct {
-	G      *Graph
+	G      *graph.Graph
 	Answer []bool    // answer(v); true means 1
 	Hit    []int32   // hitting-set vertices, input order, no repeats
 	PTrue  []float64 // given Pr[M(Hit[i]) = answer(Hit[i])]
-	Pair   Pair
+	Pair   dp.Pair
 
 	// Progress, if set, counts the vertices the engine's passes have finished (both
 	// colours: up to 2n), added in batches; the pipeline reads it to report progress.
@@ -62,7 +65,7 @@ func (in *Instance) HitIndex() []int32 {
 // Step(v) = −L(−v), Top = 0. A value at Top constrains nothing.
 type colour struct {
 	one  bool
-	pair Pair
+	pair dp.Pair
 }
 
 func (c colour) Step(v float64) float64 {

@@ -5,6 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // Hitting-set values p_one = c close to 1 (the same c everywhere: the constant
@@ -16,14 +19,14 @@ func TestNearOneHittingValuesBindThemselves(t *testing.T) {
 	var audit, bind, rejected, total int
 	var ex string
 	for k := 0; k < 3000; k++ {
-		f := families[k%len(families)]
-		n, e := f.make(r, 2+r.IntN(30))
-		g := fromEdges(n, e)
+		f := testgraph.Families[k%len(testgraph.Families)]
+		n, e := f.Make(r, 2+r.IntN(30))
+		g := testgraph.FromEdges(n, e)
 		answer := make([]bool, n)
 		for v := range answer {
 			answer[v] = r.IntN(2) == 0
 		}
-		hit := boundaryHittingSet(r, g, answer)
+		hit := testgraph.BoundaryHittingSet(r, g, answer)
 		c := 1 - float64(1+r.IntN(40))*math.Ldexp(1, -53)
 		if r.IntN(2) == 0 {
 			c = 1 - c // near 0 as well
@@ -37,17 +40,17 @@ func TestNearOneHittingValuesBindThemselves(t *testing.T) {
 			}
 		}
 		eps := []float64{0.1, 0.5, 1e-6, 2}[r.IntN(4)]
-		in, _ := NewInstance(g, answer, hit, ptrue, mustDP(eps, 0))
+		in, _ := NewInstance(g, answer, hit, ptrue, testgraph.MustDP(eps, 0))
 		sol, _ := Solve(ctx, in, Propagate{}, 3)
 		total++
 		if sol.Infeasible != 0 {
 			rejected++
 			continue
 		}
-		if a := Verify(g, sol.POne, in.Pair, 0, 1); a.Violations != 0 {
+		if a := check.Verify(g, sol.POne, in.Pair, 0, 1); a.Violations != 0 {
 			audit++
 			if ex == "" {
-				ex = f.name
+				ex = f.Name
 			}
 			continue
 		}

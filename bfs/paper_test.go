@@ -4,24 +4,28 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 var engines = []Engine{Propagate{}, PerSource{Workers: 2}}
 
 // Test vector 1 (docs/DESIGN.md §10.1, the paper's path example): v2 is bound by the farther v4.
 func TestPaperPath(t *testing.T) {
-	g := fromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
+	g := testgraph.FromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
 	answer := []bool{false, true, true, false}
-	pair := mustDP(math.Ln2, 0)
+	pair := testgraph.MustDP(math.Ln2, 0)
 	// Pr[M(v1)=1] = 0.3 and Pr[M(v4)=1] = 0.1; both answer 0, so p_true = 0.7, 0.9.
 	in, err := NewInstance(g, answer, []int32{0, 3}, []float64{0.7, 0.9}, pair)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := Iterate(pair, 3, 0.1); math.Abs(got-0.7) > 1e-12 {
+	if got := pair.Iterate(3, 0.1); math.Abs(got-0.7) > 1e-12 {
 		t.Errorf("U^3(0.1) = %v, paper says 0.7", got)
 	}
-	if got := Iterate(pair, 3, 0.3); math.Abs(got-0.9) > 1e-12 {
+	if got := pair.Iterate(3, 0.3); math.Abs(got-0.9) > 1e-12 {
 		t.Errorf("U^3(0.3) = %v, paper says 0.9", got)
 	}
 	for _, eng := range engines {
@@ -43,20 +47,20 @@ func TestPaperPath(t *testing.T) {
 					eng.Name(), v+1, pone, sol.Bind[v]+1, sol.Dist[v], w.pone, w.bind+1, w.dist)
 			}
 		}
-		a := Verify(g, sol.POne, pair, 0, 5)
+		a := check.Verify(g, sol.POne, pair, 0, 5)
 		if a.Violations != 0 {
-			t.Errorf("%s: output not DP: %+v", eng.Name(), a.First)
+			t.Errorf("%s: output not dp.Pair: %+v", eng.Name(), a.First)
 		}
 	}
 }
 
 // Test vector 2 (docs/DESIGN.md §10.2): H = {v3} misses the boundary edge v1–v2.
 func TestPaperNotHittingSet(t *testing.T) {
-	g := fromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
+	g := testgraph.FromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
 	answer := []bool{false, true, true, false}
-	in, _ := NewInstance(g, answer, []int32{2}, []float64{0.8}, mustDP(math.Ln2, 0))
-	hc := CheckHitting(g, answer, in.HitIndex(), 10)
-	if hc.Uncovered != 1 || len(hc.First) != 1 || hc.First[0] != (Edge{0, 1}) || hc.Boundary != 2 {
+	in, _ := NewInstance(g, answer, []int32{2}, []float64{0.8}, testgraph.MustDP(math.Ln2, 0))
+	hc := check.CheckHitting(g, answer, in.HitIndex(), 10)
+	if hc.Uncovered != 1 || len(hc.First) != 1 || hc.First[0] != (graph.Edge{U: 0, V: 1}) || hc.Boundary != 2 {
 		t.Fatalf("check = %+v, want v1–v2 of 2 boundary edges uncovered", hc)
 	}
 }
@@ -65,7 +69,7 @@ func TestPaperNotHittingSet(t *testing.T) {
 // distance d from the boundary, on a path with one boundary edge in the middle (the
 // threshold hypercube is pipeline/hypercube_test.go).
 func TestBalancedCorollary(t *testing.T) {
-	for _, pair := range pairs {
+	for _, pair := range testgraph.Pairs {
 		e, delta := pair.E(), pair.Delta
 		if e == 1 {
 			continue // the formula divides by e^ε − 1
@@ -85,7 +89,7 @@ func TestBalancedCorollary(t *testing.T) {
 				edges = append(edges, [2]int32{int32(i - 1), int32(i)})
 			}
 		}
-		g := fromEdges(2*L, edges)
+		g := testgraph.FromEdges(2*L, edges)
 		in, _ := NewInstance(g, answer, []int32{L - 1, L}, []float64{alpha, alpha}, pair)
 		for _, eng := range engines {
 			sol, err := Solve(context.Background(), in, eng, 10)
@@ -101,32 +105,15 @@ func TestBalancedCorollary(t *testing.T) {
 					t.Errorf("%s ε=%v δ=%v: d=%d: p_true %v, corollary %v", eng.Name(), pair.Epsilon, delta, d, got, w)
 				}
 			}
-			if a := Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
-				t.Errorf("%s ε=%v δ=%v: output not DP: %+v", eng.Name(), pair.Epsilon, delta, a.First)
+			if a := check.Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
+				t.Errorf("%s ε=%v δ=%v: output not dp.Pair: %+v", eng.Name(), pair.Epsilon, delta, a.First)
 			}
 		}
 	}
 }
 
-// Test vector 4 (docs/DESIGN.md §10.4): the paper's Figure 1.
-func figure1() (names string, g *Graph, answer []bool) {
-	names = "abcdefghijklmnopqrstuv"
-	idx := func(c byte) int32 { return int32(c - 'a') }
-	var e [][2]int32
-	for _, s := range []string{"ab", "bg", "ga", "gc", "ch", "hn", "nq", "ql", "lk", "qm", "no", "oj", "jf", "fe",
-		"ej", "jd", "di", "ih", "op", "or", "rs", "rt", "uv", "fu"} {
-		e = append(e, [2]int32{idx(s[0]), idx(s[1])})
-	}
-	g = fromEdges(len(names), e)
-	answer = make([]bool, len(names))
-	for _, c := range "abcghklstuv" {
-		answer[idx(byte(c))] = true
-	}
-	return names, g, answer
-}
-
 func TestFigure1(t *testing.T) {
-	names, g, answer := figure1()
+	names, g, answer := testgraph.Figure1()
 	set := func(s string) []int32 {
 		var h []int32
 		for _, c := range s {
@@ -149,7 +136,7 @@ func TestFigure1(t *testing.T) {
 	for i := range all {
 		all[i] = -1
 	}
-	hc := CheckHitting(g, answer, all, 10)
+	hc := check.CheckHitting(g, answer, all, 10)
 	got := map[string]bool{}
 	for _, e := range hc.First {
 		got[string([]byte{names[e.U], names[e.V]})] = true
@@ -163,16 +150,16 @@ func TestFigure1(t *testing.T) {
 		t.Errorf("%+v, want 6 boundary edges, all uncovered", hc)
 	}
 	for _, hs := range []string{"lhust", "aqnistuv"} {
-		if hc := CheckHitting(g, answer, hitIndex(set(hs)), 10); hc.Uncovered != 0 {
+		if hc := check.CheckHitting(g, answer, hitIndex(set(hs)), 10); hc.Uncovered != 0 {
 			t.Errorf("{%s} should be a hitting set, %d edges uncovered", hs, hc.Uncovered)
 		}
 	}
-	if hc := CheckHitting(g, answer, hitIndex(set("alnstju")), 10); hc.Uncovered != 1 || hc.First[0] != (Edge{7, 8}) {
+	if hc := check.CheckHitting(g, answer, hitIndex(set("alnstju")), 10); hc.Uncovered != 1 || hc.First[0] != (graph.Edge{U: 7, V: 8}) {
 		t.Errorf("{a,l,n,s,t,j,u} should miss exactly h–i, got %+v", hc)
 	}
 	// dist(a, d) = 5: with {a} answering 1 for sure (p_one = 1) under ε = 0, δ = 0.01,
 	// Pr[M = 0] may grow by 0.01 a hop, so d (answer 0) gets p_true = 0.05.
-	in, _ := NewInstance(g, answer, []int32{0}, []float64{1}, mustDP(0, 0.01))
+	in, _ := NewInstance(g, answer, []int32{0}, []float64{1}, testgraph.MustDP(0, 0.01))
 	sol, _ := Solve(context.Background(), in, Propagate{}, 1)
 	if sol.Dist[3] != 5 || math.Abs(sol.PTrue[3]-0.05) > 1e-12 {
 		t.Errorf("dist(a,d) = %d (p_true %v), want 5 (0.05)", sol.Dist[3], sol.PTrue[3])

@@ -6,6 +6,9 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // Algorithm 2 at every vertex gives exactly Solve's mechanism — p_one and p_true bit
@@ -48,15 +51,15 @@ func TestQueryTies(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(3, 5))
 	for k := 0; k < 600; k++ {
-		f := families[k%len(families)]
-		pair := []DP{mustDP(0, 0), mustDP(math.Ln2, 0), mustDP(0, 0.25)}[k%3]
-		n, e := f.make(r, 2+r.IntN(30))
-		g := fromEdges(n, e)
+		f := testgraph.Families[k%len(testgraph.Families)]
+		pair := []dp.Pair{testgraph.MustDP(0, 0), testgraph.MustDP(math.Ln2, 0), testgraph.MustDP(0, 0.25)}[k%3]
+		n, e := f.Make(r, 2+r.IntN(30))
+		g := testgraph.FromEdges(n, e)
 		answer := make([]bool, n)
 		for v := range answer {
 			answer[v] = r.IntN(2) == 0
 		}
-		hit := boundaryHittingSet(r, g, answer)
+		hit := testgraph.BoundaryHittingSet(r, g, answer)
 		ptrue := make([]float64, len(hit))
 		// With ε = 0 a DP mechanism is constant on each component (δ = 0): one value
 		// everywhere keeps it feasible; otherwise the balanced α.
@@ -85,7 +88,7 @@ func TestQueryTies(t *testing.T) {
 			got, _ := q.Vertex(ctx, v)
 			if got.POne != sol.POne[v] || got.Bind != sol.Bind[v] || got.Dist != sol.Dist[v] {
 				t.Fatalf("#%d %s ε=%v δ=%v: vertex %d: query (%v, %d, %d), Solve (%v, %d, %d)",
-					k, f.name, pair.Epsilon, pair.Delta, v, got.POne, got.Bind, got.Dist, sol.POne[v], sol.Bind[v], sol.Dist[v])
+					k, f.Name, pair.Epsilon, pair.Delta, v, got.POne, got.Bind, got.Dist, sol.POne[v], sol.Bind[v], sol.Dist[v])
 			}
 		}
 	}
@@ -101,12 +104,12 @@ func TestQueryIsLocal(t *testing.T) {
 	for i := 1; i < n; i++ {
 		e = append(e, [2]int32{int32(i - 1), int32(i)})
 	}
-	g := fromEdges(n, e)
+	g := testgraph.FromEdges(n, e)
 	answer := make([]bool, n)
 	for v := n / 2; v < n; v++ {
 		answer[v] = true
 	}
-	pair := mustDP(0.5, 1e-6)
+	pair := testgraph.MustDP(0.5, 1e-6)
 	alpha := (pair.E() + pair.Delta) / (pair.E() + 1)
 	in, _ := NewInstance(g, answer, []int32{n/2 - 1, n / 2}, []float64{alpha, alpha}, pair)
 	q := NewQuery(in)
@@ -134,8 +137,8 @@ func TestQueryIsLocal(t *testing.T) {
 func TestQueryCancelled(t *testing.T) {
 	// With ε = δ = 0 and the only hitting-set vertex at the far end, the search from
 	// vertex 0 would walk the whole path.
-	n, e := families[0].make(nil, 2000)
-	in, err := NewInstance(fromEdges(n, e), make([]bool, n), []int32{int32(n - 1)}, []float64{0.5}, mustDP(0, 0))
+	n, e := testgraph.Families[0].Make(nil, 2000)
+	in, err := NewInstance(testgraph.FromEdges(n, e), make([]bool, n), []int32{int32(n - 1)}, []float64{0.5}, testgraph.MustDP(0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +155,7 @@ func TestQueryCancelled(t *testing.T) {
 func BenchmarkQuery(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, n := range []int{1000, 100000} {
-		in := randomInstance(r, families[2], n, mustDP(0.5, 1e-6))
+		in := randomInstance(r, testgraph.Families[2], n, testgraph.MustDP(0.5, 1e-6))
 		q := NewQuery(in)
 		b.Run("grid/"+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()

@@ -3,12 +3,14 @@ package bfs
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"runtime"
 	"slices"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // This file is the block-centric round engine (the "think like a graph" model of
@@ -51,7 +53,7 @@ type Pass struct {
 }
 
 // NewPass is the pass of colour one (true: bounds on Pr[M = 1]) under pair.
-func NewPass(pair Pair, one bool) Pass { return Pass{colour{one, pair}} }
+func NewPass(pair dp.Pair, one bool) Pass { return Pass{colour{one, pair}} }
 
 // One reports the pass's colour.
 func (p Pass) One() bool { return p.c.one }
@@ -163,64 +165,6 @@ func (s *Stepper) Extend(c Cand) (Cand, bool) {
 	return Cand{Value: v, A: c.A, Bind: c.Bind, Dist: c.Dist + 1}, true
 }
 
-// Layout splits positions 0..N−1 into shards of Size consecutive vertices (the last
-// may be shorter): shard s holds [s·Size, min((s+1)·Size, N)).
-type Layout struct {
-	N    int32
-	Size int32
-}
-
-// NewLayout checks n ≥ 0 and size ≥ 1.
-func NewLayout(n int, size int) (Layout, error) {
-	if n < 0 || n > 1<<31-1 || size < 1 || size > 1<<31-1 {
-		return Layout{}, fmt.Errorf("bfs: layout of %d vertices in shards of %d", n, size)
-	}
-	return Layout{N: int32(n), Size: int32(size)}, nil
-}
-
-// Shards is the number of shards.
-func (l Layout) Shards() int {
-	if l.N == 0 {
-		return 0
-	}
-	return int((int64(l.N) + int64(l.Size) - 1) / int64(l.Size))
-}
-
-// Of is the shard of position v.
-func (l Layout) Of(v int32) int32 { return v / l.Size }
-
-// Range is shard s's positions [lo, hi).
-func (l Layout) Range(s int32) (lo, hi int32) {
-	lo = int32(min(int64(s)*int64(l.Size), int64(l.N)))
-	hi = int32(min(int64(lo)+int64(l.Size), int64(l.N)))
-	return lo, hi
-}
-
-// Shard is one block of the CSR (doc.go invariant 1 restricted to a block): vertices
-// Lo..Lo+len(Off)−2, Off relative to Adj (Off[0] = 0), Adj global positions.
-type Shard struct {
-	Lo  int32
-	Off []int64
-	Adj []int32
-}
-
-// Len is the number of vertices in the shard.
-func (sh *Shard) Len() int { return len(sh.Off) - 1 }
-
-// Neighbours of the shard's i-th vertex (position Lo+i).
-func (sh *Shard) Neighbours(i int) []int32 { return sh.Adj[sh.Off[i]:sh.Off[i+1]] }
-
-// ShardOf cuts shard s of layout l out of g (Off is copied, Adj shared).
-func (g *Graph) ShardOf(l Layout, s int32) *Shard {
-	lo, hi := l.Range(s)
-	base := g.Off[lo]
-	off := make([]int64, hi-lo+1)
-	for i := range off {
-		off[i] = g.Off[int(lo)+i] - base
-	}
-	return &Shard{Lo: lo, Off: off, Adj: g.Adj[base:g.Off[hi]]}
-}
-
 // Offers are candidates for the vertices of one shard: V ascending, one candidate
 // each. Between shards they are the frontier (Stepper.Offer); a shard's own
 // hitting-set candidates are its offers to itself in the first round (Pass.OwnOffers).
@@ -275,7 +219,7 @@ type seed struct {
 // every vertex is settled once, at its least candidate: O(seeds·log seeds + the
 // shard's arcs out of changed vertices). Only candidates that beat cur are queued,
 // so a round that brings little touches little.
-func (s *Stepper) Settle(sh *Shard, cur []Cand, in []Offers) (changed []int32) {
+func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []int32) {
 	n := sh.Len()
 	seeds := s.seeds[:0]
 	for _, o := range in {
@@ -355,7 +299,7 @@ func (s *Stepper) Settle(sh *Shard, cur []Cand, in []Offers) (changed []int32) {
 // the least Extend(cur[x]) over those x. An unchanged vertex's extension was sent in
 // the round it last changed, so only the changed cut is on the wire. The result is
 // sorted by destination shard and vertex and has no empty entries.
-func (s *Stepper) Offer(l Layout, sh *Shard, cur []Cand, changed []int32) []Offers {
+func (s *Stepper) Offer(l graph.Layout, sh *graph.Shard, cur []Cand, changed []int32) []Offers {
 	self := l.Of(sh.Lo)
 	hi := sh.Lo + int32(sh.Len())
 	best := make(map[int32]Cand)
@@ -450,13 +394,13 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	}
 	g := in.G
 	n := g.N()
-	l, err := NewLayout(n, size)
+	l, err := graph.NewLayout(n, size)
 	if err != nil {
 		return nil, RoundsRun{}, err
 	}
 	p := NewPass(in.Pair, one)
 	k := l.Shards()
-	shards := make([]*Shard, k)
+	shards := make([]*graph.Shard, k)
 	cur := make([][]Cand, k)
 	inbox := make([][]Offers, k)
 	hitBy := make([][]int32, k)

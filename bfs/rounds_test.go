@@ -7,6 +7,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // roundsEngines covers one vertex per shard (every edge crosses shards), uneven
@@ -131,7 +134,7 @@ func sameMechanism(a, b *Solution) error {
 // could differ).
 func TestStepperLessIsKeysLess(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
-	for _, pair := range pairs {
+	for _, pair := range testgraph.Pairs {
 		for _, one := range []bool{false, true} {
 			p := NewPass(pair, one)
 			s := p.NewStepper()
@@ -174,10 +177,10 @@ func TestRoundsStopAtDepth(t *testing.T) {
 	for i := range e {
 		e[i] = [2]int32{int32(i), int32(i + 1)}
 	}
-	g := fromEdges(n, e)
+	g := testgraph.FromEdges(n, e)
 	answer := make([]bool, n)
 	answer[0] = true
-	pair := mustDP(0.5, 1e-6)
+	pair := testgraph.MustDP(0.5, 1e-6)
 	in, err := NewInstance(g, answer, []int32{0}, []float64{0.5}, pair)
 	if err != nil {
 		t.Fatal(err)
@@ -202,15 +205,15 @@ func TestDepthFixedPoint(t *testing.T) {
 		eps, delta float64
 		bounded    bool
 	}{{0.5, 0, false}, {1, 0, false}, {0, 0, false}, {0.5, 1e-6, true}, {1, 0.01, true}, {0, 0.05, true}} {
-		p := NewPass(mustDP(c.eps, c.delta), true)
+		p := NewPass(testgraph.MustDP(c.eps, c.delta), true)
 		d := p.Depth(0.5, 1e6)
 		if (d < 1e6) != c.bounded {
 			t.Errorf("ε=%v δ=%v: Depth(0.5) = %d, bounded want %v", c.eps, c.delta, d, c.bounded)
 		}
-		if c.bounded && Iterate(p.c.pair, d+1, 0.5) != 1 {
-			t.Errorf("ε=%v δ=%v: U^%d(0.5) = %v, want 1", c.eps, c.delta, d+1, Iterate(p.c.pair, d+1, 0.5))
+		if c.bounded && p.c.pair.Iterate(d+1, 0.5) != 1 {
+			t.Errorf("ε=%v δ=%v: U^%d(0.5) = %v, want 1", c.eps, c.delta, d+1, p.c.pair.Iterate(d+1, 0.5))
 		}
-		if c.bounded && Iterate(p.c.pair, d, 0.5) >= 1 {
+		if c.bounded && p.c.pair.Iterate(d, 0.5) >= 1 {
 			t.Errorf("ε=%v δ=%v: U^%d(0.5) already 1", c.eps, c.delta, d)
 		}
 	}
@@ -218,7 +221,7 @@ func TestDepthFixedPoint(t *testing.T) {
 
 func TestLayout(t *testing.T) {
 	for _, c := range []struct{ n, size, shards int }{{0, 4, 0}, {1, 4, 1}, {4, 4, 1}, {5, 4, 2}, {9, 1, 9}} {
-		l, err := NewLayout(c.n, c.size)
+		l, err := graph.NewLayout(c.n, c.size)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +245,7 @@ func TestLayout(t *testing.T) {
 			t.Errorf("%+v: shards cover [0, %d)", c, next)
 		}
 	}
-	if _, err := NewLayout(3, 0); err == nil {
+	if _, err := graph.NewLayout(3, 0); err == nil {
 		t.Error("shard size 0 accepted")
 	}
 }
@@ -250,7 +253,7 @@ func TestLayout(t *testing.T) {
 func BenchmarkRounds(b *testing.B) {
 	for _, n := range []int{1e4, 1e5} {
 		r := rand.New(rand.NewPCG(1, 2))
-		in := randomInstance(r, families[6], n, mustDP(1, 0.01))
+		in := randomInstance(r, testgraph.Families[6], n, testgraph.MustDP(1, 0.01))
 		for _, eng := range []Engine{Propagate{}, Rounds{}} {
 			b.Run(fmt.Sprintf("%s/n=%d", eng.Name(), n), func(b *testing.B) {
 				b.ReportAllocs()
@@ -276,9 +279,9 @@ func TestRoundsCountShardCrossings(t *testing.T) {
 		for i := range e {
 			e[i] = [2]int32{int32(i), int32(i + 1)}
 		}
-		g := fromEdges(c.n, e)
+		g := testgraph.FromEdges(c.n, e)
 		answer := make([]bool, c.n)
-		pair := mustDP(0.5, 0)
+		pair := testgraph.MustDP(0.5, 0)
 		in, err := NewInstance(g, answer, []int32{0}, []float64{0.6}, pair)
 		if err != nil {
 			t.Fatal(err)
@@ -312,7 +315,7 @@ func TestSettleIncremental(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 4))
 	forInstances(t, 400, func(t *testing.T, name string, _ *rand.Rand, in *Instance) {
 		n := in.G.N()
-		l, _ := NewLayout(n, n)
+		l, _ := graph.NewLayout(n, n)
 		sh := in.G.ShardOf(l, 0)
 		for _, one := range []bool{false, true} {
 			p := NewPass(in.Pair, one)

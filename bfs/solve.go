@@ -6,6 +6,9 @@ import (
 	"math"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // Engine computes one colour's field g_c (doc.go, invariant 2).
@@ -43,7 +46,7 @@ type Solution struct {
 // NewInstance checks the engine's preconditions: positions in range, no repeated
 // hitting-set vertex, probabilities in [0, 1]. Input validation with positions in
 // files belongs to ingest; these are broken invariants of the caller.
-func NewInstance(g *Graph, answer []bool, hit []int32, ptrue []float64, pair Pair) (*Instance, error) {
+func NewInstance(g *graph.Graph, answer []bool, hit []int32, ptrue []float64, pair dp.Pair) (*Instance, error) {
 	n := g.N()
 	if len(answer) != n {
 		return nil, fmt.Errorf("bfs: %d answers for %d vertices", len(answer), n)

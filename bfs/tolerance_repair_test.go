@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/graphdp/graphdp/check"
 )
 
 // A hitting-set value above its bound by less than Tolerance is accepted
@@ -31,7 +33,7 @@ func TestWithinToleranceOutputPassesAudit(t *testing.T) {
 			return
 		}
 		tried++
-		a := Verify(bad.G, sol.POne, bad.Pair, 0, 3)
+		a := check.Verify(bad.G, sol.POne, bad.Pair, 0, 3)
 		if a.Violations != 0 {
 			auditFail++
 			if auditFail <= 3 {

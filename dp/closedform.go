@@ -49,3 +49,13 @@ func (p Pair) tau(a, s, c float64) int {
 	}
 	return k
 }
+
+// Iterate is U^d(a), the bound a vertex at distance d imposes, by d applications of
+// Upper (stopping early once it reaches 1): the exact sequence every engine computes,
+// each step rounded down from the real U.
+func (p Pair) Iterate(d int, a float64) float64 {
+	for i := 0; i < d && a < 1; i++ {
+		a = p.Upper(a)
+	}
+	return a
+}

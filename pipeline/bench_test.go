@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/graphgen"
 	"github.com/graphdp/graphdp/sink"
 )
@@ -34,7 +37,7 @@ func benchSizes() []int64 {
 type benchJob struct {
 	job  Job
 	l    *Loaded
-	g    *bfs.Graph
+	g    *graph.Graph
 	in   *bfs.Instance
 	sol  *bfs.Solution
 	err  error
@@ -91,8 +94,8 @@ func getBenchJob(b *testing.B, n int64) *benchJob {
 		if j.l, j.err = Load(ctx, &j.job); j.err != nil {
 			return
 		}
-		j.g, _ = bfs.Build(j.l.Vertices.IDs.Len(), j.l.Edges.Src, j.l.Edges.Dst)
-		pair, _ := bfs.NewDP(0.5, 1e-6)
+		j.g, _ = graph.Build(j.l.Vertices.IDs.Len(), j.l.Edges.Src, j.l.Edges.Dst)
+		pair, _ := dp.New(0.5, 1e-6)
 		if j.in, j.err = bfs.NewInstance(j.g, j.l.Vertices.Answer, j.l.Hit.Vertex, j.l.Hit.PTrue, pair); j.err != nil {
 			return
 		}
@@ -121,7 +124,7 @@ func BenchmarkPhase(b *testing.B) {
 			j := getBenchJob(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				g, _ := bfs.Build(j.l.Vertices.IDs.Len(), j.l.Edges.Src, j.l.Edges.Dst)
+				g, _ := graph.Build(j.l.Vertices.IDs.Len(), j.l.Edges.Src, j.l.Edges.Dst)
 				g.CountComponents()
 			}
 		})
@@ -139,8 +142,8 @@ func BenchmarkPhase(b *testing.B) {
 			j := getBenchJob(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				bfs.CheckHitting(j.g, j.in.Answer, j.in.HitIndex(), 10)
-				bfs.Verify(j.g, j.sol.POne, j.in.Pair, 0, 3)
+				check.CheckHitting(j.g, j.in.Answer, j.in.HitIndex(), 10)
+				check.Verify(j.g, j.sol.POne, j.in.Pair, 0, 3)
 			}
 		})
 		b.Run(fmt.Sprintf("write/n=%d", n), func(b *testing.B) {

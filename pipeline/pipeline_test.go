@@ -19,7 +19,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -105,7 +106,7 @@ func readParquet(t *testing.T, path string) arrow.Table {
 
 // writeInputs writes a random instance as Parquet: ids are dense ints, sparse ints, or
 // strings; hitting-set values come from a random DP mechanism (so they are feasible).
-func writeInputs(t *testing.T, dir string, r *rand.Rand, idKind int, pair bfs.DP) {
+func writeInputs(t *testing.T, dir string, r *rand.Rand, idKind int, pair dp.Pair) {
 	t.Helper()
 	n := 2 + r.IntN(300)
 	m := r.IntN(4 * n)
@@ -113,7 +114,7 @@ func writeInputs(t *testing.T, dir string, r *rand.Rand, idKind int, pair bfs.DP
 	for i := range src {
 		src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
 	}
-	g, _ := bfs.Build(n, src, dst)
+	g, _ := graph.Build(n, src, dst)
 	ans := make([]bool, n)
 	for v := range ans {
 		ans[v] = r.IntN(3) == 0
@@ -235,7 +236,7 @@ func TestEnginesAndCoresByteIdentical(t *testing.T) {
 	for k := 0; k < 24; k++ {
 		dir := t.TempDir()
 		eps, delta := pairs[k%len(pairs)][0], pairs[k%len(pairs)][1]
-		pair, _ := bfs.NewDP(eps, delta)
+		pair, _ := dp.New(eps, delta)
 		writeInputs(t, dir, r, k%3, pair)
 		job := func(out, engine string) Job {
 			j := DefaultJob()

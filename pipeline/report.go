@@ -5,7 +5,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/report"
 )
@@ -27,7 +28,7 @@ type ReportJob struct {
 // them), and computes the report. A failed DP audit is part of the report, not an
 // error: the caller decides.
 func Report(ctx context.Context, job ReportJob) (*report.Report, error) {
-	pair, err := bfs.NewDP(job.Epsilon, job.Delta)
+	pair, err := dp.New(job.Epsilon, job.Delta)
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
@@ -67,7 +68,7 @@ func Report(ctx context.Context, job ReportJob) (*report.Report, error) {
 			dist[v] = m.Distance[r]
 		}
 	}
-	g, _ := bfs.Build(n, es.Src, es.Dst)
+	g, _ := graph.Build(n, es.Src, es.Dst)
 	return report.Compute(report.Input{
 		Graph: g, Answer: vs.Answer, POne: pone, Distance: dist, Pair: pair, List: job.List,
 		ID:      func(v int32) string { return vs.IDs.String(int(v)) },

@@ -11,6 +11,9 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
@@ -68,7 +71,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	pair, err := bfs.NewDP(job.Epsilon, job.Delta)
+	pair, err := dp.New(job.Epsilon, job.Delta)
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
@@ -88,7 +91,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 
 	prog.phase("csr", nil, 0, "")
 	// The CSR replaces the edge rows: BuildOwned drops them once scattered.
-	g, st := bfs.BuildOwnedWorkers(l.Vertices.IDs.Len(), &l.Edges.Src, &l.Edges.Dst, job.Workers)
+	g, st := graph.BuildOwnedWorkers(l.Vertices.IDs.Len(), &l.Edges.Src, &l.Edges.Dst, job.Workers)
 	s.EdgesKept, s.Duplicates, s.SelfLoops = st.Kept, st.Duplicates, st.SelfLoops
 	s.Components = g.CountComponents()
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
@@ -120,7 +123,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 
 	prog.phase("audit", nil, 0, "")
-	audit := bfs.Verify(g, sol.POne, pair, 0, 3)
+	audit := check.Verify(g, sol.POne, pair, 0, 3)
 	s.AuditWorst = max(audit.Worst.Excess, 0)
 	if audit.Edges == 0 {
 		s.AuditWorst = 0
@@ -168,7 +171,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 }
 
 // findDeterministic finds the datasets answered with p_one exactly 0 or 1 and why.
-func findDeterministic(g *bfs.Graph, pone []float64, hit []int32, ids ingest.IDs) *report.Deterministic {
+func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.IDs) *report.Deterministic {
 	inHit := make([]bool, g.N())
 	for _, h := range hit {
 		inHit[h] = true
@@ -194,7 +197,7 @@ func finish(s *Summary, t *timer) {
 
 // checkHitting rejects a set that misses boundary edges, naming the first ones.
 func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
-	hc := bfs.CheckHitting(in.G, in.Answer, in.HitIndex(), job.List)
+	hc := check.CheckHitting(in.G, in.Answer, in.HitIndex(), job.List)
 	s.BoundaryEdges, s.Uncovered = hc.Boundary, hc.Uncovered
 	if hc.Uncovered == 0 {
 		return nil

@@ -7,6 +7,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 )
 
@@ -15,15 +17,15 @@ import (
 type Inputs struct {
 	Loaded                      // Hit is nil when job.HittingSet is empty
 	Mechanism *ingest.Mechanism // nil when job.Mechanism is empty
-	Graph     *bfs.Graph        // the CSR graph of Edges (whose rows are then dropped)
-	Build     bfs.BuildStats
-	Pair      bfs.DP
+	Graph     *graph.Graph      // the CSR graph of Edges (whose rows are then dropped)
+	Build     graph.BuildStats
+	Pair      dp.Pair
 }
 
 // LoadInputs reads vertices first (they define the ids), then edges, the hitting set
 // and the mechanism concurrently, and builds the graph.
 func LoadInputs(ctx context.Context, job *Job) (*Inputs, error) {
-	pair, err := bfs.NewDP(job.Epsilon, job.Delta)
+	pair, err := dp.New(job.Epsilon, job.Delta)
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
@@ -53,7 +55,7 @@ func LoadInputs(ctx context.Context, job *Job) (*Inputs, error) {
 	if err := grp.Wait(); err != nil {
 		return nil, err
 	}
-	x.Graph, x.Build = bfs.Build(vs.IDs.Len(), x.Edges.Src, x.Edges.Dst)
+	x.Graph, x.Build = graph.Build(vs.IDs.Len(), x.Edges.Src, x.Edges.Dst)
 	x.Edges.Src, x.Edges.Dst = nil, nil
 	return x, nil
 }

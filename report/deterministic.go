@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // Why a dataset is answered deterministically (p_one exactly 0 or 1: no privacy).
@@ -40,7 +40,7 @@ type DeterministicDataset struct {
 // component. inHit may be nil (the hitting set is unknown): then dist, the binding
 // distance (-1 where nothing binds; may be nil), decides between forced and
 // unconstrained. is marks the deterministic datasets.
-func FindDeterministic(g *bfs.Graph, pone []float64, inHit []bool, dist []int32, id func(int32) string) (d Deterministic, is []bool) {
+func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int32, id func(int32) string) (d Deterministic, is []bool) {
 	is = make([]bool, len(pone))
 	var comp []int32 // component label, computed only if needed
 	hitComp := map[int32]bool{}
@@ -90,7 +90,7 @@ func FindDeterministic(g *bfs.Graph, pone []float64, inHit []bool, dist []int32,
 }
 
 // components labels every vertex with its component's first vertex.
-func components(g *bfs.Graph) []int32 {
+func components(g *graph.Graph) []int32 {
 	comp := make([]int32, g.N())
 	for v := range comp {
 		comp[v] = -1

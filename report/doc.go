@@ -15,7 +15,7 @@
 //     closed; quantiles are nearest-rank (the ⌈q·n⌉-th smallest); an accuracy level is
 //     p_true rounded to 9 decimals; a dataset gains on randomized response when its
 //     p_true exceeds α = (e^ε+δ)/(e^ε+1) by more than Tolerance, loses when below by
-//     more, and is equal otherwise. The audit is bfs.Verify with zero tolerance.
+//     more, and is equal otherwise. The audit is check.Verify with zero tolerance.
 //  4. The HTML page is self-contained: styles inline, plots as inline SVG, nothing
 //     fetched (no scripts, fonts, stylesheets or images by URL). All text from the
 //     inputs (ids, paths) goes through html/template's escaping.

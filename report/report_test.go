@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // pathInput is the paper's path example (docs/DESIGN.md §10.1) with its optimal mechanism:
@@ -18,8 +19,8 @@ import (
 // (so p_true = 0.7, 0.4, 0.2, 0.9), binding distances 0, 2, 1, 0.
 func pathInput(t *testing.T, pone []float64) Input {
 	t.Helper()
-	g, _ := bfs.Build(4, []int32{0, 1, 2}, []int32{1, 2, 3})
-	pair, err := bfs.NewDP(math.Nextafter(math.Ln2, 1), 0) // e^ε > 2: the paper's values are exactly DP
+	g, _ := graph.Build(4, []int32{0, 1, 2}, []int32{1, 2, 3})
+	pair, err := dp.New(math.Nextafter(math.Ln2, 1), 0) // e^ε > 2: the paper's values are exactly DP
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +123,8 @@ func TestComputeAuditFails(t *testing.T) {
 // p_true = 1 datasets and a component without a boundary.
 func TestComputePartitions(t *testing.T) {
 	// 0 – 1 – 2 – 3 and 4 – 5 (no boundary edge); answers 1, 1, 0, 0, 1, 1.
-	g, _ := bfs.Build(6, []int32{0, 1, 2, 4}, []int32{1, 2, 3, 5})
-	pair, _ := bfs.NewDP(1, 0.01)
+	g, _ := graph.Build(6, []int32{0, 1, 2, 4}, []int32{1, 2, 3, 5})
+	pair, _ := dp.New(1, 0.01)
 	in := Input{Graph: g, Answer: []bool{true, true, false, false, true, true},
 		POne: []float64{0.8, 0.7, 0.3, 0.2, 1, 1}, Pair: pair, ID: func(v int32) string { return strconv.Itoa(int(v)) }}
 	r := Compute(in)
@@ -167,7 +168,7 @@ func TestBoundaryDistanceFigure1(t *testing.T) {
 	for _, e := range strings.Fields("ab bg ga gc ch hn nq ql lk qm no oj jf fe ej jd di ih op or rs rt uv fu") {
 		src, dst = append(src, pos(e[0])), append(dst, pos(e[1]))
 	}
-	g, _ := bfs.Build(len(names), src, dst)
+	g, _ := graph.Build(len(names), src, dst)
 	ans := make([]bool, len(names))
 	for _, c := range "abcghklstuv" {
 		ans[pos(byte(c))] = true

@@ -6,6 +6,9 @@ import (
 	"slices"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // Tolerance decides "equal to randomized response" (doc.go, invariant 3): the
@@ -23,11 +26,11 @@ var quantilePercents = []int{0, 1, 5, 10, 25, 50, 75, 90, 95, 99, 100}
 
 // Input is what a report is computed from; positions are the vertices file's.
 type Input struct {
-	Graph    *bfs.Graph
+	Graph    *graph.Graph
 	Answer   []bool    // true answer per vertex
 	POne     []float64 // the mechanism's Pr[M = 1] per vertex
 	Distance []int32   // binding distance per vertex, -1 where none; nil: use the distance to the boundary
-	Pair     bfs.DP
+	Pair     dp.Pair
 	ID       func(v int32) string // an id for messages
 	List     int                  // how many audit violations to list
 	Inputs   Inputs
@@ -256,11 +259,11 @@ func byDistance(pt []float64, dist []int32) []DistanceGroup {
 
 // RandomizedResponseAlpha is α = (e^ε+δ)/(e^ε+1), randomized response's p_true, rounded
 // down (dp.Pair.Balanced) so that randomized response with it is exactly DP.
-func RandomizedResponseAlpha(p bfs.DP) float64 { return p.Balanced() }
+func RandomizedResponseAlpha(p dp.Pair) float64 { return p.Balanced() }
 
 // randomizedResponse compares with α; det (deterministic datasets) are counted but
 // never named as the largest gain.
-func randomizedResponse(pt []float64, det []bool, pair bfs.DP, id func(int32) string) RandomizedResponse {
+func randomizedResponse(pt []float64, det []bool, pair dp.Pair, id func(int32) string) RandomizedResponse {
 	alpha := RandomizedResponseAlpha(pair)
 	rr := RandomizedResponse{PTrue: alpha}
 	var sum, gains, losses float64
@@ -301,9 +304,9 @@ func randomizedResponse(pt []float64, det []bool, pair bfs.DP, id func(int32) st
 }
 
 func audit(in Input) Audit {
-	v := bfs.Verify(in.Graph, in.POne, in.Pair, 0, in.List)
+	v := check.Verify(in.Graph, in.POne, in.Pair, 0, in.List)
 	a := Audit{Passed: v.Violations == 0, Edges: v.Edges, Violations: v.Violations}
-	edge := func(e bfs.EdgeViolation) Edge {
+	edge := func(e check.EdgeViolation) Edge {
 		out := 0
 		if e.Output {
 			out = 1
@@ -323,7 +326,7 @@ func audit(in Input) Audit {
 // BoundaryDistance is every vertex's hop distance to the nearest endpoint of a
 // boundary edge (an edge whose ends answer differently), -1 where its component has
 // none: one breadth-first search from all those endpoints at once.
-func BoundaryDistance(g *bfs.Graph, answer []bool) []int32 {
+func BoundaryDistance(g *graph.Graph, answer []bool) []int32 {
 	n := g.N()
 	dist := make([]int32, n)
 	queue := make([]int32, 0, 64)

@@ -10,7 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/cover"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
@@ -114,7 +115,7 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		return err
 	}
 	vs := x.Vertices
-	bc, err := bfs.MinBoundaryCover(ctx, x.Graph, vs.Answer)
+	bc, err := cover.MinBoundaryCover(ctx, x.Graph, vs.Answer)
 	if err != nil {
 		return err
 	}
@@ -191,7 +192,7 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 }
 
 // boundaryVertices lists, ascending, the vertices with at least one boundary edge.
-func boundaryVertices(g *bfs.Graph, answer []bool) []int32 {
+func boundaryVertices(g *graph.Graph, answer []bool) []int32 {
 	out := []int32{}
 	for u := int32(0); int(u) < g.N(); u++ {
 		for _, v := range g.Neighbours(u) {

@@ -17,7 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
-	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/sink"
 )
 
@@ -328,7 +328,7 @@ func TestVerifyRejectsNudge(t *testing.T) {
 		for v, row := range rows {
 			pone[v], _ = strconv.ParseFloat(row[col], 64)
 		}
-		pair, _ := bfs.NewDP(g.eps, g.delta)
+		pair, _ := dp.New(g.eps, g.delta)
 		v := r.IntN(len(rows))
 		up := r.IntN(2) == 0
 		// The tightest bound v's neighbours impose in that direction, and who imposes it.

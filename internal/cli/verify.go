@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -70,7 +71,7 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v: %d vertices, %d edges\n", m.File, m.Column, job.Epsilon, job.Delta, ids.Len(), x.Graph.M())
 
 	// 1. Every DP inequality on every edge.
-	audit := bfs.Verify(x.Graph, m.POne, x.Pair, o.tolerance, job.List)
+	audit := check.Verify(x.Graph, m.POne, x.Pair, o.tolerance, job.List)
 	fmt.Fprintf(w, "  DP audit: %d edges checked (both directions, both outputs: %d inequalities), %s (edge, output) with excess above %v\n",
 		audit.Edges, 4*audit.Edges, plural(audit.Violations, "violation", "violations"), o.tolerance)
 	if audit.Edges > 0 {
@@ -197,7 +198,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 }
 
 // edgeLine describes one DP inequality pair on an edge.
-func edgeLine(ids ingest.IDs, v bfs.EdgeViolation) string {
+func edgeLine(ids ingest.IDs, v check.EdgeViolation) string {
 	if v.U < 0 {
 		return "no edge"
 	}

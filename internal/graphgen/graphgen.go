@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
 )
 
 // Kinds lists the graph families.
@@ -35,13 +35,13 @@ type Gen struct {
 	side     int64 // grid
 	scale    int   // rmat
 	boundary []bool
-	pair     bfs.DP
+	pair     dp.Pair
 }
 
 // New validates spec and fills its defaults.
 func New(spec Spec) (*Gen, error) {
 	g := &Gen{Spec: spec}
-	pair, err := bfs.NewDP(spec.Epsilon, spec.Delta)
+	pair, err := dp.New(spec.Epsilon, spec.Delta)
 	if err != nil {
 		return nil, err
 	}
@@ -345,9 +345,9 @@ func (g *Gen) pathHittingSet() ([]int32, []float64, error) {
 		// Keep consecutive values feasible for both colours: a_i ≤ U^step(a_{i−1}) and
 		// 1 − a_{i−1} ≤ U^step(1 − a_i).
 		prev := ptrue[i-1]
-		up := bfs.Iterate(g.pair, int(step), prev)
+		up := g.pair.Iterate(int(step), prev)
 		ptrue[i] = min(ptrue[i], up)
-		for 1-prev > bfs.Iterate(g.pair, int(step), 1-ptrue[i]) && ptrue[i] > prev {
+		for 1-prev > g.pair.Iterate(int(step), 1-ptrue[i]) && ptrue[i] > prev {
 			ptrue[i] = prev + (ptrue[i]-prev)/2
 		}
 	}

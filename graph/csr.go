@@ -1,4 +1,4 @@
-package bfs
+package graph
 
 import (
 	"math"
@@ -14,6 +14,9 @@ type Graph struct {
 	Off []int64 // n+1 offsets into Adj
 	Adj []int32 // concatenated sorted neighbour lists
 }
+
+// Edge is an undirected edge by vertex positions.
+type Edge struct{ U, V int32 }
 
 // BuildStats counts what Build kept and dropped from the input rows.
 type BuildStats struct {

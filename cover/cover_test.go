@@ -1,4 +1,4 @@
-package bfs
+package cover
 
 import (
 	"context"
@@ -7,11 +7,14 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // checkCover asserts what König's theorem promises: the cover hits every boundary
 // edge, the matching is a matching of boundary edges, and both have the same size.
-func checkCover(t *testing.T, name string, g *Graph, answer []bool, bc *BoundaryCover) {
+func checkCover(t *testing.T, name string, g *graph.Graph, answer []bool, bc *BoundaryCover) {
 	t.Helper()
 	in := make([]bool, g.N())
 	for i, v := range bc.Cover {
@@ -59,7 +62,7 @@ func checkCover(t *testing.T, name string, g *Graph, answer []bool, bc *Boundary
 
 // bruteCover is the size of a minimum vertex cover of the boundary graph, by trying
 // every subset of boundary vertices (at most 20 of them).
-func bruteCover(g *Graph, answer []bool) int {
+func bruteCover(g *graph.Graph, answer []bool) int {
 	var verts []int32
 	idx := make(map[int32]int)
 	var edges [][2]int
@@ -138,16 +141,16 @@ func TestMinBoundaryCover(t *testing.T) {
 			answer = pa
 			name = "bipartite"
 		} else {
-			f := families[k%len(families)]
-			n, e = f.make(r, 1+r.IntN(60))
+			f := testgraph.Families[k%len(testgraph.Families)]
+			n, e = f.Make(r, 1+r.IntN(60))
 			answer = make([]bool, n)
 			q := r.Float64()
 			for v := range answer {
 				answer[v] = r.Float64() < q
 			}
-			name = f.name
+			name = f.Name
 		}
-		g := fromEdges(n, e)
+		g := testgraph.FromEdges(n, e)
 		bc, err := MinBoundaryCover(context.Background(), g, answer)
 		if err != nil {
 			t.Fatal(err)
@@ -170,18 +173,18 @@ func TestMinBoundaryCover(t *testing.T) {
 func TestMinBoundaryCoverLarge(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 29))
 	for _, n := range []int{1000, 20000} {
-		for _, f := range families {
-			m, e := f.make(r, n)
+		for _, f := range testgraph.Families {
+			m, e := f.Make(r, n)
 			answer := make([]bool, m)
 			for v := range answer {
 				answer[v] = r.IntN(2) == 0
 			}
-			g := fromEdges(m, e)
+			g := testgraph.FromEdges(m, e)
 			bc, err := MinBoundaryCover(context.Background(), g, answer)
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkCover(t, f.name, g, answer, bc)
+			checkCover(t, f.Name, g, answer, bc)
 		}
 	}
 	// A long path alternating answers, where the greedy start leaves the worst case.
@@ -194,7 +197,7 @@ func TestMinBoundaryCoverLarge(t *testing.T) {
 	for v := range answer {
 		answer[v] = v%2 == 1
 	}
-	g := fromEdges(m, e)
+	g := testgraph.FromEdges(m, e)
 	bc, _ := MinBoundaryCover(context.Background(), g, answer)
 	checkCover(t, "alternating path", g, answer, bc)
 	if bc.Matching != m/2 {
@@ -206,7 +209,7 @@ func TestMinBoundaryCoverLarge(t *testing.T) {
 // By hand: h covers h–n and h–i, r covers r–s and r–t, and l–q, f–u need one end each,
 // so the minimum has 4 vertices (the paper's hitting set {l, h, u, s, t} has 5).
 func TestMinBoundaryCoverPaperFigure1(t *testing.T) {
-	names, g, answer := figure1()
+	names, g, answer := testgraph.Figure1()
 	bc, err := MinBoundaryCover(context.Background(), g, answer)
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +227,7 @@ func TestMinBoundaryCoverPaperFigure1(t *testing.T) {
 func TestMinBoundaryCoverCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, g, answer := figure1()
+	_, g, answer := testgraph.Figure1()
 	if _, err := MinBoundaryCover(ctx, g, answer); err == nil {
 		t.Error("a cancelled cover returned no error")
 	}
@@ -233,12 +236,12 @@ func TestMinBoundaryCoverCancelled(t *testing.T) {
 func BenchmarkMinBoundaryCover(b *testing.B) {
 	r := rand.New(rand.NewPCG(31, 37))
 	for _, n := range []int{10000, 1000000} {
-		m, e := families[6].make(r, n) // random multigraph
+		m, e := testgraph.Families[6].Make(r, n) // random multigraph
 		answer := make([]bool, m)
 		for v := range answer {
 			answer[v] = r.IntN(2) == 0
 		}
-		g := fromEdges(m, e)
+		g := testgraph.FromEdges(m, e)
 		b.Run("random/"+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -1,11 +1,10 @@
-package bfs
+package check
 
 import (
 	"math"
-	"slices"
-	"sort"
 
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // EdgeViolation is one (ε,δ)-DP inequality broken on one edge for one output.
@@ -37,14 +36,14 @@ func (a *Audit) better(bad bool, ex float64) bool {
 
 // Verify checks the four (ε,δ)-DP inequalities (docs/DESIGN.md §1.4) on every edge of
 // the mechanism pone (p_one per vertex) exactly: an edge passes when
-// pair.Lower(p_one(u)) ≤ p_one(v) ≤ pair.Upper(p_one(u)), which for the DP pair is the
+// pair.Lower(p_one(u)) ≤ p_one(v) ≤ pair.Upper(p_one(u)), which is the
 // exact real test with Pr[M = 0] = 1 − p_one and the true e^ε (package dp, invariant
 // 3). With tol > 0, a failing (edge, output) counts only when its exact excess is above
 // tol. Worst is ranked by an approximate excess and then reported exactly.
 // Vertex ranges of about equal arc counts are checked in parallel and merged in CSR
 // order, so the result (counts, the first violations, the first worst edge) is the
 // same as one pass in CSR order.
-func Verify(g *Graph, pone []float64, pair Pair, tol float64, limit int) Audit {
+func Verify(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int) Audit {
 	a := verifyPass(g, pone, pair, tol, limit, false)
 	if a.Worst.U < 0 && a.Edges > 0 {
 		// Every edge was clearly inside its bounds: rank them all for the tightest.
@@ -57,14 +56,9 @@ func Verify(g *Graph, pone []float64, pair Pair, tol float64, limit int) Audit {
 }
 
 // verifyPass is one parallel pass of Verify (rankAll: Auditor.RankAll).
-func verifyPass(g *Graph, pone []float64, pair Pair, tol float64, limit int, rankAll bool) Audit {
-	parts := vertexRanges(g, workersFor(len(g.Adj)))
-	res := make([]Audit, len(parts))
-	parallel(len(parts), len(parts), func(k, _, _ int) {
-		res[k] = verifyRange(g, pone, pair, tol, limit, rankAll, parts[k])
-	})
+func verifyPass(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool) Audit {
 	a := Audit{Worst: EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}}
-	for _, r := range res {
+	for _, r := range scan(g, func(lo, hi int32) Audit { return verifyRange(g, pone, pair, tol, limit, rankAll, lo, hi) }) {
 		a.Edges += r.Edges
 		a.Violations += r.Violations
 		if a.better(r.worstBad, r.Worst.Excess) {
@@ -80,20 +74,20 @@ func verifyPass(g *Graph, pone []float64, pair Pair, tol float64, limit int, ran
 }
 
 // exactExcess is pair.Excess with NaN read as a violation.
-func exactExcess(pair Pair, pu, pv float64, one bool) float64 {
+func exactExcess(pair dp.Pair, pu, pv float64, one bool) float64 {
 	if math.IsNaN(pu) || math.IsNaN(pv) {
 		return math.Inf(1) // a NaN probability fails the audit; it never passes it
 	}
 	return pair.Excess(pu, pv, one)
 }
 
-// verifyRange is Verify over the vertices [r[0], r[1]).
-func verifyRange(g *Graph, pone []float64, pair Pair, tol float64, limit int, rankAll bool, r [2]int32) Audit {
+// verifyRange is Verify over the vertices [lo, hi).
+func verifyRange(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool, lo, hi int32) Audit {
 	x := NewAuditor(pair, tol, limit)
 	x.RankAll = rankAll
-	for u := r[0]; u < r[1]; u++ {
+	for u := lo; u < hi; u++ {
 		x.Vertex(u, pone[u])
-		for _, v := range above(g, u) {
+		for _, v := range g.Above(u) {
 			x.Edge(v, pone[v])
 		}
 	}
@@ -107,9 +101,7 @@ func verifyRange(g *Graph, pone []float64, pair Pair, tol float64, limit int, ra
 // and the Beam runner's finish stage both audit through it.
 type Auditor struct {
 	Audit
-	pair    Pair
-	dp      DP
-	isDP    bool
+	pair    dp.Pair
 	tol     float64
 	limit   int
 	u       int32
@@ -125,9 +117,8 @@ type Auditor struct {
 }
 
 // NewAuditor starts an empty audit (Verify's tol and limit).
-func NewAuditor(pair Pair, tol float64, limit int) *Auditor {
+func NewAuditor(pair dp.Pair, tol float64, limit int) *Auditor {
 	x := &Auditor{pair: pair, tol: tol, limit: limit}
-	x.dp, x.isDP = pair.(DP)
 	x.Worst = EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}
 	return x
 }
@@ -136,8 +127,8 @@ func NewAuditor(pair Pair, tol float64, limit int) *Auditor {
 func (x *Auditor) Vertex(u int32, pu float64) {
 	x.u, x.pu, x.up, x.low = u, pu, math.NaN(), math.NaN()
 	x.upA, x.lowA = math.Inf(-1), math.Inf(1) // nothing is clearly inside
-	if x.isDP && !x.RankAll {
-		lo, up := x.dp.ApproxBounds(pu)
+	if !x.RankAll {
+		lo, up := x.pair.ApproxBounds(pu)
 		x.upA, x.lowA = up-dp.ApproxMargin, lo+dp.ApproxMargin
 	}
 }
@@ -179,12 +170,7 @@ func (x *Auditor) edge(v int32, pv float64) {
 	// Rank by an approximate excess (Verify makes the winner's exact). Edges clearly
 	// inside their bounds are not ranked (unless RankAll): where any edge comes within
 	// dp.ApproxMargin of a bound, the tightest is among those.
-	var ex0, ex1 float64
-	if x.isDP {
-		ex0, ex1 = x.dp.ApproxExcess(pu, pv)
-	} else {
-		ex0, ex1 = x.pair.Excess(pu, pv, false), x.pair.Excess(pu, pv, true)
-	}
+	ex0, ex1 := x.pair.ApproxExcess(pu, pv)
 	if ok && (a.worstBad || ex0 <= a.Worst.Excess && ex1 <= a.Worst.Excess) {
 		return // the common case: nothing to record
 	}
@@ -218,36 +204,4 @@ func edgeViolation(u, v int32, one bool, pu, pv, ex float64) EdgeViolation {
 		pu, pv = 1-pu, 1-pv
 	}
 	return EdgeViolation{U: u, V: v, Output: one, PU: pu, PV: pv, Excess: ex}
-}
-
-// above is the part of u's sorted list above u: each edge once, without a branch
-// per arc that goes either way at random.
-func above(g *Graph, u int32) []int32 {
-	list := g.Adj[g.Off[u]:g.Off[u+1]]
-	i, _ := slices.BinarySearch(list, u)
-	return list[i:]
-}
-
-// vertexRanges splits 0..n−1 into at most parts contiguous ranges of about equal
-// arc counts.
-func vertexRanges(g *Graph, parts int) [][2]int32 {
-	n := g.N()
-	arcs := int64(len(g.Adj))
-	var out [][2]int32
-	lo := 0
-	for k := 1; k <= parts && lo < n; k++ {
-		hi := n
-		if k < parts {
-			target := arcs * int64(k) / int64(parts)
-			hi = max(lo, sort.Search(n, func(v int) bool { return g.Off[v] >= target }))
-		}
-		if hi > lo || k == parts {
-			out = append(out, [2]int32{int32(lo), int32(hi)})
-		}
-		lo = hi
-	}
-	if len(out) == 0 {
-		out = append(out, [2]int32{0, int32(n)})
-	}
-	return out
 }

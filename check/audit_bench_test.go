@@ -1,17 +1,22 @@
-package bfs
+package check_test
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // BenchmarkVerify is the exact audit alone on a solved uniform random graph (10 edges
 // per vertex, a random boundary-hitting set at the balanced α): the cost of deciding
 // every inequality exactly, without I/O.
 //
-//	go test ./bfs -run '^$' -bench Verify -cpuprofile cpu.prof
+//	go test ./check -run '^$' -bench Verify -cpuprofile cpu.prof
 func BenchmarkVerify(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
 		r := rand.New(rand.NewPCG(1, uint64(n)))
@@ -19,30 +24,30 @@ func BenchmarkVerify(b *testing.B) {
 		for i := range src {
 			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
 		}
-		g, _ := Build(n, src, dst)
+		g, _ := graph.Build(n, src, dst)
 		answer := make([]bool, n)
 		for v := range answer {
 			answer[v] = r.IntN(50) == 0
 		}
-		pair := mustDP(0.5, 1e-6)
-		hit := boundaryHittingSet(r, g, answer)
+		pair := testgraph.MustDP(0.5, 1e-6)
+		hit := testgraph.BoundaryHittingSet(r, g, answer)
 		ptrue := make([]float64, len(hit))
 		alpha := pair.Balanced()
 		for i := range ptrue {
 			ptrue[i] = alpha - 0.1*r.Float64()
 		}
-		in, err := NewInstance(g, answer, hit, ptrue, pair)
+		in, err := bfs.NewInstance(g, answer, hit, ptrue, pair)
 		if err != nil {
 			b.Fatal(err)
 		}
-		sol, err := Solve(context.Background(), in, Propagate{}, 3)
+		sol, err := bfs.Solve(context.Background(), in, bfs.Propagate{}, 3)
 		if err != nil || sol.Infeasible > 0 {
 			b.Fatal(err, sol.Infeasible)
 		}
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if a := Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
+				if a := check.Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
 					b.Fatal(a)
 				}
 			}

@@ -1,37 +1,43 @@
-package bfs
+package testgraph
 
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
-// Test instance generators: graph families, answer patterns, hitting sets and feasible
-// values drawn from random DP mechanisms.
-
-func mustDP(eps, delta float64) DP {
-	p, err := NewDP(eps, delta)
+// MustDP is dp.New for parameters known to be valid.
+func MustDP(eps, delta float64) dp.Pair {
+	p, err := dp.New(eps, delta)
 	if err != nil {
 		panic(err)
 	}
 	return p
 }
 
-func fromEdges(n int, e [][2]int32) *Graph {
+// FromEdges builds the CSR of n vertices from edge rows.
+func FromEdges(n int, e [][2]int32) *graph.Graph {
 	src := make([]int32, len(e))
 	dst := make([]int32, len(e))
 	for i, x := range e {
 		src[i], dst[i] = x[0], x[1]
 	}
-	g, _ := Build(n, src, dst)
+	g, _ := graph.Build(n, src, dst)
 	return g
 }
 
-type family struct {
-	name string
-	make func(r *rand.Rand, n int) (int, [][2]int32)
+// A Family makes a graph of about n vertices: Make returns the vertex count and the
+// edge rows (duplicates, both directions and self-loops allowed, as Build takes them).
+type Family struct {
+	Name string
+	Make func(r *rand.Rand, n int) (int, [][2]int32)
 }
 
-var families = []family{
+// Families are the small graph families the property tests draw from (Families[6]
+// is the random multigraph).
+var Families = []Family{
 	{"path", func(r *rand.Rand, n int) (int, [][2]int32) {
 		var e [][2]int32
 		for i := 1; i < n; i++ {
@@ -114,15 +120,15 @@ var families = []family{
 	}},
 }
 
-// pairs spans the parameter range, including ε = 0 and δ = 0.
-var pairs = []DP{
-	mustDP(math.Ln2, 0), mustDP(0.5, 1e-6), mustDP(0, 0), mustDP(0, 0.05), mustDP(0.1, 0),
-	mustDP(1, 0.1), mustDP(3, 0.01), mustDP(1e-3, 0), mustDP(0.7, 0.3),
+// Pairs spans the parameter range, including ε = 0 and δ = 0.
+var Pairs = []dp.Pair{
+	MustDP(math.Ln2, 0), MustDP(0.5, 1e-6), MustDP(0, 0), MustDP(0, 0.05), MustDP(0.1, 0),
+	MustDP(1, 0.1), MustDP(3, 0.01), MustDP(1e-3, 0), MustDP(0.7, 0.3),
 }
 
-// boundaryHittingSet returns a random boundary-hitting set: one random end of every
+// BoundaryHittingSet returns a random boundary-hitting set: one random end of every
 // boundary edge, plus a few random extra vertices.
-func boundaryHittingSet(r *rand.Rand, g *Graph, answer []bool) []int32 {
+func BoundaryHittingSet(r *rand.Rand, g *graph.Graph, answer []bool) []int32 {
 	in := make([]bool, g.N())
 	for u := int32(0); int(u) < g.N(); u++ {
 		for _, v := range g.Neighbours(u) {
@@ -148,15 +154,15 @@ func boundaryHittingSet(r *rand.Rand, g *Graph, answer []bool) []int32 {
 	return h
 }
 
-// gibbs takes random coordinate steps inside the DP set: each step redraws one free
+// Gibbs takes random coordinate steps inside the DP set: each step redraws one free
 // vertex's p_one uniformly in the interval its neighbours allow, [L(p(u)), U(p(u))]
 // for every neighbour u. Starting from a DP mechanism it stays one, exactly (package dp).
-func gibbs(r *rand.Rand, g *Graph, p DP, pone []float64, fixed []bool, steps int) {
-	gibbsSteps(r, g, p, pone, fixed, steps, false)
+func Gibbs(r *rand.Rand, g *graph.Graph, p dp.Pair, pone []float64, fixed []bool, steps int) {
+	GibbsSteps(r, g, p, pone, fixed, steps, false)
 }
 
-// gibbsSteps is gibbs; with edge, half the steps jump to an end of the interval.
-func gibbsSteps(r *rand.Rand, g *Graph, p DP, pone []float64, fixed []bool, steps int, edge bool) {
+// GibbsSteps is Gibbs; with edge, half the steps jump to an end of the interval.
+func GibbsSteps(r *rand.Rand, g *graph.Graph, p dp.Pair, pone []float64, fixed []bool, steps int, edge bool) {
 	n := g.N()
 	if n == 0 {
 		return
@@ -185,12 +191,21 @@ func gibbsSteps(r *rand.Rand, g *Graph, p DP, pone []float64, fixed []bool, step
 	}
 }
 
-// randomInstance draws a feasible instance: its hitting-set values are the restriction
+// Problem is an instance's data without the engine's types: a graph, the answers,
+// the hitting set and its given p_true values.
+type Problem struct {
+	G      *graph.Graph
+	Answer []bool
+	Hit    []int32
+	PTrue  []float64
+}
+
+// RandomProblem draws a feasible instance: its hitting-set values are the restriction
 // of a random DP mechanism (so an extension exists); sometimes values are the
 // balanced α (exactly on the feasibility edge) or 0 / 1.
-func randomInstance(r *rand.Rand, f family, n int, pair DP) *Instance {
-	n, e := f.make(r, n)
-	g := fromEdges(n, e)
+func RandomProblem(r *rand.Rand, f Family, n int, pair dp.Pair) Problem {
+	n, e := f.Make(r, n)
+	g := FromEdges(n, e)
 	answer := make([]bool, n)
 	switch r.IntN(3) {
 	case 0:
@@ -207,7 +222,7 @@ func randomInstance(r *rand.Rand, f family, n int, pair DP) *Instance {
 			answer[v] = r.IntN(5) == 0
 		}
 	}
-	hit := boundaryHittingSet(r, g, answer)
+	hit := BoundaryHittingSet(r, g, answer)
 	ptrue := make([]float64, len(hit))
 	switch r.IntN(4) {
 	case 0: // balanced α on every hitting-set vertex: the paper's corollary
@@ -217,18 +232,16 @@ func randomInstance(r *rand.Rand, f family, n int, pair DP) *Instance {
 		}
 	case 1: // tight: Gibbs steps that jump to interval ends give values exactly on the
 		// feasibility edge, and 0 or 1 where U and L reach them
-		fillFromGibbsEdge(r, g, pair, answer, hit, ptrue, true)
+		FillFromGibbs(r, g, pair, answer, hit, ptrue, true)
 	default:
-		fillFromGibbsEdge(r, g, pair, answer, hit, ptrue, false)
+		FillFromGibbs(r, g, pair, answer, hit, ptrue, false)
 	}
-	in, err := NewInstance(g, answer, hit, ptrue, pair)
-	if err != nil {
-		panic(err)
-	}
-	return in
+	return Problem{G: g, Answer: answer, Hit: hit, PTrue: ptrue}
 }
 
-func fillFromGibbsEdge(r *rand.Rand, g *Graph, pair DP, answer []bool, hit []int32, ptrue []float64, edge bool) {
+// FillFromGibbs sets ptrue on the hitting set from a random DP mechanism (Gibbs steps
+// from a constant one; with edge, steps that land on interval ends).
+func FillFromGibbs(r *rand.Rand, g *graph.Graph, pair dp.Pair, answer []bool, hit []int32, ptrue []float64, edge bool) {
 	// Start from a constant mechanism (always DP): 0.5, or 0 or 1, which leaves exact
 	// 0/1 values (p_true 1, and 0 on the other answer) where few steps move them.
 	start, steps := 0.5, 20*g.N()
@@ -239,7 +252,7 @@ func fillFromGibbsEdge(r *rand.Rand, g *Graph, pair DP, answer []bool, hit []int
 	for v := range pone {
 		pone[v] = start
 	}
-	gibbsSteps(r, g, pair, pone, nil, steps, edge)
+	GibbsSteps(r, g, pair, pone, nil, steps, edge)
 	for i, h := range hit {
 		if answer[h] {
 			ptrue[i] = pone[h]
@@ -247,4 +260,22 @@ func fillFromGibbsEdge(r *rand.Rand, g *Graph, pair DP, answer []bool, hit []int
 			ptrue[i] = 1 - pone[h]
 		}
 	}
+}
+
+// Figure1 is test vector 4 (docs/DESIGN.md §10.4): the paper's Figure 1, its vertices
+// named a..v by position, with the answers the paper shades.
+func Figure1() (names string, g *graph.Graph, answer []bool) {
+	names = "abcdefghijklmnopqrstuv"
+	idx := func(c byte) int32 { return int32(c - 'a') }
+	var e [][2]int32
+	for _, s := range []string{"ab", "bg", "ga", "gc", "ch", "hn", "nq", "ql", "lk", "qm", "no", "oj", "jf", "fe",
+		"ej", "jd", "di", "ih", "op", "or", "rs", "rt", "uv", "fu"} {
+		e = append(e, [2]int32{idx(s[0]), idx(s[1])})
+	}
+	g = FromEdges(len(names), e)
+	answer = make([]bool, len(names))
+	for _, c := range "abcghklstuv" {
+		answer[idx(byte(c))] = true
+	}
+	return names, g, answer
 }

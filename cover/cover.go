@@ -1,8 +1,10 @@
-package bfs
+package cover
 
 import (
 	"context"
 	"math"
+
+	"github.com/graphdp/graphdp/graph"
 )
 
 // BoundaryCover is a minimum boundary-hitting set: a minimum vertex cover of the
@@ -18,7 +20,7 @@ type BoundaryCover struct {
 }
 
 // MinBoundaryCover computes a minimum vertex cover of g's boundary graph.
-func MinBoundaryCover(ctx context.Context, g *Graph, answer []bool) (*BoundaryCover, error) {
+func MinBoundaryCover(ctx context.Context, g *graph.Graph, answer []bool) (*BoundaryCover, error) {
 	n := g.N()
 	bc := &BoundaryCover{Mate: make([]int32, n), Cover: []int32{}}
 	mate := bc.Mate
@@ -69,7 +71,7 @@ func MinBoundaryCover(ctx context.Context, g *Graph, answer []bool) (*BoundaryCo
 // hopcroftKarp is the state of the matching phases. Left vertices are the answer-0
 // boundary vertices; a boundary edge joins vertices with different answers.
 type hopcroftKarp struct {
-	g      *Graph
+	g      *graph.Graph
 	answer []bool
 	mate   []int32
 	left   []int32

@@ -1,0 +1,24 @@
+// Package check holds the whole-graph checks graphdp applies around the engines: that a
+// hitting set touches every boundary edge (CheckHitting, before solving) and the exact
+// (ε,δ)-DP audit of a mechanism on every edge (Verify, Auditor, after solving; the
+// paper's definition of DP for a binary mechanism, docs/DESIGN.md §1.4). They are apart
+// from the engines (package bfs) so that the audit cannot share a mistake with what it
+// audits: it reads only the graph, the p_one values and the bound functions of package
+// dp. It imports graph and dp only.
+//
+// Invariants:
+//
+//  1. Each undirected edge is examined once, as (u, v) with u < v in CSR order; vertex
+//     ranges are scanned concurrently and merged in order, so every result (counts,
+//     the first `limit` edges listed, the worst edge) equals one sequential pass and
+//     does not depend on GOMAXPROCS.
+//  2. The audit decides every inequality exactly (dp invariant 3: Lower(x) ≤ y ≤
+//     Upper(x) ⟺ the four inequalities hold as real numbers); float64 shortcuts
+//     (dp.ApproxBounds) only skip edges clearly inside both bounds. A NaN probability
+//     always fails.
+//  3. Audit.Worst is the most violated (edge, output) when any inequality is broken,
+//     else the tightest one, and its Excess is exact (dp invariant 5).
+//  4. Auditor and HitCheck.Edge are the per-edge rules: Verify and CheckHitting are
+//     loops over them, and a cluster runner that calls them per shard and sums gets
+//     the same counts.
+package check

@@ -1,0 +1,57 @@
+package check
+
+import "github.com/graphdp/graphdp/graph"
+
+// HitCheck is the one-pass check that a set hits every boundary edge.
+type HitCheck struct {
+	Boundary  int64        // edges whose ends answer differently
+	Uncovered int64        // boundary edges with neither end in the set
+	First     []graph.Edge // the first uncovered ones in CSR order (U < V)
+}
+
+// CheckHitting scans every edge once; hitIndex[v] ≥ 0 marks set members. Vertex
+// ranges are scanned in parallel and merged in CSR order (the same result as one pass).
+func CheckHitting(g *graph.Graph, answer []bool, hitIndex []int32, limit int) HitCheck {
+	var hc HitCheck
+	for _, r := range scan(g, func(lo, hi int32) HitCheck { return checkHittingRange(g, answer, hitIndex, limit, lo, hi) }) {
+		hc.Boundary += r.Boundary
+		hc.Uncovered += r.Uncovered
+		for _, e := range r.First {
+			if len(hc.First) < limit {
+				hc.First = append(hc.First, e)
+			}
+		}
+	}
+	return hc
+}
+
+func checkHittingRange(g *graph.Graph, answer []bool, hitIndex []int32, limit int, lo, hi int32) HitCheck {
+	var hc HitCheck
+	for u := lo; u < hi; u++ {
+		for _, v := range g.Above(u) {
+			hc.Edge(u, v, answer[u], answer[v], hitIndex[u] >= 0, hitIndex[v] >= 0, limit)
+		}
+	}
+	return hc
+}
+
+// Edge counts the edge u < v (each undirected edge once, in CSR order), given its
+// ends' answers and set membership: a boundary edge when the answers differ, uncovered
+// when neither end is in the set. It reports whether the edge was listed in First
+// (one of the first limit uncovered ones). CheckHitting and a cluster runner's shards
+// count with it.
+func (hc *HitCheck) Edge(u, v int32, ansU, ansV, hitU, hitV bool, limit int) (listed bool) {
+	if ansU == ansV {
+		return false
+	}
+	hc.Boundary++
+	if hitU || hitV {
+		return false
+	}
+	hc.Uncovered++
+	if len(hc.First) < limit {
+		hc.First = append(hc.First, graph.Edge{U: u, V: v})
+		return true
+	}
+	return false
+}

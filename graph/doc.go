@@ -1,0 +1,21 @@
+// Package graph holds the dataset graph of graphdp in compressed sparse row form:
+// its build from edge rows (Build, in parallel blocks), its split into shards of
+// consecutive vertices for the block-centric engines (Layout, Shard), and the vertex
+// ranges the checks scan in parallel (Ranges). It knows nothing of privacy; it imports
+// nothing of graphdp.
+//
+// Invariants:
+//
+//  1. Vertices are dense positions 0..n−1 (int32); a Graph's Off has n+1 entries,
+//     Off[0] = 0, Off[n] = len(Adj), and Adj[Off[v]:Off[v+1]] lists v's neighbours
+//     sorted ascending, without duplicates and without v itself. Every edge is stored
+//     in both directions.
+//  2. Build's result depends only on its input rows, never on the number of workers
+//     or GOMAXPROCS; BuildStats counts every input row once (Rows = SelfLoops +
+//     Duplicates + Kept).
+//  3. A Layout's shards partition 0..N−1 into consecutive ranges of Size vertices (the
+//     last may be shorter); a Shard is invariant 1 restricted to its range, with Adj
+//     holding global positions.
+//  4. Ranges partitions 0..n−1 into consecutive ranges in order, so results computed
+//     per range and merged in range order equal one pass in CSR order.
+package graph
