@@ -177,7 +177,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	done("read")
 
-	s := &pipeline.Summary{Version: pipeline.Version, Runner: "beam", Engine: Engine, Epsilon: job.Epsilon, Delta: job.Delta}
+	s := &pipeline.Summary{Version: pipeline.Build().Version, Build: pipeline.Build(), Runner: "beam", Engine: Engine, Epsilon: job.Epsilon, Delta: job.Delta}
 	s.Vertices, s.EdgesRead, s.HittingSet = int(c.N), pl.rows[fileEdges], int(pl.rows[fileHit])
 	fps := make([]string, 3)
 	for k := range fps {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/graphdp/graphdp/bfs"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // ConfigError lists every problem found in a job description (usage; exit status 2).
@@ -87,7 +89,7 @@ type Conflict struct {
 func Infeasible(file string, epsilon, delta float64, total int64, first []Conflict) *RejectError {
 	e := &RejectError{File: file, Kind: "infeasible", Total: total,
 		Head: fmt.Sprintf("no (ε,δ)-DP mechanism has these p_true values (ε=%v, δ=%v): %s outside what another hitting-set dataset allows (tolerance %g); nothing written",
-			epsilon, delta, plural(total, "given value lies", "given values lie"), bfs.Tolerance)}
+			epsilon, delta, words.Count(total, "given value lies", "given values lie"), bfs.Tolerance)}
 	in := map[string]int{}
 	for _, c := range first {
 		in[c.H]++
@@ -110,7 +112,7 @@ func Infeasible(file string, epsilon, delta float64, total int64, first []Confli
 			allowed = "requires at least p_true " + sig9(1-c.Bound)
 		}
 		e.Lines = append(e.Lines, fmt.Sprintf("dataset %s (answer %d): p_true %s given, but dataset %s (answer %d, p_true %s) %s away %s",
-			c.H, b2i(c.AnsH), sig9(given), c.By, b2i(c.AnsBy), sig9(byGiven), plural(int64(c.Dist), "hop", "hops"), allowed))
+			c.H, b2i(c.AnsH), sig9(given), c.By, b2i(c.AnsBy), sig9(byGiven), words.Count(int64(c.Dist), "hop", "hops"), allowed))
 	}
 	return e
 }

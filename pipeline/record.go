@@ -190,8 +190,7 @@ func appendAnswers(b array.Builder, ans []bool) error {
 // Metadata is what every output records about how it was made.
 func Metadata(job *Job, engine string, l *Loaded) map[string]string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	return map[string]string{
-		"graphdp.version":            Version,
+	return Build().metadata(map[string]string{
 		"graphdp.engine":             engine,
 		"graphdp.epsilon":            f(job.Epsilon),
 		"graphdp.delta":              f(job.Delta),
@@ -199,5 +198,5 @@ func Metadata(job *Job, engine string, l *Loaded) map[string]string {
 		"graphdp.vertices.sha256":    l.Vertices.Fingerprint,
 		"graphdp.edges.sha256":       l.Edges.Fingerprint,
 		"graphdp.hitting_set.sha256": l.Hit.Fingerprint,
-	}
+	})
 }

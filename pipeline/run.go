@@ -78,7 +78,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	t := newTimer()
 	prog := newProgress(ctx, log, job.Progress)
 	defer prog.close()
-	s := &Summary{Version: Version, Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
+	s := &Summary{Version: Build().Version, Build: Build(), Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
 
 	prog.phase("read", nil, 0, "")
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)

@@ -42,6 +42,10 @@ type env struct {
 	stdout, stderr io.Writer
 	log            *slog.Logger
 	prog           Program
+	// logw is where log records go: stderr itself (with --log-format json, stderr
+	// turns every other line into a record; jsonlog.go).
+	logw io.Writer
+	json bool
 }
 
 // Runner runs a whole job on another runner than the local one (package beam) and
@@ -112,7 +116,7 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		return exitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
-		fmt.Fprintln(stdout, p.Name, pipeline.Version)
+		fmt.Fprintln(stdout, p.Name, pipeline.Build())
 		return exitOK
 	}
 	c, ok := commands[args[0]]
@@ -124,7 +128,14 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		fmt.Fprintf(stderr, "%s\nrun '%s -h' for the commands\n", msg, p.Name)
 		return exitUsage
 	}
-	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler), prog: p}
+	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler), prog: p, logw: stderr}
+	var records *slog.Logger
+	if e.json = wantsJSON(args[1:]); e.json {
+		records = jsonRecords(stderr).With("command", args[0])
+		lines := &jsonLines{log: records}
+		defer lines.flush()
+		e.stderr = lines
+	}
 	if beforeCommand != nil {
 		beforeCommand(ctx)
 	}
@@ -132,17 +143,34 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	var sig *interrupted
 	if err != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
 		// Every write checks the context before its rename: nothing was written.
-		fmt.Fprintf(stderr, "%s %s: interrupted (%s); nothing written\n", p.Name, args[0], signalName(sig.sig))
+		code := exitSIGINT
 		if sig.sig == syscall.SIGTERM {
-			return exitSIGTERM
+			code = exitSIGTERM
 		}
-		return exitSIGINT
+		msg := fmt.Sprintf("%s %s: interrupted (%s); nothing written", p.Name, args[0], signalName(sig.sig))
+		if records != nil {
+			records.Error(msg, "exit", code)
+		} else {
+			fmt.Fprintln(stderr, msg)
+		}
+		return code
 	}
 	code := exitCode(err)
 	if err != nil && !errors.Is(err, errHelp) {
-		fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, args[0], err)
+		hint := ""
 		if code == exitUsage {
-			fmt.Fprintf(stderr, "run '%s %s -h' for usage\n", p.Name, args[0])
+			hint = fmt.Sprintf("run '%s %s -h' for usage", p.Name, args[0])
+		}
+		switch {
+		case records != nil && hint != "":
+			records.Error(fmt.Sprintf("%s %s: %v", p.Name, args[0], err), "exit", code, "hint", hint)
+		case records != nil:
+			records.Error(fmt.Sprintf("%s %s: %v", p.Name, args[0], err), "exit", code)
+		default:
+			fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, args[0], err)
+			if hint != "" {
+				fmt.Fprintln(stderr, hint)
+			}
 		}
 	}
 	return code

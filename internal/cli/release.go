@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // releaseOptions are release's flags.
 type releaseOptions struct {
+	logs   *logFlags
 	job    pipeline.ReleaseJob
 	config string
 	quiet  bool
@@ -46,6 +49,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	fs.StringVar(&o.job.IDsFile, "ids", "", "table of the ids to release (.parquet or .csv, an id column)")
 	fs.Var(&ids, "id", "an id to release (repeatable)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no summary line on stderr")
+	o.logs = addLogFlags(fs)
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
@@ -89,6 +93,9 @@ func cmdRelease(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := o.logs.apply(e, "release"); err != nil {
+		return err
+	}
 	return runRelease(ctx, o, e)
 }
 
@@ -99,7 +106,7 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(e.stderr, "graphdp release: %d answers drawn from %s (ε = %g, δ = %g each), written to %s\n", r.Rows, o.job.Mechanism, o.job.Epsilon, o.job.Delta, r.Out)
+		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (ε = %g, δ = %g each), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, o.job.Epsilon, o.job.Delta, r.Out)
 		if l := o.job.Budget.Ledger; l != "" {
 			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget ε = %g, δ = %g per dataset)\n", l, r.ReleaseID, o.job.Budget.Epsilon, o.job.Budget.Delta)
 		}

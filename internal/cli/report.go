@@ -12,6 +12,7 @@ import (
 
 // reportOptions are report's flags over its job.
 type reportOptions struct {
+	logs   *logFlags
 	job    pipeline.ReportJob
 	config string
 	json   bool
@@ -31,6 +32,7 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	jf.setUsage("list", "how many DP violations to list (`N`)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML page with plots here")
+	o.logs = addLogFlags(fs)
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
@@ -47,6 +49,9 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 func cmdReport(ctx context.Context, args []string, e *env) error {
 	o, err := parseReport(args, e.stderr)
 	if err != nil {
+		return err
+	}
+	if err := o.logs.apply(e, "report"); err != nil {
 		return err
 	}
 	return runReport(ctx, o, e)

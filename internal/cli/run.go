@@ -14,10 +14,9 @@ import (
 
 // runOptions are run's flags over its job.
 type runOptions struct {
-	job       pipeline.Job
-	logFormat string
-	logLevel  string
-	quiet     bool
+	job   pipeline.Job
+	logs  *logFlags
+	quiet bool
 }
 
 // parseRun parses flags: defaults, then the config file, then the flags that were set.
@@ -37,8 +36,7 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 	if prog.DefaultRunner != "" {
 		fs.Lookup("runner").DefValue = prog.DefaultRunner
 	}
-	fs.StringVar(&o.logFormat, "log-format", "text", "log lines on stderr: text or json")
-	fs.StringVar(&o.logLevel, "log-level", "warn", "debug, info, warn or error")
+	o.logs = addLogFlags(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
 	var beamFlags []string
 	fs.Func("beam-flag", "with --runner beam: a runner flag passed through, as `name=value` (repeatable; e.g. project=my-gcp-project)", func(s string) error {
@@ -69,12 +67,10 @@ func cmdRun(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	log, err := newLogger(e.stderr, o.logFormat, o.logLevel)
-	if err != nil {
+	if err := o.logs.apply(e, "run"); err != nil {
 		return err
 	}
-	e.log = log
-	if f, ok := e.stderr.(*os.File); ok && pipeline.IsTerminal(f) && !o.quiet {
+	if f, ok := e.stderr.(*os.File); ok && pipeline.IsTerminal(f) && !o.quiet && !e.json {
 		o.job.Progress = f
 	}
 	return runRun(ctx, o, e)
@@ -94,7 +90,11 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 	if err != nil {
 		return err
 	}
-	if !o.quiet {
+	switch {
+	case e.json:
+		// One record holding the whole summary (also with --quiet: it is data).
+		jsonRecords(e.logw).Info("run summary", "command", "run", "summary", s)
+	case !o.quiet:
 		s.Human(e.stderr)
 	}
 	return nil

@@ -13,11 +13,10 @@ import (
 // run's config file that a command does not use (summary, engine, …) are ignored;
 // each command's own output is a flag.
 type toolFlags struct {
-	name      string
-	fs        *flag.FlagSet
-	jf        *jobFlags
-	logFormat string
-	logLevel  string
+	name string
+	fs   *flag.FlagSet
+	jf   *jobFlags
+	logs *logFlags
 }
 
 // toolInputs says which optional inputs a command takes.
@@ -42,8 +41,7 @@ func newToolFlags(name, synopsis, about string, stderr io.Writer, take toolInput
 	if take.hittingSet != "" {
 		t.jf.setUsage("hitting-set", take.hittingSet)
 	}
-	fs.StringVar(&t.logFormat, "log-format", "text", "log lines on stderr: text or json")
-	fs.StringVar(&t.logLevel, "log-level", "warn", "debug, info, warn or error")
+	t.logs = addLogFlags(fs)
 	return t
 }
 
@@ -76,10 +74,5 @@ func (t *toolFlags) done(source string, probs []string) error {
 
 // logger configures log/slog for the command, as run does.
 func (t *toolFlags) logger(e *env) error {
-	log, err := newLogger(e.stderr, t.logFormat, t.logLevel)
-	if err != nil {
-		return err
-	}
-	e.log = log.With("command", t.name)
-	return nil
+	return t.logs.apply(e, t.name)
 }
