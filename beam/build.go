@@ -768,7 +768,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	}
 	st.Shard = graph.Shard{Lo: lo, Off: make([]int64, n+1)}
 	stats := shardStats{}
-	var hc check.HitCheck // check.CheckHitting's count, on the shard's edges u < v
+	var hc check.HitCheck // check.Hitting's count, on the shard's edges u < v
 	for i := range n {
 		ns := lists[deg[i]:deg[i+1]]
 		slices.SortFunc(ns, func(a, b nb) int { return int(a.v - b.v) })

@@ -49,13 +49,13 @@ func TestGeneratorCoverage(t *testing.T) {
 // bound the other hitting-set vertices impose on it.
 func onFeasibilityEdge(in *Instance) bool {
 	for _, one := range []bool{false, true} {
-		c := colour{one, in.Pair}
+		c := NewPass(in.Pair, one)
 		for i, h := range in.Hit {
 			sub := *in
 			sub.Hit = append(append([]int32(nil), in.Hit[:i]...), in.Hit[i+1:]...)
 			sub.PTrue = append(append([]float64(nil), in.PTrue[:i]...), in.PTrue[i+1:]...)
-			f, _ := Propagate{}.Colour(context.Background(), &sub, one)
-			if f.Value[h] == c.value(in.POne(i)) && f.Value[h] != c.Top() {
+			f, _ := Propagate{}.Pass(context.Background(), &sub, one)
+			if f.Value[h] == c.Value(in.POne(i)) && f.Value[h] != c.Top() {
 				return true
 			}
 		}

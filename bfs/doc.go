@@ -11,7 +11,7 @@
 //
 // Invariants (numbered as before the split: 1, the CSR, is now graph invariant 1):
 //
-//  2. A colour pass computes, for colour c, g_c(w) = min over hitting-set vertices h of
+//  2. A pass (Pass) computes, for output c, g_c(w) = min over hitting-set vertices h of
 //     U^dist(w,h)(a_c(h)), where a_c(h) = Pr[M(h) = c] (docs/DESIGN.md §3.1).
 //     Vertices whose value is 1 (no hitting-set vertex constrains them) have no
 //     binding vertex (-1), except hitting-set vertices, which bind themselves at
@@ -25,9 +25,9 @@
 //  4. Every mechanism Solve returns (any engine) satisfies the four (ε,δ)-DP
 //     inequalities on every edge exactly, as real numbers: p_one as the exact binary
 //     fraction, Pr[M = 0] = 1 − p_one, the true e^ε (package dp). The proof: each
-//     colour pass is a fixed point of U and L rounded in the safe direction (dp,
+//     pass is a fixed point of U and L rounded in the safe direction (dp,
 //     invariants 1 and 2), so same-answer edges hold; a boundary edge has an end h in
-//     the hitting set, whose value Solve makes exactly consistent in both colours
+//     the hitting set, whose value Solve makes exactly consistent in both passes
 //     (repair), and then U(g(h)) ≥ the other end's value ≥ L(g(h)) follows from the
 //     fixed points (docs/DESIGN.md §8.1). Every written p_one lies on the safe side of
 //     the exact optimum of the solved hitting-set values (below it for answer 1, above

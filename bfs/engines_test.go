@@ -15,7 +15,7 @@ import (
 // vertex, then for every vertex the smallest candidate over h (instance.go's order), with the
 // value iterated exactly as the engines do. Keys of value 1 bind nothing (doc.go, 2).
 func oracle(in *Instance, one bool) *Field {
-	n, c := in.G.N(), colour{one, in.Pair}
+	n, c := in.G.N(), NewPass(in.Pair, one)
 	f := newField(n, c.Top())
 	key := newKeys(in, c, in.sources(c))
 	for i, h := range in.Hit {
@@ -33,7 +33,7 @@ func oracle(in *Instance, one bool) *Field {
 				}
 			}
 		}
-		a := c.value(in.POne(i))
+		a := c.Value(in.POne(i))
 		for v := int32(0); int(v) < n; v++ {
 			if dist[v] < 0 {
 				continue
@@ -85,12 +85,12 @@ func TestEnginesAgreeWithOracle(t *testing.T) {
 		for _, c := range []bool{false, true} {
 			want := oracle(in, c)
 			for _, eng := range engines {
-				got, err := eng.Colour(ctx, in, c)
+				got, err := eng.Pass(ctx, in, c)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if err := sameField(got, want); err != nil {
-					t.Fatalf("%s colour %v: %s vs oracle: %v", name, c, eng.Name(), err)
+					t.Fatalf("%s Pass %v: %s vs oracle: %v", name, c, eng.Name(), err)
 				}
 			}
 		}
@@ -174,9 +174,9 @@ func TestInfeasibleDetected(t *testing.T) {
 					sub.PTrue = append(sub.PTrue, in.PTrue[j])
 				}
 			}
-			f[ci], _ = Propagate{}.Colour(ctx, sub, c)
+			f[ci], _ = Propagate{}.Pass(ctx, sub, c)
 		}
-		c := colour{in.Answer[h], in.Pair}
+		c := NewPass(in.Pair, in.Answer[h])
 		ci := map[bool]int{false: 0, true: 1}[c.one]
 		bound := c.Prob(f[ci].Value[h]) // the largest p_true the others allow at h
 		if bound >= 1-1e-6 || base.Infeasible != 0 {
@@ -213,8 +213,8 @@ func TestInfeasibleDetected(t *testing.T) {
 func TestDeterministicAcrossWorkers(t *testing.T) {
 	forInstances(t, 300, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
 		for _, c := range []bool{false, true} {
-			a, _ := PerSource{Workers: 1}.Colour(context.Background(), in, c)
-			b, _ := PerSource{Workers: 3}.Colour(context.Background(), in, c)
+			a, _ := PerSource{Workers: 1}.Pass(context.Background(), in, c)
+			b, _ := PerSource{Workers: 3}.Pass(context.Background(), in, c)
 			if err := sameField(a, b); err != nil {
 				t.Fatalf("%s: 1 vs 3 workers: %v", name, err)
 			}

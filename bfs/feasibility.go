@@ -20,7 +20,7 @@ type Violation struct {
 	Bound   float64
 }
 
-// Violations decides feasibility from the two colour fields (the paper's feasibility
+// Violations decides feasibility from the two passes' fields (the paper's feasibility
 // lemma in the form of docs/DESIGN.md §3.3: an extension exists iff g_c(h) = a_c(h) on
 // the hitting set), listing the first `limit` violations
 // in hitting-set order (output 0 before output 1) and counting all of them.
@@ -33,43 +33,20 @@ func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation,
 	var first []Violation
 	total := 0
 	for ci, one := range []bool{false, true} {
-		c := colour{one, in.Pair}
+		c := NewPass(in.Pair, one)
 		for i, h := range in.Hit {
 			g := f[ci].Value[h]
-			if !c.beyond(in.POne(i), g, tol) {
+			if !c.Beyond(in.POne(i), g, tol) {
 				continue
 			}
 			total++
 			if len(first) < limit {
 				by := f[ci].Bind[h]
-				first = append(first, c.violation(h, in.POne(i), Cand{Value: g, A: c.value(in.POne(int(hitIndex[by]))), Bind: by, Dist: f[ci].Dist[h]}))
+				first = append(first, c.Violation(h, in.POne(i), Cand{Value: g, A: c.Value(in.POne(int(hitIndex[by]))), Bind: by, Dist: f[ci].Dist[h]}))
 			}
 		}
 	}
 	return first, total
-}
-
-// The rules for one hitting-set vertex in one colour, given its value pone (p_one) and
-// the colour's converged field g there: Violations and Solve over a whole instance,
-// a cluster runner's shards (through Pass) over theirs.
-
-// beyond is the feasibility rule: g lies more than tol below the vertex's own value.
-func (c colour) beyond(pone, g, tol float64) bool { return g < c.value(pone)-tol }
-
-// violation describes a vertex h beyond its bound, from its candidate (its field value,
-// binding vertex, distance and the binding vertex's value A).
-func (c colour) violation(h int32, pone float64, cand Cand) Violation {
-	return Violation{Output: c.one, H: h, By: cand.Bind, Dist: cand.Dist,
-		Given: c.Prob(c.value(pone)), ByValue: c.Prob(cand.A), Bound: c.Prob(cand.Value)}
-}
-
-// repaired is Solve's repair of one value: the bound g as a p_one when the value lies
-// above it (ok), else pone.
-func (c colour) repaired(pone, g float64) (float64, bool) {
-	if g < c.value(pone) {
-		return c.value(g), true
-	}
-	return pone, false
 }
 
 // RepairKept is Solve's acceptance of a repair (docs/DESIGN.md §8.2): the solved
@@ -77,18 +54,3 @@ func (c colour) repaired(pone, g float64) (float64, bool) {
 // Tolerance of the given one (maxMove, in p_one). Otherwise the input is rejected
 // with the first solve's violations at tolerance 0 (Solution.RepairFailed).
 func RepairKept(above bool, maxMove float64) bool { return !above && maxMove <= Tolerance }
-
-// Beyond is Violations' rule for one hitting-set vertex with value pone whose field is
-// g: a violation when g lies more than tol below the value (Violations: Tolerance; a
-// failed repair: 0).
-func (p Pass) Beyond(pone, g, tol float64) bool { return p.c.beyond(pone, g, tol) }
-
-// Violation is Violations' description of hitting-set vertex h with value pone and
-// candidate cand (Beyond).
-func (p Pass) Violation(h int32, pone float64, cand Cand) Violation {
-	return p.c.violation(h, pone, cand)
-}
-
-// Repaired is Solve's repair of one hitting-set value pone whose field is g: the bound
-// (as a p_one) when the value lies above it, with ok; else pone.
-func (p Pass) Repaired(pone, g float64) (v float64, ok bool) { return p.c.repaired(pone, g) }

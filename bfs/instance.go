@@ -19,7 +19,7 @@ type Instance struct {
 	Pair   dp.Pair
 
 	// Progress, if set, counts the vertices the engine's passes have finished (both
-	// colours: up to 2n), added in batches; the pipeline reads it to report progress.
+	// passes: up to 2n), added in batches; the pipeline reads it to report progress.
 	Progress *atomic.Int64
 
 	pone []float64 // p_one per hitting-set vertex once repaired (Solve), else nil
@@ -57,58 +57,17 @@ func (in *Instance) HitIndex() []int32 {
 	return idx
 }
 
-// colour is one pass's view of the problem (docs/DESIGN.md §2.2): values are kept so
-// that smaller is more constraining and Step is a superior function (non-decreasing,
-// Step(v) ≥ v; Knuth, docs/DESIGN.md §4.2).
-// Colour 1 bounds Pr[M = 1] from above: v = p_one, Step = U, Top = 1.
-// Colour 0 bounds Pr[M = 0] from above, i.e. p_one from below: v = −p_one,
-// Step(v) = −L(−v), Top = 0. A value at Top constrains nothing.
-type colour struct {
-	one  bool
-	pair dp.Pair
-}
-
-func (c colour) Step(v float64) float64 {
-	if c.one {
-		return c.pair.Upper(v)
-	}
-	return -c.pair.Lower(-v)
-}
-
-func (c colour) Top() float64 {
-	if c.one {
-		return 1
-	}
-	return 0
-}
-
-// value maps a p_one into the pass's values and back (the map is its own inverse).
-func (c colour) value(pone float64) float64 {
-	if c.one {
-		return pone
-	}
-	return -pone
-}
-
-// Prob is the probability of the pass's output for a pass value: Pr[M = 1] or Pr[M = 0].
-func (c colour) Prob(v float64) float64 {
-	if c.one {
-		return v
-	}
-	return 1 + v
-}
-
-// source is one hitting-set vertex with its value for the colour being computed.
+// source is one hitting-set vertex with its value for the pass being computed.
 type source struct {
 	v int32
 	a float64
 }
 
 // sources returns the hitting set with its pass values, sorted by (value, position).
-func (in *Instance) sources(c colour) []source {
+func (in *Instance) sources(c Pass) []source {
 	src := make([]source, len(in.Hit))
 	for i, h := range in.Hit {
-		src[i] = source{h, c.value(in.POne(i))}
+		src[i] = source{h, c.Value(in.POne(i))}
 	}
 	slices.SortFunc(src, func(x, y source) int {
 		if r := cmp.Compare(x.a, y.a); r != 0 {
@@ -119,7 +78,7 @@ func (in *Instance) sources(c colour) []source {
 	return src
 }
 
-// Field is the result of one colour pass (doc.go, invariant 2): for every vertex w,
+// Field is the result of one pass (doc.go, invariant 2): for every vertex w,
 // Value[w] = g_c(w) in the pass's values, and Bind[w], Dist[w] the binding
 // hitting-set vertex and its distance (-1, -1 where none binds).
 type Field struct {
@@ -151,12 +110,12 @@ func newField(n int, top float64) *Field {
 // one: extending two histories by the same step preserves their order. It also makes a
 // minimal candidate's path a shortest path to its vertex.
 type keys struct {
-	c      colour
+	c      Pass
 	srcA   []float64 // pass value of each hitting-set vertex, by position
 	b1, b2 []float64 // scratch for value histories
 }
 
-func newKeys(in *Instance, c colour, src []source) *keys {
+func newKeys(in *Instance, c Pass, src []source) *keys {
 	k := &keys{c: c, srcA: make([]float64, in.G.N())}
 	for _, s := range src {
 		k.srcA[s.v] = s.a

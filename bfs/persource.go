@@ -22,9 +22,9 @@ type PerSource struct {
 // Name is the engine's name in flags and metadata.
 func (PerSource) Name() string { return "per-source" }
 
-// Colour computes g_c for every vertex.
-func (e PerSource) Colour(ctx context.Context, in *Instance, one bool) (*Field, error) {
-	n, c := in.G.N(), colour{one, in.Pair}
+// Pass computes g_c for every vertex.
+func (e PerSource) Pass(ctx context.Context, in *Instance, one bool) (*Field, error) {
+	n, c := in.G.N(), NewPass(in.Pair, one)
 	src := in.sources(c)
 	w := e.Workers
 	if w <= 0 {
@@ -50,7 +50,7 @@ func (e PerSource) Colour(ctx context.Context, in *Instance, one bool) (*Field, 
 				}
 				s.run(in, src[i], f)
 				if in.Progress != nil {
-					// Per source: its share of the colour's n vertices.
+					// Per source: its share of the pass's n vertices.
 					in.Progress.Add(int64(n) / int64(len(src)))
 				}
 			}

@@ -8,18 +8,18 @@ import (
 // Propagate is the default engine (docs/DESIGN.md §4): label-setting from the hitting set,
 // which is sorted by a_c and merged with one FIFO of vertex ids. Because the same
 // non-decreasing U with U(x) ≥ x sits on every edge, values leave the FIFO in
-// non-decreasing order (instance.go: the colour-0 pass runs on −p_one with the lower
+// non-decreasing order (instance.go: pass 0 runs on −p_one with the lower
 // bound L, so both passes minimise), so each vertex is settled at its first pop and enters the
-// FIFO at most once: O(|H| log |H| + V + E) per colour. Values at the top (p_one
+// FIFO at most once: O(|H| log |H| + V + E) per pass. Values at the top (p_one
 // bound 1 or 0) constrain nothing and are never queued.
 type Propagate struct{}
 
 // Name is the engine's name in flags and metadata.
 func (Propagate) Name() string { return "propagate" }
 
-// Colour computes g_c for every vertex.
-func (Propagate) Colour(ctx context.Context, in *Instance, one bool) (*Field, error) {
-	g, c := in.G, colour{one, in.Pair}
+// Pass computes g_c for every vertex.
+func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, error) {
+	g, c := in.G, NewPass(in.Pair, one)
 	n := g.N()
 	top := c.Top()
 	f := newField(n, top)

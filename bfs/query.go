@@ -28,16 +28,16 @@ import (
 type Query struct {
 	in       *Instance
 	hitIndex []int32
-	col      [2]*queryColour
+	col      [2]*queryPass
 	seen     []uint32 // seen[v] == stamp: v was reached by the current search
 	stamp    uint32
 	level    []int32
 	next     []int32
 }
 
-// queryColour is one pass's view: the candidate order and amin's value history.
-type queryColour struct {
-	c       colour
+// queryPass is one pass's view: the candidate order and amin's value history.
+type queryPass struct {
+	c       Pass
 	key     *keys
 	minHist []float64 // minHist[k] = Step^k(amin), grown on demand; amin = Top when H is empty
 	bestH   []float64 // Step^k(a) of the best candidate's source, k = 0..its distance
@@ -58,9 +58,9 @@ type QueryResult struct {
 func NewQuery(in *Instance) *Query {
 	q := &Query{in: in, hitIndex: in.HitIndex(), seen: make([]uint32, in.G.N())}
 	for ci, one := range []bool{false, true} {
-		c := colour{one, in.Pair}
+		c := NewPass(in.Pair, one)
 		src := in.sources(c)
-		qc := &queryColour{c: c, key: newKeys(in, c, src)}
+		qc := &queryPass{c: c, key: newKeys(in, c, src)}
 		amin := c.Top()
 		if len(src) > 0 {
 			amin = src[0].a // sources are sorted by value
@@ -71,7 +71,7 @@ func NewQuery(in *Instance) *Query {
 	return q
 }
 
-// candidate is a colour's best binding so far.
+// candidate is a pass's best binding so far.
 type candidate struct {
 	val  float64
 	d, h int32 // h < 0: none yet
@@ -142,7 +142,7 @@ func (q *Query) Vertex(ctx context.Context, w int32) (QueryResult, error) {
 }
 
 // consider offers hitting-set vertex h at distance d as a candidate.
-func (qc *queryColour) consider(best *candidate, h, d int32, self bool) {
+func (qc *queryPass) consider(best *candidate, h, d int32, self bool) {
 	c, top := qc.c, qc.c.Top()
 	val := qc.key.srcA[h]
 	// Iterate exactly as the engines do (Iterate: stop at the top). Values only grow,
@@ -164,7 +164,7 @@ func (qc *queryColour) consider(best *candidate, h, d int32, self bool) {
 }
 
 // settled reports whether no candidate at distance ≥ d can precede best (see Query).
-func (qc *queryColour) settled(best candidate, d int32) bool {
+func (qc *queryPass) settled(best candidate, d int32) bool {
 	c, top := qc.c, qc.c.Top()
 	for int32(len(qc.minHist)) <= d {
 		x := qc.minHist[len(qc.minHist)-1]
@@ -187,7 +187,7 @@ func (qc *queryColour) settled(best candidate, d int32) bool {
 	return true // best's history is a proper prefix of the virtual one
 }
 
-// assemble turns the two colours' values at w into the mechanism exactly as Solve's
+// assemble turns the two passes' values at w into the mechanism exactly as Solve's
 // assemble does (on the instance Solve solved: Solution.Instance).
 func (q *Query) assemble(w int32, best [2]candidate, res *QueryResult) {
 	in := q.in

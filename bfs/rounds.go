@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 )
 
@@ -44,31 +43,6 @@ type Cand struct {
 
 // IsNone reports whether c is the empty candidate (nothing binds).
 func (c Cand) IsNone() bool { return c.Bind < 0 }
-
-// Pass is one colour's view for the round engine: the step function and the candidate
-// order of keys (instance.go). It is a value; the scratch for value histories lives in
-// each Stepper, so a Pass may be shared between goroutines.
-type Pass struct {
-	c colour
-}
-
-// NewPass is the pass of colour one (true: bounds on Pr[M = 1]) under pair.
-func NewPass(pair dp.Pair, one bool) Pass { return Pass{colour{one, pair}} }
-
-// One reports the pass's colour.
-func (p Pass) One() bool { return p.c.one }
-
-// Top is the pass value that constrains nothing.
-func (p Pass) Top() float64 { return p.c.Top() }
-
-// Step is the bound one hop further (U, or −L(−v) for colour 0).
-func (p Pass) Step(v float64) float64 { return p.c.Step(v) }
-
-// Value maps a given p_one to the pass's value (its own inverse).
-func (p Pass) Value(pone float64) float64 { return p.c.value(pone) }
-
-// Prob is the probability of the pass's output for a pass value.
-func (p Pass) Prob(v float64) float64 { return p.c.Prob(v) }
 
 // None is the candidate of a vertex nothing binds.
 func (p Pass) None() Cand { return Cand{Value: p.Top(), Bind: -1, Dist: -1} }
@@ -120,7 +94,7 @@ type Stepper struct {
 }
 
 // NewStepper returns a Stepper for p.
-func (p Pass) NewStepper() *Stepper { return &Stepper{Pass: p, k: keys{c: p.c}} }
+func (p Pass) NewStepper() *Stepper { return &Stepper{Pass: p, k: keys{c: p}} }
 
 // Less is the candidate order of doc.go invariant 3 (keys.less in instance.go, with
 // each candidate carrying its source value instead of looking it up by position);
@@ -365,21 +339,21 @@ func (Rounds) Name() string { return "rounds" }
 // DefaultShardSize is Rounds' shard size when none is set.
 const DefaultShardSize = 4096
 
-// Colour computes g_c for every vertex.
-func (e Rounds) Colour(ctx context.Context, in *Instance, one bool) (*Field, error) {
+// Pass computes g_c for every vertex.
+func (e Rounds) Pass(ctx context.Context, in *Instance, one bool) (*Field, error) {
 	f, _, err := e.run(ctx, in, one)
 	return f, err
 }
 
-// RoundsRun reports what Rounds did for one colour.
+// RoundsRun reports what Rounds did for one pass.
 type RoundsRun struct {
 	Rounds int   // rounds in which some shard settled (the first is seeded by the hitting set)
 	Bound  int   // the a-priori bound in hops (Pass.Depth of the smallest source value)
 	Offers int64 // candidates sent between shards, all rounds
 }
 
-// ColourRounds is Colour that also reports the number of rounds.
-func (e Rounds) ColourRounds(ctx context.Context, in *Instance, one bool) (*Field, RoundsRun, error) {
+// PassRounds is Pass that also reports the number of rounds.
+func (e Rounds) PassRounds(ctx context.Context, in *Instance, one bool) (*Field, RoundsRun, error) {
 	return e.run(ctx, in, one)
 }
 

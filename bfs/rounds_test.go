@@ -22,17 +22,17 @@ func TestRoundsMatchesPropagate(t *testing.T) {
 	ctx := context.Background()
 	forInstances(t, 3000, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
 		for _, c := range []bool{false, true} {
-			want, err := Propagate{}.Colour(ctx, in, c)
+			want, err := Propagate{}.Pass(ctx, in, c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, eng := range roundsEngines {
-				got, run, err := eng.ColourRounds(ctx, in, c)
+				got, run, err := eng.PassRounds(ctx, in, c)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if err := sameField(got, want); err != nil {
-					t.Fatalf("%s colour %v: rounds(shard %d) vs propagate: %v", name, c, eng.ShardSize, err)
+					t.Fatalf("%s Pass %v: rounds(shard %d) vs propagate: %v", name, c, eng.ShardSize, err)
 				}
 				checkRoundCount(t, name, want, run, eng.ShardSize, in.G.N())
 			}
@@ -140,7 +140,7 @@ func TestStepperLessIsKeysLess(t *testing.T) {
 			s := p.NewStepper()
 			const nv = 6
 			starts := []float64{0, 0.1, 0.5, 0.9, 1, 0.3}
-			k := &keys{c: p.c, srcA: make([]float64, nv)}
+			k := &keys{c: p, srcA: make([]float64, nv)}
 			for h := range nv {
 				k.srcA[h] = p.Value(starts[h])
 			}
@@ -157,7 +157,7 @@ func TestStepperLessIsKeysLess(t *testing.T) {
 			for range 20000 {
 				x, y := cand(), cand()
 				if got, want := s.Less(x, y), k.less(x.Value, x.Dist, x.Bind, y.Value, y.Dist, y.Bind); got != want {
-					t.Fatalf("ε=%v δ=%v colour %v: Less(%+v, %+v) = %v, keys.less = %v", pair.Epsilon, pair.Delta, one, x, y, got, want)
+					t.Fatalf("ε=%v δ=%v Pass %v: Less(%+v, %+v) = %v, keys.less = %v", pair.Epsilon, pair.Delta, one, x, y, got, want)
 				}
 			}
 			none := p.None()
@@ -185,8 +185,8 @@ func TestRoundsStopAtDepth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := Propagate{}.Colour(context.Background(), in, true)
-	got, run, err := Rounds{ShardSize: 16}.ColourRounds(context.Background(), in, true)
+	want, _ := Propagate{}.Pass(context.Background(), in, true)
+	got, run, err := Rounds{ShardSize: 16}.PassRounds(context.Background(), in, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,10 +210,10 @@ func TestDepthFixedPoint(t *testing.T) {
 		if (d < 1e6) != c.bounded {
 			t.Errorf("ε=%v δ=%v: Depth(0.5) = %d, bounded want %v", c.eps, c.delta, d, c.bounded)
 		}
-		if c.bounded && p.c.pair.Iterate(d+1, 0.5) != 1 {
-			t.Errorf("ε=%v δ=%v: U^%d(0.5) = %v, want 1", c.eps, c.delta, d+1, p.c.pair.Iterate(d+1, 0.5))
+		if c.bounded && p.pair.Iterate(d+1, 0.5) != 1 {
+			t.Errorf("ε=%v δ=%v: U^%d(0.5) = %v, want 1", c.eps, c.delta, d+1, p.pair.Iterate(d+1, 0.5))
 		}
-		if c.bounded && p.c.pair.Iterate(d, 0.5) >= 1 {
+		if c.bounded && p.pair.Iterate(d, 0.5) >= 1 {
 			t.Errorf("ε=%v δ=%v: U^%d(0.5) already 1", c.eps, c.delta, d)
 		}
 	}
@@ -287,8 +287,8 @@ func TestRoundsCountShardCrossings(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, one := range []bool{false, true} {
-			want, _ := Propagate{}.Colour(context.Background(), in, one)
-			got, run, err := Rounds{ShardSize: c.size}.ColourRounds(context.Background(), in, one)
+			want, _ := Propagate{}.Pass(context.Background(), in, one)
+			got, run, err := Rounds{ShardSize: c.size}.PassRounds(context.Background(), in, one)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -301,7 +301,7 @@ func TestRoundsCountShardCrossings(t *testing.T) {
 				rounds = 1
 			}
 			if want.Dist[c.n-1] != int32(c.n-1) || run.Rounds != rounds || run.Offers != int64(2*(shards-1)) {
-				t.Fatalf("path of %d in shards of %d, colour %v: %d rounds, %d offers (far end bound at %d); want %d rounds, %d offers",
+				t.Fatalf("path of %d in shards of %d, pass %v: %d rounds, %d offers (far end bound at %d); want %d rounds, %d offers",
 					c.n, c.size, one, run.Rounds, run.Offers, want.Dist[c.n-1], rounds, 2*(shards-1))
 			}
 		}
@@ -361,7 +361,7 @@ func TestSettleIncremental(t *testing.T) {
 				}
 			}
 			if !slices.Equal(once, inc) {
-				t.Fatalf("%s colour %v: incremental Settle differs from one Settle", name, one)
+				t.Fatalf("%s Pass %v: incremental Settle differs from one Settle", name, one)
 			}
 		}
 	})

@@ -11,10 +11,10 @@ import (
 	"github.com/graphdp/graphdp/graph"
 )
 
-// Engine computes one colour's field g_c (doc.go, invariant 2).
+// Engine computes one pass's field g_c (doc.go, invariant 2).
 type Engine interface {
 	Name() string
-	Colour(ctx context.Context, in *Instance, c bool) (*Field, error)
+	Pass(ctx context.Context, in *Instance, c bool) (*Field, error)
 }
 
 // Mechanism is the optimal extension: for every vertex p_one = Pr[M = 1] (the
@@ -40,7 +40,7 @@ type Solution struct {
 	RepairFailed bool
 	Violations   []Violation // the first few
 	Infeasible   int         // how many (hitting-set vertex, output) pairs violate
-	Relaxations  int64       // adjacency entries read by the engine, both colours
+	Relaxations  int64       // adjacency entries read by the engine, both passes
 }
 
 // NewInstance checks the engine's preconditions: positions in range, no repeated
@@ -71,17 +71,17 @@ func NewInstance(g *graph.Graph, answer []bool, hit []int32, ptrue []float64, pa
 }
 
 // MaxRepairs bounds Solve's rounds of within-tolerance repair. Each round makes one
-// colour exactly consistent; two or three suffice in practice.
+// pass exactly consistent; two or three suffice in practice.
 const MaxRepairs = 8
 
-// Solve runs both colours (in parallel: they are independent), decides feasibility
+// Solve runs both passes (in parallel: they are independent), decides feasibility
 // with Tolerance, and assembles the mechanism: p_true(w) = g_answer(w)(w) (the paper's
 // main theorem, docs/DESIGN.md §3.2).
 // Hitting-set values accepted within Tolerance but above the bound the others impose
 // are moved onto that bound and the instance is solved again, until it is exactly
 // consistent, so the written mechanism passes the audit (doc.go, invariant 4).
 func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution, error) {
-	f, err := colours(ctx, in, eng)
+	f, err := passes(ctx, in, eng)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 			if consistent = next == nil; consistent {
 				break
 			}
-			if f, err = colours(ctx, next, eng); err != nil {
+			if f, err = passes(ctx, next, eng); err != nil {
 				return nil, err
 			}
 			sol.Instance, sol.Relaxations = next, sol.Relaxations+f[0].Scans+f[1].Scans
@@ -138,33 +138,33 @@ func (s *Solution) Moved() int {
 	return n
 }
 
-func colours(ctx context.Context, in *Instance, eng Engine) ([2]*Field, error) {
+func passes(ctx context.Context, in *Instance, eng Engine) ([2]*Field, error) {
 	var f [2]*Field
 	grp, gctx := errgroup.WithContext(ctx)
 	for ci, c := range []bool{false, true} {
 		grp.Go(func() (err error) {
-			f[ci], err = eng.Colour(gctx, in, c)
+			f[ci], err = eng.Pass(gctx, in, c)
 			return err
 		})
 	}
 	return f, grp.Wait()
 }
 
-// repair returns in with colour 1's excesses moved onto their bounds (p_one lowered),
-// or, when colour 1 has none, colour 0's (p_one raised); nil when both colours are
-// exactly consistent. One colour at a time: repairing both at once can swap two
+// repair returns in with pass 1's excesses moved onto their bounds (p_one lowered),
+// or, when pass 1 has none, pass 0's (p_one raised); nil when both passes are
+// exactly consistent. One pass at a time: repairing both at once can swap two
 // conflicting values instead of reconciling them (ε = δ = 0). Replacing values by the
-// fixed point's own values leaves that colour's fixed point unchanged, so the colour
+// fixed point's own values leaves that pass's fixed point unchanged, so the pass
 // repaired is exactly consistent afterwards.
 func repair(in *Instance, f [2]*Field) *Instance {
 	for _, one := range []bool{true, false} {
-		c, ci := colour{one, in.Pair}, 0
+		c, ci := NewPass(in.Pair, one), 0
 		if one {
 			ci = 1
 		}
 		var pone []float64
 		for i, h := range in.Hit {
-			if v, ok := c.repaired(in.POne(i), f[ci].Value[h]); ok {
+			if v, ok := c.Repaired(in.POne(i), f[ci].Value[h]); ok {
 				if pone == nil {
 					pone = make([]float64, len(in.Hit))
 					for j := range pone {
@@ -185,7 +185,7 @@ func repair(in *Instance, f [2]*Field) *Instance {
 
 // assemble lays out the mechanism of solved (the input or its repair): p_one from the
 // pass of each vertex's own answer (which on the hitting set is its value); p_true is
-// the given one where the value was not repaired. Colour 0's arrays are reused for
+// the given one where the value was not repaired. Pass 0's arrays are reused for
 // binding and distance, and its values become p_true. Query.assemble mirrors it.
 func assemble(solved *Instance, f [2]*Field) Mechanism {
 	m := Mechanism{POne: f[1].Value, PTrue: f[0].Value, Bind: f[0].Bind, Dist: f[0].Dist}

@@ -1,5 +1,5 @@
 // Package check holds the whole-graph checks graphdp applies around the engines: that a
-// hitting set touches every boundary edge (CheckHitting, before solving) and the exact
+// hitting set touches every boundary edge (Hitting, before solving) and the exact
 // (ε,δ)-DP audit of a mechanism on every edge (Verify, Auditor, after solving; the
 // paper's definition of DP for a binary mechanism, docs/DESIGN.md §1.4). They are apart
 // from the engines (package bfs) so that the audit cannot share a mistake with what it
@@ -18,7 +18,7 @@
 //     always fails.
 //  3. Audit.Worst is the most violated (edge, output) when any inequality is broken,
 //     else the tightest one, and its Excess is exact (dp invariant 5).
-//  4. Auditor and HitCheck.Edge are the per-edge rules: Verify and CheckHitting are
+//  4. Auditor and HitCheck.Edge are the per-edge rules: Verify and Hitting are
 //     loops over them, and a cluster runner that calls them per shard and sums gets
 //     the same counts.
 package check

@@ -9,9 +9,9 @@ type HitCheck struct {
 	First     []graph.Edge // the first uncovered ones in CSR order (U < V)
 }
 
-// CheckHitting scans every edge once; hitIndex[v] ≥ 0 marks set members. Vertex
+// Hitting scans every edge once; hitIndex[v] ≥ 0 marks set members. Vertex
 // ranges are scanned in parallel and merged in CSR order (the same result as one pass).
-func CheckHitting(g *graph.Graph, answer []bool, hitIndex []int32, limit int) HitCheck {
+func Hitting(g *graph.Graph, answer []bool, hitIndex []int32, limit int) HitCheck {
 	var hc HitCheck
 	for _, r := range scan(g, func(lo, hi int32) HitCheck { return checkHittingRange(g, answer, hitIndex, limit, lo, hi) }) {
 		hc.Boundary += r.Boundary
@@ -38,7 +38,7 @@ func checkHittingRange(g *graph.Graph, answer []bool, hitIndex []int32, limit in
 // Edge counts the edge u < v (each undirected edge once, in CSR order), given its
 // ends' answers and set membership: a boundary edge when the answers differ, uncovered
 // when neither end is in the set. It reports whether the edge was listed in First
-// (one of the first limit uncovered ones). CheckHitting and a cluster runner's shards
+// (one of the first limit uncovered ones). Hitting and a cluster runner's shards
 // count with it.
 func (hc *HitCheck) Edge(u, v int32, ansU, ansV, hitU, hitV bool, limit int) (listed bool) {
 	if ansU == ansV {

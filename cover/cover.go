@@ -7,22 +7,22 @@ import (
 	"github.com/graphdp/graphdp/graph"
 )
 
-// BoundaryCover is a minimum boundary-hitting set: a minimum vertex cover of the
+// Cover is a minimum boundary-hitting set: a minimum vertex cover of the
 // boundary graph, whose edges are the boundary edges and which is bipartite (answer
 // 0 on one side, answer 1 on the other). König's theorem makes the cover's size equal
 // to a maximum matching's, which Hopcroft–Karp finds in O(E·√V) (docs/DESIGN.md §7).
-type BoundaryCover struct {
-	Cover         []int32 // the cover, ascending positions
-	Matching      int     // size of the maximum matching (= len(Cover), König)
+type Cover struct {
+	Vertices      []int32 // the cover, ascending positions
+	Matching      int     // size of the maximum matching (= len(Vertices), König)
 	Mate          []int32 // Mate[v]: v's partner in the matching, or -1
 	Boundary      int     // vertices with at least one boundary edge
 	BoundaryEdges int64
 }
 
-// MinBoundaryCover computes a minimum vertex cover of g's boundary graph.
-func MinBoundaryCover(ctx context.Context, g *graph.Graph, answer []bool) (*BoundaryCover, error) {
+// Boundary computes a minimum vertex cover of g's boundary graph.
+func Boundary(ctx context.Context, g *graph.Graph, answer []bool) (*Cover, error) {
 	n := g.N()
-	bc := &BoundaryCover{Mate: make([]int32, n), Cover: []int32{}}
+	bc := &Cover{Mate: make([]int32, n), Vertices: []int32{}}
 	mate := bc.Mate
 	var left []int32 // answer-0 boundary vertices, ascending
 	for u := int32(0); int(u) < n; u++ {
@@ -64,7 +64,7 @@ func MinBoundaryCover(ctx context.Context, g *graph.Graph, answer []bool) (*Boun
 		}
 		bc.Matching += hk.augment()
 	}
-	bc.Cover = hk.konig()
+	bc.Vertices = hk.konig()
 	return bc, nil
 }
 

@@ -14,12 +14,12 @@ import (
 
 // checkCover asserts what König's theorem promises: the cover hits every boundary
 // edge, the matching is a matching of boundary edges, and both have the same size.
-func checkCover(t *testing.T, name string, g *graph.Graph, answer []bool, bc *BoundaryCover) {
+func checkCover(t *testing.T, name string, g *graph.Graph, answer []bool, bc *Cover) {
 	t.Helper()
 	in := make([]bool, g.N())
-	for i, v := range bc.Cover {
-		if i > 0 && bc.Cover[i-1] >= v {
-			t.Fatalf("%s: cover not ascending: %v", name, bc.Cover)
+	for i, v := range bc.Vertices {
+		if i > 0 && bc.Vertices[i-1] >= v {
+			t.Fatalf("%s: cover not ascending: %v", name, bc.Vertices)
 		}
 		in[v] = true
 	}
@@ -36,7 +36,7 @@ func checkCover(t *testing.T, name string, g *graph.Graph, answer []bool, bc *Bo
 			if v > u {
 				edges++
 				if !in[u] && !in[v] {
-					t.Fatalf("%s: boundary edge %d–%d not covered by %v", name, u, v, bc.Cover)
+					t.Fatalf("%s: boundary edge %d–%d not covered by %v", name, u, v, bc.Vertices)
 				}
 			}
 		}
@@ -55,8 +55,8 @@ func checkCover(t *testing.T, name string, g *graph.Graph, answer []bool, bc *Bo
 	if edges != bc.BoundaryEdges || boundary != bc.Boundary {
 		t.Fatalf("%s: counts %d edges, %d vertices; want %d, %d", name, bc.BoundaryEdges, bc.Boundary, edges, boundary)
 	}
-	if matched != 2*bc.Matching || len(bc.Cover) != bc.Matching {
-		t.Fatalf("%s: matching %d (%d matched vertices), cover %d: König says equal", name, bc.Matching, matched, len(bc.Cover))
+	if matched != 2*bc.Matching || len(bc.Vertices) != bc.Matching {
+		t.Fatalf("%s: matching %d (%d matched vertices), cover %d: König says equal", name, bc.Matching, matched, len(bc.Vertices))
 	}
 }
 
@@ -101,7 +101,7 @@ func bruteCover(g *graph.Graph, answer []bool) int {
 // Thousands of random bipartite boundary graphs: random bipartite graphs (sides are
 // the answers; same-side edges are added too, and must be ignored) and the generator
 // families with random answers. Small ones are cross-checked by brute force.
-func TestMinBoundaryCover(t *testing.T) {
+func TestBoundary(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 19))
 	brute := 0
 	for k := 0; k < 4000; k++ {
@@ -151,15 +151,15 @@ func TestMinBoundaryCover(t *testing.T) {
 			name = f.Name
 		}
 		g := testgraph.FromEdges(n, e)
-		bc, err := MinBoundaryCover(context.Background(), g, answer)
+		bc, err := Boundary(context.Background(), g, answer)
 		if err != nil {
 			t.Fatal(err)
 		}
 		checkCover(t, name, g, answer, bc)
 		if bc.Boundary <= 20 {
 			brute++
-			if want := bruteCover(g, answer); len(bc.Cover) != want {
-				t.Fatalf("#%d %s: cover %v of size %d, brute force minimum %d", k, name, bc.Cover, len(bc.Cover), want)
+			if want := bruteCover(g, answer); len(bc.Vertices) != want {
+				t.Fatalf("#%d %s: cover %v of size %d, brute force minimum %d", k, name, bc.Vertices, len(bc.Vertices), want)
 			}
 		}
 	}
@@ -170,7 +170,7 @@ func TestMinBoundaryCover(t *testing.T) {
 
 // Large graphs, where Hopcroft–Karp needs several phases and long augmenting paths:
 // still a valid cover with König's equality.
-func TestMinBoundaryCoverLarge(t *testing.T) {
+func TestBoundaryLarge(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 29))
 	for _, n := range []int{1000, 20000} {
 		for _, f := range testgraph.Families {
@@ -180,7 +180,7 @@ func TestMinBoundaryCoverLarge(t *testing.T) {
 				answer[v] = r.IntN(2) == 0
 			}
 			g := testgraph.FromEdges(m, e)
-			bc, err := MinBoundaryCover(context.Background(), g, answer)
+			bc, err := Boundary(context.Background(), g, answer)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +198,7 @@ func TestMinBoundaryCoverLarge(t *testing.T) {
 		answer[v] = v%2 == 1
 	}
 	g := testgraph.FromEdges(m, e)
-	bc, _ := MinBoundaryCover(context.Background(), g, answer)
+	bc, _ := Boundary(context.Background(), g, answer)
 	checkCover(t, "alternating path", g, answer, bc)
 	if bc.Matching != m/2 {
 		t.Fatalf("alternating path of %d vertices: matching %d, want %d", m, bc.Matching, m/2)
@@ -208,15 +208,15 @@ func TestMinBoundaryCoverLarge(t *testing.T) {
 // The paper's Figure 1 (docs/DESIGN.md §10.4): boundary edges l–q, h–n, h–i, r–s, r–t, f–u.
 // By hand: h covers h–n and h–i, r covers r–s and r–t, and l–q, f–u need one end each,
 // so the minimum has 4 vertices (the paper's hitting set {l, h, u, s, t} has 5).
-func TestMinBoundaryCoverPaperFigure1(t *testing.T) {
+func TestBoundaryPaperFigure1(t *testing.T) {
 	names, g, answer := testgraph.Figure1()
-	bc, err := MinBoundaryCover(context.Background(), g, answer)
+	bc, err := Boundary(context.Background(), g, answer)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkCover(t, "figure 1", g, answer, bc)
 	var got []string
-	for _, v := range bc.Cover {
+	for _, v := range bc.Vertices {
 		got = append(got, names[v:v+1])
 	}
 	if len(got) != 4 || !slices.Contains(got, "h") || !slices.Contains(got, "r") || bc.Boundary != 10 || bc.BoundaryEdges != 6 {
@@ -224,16 +224,16 @@ func TestMinBoundaryCoverPaperFigure1(t *testing.T) {
 	}
 }
 
-func TestMinBoundaryCoverCancelled(t *testing.T) {
+func TestBoundaryCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, g, answer := testgraph.Figure1()
-	if _, err := MinBoundaryCover(ctx, g, answer); err == nil {
+	if _, err := Boundary(ctx, g, answer); err == nil {
 		t.Error("a cancelled cover returned no error")
 	}
 }
 
-func BenchmarkMinBoundaryCover(b *testing.B) {
+func BenchmarkBoundary(b *testing.B) {
 	r := rand.New(rand.NewPCG(31, 37))
 	for _, n := range []int{10000, 1000000} {
 		m, e := testgraph.Families[6].Make(r, n) // random multigraph
@@ -245,7 +245,7 @@ func BenchmarkMinBoundaryCover(b *testing.B) {
 		b.Run("random/"+strconv.Itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := MinBoundaryCover(context.Background(), g, answer); err != nil {
+				if _, err := Boundary(context.Background(), g, answer); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -3,13 +3,13 @@
 // what a hitting set must be before graphdp can solve (docs/DESIGN.md §7). The
 // boundary edges form a bipartite graph (answer 0 against answer 1), so a minimum
 // vertex cover is a maximum matching's size by König's theorem, and Hopcroft–Karp
-// finds the matching in O(E·√V). It imports graph only.
+// finds the matching in O(E·√V) (Boundary). It imports graph only.
 //
 // Invariants:
 //
 //  1. Mate is a matching of boundary edges (Mate[Mate[v]] = v, answers differ) and
-//     it is maximum: no augmenting path is left when MinBoundaryCover returns.
-//  2. Cover (ascending) touches every boundary edge and len(Cover) = Matching, so it
+//     it is maximum: no augmenting path is left when Boundary returns.
+//  2. Vertices (ascending) touches every boundary edge and len(Vertices) = Matching, so it
 //     is a minimum cover (König); it is built from the matching alone, deterministic.
 //  3. Cancellation is checked once per Hopcroft–Karp phase; a cancelled call returns
 //     ctx.Err() and no cover.

@@ -39,3 +39,25 @@ func TestNewRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestEBoundsEncloseE(t *testing.T) {
+	for _, eps := range []float64{0, 1e-9, 0.01, math.Ln2, 0.5, 1, 3, 50, 700} {
+		p, err := New(eps, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := p.EBounds()
+		// An independent reference: math.Exp is within an ulp of e^ε, so a true
+		// enclosure meets that window and is at most a few ulps wide.
+		e := math.Exp(eps)
+		if !(lo <= hi && hi-lo <= 4*(math.Nextafter(e, math.Inf(1))-e)) {
+			t.Errorf("ε=%v: enclosure [%v, %v] wider than a few ulps of %v", eps, lo, hi, e)
+		}
+		if !(lo <= math.Nextafter(e, math.Inf(1)) && hi >= math.Nextafter(e, math.Inf(-1))) {
+			t.Errorf("ε=%v: enclosure [%v, %v] misses math.Exp %v by more than an ulp", eps, lo, hi, e)
+		}
+		if eps == 0 && (lo != 1 || hi != 1) {
+			t.Errorf("ε=0: enclosure [%v, %v], want exactly 1", lo, hi)
+		}
+	}
+}

@@ -228,3 +228,12 @@ func (p Pair) lowerDD(a float64) (float64, bool) {
 func (p Pair) Allowed(x, y float64) bool {
 	return p.Lower(x) <= y && y <= p.Upper(x)
 }
+
+// EBounds encloses e^ε in float64: lo ≤ e^ε ≤ hi, lo rounded down and hi rounded up
+// from the certified enclosure, so bounds computed with them by directed rounding are
+// true bounds (package optimize's certified dual bound uses them).
+func (p Pair) EBounds() (lo, hi float64) {
+	x := p.eps
+	err := new(big.Float).SetFloat64(x.err)
+	return rd(exactSum(x.hi, x.lo).Sub(exactSum(x.hi, x.lo), err)), ru(exactSum(x.hi, x.lo).Add(exactSum(x.hi, x.lo), err))
+}

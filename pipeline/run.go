@@ -197,7 +197,7 @@ func finish(s *Summary, t *timer) {
 
 // checkHitting rejects a set that misses boundary edges, naming the first ones.
 func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
-	hc := check.CheckHitting(in.G, in.Answer, in.HitIndex(), job.List)
+	hc := check.Hitting(in.G, in.Answer, in.HitIndex(), job.List)
 	s.BoundaryEdges, s.Uncovered = hc.Boundary, hc.Uncovered
 	if hc.Uncovered == 0 {
 		return nil

@@ -117,11 +117,11 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		return err
 	}
 	vs := x.Vertices
-	bc, err := cover.MinBoundaryCover(ctx, x.Graph, vs.Answer)
+	bc, err := cover.Boundary(ctx, x.Graph, vs.Answer)
 	if err != nil {
 		return err
 	}
-	set, what := bc.Cover, "a minimum boundary-hitting set"
+	set, what := bc.Vertices, "a minimum boundary-hitting set"
 	if o.allBoundary {
 		set, what = boundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
@@ -167,7 +167,7 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 	}
 	defer rec.Release()
 	meta := map[string]string{
-		"graphdp.version":         pipeline.Version,
+		"graphdp.version":         pipeline.Build().Version,
 		"graphdp.epsilon":         strconv.FormatFloat(job.Epsilon, 'g', -1, 64),
 		"graphdp.delta":           strconv.FormatFloat(job.Delta, 'g', -1, 64),
 		"graphdp.hitting_set":     what,
@@ -187,7 +187,7 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		w := e.stderr
 		fmt.Fprintf(w, "graphdp hitting-set: %s, %s (of %d); maximum matching %d, so a minimum cover has %s (König)\n",
 			words.Count(bc.BoundaryEdges, "boundary edge", "boundary edges"), words.Count(int64(bc.Boundary), "boundary vertex", "boundary vertices"), vs.IDs.Len(), bc.Matching,
-			words.Count(int64(len(bc.Cover)), "vertex", "vertices"))
+			words.Count(int64(len(bc.Vertices)), "vertex", "vertices"))
 		fmt.Fprintf(w, "  wrote %s: %s, %s, %s\n", o.out, words.Count(int64(len(set)), "vertex", "vertices"), what, policy)
 		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists; its optimal mechanism has mean p_true %.6g\n", mean)
 	}

@@ -74,6 +74,7 @@ var commands = map[string]command{
 	"verify":      {"audit a mechanism: DP on every edge; with a hitting set, agreement and optimality", cmdVerify},
 	"query":       {"the optimal mechanism at a few datasets (the paper's Algorithm 2)", cmdQuery},
 	"hitting-set": {"write a minimum boundary-hitting set (Hopcroft–Karp + König) with chosen p_true", cmdHittingSet},
+	"optimize":    {"the hitting-set values whose mechanism maximises Σ w·p_true over all DP mechanisms (certified)", cmdOptimize},
 }
 
 // RunProcess runs the program on the process's arguments, and exits with its status.

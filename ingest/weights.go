@@ -1,0 +1,141 @@
+package ingest
+
+import (
+	"context"
+	"math"
+	"strconv"
+)
+
+// Weights is a table of per-dataset weights (graphdp optimize's utility), in file
+// order: a separate table of id and weight, or the vertices file's own weight column.
+type Weights struct {
+	File        string
+	Vertex      []int32   // dense positions, input order, each at most once
+	Weight      []float64 // finite, ≥ 0
+	Fingerprint string
+}
+
+const msgWeight = "weight must be a finite number ≥ 0"
+
+func validWeight(w float64) bool { return w >= 0 && !math.IsInf(w, 1) }
+
+// ReadWeights reads the weights table at path: column idColumn (ids of vs, each at
+// most once) and column weight (a finite float ≥ 0). The vertices file itself may be
+// given: its rows then name every dataset once.
+func ReadWeights(ctx context.Context, path, idColumn, weight string, vs *Vertices) (*Weights, error) {
+	cols := Columns{ID: idColumn, PTrue: weight} // the readers take the value column as PTrue
+	w, err := byFormat(ctx, path, cols, vs, readWeightsCSV, readWeightsParquet)
+	if err != nil {
+		return nil, err
+	}
+	for i, x := range w.Weight {
+		if x == 0 {
+			w.Weight[i] = 0 // -0 is 0
+		}
+	}
+	if err := checkUniqueVertices(path, idColumn, w.Vertex, vs); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// HasColumn reports whether the table at path (Parquet or CSV) has a column named
+// name; unreadable files are errors as the readers report them.
+func HasColumn(path, name string) (bool, error) {
+	f, err := formatOf(path)
+	if err != nil {
+		return false, err
+	}
+	if f == formatCSV {
+		t, err := openCSV(path)
+		if err != nil {
+			return false, err
+		}
+		defer t.close()
+		_, err = t.column(name)
+		return err == nil, nil
+	}
+	t, err := openParquet(path)
+	if err != nil {
+		return false, err
+	}
+	defer t.close()
+	_, err = t.column(name)
+	return err == nil, nil
+}
+
+func readWeightsParquet(ctx context.Context, path string, cols Columns, vs *Vertices) (*Weights, error) {
+	t, c, fp, done, err := openParquetColumns(ctx, path, cols.ID, cols.PTrue)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	ic, wc := c[0], c[1]
+	if err := t.CheckRefColumn(ic, vs.IDs.Int != nil, vs.File); err != nil {
+		return nil, err
+	}
+	if !wc.isFloat() && !wc.isInt() {
+		return nil, columnError(t.path, ErrColumnType, wc.name, "weight must be a number column, not "+wc.typeName)
+	}
+	if t.numRows() > maxPositions {
+		return nil, fileError(t.path, ErrSize, "more rows than there can be vertices")
+	}
+	n := t.numRows()
+	w := &Weights{File: path, Vertex: make([]int32, n), Weight: make([]float64, n)}
+	load := func(check func() error, g int) error {
+		keep := func(row int64, vals []float64) error {
+			for i, x := range vals {
+				if !validWeight(x) {
+					copy(w.Weight[row:], vals[:i])
+					return cellError(t.path, ErrRange, row+int64(i), wc.name, strconv.FormatFloat(x, 'g', -1, 64), msgWeight)
+				}
+			}
+			copy(w.Weight[row:], vals)
+			return nil
+		}
+		if wc.isInt() {
+			return scanInts(t, wc, g, check, func(row int64, vals []int64) error {
+				f := make([]float64, len(vals))
+				for i, x := range vals {
+					f[i] = float64(x)
+				}
+				return keep(row, f)
+			})
+		}
+		return scanFloats(t, wc, g, check, keep)
+	}
+	if err := t.run(ctx, t.refLoader(ic, vs, w.Vertex), load); err != nil {
+		return nil, err
+	}
+	if w.Fingerprint, err = fp(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func readWeightsCSV(ctx context.Context, path string, cols Columns, vs *Vertices) (*Weights, error) {
+	w := &Weights{File: path, Vertex: []int32{}, Weight: []float64{}}
+	var err error
+	w.Fingerprint, err = readCSV(ctx, path, []string{cols.ID, cols.PTrue}, func(row int64, f []string) error {
+		v, err := refCSV(path, row, cols.ID, f[0], vs)
+		if err != nil {
+			return err
+		}
+		if f[1] == "" {
+			return cellError(path, ErrNull, row, cols.PTrue, "", msgEmpty)
+		}
+		x, err := ParseNumber(f[1])
+		if err != nil {
+			return cellError(path, ErrNotANumber, row, cols.PTrue, f[1], "not a number")
+		}
+		if !validWeight(x) {
+			return cellError(path, ErrRange, row, cols.PTrue, f[1], msgWeight)
+		}
+		w.Vertex, w.Weight = append(w.Vertex, v), append(w.Weight, x)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}

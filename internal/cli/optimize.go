@@ -1,0 +1,155 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/graphdp/graphdp/optimize"
+	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/sink"
+)
+
+// optimizeOptions are optimize's flags over its job.
+type optimizeOptions struct {
+	job     pipeline.OptimizeJob
+	maxTime string
+	workers int
+	quiet   bool
+	flags   *toolFlags
+}
+
+const optimizeAbout = `Finds the hitting-set values whose optimal mechanism maximises the expected
+accuracy Σ w(v)·p_true(v) over ALL (ε,δ)-DP mechanisms, for weights w ≥ 0 you choose:
+a column (-weight-column, default weight) of -weights FILE (id, weight; datasets
+not listed weigh 0), else of the vertices file, else every dataset weighs 1. To
+count false positives and false negatives differently, weigh the datasets by
+answer: a false positive can only happen on an answer-0 dataset, so the weight of
+answer-0 datasets is the cost of a false positive (docs/OPTIMIZE.md).
+Solves the linear program of docs/OPTIMIZE.md (a first-order primal-dual method,
+PDHG with restarts), rounds through run's certified engine, and certifies the
+result with a dual bound: no DP mechanism's utility exceeds the upper bound shown.
+Writes the hitting set (-out, what run reads), optionally the mechanism
+(-mechanism-out: exactly what run writes on that hitting set) and a JSON summary.`
+
+func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
+	take := toolInputs{}
+	t := newToolFlags("optimize", "-edges E -vertices V -epsilon ε [-delta δ] -out H [-mechanism-out M] [-weights W] [-gap G]", optimizeAbout, stderr, take)
+	o := &optimizeOptions{flags: t}
+	fs := t.fs
+	oj := &o.job
+	fs.StringVar(&oj.Out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
+	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism here, exactly as `run` on -out writes it (.parquet, .arrow/.feather or .csv)")
+	fs.StringVar(&oj.SummaryOut, "summary", "", "write the optimize summary as JSON here")
+	fs.StringVar(&oj.Weights, "weights", "", "weights table (.parquet or .csv): id and the weight column (default: the vertices file's weight column if any, else uniform)")
+	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight column")
+	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap between the certified upper bound and the utility (default 1e-6)")
+	fs.StringVar(&o.maxTime, "max-time", "", "stop iterating after this long (e.g. 10m) and write the best found, with its certified gap")
+	fs.IntVar(&o.workers, "workers", 0, "cores to use (0: all)")
+	fs.BoolVar(&oj.AllBoundary, "all-boundary", false, "optimise the values of every boundary dataset, not of a minimum cover")
+	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
+	job, source, probs, err := t.parse(args, take)
+	if err != nil {
+		return nil, err
+	}
+	oj.Job = job // after the flags: Job holds what a config file gave
+	if t.jf.set("workers") || oj.Workers == 0 {
+		oj.Workers = o.workers
+	}
+	outs := []struct{ key, path string }{{"out", oj.Out}, {"mechanism-out", oj.MechanismOut}, {"summary", oj.SummaryOut}}
+	switch {
+	case oj.Out == "":
+		probs = append(probs, "out: required (a .parquet or .csv file)")
+	default:
+		if ext := strings.ToLower(filepath.Ext(oj.Out)); ext != ".parquet" && ext != ".csv" {
+			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet or .csv, which run reads)", oj.Out, filepath.Ext(oj.Out)))
+		}
+	}
+	if oj.MechanismOut != "" {
+		if _, err := sink.FormatOf(oj.MechanismOut); err != nil {
+			probs = append(probs, fmt.Sprintf("mechanism-out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", oj.MechanismOut, filepath.Ext(oj.MechanismOut)))
+		}
+	}
+	for i, a := range outs {
+		if a.path == "" {
+			continue
+		}
+		for _, in := range []struct{ key, path string }{{"edges", job.Edges}, {"vertices", job.Vertices}, {"weights", oj.Weights}} {
+			if in.path != "" && filepath.Clean(in.path) == filepath.Clean(a.path) {
+				probs = append(probs, fmt.Sprintf("%s: %s is also the %s file; it would be overwritten", a.key, a.path, in.key))
+			}
+		}
+		for _, b := range outs[i+1:] {
+			if b.path != "" && filepath.Clean(b.path) == filepath.Clean(a.path) {
+				probs = append(probs, fmt.Sprintf("%s and %s: both are %s", a.key, b.key, a.path))
+			}
+		}
+	}
+	if !(oj.Gap >= 0 && oj.Gap < 1) {
+		probs = append(probs, fmt.Sprintf("gap: must be in [0, 1) (0 means %g), got %v", optimize.DefaultGap, oj.Gap))
+	}
+	if o.maxTime != "" {
+		d, err := time.ParseDuration(o.maxTime)
+		if err != nil || d <= 0 {
+			probs = append(probs, fmt.Sprintf("max-time: %q is not a positive duration (such as 90s or 10m)", o.maxTime))
+		}
+		oj.MaxTime = d
+	}
+	if oj.Workers < 0 || oj.Workers > pipeline.MaxWorkers {
+		probs = append(probs, fmt.Sprintf("workers: must be in [0, %d] (0 means one per core), got %d", pipeline.MaxWorkers, oj.Workers))
+	}
+	if oj.WeightColumn == "" {
+		probs = append(probs, "weight-column: must not be empty")
+	}
+	return o, t.done(source, probs)
+}
+
+func cmdOptimize(ctx context.Context, args []string, e *env) error {
+	o, err := parseOptimize(args, e.stderr)
+	if err != nil {
+		return err
+	}
+	if err := o.flags.logger(e); err != nil {
+		return err
+	}
+	return runOptimize(ctx, o, e)
+}
+
+// progressEvery is how often optimize prints a progress line.
+const progressEvery = 2 * time.Second
+
+// runOptimize executes a parsed optimize; tests call it directly.
+func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
+	oj := o.job
+	if !o.quiet {
+		var mu sync.Mutex
+		last := time.Time{}
+		oj.OnProgress = func(p optimize.Progress) {
+			mu.Lock()
+			defer mu.Unlock()
+			if !p.Certified && time.Since(last) < progressEvery {
+				return
+			}
+			last = time.Now()
+			if p.Certified {
+				fmt.Fprintf(e.stderr, "  certified after %d iterations: utility %.10g ≤ optimum ≤ %.10g (relative gap %.3g)\n",
+					p.Iteration, p.Utility, p.Upper, p.CertifiedRelative)
+				return
+			}
+			fmt.Fprintf(e.stderr, "  iteration %d (%d restarts, %.1fs): primal %.10g, dual %.10g, gap %.3g, primal residual %.3g\n",
+				p.Iteration, p.Restarts, p.Elapsed.Seconds(), p.Primal, p.Dual, p.RelGap, p.PrimalResidual)
+		}
+	}
+	s, err := pipeline.Optimize(ctx, oj, e.log)
+	if err != nil {
+		return err
+	}
+	if !o.quiet {
+		s.Human(e.stderr)
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// optimize's bad flags and inputs: exit status and exact messages (golden files);
+// nothing may be written.
+func TestOptimizeGolden(t *testing.T) {
+	const (
+		pv = "testdata/path/vertices.csv"
+		pe = "testdata/path/edges.csv"
+		od = "testdata/optimize/"
+	)
+	opt := func(over ...string) []string {
+		return toolArgs("optimize", map[string]string{"-vertices": pv, "-edges": pe, "-epsilon": ln2, "-out": "$OUT/h.csv", "-quiet": "true"}, over...)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"optimize_no_flags", []string{"optimize"}, 2},
+		{"optimize_no_out", opt("-out", ""), 2},
+		{"optimize_out_extension", opt("-out", "$OUT/h.arrow", "-mechanism-out", "$OUT/m.txt"), 2},
+		{"optimize_same_outputs", opt("-mechanism-out", "$OUT/h.csv", "-summary", pv), 2},
+		{"optimize_gap_range", opt("-gap", "1.5", "-max-time", "soon", "-workers", "-1"), 2},
+		{"optimize_weights_negative", opt("-weights", od+"weights_negative.csv"), 3},
+		{"optimize_weights_not_a_number", opt("-weights", od+"weights_nan.csv"), 3},
+		{"optimize_weights_unknown_id", opt("-weights", od+"weights_unknown.csv"), 3},
+		{"optimize_weights_duplicate_id", opt("-weights", od+"weights_dup.csv"), 3},
+		{"optimize_weights_missing_column", opt("-weights", od+"weights_nocol.csv"), 3},
+		{"optimize_weights_missing_file", opt("-weights", od+"nope.parquet"), 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "$OUT", dir)
+			}
+			code, stdout, stderr := graphdp(t, args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("wrote files: %v", ents)
+			}
+			got := "exit " + strconv.Itoa(code) + "\n" + strings.ReplaceAll(stderr, dir, "$DIR")
+			golden(t, c.name, got)
+		})
+	}
+}
+
+// The user's loop of issue 13: optimize writes a hitting set and a mechanism; run on
+// that hitting set writes the same bytes; verify passes it (DP exactly, optimal for
+// its values); the summary's certificate encloses the utility and the optimum beats
+// the balanced α for a skewed weighting — from a weights table and from the
+// vertices file's own weight column alike.
+func TestOptimizeRunVerifyLoop(t *testing.T) {
+	for _, c := range []struct{ name, vertices, weights string }{
+		{"weights_table", "testdata/path/vertices.csv", "testdata/optimize/weights.csv"},
+		{"weight_column", "testdata/optimize/vertices_weighted.csv", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := func(n string) string { return filepath.Join(dir, n) }
+			args := []string{"optimize", "-vertices", c.vertices, "-edges", "testdata/path/edges.csv", "-epsilon", ln2,
+				"-out", p("h.csv"), "-mechanism-out", p("m.csv"), "-summary", p("s.json"), "-gap", "1e-9", "-quiet"}
+			if c.weights != "" {
+				args = append(args, "-weights", c.weights)
+			}
+			if code, stdout, stderr := graphdp(t, args...); code != 0 {
+				t.Fatalf("optimize: exit %d\n%s%s", code, stdout, stderr)
+			}
+			if code, stdout, stderr := graphdp(t, "run", "-vertices", c.vertices, "-edges", "testdata/path/edges.csv", "-epsilon", ln2,
+				"-hitting-set", p("h.csv"), "-out", p("run.csv")); code != 0 {
+				t.Fatalf("run: exit %d\n%s%s", code, stdout, stderr)
+			}
+			a, _ := os.ReadFile(p("m.csv"))
+			b, _ := os.ReadFile(p("run.csv"))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Fatalf("run on the optimised hitting set differs from -mechanism-out:\n%s\nvs\n%s", a, b)
+			}
+			if code, stdout, stderr := graphdp(t, "verify", "-vertices", c.vertices, "-edges", "testdata/path/edges.csv", "-epsilon", ln2,
+				"-hitting-set", p("h.csv"), "-mechanism", p("m.csv")); code != 0 {
+				t.Fatalf("verify: exit %d\n%s%s", code, stdout, stderr)
+			}
+			var s struct {
+				Utility, UpperBound, Gap, Balanced float64 `json:"-"`
+				U                                  float64 `json:"utility"`
+				Up                                 float64 `json:"upper_bound"`
+				B                                  float64 `json:"balanced_utility"`
+				Converged                          bool    `json:"converged"`
+			}
+			js, _ := os.ReadFile(p("s.json"))
+			if err := json.Unmarshal(js, &s); err != nil {
+				t.Fatal(err)
+			}
+			if !s.Converged || s.U > s.Up || s.Up-s.U > 1e-9*s.U {
+				t.Errorf("certificate: utility %v, upper bound %v, converged %v", s.U, s.Up, s.Converged)
+			}
+			if s.U <= s.B {
+				t.Errorf("skewed weights: utility %v does not beat the balanced α's %v", s.U, s.B)
+			}
+		})
+	}
+}

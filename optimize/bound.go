@@ -1,0 +1,120 @@
+package optimize
+
+import (
+	"context"
+	"math"
+)
+
+// Directed rounding in float64 with error-free transformations: the rounded result
+// is moved one ulp outward exactly when the exact result lies beyond it, so each
+// function returns the exact result rounded up (down).
+
+func addUp(a, b float64) float64 {
+	s := a + b
+	if twoSumErr(a, b, s) > 0 {
+		return math.Nextafter(s, math.Inf(1))
+	}
+	return s
+}
+
+func addDown(a, b float64) float64 {
+	s := a + b
+	if twoSumErr(a, b, s) < 0 {
+		return math.Nextafter(s, math.Inf(-1))
+	}
+	return s
+}
+
+// twoSumErr is (a + b) − s exactly, for s = fl(a + b) (Knuth's TwoSum).
+func twoSumErr(a, b, s float64) float64 {
+	bb := s - a
+	return (a - (s - bb)) + (b - bb)
+}
+
+// mulUp is a·b rounded up. FMA gives the exact residual a·b − p, except where p
+// underflows: there the product is bumped outward unconditionally (still a bound).
+func mulUp(a, b float64) float64 {
+	p := a * b
+	if p != 0 && math.Abs(p) < 0x1p-960 || p == 0 && a != 0 && b != 0 {
+		return math.Nextafter(p, math.Inf(1))
+	}
+	if math.FMA(a, b, -p) > 0 {
+		return math.Nextafter(p, math.Inf(1))
+	}
+	return p
+}
+
+func mulDown(a, b float64) float64 { return -mulUp(-a, b) }
+
+// certifiedUpper is UB(y) of doc.go, every operation rounded up, with e^ε replaced by
+// the end of its certified enclosure [eLo, eHi] that makes each term larger: for any
+// y it is at least the LP's optimum (weak duality for the box-constrained LP: for
+// every feasible x, s·x ≤ (s + Kᵀy)·x − (the rows' support term) ≤ Σ (s + Kᵀy)⁺ + …).
+func certifiedUpper(ctx context.Context, m *lp, y []float64, eLo, eHi, delta float64) (float64, error) {
+	g := m.g
+	// hi = e − 1 + δ, rounded up at the upper end of e.
+	hiUp := addUp(addUp(eHi, -1), delta)
+	parts := make([]float64, len(m.parts))
+	err := m.each(ctx, func(k int, lo, hi int32) {
+		ub := 0.0
+		for u := lo; u < hi; u++ {
+			t := m.s[u]
+			for p := g.Off[u]; p < g.Off[u+1]; p++ {
+				yr := y[m.rev[p]]
+				// e·yr is at most eHi·yr for yr ≥ 0 and eLo·yr for yr < 0.
+				if yr >= 0 {
+					t = addUp(t, mulUp(eHi, yr))
+				} else {
+					t = addUp(t, mulUp(eLo, yr))
+				}
+				t = addUp(t, -y[p])
+				if yp := y[p]; yp > 0 {
+					ub = addUp(ub, mulUp(yp, delta))
+				} else if yp < 0 {
+					ub = addUp(ub, mulUp(-yp, hiUp))
+				}
+			}
+			if t > 0 {
+				ub = addUp(ub, t)
+			}
+		}
+		parts[k] = ub
+	})
+	if err != nil {
+		return 0, err
+	}
+	ub := sumUp(m.s, m.c0)
+	for _, p := range parts {
+		ub = addUp(ub, p)
+	}
+	return ub, nil
+}
+
+// sumUp is c0 rounded up (c0 is the sum of the answer-0 weights, recomputed here
+// with upward rounding: the float64 sum in newLP may be below it).
+func sumUp(s []float64, _ float64) float64 {
+	c0 := 0.0
+	for _, sv := range s {
+		if sv < 0 {
+			c0 = addUp(c0, -sv)
+		}
+	}
+	return c0
+}
+
+// certifiedUtility is Σ w(v)·p_true(v) of a mechanism given by p_one, rounded down:
+// p_true is p_one for answer 1 and the real number 1 − p_one for answer 0.
+func certifiedUtility(p *Problem, pone []float64) float64 {
+	u := 0.0
+	for v, w := range p.Weight {
+		if w == 0 {
+			continue
+		}
+		pt := pone[v]
+		if !p.Answer[v] {
+			pt = addDown(1, -pone[v])
+		}
+		u = addDown(u, mulDown(w, pt))
+	}
+	return u
+}

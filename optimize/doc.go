@@ -1,0 +1,54 @@
+// Package optimize answers the question the paper leaves open: which hitting-set
+// values should a user give? For weights w(v) ≥ 0 it finds the (ε,δ)-DP mechanism
+// maximising the expected accuracy Σ w(v)·p_true(v) over ALL DP mechanisms, and the
+// values on a boundary-hitting set whose optimal extension (package bfs, the paper's
+// main theorem, docs/DESIGN.md §3.2) is that mechanism. docs/OPTIMIZE.md states the
+// method and what was measured.
+//
+// The LP. In x_v = p_one(v) ∈ [0, 1], every edge {u, v} and both of its arcs u→v:
+//
+//	−δ ≤ e^ε·x_v − x_u ≤ e^ε − 1 + δ
+//
+// (the left inequality is x_u ≤ e^ε·x_v + δ, the right one 1 − x_u ≤ e^ε·(1 − x_v) + δ:
+// the four inequalities of docs/DESIGN.md §1.4). Maximise c0 + Σ s_v·x_v with
+// s_v = w(v) for answer 1, −w(v) for answer 0, and c0 = Σ of the answer-0 weights.
+// Every constraint has two variables and is monotone (a TVPI system); its dual is a
+// generalised flow. For any multipliers y (one per arc, any sign) weak duality gives
+//
+//	OPT ≤ UB(y) = c0 + Σ_v (s_v + (Kᵀy)_v)⁺ + Σ_arcs (δ·y⁺ + (e^ε − 1 + δ)·y⁻),
+//
+// (Kᵀy)_v = Σ over v's arcs p of e^ε·y[reverse of p] − y[p]: the box x ∈ [0,1] is
+// kept as is, so every y is dual feasible and no projection is needed.
+//
+// The pipeline (optimize.go):
+//  1. The balanced α on the hitting set (the paper's corollary, docs/DESIGN.md §10.3),
+//     extended: the baseline and the warm start; then the best boundary-homogeneous
+//     pair of Corollary 1 (homogeneous.go), the other candidate.
+//  2. PDHG (pdhg.go) on the LP until the float gap estimate is below the target.
+//  3. Rounding (round.go): the approximate x is mixed with the uniform ½ just enough
+//     that every arc row holds, restricted to the hitting set, and extended by
+//     bfs.Solve. The paper's feasibility lemma then holds for the restriction (it is
+//     the restriction of a DP mechanism), and the extension dominates the mixed point
+//     at every vertex (main theorem), so rounding can only add utility.
+//  4. Certification (bound.go): UB of the best multipliers seen, with directed
+//     rounding and the certified enclosure of e^ε (dp.Pair.EBounds); the utility of
+//     the extended mechanism rounded down. Stop when UB − utility ≤ gap·utility, else
+//     iterate further.
+//
+// Invariants:
+//
+//  1. Result.Upper ≥ the LP optimum, for the true e^ε and the exact real arithmetic of
+//     the LP (directed rounding, bound.go); Result.Utility ≤ the exact Σ w·p_true of
+//     Result.Solution. Hence Utility ≤ OPT ≤ Upper, and Gap = Upper − Utility is a
+//     certified bound on how far the mechanism is from the best one.
+//  2. Result.Solution is exactly (ε,δ)-DP (bfs invariant 4): it is bfs.Solve's optimal
+//     extension of Result.PTrue on Result.Hit, which are solved without any repair, so
+//     `graphdp run` on those values computes it bit for bit.
+//  3. Result.Utility ≥ Result.Balanced and ≥ Result.Homogeneous.Utility: both are
+//     candidates and the best certified one is kept.
+//  4. Deterministic: the same problem and options give the same result whatever
+//     GOMAXPROCS (vertex ranges are fixed by the graph and Options.Workers; sums are
+//     added in range order) — except that Options.MaxTime makes the stopping point
+//     depend on the clock.
+//  5. ε = δ = 0 is solved exactly (pure.go: one value per component).
+package optimize

@@ -1,0 +1,261 @@
+package optimize
+
+import (
+	"context"
+	"math"
+	"sort"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
+)
+
+// Homogeneous is the two-parameter family of the paper's Corollary 1: the
+// boundary-homogeneous hitting-set values, p_true = α₀ on every answer-0 and α₁ on
+// every answer-1 hitting-set dataset, and the best pair for the utility.
+type Homogeneous struct {
+	// Distance is the smallest hop distance between hitting-set datasets of
+	// different answers (−1: none in one component, every pair is feasible). The
+	// feasible region is exactly {α₁ ≤ U^D(1−α₀), 1−α₀ ≤ U^D(α₁), α₀ ≤ U^D(1−α₁),
+	// 1−α₁ ≤ U^D(α₀)} with D = Distance (the paper's feasibility lemma: pairs of the
+	// same answer always hold, U^d(a) ≥ a, and U^d grows with d).
+	Distance int     `json:"distance"`
+	Feasible bool    `json:"feasible"` // some pair was found (the balanced one always is)
+	Alpha0   float64 `json:"alpha0"`
+	Alpha1   float64 `json:"alpha1"`
+	Utility  float64 `json:"utility"` // of the extension of the best pair, rounded down (bfs.Solve)
+	// BalancedUtility is the family's value at (α, α), the balanced corollary.
+	BalancedUtility float64 `json:"balanced_utility"`
+
+	fam   *family
+	sol   *bfs.Solution
+	ptrue []float64
+}
+
+// family evaluates the utility of any pair fast: with homogeneous values a vertex's
+// colour fields depend only on its distances d0, d1 to the nearest answer-0 and
+// answer-1 hitting-set datasets (docs/DESIGN.md §3.1: g_1(w) = min(U^{d1}(α₁),
+// U^{d0}(1−α₀)), g_0(w) = min(U^{d0}(α₀), U^{d1}(1−α₁))), so the weights are
+// bucketed by (answer, d0, d1) once, by two multi-source BFS.
+type family struct {
+	pair    dp.Pair
+	buckets []bucket
+	dist    int // Distance
+}
+
+type bucket struct {
+	answer bool
+	d0, d1 int32 // −1: unreachable
+	w      float64
+}
+
+func newFamily(ctx context.Context, p *Problem, hit []int32) (*family, error) {
+	n := p.G.N()
+	var src [2][]int32
+	for _, h := range hit {
+		src[b2i(p.Answer[h])] = append(src[b2i(p.Answer[h])], h)
+	}
+	var d [2][]int32
+	for c := range 2 {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		d[c] = multiBFS(p.G, src[c])
+	}
+	f := &family{pair: p.Pair, dist: -1}
+	for _, h := range src[1] {
+		if x := d[0][h]; x >= 0 && (f.dist < 0 || int(x) < f.dist) {
+			f.dist = int(x)
+		}
+	}
+	type key struct {
+		a      bool
+		d0, d1 int32
+	}
+	sum := map[key]float64{}
+	for v := range n {
+		if w := p.Weight[v]; w > 0 {
+			sum[key{p.Answer[v], d[0][v], d[1][v]}] += w
+		}
+	}
+	for k, w := range sum {
+		f.buckets = append(f.buckets, bucket{k.a, k.d0, k.d1, w})
+	}
+	sort.Slice(f.buckets, func(i, j int) bool { // a deterministic order of summation
+		a, b := f.buckets[i], f.buckets[j]
+		if a.answer != b.answer {
+			return !a.answer
+		}
+		if a.d0 != b.d0 {
+			return a.d0 < b.d0
+		}
+		return a.d1 < b.d1
+	})
+	return f, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// multiBFS is the hop distance from the nearest source (−1: unreachable).
+func multiBFS(g *graph.Graph, src []int32) []int32 {
+	d := make([]int32, g.N())
+	for i := range d {
+		d[i] = -1
+	}
+	q := make([]int32, 0, len(src))
+	for _, s := range src {
+		d[s] = 0
+		q = append(q, s)
+	}
+	for i := 0; i < len(q); i++ {
+		u := q[i]
+		for _, v := range g.Neighbours(u) {
+			if d[v] < 0 {
+				d[v] = d[u] + 1
+				q = append(q, v)
+			}
+		}
+	}
+	return d
+}
+
+// bound is U^d(a), or 1 (no bound) for d < 0.
+func (f *family) bound(d int32, a float64) float64 {
+	if d < 0 {
+		return 1
+	}
+	return f.pair.Iterate(int(d), a)
+}
+
+// Feasible reports whether (α₀, α₁) admits an extension (Homogeneous.Distance).
+func (f *family) feasible(a0, a1 float64) bool {
+	if !(a0 >= 0 && a0 <= 1 && a1 >= 0 && a1 <= 1) {
+		return false
+	}
+	if f.dist < 0 {
+		return true
+	}
+	d := int32(f.dist)
+	const tol = bfs.Tolerance
+	return a1 <= f.bound(d, 1-a0)+tol && 1-a0 <= f.bound(d, a1)+tol &&
+		a0 <= f.bound(d, 1-a1)+tol && 1-a1 <= f.bound(d, a0)+tol
+}
+
+// utility is Σ w·p_true of the extension of (α₀, α₁) (float64, for the search and
+// the plot; the reported best is recomputed by bfs.Solve).
+func (f *family) utility(a0, a1 float64) float64 {
+	u := 0.0
+	for _, b := range f.buckets {
+		var pt float64
+		if b.answer {
+			pt = min(f.bound(b.d1, a1), f.bound(b.d0, 1-a0))
+		} else {
+			pt = min(f.bound(b.d0, a0), f.bound(b.d1, 1-a1))
+		}
+		u += b.w * pt
+	}
+	return u
+}
+
+// At is the family's utility at (α₀, α₁) and whether the pair is feasible.
+func (h *Homogeneous) At(a0, a1 float64) (float64, bool) {
+	if h.fam == nil || !h.fam.feasible(a0, a1) {
+		return math.NaN(), false
+	}
+	return h.fam.utility(a0, a1), true
+}
+
+// directions are the pattern search's moves: 32 angles, so that it can follow the
+// region's boundary curves (slopes e^{±εD} and −1) rather than stall at a kink.
+var directions = func() [][2]float64 {
+	out := make([][2]float64, 32)
+	for k := range out {
+		a := 2 * math.Pi * float64(k) / 32
+		out[k] = [2]float64{math.Cos(a), math.Sin(a)}
+	}
+	return out
+}()
+
+// BestHomogeneous finds the best boundary-homogeneous pair on the hitting set hit.
+// The utility is concave in (α₀, α₁) (a sum of minima of compositions of concave
+// non-decreasing maps) on a convex region, so a grid followed by a pattern search
+// with shrinking steps finds its maximum (up to the search's resolution; the
+// reported utility is that of the pair found, computed by bfs.Solve).
+func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous, error) {
+	f, err := newFamily(ctx, p, hit)
+	if err != nil {
+		return nil, err
+	}
+	h := &Homogeneous{Distance: f.dist, fam: f}
+	alpha := p.Pair.Balanced()
+	h.BalancedUtility = f.utility(alpha, alpha)
+	best, b0, b1 := math.Inf(-1), alpha, alpha
+	try := func(a0, a1 float64) bool {
+		if !f.feasible(a0, a1) {
+			return false
+		}
+		if u := f.utility(a0, a1); u > best {
+			best, b0, b1 = u, a0, a1
+			return true
+		}
+		return false
+	}
+	try(alpha, alpha)
+	const grid = 64
+	for i := 0; i <= grid; i++ {
+		for j := 0; j <= grid; j++ {
+			try(float64(i)/grid, float64(j)/grid)
+		}
+	}
+	for step := 1.0 / grid; step > 1e-13; {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		moved := false
+		for _, dv := range directions {
+			if try(b0+dv[0]*step, b1+dv[1]*step) {
+				moved = true
+			}
+		}
+		if !moved {
+			step /= 2
+		}
+	}
+	h.Feasible, h.Alpha0, h.Alpha1 = true, b0, b1
+	// The reported utility is the mechanism run computes for the pair: bfs.Solve on
+	// the hitting set (repaired onto its bounds where the search stopped within the
+	// tolerance), rounded down like every utility optimize reports.
+	pt := make([]float64, len(hit))
+	for i, v := range hit {
+		pt[i] = b0
+		if p.Answer[v] {
+			pt[i] = b1
+		}
+	}
+	sol, pt, err := extend(ctx, p, hit, pt)
+	if err != nil {
+		return nil, err
+	}
+	h.Utility, h.sol, h.ptrue = certifiedUtility(p, sol.POne), sol, pt
+	return h, nil
+}
+
+// BoundaryVertices lists, ascending, the vertices with at least one boundary edge:
+// the largest boundary-hitting set worth giving values to.
+func BoundaryVertices(g *graph.Graph, answer []bool) []int32 {
+	out := []int32{}
+	for u := int32(0); int(u) < g.N(); u++ {
+		for _, v := range g.Neighbours(u) {
+			if answer[v] != answer[u] {
+				out = append(out, u)
+				break
+			}
+		}
+	}
+	return out
+}

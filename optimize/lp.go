@@ -1,0 +1,145 @@
+package optimize
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
+)
+
+// Problem is one instance: the dataset graph, every dataset's true answer, the
+// utility's weights and the privacy pair.
+type Problem struct {
+	G      *graph.Graph
+	Answer []bool    // true = answer 1
+	Weight []float64 // w(v) ≥ 0, finite: the utility is Σ w(v)·p_true(v)
+	Pair   dp.Pair
+}
+
+// check reports a broken precondition (sizes, weights); input validation with file
+// positions belongs to the caller.
+func (p *Problem) check() error {
+	n := p.G.N()
+	if len(p.Answer) != n || len(p.Weight) != n {
+		return fmt.Errorf("optimize: %d answers and %d weights for %d vertices", len(p.Answer), len(p.Weight), n)
+	}
+	for v, w := range p.Weight {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("optimize: weight %v of vertex %d is not a finite number ≥ 0", w, v)
+		}
+	}
+	return nil
+}
+
+// lp is the linear program of doc.go in the form the solver iterates on. Row p is
+// the arc at CSR position p, from u (its owner) to v = Adj[p]:
+//
+//	lo ≤ e·x_v − x_u ≤ hi,   lo = −δ, hi = e − 1 + δ,
+//
+// which holds for both arcs of an edge iff the four (ε,δ)-DP inequalities of the
+// edge hold. The objective is maximise c0 + Σ s_v·x_v with s_v = ±w(v).
+type lp struct {
+	g      *graph.Graph
+	rev    []int64   // rev[p]: position of the reverse arc (v→u) of arc p (u→v)
+	s      []float64 // objective coefficient of x_v
+	c0     float64   // Σ of the answer-0 weights: p_true = 1 − x there
+	e      float64   // e^ε rounded to nearest: the iteration only, never a bound
+	lo, hi float64   // the arc rows' range
+	tau    []float64 // diagonal primal steps 1/Σ_i |K_iv| = 1/(deg(v)·(1 + e)); 0 if isolated
+	sigma  float64   // dual step 1/Σ_v |K_pv| = 1/(1 + e), the same for every row
+	parts  [][2]int32
+}
+
+func newLP(ctx context.Context, p *Problem, workers int) (*lp, error) {
+	g := p.G
+	n := g.N()
+	e := p.Pair.E()
+	m := &lp{g: g, s: make([]float64, n), e: e, lo: -p.Pair.Delta, hi: e - 1 + p.Pair.Delta,
+		tau: make([]float64, n), sigma: 1 / (1 + e), rev: make([]int64, len(g.Adj))}
+	for v, w := range p.Weight {
+		if p.Answer[v] {
+			m.s[v] = w
+		} else {
+			m.s[v] = -w
+			m.c0 += w
+		}
+		if d := g.Off[v+1] - g.Off[v]; d > 0 {
+			m.tau[v] = 1 / (float64(d) * (1 + e))
+		}
+	}
+	m.parts = partition(g, workers)
+	err := m.each(ctx, func(_ int, lo, hi int32) {
+		for u := lo; u < hi; u++ {
+			for p := g.Off[u]; p < g.Off[u+1]; p++ {
+				v := g.Adj[p]
+				nb := g.Neighbours(v)
+				i, _ := slices.BinarySearch(nb, u) // lists are sorted (bfs invariant 1)
+				m.rev[p] = g.Off[v] + int64(i)
+			}
+		}
+	})
+	return m, err
+}
+
+// partition splits the vertices into contiguous ranges of about equal arc counts,
+// a few per worker so an uneven range does not idle a core.
+func partition(g *graph.Graph, workers int) [][2]int32 {
+	n := g.N()
+	arcs := g.Off[n]
+	k := 1
+	if arcs+int64(n) >= 1<<15 {
+		k = 4 * max(1, workers)
+	}
+	var out [][2]int32
+	start := 0
+	for i := 1; i <= k; i++ {
+		end := n
+		if i < k {
+			want := arcs * int64(i) / int64(k)
+			end = sort.Search(n, func(v int) bool { return g.Off[v] >= want })
+		}
+		if end > start {
+			out = append(out, [2]int32{int32(start), int32(end)})
+			start = end
+		}
+	}
+	return out
+}
+
+// each runs fn on every vertex range, concurrently, and waits; fn(k, …) may write
+// slot k of a per-range result so that sums are added in range order (deterministic).
+func (m *lp) each(ctx context.Context, fn func(k int, lo, hi int32)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if len(m.parts) == 1 {
+		fn(0, m.parts[0][0], m.parts[0][1])
+		return nil
+	}
+	var wg sync.WaitGroup
+	for k, r := range m.parts {
+		wg.Go(func() { fn(k, r[0], r[1]) })
+	}
+	wg.Wait()
+	return nil
+}
+
+// objective is c0 + s·x in float64 (progress and restarts only).
+func (m *lp) objective(x []float64) float64 {
+	f := m.c0
+	for v, sv := range m.s {
+		f += sv * x[v]
+	}
+	return f
+}
+
+// violation is how far arc p's row is outside [lo, hi] at x (0 when inside).
+func (m *lp) violation(x []float64, u int32, p int64) float64 {
+	a := m.e*x[m.g.Adj[p]] - x[u]
+	return max(m.lo-a, a-m.hi, 0)
+}

@@ -1,0 +1,219 @@
+package optimize
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/cover"
+)
+
+// Options steer Optimize. The zero value asks for a relative gap of DefaultGap with
+// no time limit.
+type Options struct {
+	// Gap is the target: stop once the certified upper bound is within Gap·utility
+	// of the certified utility (0: DefaultGap).
+	Gap float64
+	// MaxTime stops the iterations (the best mechanism found so far is still
+	// extended and certified; Result.Converged says whether Gap was reached). 0: none.
+	MaxTime time.Duration
+	// MaxIterations bounds the PDHG steps (0: DefaultMaxIterations).
+	MaxIterations int
+	// Workers sets the parallelism of the iterations: 4·Workers vertex ranges (4 for
+	// 0 or 1) processed concurrently; the ranges, hence the result, depend on it only.
+	Workers int
+	// Hit is the boundary-hitting set whose values are optimised (ascending
+	// positions); nil means a minimum one (cover.Boundary).
+	Hit []int32
+	// Progress, if set, is called after every KKT check (every checkEvery steps) and
+	// after every certified evaluation.
+	Progress func(Progress)
+}
+
+// DefaultGap is the default target relative gap.
+const DefaultGap = 1e-6
+
+// DefaultMaxIterations bounds the steps when Options.MaxIterations is 0.
+const DefaultMaxIterations = 1 << 20
+
+// Progress is the solver's state at a check.
+type Progress struct {
+	Iteration, Restarts int
+	Primal, Dual        float64 // LP objective of the current point and the float upper bound of its dual
+	PrimalResidual      float64 // largest DP-row excess of the current point (p_one units)
+	RelGap              float64 // (Dual − Primal)/|Primal|
+	PrimalWeight        float64
+	// Certified is set after a rounding: the utility of the extended mechanism
+	// (rounded down) and the certified upper bound (rounded up).
+	Certified         bool
+	Utility, Upper    float64
+	Elapsed           time.Duration
+	CertifiedRelative float64 // (Upper − Utility)/Utility
+}
+
+// Result is the optimised hitting set and its mechanism, with the certificate.
+type Result struct {
+	Hit      []int32   // the boundary-hitting set, ascending positions
+	PTrue    []float64 // its values: bfs.Solve on them gives Solution without repair
+	Solution *bfs.Solution
+
+	Utility     float64 // Σ w·p_true of Solution, rounded down
+	Upper       float64 // certified: no (ε,δ)-DP mechanism has a larger utility
+	Gap         float64 // Upper − Utility ≥ 0 (rounded up)
+	TotalWeight float64 // Σ w, the utility of answering truthfully
+	Converged   bool    // Gap ≤ Options.Gap·Utility
+
+	Balanced         float64       // utility of the balanced α on Hit (the paper's corollary), rounded down
+	BalancedSolution *bfs.Solution // its mechanism
+	Alpha            float64       // the balanced α = (e^ε+δ)/(e^ε+1), rounded down
+	Randomized       float64       // utility of randomized response (p_true = α everywhere), rounded down
+	Homogeneous      *Homogeneous  // the best boundary-homogeneous pair (Corollary 1)
+
+	Iterations, Restarts int
+	Mixed                float64 // the last rounding's mixing weight t (round.go)
+	Method               string  // "pdhg", "balanced" (already within the gap) or "exact" (ε = δ = 0)
+}
+
+// Optimize finds hitting-set values whose optimal extension maximises Σ w·p_true
+// over all (ε,δ)-DP mechanisms, up to the certified gap (doc.go).
+func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	target := opt.Gap
+	if target <= 0 {
+		target = DefaultGap
+	}
+	if opt.MaxIterations <= 0 {
+		opt.MaxIterations = DefaultMaxIterations
+	}
+	hit := opt.Hit
+	if hit == nil {
+		bc, err := cover.Boundary(ctx, p.G, p.Answer)
+		if err != nil {
+			return nil, err
+		}
+		hit = bc.Vertices
+	}
+	r := &Result{Hit: hit, Alpha: p.Pair.Balanced()}
+	for _, w := range p.Weight {
+		r.TotalWeight = addUp(r.TotalWeight, w)
+		r.Randomized = addDown(r.Randomized, mulDown(w, r.Alpha))
+	}
+
+	// The balanced α on the hitting set: the baseline, and the warm start.
+	bal := make([]float64, len(hit))
+	for i := range bal {
+		bal[i] = r.Alpha
+	}
+	bsol, bpt, err := extend(ctx, p, hit, bal)
+	if err != nil {
+		return nil, err
+	}
+	r.BalancedSolution, r.Balanced = bsol, certifiedUtility(p, bsol.POne)
+	best := func(sol *bfs.Solution, pt []float64) {
+		if u := certifiedUtility(p, sol.POne); r.Solution == nil || u > r.Utility {
+			r.Solution, r.PTrue, r.Utility = sol, pt, u
+		}
+	}
+	best(bsol, bpt)
+	// Corollary 1's best pair: cheap (homogeneous.go), sometimes already optimal.
+	if r.Homogeneous, err = BestHomogeneous(ctx, p, hit); err != nil {
+		return nil, err
+	}
+	best(r.Homogeneous.sol, r.Homogeneous.ptrue)
+	r.Upper = r.TotalWeight // p_true ≤ 1
+	finish := func(method string) (*Result, error) {
+		r.Method = method
+		r.Upper = max(r.Upper, r.Utility) // both are certified: equal only when tight
+		r.Gap = addUp(r.Upper, -r.Utility)
+		r.Converged = r.Gap <= target*r.Utility
+		return r, nil
+	}
+	if r.Upper-r.Utility <= target*r.Utility {
+		return finish("balanced")
+	}
+	eLo, eHi := p.Pair.EBounds()
+	if p.Pair.E() == 1 && p.Pair.Delta == 0 {
+		// ε = 0 (or so small that e^ε rounds to 1) and δ = 0: solved per component.
+		// The bound is exact only for ε = 0 (eHi = 1); otherwise Σw remains.
+		return exactPure(ctx, p, r, eHi == 1, finish)
+	}
+
+	m, err := newLP(ctx, p, opt.Workers)
+	if err != nil {
+		return nil, err
+	}
+	s := newPDHG(m, append([]float64(nil), r.Solution.POne...)) // the better of the two
+	// A rounding (a bfs.Solve) and a certification cost about two steps each: they
+	// are tried whenever the float gap has dropped below the target, and again each
+	// time it has dropped fourfold since the last try.
+	inner := target
+	s0 := (m.e-1)/2 - m.lo
+	report := func(pr Progress) {
+		if opt.Progress != nil {
+			pr.Elapsed = time.Since(start)
+			opt.Progress(pr)
+		}
+	}
+	for {
+		out := false // budget exhausted
+		for {
+			if err := s.step(ctx); err != nil {
+				return nil, err
+			}
+			if s.iters%checkEvery != 0 {
+				continue
+			}
+			if err := s.check(ctx); err != nil {
+				return nil, err
+			}
+			rel := (s.dual - s.primal) / math.Abs(s.primal)
+			// What a rounding now would certify, roughly: the float gap plus the
+			// mixing's loss (at most t·Σw, t = viol/(viol + s0); round.go).
+			est := (math.Abs(s.dual-s.primal) + s.viol/(s.viol+s0)*r.TotalWeight) / math.Abs(s.primal)
+			report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
+				PrimalResidual: s.viol, RelGap: rel, PrimalWeight: s.omega})
+			out = opt.MaxTime > 0 && time.Since(start) > opt.MaxTime ||
+				opt.MaxIterations > 0 && s.iters >= opt.MaxIterations
+			if out || est <= inner {
+				inner = min(inner, est) / 4
+				break
+			}
+		}
+		// Round: mix into the DP polytope, restrict, extend; certify the dual.
+		viol, err := maxViolation(ctx, m, s.xp)
+		if err != nil {
+			return nil, err
+		}
+		xt, t := mix(m, s.xp, viol)
+		sol, pt, err := extend(ctx, p, hit, restrict(p, hit, xt))
+		if err != nil {
+			return nil, err
+		}
+		best(sol, pt)
+		r.Mixed = t
+		if s.bestY != nil {
+			ub, err := certifiedUpper(ctx, m, s.bestY, eLo, eHi, p.Pair.Delta)
+			if err != nil {
+				return nil, err
+			}
+			r.Upper = min(r.Upper, ub)
+		}
+		r.Iterations, r.Restarts = s.iters, s.restarts
+		report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
+			PrimalResidual: s.viol, RelGap: (s.dual - s.primal) / math.Abs(s.primal), PrimalWeight: s.omega,
+			Certified: true, Utility: r.Utility, Upper: r.Upper, CertifiedRelative: (r.Upper - r.Utility) / r.Utility})
+		if r.Upper-r.Utility <= target*r.Utility || out {
+			return finish("pdhg")
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if inner < 1e-16 {
+			return finish("pdhg") // float64 cannot resolve more
+		}
+	}
+}
