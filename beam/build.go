@@ -353,11 +353,14 @@ func decodeHalfBlock(b []byte) (*halfBlock, error) {
 	return x, d.err
 }
 
-// arcBlock is arcs u → v for u in one shard, with v's answer and hit flag.
+// arcBlock is what one shard receives of the edges: arcs u → v for u in the shard
+// and v in another, with v's answer and hit flag, and the edges (IU, IV) with both
+// ends in the shard, sent once and without flags (the shard knows its vertices).
 type arcBlock struct {
-	U, V []int32
-	Ans  []bool
-	Hit  []bool
+	U, V   []int32
+	Ans    []bool
+	Hit    []bool
+	IU, IV []int32
 }
 
 func (x *arcBlock) encode() []byte {
@@ -366,12 +369,17 @@ func (x *arcBlock) encode() []byte {
 	e.i32s(x.V)
 	e.bools(x.Ans)
 	e.bools(x.Hit)
+	e.i32s(x.IU)
+	e.i32s(x.IV)
 	return e.b
 }
 
 func decodeArcBlock(b []byte) (*arcBlock, error) {
 	d := dec{b: b[1:]}
-	x := &arcBlock{U: d.i32s(), V: d.i32s(), Ans: d.bools(), Hit: d.bools()}
+	x := &arcBlock{U: d.i32s(), V: d.i32s(), Ans: d.bools(), Hit: d.bools(), IU: d.i32s(), IV: d.i32s()}
+	if d.err == nil && (len(x.V) != len(x.U) || len(x.Ans) != len(x.U) || len(x.Hit) != len(x.U) || len(x.IV) != len(x.IU)) {
+		d.err = errCorrupt
+	}
 	return x, d.err
 }
 
@@ -396,11 +404,94 @@ func decodeHitInfo(b []byte) (*hitInfo, error) {
 	return x, d.err
 }
 
-// vref is a resolved id.
+// vref is a resolved id: its first position, answer and hit flag, and the second
+// position it appears at (-1: none; a duplicate id).
 type vref struct {
-	pos int32
-	ans bool
-	hit bool
+	pos, second int32
+	ans, hit    bool
+}
+
+// idIndex resolves one join bucket's ids: a map per id type (a map keyed by both
+// would hash a string for every integer id).
+type idIndex struct {
+	ints map[int64]vref
+	strs map[string]vref
+}
+
+// newIDIndex indexes the vertex blocks of a bucket; an id's vref is its first
+// position (ingest keeps the first of repeated ids), with the flags of that row.
+func newIDIndex(str bool, vbs []*vertexBlock) idIndex {
+	n := 0
+	for _, vb := range vbs {
+		n += len(vb.Pos)
+	}
+	var x idIndex
+	if str {
+		x.strs = make(map[string]vref, n)
+	} else {
+		x.ints = make(map[int64]vref, n)
+	}
+	for _, vb := range vbs {
+		for i, p := range vb.Pos {
+			r := vref{pos: p, second: -1, ans: vb.Ans[i]}
+			if len(vb.Hit) == len(vb.Pos) { // after the first join
+				r.hit = vb.Hit[i]
+			}
+			if old, ok := x.get(&vb.IDs, i); ok {
+				// Keep the two least positions: "duplicate id (first at row …)"
+				// names the earliest repetition.
+				lo, hi := min(old.pos, p), max(old.pos, p)
+				if old.second >= 0 {
+					hi = min(hi, old.second)
+				}
+				if p < old.pos {
+					old = r
+				}
+				old.pos, old.second = lo, hi
+				r = old
+			}
+			x.set(&vb.IDs, i, r)
+		}
+	}
+	return x
+}
+
+func (x idIndex) get(id *ids, i int) (vref, bool) {
+	if x.strs != nil {
+		r, ok := x.strs[id.S[i]]
+		return r, ok
+	}
+	r, ok := x.ints[id.Int[i]]
+	return r, ok
+}
+
+func (x idIndex) set(id *ids, i int, r vref) {
+	if x.strs != nil {
+		x.strs[id.S[i]] = r
+	} else {
+		x.ints[id.Int[i]] = r
+	}
+}
+
+// setHit marks a known id as in the hitting set.
+func (x idIndex) setHit(id *ids, i int) {
+	r, _ := x.get(id, i)
+	r.hit = true
+	x.set(id, i, r)
+}
+
+// duplicates calls fn for every id that appears twice or more.
+func (x idIndex) duplicates(fn func(id string, first, second int32)) {
+	for s, r := range x.strs {
+		if r.second >= 0 {
+			fn(s, r.pos, r.second)
+		}
+	}
+	for k, r := range x.ints {
+		if r.second >= 0 {
+			fn(strconv.FormatInt(k, 10), r.pos, r.second)
+		}
+	}
 }
 
 // twoLeast keeps the two smallest rows an id appears at (for "duplicate id (first at
@@ -446,35 +537,17 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 		}
 	}
 	var errs errSet
-	index := make(map[idKey]vref)
-	rows := make(map[idKey]*twoLeast)
-	for _, vb := range vbs {
-		for i, p := range vb.Pos {
-			k := vb.IDs.key(i)
-			if r, ok := rows[k]; ok {
-				r.add(int64(p))
-			} else {
-				rows[k] = &twoLeast{int64(p), math.MaxInt64}
-			}
-			if old, ok := index[k]; !ok || p < old.pos {
-				index[k] = vref{pos: p, ans: vb.Ans[i]}
-			}
-		}
-	}
-	for k, r := range rows {
-		if r.b != math.MaxInt64 {
-			text := idText(k)
-			errs.add(fileVertices, 1, 0, ingest.DuplicateID(f.C.Vertices, r.b, f.C.Cols.ID, text, r.a))
-		}
-	}
+	index := newIDIndex(f.C.StrIDs, vbs)
+	index.duplicates(func(id string, first, second int32) {
+		errs.add(fileVertices, 1, 0, ingest.DuplicateID(f.C.Vertices, int64(second), f.C.Cols.ID, id, int64(first)))
+	})
 	// Hitting-set rows: unknown ids, repeated vertices; resolved rows go to their shard.
 	l := f.C.layout()
 	hitRows := make(map[int32]*twoLeast)
 	hitByShard := make(map[int]*hitInfo)
 	for _, hb := range hbs {
 		for i, row := range hb.Row {
-			k := hb.IDs.key(i)
-			v, ok := index[k]
+			v, ok := index.get(&hb.IDs, i)
 			if !ok {
 				errs.add(fileHit, 0, 0, ingest.UnknownID(f.C.Hitting, row, f.C.Cols.ID, hb.IDs.text(i), f.C.Vertices))
 				continue
@@ -493,8 +566,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			hi.Pos = append(hi.Pos, v.pos)
 			hi.Row = append(hi.Row, row)
 			hi.P = append(hi.P, hb.P[i])
-			v.hit = true
-			index[k] = v
+			index.setHit(&hb.IDs, i)
 		}
 	}
 	for _, r := range hitRows {
@@ -516,7 +588,8 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	for _, vb := range vbs {
 		vb.Hit = make([]bool, len(vb.Pos))
 		for i := range vb.Pos {
-			vb.Hit[i] = index[vb.IDs.key(i)].hit
+			v, _ := index.get(&vb.IDs, i)
+			vb.Hit[i] = v.hit
 		}
 		toJoin2(bucket, vb.encode(tagVertex))
 	}
@@ -524,7 +597,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	out := make(map[int]*halfBlock)
 	for _, eb := range ebs {
 		for i, row := range eb.Row {
-			v, ok := index[eb.Src.key(i)]
+			v, ok := index.get(&eb.Src, i)
 			if !ok {
 				errs.add(fileEdges, 0, 0, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Src, eb.Src.text(i), f.C.Vertices))
 				continue
@@ -548,19 +621,12 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join1-%06d", bucket), &errs)
 }
 
-func idText(k idKey) string {
-	if k.str {
-		return k.s
-	}
-	return strconv.FormatInt(k.i, 10)
-}
-
 // join2Fn resolves the edges' dst ids in one bucket and sends both arcs of every
 // edge to their tails' shards.
 type join2Fn struct{ C Conf }
 
 func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]byte) bool, toShard func(int, []byte)) error {
-	index := make(map[idKey]vref)
+	var vbs []*vertexBlock
 	var halves []*halfBlock
 	var b []byte
 	for vals(&b) {
@@ -570,12 +636,7 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			if err != nil {
 				return err
 			}
-			for i, p := range vb.Pos {
-				k := vb.IDs.key(i)
-				if old, ok := index[k]; !ok || p < old.pos {
-					index[k] = vref{pos: p, ans: vb.Ans[i], hit: vb.Hit[i]}
-				}
-			}
+			vbs = append(vbs, vb)
 		case tagHalf:
 			hb, err := decodeHalfBlock(b)
 			if err != nil {
@@ -584,16 +645,20 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			halves = append(halves, hb)
 		}
 	}
+	index := newIDIndex(f.C.StrIDs, vbs)
 	var errs errSet
 	l := f.C.layout()
 	out := make(map[int]*arcBlock)
-	arc := func(u, v int32, ans, hit bool) {
-		s := int(l.Of(u))
-		ab := out[s]
+	to := func(s int32) *arcBlock {
+		ab := out[int(s)]
 		if ab == nil {
 			ab = &arcBlock{}
-			out[s] = ab
+			out[int(s)] = ab
 		}
+		return ab
+	}
+	arc := func(u, v int32, ans, hit bool) {
+		ab := to(l.Of(u))
 		ab.U = append(ab.U, u)
 		ab.V = append(ab.V, v)
 		ab.Ans = append(ab.Ans, ans)
@@ -602,7 +667,7 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	var selfLoops int64
 	for _, hb := range halves {
 		for i, row := range hb.Row {
-			d, ok := index[hb.Dst.key(i)]
+			d, ok := index.get(&hb.Dst, i)
 			if !ok {
 				errs.add(fileEdges, 0, 1, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Dst, hb.Dst.text(i), f.C.Vertices))
 				continue
@@ -610,6 +675,12 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			u := hb.Src[i]
 			if u == d.pos {
 				selfLoops++
+				continue
+			}
+			if su := l.Of(u); su == l.Of(d.pos) {
+				ab := to(su)
+				ab.IU = append(ab.IU, u)
+				ab.IV = append(ab.IV, d.pos)
 				continue
 			}
 			arc(u, d.pos, d.ans, d.hit)
@@ -668,8 +739,8 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 	return s, d.err
 }
 
-// shardFn assembles one shard: its CSR rows (sorted, deduplicated: graph doc.go
-// invariant 1), ids, answers, hitting-set entries and round 0; it checks the shard's
+// shardFn assembles one shard: its CSR block (graph.BuildShard: graph doc.go
+// invariant 3), ids, answers, hitting-set entries and round 0; it checks the shard's
 // boundary edges (u < v, u in the shard) against the hitting set.
 type shardFn struct{ C Conf }
 
@@ -744,51 +815,48 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 		st.HitP = append(st.HitP, h.p)
 		st.HitOne = append(st.HitOne, poneOf(st.Answer[h.pos-lo], h.p))
 	}
-	// CSR rows: counting sort by tail, then sort and deduplicate each list.
-	type nb struct {
-		v        int32
-		ans, hit bool
-	}
-	deg := make([]int64, n+1)
+	// The CSR block: graph.BuildShard, the single-machine build's code, on the
+	// shard's arcs (both directions of its inner edges). Neighbours in other
+	// shards bring their answer and hit flag along.
+	type flags struct{ ans, hit bool }
+	total := 0
 	for _, ab := range arcs {
-		for _, u := range ab.U {
-			deg[u-lo+1]++
-		}
+		total += len(ab.U) + 2*len(ab.IU)
 	}
-	for i := range n {
-		deg[i+1] += deg[i]
-	}
-	lists := make([]nb, deg[n])
-	fill := slices.Clone(deg[:n])
+	tail, head := make([]int32, 0, total), make([]int32, 0, total)
+	outer := make(map[int32]flags)
 	for _, ab := range arcs {
-		for i, u := range ab.U {
-			lists[fill[u-lo]] = nb{ab.V[i], ab.Ans[i], ab.Hit[i]}
-			fill[u-lo]++
+		tail, head = append(tail, ab.U...), append(head, ab.V...)
+		for i, v := range ab.V {
+			outer[v] = flags{ab.Ans[i], ab.Hit[i]}
 		}
+		tail, head = append(tail, ab.IU...), append(head, ab.IV...)
+		tail, head = append(tail, ab.IV...), append(head, ab.IU...)
 	}
-	st.Shard = graph.Shard{Lo: lo, Off: make([]int64, n+1)}
+	arcs = nil
+	sh, err := graph.BuildShard(lo, n, tail, head)
+	if err != nil {
+		return err
+	}
+	tail, head = nil, nil
+	st.Shard = *sh
 	stats := shardStats{}
 	var hc check.HitCheck // check.Hitting's count, on the shard's edges u < v
 	for i := range n {
-		ns := lists[deg[i]:deg[i+1]]
-		slices.SortFunc(ns, func(a, b nb) int { return int(a.v - b.v) })
 		u := lo + int32(i)
-		prev := int32(-1)
-		for _, x := range ns {
-			if x.v == prev {
-				continue
-			}
-			prev = x.v
-			st.Shard.Adj = append(st.Shard.Adj, x.v)
-			if x.v <= u {
+		for _, v := range sh.Neighbours(i) {
+			if v <= u {
 				continue
 			}
 			stats.Kept++
-			if hc.Edge(u, x.v, st.Answer[i], x.ans, isHit[i], x.hit, f.C.List) {
-				stats.First = append(stats.First, uncovered{U: u, V: x.v, AnsU: st.Answer[i], AnsV: x.ans, IDU: st.IDs.text(i)})
+			fv := outer[v]
+			if v < hi {
+				fv = flags{st.Answer[v-lo], isHit[v-lo]}
+			}
+			if hc.Edge(u, v, st.Answer[i], fv.ans, isHit[i], fv.hit, f.C.List) {
+				stats.First = append(stats.First, uncovered{U: u, V: v, AnsU: st.Answer[i], AnsV: fv.ans, IDU: st.IDs.text(i)})
 			}
 		}
-		st.Shard.Off[i+1] = int64(len(st.Shard.Adj))
 	}
 	stats.Boundary, stats.Uncovered = hc.Boundary, hc.Uncovered
 	pair, err := f.C.pair()
@@ -812,5 +880,9 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 			return err
 		}
 	}
+	// A worker that keeps its cache between stages settles round 1 without reading
+	// them back.
+	keepBlock(blockFile(f.C.Staging, s), st.block)
+	putVals(f.C.Staging, 0, s, st.vals)
 	return writePending(ctx, f.C.Staging, 0, s, &token{Own: true}, nil)
 }

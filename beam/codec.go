@@ -4,11 +4,17 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 )
 
 // Elements cross the shuffle as []byte in this package's own encoding (Beam's bytes
 // coder): blocks of columns, never one row per element (the probe measured
 // per-edge elements about 20× slower on Prism). enc/dec are the two halves.
+//
+// The runner's cost is per byte (Prism copies every element several times, a
+// cluster sends it over the network), so integer columns are sent as varint gaps
+// from the previous value (row numbers and positions mostly ascend: a byte each) and
+// flags as bits.
 
 type enc struct{ b []byte }
 
@@ -24,31 +30,48 @@ func (e *enc) bool(x bool) {
 }
 func (e *enc) str(s string) { e.u64(uint64(len(s))); e.b = append(e.b, s...) }
 
+// i32s writes xs as gaps (xs[i] − xs[i−1], zigzag varints).
 func (e *enc) i32s(xs []int32) {
 	e.u64(uint64(len(xs)))
+	e.b = slices.Grow(e.b, 3*len(xs))
+	prev := int64(0)
 	for _, x := range xs {
-		e.i64(int64(x))
+		e.b = binary.AppendVarint(e.b, int64(x)-prev)
+		prev = int64(x)
 	}
 }
 
+// i64s writes xs as gaps, like i32s (wrapping: any int64 reads back).
 func (e *enc) i64s(xs []int64) {
 	e.u64(uint64(len(xs)))
+	e.b = slices.Grow(e.b, 3*len(xs))
+	prev := int64(0)
 	for _, x := range xs {
-		e.i64(x)
+		e.b = binary.AppendVarint(e.b, x-prev)
+		prev = x
 	}
 }
 
 func (e *enc) f64s(xs []float64) {
 	e.u64(uint64(len(xs)))
+	e.b = slices.Grow(e.b, 8*len(xs))
 	for _, x := range xs {
 		e.f64(x)
 	}
 }
 
+// bools writes xs as bits, eight to a byte.
 func (e *enc) bools(xs []bool) {
 	e.u64(uint64(len(xs)))
-	for _, x := range xs {
-		e.bool(x)
+	e.b = slices.Grow(e.b, (len(xs)+7)/8)
+	for i := 0; i < len(xs); i += 8 {
+		var c byte
+		for j, x := range xs[i:min(i+8, len(xs))] {
+			if x {
+				c |= 1 << j
+			}
+		}
+		e.b = append(e.b, c)
 	}
 }
 
@@ -132,16 +155,20 @@ func (d *dec) count() int {
 
 func (d *dec) i32s() []int32 {
 	xs := make([]int32, d.count())
+	prev := int64(0)
 	for i := range xs {
-		xs[i] = int32(d.i64())
+		prev += d.i64()
+		xs[i] = int32(prev)
 	}
 	return xs
 }
 
 func (d *dec) i64s() []int64 {
 	xs := make([]int64, d.count())
+	prev := int64(0)
 	for i := range xs {
-		xs[i] = d.i64()
+		prev += d.i64()
+		xs[i] = prev
 	}
 	return xs
 }
@@ -155,10 +182,16 @@ func (d *dec) f64s() []float64 {
 }
 
 func (d *dec) bools() []bool {
-	xs := make([]bool, d.count())
-	for i := range xs {
-		xs[i] = d.bool()
+	n := d.u64()
+	if (n+7)/8 > uint64(len(d.b)) {
+		d.fail()
+		return nil
 	}
+	xs := make([]bool, n)
+	for i := range xs {
+		xs[i] = d.b[i/8]>>(i%8)&1 == 1
+	}
+	d.b = d.b[(n+7)/8:]
 	return xs
 }
 

@@ -3,6 +3,7 @@ package beam
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/graphdp/graphdp/bfs"
@@ -215,17 +216,64 @@ func decodeInfo(b []byte) (*info, error) {
 func (v *vals) encode() []byte {
 	var e enc
 	e.f64s(v.HitOne)
-	e.cands(v.Cur[0])
-	e.cands(v.Cur[1])
+	e.candRuns(v.Cur[0])
+	e.candRuns(v.Cur[1])
 	return e.b
+}
+
+// candRuns writes cs as runs of equal candidates (count, candidate): a shard no
+// offer reached yet — all of it after the build or a repair — is one run of None.
+func (e *enc) candRuns(cs []bfs.Cand) {
+	e.u64(uint64(len(cs)))
+	e.b = slices.Grow(e.b, 20*len(cs))
+	for i := 0; i < len(cs); {
+		j := i + 1
+		for j < len(cs) && sameBits(cs[j], cs[i]) {
+			j++
+		}
+		e.u64(uint64(j - i))
+		c := cs[i]
+		e.f64(c.Value)
+		e.f64(c.A)
+		e.i64(int64(c.Bind))
+		e.i64(int64(c.Dist))
+		i = j
+	}
+}
+
+// sameBits compares candidates bit for bit (== would merge −0 with +0).
+func sameBits(a, b bfs.Cand) bool {
+	return math.Float64bits(a.Value) == math.Float64bits(b.Value) && math.Float64bits(a.A) == math.Float64bits(b.A) &&
+		a.Bind == b.Bind && a.Dist == b.Dist
+}
+
+func (d *dec) candRuns() []bfs.Cand {
+	n := d.u64()
+	if n > 1<<31 {
+		d.fail()
+		return nil
+	}
+	cs := make([]bfs.Cand, 0, n)
+	for uint64(len(cs)) < n && d.err == nil {
+		run := d.u64()
+		c := bfs.Cand{Value: d.f64(), A: d.f64(), Bind: int32(d.i64()), Dist: int32(d.i64())}
+		if run == 0 || run > n-uint64(len(cs)) {
+			d.fail()
+			break
+		}
+		for range run {
+			cs = append(cs, c)
+		}
+	}
+	return cs
 }
 
 func decodeVals(b []byte) (*vals, error) {
 	d := dec{b: b}
 	v := &vals{}
 	v.HitOne = d.f64s()
-	v.Cur[0] = d.cands()
-	v.Cur[1] = d.cands()
+	v.Cur[0] = d.candRuns()
+	v.Cur[1] = d.candRuns()
 	if d.err == nil && len(v.Cur[0]) != len(v.Cur[1]) {
 		d.err = errCorrupt
 	}

@@ -174,6 +174,12 @@ func loadBlock(ctx context.Context, staging string, s int) (*block, error) {
 	if b, err = decodeBlock(raw); err != nil {
 		return nil, fmt.Errorf("beam: %s: %w", path, err)
 	}
+	keepBlock(path, b)
+	return b, nil
+}
+
+// keepBlock puts the block stored at path in the worker cache.
+func keepBlock(path string, b *block) {
 	cache.Lock()
 	defer cache.Unlock()
 	if _, ok := cache.blocks[path]; !ok && workerCache {
@@ -187,7 +193,6 @@ func loadBlock(ctx context.Context, staging string, s int) (*block, error) {
 			delete(cache.blocks, old)
 		}
 	}
-	return b, nil
 }
 
 // workerCache switches the worker cache off (tests: every block and candidate file

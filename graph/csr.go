@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"runtime"
@@ -131,12 +132,25 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 	})
 	*srcp, *dstp = nil, nil
 	src, dst = nil, nil
+	off, adj := buildLists(n, shift, heads, low, start, bits.Len(uint(max(n-1, 0))), w)
+	st.Kept = int64(len(adj)) / 2
+	st.Duplicates = st.Rows - st.SelfLoops - st.Kept
+	return &Graph{Off: off, Adj: adj}, st
+}
 
+// buildLists is the second half of a build (BuildOwned, BuildShard): from the arcs
+// partitioned by tail block — block b's heads are heads[start[b]:start[b+1]], their
+// tails minus the block's first row at the same places of low — it builds each
+// block's sorted, deduplicated lists in place on w workers and closes the gaps
+// duplicates left. hbits is the number of significant bits of the largest head. It
+// returns the n+1 offsets and the lists (heads, shortened).
+func buildLists(n, shift int, heads []int32, low []uint16, start []int64, hbits, w int) ([]int64, []int32) {
+	nb := len(start) - 1
+	arcs := start[nb]
 	// Build each block's lists in place; off[v+1] holds v's deduplicated degree
 	// until the prefix sum below, kept[b] the block's total.
 	off := make([]int64, n+1)
 	kept := make([]int64, nb)
-	hbits := bits.Len(uint(max(n-1, 0)))
 	var next atomic.Int64
 	parallel(w, w, func(_, _, _ int) {
 		var bw blockWork
@@ -165,9 +179,49 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 		}
 		heads = heads[:total:total]
 	}
-	st.Kept = total / 2
-	st.Duplicates = st.Rows - st.SelfLoops - st.Kept
-	return &Graph{Off: off, Adj: heads}, st
+	return off, heads
+}
+
+// BuildShard makes the CSR block of vertices lo..lo+n−1 (a Shard: doc.go invariant
+// 3) from arcs tail[i] → head[i], each tail in the block and each head any
+// position: sorted, deduplicated lists without self-loops, the same lists
+// ShardOf(Build(…)) holds when the arcs are both directions of the graph's edges
+// whose tail lies in the block. It is Build's two-level counting sort (BuildOwned)
+// on arcs rather than edge rows: a shard of a graph too large for one machine
+// is built by the same code as the whole graph on one.
+func BuildShard(lo int32, n int, tail, head []int32) (*Shard, error) {
+	if len(tail) != len(head) {
+		return nil, fmt.Errorf("graph: %d tails but %d heads", len(tail), len(head))
+	}
+	shift := blockShift(n, len(tail)/2)
+	nb := (n + 1<<shift - 1) >> shift
+	start := make([]int64, nb+1)
+	maxHead := int32(0)
+	for i, t := range tail {
+		maxHead = max(maxHead, head[i])
+		if t < lo || int(t-lo) >= n || head[i] < 0 {
+			return nil, fmt.Errorf("graph: arc %d → %d outside the block of %d vertices at %d", t, head[i], n, lo)
+		}
+		if t != head[i] {
+			start[(t-lo)>>shift+1]++
+		}
+	}
+	for b := range nb {
+		start[b+1] += start[b]
+	}
+	heads := make([]int32, start[nb])
+	low := make([]uint16, start[nb])
+	cur := slices.Clone(start[:nb])
+	mask := int32(1)<<shift - 1
+	for i, t := range tail {
+		if h := head[i]; t != h {
+			b := (t - lo) >> shift
+			heads[cur[b]], low[cur[b]] = h, uint16((t-lo)&mask)
+			cur[b]++
+		}
+	}
+	off, adj := buildLists(n, shift, heads, low, start, bits.Len(uint(maxHead)), workersFor(len(heads)))
+	return &Shard{Lo: lo, Off: off, Adj: adj}, nil
 }
 
 // blockWork is one worker's buffers for building blocks, reused across blocks.

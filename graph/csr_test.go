@@ -174,3 +174,50 @@ func (g *Graph) Components() ([]int32, int) {
 	}
 	return label, k
 }
+
+// A shard built from its arcs alone (BuildShard, as a cluster worker builds it) is
+// the shard cut out of the whole graph's build, for shards of every size, arcs in
+// random order with duplicates and self-loops, hubs, and tiny blocks.
+func TestBuildShardMatchesShardOf(t *testing.T) {
+	defer func(a int) { blockArcs = a }(blockArcs)
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, tc := range []struct{ n, m, hubs, size, blockArcs int }{
+		{1, 0, 0, 1, 1 << 17}, {50, 200, 0, 7, 1 << 17}, {1000, 20_000, 2, 300, 1 << 17},
+		{50_000, 300_000, 3, 20_000, 1 << 17}, {5000, 40_000, 1, 1000, 64},
+	} {
+		blockArcs = tc.blockArcs
+		src, dst := make([]int32, tc.m), make([]int32, tc.m)
+		for i := range src {
+			src[i], dst[i] = int32(r.IntN(tc.n)), int32(r.IntN(tc.n))
+			if tc.hubs > 0 && i%2 == 0 {
+				src[i] = int32(r.IntN(tc.hubs))
+			}
+		}
+		g, _ := Build(tc.n, slices.Clone(src), slices.Clone(dst))
+		l := Layout{N: int32(tc.n), Size: int32(tc.size)}
+		for s := range int32(l.Shards()) {
+			lo, hi := l.Range(s)
+			var tail, head []int32
+			for _, i := range r.Perm(len(src)) {
+				u, v := src[i], dst[i]
+				if u >= lo && u < hi {
+					tail, head = append(tail, u), append(head, v)
+				}
+				if v >= lo && v < hi {
+					tail, head = append(tail, v), append(head, u)
+				}
+			}
+			got, err := BuildShard(lo, int(hi-lo), tail, head)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := g.ShardOf(l, s)
+			if got.Lo != want.Lo || !slices.Equal(got.Off, want.Off) || !slices.Equal(got.Adj, want.Adj) {
+				t.Fatalf("n=%d size=%d shard %d: BuildShard differs from ShardOf", tc.n, tc.size, s)
+			}
+		}
+	}
+	if _, err := BuildShard(10, 5, []int32{15}, []int32{0}); err == nil {
+		t.Error("a tail outside the block was accepted")
+	}
+}

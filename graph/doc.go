@@ -1,5 +1,6 @@
 // Package graph holds the dataset graph of graphdp in compressed sparse row form:
-// its build from edge rows (Build, in parallel blocks), its split into shards of
+// its build from edge rows (Build, in parallel blocks) or of one shard from its arcs
+// (BuildShard, the same code: a cluster worker's block), its split into shards of
 // consecutive vertices for the block-centric engines (Layout, Shard), and the vertex
 // ranges the checks scan in parallel (Ranges). It knows nothing of privacy; it imports
 // nothing of graphdp.

@@ -181,6 +181,19 @@ var directions = func() [][2]float64 {
 	return out
 }()
 
+// Grid is the family's utility on a k×k grid: [i][j] at α₀ = i/(k−1), α₁ = j/(k−1),
+// NaN where infeasible (for report.RegionHTML).
+func (h *Homogeneous) Grid(k int) [][]float64 {
+	out := make([][]float64, k)
+	for i := range out {
+		out[i] = make([]float64, k)
+		for j := range out[i] {
+			out[i][j], _ = h.At(float64(i)/float64(k-1), float64(j)/float64(k-1))
+		}
+	}
+	return out
+}
+
 // BestHomogeneous finds the best boundary-homogeneous pair on the hitting set hit.
 // The utility is concave in (α₀, α₁) (a sum of minima of compositions of concave
 // non-decreasing maps) on a convex region, so a grid followed by a pattern search

@@ -45,7 +45,7 @@ func (p *Problem) check() error {
 // edge hold. The objective is maximise c0 + Σ s_v·x_v with s_v = ±w(v).
 type lp struct {
 	g      *graph.Graph
-	rev    []int64   // rev[p]: position of the reverse arc (v→u) of arc p (u→v)
+	rev    []uint32  // rev[p]: position of the reverse arc (v→u) of arc p (u→v)
 	s      []float64 // objective coefficient of x_v
 	c0     float64   // Σ of the answer-0 weights: p_true = 1 − x there
 	e      float64   // e^ε rounded to nearest: the iteration only, never a bound
@@ -59,8 +59,11 @@ func newLP(ctx context.Context, p *Problem, workers int) (*lp, error) {
 	g := p.G
 	n := g.N()
 	e := p.Pair.E()
+	if int64(len(g.Adj)) > math.MaxUint32 {
+		return nil, fmt.Errorf("optimize: %d arcs; at most %d are supported", len(g.Adj), uint64(math.MaxUint32))
+	}
 	m := &lp{g: g, s: make([]float64, n), e: e, lo: -p.Pair.Delta, hi: e - 1 + p.Pair.Delta,
-		tau: make([]float64, n), sigma: 1 / (1 + e), rev: make([]int64, len(g.Adj))}
+		tau: make([]float64, n), sigma: 1 / (1 + e), rev: make([]uint32, len(g.Adj))}
 	for v, w := range p.Weight {
 		if p.Answer[v] {
 			m.s[v] = w
@@ -79,7 +82,7 @@ func newLP(ctx context.Context, p *Problem, workers int) (*lp, error) {
 				v := g.Adj[p]
 				nb := g.Neighbours(v)
 				i, _ := slices.BinarySearch(nb, u) // lists are sorted (bfs invariant 1)
-				m.rev[p] = g.Off[v] + int64(i)
+				m.rev[p] = uint32(g.Off[v] + int64(i))
 			}
 		}
 	})

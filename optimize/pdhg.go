@@ -23,6 +23,7 @@ type pdhg struct {
 	m *lp
 
 	x, xp, x0 []float64 // iterate, T's primal, anchor
+	xbar      []float64 // 2·xp − x, the dual step's extrapolation (one gather per arc)
 	y, yp, y0 []float64 // per arc
 	kty       []float64 // Kᵀy at the last primal step, per vertex
 	omega     float64   // primal weight
@@ -53,7 +54,7 @@ const (
 
 func newPDHG(m *lp, x []float64) *pdhg {
 	n, arcs := len(m.s), len(m.g.Adj)
-	s := &pdhg{m: m, x: x, xp: make([]float64, n), x0: make([]float64, n), kty: make([]float64, n),
+	s := &pdhg{m: m, x: x, xp: make([]float64, n), x0: make([]float64, n), xbar: make([]float64, n), kty: make([]float64, n),
 		y: make([]float64, arcs), yp: make([]float64, arcs), y0: make([]float64, arcs),
 		omega: 1, rho: 1, kkt0: math.Inf(1), kktPrev: math.Inf(1), bestDual: math.Inf(1),
 		partsF: make([][4]float64, len(m.parts))}
@@ -75,9 +76,10 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// step runs one PDHG step and the Halpern update; keep says whether to keep T(z)
-// in xp, yp for a check (xp is always kept: the dual step needs it).
+// step runs one PDHG step and the Halpern update. T(z) is kept in xp and, when a
+// check follows this step, in yp (writing yp costs memory traffic on every arc).
 func (s *pdhg) step(ctx context.Context) error {
+	keep := (s.iters+1)%checkEvery == 0
 	m, g := s.m, s.m.g
 	e, ti, so := m.e, 1/s.omega, m.sigma*s.omega
 	lam := float64(s.k+1) / float64(s.k+2)
@@ -90,11 +92,11 @@ func (s *pdhg) step(ctx context.Context) error {
 				t += e*s.y[m.rev[p]] - s.y[p]
 			}
 			s.kty[v] = t
-			if m.tau[v] == 0 {
-				s.xp[v] = s.x[v]
-				continue
+			xp := s.x[v]
+			if m.tau[v] != 0 {
+				xp = min(max(s.x[v]+m.tau[v]*ti*(m.s[v]+t), 0), 1)
 			}
-			s.xp[v] = min(max(s.x[v]+m.tau[v]*ti*(m.s[v]+t), 0), 1)
+			s.xp[v], s.xbar[v] = xp, 2*xp-s.x[v]
 		}
 	}); err != nil {
 		return err
@@ -102,13 +104,14 @@ func (s *pdhg) step(ctx context.Context) error {
 	// Dual: y⁺ on every arc from x̄ = 2x⁺ − x, then y's Halpern update in place.
 	if err := m.each(ctx, func(_ int, lo, hi int32) {
 		for u := lo; u < hi; u++ {
-			xu := 2*s.xp[u] - s.x[u]
+			xu := s.xbar[u]
 			for p := g.Off[u]; p < g.Off[u+1]; p++ {
-				v := g.Adj[p]
-				a := e*(2*s.xp[v]-s.x[v]) - xu
+				a := e*s.xbar[g.Adj[p]] - xu
 				y := s.y[p]
 				yt := max(0, y+so*(m.lo-a)) + min(0, y+so*(m.hi-a))
-				s.yp[p] = yt
+				if keep {
+					s.yp[p] = yt
+				}
 				s.y[p] = lam*((1+rho)*yt-rho*y) + (1-lam)*s.y0[p]
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/optimize"
+	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
 )
 
@@ -24,6 +25,7 @@ type OptimizeJob struct {
 	Out          string // the hitting set to write (.parquet or .csv: what run reads)
 	MechanismOut string // "" = none; else exactly what `run` on Out writes
 	SummaryOut   string // "" = none; the optimize summary as JSON
+	HTML         string // "" = none; the Corollary 1 page (report.RegionHTML)
 	Gap          float64
 	MaxTime      time.Duration
 	AllBoundary  bool
@@ -148,6 +150,13 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		}
 	}
 	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), PeakRSS()
+	if oj.HTML != "" {
+		if err := sink.WriteFileAtomic(oj.HTML, func(w io.Writer) error {
+			return report.RegionHTML(w, region(prob, res, s))
+		}); err != nil {
+			return s, err
+		}
+	}
 	if oj.SummaryOut != "" {
 		if err := sink.WriteFileAtomic(oj.SummaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -228,4 +237,32 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 	if s.MechanismOut != "" {
 		fmt.Fprintf(w, "  wrote %s (graphdp run on it)\n", s.MechanismOut)
 	}
+}
+
+// regionGrid is the side of the Corollary 1 page's grid.
+const regionGrid = 60
+
+// region lays out the Corollary 1 page's data.
+func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *report.Region {
+	h := res.Homogeneous
+	var sum, cnt [2]float64
+	for i, v := range res.Hit {
+		a := 0
+		if p.Answer[v] {
+			a = 1
+		}
+		sum[a] += res.PTrue[i]
+		cnt[a]++
+	}
+	mean := func(a int) float64 {
+		if cnt[a] == 0 {
+			return 1
+		}
+		return sum[a] / cnt[a]
+	}
+	return &report.Region{Utility: h.Grid(regionGrid), TotalWeight: res.TotalWeight,
+		Balanced:    report.Point{Alpha0: res.Alpha, Alpha1: res.Alpha, Utility: res.Balanced},
+		Homogeneous: report.Point{Alpha0: h.Alpha0, Alpha1: h.Alpha1, Utility: h.Utility},
+		Optimum:     report.Point{Alpha0: mean(0), Alpha1: mean(1), Utility: res.Utility},
+		UpperBound:  res.Upper, Epsilon: s.Epsilon, Delta: s.Delta, Weights: s.Weights}
 }

@@ -72,7 +72,7 @@ func TestOptimizeRunVerifyLoop(t *testing.T) {
 			dir := t.TempDir()
 			p := func(n string) string { return filepath.Join(dir, n) }
 			args := []string{"optimize", "-vertices", c.vertices, "-edges", "testdata/path/edges.csv", "-epsilon", ln2,
-				"-out", p("h.csv"), "-mechanism-out", p("m.csv"), "-summary", p("s.json"), "-gap", "1e-9", "-quiet"}
+				"-out", p("h.csv"), "-mechanism-out", p("m.csv"), "-summary", p("s.json"), "-html", p("r.html"), "-gap", "1e-9", "-quiet"}
 			if c.weights != "" {
 				args = append(args, "-weights", c.weights)
 			}
@@ -105,6 +105,9 @@ func TestOptimizeRunVerifyLoop(t *testing.T) {
 			}
 			if !s.Converged || s.U > s.Up || s.Up-s.U > 1e-9*s.U {
 				t.Errorf("certificate: utility %v, upper bound %v, converged %v", s.U, s.Up, s.Converged)
+			}
+			if page, _ := os.ReadFile(p("r.html")); !bytes.Contains(page, []byte("best homogeneous")) {
+				t.Errorf("no Corollary 1 page written")
 			}
 			if s.U <= s.B {
 				t.Errorf("skewed weights: utility %v does not beat the balanced α's %v", s.U, s.B)
