@@ -24,6 +24,7 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/testgraph"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -55,59 +56,14 @@ func (g *testGraph) id(v int) any {
 	return g.ids[v]
 }
 
-type family func(r *rand.Rand, n int) (int, [][2]int)
-
-var families = map[string]family{
-	"path": func(r *rand.Rand, n int) (int, [][2]int) {
-		var e [][2]int
-		for i := 1; i < n; i++ {
-			e = append(e, [2]int{i - 1, i})
-		}
-		return n, e
-	},
-	"grid": func(r *rand.Rand, n int) (int, [][2]int) {
-		w := 2 + r.IntN(5)
-		h := max(1, n/w)
-		var e [][2]int
-		for y := range h {
-			for x := range w {
-				v := y*w + x
-				if x+1 < w {
-					e = append(e, [2]int{v, v + 1})
-				}
-				if y+1 < h {
-					e = append(e, [2]int{v, v + w})
-				}
-			}
-		}
-		return w * h, e
-	},
-	"star": func(r *rand.Rand, n int) (int, [][2]int) {
-		var e [][2]int
-		for i := 1; i < n; i++ {
-			e = append(e, [2]int{0, i})
-		}
-		return n, e
-	},
-	"tree": func(r *rand.Rand, n int) (int, [][2]int) {
-		var e [][2]int
-		for i := 1; i < n; i++ {
-			e = append(e, [2]int{r.IntN(i), i})
-		}
-		return n, e
-	},
-	"random-multi": func(r *rand.Rand, n int) (int, [][2]int) {
-		// duplicates, both directions, self-loops, several components, isolated vertices
-		var e [][2]int
-		for range r.IntN(3*n + 1) {
-			u, v := r.IntN(n), r.IntN(n)
-			e = append(e, [2]int{u, v})
-			if r.IntN(4) == 0 {
-				e = append(e, [2]int{v, u})
-			}
-		}
-		return n, e
-	},
+// edgesOf draws a graph of family fam (testgraph's families) as rows of int positions.
+func edgesOf(r *rand.Rand, fam string, n int) (int, [][2]int) {
+	n, e32 := testgraph.Named(fam).Make(r, n)
+	e := make([][2]int, len(e32))
+	for i, x := range e32 {
+		e[i] = [2]int{int(x[0]), int(x[1])}
+	}
+	return n, e
 }
 
 var familyNames = []string{"path", "grid", "star", "tree", "random-multi"}
@@ -115,7 +71,7 @@ var familyNames = []string{"path", "grid", "star", "tree", "random-multi"}
 // gen draws an instance: answers, a boundary-hitting set (or sometimes not), values
 // that are feasible (the balanced α, or a tiny ε-independent 1/2…) or random.
 func gen(r *rand.Rand, fam string, n int, eps, delta float64) *testGraph {
-	n, e := families[fam](r, n)
+	n, e := edgesOf(r, fam, n)
 	g := &testGraph{name: fam, n: n, strIDs: r.IntN(3) == 0}
 	perm := r.Perm(n)
 	g.ids = make([]int64, n)

@@ -35,7 +35,7 @@ func TestScaleTable(t *testing.T) {
 	for _, m := range sizes {
 		dir := t.TempDir()
 		r := rand.New(rand.NewPCG(uint64(m), 1))
-		g := gen(r, "random-multi", m/3, 1, 1e-3) // random-multi draws ~1.5n edges…
+		g := gen(r, "random-multi", m/3, 1, 1e-3) // random-multi draws ~n edges…
 		for len(g.src) < m {                      // …so top up to exactly m rows
 			g.src = append(g.src, r.IntN(g.n))
 			g.dst = append(g.dst, r.IntN(g.n))

@@ -63,10 +63,12 @@ func sameField(a, b *Field) error {
 	return nil
 }
 
-// forInstances runs fn on a few thousand generated instances across families, sizes
-// and DP parameters (fixed seeds: reproducible).
+// forInstances runs fn on count generated instances across families, sizes and DP
+// parameters (fixed seeds: reproducible); -short draws a tenth and
+// GRAPHDP_TEST_SCALE scales both (testgraph.Instances).
 func forInstances(t *testing.T, count int, fn func(t *testing.T, name string, r *rand.Rand, in *Instance)) {
 	r := rand.New(rand.NewPCG(7, 11))
+	count = testgraph.Instances(count, count/10)
 	for k := 0; k < count; k++ {
 		f := testgraph.Families[k%len(testgraph.Families)]
 		pair := testgraph.Pairs[(k/len(testgraph.Families))%len(testgraph.Pairs)]

@@ -29,18 +29,15 @@ var oracleParams = func() [][2]float64 {
 	return out
 }()
 
-// oracleCount is how many instances the oracle tests generate: 2000, 150 with -short,
-// or GRAPHDP_ORACLE_INSTANCES.
+// oracleCount is how many instances the oracle tests generate: 2000, 150 with -short
+// (both scaled by GRAPHDP_TEST_SCALE), or exactly GRAPHDP_ORACLE_INSTANCES.
 func oracleCount() int {
 	if s := os.Getenv("GRAPHDP_ORACLE_INSTANCES"); s != "" {
 		if n, err := strconv.Atoi(s); err == nil {
 			return n
 		}
 	}
-	if testing.Short() {
-		return 150
-	}
-	return 2000
+	return testgraph.Instances(2000, 150)
 }
 
 // oracleInstance draws a graph, answers and a boundary-hitting set with values that

@@ -18,7 +18,7 @@ func TestNearOneHittingValuesBindThemselves(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	var audit, bind, rejected, total int
 	var ex string
-	for k := 0; k < 3000; k++ {
+	for k := range testgraph.Instances(3000, 300) {
 		f := testgraph.Families[k%len(testgraph.Families)]
 		n, e := f.Make(r, 2+r.IntN(30))
 		g := testgraph.FromEdges(n, e)

@@ -2,7 +2,6 @@ package bfs
 
 import (
 	"context"
-	"math"
 )
 
 // Query is the paper's Algorithm 2 (docs/DESIGN.md §6): the optimal mechanism at one
@@ -190,15 +189,10 @@ func (qc *queryPass) settled(best candidate, d int32) bool {
 // assemble turns the two passes' values at w into the mechanism exactly as Solve's
 // assemble does (on the instance Solve solved: Solution.Instance).
 func (q *Query) assemble(w int32, best [2]candidate, res *QueryResult) {
-	in := q.in
-	p, b := 0-best[0].val, best[0] // +0, not −0, as Solve
-	if in.Answer[w] {
-		p, b = best[1].val, best[1]
+	b := best[0]
+	if q.in.Answer[w] {
+		b = best[1]
 	}
-	res.Bind, res.Dist, res.POne = b.h, b.d, p
-	given := math.NaN()
-	if i := q.hitIndex[w]; i >= 0 {
-		given = in.PTrue[i]
-	}
-	res.PTrue = OutputPTrue(in.Answer[w], p, given)
+	res.Bind, res.Dist = b.h, b.d
+	res.POne, res.PTrue = q.in.vertexOutput(q.hitIndex, w, best[0].val, best[1].val)
 }

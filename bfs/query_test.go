@@ -50,7 +50,7 @@ func TestQueryEqualsSolve(t *testing.T) {
 func TestQueryTies(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(3, 5))
-	for k := 0; k < 600; k++ {
+	for k := range testgraph.Instances(600, 60) {
 		f := testgraph.Families[k%len(testgraph.Families)]
 		pair := []dp.Pair{testgraph.MustDP(0, 0), testgraph.MustDP(math.Ln2, 0), testgraph.MustDP(0, 0.25)}[k%3]
 		n, e := f.Make(r, 2+r.IntN(30))

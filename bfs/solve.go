@@ -183,27 +183,36 @@ func repair(in *Instance, f [2]*Field) *Instance {
 	return nil
 }
 
-// assemble lays out the mechanism of solved (the input or its repair): p_one from the
-// pass of each vertex's own answer (which on the hitting set is its value); p_true is
-// the given one where the value was not repaired. Pass 0's arrays are reused for
-// binding and distance, and its values become p_true. Query.assemble mirrors it.
+// assemble lays out the mechanism of solved (the input or its repair), vertex by
+// vertex with vertexOutput. Pass 0's arrays are reused for binding and distance, and
+// its values become p_true.
 func assemble(solved *Instance, f [2]*Field) Mechanism {
 	m := Mechanism{POne: f[1].Value, PTrue: f[0].Value, Bind: f[0].Bind, Dist: f[0].Dist}
 	hitIndex := solved.HitIndex()
 	for v, ans := range solved.Answer {
-		p := 0 - f[0].Value[v] // not −x: a top value 0 must give p_one +0, not −0
 		if ans {
-			p = f[1].Value[v]
 			m.Bind[v], m.Dist[v] = f[1].Bind[v], f[1].Dist[v]
 		}
-		m.POne[v] = p
-		given := math.NaN()
-		if i := hitIndex[v]; i >= 0 {
-			given = solved.PTrue[i]
-		}
-		m.PTrue[v] = OutputPTrue(ans, p, given)
+		m.POne[v], m.PTrue[v] = solved.vertexOutput(hitIndex, int32(v), f[0].Value[v], f[1].Value[v])
 	}
 	return m
+}
+
+// vertexOutput is the mechanism at vertex v whose passes' values are g0 and g1: p_one
+// from the pass of its own answer (which on the hitting set is its value), and p_true
+// (OutputPTrue: the given one where the value was not repaired). Solve's assemble and
+// Query both call it, so a query returns what Solve writes (doc.go, invariant 6).
+func (in *Instance) vertexOutput(hitIndex []int32, v int32, g0, g1 float64) (pone, ptrue float64) {
+	ans := in.Answer[v]
+	pone = 0 - g0 // not −x: a top value 0 must give p_one +0, not −0
+	if ans {
+		pone = g1
+	}
+	given := math.NaN()
+	if i := hitIndex[v]; i >= 0 {
+		given = in.PTrue[i]
+	}
+	return pone, OutputPTrue(ans, pone, given)
 }
 
 // OutputPTrue is the mechanism's Pr[M = answer] at a vertex whose p_one is p (the pass

@@ -4,7 +4,8 @@
 // paper's definition of DP for a binary mechanism, docs/DESIGN.md §1.4). They are apart
 // from the engines (package bfs) so that the audit cannot share a mistake with what it
 // audits: it reads only the graph, the p_one values and the bound functions of package
-// dp. It imports graph and dp only.
+// dp. It also compares a mechanism with a hitting set and the optimum (CompareOptimal,
+// graphdp verify). It imports graph and dp only.
 //
 // Invariants:
 //

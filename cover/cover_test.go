@@ -104,7 +104,7 @@ func bruteCover(g *graph.Graph, answer []bool) int {
 func TestBoundary(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 19))
 	brute := 0
-	for k := 0; k < 4000; k++ {
+	for k := range testgraph.Instances(4000, 400) {
 		var (
 			n      int
 			e      [][2]int32

@@ -3,7 +3,9 @@
 // what a hitting set must be before graphdp can solve (docs/DESIGN.md §7). The
 // boundary edges form a bipartite graph (answer 0 against answer 1), so a minimum
 // vertex cover is a maximum matching's size by König's theorem, and Hopcroft–Karp
-// finds the matching in O(E·√V) (Boundary). It imports graph only.
+// finds the matching in O(E·√V) (Boundary). It also holds the policies that give a
+// hitting set its values (Policy: the paper's balanced α, one value, or one per
+// answer). It imports graph and dp only.
 //
 // Invariants:
 //
@@ -13,4 +15,6 @@
 //     is a minimum cover (König); it is built from the matching alone, deterministic.
 //  3. Cancellation is checked once per Hopcroft–Karp phase; a cancelled call returns
 //     ctx.Err() and no cover.
+//  4. A Policy's value depends only on a vertex's answer; the Balanced policy is
+//     feasible on every boundary-hitting set (docs/DESIGN.md §10.3).
 package cover

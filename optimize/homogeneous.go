@@ -19,11 +19,15 @@ type Homogeneous struct {
 	// feasible region is exactly {α₁ ≤ U^D(1−α₀), 1−α₀ ≤ U^D(α₁), α₀ ≤ U^D(1−α₁),
 	// 1−α₁ ≤ U^D(α₀)} with D = Distance (the paper's feasibility lemma: pairs of the
 	// same answer always hold, U^d(a) ≥ a, and U^d grows with d).
-	Distance int     `json:"distance"`
-	Feasible bool    `json:"feasible"` // some pair was found (the balanced one always is)
-	Alpha0   float64 `json:"alpha0"`
-	Alpha1   float64 `json:"alpha1"`
-	Utility  float64 `json:"utility"` // of the extension of the best pair, rounded down (bfs.Solve)
+	Distance int  `json:"distance"`
+	Feasible bool `json:"feasible"` // some pair was found (the balanced one always is)
+	// Hit0, Hit1 count the hitting-set datasets of each answer: with none of one
+	// answer, that answer's α changes nothing.
+	Hit0    int     `json:"hitting_set_answer_0"`
+	Hit1    int     `json:"hitting_set_answer_1"`
+	Alpha0  float64 `json:"alpha0"`
+	Alpha1  float64 `json:"alpha1"`
+	Utility float64 `json:"utility"` // of the extension of the best pair, rounded down (bfs.Solve)
 	// BalancedUtility is the family's value at (α, α), the balanced corollary.
 	BalancedUtility float64 `json:"balanced_utility"`
 
@@ -205,6 +209,13 @@ func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous
 		return nil, err
 	}
 	h := &Homogeneous{Distance: f.dist, fam: f}
+	for _, v := range hit {
+		if p.Answer[v] {
+			h.Hit1++
+		} else {
+			h.Hit0++
+		}
+	}
 	alpha := p.Pair.Balanced()
 	h.BalancedUtility = f.utility(alpha, alpha)
 	best, b0, b1 := math.Inf(-1), alpha, alpha
@@ -256,19 +267,4 @@ func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous
 	}
 	h.Utility, h.sol, h.ptrue = certifiedUtility(p, sol.POne), sol, pt
 	return h, nil
-}
-
-// BoundaryVertices lists, ascending, the vertices with at least one boundary edge:
-// the largest boundary-hitting set worth giving values to.
-func BoundaryVertices(g *graph.Graph, answer []bool) []int32 {
-	out := []int32{}
-	for u := int32(0); int(u) < g.N(); u++ {
-		for _, v := range g.Neighbours(u) {
-			if answer[v] != answer[u] {
-				out = append(out, u)
-				break
-			}
-		}
-	}
-	return out
 }

@@ -24,7 +24,8 @@ type Options struct {
 	// 0 or 1) processed concurrently; the ranges, hence the result, depend on it only.
 	Workers int
 	// Hit is the boundary-hitting set whose values are optimised (ascending
-	// positions); nil means a minimum one (cover.Boundary).
+	// positions; it must touch every boundary edge, as run requires); nil means a
+	// minimum one (cover.Boundary).
 	Hit []int32
 	// Progress, if set, is called after every KKT check (every checkEvery steps) and
 	// after every certified evaluation.

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/cover"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/optimize"
 	"github.com/graphdp/graphdp/report"
@@ -94,7 +94,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	var hit []int32
 	kind := "minimum boundary cover"
 	if oj.AllBoundary {
-		hit, kind = optimize.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
+		hit, kind = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
 	t0 := time.Now()
 	res, err := optimize.Optimize(ctx, prob, optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
@@ -125,18 +125,12 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		return nil, err
 	}
 	defer rec.Release()
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	meta := map[string]string{
-		"graphdp.version":         Version,
-		"graphdp.epsilon":         f(job.Epsilon),
-		"graphdp.delta":           f(job.Delta),
-		"graphdp.hitting_set":     kind,
-		"graphdp.policy":          "optimize: maximises Σ w·p_true (" + from + ")",
-		"graphdp.utility":         f(res.Utility),
-		"graphdp.upper_bound":     f(res.Upper),
-		"graphdp.vertices.sha256": vs.Fingerprint,
-		"graphdp.edges.sha256":    x.Edges.Fingerprint,
-	}
+	meta := OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
+		"graphdp.hitting_set": kind,
+		"graphdp.policy":      "optimize: maximises Σ w·p_true (" + from + ")",
+		"graphdp.utility":     num(res.Utility),
+		"graphdp.upper_bound": num(res.Upper),
+	})
 	if err := sink.Write(ctx, oj.Out, rec, meta); err != nil {
 		return nil, err
 	}
@@ -230,7 +224,13 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 	fmt.Fprintf(w, "  balanced α = %.6g on the same hitting set: utility %.10g, gain %+.6g (%+.3g%%)\n", s.Alpha, s.Balanced, s.GainOverBalanced, 100*s.GainOverBalanced/max(s.Balanced, 1e-300))
 	fmt.Fprintf(w, "  randomized response (p_true = α everywhere): utility %.10g, gain %+.6g\n", s.Randomized, s.GainOverRandomized)
 	if h := s.Homogeneous; h != nil && h.Feasible {
-		fmt.Fprintf(w, "  best boundary-homogeneous pair (Corollary 1): α₀ = %.6g, α₁ = %.6g, utility %.10g\n", h.Alpha0, h.Alpha1, h.Utility)
+		a := func(x float64, count int) string {
+			if count == 0 {
+				return "— (none in the hitting set)"
+			}
+			return fmt.Sprintf("%.6g", x)
+		}
+		fmt.Fprintf(w, "  best boundary-homogeneous pair (Corollary 1): α₀ = %s, α₁ = %s, utility %.10g\n", a(h.Alpha0, h.Hit0), a(h.Alpha1, h.Hit1), h.Utility)
 	}
 	fmt.Fprintf(w, "  %s: %d iterations, %d restarts, %.3gs\n", s.Method, s.Iterations, s.Restarts, s.OptimizeSeconds)
 	fmt.Fprintf(w, "  wrote %s (%d datasets, %s)\n", s.Out, s.HittingSet, s.HittingSetIs)

@@ -2,7 +2,7 @@ package pipeline
 
 import (
 	"fmt"
-	"strconv"
+	"maps"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -25,26 +25,49 @@ func OutputSchema(idType, answerType arrow.DataType) *arrow.Schema {
 	}, nil)
 }
 
-// BuildRecord lays the mechanism out as the output table, in the vertices file's order.
-// mem may be nil (Go allocator). Fixed-width columns the solver already holds in
-// the output's layout — int64 ids, p_true, p_one, binding_distance — are wrapped,
-// not copied (Arrow buffers over the Go slices, which the record keeps alive and
-// which must not change while it is in use); only nullable columns get a validity
-// bitmap, and binding ids a gathered array.
+// BuildRecord lays the mechanism out as the output table, in the vertices file's order
+// (BuildRecordRows over every vertex).
 func BuildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.RecordBatch, error) {
+	return BuildRecordRows(mem, l, nil, &sol.Mechanism)
+}
+
+// BuildRecordRows lays out the output table of some vertices (graphdp query), or of
+// every vertex in order when rows is nil: row i is vertex rows[i], with m's entries at
+// index i (m holds one entry per row, Bind as vertex positions). mem may be nil (Go
+// allocator). Fixed-width columns already in the output's layout — int64 ids of every
+// vertex, p_true, p_one, binding_distance — are wrapped, not copied (Arrow buffers
+// over the Go slices, which the record keeps alive and which must not change while it
+// is in use); only nullable columns get a validity bitmap, and binding ids a gathered
+// array.
+func BuildRecordRows(mem memory.Allocator, l *Loaded, rows []int32, m *bfs.Mechanism) (arrow.RecordBatch, error) {
+	vs := l.Vertices
+	n := len(rows)
+	if rows == nil {
+		n = vs.IDs.Len()
+	}
+	if len(m.POne) != n || len(m.PTrue) != n || len(m.Bind) != n || len(m.Dist) != n {
+		return nil, fmt.Errorf("pipeline: %d rows but mechanism entries %d/%d/%d/%d", n, len(m.POne), len(m.PTrue), len(m.Bind), len(m.Dist))
+	}
 	if mem == nil {
 		mem = memory.NewGoAllocator()
 	}
-	vs := l.Vertices
-	n := vs.IDs.Len()
-	inH := make([]bool, n)
+	inH := make([]bool, vs.IDs.Len())
 	for _, h := range l.Hit.Vertex {
 		inH[h] = true
+	}
+	ans := vs.Answer
+	if rows != nil {
+		hit := make([]bool, n)
+		ans = make([]bool, n)
+		for i, v := range rows {
+			ans[i], hit[i] = vs.Answer[v], inH[v]
+		}
+		inH = hit
 	}
 	// Validity of binding_id and binding_distance: a binding vertex exists.
 	valid := make([]byte, (n+7)/8)
 	nulls := 0
-	for v, b := range sol.Bind {
+	for v, b := range m.Bind {
 		if b >= 0 {
 			valid[v>>3] |= 1 << (v & 7)
 		} else {
@@ -68,17 +91,17 @@ func BuildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.Reco
 		cols = append(cols, b.NewArray())
 		return nil
 	}
-	if vs.IDs.Int != nil {
+	if vs.IDs.Int != nil && rows == nil {
 		cols = append(cols, wrap(arrow.PrimitiveTypes.Int64, n, nil, 0, arrow.Int64Traits.CastToBytes(vs.IDs.Int)))
-	} else if err := build(vs.IDType, func(b array.Builder) error { return appendIDs(b, vs.IDs, nil) }); err != nil {
+	} else if err := build(vs.IDType, func(b array.Builder) error { return appendIDs(b, vs.IDs, rows) }); err != nil {
 		return nil, err
 	}
-	if err := build(vs.AnswerType, func(b array.Builder) error { return appendAnswers(b, vs.Answer) }); err != nil {
+	if err := build(vs.AnswerType, func(b array.Builder) error { return appendAnswers(b, ans) }); err != nil {
 		return nil, err
 	}
 	cols = append(cols,
-		wrap(arrow.PrimitiveTypes.Float64, n, nil, 0, arrow.Float64Traits.CastToBytes(sol.PTrue)),
-		wrap(arrow.PrimitiveTypes.Float64, n, nil, 0, arrow.Float64Traits.CastToBytes(sol.POne)))
+		wrap(arrow.PrimitiveTypes.Float64, n, nil, 0, arrow.Float64Traits.CastToBytes(m.PTrue)),
+		wrap(arrow.PrimitiveTypes.Float64, n, nil, 0, arrow.Float64Traits.CastToBytes(m.POne)))
 	if err := build(arrow.FixedWidthTypes.Boolean, func(b array.Builder) error {
 		b.(*array.BooleanBuilder).AppendValues(inH, nil)
 		return nil
@@ -87,16 +110,16 @@ func BuildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.Reco
 	}
 	if vs.IDs.Int != nil {
 		bound := make([]int64, n)
-		for v, b := range sol.Bind {
+		for v, b := range m.Bind {
 			if b >= 0 {
 				bound[v] = vs.IDs.Int[b]
 			}
 		}
 		cols = append(cols, wrap(arrow.PrimitiveTypes.Int64, n, valid, nulls, arrow.Int64Traits.CastToBytes(bound)))
-	} else if err := build(vs.IDType, func(b array.Builder) error { return appendIDs(b, vs.IDs, sol.Bind) }); err != nil {
+	} else if err := build(vs.IDType, func(b array.Builder) error { return appendIDs(b, vs.IDs, m.Bind) }); err != nil {
 		return nil, err
 	}
-	cols = append(cols, wrap(arrow.PrimitiveTypes.Int32, n, valid, nulls, arrow.Int32Traits.CastToBytes(sol.Dist)))
+	cols = append(cols, wrap(arrow.PrimitiveTypes.Int32, n, valid, nulls, arrow.Int32Traits.CastToBytes(m.Dist)))
 	return array.NewRecordBatch(schema, cols, int64(n)), nil
 }
 
@@ -187,16 +210,36 @@ func appendAnswers(b array.Builder, ans []bool) error {
 	return nil
 }
 
-// Metadata is what every output records about how it was made.
+// Metadata is what run's and query's outputs record about how they were made.
 func Metadata(job *Job, engine string, l *Loaded) map[string]string {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	return Build().metadata(map[string]string{
-		"graphdp.engine":             engine,
-		"graphdp.epsilon":            f(job.Epsilon),
-		"graphdp.delta":              f(job.Delta),
-		"graphdp.tolerance":          f(bfs.Tolerance),
-		"graphdp.vertices.sha256":    l.Vertices.Fingerprint,
-		"graphdp.edges.sha256":       l.Edges.Fingerprint,
-		"graphdp.hitting_set.sha256": l.Hit.Fingerprint,
+	return OutputMetadata(job.Epsilon, job.Delta, l, map[string]string{
+		"graphdp.engine":    engine,
+		"graphdp.tolerance": num(bfs.Tolerance),
 	})
+}
+
+// OutputMetadata is the one builder of an output's metadata: the version, ε and δ,
+// the SHA-256 of each input l holds that was read from a file (l may be nil), and
+// extra.
+func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) map[string]string {
+	meta := map[string]string{
+		"graphdp.epsilon": num(epsilon),
+		"graphdp.delta":   num(delta),
+	}
+	add := func(key, fp string) {
+		if fp != "" {
+			meta[key] = fp
+		}
+	}
+	if l != nil && l.Vertices != nil {
+		add("graphdp.vertices.sha256", l.Vertices.Fingerprint)
+	}
+	if l != nil && l.Edges != nil {
+		add("graphdp.edges.sha256", l.Edges.Fingerprint)
+	}
+	if l != nil && l.Hit != nil {
+		add("graphdp.hitting_set.sha256", l.Hit.Fingerprint)
+	}
+	maps.Copy(meta, extra)
+	return Build().metadata(meta)
 }

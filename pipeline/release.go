@@ -99,13 +99,10 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	}
 	// Nothing derived from the true answers: no hash of the mechanism (a file that
 	// holds the answer column) nor of anything else; ε, δ and a random id.
-	meta := map[string]string{
-		"graphdp.version":         Version,
-		"graphdp.epsilon":         num(job.Epsilon),
-		"graphdp.delta":           num(job.Delta),
+	meta := OutputMetadata(job.Epsilon, job.Delta, nil, map[string]string{
 		"graphdp.release.id":      id,
 		"graphdp.release.sampler": "exact Bernoulli(p_one): uniform bits from crypto/rand against the binary expansion of p_one",
-	}
+	})
 	if job.Budget.Ledger != "" {
 		led, err := spend(job, m, rows, id)
 		if err != nil {

@@ -21,13 +21,15 @@ import (
 
 // Loaded is a job's inputs, read and checked against each other.
 type Loaded struct {
-	Vertices *ingest.Vertices
-	Edges    *ingest.Edges
-	Hit      *ingest.HittingSet
+	Vertices  *ingest.Vertices
+	Edges     *ingest.Edges
+	Hit       *ingest.HittingSet // nil when job.HittingSet is empty
+	Mechanism *ingest.Mechanism  // nil when job.Mechanism is empty
 }
 
-// Load reads the three inputs: vertices first (they define the ids), then edges and
-// hitting set concurrently.
+// Load reads a job's inputs: vertices first (they define the ids), then edges, the
+// hitting set and the mechanism table (each when the job names one) concurrently. It
+// is the one reader of inputs for run and the toolkit commands (LoadInputs).
 func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	cols := job.IngestColumns()
 	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
@@ -40,10 +42,18 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 		l.Edges, err = ingest.ReadEdges(gctx, job.Edges, cols, vs)
 		return err
 	})
-	grp.Go(func() (err error) {
-		l.Hit, err = ingest.ReadHittingSet(gctx, job.HittingSet, cols, vs)
-		return err
-	})
+	if job.HittingSet != "" {
+		grp.Go(func() (err error) {
+			l.Hit, err = ingest.ReadHittingSet(gctx, job.HittingSet, cols, vs)
+			return err
+		})
+	}
+	if job.Mechanism != "" {
+		grp.Go(func() (err error) {
+			l.Mechanism, err = ingest.ReadMechanism(gctx, job.Mechanism, cols, vs)
+			return err
+		})
+	}
 	if err := grp.Wait(); err != nil {
 		return nil, err
 	}
@@ -83,6 +93,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	rows := new(ingest.RowCounter)
 	prog.phase("read", &rows.Done, rows.Total.Load, "rows")
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
+	job.Mechanism = "" // a config's table for verify: run audits its own output
 	l, err := Load(ingest.WithRowCounter(ctx, rows), &job)
 	if err != nil {
 		return nil, err

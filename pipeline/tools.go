@@ -4,59 +4,32 @@ import (
 	"context"
 	"fmt"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
-	"github.com/graphdp/graphdp/ingest"
 )
 
-// Inputs is what the toolkit commands (verify, query, hitting-set) read: the graph
-// always; the hitting set and a mechanism table when the job names them.
+// Inputs is what the toolkit commands (verify, query, hitting-set) read: the job's
+// inputs (Load) and the graph built from its edges.
 type Inputs struct {
-	Loaded                      // Hit is nil when job.HittingSet is empty
-	Mechanism *ingest.Mechanism // nil when job.Mechanism is empty
-	Graph     *graph.Graph      // the CSR graph of Edges (whose rows are then dropped)
-	Build     graph.BuildStats
-	Pair      dp.Pair
+	Loaded
+	Graph *graph.Graph // the CSR graph of Edges (whose rows are then dropped)
+	Build graph.BuildStats
+	Pair  dp.Pair
 }
 
-// LoadInputs reads vertices first (they define the ids), then edges, the hitting set
-// and the mechanism concurrently, and builds the graph.
+// LoadInputs reads the job's inputs (Load) and builds the graph.
 func LoadInputs(ctx context.Context, job *Job) (*Inputs, error) {
 	pair, err := dp.New(job.Epsilon, job.Delta)
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
-	cols := job.IngestColumns()
-	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
+	l, err := Load(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	x := &Inputs{Loaded: Loaded{Vertices: vs}, Pair: pair}
-	grp, gctx := errgroup.WithContext(ctx)
-	grp.Go(func() (err error) {
-		x.Edges, err = ingest.ReadEdges(gctx, job.Edges, cols, vs)
-		return err
-	})
-	if job.HittingSet != "" {
-		grp.Go(func() (err error) {
-			x.Hit, err = ingest.ReadHittingSet(gctx, job.HittingSet, cols, vs)
-			return err
-		})
-	}
-	if job.Mechanism != "" {
-		grp.Go(func() (err error) {
-			x.Mechanism, err = ingest.ReadMechanism(gctx, job.Mechanism, cols, vs)
-			return err
-		})
-	}
-	if err := grp.Wait(); err != nil {
-		return nil, err
-	}
-	x.Graph, x.Build = graph.Build(vs.IDs.Len(), x.Edges.Src, x.Edges.Dst)
-	x.Edges.Src, x.Edges.Dst = nil, nil
+	x := &Inputs{Loaded: *l, Pair: pair}
+	x.Graph, x.Build = graph.BuildOwnedWorkers(x.Vertices.IDs.Len(), &x.Edges.Src, &x.Edges.Dst, job.Workers)
 	return x, nil
 }
 

@@ -257,14 +257,10 @@ func byDistance(pt []float64, dist []int32) []DistanceGroup {
 	return gs
 }
 
-// RandomizedResponseAlpha is α = (e^ε+δ)/(e^ε+1), randomized response's p_true, rounded
-// down (dp.Pair.Balanced) so that randomized response with it is exactly DP.
-func RandomizedResponseAlpha(p dp.Pair) float64 { return p.Balanced() }
-
 // randomizedResponse compares with α; det (deterministic datasets) are counted but
 // never named as the largest gain.
 func randomizedResponse(pt []float64, det []bool, pair dp.Pair, id func(int32) string) RandomizedResponse {
-	alpha := RandomizedResponseAlpha(pair)
+	alpha := pair.Balanced() // α = (e^ε+δ)/(e^ε+1) rounded down: randomized response with it is exactly DP
 	rr := RandomizedResponse{PTrue: alpha}
 	var sum, gains, losses float64
 	maxGain, maxLoss := int32(-1), int32(-1)

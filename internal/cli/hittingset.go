@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/graphdp/graphdp/cover"
-	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
@@ -123,31 +122,18 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 	}
 	set, what := bc.Vertices, "a minimum boundary-hitting set"
 	if o.allBoundary {
-		set, what = boundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
+		set, what = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
-	balanced := x.Pair.Balanced() // rounded down: exactly feasible on any hitting set
-	var value func(v int32) float64
-	var policy string
+	var policy cover.Policy
 	switch {
 	case o.alpha.set:
-		value = func(int32) float64 { return o.alpha.v }
-		policy = fmt.Sprintf("p_true = %s on every vertex (-alpha)", num(o.alpha.v))
+		policy = cover.Uniform(o.alpha.v)
 	case o.alpha0.set:
-		value = func(v int32) float64 {
-			if vs.Answer[v] {
-				return o.alpha1.v
-			}
-			return o.alpha0.v
-		}
-		policy = fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (-alpha-0, -alpha-1)", num(o.alpha0.v), num(o.alpha1.v))
+		policy = cover.ByAnswer(o.alpha0.v, o.alpha1.v)
 	default:
-		value = func(int32) float64 { return balanced }
-		policy = fmt.Sprintf("p_true = %s on every vertex (balanced α = (e^ε+δ)/(e^ε+1))", num(balanced))
+		policy = cover.Balanced(x.Pair)
 	}
-	ptrue := make([]float64, len(set))
-	for i, v := range set {
-		ptrue[i] = value(v)
-	}
+	ptrue := policy.Values(set, vs.Answer)
 
 	// Check it as run will: it must hit every boundary edge (it does, by construction)
 	// and its values must admit a DP extension.
@@ -156,8 +142,8 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 	if err != nil {
 		var re *pipeline.RejectError
 		if errors.As(err, &re) && re.Kind == "infeasible" {
-			re.Head = fmt.Sprintf("%s with %s is not feasible: %s", what, policy, re.Head)
-			re.Lines = append(re.Lines, fmt.Sprintf("hint: the balanced α = %s is always feasible; a larger p_true conflicts with hitting-set vertices of the other answer nearby", num(balanced)))
+			re.Head = fmt.Sprintf("%s with %s is not feasible: %s", what, policy.Name, re.Head)
+			re.Lines = append(re.Lines, fmt.Sprintf("hint: the balanced α = %s is always feasible; a larger p_true conflicts with hitting-set vertices of the other answer nearby", num(x.Pair.Balanced())))
 		}
 		return err
 	}
@@ -166,15 +152,10 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		return err
 	}
 	defer rec.Release()
-	meta := map[string]string{
-		"graphdp.version":         pipeline.Build().Version,
-		"graphdp.epsilon":         strconv.FormatFloat(job.Epsilon, 'g', -1, 64),
-		"graphdp.delta":           strconv.FormatFloat(job.Delta, 'g', -1, 64),
-		"graphdp.hitting_set":     what,
-		"graphdp.policy":          policy,
-		"graphdp.vertices.sha256": vs.Fingerprint,
-		"graphdp.edges.sha256":    x.Edges.Fingerprint,
-	}
+	meta := pipeline.OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
+		"graphdp.hitting_set": what,
+		"graphdp.policy":      policy.Name,
+	})
 	if err := sink.Write(ctx, o.out, rec, meta); err != nil {
 		return err
 	}
@@ -188,24 +169,10 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		fmt.Fprintf(w, "graphdp hitting-set: %s, %s (of %d); maximum matching %d, so a minimum cover has %s (König)\n",
 			words.Count(bc.BoundaryEdges, "boundary edge", "boundary edges"), words.Count(int64(bc.Boundary), "boundary vertex", "boundary vertices"), vs.IDs.Len(), bc.Matching,
 			words.Count(int64(len(bc.Vertices)), "vertex", "vertices"))
-		fmt.Fprintf(w, "  wrote %s: %s, %s, %s\n", o.out, words.Count(int64(len(set)), "vertex", "vertices"), what, policy)
+		fmt.Fprintf(w, "  wrote %s: %s, %s, %s\n", o.out, words.Count(int64(len(set)), "vertex", "vertices"), what, policy.Name)
 		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists; its optimal mechanism has mean p_true %.6g\n", mean)
 	}
 	return nil
-}
-
-// boundaryVertices lists, ascending, the vertices with at least one boundary edge.
-func boundaryVertices(g *graph.Graph, answer []bool) []int32 {
-	out := []int32{}
-	for u := int32(0); int(u) < g.N(); u++ {
-		for _, v := range g.Neighbours(u) {
-			if answer[v] != answer[u] {
-				out = append(out, u)
-				break
-			}
-		}
-	}
-	return out
 }
 
 // optFloat is a float flag that records whether it was given (no default to show).

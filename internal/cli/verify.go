@@ -111,90 +111,47 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	return nil
 }
 
-// optimality compares the mechanism with the hitting set and with the optimal
-// extension Solve computes, prints the findings and returns what failed.
+// optimality prints how the mechanism compares with the hitting set and with the
+// optimal extension Solve computes (check.CompareOptimal) and returns what failed.
 func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int) []string {
-	ids, ans := x.Vertices.IDs, x.Vertices.Answer
-	sol, pone := c.Solution, x.Mechanism.POne
-	ptrue := func(v int32) float64 {
-		if ans[v] {
-			return pone[v]
-		}
-		return 1 - pone[v]
-	}
+	ids := x.Vertices.IDs
+	sol := c.Solution
 	fmt.Fprintf(w, "  hitting set %s: %s, covers all %s; an extension exists\n", x.Hit.File, words.Count(int64(len(x.Hit.Vertex)), "vertex", "vertices"), words.Count(c.BoundaryEdges, "boundary edge", "boundary edges"))
+	o := check.CompareOptimal(x.Vertices.Answer, x.Mechanism.POne, x.Hit.Vertex, x.Hit.PTrue, sol.PTrue, bfs.Tolerance, limit)
 
 	var failed []string
-	inH := make([]bool, ids.Len())
-	var disagree []string
-	ndis := 0
-	for i, h := range x.Hit.Vertex {
-		inH[h] = true
-		got, want := ptrue(h), x.Hit.PTrue[i]
-		if math.Abs(got-want) > bfs.Tolerance {
-			ndis++
-			if len(disagree) < limit {
-				disagree = append(disagree, fmt.Sprintf("id %s: p_true %s, the hitting set gives %s (off by %.3g)", ids.String(int(h)), num(got), num(want), got-want))
-			}
-		}
+	fmt.Fprintf(w, "  agreement with the hitting set: %d of %d values within %g\n", len(x.Hit.Vertex)-o.Disagree, len(x.Hit.Vertex), bfs.Tolerance)
+	for _, m := range o.FirstDisagree {
+		fmt.Fprintf(w, "    id %s: p_true %s, the hitting set gives %s (off by %.3g)\n", ids.String(int(m.V)), num(m.Got), num(m.Want), m.Got-m.Want)
 	}
-	fmt.Fprintf(w, "  agreement with the hitting set: %d of %d values within %g\n", len(x.Hit.Vertex)-ndis, len(x.Hit.Vertex), bfs.Tolerance)
-	for _, l := range disagree {
-		fmt.Fprintf(w, "    %s\n", l)
-	}
-	moreLine(w, int64(ndis), len(disagree))
-	if ndis > 0 {
-		failed = append(failed, words.Count(int64(ndis), "value disagrees with the hitting set", "values disagree with the hitting set"))
+	moreLine(w, int64(o.Disagree), len(o.FirstDisagree))
+	if o.Disagree > 0 {
+		failed = append(failed, words.Count(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set"))
 	}
 
-	var below, above []string
-	var nbelow, nabove, equal, close int
-	var worst float64
-	for v := int32(0); int(v) < ids.Len(); v++ {
-		if inH[v] {
-			continue
-		}
-		got, opt := ptrue(v), sol.PTrue[v]
-		d := got - opt
-		why := "nothing binds it"
+	why := func(v int32) string {
 		if b := sol.Bind[v]; b >= 0 {
-			why = fmt.Sprintf("bound by %s at distance %d", ids.String(int(b)), sol.Dist[v])
+			return fmt.Sprintf("bound by %s at distance %d", ids.String(int(b)), sol.Dist[v])
 		}
-		switch {
-		case d == 0:
-			equal++
-		case math.Abs(d) <= bfs.Tolerance:
-			close++
-		case d < 0:
-			nbelow++
-			worst = min(worst, d)
-			if len(below) < limit {
-				below = append(below, fmt.Sprintf("id %s: p_true %s < optimum %s (%s): short by %.3g", ids.String(int(v)), num(got), num(opt), why, -d))
-			}
-		default:
-			nabove++
-			if len(above) < limit {
-				above = append(above, fmt.Sprintf("id %s: p_true %s > optimum %s (%s) by %.3g", ids.String(int(v)), num(got), num(opt), why, d))
-			}
-		}
+		return "nothing binds it"
 	}
 	fmt.Fprintf(w, "  optimality (outside the hitting set): %d equal to the optimum, %d within %g, %d below (not optimal), %d above (impossible for a DP extension agreeing with the hitting set)\n",
-		equal, close, bfs.Tolerance, nbelow, nabove)
-	if nbelow > 0 {
-		fmt.Fprintf(w, "  not optimal (largest shortfall %.3g):\n", -worst)
-		for _, l := range below {
-			fmt.Fprintf(w, "    %s\n", l)
+		o.Equal, o.Close, bfs.Tolerance, o.Below, o.Above)
+	if o.Below > 0 {
+		fmt.Fprintf(w, "  not optimal (largest shortfall %.3g):\n", o.Shortfall)
+		for _, m := range o.FirstBelow {
+			fmt.Fprintf(w, "    id %s: p_true %s < optimum %s (%s): short by %.3g\n", ids.String(int(m.V)), num(m.Got), num(m.Want), why(m.V), m.Want-m.Got)
 		}
-		moreLine(w, int64(nbelow), len(below))
-		failed = append(failed, words.Count(int64(nbelow), "vertex below the optimum", "vertices below the optimum"))
+		moreLine(w, int64(o.Below), len(o.FirstBelow))
+		failed = append(failed, words.Count(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
 	}
-	if nabove > 0 {
+	if o.Above > 0 {
 		fmt.Fprintln(w, "  above the optimum (no DP mechanism agreeing with the hitting set gets there):")
-		for _, l := range above {
-			fmt.Fprintf(w, "    %s\n", l)
+		for _, m := range o.FirstAbove {
+			fmt.Fprintf(w, "    id %s: p_true %s > optimum %s (%s) by %.3g\n", ids.String(int(m.V)), num(m.Got), num(m.Want), why(m.V), m.Got-m.Want)
 		}
-		moreLine(w, int64(nabove), len(above))
-		failed = append(failed, words.Count(int64(nabove), "vertex above the optimum", "vertices above the optimum"))
+		moreLine(w, int64(o.Above), len(o.FirstAbove))
+		failed = append(failed, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
 	}
 	return failed
 }

@@ -120,6 +120,16 @@ var Families = []Family{
 	}},
 }
 
+// Named is the family of Families called name; it panics on an unknown name.
+func Named(name string) Family {
+	for _, f := range Families {
+		if f.Name == name {
+			return f
+		}
+	}
+	panic("testgraph: no family " + name)
+}
+
 // Pairs spans the parameter range, including ε = 0 and δ = 0.
 var Pairs = []dp.Pair{
 	MustDP(math.Ln2, 0), MustDP(0.5, 1e-6), MustDP(0, 0), MustDP(0, 0.05), MustDP(0.1, 0),

@@ -1,0 +1,66 @@
+package cover
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
+)
+
+// A Policy gives every hitting-set vertex its p_true by its answer (graphdp
+// hitting-set): the same value everywhere, or one per answer (boundary-homogeneous).
+type Policy struct {
+	PTrue [2]float64 // p_true on answer-0 and on answer-1 vertices
+	Name  string     // what the output's metadata (graphdp.policy) says
+}
+
+// Balanced is the paper's balanced value α = (e^ε+δ)/(e^ε+1) on every vertex
+// (dp.Pair.Balanced, rounded down): feasible on any hitting set, since two vertices
+// with different answers meet the DP bound with equality at distance 1
+// (docs/DESIGN.md §10.3).
+func Balanced(pair dp.Pair) Policy {
+	a := pair.Balanced()
+	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (balanced α = (e^ε+δ)/(e^ε+1))", num(a))}
+}
+
+// Uniform is p_true = a on every vertex.
+func Uniform(a float64) Policy {
+	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (-alpha)", num(a))}
+}
+
+// ByAnswer is p_true = a0 on answer-0 vertices and a1 on answer-1 vertices.
+func ByAnswer(a0, a1 float64) Policy {
+	return Policy{PTrue: [2]float64{a0, a1}, Name: fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (-alpha-0, -alpha-1)", num(a0), num(a1))}
+}
+
+// Values is the policy's p_true for each vertex of set.
+func (p Policy) Values(set []int32, answer []bool) []float64 {
+	ptrue := make([]float64, len(set))
+	for i, v := range set {
+		if answer[v] {
+			ptrue[i] = p.PTrue[1]
+		} else {
+			ptrue[i] = p.PTrue[0]
+		}
+	}
+	return ptrue
+}
+
+// BoundaryVertices lists, ascending, the vertices with at least one boundary edge: a
+// boundary-hitting set, not a minimum one (graphdp hitting-set -all-boundary).
+func BoundaryVertices(g *graph.Graph, answer []bool) []int32 {
+	out := []int32{}
+	for u := int32(0); int(u) < g.N(); u++ {
+		for _, v := range g.Neighbours(u) {
+			if answer[v] != answer[u] {
+				out = append(out, u)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// num is the shortest decimal that reads back to x.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
