@@ -8,8 +8,7 @@
 //  1. It shares no code with package dp: e^ε is summed from its Taylor series
 //     directly, without dp's argument reduction or directed rounding, so a mistake in
 //     dp cannot be repeated here.
-//  2. Nothing is rounded between steps: sums and products of float64 values in
-//     [0, 1] are exact at Bits bits, and the only rounding is e^ε's series, far below
-//     anything a float64 comparison can see.
+//  2. Every step is computed at Bits bits; no intermediate value is rounded to
+//     float64 (sums of float64 values in [0, 1] are exact at that precision).
 //  3. It is imported by tests only.
 package oracle
