@@ -30,6 +30,13 @@
 //     is rejected with the first solve's violations at tolerance 0, as bfs.Solve
 //     does), the assembly of p_true (bfs.OutputPTrue, bfs.GivenPOne), the audit
 //     (check.Auditor). beam applies them per shard and sums.
+//  4. The graph is graph's: a shard's CSR block is graph.BuildShard over the arcs the
+//     joins sent it (graph doc.go invariant 3: the block graph.ShardOf cuts from
+//     graph.Build's graph), and shards are a graph.Layout of consecutive positions.
+//  5. Elements cross the shuffle as blocks of columns, integer columns as varint
+//     gaps and flags as bits (codec.go); every element and staging file decodes to
+//     exactly what was encoded (candidates bit for bit, −0 kept); reading past
+//     the end of one fails with errCorrupt.
 //
 // Deployment (worker.go, submit.go; docs/BEAM.md, "Submitting to a cluster"):
 //

@@ -58,7 +58,7 @@ type Options struct {
 	Staging string
 	// ShardSize is the number of vertices per shard, or Shards their number (0 and
 	// 0: shards of about ShardArcs arcs); Buckets the number of id-join buckets (0:
-	// 64); RoundsPerPipeline how many rounds one pipeline runs (0:
+	// one per BucketRows input rows, at least 64); RoundsPerPipeline how many rounds one pipeline runs (0:
 	// DefaultRoundsPerPipeline). Zero fields take the job's beam: keys.
 	ShardSize, Shards, Buckets, RoundsPerPipeline int
 	// WorkerTimeout is how long a job submitted to a job server (an Endpoint, or
@@ -101,6 +101,20 @@ func (o Options) shardSize(n, edgeRows int64) int {
 		shards = max(1, (2*edgeRows+ShardArcs-1)/ShardArcs)
 	}
 	return int(max(1, min((n+shards-1)/shards, math.MaxInt32)))
+}
+
+// BucketRows is about how many input rows (vertices, edges, hitting-set rows) one
+// id-join bucket of the build holds by default, at least 64 buckets: a bucket's id
+// index and blocks stay within tens of MiB on a worker at any input size (10^9
+// edges: about a thousand buckets).
+const BucketRows = 1 << 20
+
+// buckets is the number of id-join buckets for an input of rows rows.
+func (o Options) buckets(rows int64) int {
+	if o.Buckets > 0 {
+		return o.Buckets
+	}
+	return int(min(max(64, (rows+BucketRows-1)/BucketRows), 1<<16))
 }
 
 // Engine is the engine name Beam runs record in the output's metadata.
@@ -159,10 +173,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List, Epsilon: job.Epsilon, Delta: job.Delta}
 	opts = opts.withJob(job.Beam)
 	c.ShardSize = int32(opts.shardSize(int64(c.N), pl.rows[fileEdges]))
-	c.Buckets = opts.Buckets
-	if c.Buckets <= 0 {
-		c.Buckets = 64
-	}
+	c.Buckets = opts.buckets(pl.rows[fileVertices] + pl.rows[fileEdges] + pl.rows[fileHit])
 	per := opts.RoundsPerPipeline
 	if per <= 0 {
 		per = DefaultRoundsPerPipeline
@@ -177,7 +188,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	done("read")
 
-	s := &pipeline.Summary{Version: pipeline.Version, Runner: "beam", Engine: Engine, Epsilon: job.Epsilon, Delta: job.Delta}
+	s := &pipeline.Summary{Version: pipeline.Build().Version, Build: pipeline.Build(), Runner: "beam", Engine: Engine, Epsilon: job.Epsilon, Delta: job.Delta}
 	s.Vertices, s.EdgesRead, s.HittingSet = int(c.N), pl.rows[fileEdges], int(pl.rows[fileHit])
 	fps := make([]string, 3)
 	for k := range fps {
@@ -576,8 +587,8 @@ func gatherReport(ctx context.Context, staging string, round int, l graph.Layout
 }
 
 // idsAt looks up the ids of a few positions in their shards' info files.
-func idsAt(ctx context.Context, c Conf, pos []int32) (map[int32]string, error) {
-	out := make(map[int32]string, len(pos))
+func idsAt(ctx context.Context, c Conf, pos []int32) (map[int32]string, map[int32]bool, error) {
+	out, answer := make(map[int32]string, len(pos)), make(map[int32]bool, len(pos))
 	l := c.layout()
 	cache := map[int32]*info{}
 	for _, p := range pos {
@@ -589,17 +600,17 @@ func idsAt(ctx context.Context, c Conf, pos []int32) (map[int32]string, error) {
 		if x == nil {
 			b, err := readBlob(ctx, infoFile(c.Staging, int(s)))
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if x, err = decodeInfo(b); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			cache[s] = x
 		}
 		lo, _ := l.Range(s)
-		out[p] = x.IDs.text(int(p - lo))
+		out[p], answer[p] = x.IDs.text(int(p-lo)), x.Answer[p-lo]
 	}
-	return out, nil
+	return out, answer, nil
 }
 
 // num is pipeline's number format in messages: the shortest decimal that reads back.
@@ -618,7 +629,7 @@ func notHitting(ctx context.Context, c Conf, st *buildStats) error {
 	for _, x := range first {
 		vs = append(vs, x.V)
 	}
-	idv, err := idsAt(ctx, c, vs)
+	idv, _, err := idsAt(ctx, c, vs)
 	if err != nil {
 		return err
 	}
@@ -674,18 +685,18 @@ func gatherFinish(ctx context.Context, staging string, l graph.Layout, limit int
 
 // infeasible is pipeline's rejection of conflicting hitting-set values, worded the same.
 func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) error {
-	var by []int32
+	var at []int32
 	for _, v := range fd.violations {
-		by = append(by, v.By)
+		at = append(at, v.H, v.By)
 	}
-	idb, err := idsAt(ctx, c, by)
+	id, ans, err := idsAt(ctx, c, at)
 	if err != nil {
 		return err
 	}
 	var conflicts []pipeline.Conflict
 	for _, v := range fd.violations {
-		conflicts = append(conflicts, pipeline.Conflict{Output: v.Output, H: v.IDH, By: idb[v.By], Dist: v.Dist,
-			Given: v.Given, ByValue: v.ByValue, Bound: v.Bound})
+		conflicts = append(conflicts, pipeline.Conflict{Output: v.Output, H: v.IDH, By: id[v.By], AnsH: ans[v.H], AnsBy: ans[v.By],
+			Dist: v.Dist, Given: v.Given, ByValue: v.ByValue, Bound: v.Bound})
 	}
 	return pipeline.Infeasible(c.Hitting, job.Epsilon, job.Delta, fd.Infeasible, conflicts)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
 // The generated instances must exercise what the issue names: values 0 and 1, values
@@ -39,7 +41,7 @@ func TestGeneratorCoverage(t *testing.T) {
 	t.Logf("values 0/1: %d, on the edge: %d, ε=0: %d, δ=0: %d, isolated: %d, multi-component: %d",
 		zeroOne, onEdge, eps0, delta0, isolated, multi)
 	for name, c := range map[string]int{"0/1": zeroOne, "on-edge": onEdge, "ε=0": eps0, "δ=0": delta0, "isolated": isolated, "multi": multi} {
-		if c < 50 {
+		if c < testgraph.Instances(50, 5) { // scaled with the instances drawn
 			t.Errorf("only %d instances with %s", c, name)
 		}
 	}

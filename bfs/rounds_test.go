@@ -111,7 +111,7 @@ func TestRoundsMatchesPropagateInfeasible(t *testing.T) {
 			}
 		}
 	})
-	if infeasible < 200 {
+	if infeasible < testgraph.Instances(200, 20) {
 		t.Fatalf("only %d infeasible instances exercised", infeasible)
 	}
 }

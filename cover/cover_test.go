@@ -163,7 +163,7 @@ func TestBoundary(t *testing.T) {
 			}
 		}
 	}
-	if brute < 1000 {
+	if brute < testgraph.Instances(1000, 100) {
 		t.Fatalf("only %d graphs cross-checked by brute force", brute)
 	}
 }

@@ -110,16 +110,26 @@ func (t *csvTable) parseError(err error, nfields int) error {
 // each calls fn for every data row (rec is valid during the call), checking ctx
 // every batchRows rows, and then returns the digest of the whole file.
 func (t *csvTable) each(ctx context.Context, fn func(rec []string, row int64) error) (string, error) {
+	rc, counted := rowCounter(ctx), int64(0)
 	for {
 		rec, row, err := t.next()
 		if err == io.EOF {
+			if rc != nil {
+				rc.Done.Add(t.rows - counted) // the last, partial batch
+			}
 			return t.fingerprint()
 		}
 		if err != nil {
 			return "", err
 		}
-		if row%batchRows == 0 && ctx.Err() != nil {
-			return "", ctx.Err()
+		if row%batchRows == 0 {
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			if rc != nil && row > 0 {
+				rc.Done.Add(row - counted)
+				counted = row
+			}
 		}
 		if err := fn(rec, row); err != nil {
 			return "", err

@@ -512,6 +512,10 @@ func (t *Table) run(ctx context.Context, loaders ...chunkLoader) error {
 	failed.Store(math.MaxInt64)
 	var eg errgroup.Group
 	eg.SetLimit(runtime.GOMAXPROCS(0))
+	rc := rowCounter(ctx)
+	if rc != nil {
+		rc.Total.Add(t.numRows())
+	}
 	for g := range ng {
 		for li, load := range loaders {
 			if ctx.Err() != nil || failed.Load() < int64(g) {
@@ -525,6 +529,9 @@ func (t *Table) run(ctx context.Context, loaders ...chunkLoader) error {
 			}
 			eg.Go(func() error {
 				err := t.safeLoad(load, check, g)
+				if err == nil && li == 0 && rc != nil {
+					rc.Done.Add(t.starts[g+1] - t.starts[g]) // a row group, counted once
+				}
 				if err != nil {
 					errs[g*len(loaders)+li] = err
 					if !errors.Is(err, errAbandoned) && ctx.Err() == nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -26,18 +27,19 @@ func LoadConfig(path string, job *Job) (unknown []string, err error) {
 	if err != nil {
 		return nil, &ConfigError{Source: path, Problems: []string{err.Error()}}
 	}
+	keys := keysByLine(data)
 	if err := decode(data, job, true); err != nil {
 		var te *yaml.TypeError
 		if !errors.As(err, &te) {
-			return nil, &ConfigError{Source: path, Problems: []string{tidyYAML(err.Error())}}
+			return nil, &ConfigError{Source: path, Problems: []string{tidyYAML(err.Error(), keys)}}
 		}
 		for _, e := range te.Errors {
-			unknown = append(unknown, tidyYAML(e))
+			unknown = append(unknown, tidyYAML(e, keys))
 		}
 		// Apply the keys it does know, so the rest can be validated too. Its type
 		// errors are the strict pass's again: they are listed once, above.
 		if err := decode(data, job, false); err != nil && !errors.As(err, &te) {
-			return nil, &ConfigError{Source: path, Problems: append(unknown, tidyYAML(err.Error()))}
+			return nil, &ConfigError{Source: path, Problems: append(unknown, tidyYAML(err.Error(), keys))}
 		}
 	}
 	job.resolve(filepath.Dir(path))
@@ -100,11 +102,92 @@ func (n *number) UnmarshalYAML(v *yaml.Node) error {
 	return nil
 }
 
-var fieldNotFound = regexp.MustCompile(`field (\S+) not found in type .*`)
+var (
+	fieldNotFound = regexp.MustCompile(`^line (\d+): field (\S+) not found in type .*`)
+	lineFirst     = regexp.MustCompile(`^line (\d+): (.*)$`)
+	unmarshalInto = regexp.MustCompile("^cannot unmarshal !!\\w+ `(.*)` into (\\S+)$")
+)
 
-// tidyYAML rewrites yaml's messages about Go types into the file's terms.
-func tidyYAML(msg string) string {
+// tidyYAML rewrites yaml's messages about Go types into the file's terms: the
+// line and the dotted key (columns.id), "did you mean" for an unknown key.
+func tidyYAML(msg string, keys map[int]string) string {
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	msg = fieldNotFound.ReplaceAllString(msg, `unknown key "$1"`)
-	return strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
+	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
+	if m := fieldNotFound.FindStringSubmatch(msg); m != nil {
+		key := m[2]
+		if k := keys[atoi(m[1])]; k != "" {
+			key = k
+		}
+		out := fmt.Sprintf("line %s: unknown key %q", m[1], key)
+		if near, ok := Nearest(key, ConfigKeys()); ok {
+			out += fmt.Sprintf(" (did you mean %q?)", near)
+		}
+		return out
+	}
+	if m := lineFirst.FindStringSubmatch(msg); m != nil {
+		rest := m[2]
+		if u := unmarshalInto.FindStringSubmatch(rest); u != nil {
+			kind := map[string]string{"int": "an integer", "string": "a string", "bool": "true or false"}[u[2]]
+			if kind == "" {
+				kind = "a " + u[2]
+			}
+			rest = fmt.Sprintf("%q is not %s", u[1], kind)
+		}
+		if k := keys[atoi(m[1])]; k != "" && !strings.HasPrefix(rest, k+":") {
+			rest = k + ": " + rest
+		}
+		return "line " + m[1] + ": " + rest
+	}
+	return msg
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// keysByLine maps each line of a YAML file holding a key to that key's dotted path
+// (beam.shard_size), for messages that only know a line. A file that does not parse
+// gives no keys (its parse error is reported instead).
+func keysByLine(data []byte) map[int]string {
+	keys := map[int]string{}
+	var root yaml.Node
+	if yaml.Unmarshal(data, &root) != nil || len(root.Content) == 0 {
+		return keys
+	}
+	var walk func(n *yaml.Node, prefix string)
+	walk = func(n *yaml.Node, prefix string) {
+		if n.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			path := prefix + k.Value
+			keys[k.Line] = path
+			if v.Line != k.Line {
+				keys[v.Line] = path
+			}
+			walk(v, path+".")
+		}
+	}
+	walk(root.Content[0], "")
+	return keys
+}
+
+// ConfigKeys lists every key a config file may hold, dotted (columns.id), from
+// Job's yaml tags: the one list unknown keys are compared with.
+func ConfigKeys() []string {
+	keys := []string{"epsilon", "delta"}
+	var walk func(t reflect.Type, prefix string)
+	walk = func(t reflect.Type, prefix string) {
+		for f := range t.Fields() {
+			tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if tag == "" || tag == "-" {
+				continue
+			}
+			keys = append(keys, prefix+tag)
+			if f.Type.Kind() == reflect.Struct {
+				walk(f.Type, prefix+tag+".")
+			}
+		}
+	}
+	walk(reflect.TypeFor[Job](), "")
+	return keys
 }

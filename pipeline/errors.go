@@ -2,22 +2,30 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/graphdp/graphdp/bfs"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // ConfigError lists every problem found in a job description (usage; exit status 2).
 type ConfigError struct {
-	Source   string   // the config file, or "flags"
+	Source   string   // the config file, or "" (the command line)
 	Problems []string // one line each
 }
 
 func (e *ConfigError) Error() string {
-	if len(e.Problems) == 1 {
-		return e.Source + ": " + e.Problems[0]
+	src := ""
+	if e.Source != "" {
+		src = e.Source + ": "
 	}
-	return fmt.Sprintf("%s: %d problems:\n  %s", e.Source, len(e.Problems), strings.Join(e.Problems, "\n  "))
+	if len(e.Problems) == 1 {
+		return src + e.Problems[0]
+	}
+	return fmt.Sprintf("%s%d problems:\n  %s", src, len(e.Problems), strings.Join(e.Problems, "\n  "))
 }
 
 // RejectError is input that was read correctly but admits no mechanism: the hitting
@@ -60,25 +68,55 @@ func NotHittingSet(file string, total, boundary int64, first []Uncovered) *Rejec
 	return e
 }
 
-// Conflict is a pair of hitting-set values that admits no DP extension, by id (bfs.Violation).
+// Conflict is a pair of hitting-set values that admits no DP extension, by id
+// (bfs.Violation): Pr[M(H) = Output] = Given exceeds Bound = U^Dist(ByValue), where
+// ByValue = Pr[M(By) = Output]. AnsH and AnsBy are the two datasets' answers, so that
+// the message speaks of the p_true the user gave.
 type Conflict struct {
 	Output                bool
 	H, By                 string
+	AnsH, AnsBy           bool
 	Dist                  int32
 	Given, ByValue, Bound float64
 }
 
 // Infeasible is the rejection of conflicting hitting-set values (the paper's
-// feasibility lemma, docs/DESIGN.md §3.3),
-// worded the same by every runner.
+// feasibility lemma, docs/DESIGN.md §3.3), worded the same by every runner, in the
+// user's terms: the p_true given, the dataset it conflicts with, their distance and
+// the largest (or smallest) p_true that dataset allows. Root conflicts come first:
+// those of the dataset taking part in the most listed conflicts (the likeliest
+// cause), then in the order found. Probabilities have 9 significant digits.
 func Infeasible(file string, epsilon, delta float64, total int64, first []Conflict) *RejectError {
 	e := &RejectError{File: file, Kind: "infeasible", Total: total,
-		Head: fmt.Sprintf("no (ε,δ)-DP extension exists (ε=%v, δ=%v): %d hitting-set values exceed the bound another hitting-set vertex imposes (tolerance %g); nothing written",
-			epsilon, delta, total, bfs.Tolerance)}
-	for _, v := range first {
-		j := b2i(v.Output)
-		e.Lines = append(e.Lines, fmt.Sprintf("id %s: Pr[M=%d] = %s, but id %s (Pr[M=%d] = %s) at distance %d allows at most U^%d(%s) = %s",
-			v.H, j, num(v.Given), v.By, j, num(v.ByValue), v.Dist, v.Dist, num(v.ByValue), num(v.Bound)))
+		Head: fmt.Sprintf("no (ε,δ)-DP mechanism has these p_true values (ε=%v, δ=%v): %s outside what another hitting-set dataset allows (tolerance %g); nothing written",
+			epsilon, delta, words.Count(total, "given value lies", "given values lie"), bfs.Tolerance)}
+	in := map[string]int{}
+	for _, c := range first {
+		in[c.H]++
+		in[c.By]++
+	}
+	root := func(c Conflict) int { return max(in[c.H], in[c.By]) }
+	order := slices.Clone(first)
+	slices.SortStableFunc(order, func(a, b Conflict) int { return root(b) - root(a) })
+	for _, c := range order {
+		// p_true is Pr[M = answer]: the conflicting output is the answer's or the other one.
+		ptrue := func(prob float64, ans bool) float64 {
+			if ans == c.Output {
+				return prob
+			}
+			return 1 - prob
+		}
+		given, byGiven := ptrue(c.Given, c.AnsH), ptrue(c.ByValue, c.AnsBy)
+		allowed := "allows at most p_true " + sig9(c.Bound)
+		if c.AnsH != c.Output {
+			allowed = "requires at least p_true " + sig9(1-c.Bound)
+		}
+		e.Lines = append(e.Lines, fmt.Sprintf("dataset %s (answer %d): p_true %s given, but dataset %s (answer %d, p_true %s) %s away %s",
+			c.H, b2i(c.AnsH), sig9(given), c.By, b2i(c.AnsBy), sig9(byGiven), words.Count(int64(c.Dist), "hop", "hops"), allowed))
 	}
 	return e
 }
+
+// sig9 writes a probability with 9 significant digits. Rounding moves a value below
+// 1 by at most 5e-10, inside bfs.Tolerance: a printed bound, given as is, is accepted.
+func sig9(x float64) string { return strconv.FormatFloat(x, 'g', 9, 64) }

@@ -9,13 +9,17 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
-// progress reports long phases while they run: phase, done/total, rate and ETA. On a
-// terminal (Job.Progress) it redraws one status line every progressTTY; otherwise it
-// logs a structured "progress" line (slog, level info: visible with --log-level info,
-// JSON with --log-format json) every progressLog. Phases shorter than the first
-// tick print nothing.
+// progress reports long phases while they run: phase, counts done (of the total
+// where it is known), a humane rate (584k rows/s) and an ETA. On a terminal
+// (Job.Progress) it redraws one status line every progressTTY; otherwise it logs a
+// structured "progress" line (slog, level info: visible with --log-level info, JSON
+// with --log-format json) every progressLog. Phases shorter than the first tick
+// print nothing. The counters are written by the phases a block at a time (a row
+// group, a batch of rows, 2^16 vertices), never per element, and read only here.
 type progress struct {
 	log  *slog.Logger
 	tty  io.Writer
@@ -23,7 +27,7 @@ type progress struct {
 	name string
 	unit string
 	done *atomic.Int64 // nil: the phase has no counter (elapsed time only)
-	tot  int64
+	tot  func() int64  // the total, ≤ 0 while unknown
 	from time.Time
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -65,11 +69,49 @@ func newProgress(ctx context.Context, log *slog.Logger, tty io.Writer) *progress
 	return p
 }
 
-// phase starts a phase; done (may be nil) counts its work out of total units.
-func (p *progress) phase(name string, done *atomic.Int64, total int64, unit string) {
+// phase starts a phase; done (may be nil) counts its work in units out of
+// total() (nil or ≤ 0: unknown, then no percentage and no ETA).
+func (p *progress) phase(name string, done *atomic.Int64, total func() int64, unit string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if total == nil {
+		total = func() int64 { return 0 }
+	}
 	p.name, p.done, p.tot, p.unit, p.from = name, done, total, unit, time.Now()
+}
+
+// fixed is a known total.
+func fixed(n int64) func() int64 { return func() int64 { return n } }
+
+// progressLine is the status line of a phase: counts, rate, ETA (tested alone).
+func progressLine(name, unit string, done, total int64, elapsed float64, counted bool) string {
+	if !counted {
+		return fmt.Sprintf("graphdp: %s %s", name, seconds(elapsed))
+	}
+	rate := float64(done) / max(elapsed, 1e-9)
+	line := fmt.Sprintf("graphdp: %s %s %s", name, words.Humane(float64(done)), unit)
+	if total > 0 {
+		line = fmt.Sprintf("graphdp: %s %s of %s %s (%.0f%%)", name, words.Humane(float64(done)), words.Humane(float64(total)), unit,
+			100*float64(min(done, total))/float64(total))
+	}
+	line += fmt.Sprintf(", %s %s/s", words.Humane(rate), unit)
+	if total > 0 && rate > 0 && done < total {
+		line += ", ETA " + seconds(float64(total-done)/rate)
+	} else {
+		line += ", " + seconds(elapsed)
+	}
+	return line
+}
+
+// seconds writes a duration people read: 4.2s, 3m05s, 1h02m.
+func seconds(s float64) string {
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%.1fs", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm%02ds", int(s)/60, int(s)%60)
+	}
+	return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
 }
 
 func (p *progress) report() {
@@ -80,27 +122,23 @@ func (p *progress) report() {
 	}
 	el := time.Since(p.from).Seconds()
 	var done int64
+	tot := p.tot()
 	rate, eta := 0.0, -1.0
 	if p.done != nil {
 		done = p.done.Load()
 		rate = float64(done) / max(el, 1e-9)
-		if rate > 0 && p.tot > 0 {
-			eta = float64(p.tot-done) / rate
+		if rate > 0 && tot > 0 {
+			eta = max(float64(tot-done)/rate, 0)
 		}
 	}
 	if p.tty != nil {
-		line := fmt.Sprintf("graphdp: %s %.1fs", p.name, el)
-		if p.done != nil {
-			line = fmt.Sprintf("graphdp: %s %d/%d %s (%.0f%%), %.3g %s/s, ETA %.1fs", p.name, done, p.tot, p.unit,
-				100*float64(done)/float64(max(p.tot, 1)), rate, p.unit, max(eta, 0))
-		}
-		fmt.Fprintf(p.tty, "\r\033[K%s", line)
+		fmt.Fprintf(p.tty, "\r\033[K%s", progressLine(p.name, p.unit, done, tot, el, p.done != nil))
 		p.drew = true
 		return
 	}
 	attrs := []any{"stage", p.name, "elapsed_seconds", el}
 	if p.done != nil {
-		attrs = append(attrs, "done", done, "total", p.tot, "unit", p.unit, "rate_per_second", rate, "eta_seconds", eta)
+		attrs = append(attrs, "done", done, "total", tot, "unit", p.unit, "rate_per_second", rate, "rate", words.Humane(rate)+" "+p.unit+"/s", "eta_seconds", eta)
 	}
 	p.log.Info("progress", attrs...)
 }

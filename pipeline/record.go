@@ -223,7 +223,6 @@ func Metadata(job *Job, engine string, l *Loaded) map[string]string {
 // extra.
 func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) map[string]string {
 	meta := map[string]string{
-		"graphdp.version": Version,
 		"graphdp.epsilon": num(epsilon),
 		"graphdp.delta":   num(delta),
 	}
@@ -242,5 +241,5 @@ func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) 
 		add("graphdp.hitting_set.sha256", l.Hit.Fingerprint)
 	}
 	maps.Copy(meta, extra)
-	return meta
+	return Build().metadata(meta)
 }

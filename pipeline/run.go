@@ -145,12 +145,13 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	t := newTimer()
 	prog := newProgress(ctx, log, job.Progress)
 	defer prog.close()
-	s := &Summary{Version: Version, Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
+	s := &Summary{Version: Build().Version, Build: Build(), Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
 
-	prog.phase("read", nil, 0, "")
+	rows := new(ingest.RowCounter)
+	prog.phase("read", &rows.Done, rows.Total.Load, "rows")
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
 	job.Mechanism = "" // a config's table for verify: run audits its own output
-	l, err := Load(ctx, &job)
+	l, err := Load(ingest.WithRowCounter(ctx, rows), &job)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	fillInputs(s, l)
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet, "seconds", t.done("read").Seconds())
 
-	prog.phase("csr", nil, 0, "")
+	prog.phase("csr", nil, nil, "")
 	g, st, err := l.BuildGraph(ctx, job.Workers)
 	if err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
 		"components", s.Components, "seconds", t.done("csr").Seconds())
 
-	prog.phase("check", nil, 0, "")
+	prog.phase("check", nil, nil, "")
 	in, err := bfs.NewInstance(g, l.Vertices.Answer, l.Hit.Vertex, l.Hit.PTrue, pair)
 	if err != nil {
 		return nil, err
@@ -183,7 +184,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 	t.done("check")
 
-	prog.phase("propagate", in.Progress, 2*int64(g.N()), "vertices")
+	prog.phase("propagate (2 passes)", in.Progress, fixed(2*int64(g.N())), "vertices settled")
 	sol, err := bfs.Solve(ctx, in, eng, job.List)
 	if err != nil {
 		return nil, err
@@ -197,7 +198,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		return s, infeasible(job, l, sol)
 	}
 
-	prog.phase("audit", nil, 0, "")
+	prog.phase("audit", nil, nil, "")
 	audit := check.Verify(g, sol.POne, pair, 0, 3)
 	s.AuditWorst = max(audit.Worst.Excess, 0)
 	if audit.Edges == 0 {
@@ -225,13 +226,14 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 	t.done("audit")
 
-	prog.phase("write", nil, 0, "")
+	written := new(atomic.Int64)
+	prog.phase("write", written, fixed(int64(g.N())), "rows")
 	rec, err := BuildRecord(nil, l, sol)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Release()
-	if err := sink.Write(ctx, job.Out, rec, Metadata(&job, eng.Name(), l)); err != nil {
+	if err := sink.Write(sink.WithRowCounter(ctx, written), job.Out, rec, Metadata(&job, eng.Name(), l)); err != nil {
 		return nil, err
 	}
 	s.Out = job.Out
@@ -291,10 +293,11 @@ func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
 // infeasible explains which hitting-set values conflict (the paper's feasibility
 // lemma, docs/DESIGN.md §3.3).
 func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
-	ids := l.Vertices.IDs
+	ids, ans := l.Vertices.IDs, l.Vertices.Answer
 	var first []Conflict
 	for _, v := range sol.Violations {
-		first = append(first, Conflict{v.Output, ids.String(int(v.H)), ids.String(int(v.By)), v.Dist, v.Given, v.ByValue, v.Bound})
+		first = append(first, Conflict{Output: v.Output, H: ids.String(int(v.H)), By: ids.String(int(v.By)), AnsH: ans[v.H], AnsBy: ans[v.By],
+			Dist: v.Dist, Given: v.Given, ByValue: v.ByValue, Bound: v.Bound})
 	}
 	return Infeasible(l.Hit.File, job.Epsilon, job.Delta, int64(sol.Infeasible), first)
 }

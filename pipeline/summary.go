@@ -12,15 +12,18 @@ import (
 
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Summary is the run summary: written as JSON with --summary, and shortly on stderr.
 type Summary struct {
-	Version string  `json:"version"`
-	Runner  string  `json:"runner"`
-	Engine  string  `json:"engine"`
-	Epsilon float64 `json:"epsilon"`
-	Delta   float64 `json:"delta"`
+	Version string    `json:"version"`
+	Build   BuildInfo `json:"build"`
+	Runner  string    `json:"runner"`
+	Engine  string    `json:"engine"`
+	Epsilon float64   `json:"epsilon"`
+	Delta   float64   `json:"delta"`
 	Inputs  struct {
 		Vertices   Input `json:"vertices"`
 		Edges      Input `json:"edges"`
@@ -154,16 +157,16 @@ func (s *Summary) WriteJSON(path string) error {
 func (s *Summary) Human(w io.Writer) {
 	components := "components not counted"
 	if s.Components >= 0 {
-		components = plural(int64(s.Components), "component", "components")
+		components = words.Count(int64(s.Components), "component", "components")
 	}
 	fmt.Fprintf(w, "graphdp %s: %s, %s kept of %d read (%s, %s), %s\n",
-		s.Engine, plural(int64(s.Vertices), "vertex", "vertices"), plural(s.EdgesKept, "edge", "edges"), s.EdgesRead,
-		plural(s.Duplicates, "duplicate", "duplicates"), plural(s.SelfLoops, "self-loop", "self-loops"), components)
-	fmt.Fprintf(w, "  hitting set: %d vertices, %d boundary edges, %d uncovered; feasible: %v\n",
-		s.HittingSet, s.BoundaryEdges, s.Uncovered, s.Feasible)
+		s.Engine, words.Count(int64(s.Vertices), "vertex", "vertices"), words.Count(s.EdgesKept, "edge", "edges"), s.EdgesRead,
+		words.Count(s.Duplicates, "duplicate", "duplicates"), words.Count(s.SelfLoops, "self-loop", "self-loops"), components)
+	fmt.Fprintf(w, "  hitting set: %s, %s, %d uncovered; feasible: %v\n",
+		words.Count(int64(s.HittingSet), "vertex", "vertices"), words.Count(s.BoundaryEdges, "boundary edge", "boundary edges"), s.Uncovered, s.Feasible)
 	if s.Out != "" {
-		fmt.Fprintf(w, "  mechanism: mean p_true %.6g, %d vertices answer truthfully; DP audit worst excess %.3g\n",
-			s.MeanPTrue, s.Truthful, s.AuditWorst)
+		fmt.Fprintf(w, "  mechanism: mean p_true %.6g, %s truthfully; DP audit worst excess %.3g\n",
+			s.MeanPTrue, words.Count(int64(s.Truthful), "vertex answers", "vertices answer"), s.AuditWorst)
 		fmt.Fprintf(w, "  wrote %s\n", s.Out)
 	}
 	if s.Deterministic != nil {
@@ -183,11 +186,4 @@ func (s *Summary) Human(w io.Writer) {
 			b.Shards, b.ShardSize, b.Rounds, b.Pipelines, b.Offers, float64(b.OfferBytes)/(1<<20))
 	}
 	fmt.Fprintf(w, "  time %.3fs (%s); peak RSS %.1f MiB\n", s.WallSeconds, strings.Join(parts, ", "), float64(s.PeakRSSBytes)/(1<<20))
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.FormatInt(n, 10) + " " + many
 }

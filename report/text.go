@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // textLevels is how many accuracy levels Text lists.
@@ -66,7 +68,7 @@ func (r *Report) Text(w io.Writer) error {
 	p := func(f string, a ...any) { fmt.Fprintf(&b, f, a...) }
 	a, rr := r.Accuracy, r.RandomizedResponse
 	p("graphdp report: %s\n", r.Inputs.Mechanism.Path)
-	p("  %d datasets, %d edges; ε = %v, δ = %v\n\n", r.Datasets, r.Edges, r.Epsilon, r.Delta)
+	p("  %s, %s; ε = %v, δ = %v\n\n", words.Count(int64(r.Datasets), "dataset", "datasets"), words.Count(r.Edges, "edge", "edges"), r.Epsilon, r.Delta)
 	if lines := r.Deterministic.Lines(); lines != nil {
 		p("%s\n", box(lines))
 	}
@@ -80,7 +82,7 @@ func (r *Report) Text(w io.Writer) error {
 	}
 
 	p("\nAccuracy p_true = Pr[M = true answer]\n")
-	p("  mean %.6f, min %.6f, max %.6f; %d datasets answered truthfully (p_true = 1)\n", a.Mean, a.Min, a.Max, a.Truthful)
+	p("  mean %.6f, min %.6f, max %.6f; %s truthfully (p_true = 1)\n", a.Mean, a.Min, a.Max, words.Count(int64(a.Truthful), "dataset answered", "datasets answered"))
 	var qs []string
 	for _, q := range a.Quantiles {
 		qs = append(qs, fmt.Sprintf("%g%% %.4f", math.Round(q.Q*1000)/10, q.PTrue))
@@ -121,7 +123,7 @@ func (r *Report) Text(w io.Writer) error {
 	tw.Flush()
 
 	p("\nRandomized response (p_true = (e^ε+δ)/(e^ε+1) = %.9f on every dataset)\n", rr.PTrue)
-	p("  gain: %d datasets", rr.Gain)
+	p("  gain: %s", words.Count(int64(rr.Gain), "dataset", "datasets"))
 	switch {
 	case rr.Gain > 0 && rr.MaxGainID != "":
 		p(", by %.6f on average (max %.6f, dataset %s)", rr.MeanGainGains, rr.MaxGain, rr.MaxGainID)
@@ -131,8 +133,8 @@ func (r *Report) Text(w io.Writer) error {
 	if rr.GainDeterministic > 0 {
 		p("; %d of them deterministic (p_one 0 or 1), left out of the max", rr.GainDeterministic)
 	}
-	p("\n  equal (within %g): %d datasets\n", Tolerance, rr.Equal)
-	p("  lose: %d datasets", rr.Lose)
+	p("\n  equal (within %g): %s\n", Tolerance, words.Count(int64(rr.Equal), "dataset", "datasets"))
+	p("  lose: %s", words.Count(int64(rr.Lose), "dataset", "datasets"))
 	if rr.Lose > 0 {
 		p(", by %.6f on average (max %.6f, dataset %s)", rr.MeanLossLoses, rr.MaxLoss, rr.MaxLossID)
 	}

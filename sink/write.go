@@ -87,7 +87,7 @@ func withMetadata(sc *arrow.Schema, md arrow.Metadata) *arrow.Schema {
 // rows, checking ctx before each and running cfg.afterSlice after each.
 // fn must not retain its argument.
 func forEachSlice(ctx context.Context, rec arrow.RecordBatch, cfg config, fn func(arrow.RecordBatch) error) error {
-	n := rec.NumRows()
+	n, rc := rec.NumRows(), rowCounter(ctx)
 	for off := int64(0); off < n; off += cfg.sliceRows {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -98,6 +98,9 @@ func forEachSlice(ctx context.Context, rec arrow.RecordBatch, cfg config, fn fun
 		s.Release()
 		if err != nil {
 			return err
+		}
+		if rc != nil {
+			rc.Add(end - off)
 		}
 		if cfg.afterSlice != nil {
 			if err := cfg.afterSlice(end); err != nil {

@@ -14,6 +14,8 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // hittingSetOptions are hitting-set's flags over its job.
@@ -164,9 +166,10 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		}
 		mean /= float64(len(c.Solution.PTrue))
 		w := e.stderr
-		fmt.Fprintf(w, "graphdp hitting-set: %d boundary edges, %d boundary vertices (of %d); maximum matching %d, so a minimum cover has %d vertices (König)\n",
-			bc.BoundaryEdges, bc.Boundary, vs.IDs.Len(), bc.Matching, len(bc.Vertices))
-		fmt.Fprintf(w, "  wrote %s: %d vertices, %s, %s\n", o.out, len(set), what, policy.Name)
+		fmt.Fprintf(w, "graphdp hitting-set: %s, %s (of %d); maximum matching %d, so a minimum cover has %s (König)\n",
+			words.Count(bc.BoundaryEdges, "boundary edge", "boundary edges"), words.Count(int64(bc.Boundary), "boundary vertex", "boundary vertices"), vs.IDs.Len(), bc.Matching,
+			words.Count(int64(len(bc.Vertices)), "vertex", "vertices"))
+		fmt.Fprintf(w, "  wrote %s: %s, %s, %s\n", o.out, words.Count(int64(len(set)), "vertex", "vertices"), what, policy.Name)
 		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists; its optimal mechanism has mean p_true %.6g\n", mean)
 	}
 	return nil

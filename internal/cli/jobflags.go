@@ -3,8 +3,8 @@ package cli
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
@@ -13,38 +13,38 @@ import (
 // jobFlag is one flag that sets one key of a pipeline.Job: every subcommand takes
 // the keys it needs from this one table, so a flag means the same everywhere.
 type jobFlag struct {
-	name, usage string
-	field       func(*pipeline.Job) any // *string, *float64 or *int
+	name, key, usage string                  // key: the config file's (dotted) key
+	field            func(*pipeline.Job) any // *string, *float64 or *int
 }
 
 var jobFlagTable = []jobFlag{
-	{"edges", "edges file (.parquet or .csv): columns src, dst", func(j *pipeline.Job) any { return &j.Edges }},
-	{"vertices", "vertices file: columns id, answer", func(j *pipeline.Job) any { return &j.Vertices }},
-	{"hitting-set", "hitting-set file: columns id, p_true", func(j *pipeline.Job) any { return &j.HittingSet }},
-	{"mechanism", "mechanism table (.parquet or .csv): id and p_one, or id and p_true (default with -config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
-	{"out", "output file: .parquet, .arrow/.feather or .csv", func(j *pipeline.Job) any { return &j.Out }},
-	{"summary", "write the run summary as JSON here", func(j *pipeline.Job) any { return &j.Summary }},
-	{"epsilon", "ε ≥ 0, a `number` (decimal or hex; required)", func(j *pipeline.Job) any { return &j.Epsilon }},
-	{"delta", "δ in [0, 1), a `number`", func(j *pipeline.Job) any { return &j.Delta }},
-	{"engine", "propagate (default, linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
-	{"workers", "cores to use (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
-	{"list", "how many problems to list (default 10)", func(j *pipeline.Job) any { return &j.List }},
-	{"id-column", "vertex id column of every table (default id)", func(j *pipeline.Job) any { return &j.Columns.ID }},
-	{"answer-column", "answer column (default answer)", func(j *pipeline.Job) any { return &j.Columns.Answer }},
-	{"src-column", "edge source column (default src)", func(j *pipeline.Job) any { return &j.Columns.Src }},
-	{"dst-column", "edge target column (default dst)", func(j *pipeline.Job) any { return &j.Columns.Dst }},
-	{"p-true-column", "Pr[M = answer] column of the hitting set or a mechanism (default p_true)", func(j *pipeline.Job) any { return &j.Columns.PTrue }},
-	{"p-one-column", "Pr[M = 1] column of a mechanism (default p_one)", func(j *pipeline.Job) any { return &j.Columns.POne }},
-	{"distance-column", "binding distance column of a mechanism (default binding_distance)", func(j *pipeline.Job) any { return &j.Columns.Distance }},
-	{"runner", "local (default) or beam (the cluster runner: graphdp-beam only)", func(j *pipeline.Job) any { return &j.Runner }},
-	{"beam-runner", "with -runner beam: prism (default), flink, spark, dataflow", func(j *pipeline.Job) any { return &j.Beam.Runner }},
-	{"endpoint", "with -runner beam: the job service host:port", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},
-	{"staging", "with -runner beam: a folder every worker can reach (gs://…, s3://…); default a local temp folder (Prism only)", func(j *pipeline.Job) any { return &j.Beam.Staging }},
-	{"worker-timeout", "with -runner beam and a job server: how long a job may run before some worker reports progress, then it is cancelled (default 5m)", func(j *pipeline.Job) any { return &j.Beam.WorkerTimeout }},
-	{"shard-size", "with -runner beam: vertices per shard (0: shards of about 2^21 arcs)", func(j *pipeline.Job) any { return &j.Beam.ShardSize }},
-	{"shards", "with -runner beam: the number of shards, instead of -shard-size", func(j *pipeline.Job) any { return &j.Beam.Shards }},
-	{"buckets", "with -runner beam: id-join buckets of the build (0: 64)", func(j *pipeline.Job) any { return &j.Beam.Buckets }},
-	{"rounds-per-pipeline", "with -runner beam: rounds one Beam pipeline runs (0: 16)", func(j *pipeline.Job) any { return &j.Beam.RoundsPerPipeline }},
+	{"edges", "edges", "edges `FILE` (.parquet or .csv): columns src, dst", func(j *pipeline.Job) any { return &j.Edges }},
+	{"vertices", "vertices", "vertices `FILE`: columns id, answer", func(j *pipeline.Job) any { return &j.Vertices }},
+	{"hitting-set", "hitting_set", "hitting-set `FILE`: columns id, p_true", func(j *pipeline.Job) any { return &j.HittingSet }},
+	{"mechanism", "mechanism", "mechanism table `FILE` (.parquet or .csv): id and p_one, or id and p_true (default with --config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
+	{"out", "out", "output `FILE`: .parquet, .arrow/.feather or .csv", func(j *pipeline.Job) any { return &j.Out }},
+	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *pipeline.Job) any { return &j.Summary }},
+	{"epsilon", "epsilon", "ε ≥ 0, a `number` (decimal or hex; required)", func(j *pipeline.Job) any { return &j.Epsilon }},
+	{"delta", "delta", "δ in [0, 1), a `number`", func(j *pipeline.Job) any { return &j.Delta }},
+	{"engine", "engine", "`name`: propagate (linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
+	{"workers", "workers", "`N` cores to use, at most 1024 (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
+	{"list", "list", "how many problems to list (`N`)", func(j *pipeline.Job) any { return &j.List }},
+	{"id-column", "columns.id", "vertex id `column` of every table", func(j *pipeline.Job) any { return &j.Columns.ID }},
+	{"answer-column", "columns.answer", "answer `column`", func(j *pipeline.Job) any { return &j.Columns.Answer }},
+	{"src-column", "columns.src", "edge source `column`", func(j *pipeline.Job) any { return &j.Columns.Src }},
+	{"dst-column", "columns.dst", "edge target `column`", func(j *pipeline.Job) any { return &j.Columns.Dst }},
+	{"p-true-column", "columns.p_true", "Pr[M = answer] `column` of the hitting set or a mechanism", func(j *pipeline.Job) any { return &j.Columns.PTrue }},
+	{"p-one-column", "columns.p_one", "Pr[M = 1] `column` of a mechanism", func(j *pipeline.Job) any { return &j.Columns.POne }},
+	{"distance-column", "columns.binding_distance", "binding distance `column` of a mechanism", func(j *pipeline.Job) any { return &j.Columns.Distance }},
+	{"runner", "runner", "`name`: local or beam (the cluster runner: graphdp-beam only)", func(j *pipeline.Job) any { return &j.Runner }},
+	{"beam-runner", "beam.runner", "with --runner beam: prism, flink, spark, dataflow", func(j *pipeline.Job) any { return &j.Beam.Runner }},
+	{"endpoint", "beam.endpoint", "with --runner beam: the job service `host:port`", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},
+	{"staging", "beam.staging", "with --runner beam: a folder every worker can reach (gs://…, s3://…); default a local temp folder (Prism only)", func(j *pipeline.Job) any { return &j.Beam.Staging }},
+	{"worker-timeout", "beam.worker_timeout", "with --runner beam and a job server: how long a job may run before some worker reports progress, then it is cancelled (default 5m)", func(j *pipeline.Job) any { return &j.Beam.WorkerTimeout }},
+	{"shard-size", "beam.shard_size", "with --runner beam: vertices per shard (0: shards of about 2^21 arcs)", func(j *pipeline.Job) any { return &j.Beam.ShardSize }},
+	{"shards", "beam.shards", "with --runner beam: the number of shards, instead of --shard-size", func(j *pipeline.Job) any { return &j.Beam.Shards }},
+	{"buckets", "beam.buckets", "with --runner beam: id-join buckets of the build (0: one per 2^20 input rows, at least 64)", func(j *pipeline.Job) any { return &j.Beam.Buckets }},
+	{"rounds-per-pipeline", "beam.rounds_per_pipeline", "with --runner beam: rounds one Beam pipeline runs (0: 16)", func(j *pipeline.Job) any { return &j.Beam.RoundsPerPipeline }},
 }
 
 // jobFlags parses a subcommand's job: defaults, then the -config file, then the flags
@@ -58,12 +58,13 @@ type jobFlags struct {
 	fromConfig pipeline.Job
 	// defaultRunner, if set, is the runner before the config file and flags apply.
 	defaultRunner string
+	usage         usageText // what -h prints above the flags
 }
 
 // addJobFlags defines -config and the named job flags on fs.
 func addJobFlags(fs *flag.FlagSet, configUsage string, names ...string) *jobFlags {
 	jf := &jobFlags{fs: fs}
-	fs.StringVar(&jf.config, "config", "", configUsage)
+	fs.StringVar(&jf.config, "config", "", strings.Replace(configUsage, "YAML job file", "YAML job `FILE`", 1))
 	for _, n := range names {
 		def := lookupJobFlag(n)
 		switch p := def.field(&jf.staged).(type) {
@@ -113,16 +114,10 @@ func (jf *jobFlags) setUsage(name, text string) { jf.fs.Lookup(name).Usage = tex
 // parse parses args (no positional arguments are taken) and returns the job, the
 // source to name in problems, and a config file's unknown keys.
 func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unknown []string, err error) {
-	if err := jf.fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return job, "", nil, errHelp
-		}
-		return job, "", nil, &usageError{err.Error()}
+	if err := parseFlags(jf.fs, args, jf.fs.Output(), jf.usage); err != nil {
+		return job, "", nil, err
 	}
-	if jf.fs.NArg() > 0 {
-		return job, "", nil, &usageError{fmt.Sprintf("unexpected argument %q", jf.fs.Arg(0))}
-	}
-	job, source = pipeline.DefaultJob(), "flags"
+	job, source = pipeline.DefaultJob(), ""
 	if jf.defaultRunner != "" {
 		job.Runner = jf.defaultRunner
 	}

@@ -43,6 +43,10 @@ type env struct {
 	stdout, stderr io.Writer
 	log            *slog.Logger
 	prog           Program
+	// logw is where log records go: stderr itself (with --log-format json, stderr
+	// turns every other line into a record; jsonlog.go).
+	logw io.Writer
+	json bool
 }
 
 // Runner runs a whole job on another runner than the local one (package beam) and
@@ -113,6 +117,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // Main runs the program with args (without the program name) and returns the exit
 // status.
 func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "help" {
+		args = []string{args[1], "-h"} // graphdp help run: run's flags
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		p.usage(stderr)
 		if len(args) == 0 {
@@ -121,16 +128,26 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		return exitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
-		fmt.Fprintln(stdout, p.Name, pipeline.Version)
+		fmt.Fprintln(stdout, p.Name, pipeline.Build())
 		return exitOK
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "%s: unknown command %q\n", p.Name, args[0])
-		p.usage(stderr)
+		msg := fmt.Sprintf("%s: unknown command %q", p.Name, args[0])
+		if near, ok := pipeline.Nearest(args[0], commandNames()); ok {
+			msg += fmt.Sprintf(" (did you mean %s?)", near)
+		}
+		fmt.Fprintf(stderr, "%s\nrun '%s -h' for the commands\n", msg, p.Name)
 		return exitUsage
 	}
-	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler), prog: p}
+	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler), prog: p, logw: stderr}
+	var records *slog.Logger
+	if e.json = wantsJSON(args[1:]); e.json {
+		records = jsonRecords(stderr).With("command", args[0])
+		lines := &jsonLines{log: records}
+		defer lines.flush()
+		e.stderr = lines
+	}
 	if beforeCommand != nil {
 		beforeCommand(ctx)
 	}
@@ -138,15 +155,35 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	var sig *interrupted
 	if err != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
 		// Every write checks the context before its rename: nothing was written.
-		fmt.Fprintf(stderr, "%s %s: interrupted (%s); nothing written\n", p.Name, args[0], signalName(sig.sig))
+		code := exitSIGINT
 		if sig.sig == syscall.SIGTERM {
-			return exitSIGTERM
+			code = exitSIGTERM
 		}
-		return exitSIGINT
+		msg := fmt.Sprintf("%s %s: interrupted (%s); nothing written", p.Name, args[0], signalName(sig.sig))
+		if records != nil {
+			records.Error(msg, "exit", code)
+		} else {
+			fmt.Fprintln(stderr, msg)
+		}
+		return code
 	}
 	code := exitCode(err)
 	if err != nil && !errors.Is(err, errHelp) {
-		fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, args[0], err)
+		hint := ""
+		if code == exitUsage {
+			hint = fmt.Sprintf("run '%s %s -h' for usage", p.Name, args[0])
+		}
+		switch {
+		case records != nil && hint != "":
+			records.Error(fmt.Sprintf("%s %s: %v", p.Name, args[0], err), "exit", code, "hint", hint)
+		case records != nil:
+			records.Error(fmt.Sprintf("%s %s: %v", p.Name, args[0], err), "exit", code)
+		default:
+			fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, args[0], err)
+			if hint != "" {
+				fmt.Fprintln(stderr, hint)
+			}
+		}
 	}
 	return code
 }
@@ -203,7 +240,7 @@ func (p Program) usage(w io.Writer) {
 func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		return nil, &usageError{fmt.Sprintf("-log-level: %v", err)}
+		return nil, &usageError{fmt.Sprintf("--log-level: %v", err)}
 	}
 	opts := &slog.HandlerOptions{Level: lv}
 	switch format {
@@ -212,7 +249,7 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	case "json":
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
-	return nil, &usageError{fmt.Sprintf("-log-format: %q is not text or json", format)}
+	return nil, &usageError{fmt.Sprintf("--log-format: %q is not text or json", format)}
 }
 
 func signalName(s os.Signal) string {

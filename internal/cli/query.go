@@ -11,6 +11,8 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // queryOptions are query's flags over its job.
@@ -138,10 +140,11 @@ func runQuery(ctx context.Context, o *queryOptions, e *env) error {
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(e.stderr, "graphdp query: %d datasets answered by Algorithm 2; the searches touched %d vertices and read %d adjacency entries in all (largest search %d vertices, depth %d) of %d vertices and %d edges\n",
-			len(rows), touched, scans, biggest, depth, vs.IDs.Len(), x.Graph.M())
-		fmt.Fprintf(e.stderr, "  checked first, on the whole input: the hitting set (%d vertices) covers all %d boundary edges and admits a DP extension\n",
-			len(x.Hit.Vertex), c.BoundaryEdges)
+		fmt.Fprintf(e.stderr, "graphdp query: %s by Algorithm 2; the searches touched %s and read %s in all (largest search %s, depth %d) of %s and %s\n",
+			words.Count(int64(len(rows)), "dataset answered", "datasets answered"), words.Count(int64(touched), "vertex", "vertices"), words.Count(int64(scans), "adjacency entry", "adjacency entries"),
+			words.Count(int64(biggest), "vertex", "vertices"), depth, words.Count(int64(vs.IDs.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
+		fmt.Fprintf(e.stderr, "  checked first, on the whole input: the hitting set (%s) covers all %s and admits a DP extension\n",
+			words.Count(int64(len(x.Hit.Vertex)), "vertex", "vertices"), words.Count(c.BoundaryEdges, "boundary edge", "boundary edges"))
 		if o.out != "" {
 			fmt.Fprintf(e.stderr, "  wrote %s\n", o.out)
 		}

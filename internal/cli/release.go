@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // releaseOptions are release's flags.
 type releaseOptions struct {
+	logs   *logFlags
 	job    pipeline.ReleaseJob
 	config string
 	quiet  bool
@@ -34,6 +37,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	var ids idFlags
 	jf := addJobFlags(fs, "a run's YAML job file: its out is the mechanism, its columns, ε and δ apply",
 		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
+	jf.usage = usageText{"--mechanism M --epsilon ε [--delta δ] (--id X … | --ids FILE) --out F [--ledger L --budget-epsilon E]", "Draws the private answers of chosen datasets from a mechanism (exact Bernoulli\nsampling) and writes only id and released."}
 	jf.setUsage("epsilon", "the mechanism's ε ≥ 0 (required): what this release spends on each dataset; in the file's metadata and the ledger")
 	jf.setUsage("delta", "the mechanism's δ in [0, 1): what this release spends on each dataset")
 	fs.BoolVar(&o.job.AllowDeterministic, "allow-deterministic", false, "release datasets with p_one exactly 0 or 1 (their true answer, no privacy); refused without it")
@@ -45,6 +49,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	fs.StringVar(&o.job.IDsFile, "ids", "", "table of the ids to release (.parquet or .csv, an id column)")
 	fs.Var(&ids, "id", "an id to release (repeatable)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no summary line on stderr")
+	o.logs = addLogFlags(fs)
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
@@ -75,7 +80,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	case o.job.IDsFile != "" && len(ids) > 0:
 		probs = append(probs, "ids and id: give one of them, not both")
 	}
-	if err := pipeline.Problems(source, probs); err != nil {
+	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
 	o.job.Mechanism, o.job.Out, o.job.IDs, o.job.Columns = job.Mechanism, job.Out, ids, job.MechanismColumns()
@@ -88,6 +93,9 @@ func cmdRelease(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := o.logs.apply(e, "release"); err != nil {
+		return err
+	}
 	return runRelease(ctx, o, e)
 }
 
@@ -98,7 +106,7 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 		return err
 	}
 	if !o.quiet {
-		fmt.Fprintf(e.stderr, "graphdp release: %d answers drawn from %s (ε = %g, δ = %g each), written to %s\n", r.Rows, o.job.Mechanism, o.job.Epsilon, o.job.Delta, r.Out)
+		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (ε = %g, δ = %g each), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, o.job.Epsilon, o.job.Delta, r.Out)
 		if l := o.job.Budget.Ledger; l != "" {
 			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget ε = %g, δ = %g per dataset)\n", l, r.ReleaseID, o.job.Budget.Epsilon, o.job.Budget.Delta)
 		}

@@ -12,6 +12,7 @@ import (
 
 // reportOptions are report's flags over its job.
 type reportOptions struct {
+	logs   *logFlags
 	job    pipeline.ReportJob
 	config string
 	json   bool
@@ -27,15 +28,17 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	jf := addJobFlags(fs, "a run's YAML job file: inputs, ε, δ, columns; its out is the mechanism",
 		"mechanism", "edges", "vertices", "epsilon", "delta", "list",
 		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
-	jf.setUsage("list", "how many DP violations to list (default 10)")
+	jf.usage = usageText{"--config FILE | --mechanism M --edges E --vertices V --epsilon ε [--delta δ] [--json] [--html FILE]", "Explains a mechanism: accuracy, why (distance to the binding dataset), against\nrandomized response, deterministic datasets, and the exact DP audit."}
+	jf.setUsage("list", "how many DP violations to list (`N`)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML page with plots here")
+	o.logs = addLogFlags(fs)
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
 	}
 	job.Mechanism, job.Out = jf.mechanism(job), ""
-	if err := pipeline.Problems(source, job.Problems([]string{"mechanism", "edges", "vertices", "epsilon"}, unknown...)); err != nil {
+	if err := jf.problems(source, job.Problems([]string{"mechanism", "edges", "vertices", "epsilon"}, unknown...)); err != nil {
 		return nil, err
 	}
 	o.job = pipeline.ReportJob{Mechanism: job.Mechanism, Edges: job.Edges, Vertices: job.Vertices,
@@ -46,6 +49,9 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 func cmdReport(ctx context.Context, args []string, e *env) error {
 	o, err := parseReport(args, e.stderr)
 	if err != nil {
+		return err
+	}
+	if err := o.logs.apply(e, "report"); err != nil {
 		return err
 	}
 	return runReport(ctx, o, e)

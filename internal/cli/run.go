@@ -14,10 +14,9 @@ import (
 
 // runOptions are run's flags over its job.
 type runOptions struct {
-	job       pipeline.Job
-	logFormat string
-	logLevel  string
-	quiet     bool
+	job   pipeline.Job
+	logs  *logFlags
+	quiet bool
 }
 
 // parseRun parses flags: defaults, then the config file, then the flags that were set.
@@ -30,17 +29,17 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 		"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list",
 		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging", "worker-timeout",
 		"shard-size", "shards", "buckets", "rounds-per-pipeline")
-	jf.setUsage("hitting-set", "hitting-set file: columns id, p_true")
-	jf.setUsage("list", "how many uncovered edges or violations to list (default 10)")
+	jf.usage = usageText{"--config FILE | --edges E --vertices V --hitting-set H --epsilon ε [--delta δ] --out M [flags]", "Computes the optimal (ε,δ)-DP mechanism of a dataset graph given the hitting set's p_true,\nchecks it (every boundary edge hit, an extension exists, the DP audit), and writes one\nrow per dataset."}
+	jf.setUsage("hitting-set", "hitting-set `FILE`: columns id, p_true")
+	jf.setUsage("list", "how many uncovered edges or violations to list (`N`)")
 	jf.defaultRunner = prog.DefaultRunner
 	if prog.DefaultRunner != "" {
-		jf.setUsage("runner", fmt.Sprintf("local or beam (default %s)", prog.DefaultRunner))
+		fs.Lookup("runner").DefValue = prog.DefaultRunner
 	}
-	fs.StringVar(&o.logFormat, "log-format", "text", "log lines on stderr: text or json")
-	fs.StringVar(&o.logLevel, "log-level", "warn", "debug, info, warn or error")
+	o.logs = addLogFlags(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
 	var beamFlags []string
-	fs.Func("beam-flag", "with -runner beam: a runner flag passed through, as name=value (repeatable; e.g. project=my-gcp-project)", func(s string) error {
+	fs.Func("beam-flag", "with --runner beam: a runner flag passed through, as `name=value` (repeatable; e.g. project=my-gcp-project)", func(s string) error {
 		if !strings.Contains(s, "=") {
 			return fmt.Errorf("want name=value, got %q", s)
 		}
@@ -56,7 +55,7 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 	if _, linked := prog.Runners[job.Runner]; job.Runner != "local" && !linked && slices.Contains(pipeline.Runners, job.Runner) {
 		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; README, \"Cluster runs\")", job.Runner, prog.Name))
 	}
-	if err := pipeline.Problems(source, probs); err != nil {
+	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
 	o.job = job
@@ -68,12 +67,10 @@ func cmdRun(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	log, err := newLogger(e.stderr, o.logFormat, o.logLevel)
-	if err != nil {
+	if err := o.logs.apply(e, "run"); err != nil {
 		return err
 	}
-	e.log = log
-	if f, ok := e.stderr.(*os.File); ok && pipeline.IsTerminal(f) && !o.quiet {
+	if f, ok := e.stderr.(*os.File); ok && pipeline.IsTerminal(f) && !o.quiet && !e.json {
 		o.job.Progress = f
 	}
 	return runRun(ctx, o, e)
@@ -93,7 +90,11 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 	if err != nil {
 		return err
 	}
-	if !o.quiet {
+	switch {
+	case e.json:
+		// One record holding the whole summary (also with --quiet: it is data).
+		jsonRecords(e.logw).Info("run summary", "command", "run", "summary", s)
+	case !o.quiet:
 		s.Human(e.stderr)
 	}
 	return nil

@@ -95,6 +95,21 @@ func TestBadInputGolden(t *testing.T) {
 		}, 2},
 		{"no_flags", func(o string) []string { return []string{"run"} }, 2},
 		{"unknown_flag", func(o string) []string { return []string{"run", "-bogus"} }, 2},
+		// One line and a hint, never the usage: "did you mean" for flags, commands and
+		// config keys; a bad value names the flag as typed.
+		{"unknown_flag_near", func(o string) []string { return append(pathArgs(o), "--hiting-set", "x.csv") }, 2},
+		{"unknown_command_near", func(o string) []string { return []string{"rnu", "--config", "x.yaml"} }, 2},
+		{"flag_bad_integer", func(o string) []string { return append(pathArgs(o), "--workers", "1.5") }, 2},
+		{"flag_needs_value", func(o string) []string { return append(pathArgs(o), "--epsilon") }, 2},
+		{"config_key_near", func(o string) []string {
+			return []string{"run", "--config", "testdata/bad/config_typos.yaml", "--out", o}
+		}, 2},
+		// Config-file problems name the YAML key, flag problems the flag.
+		{"config_and_flag_problems", func(o string) []string {
+			return []string{"run", "--config", "testdata/bad/config_invalid.yaml", "--delta", "3"}
+		}, 2},
+		// help run is run -h: grouped flags with their defaults, exit 0.
+		{"help_run", func(o string) []string { return []string{"help", "run"} }, 0},
 		// graphdp links no Beam: it names the binary that does, with every other problem.
 		{"runner_beam_not_linked", func(o string) []string { return append(pathArgs(o, "-delta", "1"), "-runner", "beam") }, 2},
 	}

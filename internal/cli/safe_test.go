@@ -257,7 +257,7 @@ func TestReleaseFileHoldsNoHashOfPrivateData(t *testing.T) {
 			for k := range meta {
 				keys = append(keys, k)
 			}
-			want := map[string]bool{"graphdp.version": true, "graphdp.epsilon": true, "graphdp.delta": true, "graphdp.release.id": true, "graphdp.release.sampler": true}
+			want := map[string]bool{"graphdp.version": true, "graphdp.go": true, "graphdp.revision": true, "graphdp.epsilon": true, "graphdp.delta": true, "graphdp.release.id": true, "graphdp.release.sampler": true}
 			for _, k := range keys {
 				if !want[k] && !strings.HasPrefix(k, "ARROW:") {
 					t.Errorf("%s: unexpected metadata %s = %s", ext, k, meta[k])

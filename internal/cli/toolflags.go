@@ -2,7 +2,7 @@ package cli
 
 import (
 	"flag"
-	"fmt"
+
 	"io"
 
 	"github.com/graphdp/graphdp/pipeline"
@@ -13,11 +13,10 @@ import (
 // run's config file that a command does not use (summary, engine, …) are ignored;
 // each command's own output is a flag.
 type toolFlags struct {
-	name      string
-	fs        *flag.FlagSet
-	jf        *jobFlags
-	logFormat string
-	logLevel  string
+	name string
+	fs   *flag.FlagSet
+	jf   *jobFlags
+	logs *logFlags
 }
 
 // toolInputs says which optional inputs a command takes.
@@ -30,11 +29,6 @@ func newToolFlags(name, synopsis, about string, stderr io.Writer, take toolInput
 	t := &toolFlags{name: name, fs: flag.NewFlagSet(name, flag.ContinueOnError)}
 	fs := t.fs
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: graphdp %s %s\n\n%s\n\nflags:\n", name, synopsis, about)
-		fs.PrintDefaults()
-		fmt.Fprintln(fs.Output(), "\nexit status: 0 ok, 1 failure, 2 usage or config error, 3 input rejected or check failed")
-	}
 	names := []string{"edges", "vertices", "epsilon", "delta", "list", "id-column", "answer-column", "src-column", "dst-column", "p-true-column"}
 	if take.hittingSet != "" {
 		names = append(names, "hitting-set")
@@ -43,11 +37,11 @@ func newToolFlags(name, synopsis, about string, stderr io.Writer, take toolInput
 		names = append(names, "mechanism", "p-one-column")
 	}
 	t.jf = addJobFlags(fs, "YAML job file, as for run (flags override it)", names...)
+	t.jf.usage = usageText{synopsis, about}
 	if take.hittingSet != "" {
 		t.jf.setUsage("hitting-set", take.hittingSet)
 	}
-	fs.StringVar(&t.logFormat, "log-format", "text", "log lines on stderr: text or json")
-	fs.StringVar(&t.logLevel, "log-level", "warn", "debug, info, warn or error")
+	t.logs = addLogFlags(fs)
 	return t
 }
 
@@ -75,18 +69,10 @@ func (t *toolFlags) parse(args []string, take toolInputs) (job pipeline.Job, sou
 
 // done turns the problems into the error run gives (exit status 2), or nil.
 func (t *toolFlags) done(source string, probs []string) error {
-	if len(probs) > 0 {
-		return &pipeline.ConfigError{Source: source, Problems: probs}
-	}
-	return nil
+	return t.jf.problems(source, probs)
 }
 
 // logger configures log/slog for the command, as run does.
 func (t *toolFlags) logger(e *env) error {
-	log, err := newLogger(e.stderr, t.logFormat, t.logLevel)
-	if err != nil {
-		return err
-	}
-	e.log = log.With("command", t.name)
-	return nil
+	return t.logs.apply(e, t.name)
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // verifyOptions are verify's flags over its job.
@@ -68,12 +70,12 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	ids := x.Vertices.IDs
 	m := x.Mechanism
 	w := e.stdout
-	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v: %d vertices, %d edges\n", m.File, m.Column, job.Epsilon, job.Delta, ids.Len(), x.Graph.M())
+	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v: %s, %s\n", m.File, m.Column, job.Epsilon, job.Delta, words.Count(int64(ids.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
 
 	// 1. Every DP inequality on every edge.
 	audit := check.Verify(x.Graph, m.POne, x.Pair, o.tolerance, job.List)
 	fmt.Fprintf(w, "  DP audit: %d edges checked (both directions, both outputs: %d inequalities), %s (edge, output) with excess above %v\n",
-		audit.Edges, 4*audit.Edges, plural(audit.Violations, "violation", "violations"), o.tolerance)
+		audit.Edges, 4*audit.Edges, words.Count(audit.Violations, "violation", "violations"), o.tolerance)
 	if audit.Edges > 0 {
 		label := "worst"
 		if audit.Worst.Excess <= 0 {
@@ -90,7 +92,7 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	}
 	var failed []string
 	if audit.Violations > 0 {
-		failed = append(failed, plural(audit.Violations, "DP violation", "DP violations"))
+		failed = append(failed, words.Count(audit.Violations, "DP violation", "DP violations"))
 	}
 
 	// 2. Agreement with the hitting set, and optimality.
@@ -114,7 +116,7 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int) []string {
 	ids := x.Vertices.IDs
 	sol := c.Solution
-	fmt.Fprintf(w, "  hitting set %s: %d vertices, covers all %d boundary edges; an extension exists\n", x.Hit.File, len(x.Hit.Vertex), c.BoundaryEdges)
+	fmt.Fprintf(w, "  hitting set %s: %s, covers all %s; an extension exists\n", x.Hit.File, words.Count(int64(len(x.Hit.Vertex)), "vertex", "vertices"), words.Count(c.BoundaryEdges, "boundary edge", "boundary edges"))
 	o := check.CompareOptimal(x.Vertices.Answer, x.Mechanism.POne, x.Hit.Vertex, x.Hit.PTrue, sol.PTrue, bfs.Tolerance, limit)
 
 	var failed []string
@@ -124,7 +126,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 	}
 	moreLine(w, int64(o.Disagree), len(o.FirstDisagree))
 	if o.Disagree > 0 {
-		failed = append(failed, plural(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set"))
+		failed = append(failed, words.Count(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set"))
 	}
 
 	why := func(v int32) string {
@@ -141,7 +143,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 			fmt.Fprintf(w, "    id %s: p_true %s < optimum %s (%s): short by %.3g\n", ids.String(int(m.V)), num(m.Got), num(m.Want), why(m.V), m.Want-m.Got)
 		}
 		moreLine(w, int64(o.Below), len(o.FirstBelow))
-		failed = append(failed, plural(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
+		failed = append(failed, words.Count(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
 	}
 	if o.Above > 0 {
 		fmt.Fprintln(w, "  above the optimum (no DP mechanism agreeing with the hitting set gets there):")
@@ -149,7 +151,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 			fmt.Fprintf(w, "    id %s: p_true %s > optimum %s (%s) by %.3g\n", ids.String(int(m.V)), num(m.Got), num(m.Want), why(m.V), m.Got-m.Want)
 		}
 		moreLine(w, int64(o.Above), len(o.FirstAbove))
-		failed = append(failed, plural(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
+		failed = append(failed, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
 	}
 	return failed
 }
@@ -172,13 +174,6 @@ func moreLine(w io.Writer, total int64, shown int) {
 	if n := total - int64(shown); n > 0 {
 		fmt.Fprintf(w, "    … and %d more\n", n)
 	}
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.FormatInt(n, 10) + " " + many
 }
 
 // num formats a probability as the shortest decimal that reads back to the same float64.

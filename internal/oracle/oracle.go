@@ -1,9 +1,3 @@
-// Package oracle is the tests' independent reference for graphdp's arithmetic: the
-// (ε,δ)-DP bounds, their iterates and the paper's Algorithm 1, in math/big at Bits
-// bits with no rounding between steps. It shares no code with package dp (e^ε is
-// summed from its Taylor series directly, without dp's argument reduction or directed
-// rounding) and is imported by tests only: a folder of its own so that dp's and bfs's
-// tests share one reference, under internal because nothing else may use it.
 package oracle
 
 import (

@@ -1,0 +1,37 @@
+package ingest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The row counter ends at the exact row count: Parquet a row group at a time, with
+// its total known ahead; CSV a batch at a time plus the last partial batch.
+func TestRowCounter(t *testing.T) {
+	dir := t.TempDir()
+	vpath := writeParquet(t, dir, "v.parquet", pqOpts{rowGroup: 2}, pqCol{"id", i64, `[0,1,2,3,4]`}, pqCol{"answer", boo, `[true,false,true,false,true]`})
+	var rc RowCounter
+	vs, err := ReadVertices(WithRowCounter(bg, &rc), vpath, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.Done.Load() != 5 || rc.Total.Load() != 5 {
+		t.Errorf("Parquet: done %d, total %d; want 5, 5", rc.Done.Load(), rc.Total.Load())
+	}
+
+	n := 2*batchRows + 7 // two whole batches and a partial one
+	var b strings.Builder
+	b.WriteString("src,dst\n")
+	for i := range n {
+		fmt.Fprintf(&b, "%d,%d\n", i%5, (i+1)%5)
+	}
+	epath := writeFile(t, dir, "e.csv", b.String())
+	var rc2 RowCounter
+	if _, err := ReadEdges(WithRowCounter(bg, &rc2), epath, cols, vs); err != nil {
+		t.Fatal(err)
+	}
+	if rc2.Done.Load() != int64(n) || rc2.Total.Load() != 0 {
+		t.Errorf("CSV: done %d, total %d; want %d, 0 (unknown)", rc2.Done.Load(), rc2.Total.Load(), n)
+	}
+}

@@ -1,0 +1,253 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+// This file is how every subcommand talks about its flags: -h grouped by purpose
+// with defaults, a bad flag in one line with a "did you mean", and problems named
+// the way the user gave them (--hitting-set on the command line, hitting_set in a
+// config file).
+
+// flagGroups orders the groups -h prints; flagGroup puts each flag in one.
+var flagGroups = []string{"inputs", "privacy", "engine", "output", "logging", "cluster (graphdp-beam)", "other"}
+
+var flagGroup = map[string]string{
+	"config": "inputs", "edges": "inputs", "vertices": "inputs", "hitting-set": "inputs", "mechanism": "inputs",
+	"ids": "inputs", "id": "inputs", "id-column": "inputs", "answer-column": "inputs", "src-column": "inputs",
+	"dst-column": "inputs", "p-true-column": "inputs", "p-one-column": "inputs", "distance-column": "inputs",
+
+	"epsilon": "privacy", "delta": "privacy", "ledger": "privacy", "budget-epsilon": "privacy", "budget-delta": "privacy",
+	"allow-deterministic": "privacy", "balanced": "privacy", "alpha": "privacy", "alpha-0": "privacy", "alpha-1": "privacy",
+	"tolerance": "privacy",
+
+	"engine": "engine", "workers": "engine",
+
+	"out": "output", "summary": "output", "json": "output", "html": "output", "all-boundary": "output", "list": "output",
+
+	"log-format": "logging", "log-level": "logging", "quiet": "logging",
+
+	"runner": "cluster (graphdp-beam)", "beam-runner": "cluster (graphdp-beam)", "endpoint": "cluster (graphdp-beam)",
+	"staging": "cluster (graphdp-beam)", "worker-timeout": "cluster (graphdp-beam)", "shard-size": "cluster (graphdp-beam)",
+	"shards": "cluster (graphdp-beam)", "buckets": "cluster (graphdp-beam)", "rounds-per-pipeline": "cluster (graphdp-beam)",
+	"beam-flag": "cluster (graphdp-beam)",
+}
+
+// printFlags writes fs's flags by group, each with its argument, its help and its
+// default (a job flag's default is the job's, before a config file applies).
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	byGroup := map[string][]*flag.Flag{}
+	fs.VisitAll(func(f *flag.Flag) {
+		g := flagGroup[f.Name]
+		if g == "" {
+			g = "other"
+		}
+		byGroup[g] = append(byGroup[g], f)
+	})
+	for _, g := range flagGroups {
+		if len(byGroup[g]) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s:\n", g)
+		for _, f := range byGroup[g] {
+			arg, help := flag.UnquoteUsage(f)
+			if arg != "" {
+				arg = " " + arg
+			}
+			if d := flagDefault(f); d != "" {
+				help += " (default " + d + ")"
+			}
+			fmt.Fprintf(w, "  --%s%s\n      %s\n", f.Name, arg, help)
+		}
+	}
+}
+
+// flagDefault is the default -h shows: a job flag's from pipeline.DefaultJob and
+// the default column names; otherwise the flag's own unless it is a zero value.
+func flagDefault(f *flag.Flag) string {
+	switch f.DefValue {
+	case "", "0", "false", "NaN", "[]":
+	default:
+		return f.DefValue
+	}
+	for _, def := range jobFlagTable {
+		if def.name != f.Name {
+			continue
+		}
+		j := pipeline.DefaultJob()
+		switch v := def.field(&j).(type) {
+		case *string:
+			if *v != "" {
+				return *v
+			}
+		case *int:
+			if *v != 0 {
+				return strconv.Itoa(*v)
+			}
+		}
+		if leaf, ok := strings.CutPrefix(def.key, "columns."); ok {
+			c, mc := j.IngestColumns(), j.MechanismColumns()
+			return map[string]string{"id": c.ID, "answer": c.Answer, "src": c.Src, "dst": c.Dst, "p_true": c.PTrue,
+				"p_one": mc.POne, "binding_distance": mc.Distance}[leaf]
+		}
+		return ""
+	}
+	return ""
+}
+
+// usageText is a command's -h: synopsis, what it does, its flags by group.
+type usageText struct{ synopsis, about string }
+
+func (u usageText) print(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: graphdp %s %s\n", fs.Name(), u.synopsis)
+	if u.about != "" {
+		fmt.Fprintf(w, "\n%s\n", u.about)
+	}
+	printFlags(w, fs)
+	fmt.Fprintln(w, "\nexit status: 0 ok, 1 failure, 2 usage or config error, 3 input rejected or check failed, 130/143 interrupted")
+}
+
+// parseFlags parses args into fs. A bad flag is one line (a *usageError; Main adds
+// how to get help), with the nearest flag when it looks like a typo; -h prints the
+// grouped usage to w and returns errHelp.
+func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, u usageText) error {
+	fs.SetOutput(io.Discard) // the flag package would print the whole usage on any error
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		if fs.NArg() > 0 {
+			return &usageError{msg: fmt.Sprintf("unexpected argument %q (every input is a flag, e.g. --edges FILE)", fs.Arg(0))}
+		}
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		u.print(w, fs)
+		return errHelp
+	}
+	return &usageError{msg: flagMessage(fs, err.Error())}
+}
+
+var (
+	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	flagNoArg     = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	flagBadValue  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-+([^:]*): (.*)$`)
+)
+
+// flagMessage rewrites the flag package's error in the user's terms.
+func flagMessage(fs *flag.FlagSet, msg string) string {
+	if m := flagUndefined.FindStringSubmatch(msg); m != nil {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		out := fmt.Sprintf("unknown flag --%s", m[1])
+		if near, ok := pipeline.Nearest(m[1], names); ok {
+			out += fmt.Sprintf(" (did you mean --%s?)", near)
+		}
+		return out
+	}
+	if m := flagNoArg.FindStringSubmatch(msg); m != nil {
+		arg, _ := flag.UnquoteUsage(fs.Lookup(m[1]))
+		return fmt.Sprintf("--%s needs a value (--%s %s)", m[1], m[1], arg)
+	}
+	if m := flagBadValue.FindStringSubmatch(msg); m != nil {
+		why := m[3]
+		if why == "parse error" || strings.Contains(why, "invalid syntax") {
+			why = "not a valid value"
+			if f := fs.Lookup(m[2]); f != nil {
+				if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+					why = "not true or false"
+				} else if _, err := strconv.Atoi(f.DefValue); err == nil {
+					why = "not an integer"
+				}
+			}
+		}
+		return fmt.Sprintf("--%s %s: %s", m[2], m[1], why)
+	}
+	return msg
+}
+
+// problemKey is the key a problem line starts with ("hitting_set: required"), or
+// two joined by "and"/"or" ("ids or id: …").
+var problemKey = regexp.MustCompile(`^([a-z][a-z0-9_.-]*)(?: (and|or) ([a-z][a-z0-9_.-]*))?: `)
+
+// problems makes a *pipeline.ConfigError of probs, or nil, naming each key the way
+// the user gave it: --flag when it came from the command line (or could only come
+// from there), the config file's key when the file gave it, and both when a
+// required key is missing.
+func (jf *jobFlags) problems(source string, probs []string) error {
+	for i, p := range probs {
+		m := problemKey.FindStringSubmatchIndex(p)
+		if m == nil {
+			continue
+		}
+		name := func(a, b int) string { return jf.spoken(p[a:b]) }
+		head := name(m[2], m[3])
+		if m[4] >= 0 {
+			head += " " + p[m[4]:m[5]] + " " + name(m[6], m[7])
+		}
+		probs[i] = head + p[m[1]-2:]
+	}
+	return pipeline.Problems(source, probs)
+}
+
+// spoken names a key (a config key or a flag name) as the user gave it.
+func (jf *jobFlags) spoken(key string) string {
+	var def *jobFlag
+	for i := range jobFlagTable {
+		if jobFlagTable[i].key == key || jobFlagTable[i].name == key {
+			def = &jobFlagTable[i]
+		}
+	}
+	if def == nil {
+		if jf.fs.Lookup(key) != nil {
+			return "--" + key
+		}
+		return key // a config-only key (beam.extra) or not a key at all
+	}
+	if jf.fs.Lookup(def.name) == nil {
+		return def.key // a key of the config file this command does not take as a flag
+	}
+	switch {
+	case jf.set(def.name) || jf.config == "":
+		return "--" + def.name
+	case jf.fromConfigGave(def):
+		return def.key
+	}
+	return def.key + " (or --" + def.name + ")"
+}
+
+// fromConfigGave reports whether the config file set the key of def (its value
+// differs from the default job's).
+func (jf *jobFlags) fromConfigGave(def *jobFlag) bool {
+	d := pipeline.DefaultJob()
+	switch v := def.field(&jf.fromConfig).(type) {
+	case *string:
+		return *v != *def.field(&d).(*string)
+	case *int:
+		return *v != *def.field(&d).(*int)
+	case *float64:
+		if def.name == "epsilon" {
+			return jf.fromConfig.EpsilonSet()
+		}
+		return *v != *def.field(&d).(*float64)
+	}
+	return false
+}
+
+// commandNames are the commands, sorted, for "did you mean".
+func commandNames() []string {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return append(names, "help", "version")
+}

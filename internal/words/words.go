@@ -1,0 +1,54 @@
+// Package words is how graphdp words counts in messages: "1 vertex", "2 vertices",
+// and rates people read at a glance ("584k/s").
+//
+// Invariants:
+//
+//  1. Count(n, one, many) uses the singular exactly when n is 1 (or −1).
+//  2. Humane(x) has at most 3 significant digits and an SI suffix (k, M, G, T);
+//     it is exact for integers below 1000.
+package words
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Count is n followed by the singular or the plural noun.
+func Count(n int64, one, many string) string {
+	if n == 1 || n == -1 {
+		return strconv.FormatInt(n, 10) + " " + one
+	}
+	return strconv.FormatInt(n, 10) + " " + many
+}
+
+// Humane writes a non-negative quantity with an SI suffix and 3 significant digits:
+// 584, 58.4k, 584k, 5.84M.
+func Humane(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "?"
+	}
+	suffix := ""
+	for _, s := range []string{"k", "M", "G", "T"} {
+		if math.Abs(x) < 999.5 {
+			break
+		}
+		x /= 1000
+		suffix = s
+	}
+	if suffix == "" && x == math.Trunc(x) {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	decimals := 2
+	switch a := math.Abs(x); {
+	case a >= 99.95:
+		decimals = 0
+	case a >= 9.995:
+		decimals = 1
+	}
+	out := strconv.FormatFloat(x, 'f', decimals, 64)
+	if strings.Contains(out, ".") {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
+	}
+	return out + suffix
+}

@@ -1,0 +1,30 @@
+package sink
+
+import (
+	"context"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// The rows-written counter ends at the record's row count, slice by slice, in
+// every format.
+func TestRowCounter(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := newVertexTable(t, mem, 25)
+	defer rec.Release()
+	for _, ext := range []string{".csv", ".parquet", ".arrow"} {
+		var n atomic.Int64
+		cfg := defaultConfig()
+		cfg.mem, cfg.sliceRows = mem, 10
+		if err := writeRecord(WithRowCounter(context.Background(), &n), filepath.Join(t.TempDir(), "m"+ext), rec, nil, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if n.Load() != 25 {
+			t.Errorf("%s: %d rows counted, want 25", ext, n.Load())
+		}
+	}
+}
