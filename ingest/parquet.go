@@ -295,11 +295,17 @@ func scanChunk[T any](t *Table, c *Column, g int, check func() error, buf []T, f
 		return err
 	}
 	defer k.close()
-	for !k.done() {
+	return drain(k.done, func() (int64, []T, error) { return k.next(buf) }, check, fn)
+}
+
+// drain hands fn every batch of a cursor (done, next) until it is done, calling
+// check before each batch: the one loop of scanChunk and scanInts.
+func drain[T any](done func() bool, next func() (int64, []T, error), check func() error, fn func(row int64, vals []T) error) error {
+	for !done() {
 		if err := check(); err != nil {
 			return err
 		}
-		row, vals, err := k.next(buf)
+		row, vals, err := next()
 		if err != nil {
 			return err
 		}
@@ -387,19 +393,7 @@ func scanInts(t *Table, c *Column, g int, check func() error, fn func(row int64,
 		return err
 	}
 	defer k.close()
-	for !k.done() {
-		if err := check(); err != nil {
-			return err
-		}
-		row, vals, err := k.next()
-		if err != nil {
-			return err
-		}
-		if err := fn(row, vals); err != nil {
-			return err
-		}
-	}
-	return nil
+	return drain(k.done, k.next, check, fn)
 }
 
 // intCursor reads an integer column of one row group as int64, a batch at a time
