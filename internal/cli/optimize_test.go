@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -21,11 +19,7 @@ func TestOptimizeGolden(t *testing.T) {
 	opt := func(over ...string) []string {
 		return toolArgs("optimize", map[string]string{"-vertices": pv, "-edges": pe, "-epsilon": ln2, "-out": "$OUT/h.csv", "-quiet": "true"}, over...)
 	}
-	cases := []struct {
-		name string
-		args []string
-		code int
-	}{
+	cases := []goldenCase{
 		{"optimize_no_flags", []string{"optimize"}, 2},
 		{"optimize_no_out", opt("-out", ""), 2},
 		{"optimize_out_extension", opt("-out", "$OUT/h.arrow", "-mechanism-out", "$OUT/m.txt"), 2},
@@ -38,24 +32,7 @@ func TestOptimizeGolden(t *testing.T) {
 		{"optimize_weights_missing_column", opt("-weights", od+"weights_nocol.csv"), 3},
 		{"optimize_weights_missing_file", opt("-weights", od+"nope.parquet"), 3},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			args := make([]string, len(c.args))
-			for i, a := range c.args {
-				args[i] = strings.ReplaceAll(a, "$OUT", dir)
-			}
-			code, stdout, stderr := graphdp(t, args...)
-			if code != c.code {
-				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
-			}
-			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-				t.Errorf("wrote files: %v", ents)
-			}
-			got := "exit " + strconv.Itoa(code) + "\n" + strings.ReplaceAll(stderr, dir, "$DIR")
-			golden(t, c.name, got)
-		})
-	}
+	runGoldenCases(t, cases)
 }
 
 // The user's loop of issue 13: optimize writes a hitting set and a mechanism; run on

@@ -28,11 +28,7 @@ func TestToolkitGolden(t *testing.T) {
 	hset := func(over ...string) []string {
 		return toolArgs("hitting-set", map[string]string{"-vertices": pv, "-edges": pe, "-epsilon": ln2, "-out": "$OUT/h.csv"}, over...)
 	}
-	cases := []struct {
-		name string
-		args []string
-		code int
-	}{
+	cases := []goldenCase{
 		// verify
 		{"verify_ok", verify("-hitting-set", ph), 0},
 		{"verify_no_flags", []string{"verify"}, 2},
@@ -73,28 +69,7 @@ func TestToolkitGolden(t *testing.T) {
 		{"hitting_set_infeasible", hset("-alpha", "0.9", "-all-boundary", "true"), 3},
 		{"hitting_set_unknown_flag", []string{"hitting-set", "-bogus"}, 2},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			args := make([]string, len(c.args))
-			for i, a := range c.args {
-				args[i] = strings.ReplaceAll(a, "$OUT", dir)
-			}
-			code, stdout, stderr := graphdp(t, args...)
-			if code != c.code {
-				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
-			}
-			if ents, _ := os.ReadDir(dir); len(ents) != 0 && code != 0 {
-				t.Errorf("wrote files: %v", ents)
-			}
-			got := "exit " + strconv.Itoa(code) + "\n"
-			if stdout != "" {
-				got += "--- stdout\n" + stdout + "--- stderr\n"
-			}
-			got += strings.ReplaceAll(stderr, dir, "$DIR")
-			golden(t, c.name, got)
-		})
-	}
+	runGoldenCases(t, cases)
 }
 
 // toolArgs builds a command line: the defaults with over's (flag, value) pairs
@@ -126,4 +101,38 @@ func toolArgs(cmd string, def map[string]string, over ...string) []string {
 		}
 	}
 	return res
+}
+
+// goldenCase is one command line, its exit code and its golden file (c.name).
+type goldenCase struct {
+	name string
+	args []string // "$OUT" is replaced by a fresh directory
+	code int
+}
+
+// runGoldenCases runs each case, checks its exit code, that a failing command wrote
+// nothing, and its stdout and stderr against the golden file.
+func runGoldenCases(t *testing.T, cases []goldenCase) {
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := make([]string, len(c.args))
+			for i, a := range c.args {
+				args[i] = strings.ReplaceAll(a, "$OUT", dir)
+			}
+			code, stdout, stderr := graphdp(t, args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 && code != 0 {
+				t.Errorf("wrote files: %v", ents)
+			}
+			got := "exit " + strconv.Itoa(code) + "\n"
+			if stdout != "" {
+				got += "--- stdout\n" + stdout + "--- stderr\n"
+			}
+			got += strings.ReplaceAll(stderr, dir, "$DIR")
+			golden(t, c.name, got)
+		})
+	}
 }
