@@ -1,9 +1,10 @@
 // Package graph holds the dataset graph of graphdp in compressed sparse row form:
 // its build from edge rows (Build, in parallel blocks) or of one shard from its arcs
 // (BuildShard, the same code: a cluster worker's block), its split into shards of
-// consecutive vertices for the block-centric engines (Layout, Shard), and the vertex
-// ranges the checks scan in parallel (Ranges). It knows nothing of privacy; it imports
-// nothing of graphdp.
+// consecutive vertices for the block-centric engines (Layout, Shard), the vertex
+// ranges the checks scan in parallel (Ranges), and its connected components
+// (CountComponents; per shard, LocalRoots and Spanning). It knows nothing of privacy;
+// it imports nothing of graphdp.
 //
 // Invariants:
 //
@@ -20,4 +21,8 @@
 //     holding global positions.
 //  4. Ranges partitions 0..n−1 into consecutive ranges in order, so results computed
 //     per range and merged in range order equal one pass in CSR order.
+//  5. A Forest's root is the smallest element of its set. Shard.LocalRoots names each
+//     local component by its smallest global position, so components labelled in
+//     different shards, joined along their cut arcs by Spanning, are the components
+//     Graph.CountComponents counts.
 package graph

@@ -1,0 +1,100 @@
+package graph
+
+import "slices"
+
+// Forest is a union-find over 0..len−1: link by smaller index, path halving. The root
+// of a set is always its smallest element (doc.go invariant 5), so roots computed
+// apart — in different shards, on different workers — name their sets the same way
+// and can be merged later.
+type Forest []int32
+
+// NewForest is n singletons.
+func NewForest(n int) Forest {
+	f := make(Forest, n)
+	for i := range f {
+		f[i] = int32(i)
+	}
+	return f
+}
+
+// Find is x's root, the smallest element of its set.
+func (f Forest) Find(x int32) int32 {
+	for f[x] != x {
+		f[x] = f[f[x]]
+		x = f[x]
+	}
+	return x
+}
+
+// Union joins u's and v's sets and reports whether they were apart.
+func (f Forest) Union(u, v int32) bool {
+	ru, rv := f.Find(u), f.Find(v)
+	switch {
+	case ru < rv:
+		f[rv] = ru
+	case rv < ru:
+		f[ru] = rv
+	default:
+		return false
+	}
+	return true
+}
+
+// LocalRoots labels the shard's vertices by their connected component in the shard's
+// own subgraph (its arcs with both ends inside it): Root[i] is the smallest global
+// position of vertex Lo+i's local component. Comps is the number of local components.
+// The components of the whole graph are these, joined along the cut arcs (Cut):
+// counting them needs only the labels of the cut arcs' ends, not the blocks.
+func (sh *Shard) LocalRoots() (root []int32, comps int) {
+	n := sh.Len()
+	f := NewForest(n)
+	hi := sh.Lo + int32(n)
+	for i := range n {
+		for _, w := range sh.Neighbours(i) {
+			if w > sh.Lo+int32(i) && w < hi {
+				f.Union(int32(i), w-sh.Lo)
+			}
+		}
+	}
+	root = make([]int32, n)
+	for i := range root {
+		r := f.Find(int32(i))
+		if int(r) == i {
+			comps++
+		}
+		root[i] = sh.Lo + r
+	}
+	return root, comps
+}
+
+// Link is an edge between two local components' roots (global positions).
+type Link [2]int32
+
+// Spanning keeps the links that join distinct sets, in order, dropping those that
+// close a cycle with the links kept before them: the same components with at most
+// (distinct roots − 1) links. Joining k components by the kept links merges exactly
+// len(kept) pairs, so a count of components minus len(Spanning(all links)) is the
+// count after joining.
+func Spanning(links []Link) []Link {
+	if len(links) == 0 {
+		return nil
+	}
+	ids := make([]int32, 0, 2*len(links))
+	for _, l := range links {
+		ids = append(ids, l[0], l[1])
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	at := func(x int32) int32 {
+		i, _ := slices.BinarySearch(ids, x)
+		return int32(i)
+	}
+	f := NewForest(len(ids))
+	var kept []Link
+	for _, l := range links {
+		if f.Union(at(l[0]), at(l[1])) {
+			kept = append(kept, l)
+		}
+	}
+	return kept
+}
