@@ -3,6 +3,7 @@ package beam
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -676,5 +678,103 @@ func TestBeamRejectsAFailedRepair(t *testing.T) {
 	var re *pipeline.RejectError
 	if !errors.As(berr, &re) || re.Kind != "infeasible" || re.Total != 2 || len(beam) != 0 {
 		t.Fatalf("beam: %v (%d bytes written); want 2 conflicts, nothing written", berr, len(beam))
+	}
+}
+
+// comparable is s without what differs between runners by design: the runner and
+// engine names, timings and memory, the engine's relaxation count (the local
+// engine's), the Beam rounds' report, the output path. And, a known gap (BEAM.md,
+// "Not done yet"), the audit's worst excess: Beam's finish ranks each shard's edges
+// but does not take check.Verify's second ranking pass nor its exact excess.
+func comparable(s pipeline.Summary) pipeline.Summary {
+	s.Runner, s.Engine, s.Out, s.AuditWorst = "", "", "", 0
+	s.Phases, s.WallSeconds, s.PeakRSSBytes, s.Relaxations, s.RelaxPerSec, s.Beam = nil, 0, 0, 0, 0, nil
+	return s
+}
+
+// A Beam run's summary is the local run's, components included (counted per shard
+// and joined along the cut, finish.go), on graphs with many components: sparse random
+// graphs below and around the giant component's threshold, with isolated vertices,
+// and disjoint paths, with shuffled ids (components spread over every shard), cut
+// into shards of every size, infeasible runs too.
+func TestBeamSummaryMatchesLocal(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 2))
+	count := 16
+	if testing.Short() {
+		count = 4
+	}
+	components := map[bool]int{}
+	for k := range count {
+		n := 20 + r.IntN(80)
+		g := gen(r, "path", n, 1, 0.01) // answers, ids; edges and hitting set replaced
+		g.src, g.dst = nil, nil
+		if k%2 == 0 { // sparse random: m ≈ n/4 … 3n/4
+			for range n/4 + r.IntN(n/2) {
+				g.src, g.dst = append(g.src, r.IntN(n)), append(g.dst, r.IntN(n))
+			}
+		} else { // paths of 1–8 vertices along a random order
+			order := r.Perm(n)
+			for i := 1; i < n; i++ {
+				if r.IntN(4) != 0 {
+					g.src, g.dst = append(g.src, order[i-1]), append(g.dst, order[i])
+				}
+			}
+		}
+		pr := [][2]float64{{1, 0.01}, {0.5, 0}, {math.Ln2, 1e-6}}[k%3]
+		g.hit, g.ptrue = nil, nil
+		in := map[int]bool{}
+		for i := range g.src {
+			if u, v := g.src[i], g.dst[i]; g.answer[u] != g.answer[v] && !in[u] && !in[v] {
+				in[u] = true
+				p := (math.Exp(pr[0]) + pr[1]) / (math.Exp(pr[0]) + 1)
+				if k%5 == 4 {
+					p = r.Float64() // often infeasible
+				}
+				g.hit, g.ptrue = append(g.hit, u), append(g.ptrue, p)
+			}
+		}
+		if len(g.hit) == 0 {
+			g.hit, g.ptrue = []int{0}, []float64{0.5}
+		}
+		job := g.write(t, t.TempDir(), int64(1+r.IntN(16)))
+		opts := Options{ShardSize: 1 + r.IntN(n/2), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
+		name := fmt.Sprintf("#%d n=%d m=%d %+v", k, n, len(g.src), opts)
+		local, beam, ls, bs, lerr, berr := bothSummaries(t, job, pr[0], pr[1], opts)
+		sameOutcome(t, name, local, beam, lerr, berr)
+		if ls == nil || bs == nil {
+			t.Fatalf("%s: no summary (local %v, beam %v): %v", name, ls != nil, bs != nil, lerr)
+		}
+		if ls.Components < n/8 {
+			t.Fatalf("%s: only %d components: not the case this test is for", name, ls.Components)
+		}
+		lj, _ := json.Marshal(comparable(*ls))
+		bj, _ := json.Marshal(comparable(*bs))
+		if !bytes.Equal(lj, bj) {
+			t.Fatalf("%s: summaries differ:\nlocal: %s\nbeam:  %s", name, lj, bj)
+		}
+		// Printed: the same lines but for the engine's name, the output's path, the
+		// audit's worst excess, the Beam rounds' line and the times.
+		printed := func(s *pipeline.Summary) string {
+			var b bytes.Buffer
+			s.Human(&b)
+			var keep []string
+			pairs := []string{s.Engine, "ENGINE", fmt.Sprintf("worst excess %.3g", s.AuditWorst), ""}
+			if s.Out != "" {
+				pairs = append(pairs, s.Out, "OUT")
+			}
+			for _, line := range strings.Split(strings.NewReplacer(pairs...).Replace(b.String()), "\n") {
+				if !strings.HasPrefix(line, "  beam: ") && !strings.HasPrefix(line, "  time ") {
+					keep = append(keep, line)
+				}
+			}
+			return strings.Join(keep, "\n")
+		}
+		if lp, bp := printed(ls), printed(bs); lp != bp {
+			t.Fatalf("%s: printed summaries differ:\n%q\n%q", name, lp, bp)
+		}
+		components[lerr == nil]++
+	}
+	if !testing.Short() && (components[true] < 3 || components[false] < 1) {
+		t.Fatalf("too few feasible or infeasible runs: %v", components)
 	}
 }

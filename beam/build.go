@@ -1,6 +1,7 @@
 package beam
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -254,8 +255,8 @@ func (f *readFn) hits(ctx context.Context, g int, errs *errSet, toJoin func(int,
 	return nil
 }
 
-func sortedKeys[V any](m map[int]V) []int {
-	ks := make([]int, 0, len(m))
+func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
+	ks := make([]K, 0, len(m))
 	for k := range m {
 		ks = append(ks, k)
 	}

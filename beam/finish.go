@@ -12,6 +12,7 @@ import (
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // The finish stage (one pipeline): per shard, the mechanism (bfs.Solve's assembly),
@@ -94,8 +95,9 @@ func (st *state) violations(pair dp.Pair, limit int, tol float64) ([]violation, 
 	return out, total
 }
 
-// auditEmitFn sends a shard's token to itself and the p_one of its cut vertices to
-// every other shard they neighbour (the audit's one exchange: O(cut), not the graph).
+// auditEmitFn sends a shard's token to itself and the p_one and local component root
+// (graph.Shard.LocalRoots) of its cut vertices to every other shard they neighbour
+// (the finish's one exchange: O(cut), not the graph).
 type auditEmitFn struct{ C Conf }
 
 func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
@@ -111,9 +113,10 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 	self := int32(s)
 	emit(s, tok.encode())
 	m := st.mechanism()
+	root, _ := st.Shard.LocalRoots()
 	type block struct {
-		v []int32
-		p []float64
+		v, r []int32
+		p    []float64
 	}
 	out := make(map[int]*block)
 	for i := range st.Shard.Len() {
@@ -132,6 +135,7 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 			if n := len(bl.v); n == 0 || bl.v[n-1] != v {
 				bl.v = append(bl.v, v)
 				bl.p = append(bl.p, m.POne[i])
+				bl.r = append(bl.r, root[i])
 			}
 			sent = to
 		}
@@ -140,6 +144,7 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 		e := enc{b: []byte{tagNeighbor}}
 		e.i32s(out[to].v)
 		e.f64s(out[to].p)
+		e.i32s(out[to].r)
 		emit(to, e.b)
 	}
 	return nil
@@ -161,13 +166,18 @@ type finding struct {
 	AuditBad   int64
 	Worst      float64
 	WorstEdge  [2]int32
-	MaxMove    float64 // Solution.MaxMove on the shard
-	Moved      int64   // Solution.Moved on the shard
+	MaxMove    float64    // Solution.MaxMove on the shard
+	Moved      int64      // Solution.Moved on the shard
+	Comps      shardComps // its part of the components and deterministic datasets (components.go)
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
 	var st *state
-	nbr := make(map[int32]float64)
+	type neighbour struct {
+		pOne float64
+		root int32
+	}
+	nbr := make(map[int32]neighbour)
 	var b []byte
 	for elems(&b) {
 		switch b[0] {
@@ -181,12 +191,12 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 			}
 		case tagNeighbor:
 			d := dec{b: b[1:]}
-			vs, ps := d.i32s(), d.f64s()
-			if d.err != nil || len(vs) != len(ps) {
+			vs, ps, rs := d.i32s(), d.f64s(), d.i32s()
+			if d.err != nil || len(vs) != len(ps) || len(vs) != len(rs) {
 				return errCorrupt
 			}
 			for i, v := range vs {
-				nbr[v] = ps[i]
+				nbr[v] = neighbour{ps[i], rs[i]}
 			}
 		}
 	}
@@ -208,8 +218,11 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 			fd.Moved++
 		}
 	}
-	// The audit of check.Verify on this shard's edges u < v, through the same Auditor.
+	// The audit of check.Verify on this shard's edges u < v, through the same Auditor;
+	// on the same edges, the links between local components across the cut.
 	aud := check.NewAuditor(pair, 0, 0)
+	root, comps := st.Shard.LocalRoots()
+	var links []graph.Link
 	lo, hi := st.Shard.Lo, st.Shard.Lo+int32(st.Shard.Len())
 	for i := range st.Shard.Len() {
 		u := lo + int32(i)
@@ -222,15 +235,18 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 			if v < hi {
 				pv = m.POne[v-lo]
 			} else {
-				var ok bool
-				if pv, ok = nbr[v]; !ok {
+				x, ok := nbr[v]
+				if !ok {
 					return fmt.Errorf("beam: shard %d: no p_one for neighbour %d", s, v)
 				}
+				pv = x.pOne
+				links = append(links, graph.Link{root[i], x.root})
 			}
 			aud.Edge(v, pv)
 		}
 	}
 	fd.Edges, fd.AuditBad = aud.Edges, aud.Violations
+	fd.Comps = st.components(root, comps, links, m)
 	if aud.Worst.U >= 0 {
 		fd.Worst, fd.WorstEdge = aud.Worst.Excess, [2]int32{aud.Worst.U, aud.Worst.V}
 	}
@@ -255,6 +271,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	e.i64(int64(fd.WorstEdge[1]))
 	e.f64(fd.MaxMove)
 	e.i64(fd.Moved)
+	e.shardComps(fd.Comps)
 	if err := writeBlob(ctx, join(f.C.Staging, "finish", fmt.Sprintf("shard-%06d", s)), e.b); err != nil {
 		return err
 	}
@@ -286,6 +303,7 @@ func decodeFinding(b []byte) (*finding, error) {
 	fd.WorstEdge = [2]int32{int32(d.i64()), int32(d.i64())}
 	fd.MaxMove = d.f64()
 	fd.Moved = d.i64()
+	fd.Comps = d.shardComps()
 	return fd, d.err
 }
 

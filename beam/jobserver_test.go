@@ -18,6 +18,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/graphdp/graphdp/internal/words"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -111,9 +112,11 @@ func TestPrismJobServer(t *testing.T) {
 	local.SetEpsilon(1)
 	local.Delta = 0.01
 	local.Out = filepath.Join(dir, "local.parquet")
-	if _, err := pipeline.Run(context.Background(), local, quiet); err != nil {
+	ls, err := pipeline.Run(context.Background(), local, quiet)
+	if err != nil {
 		t.Fatal(err)
 	}
+	components := words.Count(int64(ls.Components), "component", "components")
 	lt, lm := readParquet(t, local.Out)
 
 	run := func(name string, timeout time.Duration, extra ...string) (code int, stderr, out string) {
@@ -144,8 +147,8 @@ func TestPrismJobServer(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s workers: exit %d; stderr:\n%s", env, code, stderr)
 		}
-		if !strings.Contains(stderr, "components not counted") {
-			t.Errorf("%s workers: the summary does not say components are not counted:\n%s", env, stderr)
+		if !strings.Contains(stderr, ", "+components+"\n") {
+			t.Errorf("%s workers: the summary does not count %s as the local run does:\n%s", env, components, stderr)
 		}
 		if strings.Contains(stderr, "level=INFO") {
 			t.Errorf("%s workers: INFO log lines at the default level warn:\n%s", env, stderr)

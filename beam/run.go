@@ -27,6 +27,7 @@ import (
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
 )
 
@@ -207,7 +208,6 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	s.EdgesKept, s.SelfLoops = st.kept, st.selfLoops
 	s.Duplicates = s.EdgesRead - s.SelfLoops - s.EdgesKept
-	s.Components = -1 // not computed on Beam (BEAM.md)
 	s.BoundaryEdges, s.Uncovered = st.boundary, st.uncovered
 	if st.uncovered > 0 {
 		return nil, notHitting(ctx, c, st)
@@ -228,7 +228,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		return files
 	}
 	round, repairs, first := 0, 0, 0
-	var x report
+	var x roundsReport
 	for {
 		for {
 			if err := exec(roundsPipeline(c, pending(round), round, per)); err != nil {
@@ -296,6 +296,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	s.Beam = rs
 	done("propagate")
+	s.Components = fd.Components
 	s.Violations, s.Feasible, s.Repaired = int(fd.Infeasible), fd.Infeasible == 0, int(fd.Moved)
 	if fd.Infeasible > 0 {
 		return s, infeasible(ctx, c, job, fd)
@@ -306,6 +307,11 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	if fd.AuditBad > 0 {
 		return s, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs (excess %g); nothing written", fd.AuditBad, fd.Worst)
+	}
+	s.Deterministic = &fd.Deterministic
+	if d := s.Deterministic; d.Count > 0 {
+		log.Warn("datasets answered deterministically (p_one = 0 or 1): no privacy", "stage", "audit", "count", d.Count,
+			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
 	done("audit")
 	if err := assemble(ctx, c, job, pl, fps, l, s); err != nil {
@@ -544,16 +550,16 @@ func gatherBuild(ctx context.Context, staging string, l graph.Layout) (*buildSta
 	return st, nil
 }
 
-// report is the launcher's sum of the shards' reports of one rounds pipeline.
-type report struct {
+// roundsReport is the launcher's sum of the shards' reports of one rounds pipeline.
+type roundsReport struct {
 	excess
 	Pending int64 // offer blocks waiting for the next round
 	Rounds  []pipeline.BeamRound
 }
 
 // gatherReport sums the shards' reports of the pipeline that ended at round.
-func gatherReport(ctx context.Context, staging string, round int, l graph.Layout) (report, error) {
-	var total report
+func gatherReport(ctx context.Context, staging string, round int, l graph.Layout) (roundsReport, error) {
+	var total roundsReport
 	for sh := range l.Shards() {
 		b, err := readBlob(ctx, reportFile(staging, round, sh))
 		if err != nil {
@@ -641,18 +647,20 @@ func notHitting(ctx context.Context, c Conf, st *buildStats) error {
 }
 
 type finished struct {
-	violations []violation
-	Infeasible int64
-	Edges      int64
-	AuditBad   int64
-	Worst      float64
-	MaxMove    float64 // Solution.MaxMove
-	Moved      int64   // Solution.Moved
-	round      int
+	violations    []violation
+	Infeasible    int64
+	Edges         int64
+	AuditBad      int64
+	Worst         float64
+	MaxMove       float64 // Solution.MaxMove
+	Moved         int64   // Solution.Moved
+	Components    int     // of the whole graph
+	Deterministic report.Deterministic
 }
 
 func gatherFinish(ctx context.Context, staging string, l graph.Layout, limit int) (*finished, error) {
 	fd := &finished{Worst: math.Inf(-1)}
+	var parts []shardComps
 	for s := range l.Shards() {
 		b, err := readBlob(ctx, join(staging, "finish", fmt.Sprintf("shard-%06d", s)))
 		if err != nil {
@@ -669,7 +677,9 @@ func gatherFinish(ctx context.Context, staging string, l graph.Layout, limit int
 		fd.Worst = max(fd.Worst, x.Worst)
 		fd.MaxMove = max(fd.MaxMove, x.MaxMove)
 		fd.Moved += x.Moved
+		parts = append(parts, x.Comps)
 	}
+	fd.Components, fd.Deterministic = joinComps(parts)
 	slices.SortFunc(fd.violations, func(a, b violation) int {
 		if a.Output != b.Output {
 			if !a.Output {

@@ -36,7 +36,7 @@ type Summary struct {
 	EdgesKept     int64   `json:"edges_kept"`
 	Duplicates    int64   `json:"duplicate_edges"`
 	SelfLoops     int64   `json:"self_loops"`
-	Components    int     `json:"components"` // -1: not counted (the beam runner)
+	Components    int     `json:"components"`
 	HittingSet    int     `json:"hitting_set"`
 	BoundaryEdges int64   `json:"boundary_edges"`
 	Uncovered     int64   `json:"uncovered_boundary_edges"`
@@ -155,10 +155,7 @@ func (s *Summary) WriteJSON(path string) error {
 
 // Human prints the short summary people read on stderr.
 func (s *Summary) Human(w io.Writer) {
-	components := "components not counted"
-	if s.Components >= 0 {
-		components = words.Count(int64(s.Components), "component", "components")
-	}
+	components := words.Count(int64(s.Components), "component", "components")
 	fmt.Fprintf(w, "graphdp %s: %s, %s kept of %d read (%s, %s), %s\n",
 		s.Engine, words.Count(int64(s.Vertices), "vertex", "vertices"), words.Count(s.EdgesKept, "edge", "edges"), s.EdgesRead,
 		words.Count(s.Duplicates, "duplicate", "duplicates"), words.Count(s.SelfLoops, "self-loop", "self-loops"), components)

@@ -23,7 +23,7 @@ func TestProgramRunners(t *testing.T) {
 		if job.Beam.Endpoint == "bad:1" {
 			return nil, &pipeline.RejectError{Kind: "infeasible", Head: "rejected by the fake runner"}
 		}
-		return &pipeline.Summary{Engine: "fake", Components: -1}, nil
+		return &pipeline.Summary{Engine: "fake"}, nil
 	}
 	prog := Program{Name: "graphdp-fake", Runners: map[string]Runner{"beam": fake}, DefaultRunner: "beam"}
 	dir := t.TempDir()
