@@ -129,7 +129,7 @@ func (d *dec) shardComps() shardComps {
 	return sc
 }
 
-// joinComps is the launcher's half: the shards' parts, in shard order, joined into
+// joinComps is the launcher's half (doc.go invariant 5): the shards' parts, in shard order, joined into
 // the whole graph's component count and report.Deterministic.
 func joinComps(parts []shardComps) (int, report.Deterministic) {
 	var ids []int32

@@ -38,6 +38,28 @@
 //     exactly what was encoded (candidates bit for bit, −0 kept); reading past
 //     the end of one fails with errCorrupt.
 //
+// Invariants (cited from the code as "beam doc.go invariant N"):
+//
+//  1. Every staging file is written once per version (round), and a retried bundle
+//     rewrites the same bytes: a stage's output depends only on its inputs in staging
+//     and its elements, never on which worker ran it or how often.
+//  2. A round shuffles only offers (at most one per changed cut vertex, neighbouring
+//     shard and colour) and one token per shard to itself: never a CSR block, never a
+//     shard's candidates (BEAM.md's cost model).
+//  3. A shard's CSR block never changes after the build (item 4 above), so a worker
+//     may keep it for the whole run; a shard's candidates are kept only under the
+//     version (round) that wrote them and are read from staging otherwise.
+//  4. The rounds stop only when no offer is pending after a round; each shard settles
+//     to its local fixed point every round (bfs doc.go invariant 8), so the result is
+//     the label-setting engine's bit for bit.
+//  5. Components are joined over roots, not vertices: a shard names each local
+//     component by its smallest position (graph doc.go invariant 5) and sends the
+//     launcher its count, a spanning set of its cut links and the roots its
+//     deterministic datasets and hitting-set vertices lie in; the launcher's work and
+//     memory follow the cut and the hitting set.
+//  6. The launcher reads footers, per-shard reports and, for the output, the shards'
+//     info and output blocks: never a graph block.
+//
 // Deployment (worker.go, submit.go; docs/BEAM.md, "Submitting to a cluster"):
 //
 //  1. The launcher is its own worker binary. InitWorker, first in main, serves the

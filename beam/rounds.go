@@ -22,7 +22,8 @@ import (
 // are grouped once more and written to staging (pending-R), where the next pipeline
 // starts; the launcher stops when no offer is pending.
 //
-// Staging (every file written once; a retried bundle rewrites the same bytes):
+// Staging (every file written once; a retried bundle rewrites the same bytes: doc.go
+// invariant 1):
 //
 //	block/shard-S      CSR block and hitting-set positions (build)
 //	info/shard-S       ids, answers, hitting-set rows and p_true (build)
@@ -137,7 +138,7 @@ func reportFile(staging string, round, s int) string {
 	return join(staging, fmt.Sprintf("report-%06d", round), fmt.Sprintf("shard-%06d", s))
 }
 
-// The worker cache. Blocks never change once the build wrote them, so a worker keeps
+// The worker cache (doc.go invariant 3). Blocks never change once the build wrote them, so a worker keeps
 // those it read (up to blockBudget bytes, oldest evicted first): on runners that keep
 // their workers between stages (Prism, Flink and Spark task managers) a shard's graph
 // is read from staging once, not once per round. A shard's newest candidates are kept
@@ -328,7 +329,7 @@ func loadState(ctx context.Context, staging string, s int, tok *token) (*state, 
 }
 
 // settle is round `round` on shard s: Settle and Offer on both colours when it has
-// anything to settle, then its token to itself.
+// anything to settle, then its token to itself — all it emits (doc.go invariant 2).
 func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.Offers, emit func(int, []byte)) error {
 	var stat roundStat
 	if tok.Own || len(in[0]) > 0 || len(in[1]) > 0 {

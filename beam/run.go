@@ -251,7 +251,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 			round += per
 			log.Info("beam rounds", "stage", "propagate", "round", round, "pending_offers", x.Pending, "rounds_with_work", rs.Rounds)
 			if x.Pending == 0 {
-				break
+				break // the fixed point: doc.go invariant 4
 			}
 		}
 		if repairs == 0 {
@@ -711,7 +711,7 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 	return pipeline.Infeasible(c.Hitting, job.Epsilon, job.Delta, fd.Infeasible, conflicts)
 }
 
-// assemble writes job.Out: the shards' output blocks, in position order, laid out by
+// assemble writes job.Out (doc.go invariant 6): the shards' output blocks, in position order, laid out by
 // pipeline.BuildRecord and written by sink.Write — the single-machine run's bytes,
 // except the engine named in the metadata. It reads the shards' info and output
 // blocks, never a graph block, and holds one row per vertex while doing so.
