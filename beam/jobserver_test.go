@@ -176,7 +176,7 @@ func TestPrismJobServer(t *testing.T) {
 			}
 		}
 		var s pipeline.Summary
-		if b, err := os.ReadFile(filepath.Join(dir, strings.ToLower(env)+".json")); err != nil || json.Unmarshal(b, &s) != nil || s.Runner != "beam" || s.Components != -1 {
+		if b, err := os.ReadFile(filepath.Join(dir, strings.ToLower(env)+".json")); err != nil || json.Unmarshal(b, &s) != nil || s.Runner != "beam" || s.Components != ls.Components {
 			t.Errorf("%s workers: summary %+v (%v)", env, s, err)
 		}
 	}
