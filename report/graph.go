@@ -133,7 +133,7 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 	usedH := y + shelf
 	const width, pad, legendH = 720.0, 16.0, 64.0
 	scale := math.Min(48, (width-2*pad)/math.Max(usedW-margin, 1e-9))
-	r := math.Max(3, math.Min(9, 0.28*scale))
+	r := round1(math.Max(2.5, math.Min(8, 0.4*scale*medianNearest(pos)))) // dots apart where the layout is dense
 	d := &drawing{W: width, HasHit: in.InHit != nil, HasBind: in.Binding != nil}
 	offX := pad + r + (width-2*pad-2*r-(usedW-margin)*scale)/2
 	d.H = math.Ceil((usedH-margin)*scale + 2*pad + 2*r + legendH)
@@ -350,4 +350,24 @@ func layoutComponent(vs []int32, d [][]int32, pos [][2]float64) {
 	for i, v := range vs {
 		pos[v] = x[i]
 	}
+}
+
+// medianNearest is the median distance from a point to its nearest other point (1
+// with fewer than two points).
+func medianNearest(pos [][2]float64) float64 {
+	if len(pos) < 2 {
+		return 1
+	}
+	near := make([]float64, len(pos))
+	for i, p := range pos {
+		near[i] = math.Inf(1)
+		for j, q := range pos {
+			if i != j {
+				dx, dy := p[0]-q[0], p[1]-q[1]
+				near[i] = math.Min(near[i], float64(dx*dx)+float64(dy*dy))
+			}
+		}
+	}
+	slices.Sort(near)
+	return math.Sqrt(near[len(near)/2])
 }
