@@ -26,12 +26,12 @@ func Balanced(pair dp.Pair) Policy {
 
 // Uniform is p_true = a on every vertex.
 func Uniform(a float64) Policy {
-	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (-alpha)", num(a))}
+	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (--alpha)", num(a))}
 }
 
 // ByAnswer is p_true = a0 on answer-0 vertices and a1 on answer-1 vertices.
 func ByAnswer(a0, a1 float64) Policy {
-	return Policy{PTrue: [2]float64{a0, a1}, Name: fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (-alpha-0, -alpha-1)", num(a0), num(a1))}
+	return Policy{PTrue: [2]float64{a0, a1}, Name: fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (--alpha-0, --alpha-1)", num(a0), num(a1))}
 }
 
 // Values is the policy's p_true for each vertex of set.
