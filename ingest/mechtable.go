@@ -85,7 +85,7 @@ const MechanismPTolerance = 1e-9
 // is read when present. Every value problem is an *InputError with its row: nulls,
 // NaN, probabilities outside [0, 1], p_true disagreeing with p_one (beyond
 // MechanismPTolerance), answers other than 0/1, negative distances, repeated ids.
-func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableColumns) (*MechanismTable, error) {
+func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableColumns, opts ...Option) (*MechanismTable, error) {
 	f, err := formatOf(path)
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableCol
 			m, err = readMechTableCSV(ctx, path, cols, false)
 		}
 	} else {
-		m, err = readMechTableParquet(ctx, path, cols)
+		m, err = readMechTableParquet(ctx, path, cols, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -185,8 +185,8 @@ func mechMsgProb(column string) string { return column + " must be in [0, 1]" }
 
 const mechMsgDistance = "binding distance must be a non-negative integer"
 
-func readMechTableParquet(ctx context.Context, path string, cols MechanismTableColumns) (*MechanismTable, error) {
-	t, _, fp, done, err := openParquetColumns(ctx, path) // columns depend on which are present
+func readMechTableParquet(ctx context.Context, path string, cols MechanismTableColumns, opts []Option) (*MechanismTable, error) {
+	t, _, fp, done, err := openParquetColumns(ctx, path, opts) // columns depend on which are present
 	if err != nil {
 		return nil, err
 	}
@@ -217,13 +217,12 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 	switch {
 	case idc.isInt():
 		m.IDType, m.IDs.Int = arrow.PrimitiveTypes.Int64, make([]int64, n)
-		loaders = append(loaders, t.intIDLoader(idc, m.IDs.Int))
 	case idc.isBytes():
 		m.IDType, m.IDs.Str = arrow.BinaryTypes.String, make([]string, n)
-		loaders = append(loaders, t.stringIDLoader(idc, m.IDs.Str))
 	default:
 		return nil, columnError(path, ErrColumnType, idc.name, "ids must be integers or strings, not "+idc.typeName)
 	}
+	loaders = append(loaders, t.idsInto(idc, m.IDs))
 	probs := func(name string, dst []float64) error {
 		c, err := t.column(name)
 		if err != nil {
@@ -232,17 +231,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 		if !c.isFloat() {
 			return columnError(path, ErrColumnType, c.name, name+" must be a float64 or float32 column, not "+c.typeName)
 		}
-		loaders = append(loaders, func(check func() error, g int) error {
-			return scanFloats(t, c, g, check, func(row int64, vals []float64) error {
-				for i, p := range vals {
-					if !validPTrue(p) {
-						return cellError(path, ErrRange, row+int64(i), c.name, mechNum(p), mechMsgProb(name))
-					}
-				}
-				copy(dst[row:], vals)
-				return nil
-			})
-		})
+		loaders = append(loaders, t.numberLoader(c, validPTrue, mechMsgProb(name), copyAt(dst)))
 		return nil
 	}
 	if hasPone {
@@ -267,7 +256,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 			return nil, columnError(path, ErrColumnType, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
 		}
 		m.Answer, m.AnswerType = make([]bool, n), ac.typ
-		loaders = append(loaders, t.answerLoader(ac, func(row int64, vals []bool) { copy(m.Answer[row:], vals) }))
+		loaders = append(loaders, t.answerLoader(ac, copyAt(m.Answer)))
 	}
 	if hasDist {
 		dc, err := t.column(cols.Distance)
@@ -278,7 +267,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 			return nil, columnError(path, ErrColumnType, dc.name, "binding distance must be an integer column, not "+dc.typeName)
 		}
 		m.Distance = make([]int32, n)
-		loaders = append(loaders, mechDistanceLoader(t, dc, m.Distance))
+		loaders = append(loaders, copyLoader(t, dc, distances, m.Distance))
 	}
 	if cols.Binding != "" && sc.ColumnIndexByName(cols.Binding) >= 0 {
 		bc, err := t.column(cols.Binding)
@@ -315,35 +304,6 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 		return nil, err
 	}
 	return m, nil
-}
-
-// mechDistanceLoader reads a nullable integer column into dst, -1 where null.
-func mechDistanceLoader(t *Table, c *Column, dst []int32) chunkLoader {
-	keep := func(row int64, null bool, x int64) error {
-		if null {
-			dst[row] = -1
-			return nil
-		}
-		if x < 0 || x > math.MaxInt32 {
-			return cellError(t.path, ErrRange, row, c.name, intText(c, x), mechMsgDistance)
-		}
-		dst[row] = int32(x)
-		return nil
-	}
-	if c.phys == parquet.Types.Int32 {
-		unsigned := c.typ.ID() == arrow.UINT32 || c.typ.ID() == arrow.UINT16 || c.typ.ID() == arrow.UINT8
-		return func(check func() error, g int) error {
-			return scanNullable(t, c, g, check, func(row int64, null bool, x int32) error {
-				if unsigned {
-					return keep(row, null, int64(uint32(x)))
-				}
-				return keep(row, null, int64(x))
-			})
-		}
-	}
-	return func(check func() error, g int) error {
-		return scanNullable(t, c, g, check, func(row int64, null bool, x int64) error { return keep(row, null, x) })
-	}
 }
 
 // loader reads a nullable id column (c, of the ids' kind) of n rows into b.
@@ -434,6 +394,26 @@ func scanNullable[T int32 | int64 | parquet.ByteArray](t *Table, c *Column, g in
 		row += lvls
 	}
 	return nil
+}
+
+// distances opens a nullable integer column of binding distances: -1 where null,
+// an ErrRange error at a value outside [0, MaxInt32].
+func distances(t *Table, c *Column, g int) (cursor[int32], error) {
+	k, err := ints(true)(t, c, g)
+	return convert(t, g, k, err, func(row int64, in []int64, out []int32) error {
+		nulls := k.nulls()
+		for i, x := range in {
+			switch {
+			case nulls != nil && nulls[i]:
+				out[i] = -1
+			case x < 0 || x > math.MaxInt32:
+				return cellError(t.path, ErrRange, row+int64(i), c.name, intText(c, x), mechMsgDistance)
+			default:
+				out[i] = int32(x)
+			}
+		}
+		return nil
+	})
 }
 
 // resolveBinding turns the binding ids read into rows (finish, once the ids are
