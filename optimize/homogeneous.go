@@ -10,9 +10,9 @@ import (
 	"github.com/graphdp/graphdp/graph"
 )
 
-// Homogeneous is the two-parameter family of the paper's Corollary 1: the
-// boundary-homogeneous hitting-set values, p_true = α₀ on every answer-0 and α₁ on
-// every answer-1 hitting-set dataset, and the best pair for the utility.
+// Homogeneous is the two-parameter family of the paper's boundary-homogeneous
+// corollary (docs/DESIGN.md §3.6): p_true = α₀ on every answer-0 and α₁ on every
+// answer-1 hitting-set dataset, and the best pair for the utility.
 type Homogeneous struct {
 	// Distance is the smallest hop distance between hitting-set datasets of
 	// different answers (−1: none in one component, every pair is feasible). The
