@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -95,6 +96,12 @@ func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, gra
 	b, es := l.builder, l.stream
 	l.builder = nil
 	defer l.Close()
+	// Return the first pass's garbage to the OS before the scratch (12 bytes a row)
+	// is allocated: Go clears a large allocation on one core, page faults included,
+	// when any of its pages were used before, but not one made only of pages fresh
+	// from the OS, which Scatter then touches first on every core
+	// (docs/PERFORMANCE.md, "csr").
+	debug.FreeOSMemory()
 	b.Layout()
 	if err := es.Scan(ctx, b.Scatter); err != nil {
 		if errors.Is(err, graph.ErrRowsChanged) {
