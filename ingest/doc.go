@@ -17,6 +17,9 @@
 //     earliest failing row group.
 //  5. Every problem caused by the input is an *InputError (possibly
 //     wrapped); other errors are cancellation or programming errors.
+//  6. No process-wide state: the Parquet decoder allocates from the allocator
+//     the caller gives (WithAllocator; memory.DefaultAllocator by default) and
+//     has released every buffer when a reader returns, on success or error.
 //
 // Formats are chosen by extension: ".parquet" or ".csv" (with a header row).
 // In CSV there are no nulls: an empty field is a missing value. Ids in a CSV

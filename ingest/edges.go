@@ -18,8 +18,8 @@ type Edges struct {
 
 // ReadEdges reads the edges file at path: columns cols.Src and cols.Dst,
 // holding ids of vs (of the same type: integer or string).
-func ReadEdges(ctx context.Context, path string, cols Columns, vs *Vertices) (*Edges, error) {
-	return byFormat(ctx, path, cols, vs, readEdgesCSV, readEdgesParquet)
+func ReadEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*Edges, error) {
+	return byFormat(ctx, path, cols, vs, opts, readEdgesCSV, readEdgesParquet)
 }
 
 // checkVertices rejects a Vertices the caller did not get from ReadVertices
@@ -31,8 +31,8 @@ func checkVertices(vs *Vertices) error {
 	return nil
 }
 
-func readEdgesParquet(ctx context.Context, path string, cols Columns, vs *Vertices) (*Edges, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, cols.Src, cols.Dst)
+func readEdgesParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*Edges, error) {
+	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.Src, cols.Dst)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +92,7 @@ type EdgeStream struct {
 
 // OpenEdges opens the edges file at path (columns cols.Src and cols.Dst, holding
 // ids of vs) and checks its schema; a CSV file is read and checked whole.
-func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices) (*EdgeStream, error) {
+func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*EdgeStream, error) {
 	if err := checkVertices(vs); err != nil {
 		return nil, err
 	}
@@ -107,7 +107,7 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices) (*E
 		}
 		return &EdgeStream{File: path, csv: e, done: func() {}}, nil
 	}
-	t, c, fp, done, err := openParquetColumns(ctx, path, cols.Src, cols.Dst)
+	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.Src, cols.Dst)
 	if err != nil {
 		return nil, err
 	}
@@ -150,12 +150,12 @@ func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int3
 	}
 	t := s.t
 	return t.run(ctx, func(check func() error, g int) error {
-		a, err := t.openRefs(s.cols[0], s.vs, g)
+		a, err := refs(s.vs)(t, s.cols[0], g)
 		if err != nil {
 			return err
 		}
 		defer a.close()
-		b, err := t.openRefs(s.cols[1], s.vs, g)
+		b, err := refs(s.vs)(t, s.cols[1], g)
 		if err != nil {
 			return err
 		}

@@ -26,9 +26,10 @@ func formatOf(path string) (format, error) {
 }
 
 // byFormat runs the CSV or the Parquet reader of a file that names vertices of vs,
-// after checking that vs is usable (both readers take the same arguments).
-func byFormat[T any](ctx context.Context, path string, cols Columns, vs *Vertices,
-	csv, parquet func(context.Context, string, Columns, *Vertices) (T, error)) (T, error) {
+// after checking that vs is usable; opts go to the Parquet reader.
+func byFormat[T any](ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option,
+	csv func(context.Context, string, Columns, *Vertices) (T, error),
+	parquet func(context.Context, string, Columns, *Vertices, []Option) (T, error)) (T, error) {
 	var zero T
 	if err := checkVertices(vs); err != nil {
 		return zero, err
@@ -40,5 +41,5 @@ func byFormat[T any](ctx context.Context, path string, cols Columns, vs *Vertice
 	if f == formatCSV {
 		return csv(ctx, path, cols, vs)
 	}
-	return parquet(ctx, path, cols, vs)
+	return parquet(ctx, path, cols, vs, opts)
 }

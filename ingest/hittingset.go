@@ -17,8 +17,8 @@ const msgPTrue = "p_true must be in [0, 1]"
 
 // ReadHittingSet reads the hitting-set file at path: columns cols.ID (ids
 // of vs, each at most once) and cols.PTrue (a float in [0, 1]).
-func ReadHittingSet(ctx context.Context, path string, cols Columns, vs *Vertices) (*HittingSet, error) {
-	h, err := byFormat(ctx, path, cols, vs, readHittingSetCSV, readHittingSetParquet)
+func ReadHittingSet(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*HittingSet, error) {
+	h, err := byFormat(ctx, path, cols, vs, opts, readHittingSetCSV, readHittingSetParquet)
 	if err != nil {
 		return nil, err
 	}
@@ -49,8 +49,8 @@ func checkUniqueVertices(path, column string, vertex []int32, vs *Vertices) erro
 // validPTrue reports whether p is a probability (NaN and ±Inf are not).
 func validPTrue(p float64) bool { return p >= 0 && p <= 1 }
 
-func readHittingSetParquet(ctx context.Context, path string, cols Columns, vs *Vertices) (*HittingSet, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, cols.ID, cols.PTrue)
+func readHittingSetParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*HittingSet, error) {
+	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.ID, cols.PTrue)
 	if err != nil {
 		return nil, err
 	}

@@ -11,12 +11,12 @@ type IDList struct {
 }
 
 // ReadIDList reads the id list at path: column cols.ID, holding ids of vs.
-func ReadIDList(ctx context.Context, path string, cols Columns, vs *Vertices) (*IDList, error) {
-	return byFormat(ctx, path, cols, vs, readIDListCSV, readIDListParquet)
+func ReadIDList(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*IDList, error) {
+	return byFormat(ctx, path, cols, vs, opts, readIDListCSV, readIDListParquet)
 }
 
-func readIDListParquet(ctx context.Context, path string, cols Columns, vs *Vertices) (*IDList, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, cols.ID)
+func readIDListParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*IDList, error) {
+	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -21,12 +21,12 @@ type Mechanism struct {
 // ReadMechanismTable followed by Align, so both share one parser and one set of
 // messages: unknown, repeated and missing ids, nulls, NaN, values outside [0, 1],
 // answers that disagree with vs are *InputError.
-func ReadMechanism(ctx context.Context, path string, cols Columns, vs *Vertices) (*Mechanism, error) {
+func ReadMechanism(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*Mechanism, error) {
 	if err := checkVertices(vs); err != nil {
 		return nil, err
 	}
 	tc := MechanismTableColumns{ID: cols.ID, POne: cols.POne, PTrue: cols.PTrue, Answer: cols.Answer, answersElsewhere: true}
-	t, err := ReadMechanismTable(ctx, path, tc)
+	t, err := ReadMechanismTable(ctx, path, tc, opts...)
 	if err != nil {
 		return nil, err
 	}

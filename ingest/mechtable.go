@@ -61,7 +61,7 @@ const MechanismPTolerance = 1e-9
 // is read when present. Every value problem is an *InputError with its row: nulls,
 // NaN, probabilities outside [0, 1], p_true disagreeing with p_one (beyond
 // MechanismPTolerance), answers other than 0/1, negative distances, repeated ids.
-func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableColumns) (*MechanismTable, error) {
+func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableColumns, opts ...Option) (*MechanismTable, error) {
 	f, err := formatOf(path)
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableCol
 			m, err = readMechTableCSV(ctx, path, cols, false)
 		}
 	} else {
-		m, err = readMechTableParquet(ctx, path, cols)
+		m, err = readMechTableParquet(ctx, path, cols, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -157,8 +157,8 @@ func mechMsgProb(column string) string { return column + " must be in [0, 1]" }
 
 const mechMsgDistance = "binding distance must be a non-negative integer"
 
-func readMechTableParquet(ctx context.Context, path string, cols MechanismTableColumns) (*MechanismTable, error) {
-	t, _, fp, done, err := openParquetColumns(ctx, path) // columns depend on which are present
+func readMechTableParquet(ctx context.Context, path string, cols MechanismTableColumns, opts []Option) (*MechanismTable, error) {
+	t, _, fp, done, err := openParquetColumns(ctx, path, opts) // columns depend on which are present
 	if err != nil {
 		return nil, err
 	}
@@ -189,13 +189,12 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 	switch {
 	case idc.isInt():
 		m.IDType, m.IDs.Int = arrow.PrimitiveTypes.Int64, make([]int64, n)
-		loaders = append(loaders, t.intIDLoader(idc, m.IDs.Int))
 	case idc.isBytes():
 		m.IDType, m.IDs.Str = arrow.BinaryTypes.String, make([]string, n)
-		loaders = append(loaders, t.stringIDLoader(idc, m.IDs.Str))
 	default:
 		return nil, columnError(path, ErrColumnType, idc.name, "ids must be integers or strings, not "+idc.typeName)
 	}
+	loaders = append(loaders, t.idsInto(idc, m.IDs))
 	probs := func(name string, dst []float64) error {
 		c, err := t.column(name)
 		if err != nil {
@@ -204,17 +203,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 		if !c.isFloat() {
 			return columnError(path, ErrColumnType, c.name, name+" must be a float64 or float32 column, not "+c.typeName)
 		}
-		loaders = append(loaders, func(check func() error, g int) error {
-			return scanFloats(t, c, g, check, func(row int64, vals []float64) error {
-				for i, p := range vals {
-					if !validPTrue(p) {
-						return cellError(path, ErrRange, row+int64(i), c.name, mechNum(p), mechMsgProb(name))
-					}
-				}
-				copy(dst[row:], vals)
-				return nil
-			})
-		})
+		loaders = append(loaders, t.numberLoader(c, validPTrue, mechMsgProb(name), copyAt(dst)))
 		return nil
 	}
 	if hasPone {
@@ -239,7 +228,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 			return nil, columnError(path, ErrColumnType, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
 		}
 		m.Answer, m.AnswerType = make([]bool, n), ac.typ
-		loaders = append(loaders, t.answerLoader(ac, func(row int64, vals []bool) { copy(m.Answer[row:], vals) }))
+		loaders = append(loaders, t.answerLoader(ac, copyAt(m.Answer)))
 	}
 	if hasDist {
 		dc, err := t.column(cols.Distance)
@@ -250,7 +239,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 			return nil, columnError(path, ErrColumnType, dc.name, "binding distance must be an integer column, not "+dc.typeName)
 		}
 		m.Distance = make([]int32, n)
-		loaders = append(loaders, mechDistanceLoader(t, dc, m.Distance))
+		loaders = append(loaders, copyLoader(t, dc, distances, m.Distance))
 	}
 	if err := t.run(ctx, loaders...); err != nil {
 		return nil, err
@@ -264,71 +253,24 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 	return m, nil
 }
 
-// mechDistanceLoader reads a nullable integer column into dst, -1 where null.
-func mechDistanceLoader(t *Table, c *Column, dst []int32) chunkLoader {
-	if c.phys == parquet.Types.Int32 {
-		return func(check func() error, g int) error { return scanNullableDistance[int32](t, c, g, check, dst) }
-	}
-	return func(check func() error, g int) error { return scanNullableDistance[int64](t, c, g, check, dst) }
-}
-
-// scanNullableDistance is scanChunk for a column where null is a value (-1).
-func scanNullableDistance[T int32 | int64](t *Table, c *Column, g int, check func() error, dst []int32) error {
-	cr, err := t.rd.RowGroup(g).Column(c.idx)
-	if err != nil {
-		return t.corrupt(c, err)
-	}
-	defer cr.Close()
-	r, ok := cr.(batchReader[T])
-	if !ok {
-		panic(fmt.Sprintf("ingest: column %q: reader %T does not decode %T", c.name, cr, T(0)))
-	}
-	n := t.scratchLen(g)
-	buf := make([]T, n)
-	var defs []int16
-	if c.maxDef > 0 {
-		defs = make([]int16, n)
-	}
-	unsigned := c.typ.ID() == arrow.UINT32 || c.typ.ID() == arrow.UINT16 || c.typ.ID() == arrow.UINT8 || c.typ.ID() == arrow.UINT64
-	row, end := t.starts[g], t.starts[g+1]
-	for row < end {
-		if err := check(); err != nil {
-			return err
-		}
-		want := min(int64(n), end-row)
-		var d []int16
-		if defs != nil {
-			d = defs[:want]
-		}
-		lvls, nv, err := r.ReadBatch(want, buf[:want], d, nil)
-		if err != nil {
-			return t.corrupt(c, err)
-		}
-		if lvls <= 0 || lvls > want {
-			return t.corrupt(c, fmt.Errorf("row group %d ends after %d of its %d rows", g, row-t.starts[g], end-t.starts[g]))
-		}
-		j := 0
-		for i := int64(0); i < lvls; i++ {
-			if d != nil && d[i] < c.maxDef {
-				dst[row+i] = -1
-				continue
+// distances opens a nullable integer column of binding distances: -1 where null,
+// an ErrRange error at a value outside [0, MaxInt32].
+func distances(t *Table, c *Column, g int) (cursor[int32], error) {
+	k, err := ints(true)(t, c, g)
+	return convert(t, g, k, err, func(row int64, in []int64, out []int32) error {
+		nulls := k.nulls()
+		for i, x := range in {
+			switch {
+			case nulls != nil && nulls[i]:
+				out[i] = -1
+			case x < 0 || x > math.MaxInt32:
+				return cellError(t.path, ErrRange, row+int64(i), c.name, intText(c, x), mechMsgDistance)
+			default:
+				out[i] = int32(x)
 			}
-			if j >= nv {
-				return t.corrupt(c, fmt.Errorf("%d levels but %d values", lvls, nv))
-			}
-			x := int64(buf[j])
-			if unsigned && c.phys == parquet.Types.Int32 {
-				x = int64(uint32(buf[j]))
-			}
-			j++
-			if x < 0 || x > math.MaxInt32 {
-				return cellError(t.path, ErrRange, row+i, c.name, intText(c, x), mechMsgDistance)
-			}
-			dst[row+i] = int32(x)
 		}
-		row += lvls
-	}
-	return nil
+		return nil
+	})
 }
 
 // readMechTableCSV reads ids as integers (asInt) or strings; with asInt it returns

@@ -27,9 +27,29 @@ const batchRows = 1 << 16
 // a huge row group from being read into memory whole.
 const streamBufferSize = 1 << 20
 
-// allocator is what the Parquet decoder allocates from; tests swap in a
-// checked allocator to prove every buffer is released.
-var allocator memory.Allocator = memory.DefaultAllocator
+// Option configures a reader (ReadVertices, ReadEdges, OpenEdges, …, OpenTable).
+type Option func(*options)
+
+type options struct {
+	mem memory.Allocator
+}
+
+// WithAllocator makes the Parquet decoder allocate its buffers from mem, as
+// arrow-go's readers take an allocator in their properties; nil (the default)
+// is memory.DefaultAllocator. A test passes a memory.CheckedAllocator to see every
+// buffer released.
+func WithAllocator(mem memory.Allocator) Option { return func(o *options) { o.mem = mem } }
+
+func readOptions(opts []Option) options {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.mem == nil {
+		o.mem = memory.DefaultAllocator
+	}
+	return o
+}
 
 // Table is an open Parquet input. The whole-file readers (ReadVertices, …) read
 // every row group of one in parallel; a cluster runner opens one per split with
@@ -79,13 +99,13 @@ func (OSFiles) Open(_ context.Context, path string) (File, error) {
 	return osFile{f, st.Size()}, nil
 }
 
-func openParquet(path string) (*Table, error) {
-	return OpenTable(context.Background(), OSFiles{}, path)
+func openParquet(path string, opts []Option) (*Table, error) {
+	return OpenTable(context.Background(), OSFiles{}, path, opts...)
 }
 
 // OpenTable opens the Parquet file at path through open and reads its footer.
 // Failures are *InputError of kind ErrUnreadable.
-func OpenTable(ctx context.Context, open Opener, path string) (t *Table, err error) {
+func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t *Table, err error) {
 	f, err := open.Open(ctx, path)
 	if err != nil {
 		return nil, openError(path, err)
@@ -104,7 +124,7 @@ func OpenTable(ctx context.Context, open Opener, path string) (t *Table, err err
 	if _, err := f.ReadAt(head[:], 0); err != nil || string(head[:]) != "PAR1" {
 		return nil, fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: it does not start with the magic bytes PAR1 (starts with %q)", head[:]))
 	}
-	props := parquet.NewReaderProperties(allocator)
+	props := parquet.NewReaderProperties(readOptions(opts).mem)
 	props.BufferedStreamEnabled = true
 	props.BufferSize = streamBufferSize
 	rd, err := file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
@@ -125,8 +145,8 @@ func OpenTable(ctx context.Context, open Opener, path string) (t *Table, err err
 
 // openParquetColumns opens path, starts fingerprinting it, and resolves the named
 // columns. done closes the file and, when the read ends early, stops the fingerprint.
-func openParquetColumns(ctx context.Context, path string, names ...string) (t *Table, cols []*Column, fp func() (string, error), done func(), err error) {
-	t, err = openParquet(path)
+func openParquetColumns(ctx context.Context, path string, opts []Option, names ...string) (t *Table, cols []*Column, fp func() (string, error), done func(), err error) {
+	t, err = openParquet(path, opts)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -275,209 +295,6 @@ func intType(bits int8, signed bool) arrow.DataType {
 // corrupt is the error for data the Parquet decoder rejects.
 func (t *Table) corrupt(c *Column, err error) error {
 	return columnError(t.path, ErrUnreadable, c.name, "corrupt Parquet data: "+err.Error())
-}
-
-// batchReader is the typed ReadBatch shared by the file.*ColumnChunkReader types.
-type batchReader[T any] interface {
-	ReadBatch(batchSize int64, values []T, defLvls, repLvls []int16) (total int64, valuesRead int, err error)
-}
-
-// chunkLoader reads one column of one row group. check returns non-nil when
-// the work should stop (cancelled, or an earlier row group already failed).
-type chunkLoader func(check func() error, g int) error
-
-// scanChunk reads column c of row group g in batches of up to len(buf)
-// values, calling fn with each batch and the file row of its first value.
-// A null (definition level below the max) is an InputError naming its row.
-func scanChunk[T any](t *Table, c *Column, g int, check func() error, buf []T, fn func(row int64, vals []T) error) error {
-	k, err := openChunk[T](t, c, g, len(buf))
-	if err != nil {
-		return err
-	}
-	defer k.close()
-	return drain(k.done, func() (int64, []T, error) { return k.next(buf) }, check, fn)
-}
-
-// drain hands fn every batch of a cursor (done, next) until it is done, calling
-// check before each batch: the one loop of scanChunk and scanInts.
-func drain[T any](done func() bool, next func() (int64, []T, error), check func() error, fn func(row int64, vals []T) error) error {
-	for !done() {
-		if err := check(); err != nil {
-			return err
-		}
-		row, vals, err := next()
-		if err != nil {
-			return err
-		}
-		if err := fn(row, vals); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// chunkCursor reads one column of one row group a batch at a time, so that two
-// columns can be read in step (edges.go's stream) as well as one after the other.
-type chunkCursor[T any] struct {
-	t        *Table
-	c        *Column
-	g        int
-	cr       file.ColumnChunkReader
-	r        batchReader[T]
-	defs     []int16
-	row, end int64 // the next file row, and the row group's end
-}
-
-func openChunk[T any](t *Table, c *Column, g int, batch int) (*chunkCursor[T], error) {
-	cr, err := t.rd.RowGroup(g).Column(c.idx)
-	if err != nil {
-		return nil, t.corrupt(c, err)
-	}
-	r, ok := cr.(batchReader[T])
-	if !ok {
-		cr.Close()
-		var zero T
-		panic(fmt.Sprintf("ingest: column %q: reader %T does not decode %T", c.name, cr, zero))
-	}
-	k := &chunkCursor[T]{t: t, c: c, g: g, cr: cr, r: r, row: t.starts[g], end: t.starts[g+1]}
-	if c.maxDef > 0 {
-		k.defs = make([]int16, batch)
-	}
-	return k, nil
-}
-
-func (k *chunkCursor[T]) close()     { k.cr.Close() }
-func (k *chunkCursor[T]) done() bool { return k.row >= k.end }
-
-// next decodes the next min(len(buf), rows left) values into buf and returns them
-// with the file row of the first.
-func (k *chunkCursor[T]) next(buf []T) (int64, []T, error) {
-	t, c, g := k.t, k.c, k.g
-	want := min(int64(len(buf)), k.end-k.row)
-	var d []int16
-	if k.defs != nil {
-		d = k.defs[:want]
-	}
-	lvls, n, err := k.r.ReadBatch(want, buf[:want], d, nil)
-	if err != nil {
-		return k.row, nil, t.corrupt(c, err)
-	}
-	if lvls <= 0 || lvls > want {
-		if cerr := k.cr.Err(); cerr != nil {
-			return k.row, nil, t.corrupt(c, cerr)
-		}
-		return k.row, nil, t.corrupt(c, fmt.Errorf("row group %d ends after %d of its %d rows", g, k.row-t.starts[g], k.end-t.starts[g]))
-	}
-	if int64(n) != lvls {
-		for i, l := range d[:lvls] {
-			if l < c.maxDef {
-				return k.row, nil, cellError(t.path, ErrNull, k.row+int64(i), c.name, "", msgNull)
-			}
-		}
-		return k.row, nil, t.corrupt(c, fmt.Errorf("%d levels but %d values", lvls, n))
-	}
-	row := k.row
-	k.row += lvls
-	return row, buf[:n], nil
-}
-
-// scratchLen sizes a batch buffer for row group g.
-func (t *Table) scratchLen(g int) int { return int(min(batchRows, max(1, t.groupRows(g)))) }
-
-// scanInts reads an INT32 or INT64 column as int64. Unsigned 32-bit values
-// are widened as unsigned; uint64 values above MaxInt64 come out negative,
-// which callers detect with c.isUint64().
-func scanInts(t *Table, c *Column, g int, check func() error, fn func(row int64, vals []int64) error) error {
-	k, err := openInts(t, c, g)
-	if err != nil {
-		return err
-	}
-	defer k.close()
-	return drain(k.done, k.next, check, fn)
-}
-
-// intCursor reads an integer column of one row group as int64, a batch at a time
-// (scanInts' widening).
-type intCursor struct {
-	wide     *chunkCursor[int64] // INT64 columns
-	narrow   *chunkCursor[int32] // INT32 columns
-	buf      []int64
-	nbuf     []int32
-	unsigned bool
-}
-
-func openInts(t *Table, c *Column, g int) (*intCursor, error) {
-	n := t.scratchLen(g)
-	k := &intCursor{buf: make([]int64, n)}
-	var err error
-	if c.phys == parquet.Types.Int64 {
-		k.wide, err = openChunk[int64](t, c, g, n)
-	} else {
-		k.nbuf = make([]int32, n)
-		k.unsigned = c.typ.ID() == arrow.UINT32 || c.typ.ID() == arrow.UINT16 || c.typ.ID() == arrow.UINT8
-		k.narrow, err = openChunk[int32](t, c, g, n)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return k, nil
-}
-
-func (k *intCursor) close() {
-	if k.wide != nil {
-		k.wide.close()
-	} else {
-		k.narrow.close()
-	}
-}
-
-func (k *intCursor) done() bool {
-	if k.wide != nil {
-		return k.wide.done()
-	}
-	return k.narrow.done()
-}
-
-// pos is the file row the next batch starts at.
-func (k *intCursor) pos() int64 {
-	if k.wide != nil {
-		return k.wide.row
-	}
-	return k.narrow.row
-}
-
-func (k *intCursor) next() (int64, []int64, error) {
-	if k.wide != nil {
-		return k.wide.next(k.buf)
-	}
-	row, vals, err := k.narrow.next(k.nbuf)
-	w := k.buf[:len(vals)]
-	if k.unsigned {
-		for i, v := range vals {
-			w[i] = int64(uint32(v))
-		}
-	} else {
-		for i, v := range vals {
-			w[i] = int64(v)
-		}
-	}
-	return row, w, err
-}
-
-// scanFloats reads a FLOAT or DOUBLE column as float64.
-func scanFloats(t *Table, c *Column, g int, check func() error, fn func(row int64, vals []float64) error) error {
-	n := t.scratchLen(g)
-	if c.phys == parquet.Types.Double {
-		return scanChunk(t, c, g, check, make([]float64, n), fn)
-	}
-	wide := make([]float64, n)
-	return scanChunk(t, c, g, check, make([]float32, n), func(row int64, vals []float32) error {
-		w := wide[:len(vals)]
-		for i, v := range vals {
-			w[i] = float64(v)
-		}
-		return fn(row, w)
-	})
 }
 
 // intText formats an integer read from c for a message.

@@ -87,28 +87,39 @@ func (t *Table) ReadRefIDs(g int, c *Column, verticesFile string) (IDs, error) {
 	})
 }
 
-func (t *Table) readIDs(g int, c *Column, wrapErr func(c *Column, row, v int64) error) (ids IDs, err error) {
-	err = t.readGroup(g, func(check func() error, g int) error {
-		if !c.isInt() {
-			ids.Str = make([]string, 0, t.groupRows(g))
-			return scanChunk(t, c, g, check, make([]parquet.ByteArray, t.scratchLen(g)), func(_ int64, vals []parquet.ByteArray) error {
-				for _, b := range vals {
-					ids.Str = append(ids.Str, string(b))
-				}
+func (t *Table) readIDs(g int, c *Column, tooBig func(c *Column, row, v int64) error) (ids IDs, err error) {
+	if c.isInt() {
+		ids.Int = make([]int64, 0, t.groupRows(g))
+	} else {
+		ids.Str = make([]string, 0, t.groupRows(g))
+	}
+	err = t.readGroup(g, t.idLoader(c, tooBig,
+		func(_ int64, v []int64) { ids.Int = append(ids.Int, v...) },
+		func(_ int64, v []string) { ids.Str = append(ids.Str, v...) }))
+	return ids, err
+}
+
+// idLoader reads an id column, handing each batch's valid prefix to keepInt
+// (integer ids, as int64; tooBig reports a uint64 above MaxInt64) or keepStr.
+func (t *Table) idLoader(c *Column, tooBig func(c *Column, row, v int64) error, keepInt func(row int64, ids []int64), keepStr func(row int64, ids []string)) chunkLoader {
+	if !c.isInt() {
+		return func(check func() error, g int) error {
+			return scan(t, c, g, openStrings, check, func(row int64, ids []string) error {
+				keepStr(row, ids)
 				return nil
 			})
 		}
-		ids.Int = make([]int64, 0, t.groupRows(g))
-		return scanInts(t, c, g, check, func(row int64, vals []int64) error {
-			bad := wrapped(c, vals)
-			ids.Int = append(ids.Int, vals[:bad]...)
-			if bad < len(vals) {
-				return wrapErr(c, row+int64(bad), vals[bad])
+	}
+	return func(check func() error, g int) error {
+		return scan(t, c, g, openInts, check, func(row int64, ids []int64) error {
+			bad := wrapped(c, ids)
+			keepInt(row, ids[:bad])
+			if bad < len(ids) {
+				return tooBig(c, row+int64(bad), ids[bad])
 			}
 			return nil
 		})
-	})
-	return ids, err
+	}
 }
 
 // ReadAnswers reads the answer column c of row group g (ErrNull; ErrRange for an
@@ -150,12 +161,18 @@ func (t *Table) idRangeError(c *Column, row, v int64) error {
 
 // pTrueLoader checks a p_true column and hands each batch's valid prefix to keep.
 func (t *Table) pTrueLoader(c *Column, keep func(row int64, vals []float64)) chunkLoader {
+	return t.numberLoader(c, validPTrue, msgPTrue, keep)
+}
+
+// numberLoader reads a number column as float64, handing each batch's valid
+// prefix to keep; the first value valid rejects is an ErrRange error saying msg.
+func (t *Table) numberLoader(c *Column, valid func(float64) bool, msg string, keep func(row int64, vals []float64)) chunkLoader {
 	return func(check func() error, g int) error {
-		return scanFloats(t, c, g, check, func(row int64, vals []float64) error {
+		return scan(t, c, g, openNumbers, check, func(row int64, vals []float64) error {
 			for i, p := range vals {
-				if !validPTrue(p) {
+				if !valid(p) {
 					keep(row, vals[:i])
-					return cellError(t.path, ErrRange, row+int64(i), c.name, strconv.FormatFloat(p, 'g', -1, 64), msgPTrue)
+					return cellError(t.path, ErrRange, row+int64(i), c.name, strconv.FormatFloat(p, 'g', -1, 64), msg)
 				}
 			}
 			keep(row, vals)

@@ -22,7 +22,7 @@ type Vertices struct {
 
 // ReadVertices reads the vertices file at path: columns cols.ID and
 // cols.Answer. Ids must be unique and there must be at least one row.
-func ReadVertices(ctx context.Context, path string, cols Columns) (*Vertices, error) {
+func ReadVertices(ctx context.Context, path string, cols Columns, opts ...Option) (*Vertices, error) {
 	f, err := formatOf(path)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func ReadVertices(ctx context.Context, path string, cols Columns) (*Vertices, er
 	if f == formatCSV {
 		return readVerticesCSV(ctx, path, cols)
 	}
-	return readVerticesParquet(ctx, path, cols)
+	return readVerticesParquet(ctx, path, cols, opts)
 }
 
 // finish checks the count, builds the index and reports a repeated id.
@@ -52,8 +52,8 @@ func indexRows(file, idColumn string, ids IDs, what string) (*Index, error) {
 	return x, nil
 }
 
-func readVerticesParquet(ctx context.Context, path string, cols Columns) (*Vertices, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, cols.ID, cols.Answer)
+func readVerticesParquet(ctx context.Context, path string, cols Columns, opts []Option) (*Vertices, error) {
+	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.ID, cols.Answer)
 	if err != nil {
 		return nil, err
 	}
@@ -64,15 +64,12 @@ func readVerticesParquet(ctx context.Context, path string, cols Columns) (*Verti
 	}
 	n := t.numRows()
 	v := &Vertices{File: path, Answer: make([]bool, n), AnswerType: ac.typ}
-	var loadIDs chunkLoader
 	if idc.isInt() {
 		v.IDType, v.IDs.Int = arrow.PrimitiveTypes.Int64, make([]int64, n)
-		loadIDs = t.intIDLoader(idc, v.IDs.Int)
 	} else {
 		v.IDType, v.IDs.Str = arrow.BinaryTypes.String, make([]string, n)
-		loadIDs = t.stringIDLoader(idc, v.IDs.Str)
 	}
-	if err := t.run(ctx, loadIDs, t.answerLoader(ac, func(row int64, vals []bool) { copy(v.Answer[row:], vals) })); err != nil {
+	if err := t.run(ctx, t.idsInto(idc, v.IDs), t.answerLoader(ac, copyAt(v.Answer))); err != nil {
 		return nil, err
 	}
 	if err := v.finish(idc.name); err != nil {
@@ -84,37 +81,15 @@ func readVerticesParquet(ctx context.Context, path string, cols Columns) (*Verti
 	return v, nil
 }
 
-// intIDLoader copies an integer id column into dst (one slot per file row).
-func (t *Table) intIDLoader(c *Column, dst []int64) chunkLoader {
-	return func(check func() error, g int) error {
-		return scanInts(t, c, g, check, func(row int64, vals []int64) error {
-			if bad := wrapped(c, vals); bad < len(vals) {
-				return t.idRangeError(c, row+int64(bad), vals[bad])
-			}
-			copy(dst[row:], vals)
-			return nil
-		})
-	}
+// idsInto reads a vertices id column into dst, preallocated with one slot per
+// file row of the column's type (ErrRange for a uint64 id above MaxInt64).
+func (t *Table) idsInto(c *Column, dst IDs) chunkLoader {
+	return t.idLoader(c, t.idRangeError, copyAt(dst.Int), copyAt(dst.Str))
 }
 
-// stringIDLoader copies a byte-array id column into dst. Each batch's bytes
-// become one string that the ids slice, so a batch costs one allocation.
-func (t *Table) stringIDLoader(c *Column, dst []string) chunkLoader {
-	return func(check func() error, g int) error {
-		var arena []byte
-		return scanChunk(t, c, g, check, make([]parquet.ByteArray, t.scratchLen(g)), func(row int64, vals []parquet.ByteArray) error {
-			arena = arena[:0]
-			for _, b := range vals {
-				arena = append(arena, b...)
-			}
-			s, off := string(arena), 0
-			for i, b := range vals {
-				dst[row+int64(i)] = s[off : off+len(b)]
-				off += len(b)
-			}
-			return nil
-		})
-	}
+// copyAt keeps batches in dst, at their file rows.
+func copyAt[T any](dst []T) func(row int64, vals []T) {
+	return func(row int64, vals []T) { copy(dst[row:], vals) }
 }
 
 // answerLoader reads a boolean or 0/1 integer column, handing each batch's valid
@@ -122,7 +97,7 @@ func (t *Table) stringIDLoader(c *Column, dst []string) chunkLoader {
 func (t *Table) answerLoader(c *Column, keep func(row int64, vals []bool)) chunkLoader {
 	if c.phys == parquet.Types.Boolean {
 		return func(check func() error, g int) error {
-			return scanChunk(t, c, g, check, make([]bool, t.scratchLen(g)), func(row int64, vals []bool) error {
+			return scan(t, c, g, chunk[bool](false), check, func(row int64, vals []bool) error {
 				keep(row, vals)
 				return nil
 			})
@@ -130,7 +105,7 @@ func (t *Table) answerLoader(c *Column, keep func(row int64, vals []bool)) chunk
 	}
 	return func(check func() error, g int) error {
 		out := make([]bool, t.scratchLen(g))
-		return scanInts(t, c, g, check, func(row int64, vals []int64) error {
+		return scan(t, c, g, openInts, check, func(row int64, vals []int64) error {
 			for i, x := range vals {
 				if uint64(x) > 1 {
 					keep(row, out[:i])

@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"math"
-	"strconv"
 )
 
 // Weights is a table of per-dataset weights (graphdp optimize's utility), in file
@@ -22,9 +21,9 @@ func validWeight(w float64) bool { return w >= 0 && !math.IsInf(w, 1) }
 // ReadWeights reads the weights table at path: column idColumn (ids of vs, each at
 // most once) and column weight (a finite float ≥ 0). The vertices file itself may be
 // given: its rows then name every dataset once.
-func ReadWeights(ctx context.Context, path, idColumn, weight string, vs *Vertices) (*Weights, error) {
+func ReadWeights(ctx context.Context, path, idColumn, weight string, vs *Vertices, opts ...Option) (*Weights, error) {
 	cols := Columns{ID: idColumn, PTrue: weight} // the readers take the value column as PTrue
-	w, err := byFormat(ctx, path, cols, vs, readWeightsCSV, readWeightsParquet)
+	w, err := byFormat(ctx, path, cols, vs, opts, readWeightsCSV, readWeightsParquet)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +54,7 @@ func HasColumn(path, name string) (bool, error) {
 		_, err = t.column(name)
 		return err == nil, nil
 	}
-	t, err := openParquet(path)
+	t, err := openParquet(path, nil) // reads only the footer: nothing to allocate
 	if err != nil {
 		return false, err
 	}
@@ -64,8 +63,8 @@ func HasColumn(path, name string) (bool, error) {
 	return err == nil, nil
 }
 
-func readWeightsParquet(ctx context.Context, path string, cols Columns, vs *Vertices) (*Weights, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, cols.ID, cols.PTrue)
+func readWeightsParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*Weights, error) {
+	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.ID, cols.PTrue)
 	if err != nil {
 		return nil, err
 	}
@@ -82,28 +81,7 @@ func readWeightsParquet(ctx context.Context, path string, cols Columns, vs *Vert
 	}
 	n := t.numRows()
 	w := &Weights{File: path, Vertex: make([]int32, n), Weight: make([]float64, n)}
-	load := func(check func() error, g int) error {
-		keep := func(row int64, vals []float64) error {
-			for i, x := range vals {
-				if !validWeight(x) {
-					copy(w.Weight[row:], vals[:i])
-					return cellError(t.path, ErrRange, row+int64(i), wc.name, strconv.FormatFloat(x, 'g', -1, 64), msgWeight)
-				}
-			}
-			copy(w.Weight[row:], vals)
-			return nil
-		}
-		if wc.isInt() {
-			return scanInts(t, wc, g, check, func(row int64, vals []int64) error {
-				f := make([]float64, len(vals))
-				for i, x := range vals {
-					f[i] = float64(x)
-				}
-				return keep(row, f)
-			})
-		}
-		return scanFloats(t, wc, g, check, keep)
-	}
+	load := t.numberLoader(wc, validWeight, msgWeight, copyAt(w.Weight))
 	if err := t.run(ctx, t.refLoader(ic, vs, w.Vertex), load); err != nil {
 		return nil, err
 	}
