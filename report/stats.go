@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/cover"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 )
@@ -323,27 +324,5 @@ func audit(in Input) Audit {
 // boundary edge (an edge whose ends answer differently), -1 where its component has
 // none: one breadth-first search from all those endpoints at once.
 func BoundaryDistance(g *graph.Graph, answer []bool) []int32 {
-	n := g.N()
-	dist := make([]int32, n)
-	queue := make([]int32, 0, 64)
-	for v := range dist {
-		dist[v] = -1
-		for _, x := range g.Neighbours(int32(v)) {
-			if answer[x] != answer[v] {
-				dist[v] = 0
-				queue = append(queue, int32(v))
-				break
-			}
-		}
-	}
-	for head := 0; head < len(queue); head++ {
-		u := queue[head]
-		for _, x := range g.Neighbours(u) {
-			if dist[x] < 0 {
-				dist[x] = dist[u] + 1
-				queue = append(queue, x)
-			}
-		}
-	}
-	return dist
+	return g.Distances(cover.BoundaryVertices(g, answer))
 }

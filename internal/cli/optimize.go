@@ -45,7 +45,7 @@ func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
 	fs.StringVar(&oj.Out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
 	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism here, exactly as `run` on -out writes it (.parquet, .arrow/.feather or .csv)")
 	fs.StringVar(&oj.SummaryOut, "summary", "", "write the optimize summary as JSON here")
-	fs.StringVar(&oj.HTML, "html", "", "write a page drawing the utility over Corollary 1's (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
+	fs.StringVar(&oj.HTML, "html", "", "write a page drawing the utility over the boundary-homogeneous (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
 	fs.StringVar(&oj.Weights, "weights", "", "weights table (.parquet or .csv): id and the weight column (default: the vertices file's weight column if any, else uniform)")
 	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight column")
 	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap between the certified upper bound and the utility (default 1e-6)")
