@@ -285,11 +285,7 @@ func FuzzReadMechanismTableCSV(f *testing.F) {
 		path := writeFile(t, t.TempDir(), "m.csv", text)
 		m, err := ReadMechanismTable(bg, path, mcols.WithExplanation())
 		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("error %v (%T) is not an *InputError", err, err)
-			}
-			_ = ie.Error()
+			asInputError(t, err, "")
 			return
 		}
 		n := m.IDs.Len()
