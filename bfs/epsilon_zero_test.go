@@ -18,14 +18,8 @@ func TestEpsilonZeroConstant(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	fails := 0
 	for k := 0; k < 500 && fails < 5; k++ {
-		f := testgraph.Families[k%len(testgraph.Families)]
-		n, e := f.Make(r, 2+r.IntN(30))
-		g := testgraph.FromEdges(n, e)
-		answer := make([]bool, n)
-		for v := range answer {
-			answer[v] = r.IntN(2) == 0
-		}
-		hit := testgraph.BoundaryHittingSet(r, g, answer)
+		g, answer, hit := testgraph.RandomHitting(r, k)
+		f, n := testgraph.Families[k%len(testgraph.Families)], g.N()
 		c := float64(1+r.IntN(999)) / 1000 // the constant p_one, a decimal as users write it
 		ptrue := make([]float64, len(hit))
 		for i, h := range hit {

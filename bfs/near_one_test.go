@@ -19,14 +19,8 @@ func TestNearOneHittingValuesBindThemselves(t *testing.T) {
 	var audit, bind, rejected, total int
 	var ex string
 	for k := range testgraph.Instances(3000, 300) {
+		g, answer, hit := testgraph.RandomHitting(r, k)
 		f := testgraph.Families[k%len(testgraph.Families)]
-		n, e := f.Make(r, 2+r.IntN(30))
-		g := testgraph.FromEdges(n, e)
-		answer := make([]bool, n)
-		for v := range answer {
-			answer[v] = r.IntN(2) == 0
-		}
-		hit := testgraph.BoundaryHittingSet(r, g, answer)
 		c := 1 - float64(1+r.IntN(40))*math.Ldexp(1, -53)
 		if r.IntN(2) == 0 {
 			c = 1 - c // near 0 as well

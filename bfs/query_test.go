@@ -51,15 +51,9 @@ func TestQueryTies(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(3, 5))
 	for k := range testgraph.Instances(600, 60) {
-		f := testgraph.Families[k%len(testgraph.Families)]
 		pair := []dp.Pair{testgraph.MustDP(0, 0), testgraph.MustDP(math.Ln2, 0), testgraph.MustDP(0, 0.25)}[k%3]
-		n, e := f.Make(r, 2+r.IntN(30))
-		g := testgraph.FromEdges(n, e)
-		answer := make([]bool, n)
-		for v := range answer {
-			answer[v] = r.IntN(2) == 0
-		}
-		hit := testgraph.BoundaryHittingSet(r, g, answer)
+		g, answer, hit := testgraph.RandomHitting(r, k)
+		f, n := testgraph.Families[k%len(testgraph.Families)], g.N()
 		ptrue := make([]float64, len(hit))
 		// With ε = 0 a DP mechanism is constant on each component (δ = 0): one value
 		// everywhere keeps it feasible; otherwise the balanced α.

@@ -24,23 +24,15 @@ func Boundary(ctx context.Context, g *graph.Graph, answer []bool) (*Cover, error
 	n := g.N()
 	bc := &Cover{Mate: make([]int32, n), Vertices: []int32{}}
 	mate := bc.Mate
-	var left []int32 // answer-0 boundary vertices, ascending
-	for u := int32(0); int(u) < n; u++ {
+	for u := range mate {
 		mate[u] = -1
-		boundary := false
-		for _, v := range g.Neighbours(u) {
-			if answer[v] != answer[u] {
-				boundary = true
-				if v > u {
-					bc.BoundaryEdges++
-				}
-			}
-		}
-		if boundary {
-			bc.Boundary++
-			if !answer[u] {
-				left = append(left, u)
-			}
+	}
+	boundary, edges := boundaryOf(g, answer)
+	bc.Boundary, bc.BoundaryEdges = len(boundary), edges
+	var left []int32 // answer-0 boundary vertices, ascending
+	for _, u := range boundary {
+		if !answer[u] {
+			left = append(left, u)
 		}
 	}
 	// A greedy matching first: Hopcroft–Karp then has fewer phases to run.

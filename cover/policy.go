@@ -26,12 +26,12 @@ func Balanced(pair dp.Pair) Policy {
 
 // Uniform is p_true = a on every vertex.
 func Uniform(a float64) Policy {
-	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (-alpha)", num(a))}
+	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (--alpha)", num(a))}
 }
 
 // ByAnswer is p_true = a0 on answer-0 vertices and a1 on answer-1 vertices.
 func ByAnswer(a0, a1 float64) Policy {
-	return Policy{PTrue: [2]float64{a0, a1}, Name: fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (-alpha-0, -alpha-1)", num(a0), num(a1))}
+	return Policy{PTrue: [2]float64{a0, a1}, Name: fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (--alpha-0, --alpha-1)", num(a0), num(a1))}
 }
 
 // Values is the policy's p_true for each vertex of set.
@@ -50,16 +50,28 @@ func (p Policy) Values(set []int32, answer []bool) []float64 {
 // BoundaryVertices lists, ascending, the vertices with at least one boundary edge: a
 // boundary-hitting set, not a minimum one (graphdp hitting-set -all-boundary).
 func BoundaryVertices(g *graph.Graph, answer []bool) []int32 {
-	out := []int32{}
+	vs, _ := boundaryOf(g, answer)
+	return vs
+}
+
+// boundaryOf lists the boundary vertices, ascending, and counts the boundary edges.
+func boundaryOf(g *graph.Graph, answer []bool) (vertices []int32, edges int64) {
+	vertices = []int32{}
 	for u := int32(0); int(u) < g.N(); u++ {
+		on := false
 		for _, v := range g.Neighbours(u) {
 			if answer[v] != answer[u] {
-				out = append(out, u)
-				break
+				on = true
+				if v > u {
+					edges++
+				}
 			}
 		}
+		if on {
+			vertices = append(vertices, u)
+		}
 	}
-	return out
+	return vertices, edges
 }
 
 // num is the shortest decimal that reads back to x.

@@ -1,9 +1,9 @@
 // Package dp holds the (ε,δ)-differential-privacy bound functions of graphdp in
 // certified arithmetic: the paper's suitable pair (L, U) on p_one = Pr[M = 1], the
-// exact per-edge audit, and the balanced value of its corollary (docs/DESIGN.md §2
-// and §5). It is its own package because it *is* the privacy guarantee: every engine,
-// the audit, query, hitting-set and the Beam runner call these functions, and an
-// auditor can read them alone. It imports nothing of graphdp.
+// exact per-edge audit, and the balanced value of its corollary (docs/DESIGN.md
+// §1.4, §2 and §10.3). It is its own package because it *is* the privacy guarantee:
+// every engine, the audit, query, hitting-set and the Beam runner call these
+// functions, and an auditor can read them alone. It imports nothing of graphdp.
 //
 // Invariants (x, y float64 in [0, 1], read as exact binary fractions; Pr[M = 0] is the
 // real number 1 − p_one, never its float rounding; e^ε is the true exponential of the

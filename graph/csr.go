@@ -165,6 +165,12 @@ func (b *Builder) Layout() {
 	b.start[nb] = arcs
 	b.heads = make([]int32, arcs)
 	b.low = make([]uint16, arcs)
+	// The scratch is 12 bytes a row of fresh memory, first touched by Scatter's
+	// random writes: with 4 KiB pages that is a page fault per 4 KiB and a TLB miss
+	// per arc. Transparent huge pages make both 512× rarer (docs/PERFORMANCE.md,
+	// "csr"); Adj is the heads array, so the engine's scans get them too.
+	adviseHuge(b.heads)
+	adviseHuge(b.low)
 }
 
 // ErrRowsChanged is Scatter's and Finish's error when the second pass delivers more

@@ -132,6 +132,9 @@ func (t *csvTable) each(ctx context.Context, fn func(rec []string, row int64) er
 			}
 		}
 		if err := fn(rec, row); err != nil {
+			if err == errNotInt && rc != nil {
+				rc.Done.Add(-counted) // the caller reads the file again as strings, counting every row then
+			}
 			return "", err
 		}
 	}

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"errors"
 	"path/filepath"
 	"testing"
 )
@@ -31,11 +30,7 @@ func FuzzReadCSVVertices(f *testing.F) {
 		path := writeFile(t, t.TempDir(), "v.csv", text)
 		v, err := ReadVertices(bg, path, cols)
 		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("error %v (%T) is not an *InputError", err, err)
-			}
-			_ = ie.Error()
+			asInputError(t, err, "")
 			return
 		}
 		n := v.IDs.Len()
@@ -78,13 +73,7 @@ func FuzzReadCSVEdges(f *testing.F) {
 		}
 		e, err := ReadEdges(bg, writeFile(t, dir, "e.csv", text), cols, vs)
 		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("error %v (%T) is not an *InputError", err, err)
-			}
-			if ie.File != filepath.Join(dir, "e.csv") {
-				t.Fatalf("error names file %q", ie.File)
-			}
+			asInputError(t, err, filepath.Join(dir, "e.csv"))
 			return
 		}
 		if len(e.Src) != len(e.Dst) {

@@ -154,3 +154,18 @@ var (
 var bg = context.Background()
 
 var cols = DefaultColumns()
+
+// asInputError fails t unless err is an *InputError (possibly wrapped; doc.go,
+// invariant 5) naming file when file is not "", and returns it.
+func asInputError(t *testing.T, err error, file string) *InputError {
+	t.Helper()
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("error %v (%T) is not an *InputError", err, err)
+	}
+	if file != "" && ie.File != file {
+		t.Fatalf("error names file %q, want %q", ie.File, file)
+	}
+	_ = ie.Error()
+	return ie
+}

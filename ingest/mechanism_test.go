@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -183,14 +182,7 @@ func FuzzReadCSVMechanism(f *testing.F) {
 		}
 		m, err := ReadMechanism(bg, writeFile(t, dir, "m.csv", text), cols, vs)
 		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("error %v (%T) is not an *InputError", err, err)
-			}
-			if ie.File != filepath.Join(dir, "m.csv") {
-				t.Fatalf("error names file %q", ie.File)
-			}
-			_ = ie.Error()
+			asInputError(t, err, filepath.Join(dir, "m.csv"))
 			return
 		}
 		if len(m.POne) != vs.IDs.Len() {

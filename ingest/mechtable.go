@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -22,6 +23,9 @@ type MechanismTableColumns struct {
 	PTrue    string // Pr[M = answer]; checked against POne when both are present
 	Answer   string // optional unless POne is absent
 	Distance string // optional: the binding distance (nullable integer)
+	// Optional, read only when named (report names them; release does not need them):
+	Binding string // the binding vertex's id (nullable, the id column's type)
+	InHit   string // whether the row's value was given (boolean or 0/1)
 
 	answersElsewhere bool // p_true without answers is allowed: ReadMechanism supplies them
 }
@@ -32,11 +36,20 @@ func DefaultMechanismTableColumns() MechanismTableColumns {
 	return MechanismTableColumns{ID: "id", POne: "p_one", PTrue: "p_true", Answer: "answer", Distance: "binding_distance"}
 }
 
+// WithExplanation also names run's binding_id and in_hitting_set columns, which say
+// why each value is what it is (what report draws).
+func (c MechanismTableColumns) WithExplanation() MechanismTableColumns {
+	c.Binding, c.InHit = "binding_id", "in_hitting_set"
+	return c
+}
+
 // MechanismTable is a mechanism as read from its file, rows in file order.
 // Invariants: at least one row, ids unique (Index maps them to rows), every POne in
 // [0, 1]; Answer and AnswerType are both nil or both set (set whenever the file has
 // the answer column); Distance is nil without its column, else -1 where null, ≥ 0
-// elsewhere.
+// elsewhere; Binding is nil unless its column was named and present, else the row
+// of the binding id (every non-null binding id names a row), -1 where null; InHit
+// likewise nil or one entry per row.
 type MechanismTable struct {
 	File        string
 	IDs         IDs
@@ -46,10 +59,21 @@ type MechanismTable struct {
 	Answer      []bool         // true answer per row, nil without the column
 	AnswerType  arrow.DataType // the answer column's type (Boolean or its integer type), nil without it
 	Distance    []int32        // binding distance per row, -1 where null; nil without the column
+	Binding     []int32        // row of the binding id per row, -1 where null; nil without the column
+	InHit       []bool         // in the hitting set, per row; nil without the column
 	Fingerprint string
 
 	cols  MechanismTableColumns
 	ptrue []float64 // p_true kept when there is neither p_one nor an answer column
+	bind  bindingIDs
+}
+
+// bindingIDs are the binding ids as read, resolved to rows by finish once the ids
+// are indexed: Int or Str (the id column's kind), null where Null.
+type bindingIDs struct {
+	Int  []int64
+	Str  []string
+	Null []bool
 }
 
 // MechanismPTolerance is how far a table's p_true may be from the one its p_one and
@@ -84,7 +108,8 @@ func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableCol
 // mechPresence says which optional columns a file has and rejects a table that
 // cannot give p_one.
 func mechPresence(path string, cols MechanismTableColumns, has func(string) bool, present []string) (pone, ptrue, answer, dist bool, err error) {
-	pone, ptrue, answer, dist = has(cols.POne), has(cols.PTrue), has(cols.Answer), has(cols.Distance)
+	named := func(name string) bool { return name != "" && has(name) }
+	pone, ptrue, answer, dist = named(cols.POne), named(cols.PTrue), named(cols.Answer), named(cols.Distance)
 	if !has(cols.ID) {
 		return false, false, false, false, columnError(path, ErrMissingColumn, cols.ID, msgMissingColumn(present))
 	}
@@ -109,6 +134,9 @@ func (m *MechanismTable) finish(ptrue []float64) error {
 	n := m.IDs.Len()
 	var err error
 	if m.Index, err = indexRows(m.File, m.cols.ID, m.IDs, "rows"); err != nil {
+		return err
+	}
+	if err := m.resolveBinding(); err != nil {
 		return err
 	}
 	if ptrue == nil {
@@ -241,7 +269,32 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 		m.Distance = make([]int32, n)
 		loaders = append(loaders, copyLoader(t, dc, distances, m.Distance))
 	}
+	if cols.Binding != "" && sc.ColumnIndexByName(cols.Binding) >= 0 {
+		bc, err := t.column(cols.Binding)
+		if err != nil {
+			return nil, err
+		}
+		if bc.isInt() != idc.isInt() || (!bc.isInt() && !bc.isBytes()) {
+			return nil, columnError(path, ErrColumnType, bc.name, "binding ids must have the type of the "+strconv.Quote(cols.ID)+" column ("+idc.typeName+"), not "+bc.typeName)
+		}
+		loaders = append(loaders, m.bind.loader(t, bc, n))
+	}
+	if cols.InHit != "" && sc.ColumnIndexByName(cols.InHit) >= 0 {
+		hc, err := t.column(cols.InHit)
+		if err != nil {
+			return nil, err
+		}
+		if !hc.isInt() && hc.phys != parquet.Types.Boolean {
+			return nil, columnError(path, ErrColumnType, hc.name, cols.InHit+" must be a boolean or an integer 0/1 column, not "+hc.typeName)
+		}
+		m.InHit = make([]bool, n)
+		loaders = append(loaders, t.answerLoader(hc, func(row int64, vals []bool) { copy(m.InHit[row:], vals) }))
+	}
 	if err := t.run(ctx, loaders...); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) && cols.InHit != "" && ie.Column == cols.InHit && ie.Msg == msgAnswer {
+			ie.Msg = cols.InHit + " must be 0 or 1" // answerLoader's message names the answer
+		}
 		return nil, err
 	}
 	if err := m.finish(ptrue); err != nil {
@@ -251,6 +304,96 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 		return nil, err
 	}
 	return m, nil
+}
+
+// loader reads a nullable id column (c, of the ids' kind) of n rows into b.
+func (b *bindingIDs) loader(t *Table, c *Column, n int64) chunkLoader {
+	b.Null = make([]bool, n)
+	switch {
+	case c.isBytes():
+		b.Str = make([]string, n)
+		return func(check func() error, g int) error {
+			return scanNullable(t, c, g, check, func(row int64, null bool, x parquet.ByteArray) error {
+				b.Null[row], b.Str[row] = null, string(x)
+				return nil
+			})
+		}
+	case c.phys == parquet.Types.Int32:
+		b.Int = make([]int64, n)
+		return func(check func() error, g int) error {
+			return scanNullable(t, c, g, check, func(row int64, null bool, x int32) error {
+				b.Null[row], b.Int[row] = null, int64(x)
+				if c.typ.ID() == arrow.UINT32 {
+					b.Int[row] = int64(uint32(x))
+				}
+				return nil
+			})
+		}
+	}
+	b.Int = make([]int64, n)
+	return func(check func() error, g int) error {
+		return scanNullable(t, c, g, check, func(row int64, null bool, x int64) error {
+			b.Null[row], b.Int[row] = null, x
+			return nil
+		})
+	}
+}
+
+// scanNullable is scanChunk for a column where null is a value: fn gets every row
+// of row group g, with its value or null.
+func scanNullable[T int32 | int64 | parquet.ByteArray](t *Table, c *Column, g int, check func() error, fn func(row int64, null bool, x T) error) error {
+	cr, err := t.rd.RowGroup(g).Column(c.idx)
+	if err != nil {
+		return t.corrupt(c, err)
+	}
+	defer cr.Close()
+	r, ok := cr.(batchReader[T])
+	if !ok {
+		panic(fmt.Sprintf("ingest: column %q: reader %T does not decode %T", c.name, cr, *new(T)))
+	}
+	n := t.scratchLen(g)
+	buf := make([]T, n)
+	var defs []int16
+	if c.maxDef > 0 {
+		defs = make([]int16, n)
+	}
+	var zero T
+	row, end := t.starts[g], t.starts[g+1]
+	for row < end {
+		if err := check(); err != nil {
+			return err
+		}
+		want := min(int64(n), end-row)
+		var d []int16
+		if defs != nil {
+			d = defs[:want]
+		}
+		lvls, nv, err := r.ReadBatch(want, buf[:want], d, nil)
+		if err != nil {
+			return t.corrupt(c, err)
+		}
+		if lvls <= 0 || lvls > want {
+			return t.corrupt(c, fmt.Errorf("row group %d ends after %d of its %d rows", g, row-t.starts[g], end-t.starts[g]))
+		}
+		j := 0
+		for i := int64(0); i < lvls; i++ {
+			if d != nil && d[i] < c.maxDef {
+				if err := fn(row+i, true, zero); err != nil {
+					return err
+				}
+				continue
+			}
+			if j >= nv {
+				return t.corrupt(c, fmt.Errorf("%d levels but %d values", lvls, nv))
+			}
+			if err := fn(row+i, false, buf[j]); err != nil {
+				return err
+			}
+			j++
+		}
+		row += lvls
+	}
+	return nil
 }
 
 // distances opens a nullable integer column of binding distances: -1 where null,
@@ -271,6 +414,52 @@ func distances(t *Table, c *Column, g int) (cursor[int32], error) {
 		}
 		return nil
 	})
+}
+
+// resolveBinding turns the binding ids read into rows (finish, once the ids are
+// indexed): an id that names no row is an error, and so is a binding id without a
+// binding distance or the other way round.
+func (m *MechanismTable) resolveBinding() error {
+	b := m.bind
+	if b.Null == nil {
+		return nil
+	}
+	m.Binding = make([]int32, len(b.Null))
+	for r, null := range b.Null {
+		if null {
+			m.Binding[r] = -1
+		} else {
+			var ok bool
+			var text string
+			if b.Str != nil {
+				text = b.Str[r]
+				m.Binding[r], ok = m.Index.LookupString(text)
+			} else {
+				text = strconv.FormatInt(b.Int[r], 10)
+				m.Binding[r], ok = m.Index.LookupInt(b.Int[r])
+			}
+			if !ok {
+				return cellError(m.File, ErrUnknownID, int64(r), m.cols.Binding, text, "names no row of this mechanism (a binding id is one of its datasets)")
+			}
+		}
+		if m.Distance != nil && (m.Binding[r] < 0) != (m.Distance[r] < 0) {
+			return cellError(m.File, ErrInconsistent, int64(r), m.cols.Binding, b.text(r),
+				fmt.Sprintf("%s and %s must be null together (no binding vertex) or set together", m.cols.Binding, m.cols.Distance))
+		}
+	}
+	m.bind = bindingIDs{}
+	return nil
+}
+
+// text is binding id r as a message shows it ("" where null).
+func (b bindingIDs) text(r int) string {
+	switch {
+	case b.Null[r]:
+		return ""
+	case b.Str != nil:
+		return b.Str[r]
+	}
+	return strconv.FormatInt(b.Int[r], 10)
 }
 
 // readMechTableCSV reads ids as integers (asInt) or strings; with asInt it returns
@@ -314,6 +503,24 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 		m.Distance = []int32{}
 	}
 	ic, pc, tc, ac, dc := idx(cols.ID), idx(cols.POne), idx(cols.PTrue), idx(cols.Answer), idx(cols.Distance)
+	bc, hc := -1, -1
+	if cols.Binding != "" {
+		bc = idx(cols.Binding)
+	}
+	if cols.InHit != "" {
+		hc = idx(cols.InHit)
+	}
+	if bc >= 0 {
+		m.bind.Null = []bool{}
+		if asInt {
+			m.bind.Int = []int64{}
+		} else {
+			m.bind.Str = []string{}
+		}
+	}
+	if hc >= 0 {
+		m.InHit = []bool{}
+	}
 
 	m.Fingerprint, err = t.each(ctx, func(rec []string, row int64) error {
 		if err := appendCSVID(path, row, cols.ID, rec[ic], &m.IDs); err != nil {
@@ -353,6 +560,29 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 				d = int32(x)
 			}
 			m.Distance = append(m.Distance, d)
+		}
+		if bc >= 0 {
+			f := rec[bc]
+			m.bind.Null = append(m.bind.Null, f == "") // run writes null as an empty field; an id is never empty
+			switch {
+			case !asInt:
+				m.bind.Str = append(m.bind.Str, f)
+			case f == "":
+				m.bind.Int = append(m.bind.Int, 0)
+			default:
+				x, err := strconv.ParseInt(f, 10, 64)
+				if err != nil {
+					return cellError(path, ErrUnknownID, row, cols.Binding, f, "names no row of this mechanism (a binding id is one of its datasets)")
+				}
+				m.bind.Int = append(m.bind.Int, x)
+			}
+		}
+		if hc >= 0 {
+			h, _, ok := parseAnswer(rec[hc])
+			if !ok {
+				return cellError(path, ErrRange, row, cols.InHit, rec[hc], cols.InHit+" must be 0, 1, true or false")
+			}
+			m.InHit = append(m.InHit, h)
 		}
 		return nil
 	})

@@ -49,6 +49,70 @@ func TestReadMechanismTableParquetRunOutput(t *testing.T) {
 	}
 }
 
+// run's explanation columns, as Parquet: binding ids (nullable, dictionary-encoded
+// strings or integers) become rows of the table, in_hitting_set booleans or 0/1.
+func TestReadMechanismTableBinding(t *testing.T) {
+	dir := t.TempDir()
+	cols := mcols.WithExplanation()
+	path := writeParquet(t, dir, "m.parquet", pqOpts{rowGroup: 2},
+		pqCol{"id", dstr, `["a","b","c","d","e"]`},
+		pqCol{"p_one", f64, `[0.9,0.3,1,0.4,0.55]`},
+		pqCol{"in_hitting_set", boo, `[false,true,false,true,false]`},
+		pqCol{"binding_id", dstr, `["d","b",null,"d","b"]`},
+		pqCol{"binding_distance", i32, `[1,0,null,0,2]`},
+	)
+	m, err := ReadMechanismTable(bg, path, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.Binding, []int32{3, 1, -1, 3, 1}) || !slices.Equal(m.InHit, []bool{false, true, false, true, false}) {
+		t.Errorf("binding %v, in hitting set %v", m.Binding, m.InHit)
+	}
+	path = writeParquet(t, dir, "mi.parquet", pqOpts{rowGroup: 2},
+		pqCol{"id", i64, `[10,20,30]`}, pqCol{"p_one", f64, `[0.5,0.5,0.5]`},
+		pqCol{"in_hitting_set", i8, `[1,0,0]`}, pqCol{"binding_id", i64, `[10,10,null]`})
+	if m, err = ReadMechanismTable(bg, path, cols); err != nil || !slices.Equal(m.Binding, []int32{0, 0, -1}) || !slices.Equal(m.InHit, []bool{true, false, false}) {
+		t.Errorf("integer ids: binding %v, in hitting set %v, %v", m.Binding, m.InHit, err)
+	}
+	for _, c := range []struct {
+		name string
+		pq   []pqCol
+		csv  string
+		text string
+	}{
+		{name: "unknown binding id", pq: []pqCol{{"id", i64, `[1,2,3]`}, {"p_one", f64, `[0.5,0.5,0.5]`}, {"binding_id", i64, `[1,7,1]`}},
+			text: `$D/m.parquet: row 2, column "binding_id": value 7: names no row of this mechanism (a binding id is one of its datasets)`},
+		{name: "unknown binding id CSV", csv: "id,p_one,binding_id\n1,0.5,1\n2,0.5,x\n",
+			text: `$D/m.csv: row 2, column "binding_id": value x: names no row of this mechanism (a binding id is one of its datasets)`},
+		{name: "binding id without distance", csv: "id,p_one,binding_id,binding_distance\na,0.5,a,0\nb,0.5,a,\n",
+			text: `$D/m.csv: row 2, column "binding_id": value a: binding_id and binding_distance must be null together (no binding vertex) or set together`},
+		{name: "binding id of another type", pq: []pqCol{{"id", i64, `[1,2,3]`}, {"p_one", f64, `[0.5,0.5,0.5]`}, {"binding_id", str, `["1","1","1"]`}},
+			text: `$D/m.parquet: column "binding_id": binding ids must have the type of the "id" column (int64), not string`},
+		{name: "in_hitting_set 2", pq: []pqCol{{"id", i64, `[1,2,3]`}, {"p_one", f64, `[0.5,0.5,0.5]`}, {"in_hitting_set", i32, `[0,1,2]`}},
+			text: `$D/m.parquet: row 3, column "in_hitting_set": value 2: in_hitting_set must be 0 or 1`},
+		{name: "in_hitting_set word", csv: "id,p_one,in_hitting_set\n1,0.5,yes\n",
+			text: `$D/m.csv: row 1, column "in_hitting_set": value yes: in_hitting_set must be 0, 1, true or false`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var path string
+			if c.pq != nil {
+				path = writeParquet(t, dir, "m.parquet", pqOpts{rowGroup: 2}, c.pq...)
+			} else {
+				path = writeFile(t, dir, "m.csv", c.csv)
+			}
+			_, err := ReadMechanismTable(bg, path, cols)
+			var ie *InputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v (%T), want *InputError", err, err)
+			}
+			if got := strings.ReplaceAll(err.Error(), dir, "$D"); got != c.text {
+				t.Errorf("error\n %s\nwant\n %s", got, c.text)
+			}
+		})
+	}
+}
+
 // Without p_one, p_one = p_true on answer-1 rows and 1 − p_true on answer-0 rows.
 func TestReadMechanismTableDerivesPOne(t *testing.T) {
 	dir := t.TempDir()
@@ -75,13 +139,20 @@ func TestReadMechanismTableDerivesPOne(t *testing.T) {
 func TestReadMechanismTableCSV(t *testing.T) {
 	dir := t.TempDir()
 	path := writeFile(t, dir, "m.csv", "id,answer,p_true,p_one,in_hitting_set,binding_id,binding_distance\n"+
-		"1,false,0.7,0.30000000000000004,true,1,0\n2,true,0.4,0.4,false,4,2\n3,true,1,1,false,,\n")
+		"1,false,0.7,0.30000000000000004,true,1,0\n2,true,0.4,0.4,false,1,1\n3,true,1,1,false,,\n")
 	m, err := ReadMechanismTable(bg, path, mcols)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(m.IDs.Int, []int64{1, 2, 3}) || !arrow.TypeEqual(m.AnswerType, boo) || !slices.Equal(m.Distance, []int32{0, 2, -1}) {
+	if !slices.Equal(m.IDs.Int, []int64{1, 2, 3}) || !arrow.TypeEqual(m.AnswerType, boo) || !slices.Equal(m.Distance, []int32{0, 1, -1}) {
 		t.Errorf("%+v", m)
+	}
+	if m.Binding != nil || m.InHit != nil {
+		t.Errorf("binding %v, in hitting set %v read without being named", m.Binding, m.InHit)
+	}
+	if m, err = ReadMechanismTable(bg, path, mcols.WithExplanation()); err != nil ||
+		!slices.Equal(m.Binding, []int32{0, 0, -1}) || !slices.Equal(m.InHit, []bool{true, false, false}) {
+		t.Errorf("binding %v, in hitting set %v, %v", m.Binding, m.InHit, err)
 	}
 	path = writeFile(t, dir, "m01.csv", "id,answer,p_one\n1,0,0.25\n2,1,0.5\n")
 	if m, err = ReadMechanismTable(bg, path, mcols); err != nil || !arrow.TypeEqual(m.AnswerType, i64) {
@@ -212,13 +283,9 @@ func FuzzReadMechanismTableCSV(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		path := writeFile(t, t.TempDir(), "m.csv", text)
-		m, err := ReadMechanismTable(bg, path, mcols)
+		m, err := ReadMechanismTable(bg, path, mcols.WithExplanation())
 		if err != nil {
-			var ie *InputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("error %v (%T) is not an *InputError", err, err)
-			}
-			_ = ie.Error()
+			asInputError(t, err, "")
 			return
 		}
 		n := m.IDs.Len()
@@ -237,6 +304,14 @@ func FuzzReadMechanismTableCSV(f *testing.F) {
 		for _, d := range m.Distance {
 			if d < -1 {
 				t.Fatalf("distance %d", d)
+			}
+		}
+		if (m.Binding != nil && len(m.Binding) != n) || (m.InHit != nil && len(m.InHit) != n) {
+			t.Fatalf("binding %v, in hitting set %v for %d rows", m.Binding, m.InHit, n)
+		}
+		for r, b := range m.Binding {
+			if b < -1 || int(b) >= n || (m.Distance != nil && (b < 0) != (m.Distance[r] < 0)) {
+				t.Fatalf("row %d: binding row %d", r, b)
 			}
 		}
 	})

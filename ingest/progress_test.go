@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,39 @@ func TestRowCounter(t *testing.T) {
 	}
 	if rc2.Done.Load() != int64(n) || rc2.Total.Load() != 0 {
 		t.Errorf("CSV: done %d, total %d; want %d, 0 (unknown)", rc2.Done.Load(), rc2.Total.Load(), n)
+	}
+}
+
+// A CSV file whose ids turn out not to be integers is read twice (integers, then
+// strings); its rows count once. The first non-integer id comes after a whole batch,
+// so the first read has already counted rows when it gives up.
+func TestRowCounterStringRetry(t *testing.T) {
+	dir := t.TempDir()
+	n := batchRows + 10
+	var v, m strings.Builder
+	v.WriteString("id,answer\n")
+	m.WriteString("id,p_one\n")
+	for i := range n {
+		id := strconv.Itoa(i)
+		if i == n-3 {
+			id = "x" // the only non-integer id, after one batch
+		}
+		fmt.Fprintf(&v, "%s,%d\n", id, i%2)
+		fmt.Fprintf(&m, "%s,0.5\n", id)
+	}
+	var rc RowCounter
+	vs, err := ReadVertices(WithRowCounter(bg, &rc), writeFile(t, dir, "v.csv", v.String()), cols)
+	if err != nil || vs.IDs.Str == nil {
+		t.Fatalf("vertices: %v (string ids %v)", err, vs != nil && vs.IDs.Str != nil)
+	}
+	if rc.Done.Load() != int64(n) {
+		t.Errorf("vertices: done %d, want %d", rc.Done.Load(), n)
+	}
+	var rc2 RowCounter
+	if _, err := ReadMechanismTable(WithRowCounter(bg, &rc2), writeFile(t, dir, "m.csv", m.String()), mcols); err != nil {
+		t.Fatal(err)
+	}
+	if rc2.Done.Load() != int64(n) {
+		t.Errorf("mechanism: done %d, want %d", rc2.Done.Load(), n)
 	}
 }

@@ -23,7 +23,7 @@
 // The pipeline (optimize.go):
 //  1. The balanced α on the hitting set (the paper's corollary, docs/DESIGN.md §10.3),
 //     extended: the baseline and the warm start; then the best boundary-homogeneous
-//     pair of Corollary 1 (homogeneous.go), the other candidate.
+//     pair of the boundary-homogeneous corollary (docs/DESIGN.md §3.6; homogeneous.go), the other candidate.
 //  2. PDHG (pdhg.go) on the LP until the float gap estimate is below the target.
 //  3. Rounding (round.go): the approximate x is mixed with the uniform ½ just enough
 //     that every arc row holds, restricted to the hitting set, and extended by

@@ -7,12 +7,11 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
-	"github.com/graphdp/graphdp/graph"
 )
 
-// Homogeneous is the two-parameter family of the paper's Corollary 1: the
-// boundary-homogeneous hitting-set values, p_true = α₀ on every answer-0 and α₁ on
-// every answer-1 hitting-set dataset, and the best pair for the utility.
+// Homogeneous is the two-parameter family of the paper's boundary-homogeneous
+// corollary (docs/DESIGN.md §3.6): p_true = α₀ on every answer-0 and α₁ on every
+// answer-1 hitting-set dataset, and the best pair for the utility.
 type Homogeneous struct {
 	// Distance is the smallest hop distance between hitting-set datasets of
 	// different answers (−1: none in one component, every pair is feasible). The
@@ -64,7 +63,7 @@ func newFamily(ctx context.Context, p *Problem, hit []int32) (*family, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		d[c] = multiBFS(p.G, src[c])
+		d[c] = p.G.Distances(src[c])
 	}
 	f := &family{pair: p.Pair, dist: -1}
 	for _, h := range src[1] {
@@ -103,29 +102,6 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// multiBFS is the hop distance from the nearest source (−1: unreachable).
-func multiBFS(g *graph.Graph, src []int32) []int32 {
-	d := make([]int32, g.N())
-	for i := range d {
-		d[i] = -1
-	}
-	q := make([]int32, 0, len(src))
-	for _, s := range src {
-		d[s] = 0
-		q = append(q, s)
-	}
-	for i := 0; i < len(q); i++ {
-		u := q[i]
-		for _, v := range g.Neighbours(u) {
-			if d[v] < 0 {
-				d[v] = d[u] + 1
-				q = append(q, v)
-			}
-		}
-	}
-	return d
 }
 
 // bound is U^d(a), or 1 (no bound) for d < 0.

@@ -69,7 +69,7 @@ type Result struct {
 	BalancedSolution *bfs.Solution // its mechanism
 	Alpha            float64       // the balanced α = (e^ε+δ)/(e^ε+1), rounded down
 	Randomized       float64       // utility of randomized response (p_true = α everywhere), rounded down
-	Homogeneous      *Homogeneous  // the best boundary-homogeneous pair (Corollary 1)
+	Homogeneous      *Homogeneous  // the best boundary-homogeneous pair (docs/DESIGN.md §3.6)
 
 	Iterations, Restarts int
 	Mixed                float64 // the last rounding's mixing weight t (round.go)
@@ -120,7 +120,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		}
 	}
 	best(bsol, bpt)
-	// Corollary 1's best pair: cheap (homogeneous.go), sometimes already optimal.
+	// The best boundary-homogeneous pair: cheap (homogeneous.go), sometimes already optimal.
 	if r.Homogeneous, err = BestHomogeneous(ctx, p, hit); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
@@ -209,5 +210,35 @@ func BenchmarkRunJob(b *testing.B) {
 		for _, p := range s.Phases {
 			b.ReportMetric(p.Seconds, p.Name+"-s")
 		}
+	}
+}
+
+// BenchmarkLoadGraph is the read and csr phases alone (Load, BuildGraph) on the job
+// file named by GRAPHDP_BENCH_JOB, for profiling the two passes over the edges:
+//
+//	GRAPHDP_BENCH_JOB=bench-out/data/uniform10M/job.yaml go test ./pipeline -run '^$' -bench LoadGraph -benchtime 2x -cpuprofile cpu.prof
+func BenchmarkLoadGraph(b *testing.B) {
+	path := os.Getenv("GRAPHDP_BENCH_JOB")
+	if path == "" {
+		b.Skip("GRAPHDP_BENCH_JOB not set")
+	}
+	job := DefaultJob()
+	if _, err := LoadConfig(path, &job); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		t := time.Now()
+		l, err := Load(context.Background(), &job)
+		if err != nil {
+			b.Fatal(err)
+		}
+		read := time.Since(t)
+		g, _, err := l.BuildGraph(context.Background(), 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(read.Seconds(), "read-s")
+		b.ReportMetric((time.Since(t) - read).Seconds(), "csr-s")
+		b.ReportMetric(float64(g.M()), "edges")
 	}
 }

@@ -25,7 +25,7 @@ type OptimizeJob struct {
 	Out          string // the hitting set to write (.parquet or .csv: what run reads)
 	MechanismOut string // "" = none; else exactly what `run` on Out writes
 	SummaryOut   string // "" = none; the optimize summary as JSON
-	HTML         string // "" = none; the Corollary 1 page (report.RegionHTML)
+	HTML         string // "" = none; the boundary-homogeneous page (report.RegionHTML)
 	Gap          float64
 	MaxTime      time.Duration
 	AllBoundary  bool
@@ -59,7 +59,7 @@ type OptimizeSummary struct {
 	GainOverBalanced   float64               `json:"gain_over_balanced"`
 	Randomized         float64               `json:"randomized_response_utility"` // p_true = α everywhere
 	GainOverRandomized float64               `json:"gain_over_randomized_response"`
-	Homogeneous        *optimize.Homogeneous `json:"homogeneous,omitempty"` // Corollary 1's family
+	Homogeneous        *optimize.Homogeneous `json:"homogeneous,omitempty"` // docs/DESIGN.md §3.6
 	Method             string                `json:"method"`
 	Iterations         int                   `json:"iterations"`
 	Restarts           int                   `json:"restarts"`
@@ -230,7 +230,7 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 			}
 			return fmt.Sprintf("%.6g", x)
 		}
-		fmt.Fprintf(w, "  best boundary-homogeneous pair (Corollary 1): α₀ = %s, α₁ = %s, utility %.10g\n", a(h.Alpha0, h.Hit0), a(h.Alpha1, h.Hit1), h.Utility)
+		fmt.Fprintf(w, "  best boundary-homogeneous pair: α₀ = %s, α₁ = %s, utility %.10g\n", a(h.Alpha0, h.Hit0), a(h.Alpha1, h.Hit1), h.Utility)
 	}
 	fmt.Fprintf(w, "  %s: %d iterations, %d restarts, %.3gs\n", s.Method, s.Iterations, s.Restarts, s.OptimizeSeconds)
 	fmt.Fprintf(w, "  wrote %s (%d datasets, %s)\n", s.Out, s.HittingSet, s.HittingSetIs)
@@ -239,10 +239,10 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 	}
 }
 
-// regionGrid is the side of the Corollary 1 page's grid.
+// regionGrid is the side of the boundary-homogeneous page's grid.
 const regionGrid = 60
 
-// region lays out the Corollary 1 page's data.
+// region lays out the boundary-homogeneous page's data.
 func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *report.Region {
 	h := res.Homogeneous
 	var sum, cnt [2]float64

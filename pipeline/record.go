@@ -179,35 +179,37 @@ func appendAnswers(b array.Builder, ans []bool) error {
 	switch b := b.(type) {
 	case *array.BooleanBuilder:
 		b.AppendValues(ans, nil)
-		return nil
+	case *array.Int8Builder:
+		appendBits(b.Append, ans)
+	case *array.Int16Builder:
+		appendBits(b.Append, ans)
+	case *array.Int32Builder:
+		appendBits(b.Append, ans)
+	case *array.Int64Builder:
+		appendBits(b.Append, ans)
+	case *array.Uint8Builder:
+		appendBits(b.Append, ans)
+	case *array.Uint16Builder:
+		appendBits(b.Append, ans)
+	case *array.Uint32Builder:
+		appendBits(b.Append, ans)
+	case *array.Uint64Builder:
+		appendBits(b.Append, ans)
+	default:
+		return fmt.Errorf("pipeline: unsupported answer column type %s", b.Type())
 	}
+	return nil
+}
+
+// appendBits appends each answer as 0 or 1.
+func appendBits[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64](app func(T), ans []bool) {
 	for _, a := range ans {
-		var v int64
+		var v T
 		if a {
 			v = 1
 		}
-		switch b := b.(type) {
-		case *array.Int8Builder:
-			b.Append(int8(v))
-		case *array.Int16Builder:
-			b.Append(int16(v))
-		case *array.Int32Builder:
-			b.Append(int32(v))
-		case *array.Int64Builder:
-			b.Append(v)
-		case *array.Uint8Builder:
-			b.Append(uint8(v))
-		case *array.Uint16Builder:
-			b.Append(uint16(v))
-		case *array.Uint32Builder:
-			b.Append(uint32(v))
-		case *array.Uint64Builder:
-			b.Append(uint64(v))
-		default:
-			return fmt.Errorf("pipeline: unsupported answer column type %s", b.Type())
-		}
+		app(v)
 	}
-	return nil
 }
 
 // Metadata is what run's and query's outputs record about how they were made.

@@ -58,19 +58,42 @@ func Report(ctx context.Context, job ReportJob) (*report.Report, error) {
 	}
 	n := vs.IDs.Len()
 	pone := make([]float64, n)
-	var dist []int32
+	var dist, bind []int32
+	var inHit []bool
 	if m.Distance != nil {
 		dist = make([]int32, n)
+	}
+	if m.InHit != nil {
+		inHit = make([]bool, n)
+	}
+	// The binding vertex is read from the file, not solved again: the report explains
+	// the mechanism it is given (which may come from optimize, Beam or elsewhere), and
+	// it has no hitting-set input to solve from.
+	var posOf []int32 // table row -> vertex position
+	if m.Binding != nil {
+		bind, posOf = make([]int32, n), make([]int32, n)
+		for v, r := range rowOf {
+			posOf[r] = int32(v)
+		}
 	}
 	for v, r := range rowOf {
 		pone[v] = m.POne[r]
 		if dist != nil {
 			dist[v] = m.Distance[r]
 		}
+		if inHit != nil {
+			inHit[v] = m.InHit[r]
+		}
+		if bind != nil {
+			bind[v] = -1
+			if b := m.Binding[r]; b >= 0 {
+				bind[v] = posOf[b]
+			}
+		}
 	}
 	g, _ := graph.Build(n, es.Src, es.Dst)
 	return report.Compute(report.Input{
-		Graph: g, Answer: vs.Answer, POne: pone, Distance: dist, Pair: pair, List: job.List,
+		Graph: g, Answer: vs.Answer, POne: pone, Distance: dist, Binding: bind, InHit: inHit, Pair: pair, List: job.List,
 		ID:      func(v int32) string { return vs.IDs.String(int(v)) },
 		Version: Version,
 		Inputs: report.Inputs{

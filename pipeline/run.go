@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -95,6 +96,15 @@ func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, gra
 	b, es := l.builder, l.stream
 	l.builder = nil
 	defer l.Close()
+	// Return the first pass's garbage to the OS before the scratch (12 bytes a row)
+	// is allocated: Go clears a large allocation on one core, page faults included,
+	// when any of its pages were used before, but not one made only of pages fresh
+	// from the OS, which Scatter then touches first on every core
+	// (docs/PERFORMANCE.md, "csr"). Below freshScratchRows the clear costs less
+	// than the collection.
+	if es.Rows() >= freshScratchRows {
+		debug.FreeOSMemory()
+	}
 	b.Layout()
 	if err := es.Scan(ctx, b.Scatter); err != nil {
 		if errors.Is(err, graph.ErrRowsChanged) {
@@ -108,6 +118,10 @@ func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, gra
 	}
 	return g, st, nil
 }
+
+// freshScratchRows is the edge-row count (12 bytes a row of scratch: 192 MiB)
+// from which BuildGraph returns free memory to the OS before allocating it.
+const freshScratchRows = 1 << 24
 
 // Close releases the edges file; BuildGraph does it.
 func (l *Loaded) Close() {

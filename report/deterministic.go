@@ -42,8 +42,7 @@ type DeterministicDataset struct {
 // unconstrained. is marks the deterministic datasets.
 func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int32, id func(int32) string) (d Deterministic, is []bool) {
 	is = make([]bool, len(pone))
-	var comp []int32 // component label, computed only if needed
-	hitComp := map[int32]bool{}
+	var reach []int32 // hop distance from the hitting set, computed only if needed
 	for v, p := range pone {
 		if p != 0 && p != 1 {
 			continue
@@ -57,16 +56,17 @@ func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int3
 		case len(g.Neighbours(int32(v))) == 0:
 			reason = ReasonIsolated
 		case inHit != nil:
-			if comp == nil {
-				comp = components(g)
+			if reach == nil {
+				var hit []int32
 				for u, h := range inHit {
 					if h {
-						hitComp[comp[u]] = true
+						hit = append(hit, int32(u))
 					}
 				}
+				reach = g.Distances(hit)
 			}
 			reason = ReasonUnconstrained
-			if hitComp[comp[v]] {
+			if reach[v] >= 0 { // a hitting-set dataset in its component
 				reason = ReasonForced
 			}
 		case dist != nil && dist[v] >= 0:
@@ -87,31 +87,6 @@ func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int3
 		}
 	}
 	return d, is
-}
-
-// components labels every vertex with its component's first vertex.
-func components(g *graph.Graph) []int32 {
-	comp := make([]int32, g.N())
-	for v := range comp {
-		comp[v] = -1
-	}
-	var queue []int32
-	for s := range comp {
-		if comp[s] >= 0 {
-			continue
-		}
-		comp[s] = int32(s)
-		queue = append(queue[:0], int32(s))
-		for head := 0; head < len(queue); head++ {
-			for _, x := range g.Neighbours(queue[head]) {
-				if comp[x] < 0 {
-					comp[x] = int32(s)
-					queue = append(queue, x)
-				}
-			}
-		}
-	}
-	return comp
 }
 
 // Lines states the warning for people, one line each: the count, why, the first ids.

@@ -35,7 +35,9 @@ func (r *Report) HTML(w io.Writer) error {
 		Violations []string
 		Levels     []Level
 		Hist, Dist chart
-	}{R: r, AuditLine: r.AuditLine(), Hist: histogramChart(r), Dist: distanceChart(r)}
+		Graph      *drawing
+		NotDrawn   string
+	}{R: r, AuditLine: r.AuditLine(), Hist: histogramChart(r), Dist: distanceChart(r), Graph: r.graph, NotDrawn: r.notDrawn}
 	for _, e := range r.Audit.First {
 		data.Violations = append(data.Violations, ViolationLine(e))
 	}

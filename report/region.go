@@ -7,7 +7,8 @@ import (
 	"math"
 )
 
-// Region is the utility over the two-parameter family of the paper's Corollary 1
+// Region is the utility over the two-parameter family of the paper's boundary-homogeneous corollary
+// (docs/DESIGN.md §3.6)
 // (boundary-homogeneous hitting-set values: α₀ on answer 0, α₁ on answer 1), for
 // graphdp optimize's page: Utility[i][j] is the utility at α₀ = i/(k−1), α₁ = j/(k−1)
 // (NaN where the pair admits no DP extension).
@@ -58,7 +59,7 @@ type regionTick struct {
 
 const regionSize = 480.0
 
-// RegionHTML writes the Corollary 1 page: the utility as a heat map over the feasible
+// RegionHTML writes the boundary-homogeneous page: the utility as a heat map over the feasible
 // (α₀, α₁) region with the three points marked (doc.go, invariant 4: self-contained).
 func RegionHTML(w io.Writer, r *Region) error {
 	k := len(r.Utility)
@@ -123,7 +124,7 @@ var regionPage = template.Must(template.New("region").Funcs(template.FuncMap{
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>graphdp optimize: the boundary-homogeneous family</title>
 <style>body{font-family:sans-serif;max-width:60em;margin:2em auto}td,th{padding:.2em .8em;text-align:left}</style></head><body>
-<h1>Utility over the boundary-homogeneous family (Corollary 1)</h1>
+<h1>Utility over the boundary-homogeneous family</h1>
 <p>ε = {{g .R.Epsilon}}, δ = {{g .R.Delta}}; weights: {{.R.Weights}}. Each cell is the utility Σ w·p_true of the
 optimal extension of p_true = α₀ on every answer-0 and α₁ on every answer-1 hitting-set dataset; grey pairs admit
 no DP extension (the paper's feasibility lemma). The colour scale ends at the unrestricted optimum.</p>

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The Corollary 1 page: one cell per grid point, infeasible pairs grey, the three
+// The boundary-homogeneous page: one cell per grid point, infeasible pairs grey, the three
 // points marked at their coordinates, the certified bound shown.
 func TestRegionHTML(t *testing.T) {
 	nan := math.NaN()

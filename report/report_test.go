@@ -188,9 +188,10 @@ func TestBoundaryDistanceFigure1(t *testing.T) {
 	}
 }
 
-var externalRef = regexp.MustCompile(`(?i)https?:|//[a-z0-9]|<script|<link|<img|<iframe|@import|url\(|src=|href=`)
+// An inline <script> (the graph's hover) is allowed; one with attributes (src) is not.
+var externalRef = regexp.MustCompile(`(?i)https?:|//[a-z0-9]|<script[^>]|<link|<img|<iframe|@import|url\(|src=|href=`)
 
-// The page holds two inline SVG plots, fetches nothing, and escapes text from the
+// The page holds three inline SVG plots (two charts, the graph), fetches nothing, and escapes text from the
 // inputs (ids, paths).
 func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	in := pathInput(t, []float64{0.3, 0.4 + 1e-7, 0.2, 0.1})
@@ -202,8 +203,8 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	if n := strings.Count(page, "<svg "); n != 2 {
-		t.Errorf("%d <svg> elements, want 2", n)
+	if n := strings.Count(page, "<svg "); n != 3 {
+		t.Errorf("%d <svg> elements, want 3", n)
 	}
 	for _, s := range []string{"<rect class=\"bar\"", "<polyline class=\"line\"", "class=\"ref\"", "randomized response 0.6667", "FAILED"} {
 		if !strings.Contains(page, s) {

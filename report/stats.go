@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/cover"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 )
@@ -30,6 +31,8 @@ type Input struct {
 	Answer   []bool    // true answer per vertex
 	POne     []float64 // the mechanism's Pr[M = 1] per vertex
 	Distance []int32   // binding distance per vertex, -1 where none; nil: use the distance to the boundary
+	Binding  []int32   // binding vertex per vertex, -1 where none; nil: unknown (no binding_id column)
+	InHit    []bool    // whether each vertex is in the hitting set; nil: unknown
 	Pair     dp.Pair
 	ID       func(v int32) string // an id for messages
 	List     int                  // how many audit violations to list
@@ -65,6 +68,23 @@ type Report struct {
 	Audit              Audit              `json:"audit"`
 	// Deterministic are the datasets answered with p_one exactly 0 or 1 (no privacy).
 	Deterministic Deterministic `json:"deterministic"`
+	// LeastAccurate are the LeastAccurateListed datasets of lowest p_true, lowest
+	// first (ties by input position).
+	LeastAccurate []Dataset `json:"least_accurate"`
+
+	graph    *drawing // the dataset graph, when small enough
+	notDrawn string   // why it is not drawn, otherwise
+}
+
+// LeastAccurateListed is how many of the least accurate datasets a report names.
+const LeastAccurateListed = 10
+
+// Dataset is one dataset's accuracy and why.
+type Dataset struct {
+	ID              string  `json:"id"`
+	PTrue           float64 `json:"p_true"`
+	BindingID       string  `json:"binding_id,omitempty"` // "" where none, or unknown (no binding_id column)
+	BindingDistance int     `json:"binding_distance"`     // -1 where none or unknown
 }
 
 // Accuracy is the distribution of p_true over the datasets.
@@ -180,10 +200,66 @@ func Compute(in Input) *Report {
 	}
 	r.ByDistance = ByDistance{Kind: kind, Groups: byDistance(pt, dist)}
 	var det []bool
-	r.Deterministic, det = FindDeterministic(in.Graph, in.POne, nil, in.Distance, in.ID)
+	r.Deterministic, det = FindDeterministic(in.Graph, in.POne, in.InHit, in.Distance, in.ID)
 	r.RandomizedResponse = randomizedResponse(pt, det, in.Pair, in.ID)
 	r.Audit = audit(in)
+	r.LeastAccurate = leastAccurate(in, pt, LeastAccurateListed)
+	if r.notDrawn = notDrawn(n, in.Graph.M()); r.notDrawn == "" {
+		r.graph = drawGraph(in, pt, det)
+	}
 	return r
+}
+
+// leastAccurate lists the k datasets of lowest p_true, lowest first, ties by input
+// position: a bounded max-heap over one pass, O(n log k).
+func leastAccurate(in Input, pt []float64, k int) []Dataset {
+	less := func(a, b int32) bool { return pt[a] < pt[b] || (pt[a] == pt[b] && a < b) }
+	var heap []int32 // max-heap by less: heap[0] is the worst kept
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(heap) {
+				return
+			}
+			if c+1 < len(heap) && less(heap[c], heap[c+1]) {
+				c++
+			}
+			if !less(heap[i], heap[c]) {
+				return
+			}
+			heap[i], heap[c] = heap[c], heap[i]
+			i = c
+		}
+	}
+	for v := range int32(len(pt)) {
+		switch {
+		case len(heap) < k:
+			heap = append(heap, v)
+			for i := len(heap) - 1; i > 0 && less(heap[(i-1)/2], heap[i]); i = (i - 1) / 2 {
+				heap[i], heap[(i-1)/2] = heap[(i-1)/2], heap[i]
+			}
+		case less(v, heap[0]):
+			heap[0] = v
+			down(0)
+		}
+	}
+	slices.SortFunc(heap, func(a, b int32) int {
+		if less(a, b) {
+			return -1
+		}
+		return 1
+	})
+	out := make([]Dataset, len(heap))
+	for i, v := range heap {
+		out[i] = Dataset{ID: in.ID(v), PTrue: pt[v], BindingDistance: -1}
+		if in.Distance != nil {
+			out[i].BindingDistance = int(in.Distance[v])
+		}
+		if in.Binding != nil && in.Binding[v] >= 0 {
+			out[i].BindingID = in.ID(in.Binding[v])
+		}
+	}
+	return out
 }
 
 func accuracy(pt []float64) Accuracy {
@@ -323,27 +399,5 @@ func audit(in Input) Audit {
 // boundary edge (an edge whose ends answer differently), -1 where its component has
 // none: one breadth-first search from all those endpoints at once.
 func BoundaryDistance(g *graph.Graph, answer []bool) []int32 {
-	n := g.N()
-	dist := make([]int32, n)
-	queue := make([]int32, 0, 64)
-	for v := range dist {
-		dist[v] = -1
-		for _, x := range g.Neighbours(int32(v)) {
-			if answer[x] != answer[v] {
-				dist[v] = 0
-				queue = append(queue, int32(v))
-				break
-			}
-		}
-	}
-	for head := 0; head < len(queue); head++ {
-		u := queue[head]
-		for _, x := range g.Neighbours(u) {
-			if dist[x] < 0 {
-				dist[x] = dist[u] + 1
-				queue = append(queue, x)
-			}
-		}
-	}
-	return dist
+	return g.Distances(cover.BoundaryVertices(g, answer))
 }

@@ -122,6 +122,21 @@ func (r *Report) Text(w io.Writer) error {
 	}
 	tw.Flush()
 
+	p("\nLeast accurate datasets\n")
+	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  id\tp_true\tbinding id\tdistance\n")
+	for _, d := range r.LeastAccurate {
+		bid, dist := d.BindingID, fmt.Sprint(d.BindingDistance)
+		if bid == "" {
+			bid = "-"
+		}
+		if d.BindingDistance < 0 {
+			dist = "-"
+		}
+		fmt.Fprintf(tw, "  %s\t%.9f\t%s\t%s\n", d.ID, d.PTrue, bid, dist)
+	}
+	tw.Flush()
+
 	p("\nRandomized response (p_true = (e^ε+δ)/(e^ε+1) = %.9f on every dataset)\n", rr.PTrue)
 	p("  gain: %s", words.Count(int64(rr.Gain), "dataset", "datasets"))
 	switch {

@@ -1,7 +1,3 @@
-// Command graphdp-beam is graphdp with the Apache Beam cluster runner linked in:
-// the same commands, flags, config files and exit codes, run's default runner is
-// beam, and it is its own Beam worker binary (package beam, worker.go). README,
-// "Cluster runs", and docs/BEAM.md describe it.
 package main
 
 import (

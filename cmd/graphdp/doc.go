@@ -1,6 +1,12 @@
 // Command graphdp computes, audits and uses optimal binary (ε,δ)-DP mechanisms over
-// graphs of datasets on one machine. It links no Beam package (a test checks its
-// import graph): the cluster runner is the separate binary cmd/graphdp-beam. The
-// command line itself is package internal/cli; see README for the subcommands and
-// exit codes.
+// graphs of datasets on one machine. The command line itself is package
+// internal/cli; see README for the subcommands and exit codes.
+//
+// Invariants:
+//
+//  1. It links no Apache Beam package (TestNoBeamInGraphdp checks its import
+//     graph): the cluster runner is the separate binary cmd/graphdp-beam.
+//  2. main only wires: flags, messages, process-wide settings (signals, the
+//     memory limit) and exit codes are internal/cli's, the work is the library
+//     packages'.
 package main

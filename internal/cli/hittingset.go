@@ -35,25 +35,25 @@ const hittingSetAbout = `Builds the hitting set run starts from. The boundary ed
 answers) form a bipartite graph, answer 0 against answer 1; a minimum boundary-hitting
 set is a minimum vertex cover of it, found exactly by a maximum matching
 (Hopcroft–Karp) and König's theorem. Writes id, p_true with one policy:
-  -balanced (default)  p_true = α = (e^ε+δ)/(e^ε+1) everywhere, the paper's balanced
-                       value: always feasible (two hitting-set vertices with different
-                       answers meet the DP bound with equality at distance 1)
-  -alpha A             p_true = A everywhere
-  -alpha-0 A0 -alpha-1 A1  by answer (boundary-homogeneous)
+  --balanced (default)  p_true = α = (e^ε+δ)/(e^ε+1) everywhere, the paper's balanced
+                        value: always feasible (two hitting-set vertices with different
+                        answers meet the DP bound with equality at distance 1)
+  --alpha A             p_true = A everywhere
+  --alpha-0 A0 --alpha-1 A1  by answer (boundary-homogeneous)
 A value above the balanced α conflicts with hitting-set vertices of the other answer
 nearby; the set is checked as run would check it, and nothing is written when no DP
 extension exists (exit status 3, conflicts listed).`
 
 func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error) {
 	take := toolInputs{}
-	t := newToolFlags("hitting-set", "-edges E -vertices V -epsilon ε [-delta δ] -out H [-balanced | -alpha A | -alpha-0 A0 -alpha-1 A1] [-all-boundary]", hittingSetAbout, stderr, take)
+	t := newToolFlags("hitting-set", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--balanced | --alpha A | --alpha-0 A0 --alpha-1 A1] [--all-boundary]", hittingSetAbout, stderr, take)
 	o := &hittingSetOptions{flags: t}
 	fs := t.fs
 	fs.StringVar(&o.out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
 	fs.BoolVar(&o.balanced, "balanced", false, "p_true = (e^ε+δ)/(e^ε+1) on every vertex (the default policy)")
 	fs.Var(&o.alpha, "alpha", "p_true = `A` on every vertex")
-	fs.Var(&o.alpha0, "alpha-0", "p_true = `A0` on answer-0 vertices (with -alpha-1)")
-	fs.Var(&o.alpha1, "alpha-1", "p_true = `A1` on answer-1 vertices (with -alpha-0)")
+	fs.Var(&o.alpha0, "alpha-0", "p_true = `A0` on answer-0 vertices (with --alpha-1)")
+	fs.Var(&o.alpha1, "alpha-1", "p_true = `A1` on answer-1 vertices (with --alpha-0)")
 	fs.BoolVar(&o.allBoundary, "all-boundary", false, "write every boundary vertex, not a minimum cover")
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	job, source, probs, err := t.parse(args, take)
@@ -80,10 +80,10 @@ func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error
 		}
 	}
 	if policies > 1 {
-		probs = append(probs, "policy: give one of -balanced, -alpha, or -alpha-0 with -alpha-1")
+		probs = append(probs, "policy: give one of --balanced, --alpha, or --alpha-0 with --alpha-1")
 	}
 	if set["alpha-0"] != set["alpha-1"] {
-		probs = append(probs, "alpha-0, alpha-1: give both (one value per answer)")
+		probs = append(probs, "alpha-0 and alpha-1: give both (one value per answer)")
 	}
 	for _, a := range []struct {
 		name string

@@ -25,7 +25,7 @@ type optimizeOptions struct {
 
 const optimizeAbout = `Finds the hitting-set values whose optimal mechanism maximises the expected
 accuracy Σ w(v)·p_true(v) over ALL (ε,δ)-DP mechanisms, for weights w ≥ 0 you choose:
-a column (-weight-column, default weight) of -weights FILE (id, weight; datasets
+a column (--weight-column, default weight) of --weights FILE (id, weight; datasets
 not listed weigh 0), else of the vertices file, else every dataset weighs 1. To
 count false positives and false negatives differently, weigh the datasets by
 answer: a false positive can only happen on an answer-0 dataset, so the weight of
@@ -33,19 +33,19 @@ answer-0 datasets is the cost of a false positive (docs/OPTIMIZE.md).
 Solves the linear program of docs/OPTIMIZE.md (a first-order primal-dual method,
 PDHG with restarts), rounds through run's certified engine, and certifies the
 result with a dual bound: no DP mechanism's utility exceeds the upper bound shown.
-Writes the hitting set (-out, what run reads), optionally the mechanism
-(-mechanism-out: exactly what run writes on that hitting set) and a JSON summary.`
+Writes the hitting set (--out, what run reads), optionally the mechanism
+(--mechanism-out: exactly what run writes on that hitting set) and a JSON summary.`
 
 func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
 	take := toolInputs{}
-	t := newToolFlags("optimize", "-edges E -vertices V -epsilon ε [-delta δ] -out H [-mechanism-out M] [-weights W] [-gap G]", optimizeAbout, stderr, take)
+	t := newToolFlags("optimize", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--mechanism-out M] [--weights W] [--gap G]", optimizeAbout, stderr, take)
 	o := &optimizeOptions{flags: t}
 	fs := t.fs
 	oj := &o.job
 	fs.StringVar(&oj.Out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
-	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism here, exactly as `run` on -out writes it (.parquet, .arrow/.feather or .csv)")
+	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism here, exactly as `run` on --out writes it (.parquet, .arrow/.feather or .csv)")
 	fs.StringVar(&oj.SummaryOut, "summary", "", "write the optimize summary as JSON here")
-	fs.StringVar(&oj.HTML, "html", "", "write a page drawing the utility over Corollary 1's (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
+	fs.StringVar(&oj.HTML, "html", "", "write a page drawing the utility over the boundary-homogeneous (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
 	fs.StringVar(&oj.Weights, "weights", "", "weights table (.parquet or .csv): id and the weight column (default: the vertices file's weight column if any, else uniform)")
 	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight column")
 	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap between the certified upper bound and the utility (default 1e-6)")

@@ -84,7 +84,7 @@ func TestOptimizeRunVerifyLoop(t *testing.T) {
 				t.Errorf("certificate: utility %v, upper bound %v, converged %v", s.U, s.Up, s.Converged)
 			}
 			if page, _ := os.ReadFile(p("r.html")); !bytes.Contains(page, []byte("best homogeneous")) {
-				t.Errorf("no Corollary 1 page written")
+				t.Errorf("no boundary-homogeneous page written")
 			}
 			if s.U <= s.B {
 				t.Errorf("skewed weights: utility %v does not beat the balanced α's %v", s.U, s.B)

@@ -35,7 +35,7 @@ which it reads in full. Only the answers are local; stderr reports what they tou
 
 func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
 	take := toolInputs{hittingSet: "hitting-set file: columns id, p_true (required)"}
-	t := newToolFlags("query", "-edges E -vertices V -hitting-set H -epsilon ε [-delta δ] (-id X [-id Y …] | -ids FILE) [-out F]", queryAbout, stderr, take)
+	t := newToolFlags("query", "--edges E --vertices V --hitting-set H --epsilon ε [--delta δ] (--id X [--id Y …] | --ids FILE) [--out F]", queryAbout, stderr, take)
 	o := &queryOptions{flags: t}
 	t.fs.Func("id", "a dataset id to answer for (repeatable)", func(s string) error {
 		o.ids = append(o.ids, s)
@@ -53,9 +53,9 @@ func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
 	}
 	switch {
 	case len(o.ids) == 0 && o.idsIn == "":
-		probs = append(probs, "id: give the datasets to answer for with -id (repeatable) or -ids FILE")
+		probs = append(probs, "id: give the datasets to answer for with --id (repeatable) or --ids FILE")
 	case len(o.ids) > 0 && o.idsIn != "":
-		probs = append(probs, "id: use -id or -ids, not both")
+		probs = append(probs, "id: use --id or --ids, not both")
 	}
 	if o.out != "" {
 		if _, err := sink.FormatOf(o.out); err != nil {
@@ -157,7 +157,7 @@ func lookupID(vs *ingest.Vertices, s string) (int32, error) {
 	if vs.IDs.Int != nil {
 		id, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
-			return 0, &rejected{fmt.Sprintf("-id %q: not an integer id (the ids in %s are integers)", s, vs.File)}
+			return 0, &rejected{fmt.Sprintf("--id %q: not an integer id (the ids in %s are integers)", s, vs.File)}
 		}
 		if v, ok := vs.Index.LookupInt(id); ok {
 			return v, nil
@@ -165,5 +165,5 @@ func lookupID(vs *ingest.Vertices, s string) (int32, error) {
 	} else if v, ok := vs.Index.LookupString(s); ok {
 		return v, nil
 	}
-	return 0, &rejected{fmt.Sprintf("-id %q: no such id in %s", s, vs.File)}
+	return 0, &rejected{fmt.Sprintf("--id %q: no such id in %s", s, vs.File)}
 }

@@ -43,8 +43,8 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	fs.BoolVar(&o.job.AllowDeterministic, "allow-deterministic", false, "release datasets with p_one exactly 0 or 1 (their true answer, no privacy); refused without it")
 	fs.StringVar(&o.job.Budget.Ledger, "ledger", "", "privacy ledger (JSON lines, created if missing): record this release and refuse one past the budget")
 	var budgetEps, budgetDelta float64
-	fs.Float64Var(&budgetEps, "budget-epsilon", math.NaN(), "with -ledger: total ε each dataset may spend (basic composition; required with -ledger)")
-	fs.Float64Var(&budgetDelta, "budget-delta", 0, "with -ledger: total δ each dataset may spend")
+	fs.Float64Var(&budgetEps, "budget-epsilon", math.NaN(), "with --ledger: total ε each dataset may spend (basic composition; required with --ledger)")
+	fs.Float64Var(&budgetDelta, "budget-delta", 0, "with --ledger: total δ each dataset may spend")
 	jf.setUsage("out", "output file: .parquet, .arrow/.feather or .csv (columns id, released)")
 	fs.StringVar(&o.job.IDsFile, "ids", "", "table of the ids to release (.parquet or .csv, an id column)")
 	fs.Var(&ids, "id", "an id to release (repeatable)")
@@ -62,9 +62,9 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	probs := job.Problems([]string{"mechanism", "out", "epsilon"}, unknown...)
 	switch led := o.job.Budget.Ledger; {
 	case led == "" && (jf.set("budget-epsilon") || jf.set("budget-delta")):
-		probs = append(probs, "budget-epsilon and budget-delta: need -ledger (where the spending is recorded)")
+		probs = append(probs, "budget-epsilon and budget-delta: need --ledger (where the spending is recorded)")
 	case led != "" && !jf.set("budget-epsilon"):
-		probs = append(probs, "budget-epsilon: required with -ledger (the total ε each dataset may spend)")
+		probs = append(probs, "budget-epsilon: required with --ledger (the total ε each dataset may spend)")
 	case led != "" && (math.IsNaN(budgetEps) || math.IsInf(budgetEps, 0) || budgetEps < 0):
 		probs = append(probs, fmt.Sprintf("budget-epsilon: must be a finite number ≥ 0, got %v", budgetEps))
 	case led != "" && (math.IsNaN(budgetDelta) || budgetDelta < 0 || budgetDelta > 1):

@@ -42,7 +42,7 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 		return nil, err
 	}
 	o.job = pipeline.ReportJob{Mechanism: job.Mechanism, Edges: job.Edges, Vertices: job.Vertices,
-		Epsilon: job.Epsilon, Delta: job.Delta, List: job.List, MechCols: job.MechanismColumns(), Columns: job.IngestColumns()}
+		Epsilon: job.Epsilon, Delta: job.Delta, List: job.List, MechCols: job.MechanismColumns().WithExplanation(), Columns: job.IngestColumns()}
 	return o, nil
 }
 

@@ -2,8 +2,9 @@ package cli
 
 import (
 	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
-
 	"strconv"
 	"strings"
 	"testing"
@@ -134,5 +135,46 @@ func runGoldenCases(t *testing.T, cases []goldenCase) {
 			got += strings.ReplaceAll(stderr, dir, "$DIR")
 			golden(t, c.name, got)
 		})
+	}
+}
+
+// singleDash is a flag named with one dash ("-alpha"), as no message may name it:
+// every message, usage line and help text says --flag (README, "Flags"). `-h` is the
+// help shorthand people type, and numbers are not flags.
+var singleDash = regexp.MustCompile(`(?:^|[\s(\[|,"'` + "`" + `])-([a-z][a-z0-9-]*)`)
+
+func singleDashFlags(text string) []string {
+	var bad []string
+	for _, m := range singleDash.FindAllStringSubmatch(text, -1) {
+		if m[1] != "h" {
+			bad = append(bad, "-"+m[1])
+		}
+	}
+	return bad
+}
+
+// Every golden message and every command's help name flags as --flag.
+func TestMessagesNameFlagsDoubleDash(t *testing.T) {
+	files, err := filepath.Glob("testdata/golden/*.golden")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("golden files: %v, %v", files, err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bad := singleDashFlags(string(b)); bad != nil {
+			t.Errorf("%s names %v with one dash", f, bad)
+		}
+	}
+	for name := range commands {
+		_, stdout, stderr := graphdp(t, name, "-h")
+		if bad := singleDashFlags(stdout + stderr); bad != nil {
+			t.Errorf("graphdp %s -h names %v with one dash:\n%s%s", name, bad, stdout, stderr)
+		}
+	}
+	if bad := singleDashFlags(`run 'graphdp run -h', --out, -0.5, "-alpha"`); !slices.Equal(bad, []string{"-alpha"}) {
+		t.Errorf("the check finds %v", bad)
 	}
 }

@@ -27,14 +27,14 @@ const verifyAbout = `Audits a mechanism table from anywhere (graphdp run's outpu
 every (ε,δ)-DP inequality on every edge, both directions, both outputs, evaluated in
 float64 as run's own audit does. The table has an id column naming every dataset once
 and p_one = Pr[M = 1] (canonical; used when present) or p_true = Pr[M = answer].
-With -hitting-set it also checks the mechanism agrees with the hitting set (within
+With --hitting-set it also checks the mechanism agrees with the hitting set (within
 1e-9) and is the optimal extension: vertices below the optimum are not optimal,
 vertices above it cannot belong to any DP mechanism agreeing with the hitting set.
 The report goes to stdout; exit status 3 on any violation.`
 
 func parseVerify(args []string, stderr io.Writer) (*verifyOptions, error) {
 	take := toolInputs{hittingSet: "hitting-set file (id, p_true): also check agreement and optimality", mechanism: true}
-	t := newToolFlags("verify", "-edges E -vertices V -mechanism M -epsilon ε [-delta δ] [-hitting-set H] [-tolerance 0] [-list N]", verifyAbout, stderr, take)
+	t := newToolFlags("verify", "--edges E --vertices V --mechanism M --epsilon ε [--delta δ] [--hitting-set H] [--tolerance 0] [--list N]", verifyAbout, stderr, take)
 	o := &verifyOptions{flags: t}
 	t.fs.Float64Var(&o.tolerance, "tolerance", 0, "largest DP excess (in probability) still accepted")
 	job, source, probs, err := t.parse(args, take)

@@ -210,6 +210,20 @@ type Problem struct {
 	PTrue  []float64
 }
 
+// RandomHitting draws the k-th graph of a property test: family k mod
+// len(Families) with 2..31 vertices, random answers and a random boundary-hitting
+// set (the caller gives the values).
+func RandomHitting(r *rand.Rand, k int) (g *graph.Graph, answer []bool, hit []int32) {
+	f := Families[k%len(Families)]
+	n, e := f.Make(r, 2+r.IntN(30))
+	g = FromEdges(n, e)
+	answer = make([]bool, n)
+	for v := range answer {
+		answer[v] = r.IntN(2) == 0
+	}
+	return g, answer, BoundaryHittingSet(r, g, answer)
+}
+
 // RandomProblem draws a feasible instance: its hitting-set values are the restriction
 // of a random DP mechanism (so an extension exists); sometimes values are the
 // balanced α (exactly on the feasibility edge) or 0 / 1.

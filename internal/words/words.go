@@ -1,11 +1,3 @@
-// Package words is how graphdp words counts in messages: "1 vertex", "2 vertices",
-// and rates people read at a glance ("584k/s").
-//
-// Invariants:
-//
-//  1. Count(n, one, many) uses the singular exactly when n is 1 (or −1).
-//  2. Humane(x) has at most 3 significant digits and an SI suffix (k, M, G, T);
-//     it is exact for integers below 1000.
 package words
 
 import (

@@ -1,0 +1,13 @@
+// Command graphdp-beam is graphdp with the Apache Beam cluster runner linked in:
+// the same commands, flags, config files and exit codes, run's default runner is
+// beam, and it is its own Beam worker binary (package beam, worker.go). README,
+// "Cluster runs", and docs/BEAM.md describe it.
+//
+// Invariants:
+//
+//  1. Everything but the runner is graphdp's: the program is internal/cli's
+//     Program with one more runner ("beam"), so commands, checks, messages and
+//     exit codes cannot drift from cmd/graphdp.
+//  2. A process a Beam runner starts as a worker (beam.InitWorker) serves the
+//     SDK harness and never reaches the command line.
+package main

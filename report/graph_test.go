@@ -1,0 +1,245 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/testgraph"
+)
+
+// solvedInput is a random feasible instance solved by the propagate engine: a real
+// mechanism with its hitting set, binding vertices and binding distances.
+func solvedInput(t *testing.T, seed uint64, family string, n int) (Input, testgraph.Problem) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 7))
+	pair := testgraph.Pairs[int(seed)%len(testgraph.Pairs)]
+	p := testgraph.RandomProblem(r, testgraph.Named(family), n, pair)
+	sol, err := bfs.Solve(context.Background(), &bfs.Instance{G: p.G, Answer: p.Answer, Hit: p.Hit, PTrue: p.PTrue, Pair: pair}, bfs.Propagate{}, 1)
+	if err != nil || sol.Infeasible > 0 {
+		t.Fatalf("seed %d: solve: %v, %d infeasible", seed, err, sol.Infeasible)
+	}
+	inHit := make([]bool, p.G.N())
+	for _, h := range p.Hit {
+		inHit[h] = true
+	}
+	return Input{Graph: p.G, Answer: p.Answer, POne: sol.POne, Distance: sol.Dist, Binding: sol.Bind, InHit: inHit,
+		Pair: pair, List: 3, ID: func(v int32) string { return "v" + strconv.Itoa(int(v)) }}, p
+}
+
+func render(t *testing.T, in Input) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Compute(in).HTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// drawnNode is one dataset's circle as the page has it.
+type drawnNode struct {
+	hit, det bool
+	path     []int32
+	info     string
+}
+
+var nodeElem = regexp.MustCompile(`<circle class="node( hit)?( det)?" cx="[^"]*" cy="[^"]*" r="[^"]*" fill="#[0-9a-f]{6}" data-path="([0-9 ]*)" data-info="([^"]*)">`)
+
+func drawnNodes(t *testing.T, page string) []drawnNode {
+	t.Helper()
+	var out []drawnNode
+	for _, m := range nodeElem.FindAllStringSubmatch(page, -1) {
+		nd := drawnNode{hit: m[1] != "", det: m[2] != "", info: m[4]}
+		for _, f := range strings.Fields(m[3]) {
+			x, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nd.path = append(nd.path, int32(x))
+		}
+		out = append(out, nd)
+	}
+	return out
+}
+
+// bfsFrom is every vertex's hop distance from s (-1: unreachable), computed here
+// independently of the report's all-pairs table.
+func bfsFrom(g *graph.Graph, s int32) []int {
+	d := make([]int, g.N())
+	for i := range d {
+		d[i] = -1
+	}
+	d[s] = 0
+	q := []int32{s}
+	for len(q) > 0 {
+		u := q[0]
+		q = q[1:]
+		for _, x := range g.Neighbours(u) {
+			if d[x] < 0 {
+				d[x] = d[u] + 1
+				q = append(q, x)
+			}
+		}
+	}
+	return d
+}
+
+// The drawing has one node per dataset, in position order; the hitting set and
+// only it is ringed; each dataset's hover path is a shortest path of the graph
+// from it to its binding vertex (checked against a BFS and the engine's binding
+// distance); and the page is the same byte for byte when rendered again.
+func TestHTMLGraphDrawing(t *testing.T) {
+	families := []string{"random-multi", "grid", "tree", "path", "hypercube"}
+	for seed := range uint64(testgraph.Instances(20, 5)) {
+		fam := families[int(seed)%len(families)]
+		in, p := solvedInput(t, seed, fam, 20+int(seed)*7)
+		page := render(t, in)
+		name := fmt.Sprintf("seed %d (%s, %d datasets)", seed, fam, p.G.N())
+		nodes := drawnNodes(t, page)
+		if len(nodes) != p.G.N() {
+			t.Fatalf("%s: %d nodes drawn", name, len(nodes))
+		}
+		for v, nd := range nodes {
+			if nd.hit != in.InHit[v] {
+				t.Errorf("%s: dataset %d ringed %v, in the hitting set %v", name, v, nd.hit, in.InHit[v])
+			}
+			if !strings.HasPrefix(nd.info, in.ID(int32(v))+" · p_true ") {
+				t.Errorf("%s: node %d says %q", name, v, nd.info)
+			}
+			if pone := in.POne[v]; nd.det != (pone == 0 || pone == 1) {
+				t.Errorf("%s: dataset %d (p_one %v) marked deterministic %v", name, v, pone, nd.det)
+			}
+			b := in.Binding[v]
+			if b < 0 {
+				if nd.path != nil {
+					t.Errorf("%s: dataset %d has no binding vertex but a path %v", name, v, nd.path)
+				}
+				continue
+			}
+			dist := bfsFrom(p.G, b)
+			if len(nd.path) == 0 || nd.path[0] != int32(v) || nd.path[len(nd.path)-1] != b {
+				t.Fatalf("%s: dataset %d, binding %d: path %v", name, v, b, nd.path)
+			}
+			if hops := len(nd.path) - 1; hops != dist[v] || hops != int(in.Distance[v]) {
+				t.Errorf("%s: dataset %d: path of %d hops, BFS distance %d, binding distance %d", name, v, hops, dist[v], in.Distance[v])
+			}
+			for i := 1; i < len(nd.path); i++ {
+				if _, ok := slices.BinarySearch(p.G.Neighbours(nd.path[i-1]), nd.path[i]); !ok {
+					t.Errorf("%s: dataset %d: path %v steps off the graph at %d", name, v, nd.path, i)
+				}
+			}
+		}
+		if again := render(t, in); again != page {
+			t.Errorf("%s: two renders differ", name)
+		}
+	}
+}
+
+// Above MaxDrawnDatasets datasets (or MaxDrawnEdges edges) the page draws no graph
+// and says why; the least-accurate table is there at any size.
+func TestHTMLGraphNotDrawnAboveLimit(t *testing.T) {
+	pair := testgraph.MustDP(1, 0)
+	mk := func(n int, edges [][2]int32) Input {
+		g := testgraph.FromEdges(n, edges)
+		pone := make([]float64, n)
+		for v := range pone {
+			pone[v] = 0.3 + 0.4*float64(v%7)/7
+		}
+		return Input{Graph: g, Answer: make([]bool, n), POne: pone, Pair: pair, ID: func(v int32) string { return strconv.Itoa(int(v)) }}
+	}
+	path := func(n int) [][2]int32 {
+		var e [][2]int32
+		for v := 1; v < n; v++ {
+			e = append(e, [2]int32{int32(v - 1), int32(v)})
+		}
+		return e
+	}
+	var clique [][2]int32
+	for u := range int32(91) { // 91·90/2 = 4095 edges
+		for v := u + 1; v < 91; v++ {
+			clique = append(clique, [2]int32{u, v})
+		}
+	}
+	for _, c := range []struct {
+		in    Input
+		drawn bool
+		why   string
+	}{
+		{mk(MaxDrawnDatasets, path(MaxDrawnDatasets)), true, ""},
+		{mk(MaxDrawnDatasets+1, path(MaxDrawnDatasets+1)), false, "drawn only up to 400 datasets (this one has 401)"},
+		{mk(91, clique), false, "drawn only up to 4000 edges (this one has 4095)"},
+	} {
+		page := render(t, c.in)
+		n := c.in.Graph.N()
+		if got := strings.Contains(page, `<svg id="graph"`); got != c.drawn {
+			t.Errorf("%d datasets: drawn %v", n, got)
+		}
+		if c.drawn && len(drawnNodes(t, page)) != n {
+			t.Errorf("%d datasets: %d nodes", n, len(drawnNodes(t, page)))
+		}
+		if !c.drawn && (!strings.Contains(page, c.why) || len(drawnNodes(t, page)) != 0) {
+			t.Errorf("%d datasets: no reason %q", n, c.why)
+		}
+		if !strings.Contains(page, "<h2>Least accurate datasets</h2>") || strings.Count(page, "<tr><td><code>") < LeastAccurateListed {
+			t.Errorf("%d datasets: no least-accurate table", n)
+		}
+	}
+}
+
+// The least-accurate list is the k smallest p_true, ties by position, with each
+// one's binding id and distance; compared with a full sort.
+func TestLeastAccurate(t *testing.T) {
+	for seed := range uint64(testgraph.Instances(20, 5)) {
+		in, p := solvedInput(t, seed, "random-multi", 30+int(seed)*13)
+		got := Compute(in).LeastAccurate
+		n := p.G.N()
+		pt := make([]float64, n)
+		order := make([]int32, n)
+		for v := range pt {
+			pt[v], order[v] = in.POne[v], int32(v)
+			if !in.Answer[v] {
+				pt[v] = 1 - in.POne[v]
+			}
+		}
+		slices.SortStableFunc(order, func(a, b int32) int {
+			switch {
+			case pt[a] < pt[b]:
+				return -1
+			case pt[a] > pt[b]:
+				return 1
+			}
+			return 0
+		})
+		if len(got) != min(n, LeastAccurateListed) {
+			t.Fatalf("seed %d: %d listed", seed, len(got))
+		}
+		for i, d := range got {
+			v := order[i]
+			want := Dataset{ID: in.ID(v), PTrue: pt[v], BindingDistance: int(in.Distance[v])}
+			if b := in.Binding[v]; b >= 0 {
+				want.BindingID = in.ID(b)
+			}
+			if d != want {
+				t.Errorf("seed %d: #%d = %+v, want %+v", seed, i, d, want)
+			}
+		}
+	}
+	// Fewer datasets than the list: all of them. Ties: by position.
+	in := pathInput(t, []float64{0.3, 0.4, 0.2, 0.1}) // p_true 0.7, 0.4, 0.2, 0.9
+	in.POne = []float64{0.6, 0.4, 0.4, 0.4}           // p_true 0.4, 0.4, 0.4, 0.6
+	var ids []string
+	for _, d := range Compute(in).LeastAccurate {
+		ids = append(ids, d.ID)
+	}
+	if !slices.Equal(ids, []string{"1", "2", "3", "4"}) {
+		t.Errorf("ties: %v", ids)
+	}
+}
