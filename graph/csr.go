@@ -531,35 +531,17 @@ func parallel(w, total int, fn func(k, lo, hi int)) {
 // union-find steps, O(log) amortised each in the worst case.
 func (g *Graph) CountComponents() int {
 	n := g.N()
-	comp := make([]int32, n)
-	for i := range comp {
-		comp[i] = int32(i)
-	}
-	find := func(x int32) int32 {
-		for comp[x] != x {
-			comp[x] = comp[comp[x]]
-			x = comp[x]
-		}
-		return x
-	}
-	link := func(u, v int32) {
-		ru, rv := find(u), find(v)
-		if ru < rv {
-			comp[rv] = ru
-		} else if rv < ru {
-			comp[ru] = rv
-		}
-	}
+	comp := NewForest(n)
 	const rounds = 2
 	for r := int64(0); r < rounds; r++ {
 		for u := range int32(n) {
 			if i := g.Off[u] + r; i < g.Off[u+1] {
-				link(u, g.Adj[i])
+				comp.Union(u, g.Adj[i])
 			}
 		}
 	}
 	for u := range int32(n) {
-		comp[u] = find(u)
+		comp[u] = comp.Find(u)
 	}
 	// The most frequent root among evenly spaced samples.
 	c := int32(-1)
@@ -580,7 +562,7 @@ func (g *Graph) CountComponents() int {
 			continue
 		}
 		for _, v := range g.Adj[g.Off[u]+min(rounds, g.Off[u+1]-g.Off[u]) : g.Off[u+1]] {
-			link(u, v)
+			comp.Union(u, v)
 		}
 	}
 	k := 0
