@@ -111,11 +111,13 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 	if err != nil {
 		return nil, openError(path, err)
 	}
+	mem := &recycler{base: readOptions(opts).mem}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: %v", r))
 		}
 		if err != nil {
+			mem.release()
 			f.Close()
 		}
 	}()
@@ -125,7 +127,7 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 	if _, err := f.ReadAt(head[:], 0); err != nil || string(head[:]) != "PAR1" {
 		return nil, fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: it does not start with the magic bytes PAR1 (starts with %q)", head[:]))
 	}
-	props := parquet.NewReaderProperties(readOptions(opts).mem)
+	props := parquet.NewReaderProperties(mem)
 	props.BufferedStreamEnabled = true
 	props.BufferSize = streamBufferSize
 	src := &servedFile{File: f}
@@ -133,7 +135,7 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 	if err != nil {
 		return nil, fileError(path, ErrUnreadable, "not a valid Parquet file: "+err.Error())
 	}
-	t = &Table{path: path, rd: rd, src: src, closer: f.Close, starts: make([]int64, rd.NumRowGroups()+1)}
+	t = &Table{path: path, rd: rd, src: src, closer: func() error { mem.release(); return f.Close() }, starts: make([]int64, rd.NumRowGroups()+1)}
 	for g := range rd.NumRowGroups() {
 		n := rd.MetaData().RowGroup(g).NumRows()
 		if n < 0 || t.starts[g] > math.MaxInt64-n {
