@@ -185,15 +185,31 @@ func (k *chunkCursor[T]) spread(vals []T, defs []int16, n int) {
 type converted[T, O any] struct {
 	cursor[T]
 	buf  []T
+	pool *batches[T] // where buf goes back on close, or nil
 	conv func(row int64, in []T, out []O) error
 }
 
-// convert wraps src (opened with err) so that conv converts its batches.
+// convert wraps src (opened with err) so that conv converts its batches. Integer
+// columns (ids above all) take their buffer from the Table's and give it back.
 func convert[T, O any](t *Table, g int, src cursor[T], err error, conv func(row int64, in []T, out []O) error) (cursor[O], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &converted[T, O]{cursor: src, buf: make([]T, t.scratchLen(g)), conv: conv}, nil
+	k := &converted[T, O]{cursor: src, conv: conv}
+	if k.pool, _ = any(&t.ints).(*batches[T]); k.pool != nil {
+		k.buf = k.pool.get(t.scratchLen(g))
+	} else {
+		k.buf = make([]T, t.scratchLen(g))
+	}
+	return k, nil
+}
+
+func (k *converted[T, O]) close() {
+	k.cursor.close()
+	if k.pool != nil {
+		k.pool.put(k.buf)
+		k.buf = nil
+	}
 }
 
 func (k *converted[T, O]) next(out []O) (int64, []O, error) {

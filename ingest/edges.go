@@ -89,6 +89,7 @@ type EdgeStream struct {
 	fold *foldedHash            // hashes the file as the first Scan reads it
 	scan int                    // Scans started
 	sum  *string                // the fingerprint, once known
+	pos  batches[int32]         // Scan's batches
 	done func()
 	csv  *Edges // a CSV file is read whole when opened
 }
@@ -179,7 +180,9 @@ func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int3
 			return err
 		}
 		defer b.close()
-		src, dst := make([]int32, t.scratchLen(g)), make([]int32, t.scratchLen(g))
+		src, dst := s.pos.get(t.scratchLen(g)), s.pos.get(t.scratchLen(g))
+		defer s.pos.put(src)
+		defer s.pos.put(dst)
 		for !a.done() {
 			if err := check(); err != nil {
 				return err

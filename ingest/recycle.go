@@ -94,3 +94,20 @@ func (r *recycler) release() {
 		r.free[k] = nil
 	}
 }
+
+// batches keeps a Table's batch buffers of one element type (scratchLen(g) long at
+// most) for the next row group, so that a pass over a file allocates them once per
+// core rather than once per row group and column: garbage the Go collector would
+// otherwise leave in the heap until it next runs, which during the graph build is
+// on top of its peak (docs/PERFORMANCE.md, "Memory model").
+type batches[T any] struct{ p sync.Pool }
+
+// get returns a buffer of n elements (not zeroed).
+func (b *batches[T]) get(n int) []T {
+	if s, ok := b.p.Get().(*[]T); ok && cap(*s) >= n {
+		return (*s)[:n]
+	}
+	return make([]T, n)
+}
+
+func (b *batches[T]) put(s []T) { b.p.Put(&s) }
