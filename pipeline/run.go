@@ -240,8 +240,13 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 	t.done("audit")
 
+	// The engine's queues (and the graph, which nothing reads from here on) are garbage;
+	// collect them so that the output record and the writer reuse their pages rather
+	// than add fresh ones to the run's peak (docs/PERFORMANCE.md, "Memory model").
+	n := int64(g.N())
+	runtime.GC()
 	written := new(atomic.Int64)
-	prog.phase("write", written, fixed(int64(g.N())), "rows")
+	prog.phase("write", written, fixed(n), "rows")
 	rec, err := BuildRecord(nil, l, sol)
 	if err != nil {
 		return nil, err
