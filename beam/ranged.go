@@ -102,9 +102,6 @@ func (f *rangedFile) ReadAt(p []byte, off int64) (int, error) {
 		return 0, fmt.Errorf("%s: read at negative offset %d", f.url, off)
 	}
 	if off >= f.size {
-		if len(p) == 0 {
-			return 0, nil
-		}
 		return 0, io.EOF
 	}
 	want := p[:min(int64(len(p)), f.size-off)]
