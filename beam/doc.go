@@ -13,8 +13,9 @@
 //  1. beam holds only what is Beam: the transforms (build, rounds, repair, finish:
 //     DoFns and the pipelines that wire them), the coders of their elements
 //     (elements.go, codec.go), their registration (run.go), the staging layout
-//     (rounds.go), Beam's filesystems as an ingest.Opener (fs.go), and the launcher
-//     (run.go, submit.go, worker.go).
+//     (rounds.go), Beam's filesystems as an ingest.Opener (fs.go) with gs:// and
+//     s3:// read by byte ranges through the cloud clients Beam links (ranged.go,
+//     gcs.go, s3.go), and the launcher (run.go, submit.go, worker.go).
 //  2. Reading is ingest's: a split opens an ingest.Table over beamFiles and reads one
 //     column of one row group with Table.ReadVertexIDs, ReadRefIDs, ReadAnswers and
 //     ReadPTrue; the launcher checks footers with Table.CheckVertexColumns,
@@ -63,6 +64,10 @@
 //     info and output blocks, one shard at a time, streamed into the output file
 //     (sink.WriteBatches): never a graph block, and never the whole output in
 //     memory (it holds one shard's rows, one row group and the hitting set's ids).
+//  7. A split of a gs:// or s3:// input transfers the footer and the column chunks
+//     it decodes, plus at most one 64 KiB read-ahead window per small read, never
+//     the whole object (BEAM.md, "Ranged reads"); every read of one open is of the
+//     object version (generation, ETag) measured when it was opened.
 //
 // Deployment (worker.go, submit.go; docs/BEAM.md, "Submitting to a cluster"):
 //
