@@ -3,6 +3,8 @@ package bfs
 import (
 	"context"
 	"math"
+
+	"github.com/graphdp/graphdp/internal/hugepage"
 )
 
 // Propagate is the default engine (docs/DESIGN.md §4): label-setting from the hitting set,
@@ -27,9 +29,11 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 	// per arc, so its random reads stay within n/8 bytes (cache-resident where n
 	// bytes would not be); settled is read once per pop. FIFO entries carry their
 	// key (value, distance, binding vertex), so a pop reads the queue sequentially
-	// and writes the field once, instead of reading three arrays at random.
-	reached := make([]uint64, (n+63)/64) // queued or settled
-	settled := make([]uint64, (n+63)/64)
+	// and writes the field once, instead of reading three arrays at random. At 10^8
+	// vertices a bitmap is 12.5 MB, no longer cache-resident: huge pages keep the
+	// TLB's reach over it (package hugepage).
+	reached := hugepage.Make[uint64]((n + 63) / 64) // queued or settled
+	settled := hugepage.Make[uint64]((n + 63) / 64)
 	var fifo fifoQueue
 	src := in.sources(c)
 	next := 0
