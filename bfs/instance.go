@@ -48,7 +48,7 @@ func GivenPOne(answer bool, ptrue float64) float64 {
 
 // HitIndex returns, for every vertex, its index in in.Hit or -1.
 func (in *Instance) HitIndex() []int32 {
-	idx := make([]int32, in.G.N())
+	idx := hugepage.Make[int32](in.G.N()) // the hitting check reads it at random per edge
 	for i := range idx {
 		idx[i] = -1
 	}
