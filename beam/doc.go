@@ -29,7 +29,9 @@
 //     one value (Pass.Repaired) and its acceptance (bfs.RepairKept: a refused repair
 //     is rejected with the first solve's violations at tolerance 0, as bfs.Solve
 //     does), the assembly of p_true (bfs.OutputPTrue, bfs.GivenPOne), the audit
-//     (check.Auditor). beam applies them per shard and sums.
+//     (check.Auditor per shard, merged in position order by check.Audit.Merge and
+//     made exact by Audit.Exact: check.Verify's result). beam applies them per
+//     shard and sums.
 //  4. The graph is graph's: a shard's CSR block is graph.BuildShard over the arcs the
 //     joins sent it (graph doc.go invariant 3: the block graph.ShardOf cuts from
 //     graph.Build's graph), and shards are a graph.Layout of consecutive positions.

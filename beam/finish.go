@@ -162,10 +162,8 @@ type finishFn struct {
 type finding struct {
 	Violations []violation
 	Infeasible int64
-	Edges      int64
-	AuditBad   int64
-	Worst      float64
-	WorstEdge  [2]int32
+	Audit      shardAudit // check.Verify's first pass on the shard's edges
+	RankAll    shardAudit // its second pass (Auditor.RankAll), when the first is Unranked; else empty
 	MaxMove    float64    // Solution.MaxMove on the shard
 	Moved      int64      // Solution.Moved on the shard
 	Comps      shardComps // its part of the components and deterministic datasets (components.go)
@@ -208,7 +206,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 		return err
 	}
 	m := st.mechanism()
-	fd := finding{Worst: math.Inf(-1), WorstEdge: [2]int32{-1, -1}}
+	fd := finding{Audit: shardAudit{Audit: check.NewAudit()}, RankAll: shardAudit{Audit: check.NewAudit()}}
 	if f.Check {
 		fd.Violations, fd.Infeasible = st.violations(pair, f.C.List, f.Tol)
 	}
@@ -218,38 +216,59 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 			fd.Moved++
 		}
 	}
-	// The audit of check.Verify on this shard's edges u < v, through the same Auditor;
-	// on the same edges, the links between local components across the cut.
-	aud := check.NewAuditor(pair, 0, 0)
+	// The audit of check.Verify on this shard's edges u < v, through the same Auditor
+	// (its second pass too when this shard's first ranked nothing: the launcher takes
+	// those if no shard ranked any); on the same edges, the links between local
+	// components across the cut.
 	root, comps := st.Shard.LocalRoots()
 	var links []graph.Link
 	lo, hi := st.Shard.Lo, st.Shard.Lo+int32(st.Shard.Len())
-	for i := range st.Shard.Len() {
-		u := lo + int32(i)
-		aud.Vertex(u, m.POne[i])
-		for _, v := range st.Shard.Neighbours(i) {
-			if v < u {
-				continue
-			}
-			var pv float64
-			if v < hi {
-				pv = m.POne[v-lo]
-			} else {
-				x, ok := nbr[v]
-				if !ok {
-					return fmt.Errorf("beam: shard %d: no p_one for neighbour %d", s, v)
+	pone := func(v int32) (float64, error) {
+		if v >= lo && v < hi {
+			return m.POne[v-lo], nil
+		}
+		x, ok := nbr[v]
+		if !ok {
+			return 0, fmt.Errorf("beam: shard %d: no p_one for neighbour %d", s, v)
+		}
+		return x.pOne, nil
+	}
+	audit := func(rankAll bool) (shardAudit, error) {
+		aud := check.NewAuditor(pair, 0, 0)
+		aud.RankAll = rankAll
+		for i := range st.Shard.Len() {
+			u := lo + int32(i)
+			aud.Vertex(u, m.POne[i])
+			for _, v := range st.Shard.Neighbours(i) {
+				if v < u {
+					continue
 				}
-				pv = x.pOne
-				links = append(links, graph.Link{root[i], x.root})
+				pv, err := pone(v)
+				if err != nil {
+					return shardAudit{}, err
+				}
+				if !rankAll && v >= hi {
+					links = append(links, graph.Link{root[i], nbr[v].root})
+				}
+				aud.Edge(v, pv)
 			}
-			aud.Edge(v, pv)
+		}
+		a := shardAudit{Audit: aud.Audit}
+		if w := a.Worst; w.U >= 0 {
+			a.Ends[0], _ = pone(w.U)
+			a.Ends[1], _ = pone(w.V)
+		}
+		return a, nil
+	}
+	if fd.Audit, err = audit(false); err != nil {
+		return err
+	}
+	if fd.Audit.Unranked() {
+		if fd.RankAll, err = audit(true); err != nil {
+			return err
 		}
 	}
-	fd.Edges, fd.AuditBad = aud.Edges, aud.Violations
 	fd.Comps = st.components(root, comps, links, m)
-	if aud.Worst.U >= 0 {
-		fd.Worst, fd.WorstEdge = aud.Worst.Excess, [2]int32{aud.Worst.U, aud.Worst.V}
-	}
 	var e enc
 	e.u64(uint64(len(fd.Violations)))
 	for _, v := range fd.Violations {
@@ -264,11 +283,8 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 		e.str(v.IDH)
 	}
 	e.i64(fd.Infeasible)
-	e.i64(fd.Edges)
-	e.i64(fd.AuditBad)
-	e.f64(fd.Worst)
-	e.i64(int64(fd.WorstEdge[0]))
-	e.i64(int64(fd.WorstEdge[1]))
+	e.audit(fd.Audit)
+	e.audit(fd.RankAll)
 	e.f64(fd.MaxMove)
 	e.i64(fd.Moved)
 	e.shardComps(fd.Comps)
@@ -286,6 +302,41 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	return writeBlob(ctx, join(f.C.Staging, "out", fmt.Sprintf("shard-%06d", s)), o.b)
 }
 
+// shardAudit is a shard's check.Audit (no violations listed: a violation is an
+// internal error, reported by count) with the p_one of its worst edge's ends, which
+// the launcher needs to make the merged worst exact (check.Audit.Exact).
+type shardAudit struct {
+	check.Audit
+	Ends [2]float64
+}
+
+func (e *enc) audit(a shardAudit) {
+	e.i64(a.Edges)
+	e.i64(a.Violations)
+	w := a.Worst
+	e.i64(int64(w.U))
+	e.i64(int64(w.V))
+	e.bool(w.Output)
+	e.f64(w.PU)
+	e.f64(w.PV)
+	e.f64(w.Excess)
+	e.bool(a.WorstBad)
+	e.f64(a.Ends[0])
+	e.f64(a.Ends[1])
+}
+
+func (d *dec) audit() shardAudit {
+	var a shardAudit
+	a.Edges, a.Violations = d.i64(), d.i64()
+	w := &a.Worst
+	w.U, w.V = int32(d.i64()), int32(d.i64())
+	w.Output = d.bool()
+	w.PU, w.PV, w.Excess = d.f64(), d.f64(), d.f64()
+	a.WorstBad = d.bool()
+	a.Ends = [2]float64{d.f64(), d.f64()}
+	return a
+}
+
 func decodeFinding(b []byte) (*finding, error) {
 	d := dec{b: b}
 	fd := &finding{}
@@ -298,9 +349,8 @@ func decodeFinding(b []byte) (*finding, error) {
 		v.Row = d.i64()
 		v.IDH = d.str()
 	}
-	fd.Infeasible, fd.Edges, fd.AuditBad = d.i64(), d.i64(), d.i64()
-	fd.Worst = d.f64()
-	fd.WorstEdge = [2]int32{int32(d.i64()), int32(d.i64())}
+	fd.Infeasible = d.i64()
+	fd.Audit, fd.RankAll = d.audit(), d.audit()
 	fd.MaxMove = d.f64()
 	fd.Moved = d.i64()
 	fd.Comps = d.shardComps()

@@ -23,6 +23,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
@@ -279,7 +280,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		return nil, fmt.Errorf("beam: finish: %w", err)
 	}
 	rs.Pipelines++
-	fd, err := gatherFinish(ctx, staging, l, c.List)
+	fd, err := gatherFinish(ctx, c, l)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +291,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 			return nil, fmt.Errorf("beam: finish: %w", err)
 		}
 		rs.Pipelines++
-		if fd, err = gatherFinish(ctx, staging, l, c.List); err != nil {
+		if fd, err = gatherFinish(ctx, c, l); err != nil {
 			return nil, err
 		}
 	}
@@ -301,12 +302,12 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	if fd.Infeasible > 0 {
 		return s, infeasible(ctx, c, job, fd)
 	}
-	s.AuditWorst = max(fd.Worst, 0)
-	if fd.Edges == 0 {
+	s.AuditWorst = max(fd.Audit.Worst.Excess, 0)
+	if fd.Audit.Edges == 0 {
 		s.AuditWorst = 0
 	}
-	if fd.AuditBad > 0 {
-		return s, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs (excess %g); nothing written", fd.AuditBad, fd.Worst)
+	if fd.Audit.Violations > 0 {
+		return s, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs (excess %g); nothing written", fd.Audit.Violations, fd.Audit.Worst.Excess)
 	}
 	s.Deterministic = &fd.Deterministic
 	if d := s.Deterministic; d.Count > 0 {
@@ -649,17 +650,25 @@ func notHitting(ctx context.Context, c Conf, st *buildStats) error {
 type finished struct {
 	violations    []violation
 	Infeasible    int64
-	Edges         int64
-	AuditBad      int64
-	Worst         float64
-	MaxMove       float64 // Solution.MaxMove
-	Moved         int64   // Solution.Moved
-	Components    int     // of the whole graph
+	Audit         check.Audit // check.Verify's result: the shards' audits merged, the worst made exact
+	MaxMove       float64     // Solution.MaxMove
+	Moved         int64       // Solution.Moved
+	Components    int         // of the whole graph
 	Deterministic report.Deterministic
 }
 
-func gatherFinish(ctx context.Context, staging string, l graph.Layout, limit int) (*finished, error) {
-	fd := &finished{Worst: math.Inf(-1)}
+func gatherFinish(ctx context.Context, c Conf, l graph.Layout) (*finished, error) {
+	staging, limit := c.Staging, c.List
+	pair, err := c.pair()
+	if err != nil {
+		return nil, err
+	}
+	fd := &finished{}
+	// check.Verify over the shards, in position order (CSR order, check doc.go
+	// invariant 1): the first passes merged, or the second ones when no shard ranked an
+	// edge; then the winner's excess made exact from its ends' p_one.
+	first, second := check.NewAudit(), check.NewAudit()
+	var ends, ends2 [2]float64
 	var parts []shardComps
 	for s := range l.Shards() {
 		b, err := readBlob(ctx, join(staging, "finish", fmt.Sprintf("shard-%06d", s)))
@@ -672,13 +681,21 @@ func gatherFinish(ctx context.Context, staging string, l graph.Layout, limit int
 		}
 		fd.violations = append(fd.violations, x.Violations...)
 		fd.Infeasible += x.Infeasible
-		fd.Edges += x.Edges
-		fd.AuditBad += x.AuditBad
-		fd.Worst = max(fd.Worst, x.Worst)
+		if first.Merge(&x.Audit.Audit, 0) {
+			ends = x.Audit.Ends
+		}
+		if second.Merge(&x.RankAll.Audit, 0) {
+			ends2 = x.RankAll.Ends
+		}
 		fd.MaxMove = max(fd.MaxMove, x.MaxMove)
 		fd.Moved += x.Moved
 		parts = append(parts, x.Comps)
 	}
+	if first.Unranked() {
+		first, ends = second, ends2
+	}
+	first.Exact(pair, ends[0], ends[1])
+	fd.Audit = first
 	fd.Components, fd.Deterministic = joinComps(parts)
 	slices.SortFunc(fd.violations, func(a, b violation) int {
 		if a.Output != b.Output {

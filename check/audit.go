@@ -19,19 +19,59 @@ type EdgeViolation struct {
 type Audit struct {
 	Edges      int64           // undirected edges checked
 	Violations int64           // (edge, output) pairs with Excess > tolerance
-	Worst      EdgeViolation   // the most violated (edge, output), else the tightest (Auditor.Edge); Excess exact
+	Worst      EdgeViolation   // the most violated (edge, output), else the tightest (Auditor.Edge); U < 0: none ranked
 	First      []EdgeViolation // the first `limit` violations in CSR order
+	// WorstBad reports that Worst breaks an inequality: its Excess is then exact.
+	// Otherwise its Excess is the float64 estimate that ranked it until Exact.
+	WorstBad bool
+}
 
-	worstBad bool // Worst breaks an inequality (its Excess is then already exact)
+// NewAudit is the audit of no edges: nothing ranked (Worst.U < 0).
+func NewAudit() Audit {
+	return Audit{Worst: EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}}
 }
 
 // better reports whether a candidate (bad, ex) should replace the worst so far: any
-// broken inequality beats a holding one, then the larger excess.
+// broken inequality beats a holding one, then the larger excess; a tie keeps the
+// earlier (invariant 1).
 func (a *Audit) better(bad bool, ex float64) bool {
-	if bad != a.worstBad {
+	if bad != a.WorstBad {
 		return bad
 	}
 	return ex > a.Worst.Excess
+}
+
+// Merge adds b, the audit of edges that all come after a's in CSR order, to a: the
+// result is the audit of one pass over both (invariant 1), with at most limit
+// violations listed. It reports whether b's Worst became a's. Verify merges its
+// vertex ranges with it, and a cluster runner its shards (in position order).
+func (a *Audit) Merge(b *Audit, limit int) bool {
+	a.Edges += b.Edges
+	a.Violations += b.Violations
+	for _, v := range b.First {
+		if len(a.First) < limit {
+			a.First = append(a.First, v)
+		}
+	}
+	if b.Worst.U < 0 || !a.better(b.WorstBad, b.Worst.Excess) {
+		return false
+	}
+	a.Worst, a.WorstBad = b.Worst, b.WorstBad
+	return true
+}
+
+// Unranked reports that edges were audited but none was ranked for Worst: every one
+// lay clearly inside its bounds. The tightest is then found by auditing them all
+// again with Auditor.RankAll (Verify's second pass).
+func (a *Audit) Unranked() bool { return a.Worst.U < 0 && a.Edges > 0 }
+
+// Exact makes Worst's Excess exact (invariant 3), given pu and pv, the p_one of its
+// ends Worst.U and Worst.V: Verify's last step, and a cluster runner's once its
+// shards' audits are merged. A violation's excess is exact already.
+func (a *Audit) Exact(pair dp.Pair, pu, pv float64) {
+	if w := &a.Worst; w.U >= 0 && !a.WorstBad {
+		w.Excess = exactExcess(pair, pu, pv, w.Output)
+	}
 }
 
 // Verify checks the four (ε,δ)-DP inequalities (docs/DESIGN.md §1.4) on every edge of
@@ -45,30 +85,20 @@ func (a *Audit) better(bad bool, ex float64) bool {
 // same as one pass in CSR order.
 func Verify(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int) Audit {
 	a := verifyPass(g, pone, pair, tol, limit, false)
-	if a.Worst.U < 0 && a.Edges > 0 {
-		// Every edge was clearly inside its bounds: rank them all for the tightest.
+	if a.Unranked() {
 		a = verifyPass(g, pone, pair, tol, limit, true)
 	}
-	if w := &a.Worst; w.U >= 0 && !a.worstBad {
-		w.Excess = exactExcess(pair, pone[w.U], pone[w.V], w.Output)
+	if w := a.Worst; w.U >= 0 {
+		a.Exact(pair, pone[w.U], pone[w.V])
 	}
 	return a
 }
 
 // verifyPass is one parallel pass of Verify (rankAll: Auditor.RankAll).
 func verifyPass(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool) Audit {
-	a := Audit{Worst: EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}}
+	a := NewAudit()
 	for _, r := range scan(g, func(lo, hi int32) Audit { return verifyRange(g, pone, pair, tol, limit, rankAll, lo, hi) }) {
-		a.Edges += r.Edges
-		a.Violations += r.Violations
-		if a.better(r.worstBad, r.Worst.Excess) {
-			a.Worst, a.worstBad = r.Worst, r.worstBad
-		}
-		for _, v := range r.First {
-			if len(a.First) < limit {
-				a.First = append(a.First, v)
-			}
-		}
+		a.Merge(&r, limit)
 	}
 	return a
 }
@@ -118,9 +148,7 @@ type Auditor struct {
 
 // NewAuditor starts an empty audit (Verify's tol and limit).
 func NewAuditor(pair dp.Pair, tol float64, limit int) *Auditor {
-	x := &Auditor{pair: pair, tol: tol, limit: limit}
-	x.Worst = EdgeViolation{Excess: math.Inf(-1), U: -1, V: -1}
-	return x
+	return &Auditor{Audit: NewAudit(), pair: pair, tol: tol, limit: limit}
 }
 
 // Vertex starts the edges of u, whose p_one is pu.
@@ -171,7 +199,7 @@ func (x *Auditor) edge(v int32, pv float64) {
 	// inside their bounds are not ranked (unless RankAll): where any edge comes within
 	// dp.ApproxMargin of a bound, the tightest is among those.
 	ex0, ex1 := x.pair.ApproxExcess(pu, pv)
-	if ok && (a.worstBad || ex0 <= a.Worst.Excess && ex1 <= a.Worst.Excess) {
+	if ok && (a.WorstBad || ex0 <= a.Worst.Excess && ex1 <= a.Worst.Excess) {
 		return // the common case: nothing to record
 	}
 	for _, j := range []bool{false, true} {
@@ -194,7 +222,7 @@ func (x *Auditor) edge(v int32, pv float64) {
 			}
 		}
 		if a.better(bad, ex) {
-			a.Worst, a.worstBad = edgeViolation(x.u, v, j, pu, pv, ex), bad
+			a.Worst, a.WorstBad = edgeViolation(x.u, v, j, pu, pv, ex), bad
 		}
 	}
 }

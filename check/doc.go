@@ -21,5 +21,7 @@
 //     else the tightest one, and its Excess is exact (dp invariant 5).
 //  4. Auditor and HitCheck.Edge are the per-edge rules: Verify and Hitting are
 //     loops over them, and a cluster runner that calls them per shard and sums gets
-//     the same counts.
+//     the same counts. Verify's merge of its ranges (Audit.Merge), its second pass
+//     (Audit.Unranked) and its exact worst (Audit.Exact) are functions too, so a
+//     runner that applies them to its shards gets Verify's Audit field for field.
 package check

@@ -61,3 +61,18 @@ func TestEBoundsEncloseE(t *testing.T) {
 		}
 	}
 }
+
+// MaxEpsilon is the float64 nearest ln(MaxFloat64): the largest ε New must refuse,
+// with every smaller float64 accepted (e^ε finite).
+func TestMaxEpsilon(t *testing.T) {
+	if got, want := float64(MaxEpsilon), math.Log(math.MaxFloat64); got != want {
+		t.Fatalf("MaxEpsilon = %v, want math.Log(MaxFloat64) = %v", got, want)
+	}
+	if _, err := New(MaxEpsilon, 0); err == nil {
+		t.Errorf("New(MaxEpsilon, 0) accepted; e^ε overflows")
+	}
+	below := math.Nextafter(MaxEpsilon, 0)
+	if p, err := New(below, 0); err != nil || math.IsInf(p.E(), 0) {
+		t.Errorf("New(%v, 0) = %v, %v; want a finite e^ε", below, p, err)
+	}
+}

@@ -21,8 +21,10 @@ type Pair struct {
 	iem1  xf      // 1 − e^−ε
 }
 
-// MaxEpsilon is the largest ε accepted: e^ε must be a finite float64.
-var MaxEpsilon = math.Log(math.MaxFloat64)
+// MaxEpsilon bounds the ε accepted: e^ε must be a finite float64, so ε must lie
+// below ln(MaxFloat64). The constant is that logarithm to 30 digits; as a float64
+// it is math.Log(math.MaxFloat64), whose e^ is already +Inf (TestMaxEpsilon).
+const MaxEpsilon = 709.782712893383973096206318587
 
 // New validates 0 ≤ ε < MaxEpsilon and 0 ≤ δ < 1 and encloses e^ε.
 func New(epsilon, delta float64) (Pair, error) {

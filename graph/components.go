@@ -98,3 +98,34 @@ func Spanning(links []Link) []Link {
 	}
 	return kept
 }
+
+// Components labels the connected components 0..k−1 by breadth-first search, in
+// the order of their smallest vertex, and returns the labels and k. It is the plain
+// reference CountComponents is tested against, and what a caller that needs the
+// members (report's drawing) uses; CountComponents is faster when the count is all.
+func (g *Graph) Components() ([]int32, int) {
+	n := g.N()
+	label := make([]int32, n)
+	for i := range label {
+		label[i] = -1
+	}
+	queue := make([]int32, 0, 64)
+	k := 0
+	for s := 0; s < n; s++ {
+		if label[s] >= 0 {
+			continue
+		}
+		label[s] = int32(k)
+		queue = append(queue[:0], int32(s))
+		for head := 0; head < len(queue); head++ {
+			for _, y := range g.Neighbours(queue[head]) {
+				if label[y] < 0 {
+					label[y] = int32(k)
+					queue = append(queue, y)
+				}
+			}
+		}
+		k++
+	}
+	return label, k
+}

@@ -146,36 +146,6 @@ func TestCountComponents(t *testing.T) {
 	}
 }
 
-// Components labels connected components 0..k−1 by BFS in order of their smallest
-// vertex and returns the labels and k: the plain reference CountComponents is
-// tested against.
-func (g *Graph) Components() ([]int32, int) {
-	n := g.N()
-	label := make([]int32, n)
-	for i := range label {
-		label[i] = -1
-	}
-	queue := make([]int32, 0, 64)
-	k := 0
-	for s := 0; s < n; s++ {
-		if label[s] >= 0 {
-			continue
-		}
-		label[s] = int32(k)
-		queue = append(queue[:0], int32(s))
-		for head := 0; head < len(queue); head++ {
-			for _, y := range g.Neighbours(queue[head]) {
-				if label[y] < 0 {
-					label[y] = int32(k)
-					queue = append(queue, y)
-				}
-			}
-		}
-		k++
-	}
-	return label, k
-}
-
 // A Builder fed the rows in units and batches of any sizes, twice, builds what Build
 // builds from the same rows (invariant 2), with the same stats.
 func TestBuilderMatchesBuild(t *testing.T) {

@@ -141,14 +141,14 @@ func (j *Job) Validate(source string, found ...string) error {
 	return Problems(source, j.Problems(RunRequired, found...))
 }
 
-// Problems checks that the keys a command requires are given (by config name:
-// edges, vertices, hitting_set, out, mechanism, epsilon) and that every key that is
-// given is valid, appending to the problems already found. Subcommands share it so
-// that ε, δ and the rest are judged and worded alike everywhere.
 // MaxWorkers bounds workers: the engines' worker pools, never more than this many
 // goroutines whatever a config says (100000 once meant 10,000 threads).
 const MaxWorkers = 1024
 
+// Problems checks that the keys a command requires are given (by config name:
+// edges, vertices, hitting_set, out, mechanism, epsilon) and that every key that is
+// given is valid, appending to the problems already found. Subcommands share it so
+// that ε, δ and the rest are judged and worded alike everywhere.
 func (j *Job) Problems(required []string, found ...string) []string {
 	probs := append([]string(nil), found...)
 	add := func(f string, a ...any) { probs = append(probs, fmt.Sprintf(f, a...)) }

@@ -249,37 +249,10 @@ func bindingPath(g *graph.Graph, v, b int32, dist [][]int32, local, compOf []int
 // componentsOf lists the vertices of each component, ascending; components by
 // size, largest first, then by their first vertex.
 func componentsOf(g *graph.Graph) [][]int32 {
-	label := make([]int32, g.N()) // each vertex's component, named by its first vertex
-	for v := range label {
-		label[v] = -1
-	}
-	var queue []int32
-	for s := range int32(len(label)) {
-		if label[s] >= 0 {
-			continue
-		}
-		label[s] = s
-		queue = append(queue[:0], s)
-		for head := 0; head < len(queue); head++ {
-			for _, x := range g.Neighbours(queue[head]) {
-				if label[x] < 0 {
-					label[x] = s
-					queue = append(queue, x)
-				}
-			}
-		}
-	}
-	byFirst := map[int32][]int32{}
-	var firsts []int32
+	label, k := g.Components()
+	out := make([][]int32, k)
 	for v, c := range label {
-		if _, ok := byFirst[c]; !ok {
-			firsts = append(firsts, c)
-		}
-		byFirst[c] = append(byFirst[c], int32(v))
-	}
-	out := make([][]int32, 0, len(firsts))
-	for _, f := range firsts {
-		out = append(out, byFirst[f])
+		out[c] = append(out[c], int32(v))
 	}
 	slices.SortStableFunc(out, func(a, b []int32) int { return cmp.Compare(len(b), len(a)) })
 	return out
