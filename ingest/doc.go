@@ -19,7 +19,9 @@
 //     wrapped); other errors are cancellation or programming errors.
 //  6. No process-wide state: the Parquet decoder allocates from the allocator
 //     the caller gives (WithAllocator; memory.DefaultAllocator by default) and
-//     has released every buffer when a reader returns, on success or error.
+//     has released every buffer when a reader returns, on success or error. Within
+//     one open file it reuses the page buffers it freed (recycle.go), and gives
+//     them back when the file closes.
 //
 // Formats are chosen by extension: ".parquet" or ".csv" (with a header row).
 // In CSV there are no nulls: an empty field is a missing value. Ids in a CSV
@@ -35,5 +37,7 @@
 // name the file line in the message.
 //
 // Fingerprint is the hex SHA-256 of the file's bytes, streamed while (CSV)
-// or concurrently with (Parquet) parsing.
+// or concurrently with (Parquet) parsing. An EdgeStream's first Scan hashes the
+// Parquet edges file from the bytes it reads, so the largest input is read twice
+// (the graph build's two passes), not three times (fingerprint.go, foldedHash).
 package ingest

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 )
 
 // Edges is the edges table as dense vertex positions, one entry per input
@@ -84,8 +85,10 @@ type EdgeStream struct {
 	t    *Table
 	cols []*Column
 	vs   *Vertices
-	fp   func() (string, error)
-	sum  *string // the fingerprint, once fp returned it
+	fp   func() (string, error) // a concurrent read's fingerprint; nil when fold hashes
+	fold *foldedHash            // hashes the file as the first Scan reads it
+	scan int                    // Scans started
+	sum  *string                // the fingerprint, once known
 	done func()
 	csv  *Edges // a CSV file is read whole when opened
 }
@@ -107,7 +110,11 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 		}
 		return &EdgeStream{File: path, csv: e, done: func() {}}, nil
 	}
-	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.Src, cols.Dst)
+	var fold *foldedHash
+	t, c, fp, done, err := openParquetColumnsFold(ctx, path, opts, func(t *Table) bool {
+		fold = newFoldedHash(t, runtime.GOMAXPROCS(0))
+		return fold != nil
+	}, cols.Src, cols.Dst)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +124,7 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 			return nil, err
 		}
 	}
-	return &EdgeStream{File: path, t: t, cols: c, vs: vs, fp: fp, done: done}, nil
+	return &EdgeStream{File: path, t: t, cols: c, vs: vs, fp: fp, fold: fold, done: done}, nil
 }
 
 // Rows is the file's row count.
@@ -140,7 +147,8 @@ func (s *EdgeStream) Units() int {
 // consecutive rows of one unit. Units run concurrently (fn must only touch what
 // belongs to its unit), the batches of a unit in file order, and each pass delivers
 // the same batches. fn must not keep src and dst. The error reported is that of
-// the earliest failing unit (its lowest row; doc.go, invariant 4).
+// the earliest failing unit (its lowest row; doc.go, invariant 4). The first Scan
+// of a Parquet file also computes its Fingerprint from the bytes it reads.
 func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int32) error) error {
 	if s.csv != nil {
 		if err := ctx.Err(); err != nil {
@@ -149,7 +157,18 @@ func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int3
 		return fn(0, s.csv.Src, s.csv.Dst)
 	}
 	t := s.t
+	fold := s.fold
+	if s.scan++; s.scan > 1 {
+		fold = nil
+	}
 	return t.run(ctx, func(check func() error, g int) error {
+		if fold != nil {
+			release, err := fold.read(g)
+			if err != nil {
+				return t.readError(err)
+			}
+			defer release()
+		}
 		a, err := refs(s.vs)(t, s.cols[0], g)
 		if err != nil {
 			return err
@@ -181,19 +200,36 @@ func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int3
 	})
 }
 
-// Fingerprint waits for the file's hex SHA-256.
+// Fingerprint is the file's hex SHA-256: from the bytes the first Scan read when it
+// read all of them, else (a file whose row groups are too large to hold, or no
+// complete Scan yet) from a read of the file.
 func (s *EdgeStream) Fingerprint() (string, error) {
 	if s.csv != nil {
 		return s.csv.Fingerprint, nil
 	}
-	if s.sum == nil {
-		sum, err := s.fp()
-		if err != nil {
-			return "", err
-		}
-		s.sum = &sum
+	if s.sum != nil {
+		return *s.sum, nil
 	}
-	return *s.sum, nil
+	var sum string
+	var err error
+	ok := false
+	if s.fp != nil {
+		sum, err = s.fp()
+		ok = err == nil
+	}
+	if s.fold != nil {
+		if sum, ok, err = s.fold.sum(); err != nil {
+			err = s.t.readError(err)
+		}
+	}
+	if !ok && err == nil {
+		sum, err = fingerprintFile(context.Background(), s.File)
+	}
+	if err != nil {
+		return "", err
+	}
+	s.sum = &sum
+	return sum, nil
 }
 
 // Close releases the file (and stops the fingerprint if it is still running).

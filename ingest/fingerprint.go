@@ -6,7 +6,10 @@ import (
 	"encoding/hex"
 	"hash"
 	"io"
+	"math"
 	"os"
+	"slices"
+	"sync"
 )
 
 // fingerprintAsync hashes the file at path (SHA-256 of its bytes, streamed)
@@ -62,3 +65,201 @@ func Fingerprint(ctx context.Context, r io.Reader) (string, error) {
 }
 
 func hexSum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
+
+// The edges file is the largest input (11.9 GB at 10^9 rows), and hashing it with a
+// read of its own costs a third pass over it besides the graph build's two
+// (docs/PERFORMANCE.md, "A billion edges"). So the build's first pass hashes it:
+// each row group's bytes are read in one piece, hashed in file order, and served
+// to the Parquet decoder from memory (foldedHash). The digest is the same SHA-256 of
+// the file's bytes: the spans are hashed in order, and every byte between and
+// after them (the leading magic, the footer) is read and hashed in its place.
+
+// maxFoldedSpan bounds one row group's bytes held in memory while it is hashed and
+// decoded: at most maxFoldedBytes over all the cores, and never above 64 MiB. A file
+// with a larger row group is hashed by a read of its own, as the other inputs are.
+const (
+	maxFoldedSpan  = 64 << 20
+	maxFoldedBytes = 256 << 20
+)
+
+// foldedHash is the SHA-256 of a Parquet file computed from its row groups' bytes,
+// which the first pass over the file reads out of order on several cores. Row
+// group g's loader calls read(g) first thing: it reads g's span, waits until every
+// earlier row group has been hashed, hashes the gap before the span and the span,
+// and lets g+1 go; meanwhile the decoder reads g's column chunks from the span in
+// memory (servedFile). Loaders start in row-group order (Table.run), so the wait
+// always ends.
+type foldedHash struct {
+	f     *servedFile
+	spans []span // per row group, in file order, disjoint
+	h     hash.Hash
+
+	mu   sync.Mutex
+	cond sync.Cond
+	turn int   // the row group whose span is hashed next
+	next int64 // the bytes before next are hashed (only the turn's owner moves it)
+	err  error // a read failed: no digest
+	free [][]byte
+}
+
+// span is a byte range [lo, hi) of a file.
+type span struct{ lo, hi int64 }
+
+// newFoldedHash prepares hashing t's file as its row groups are read, or returns nil
+// when the file does not allow it (a row group larger than the budget, or row
+// groups whose bytes are not disjoint and in order), and a read of its own must hash it.
+func newFoldedHash(t *Table, cores int) *foldedHash {
+	limit := min(int64(maxFoldedSpan), int64(maxFoldedBytes/max(cores, 1)))
+	md := t.rd.MetaData()
+	spans := make([]span, md.NumRowGroups())
+	end := int64(4) // the leading magic
+	for g := range spans {
+		rg := md.RowGroup(g)
+		s := span{lo: math.MaxInt64, hi: -1}
+		for c := range rg.NumColumns() {
+			cc, err := rg.ColumnChunk(c)
+			if err != nil {
+				return nil
+			}
+			lo := cc.DataPageOffset()
+			if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < lo {
+				lo = cc.DictionaryPageOffset()
+			}
+			n := cc.TotalCompressedSize()
+			if lo < 0 || n < 0 || lo > t.src.Size()-n {
+				return nil
+			}
+			s.lo, s.hi = min(s.lo, lo), max(s.hi, lo+n)
+		}
+		if s.hi < 0 { // no columns
+			s = span{lo: end, hi: end}
+		}
+		if s.lo < end || s.hi-s.lo > limit {
+			return nil
+		}
+		spans[g], end = s, s.hi
+	}
+	fh := &foldedHash{f: t.src, spans: spans, h: sha256.New()}
+	fh.cond.L = &fh.mu
+	return fh
+}
+
+// read is row group g's first step in the hashing pass: it reads g's span, hashes
+// it in its place in the file's order, and serves it to the decoder until release
+// is called. A read error is returned (and leaves no digest).
+func (fh *foldedHash) read(g int) (release func(), err error) {
+	s := fh.spans[g]
+	fh.mu.Lock()
+	var b []byte
+	if k := len(fh.free); k > 0 {
+		b, fh.free = fh.free[k-1], fh.free[:k-1]
+	}
+	fh.mu.Unlock()
+	if int64(cap(b)) < s.hi-s.lo {
+		b = make([]byte, s.hi-s.lo)
+	}
+	b = b[:s.hi-s.lo]
+	if n, rerr := fh.f.File.ReadAt(b, s.lo); n == len(b) {
+		err = nil // io.ReaderAt may say io.EOF with the last byte
+	} else {
+		err = rerr
+	}
+
+	fh.mu.Lock()
+	for fh.turn != g {
+		fh.cond.Wait()
+	}
+	fh.mu.Unlock()
+	// Only the turn's owner hashes: no lock needed.
+	if err == nil {
+		if err = fh.hashTo(s.lo); err == nil {
+			fh.h.Write(b)
+			fh.next = s.hi
+		}
+	}
+	fh.mu.Lock()
+	if err != nil && fh.err == nil {
+		fh.err = err
+	}
+	fh.turn++
+	fh.cond.Broadcast()
+	fh.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	w := fh.f.serve(s.lo, b)
+	return func() {
+		fh.f.unserve(w)
+		fh.mu.Lock()
+		fh.free = append(fh.free, b)
+		fh.mu.Unlock()
+	}, nil
+}
+
+// hashTo hashes the file's bytes from next to end, read from the file.
+func (fh *foldedHash) hashTo(end int64) error {
+	if end <= fh.next {
+		return nil
+	}
+	_, err := io.Copy(fh.h, io.NewSectionReader(fh.f.File, fh.next, end-fh.next))
+	if err == nil {
+		fh.next = end
+	}
+	return err
+}
+
+// sum returns the hex digest once every row group has been read (else ok is
+// false: the pass stopped early or a read failed). It hashes the file's tail
+// (the footer) first.
+func (fh *foldedHash) sum() (sum string, ok bool, err error) {
+	fh.mu.Lock()
+	defer fh.mu.Unlock()
+	if fh.err != nil || fh.turn != len(fh.spans) {
+		return "", false, nil
+	}
+	if err := fh.hashTo(fh.f.Size()); err != nil {
+		return "", false, err
+	}
+	return hexSum(fh.h), true, nil
+}
+
+// servedFile is a File whose reads of some byte ranges are served from copies in
+// memory (windows) instead of the file.
+type servedFile struct {
+	File
+	mu   sync.RWMutex
+	wins []*window
+}
+
+type window struct {
+	lo int64
+	b  []byte
+}
+
+func (f *servedFile) ReadAt(p []byte, off int64) (int, error) {
+	f.mu.RLock()
+	for _, w := range f.wins {
+		if off >= w.lo && off-w.lo <= int64(len(w.b)-len(p)) {
+			n := copy(p, w.b[off-w.lo:])
+			f.mu.RUnlock()
+			return n, nil
+		}
+	}
+	f.mu.RUnlock()
+	return f.File.ReadAt(p, off)
+}
+
+// serve makes reads within [lo, lo+len(b)) come from b until unserve.
+func (f *servedFile) serve(lo int64, b []byte) *window {
+	w := &window{lo, b}
+	f.mu.Lock()
+	f.wins = append(f.wins, w)
+	f.mu.Unlock()
+	return w
+}
+
+func (f *servedFile) unserve(w *window) {
+	f.mu.Lock()
+	f.wins = slices.DeleteFunc(f.wins, func(x *window) bool { return x == w })
+	f.mu.Unlock()
+}

@@ -58,6 +58,7 @@ func readOptions(opts []Option) options {
 type Table struct {
 	path   string
 	rd     *file.Reader
+	src    *servedFile // what rd reads
 	closer func() error
 	starts []int64 // starts[g]: file row of row group g's first row; last entry is the row count
 }
@@ -110,11 +111,13 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 	if err != nil {
 		return nil, openError(path, err)
 	}
+	mem := &recycler{base: readOptions(opts).mem}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: %v", r))
 		}
 		if err != nil {
+			mem.release()
 			f.Close()
 		}
 	}()
@@ -124,14 +127,15 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 	if _, err := f.ReadAt(head[:], 0); err != nil || string(head[:]) != "PAR1" {
 		return nil, fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: it does not start with the magic bytes PAR1 (starts with %q)", head[:]))
 	}
-	props := parquet.NewReaderProperties(readOptions(opts).mem)
+	props := parquet.NewReaderProperties(mem)
 	props.BufferedStreamEnabled = true
 	props.BufferSize = streamBufferSize
-	rd, err := file.NewParquetReader(io.NewSectionReader(f, 0, f.Size()), file.WithReadProps(props))
+	src := &servedFile{File: f}
+	rd, err := file.NewParquetReader(io.NewSectionReader(src, 0, f.Size()), file.WithReadProps(props))
 	if err != nil {
 		return nil, fileError(path, ErrUnreadable, "not a valid Parquet file: "+err.Error())
 	}
-	t = &Table{path: path, rd: rd, closer: f.Close, starts: make([]int64, rd.NumRowGroups()+1)}
+	t = &Table{path: path, rd: rd, src: src, closer: func() error { mem.release(); return f.Close() }, starts: make([]int64, rd.NumRowGroups()+1)}
 	for g := range rd.NumRowGroups() {
 		n := rd.MetaData().RowGroup(g).NumRows()
 		if n < 0 || t.starts[g] > math.MaxInt64-n {
@@ -146,13 +150,22 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 // openParquetColumns opens path, starts fingerprinting it, and resolves the named
 // columns. done closes the file and, when the read ends early, stops the fingerprint.
 func openParquetColumns(ctx context.Context, path string, opts []Option, names ...string) (t *Table, cols []*Column, fp func() (string, error), done func(), err error) {
+	return openParquetColumnsFold(ctx, path, opts, nil, names...)
+}
+
+// openParquetColumnsFold is openParquetColumns for a caller that may hash the file
+// itself as it reads it: when fold returns true for the open table, no hashing
+// read is started and fp is nil.
+func openParquetColumnsFold(ctx context.Context, path string, opts []Option, fold func(*Table) bool, names ...string) (t *Table, cols []*Column, fp func() (string, error), done func(), err error) {
 	t, err = openParquet(path, opts)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	done = func() { cancel(); t.close() }
-	fp = fingerprintAsync(ctx, path)
+	if fold == nil || !fold(t) {
+		fp = fingerprintAsync(ctx, path)
+	}
 	for _, n := range names {
 		c, err := t.column(n)
 		if err != nil {
@@ -162,6 +175,11 @@ func openParquetColumns(ctx context.Context, path string, opts []Option, names .
 		cols = append(cols, c)
 	}
 	return t, cols, fp, done, nil
+}
+
+// readError is the error for a failed read of t's file.
+func (t *Table) readError(err error) error {
+	return fileError(t.path, ErrUnreadable, "read error: "+err.Error())
 }
 
 // openError turns an os.Open failure into an InputError carrying the OS text.

@@ -1,0 +1,96 @@
+package ingest
+
+import (
+	"math/bits"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// recycler is the allocator a Table's Parquet decoder uses: it keeps the page
+// buffers the decoder frees and hands them out again, in power-of-two size
+// classes, so that reading a file allocates its page buffers once instead of once
+// per column chunk. arrow-go allocates a column chunk's page buffers afresh for each
+// chunk and grows them page after page, a copy each time; from the Go allocator
+// that was 12% of the read and csr phases' CPU (fresh pages faulted in, then
+// copied; docs/PERFORMANCE.md, "csr") and garbage that raised the build's peak
+// RSS. Buffers of a class are a power of two long, so one grown to the largest
+// page holds the others without a copy.
+//
+// Buffers below minRecycled or above maxRecycled bytes go to base as asked. The
+// kept buffers go back to base when the Table closes (release), so a checked
+// allocator still ends at zero (doc.go, invariant 6).
+type recycler struct {
+	base memory.Allocator
+	mu   sync.Mutex
+	free [maxClass - minClass + 1][][]byte
+}
+
+const (
+	minClass    = 16 // 64 KiB
+	maxClass    = 26 // 64 MiB
+	minRecycled = 1 << minClass
+	maxRecycled = 1 << maxClass
+)
+
+// class is the size class (log2 of the buffer length) of a request for size bytes.
+func class(size int) int { return max(minClass, bits.Len(uint(size-1))) }
+
+// recycled reports whether a buffer of capacity c is one of the classes'.
+func recycled(c int) bool { return c >= minRecycled && c <= maxRecycled && c&(c-1) == 0 }
+
+func (r *recycler) Allocate(size int) []byte {
+	if size < minRecycled || size > maxRecycled {
+		return r.base.Allocate(size)
+	}
+	c := class(size)
+	r.mu.Lock()
+	l := r.free[c-minClass]
+	if k := len(l); k > 0 {
+		b := l[k-1]
+		r.free[c-minClass] = l[:k-1]
+		r.mu.Unlock()
+		b = b[:size]
+		clear(b) // the Go allocator's buffers come zeroed; keep that promise
+		return b
+	}
+	r.mu.Unlock()
+	return r.base.Allocate(1 << c)[:size]
+}
+
+func (r *recycler) Reallocate(size int, b []byte) []byte {
+	if size <= cap(b) && recycled(cap(b)) {
+		return b[:size]
+	}
+	if !recycled(cap(b)) && (size < minRecycled || size > maxRecycled) {
+		return r.base.Reallocate(size, b)
+	}
+	nb := r.Allocate(size)
+	copy(nb, b)
+	r.Free(b)
+	return nb
+}
+
+func (r *recycler) Free(b []byte) {
+	c := cap(b)
+	if !recycled(c) {
+		r.base.Free(b)
+		return
+	}
+	r.mu.Lock()
+	k := bits.Len(uint(c)) - 1 - minClass
+	r.free[k] = append(r.free[k], b[:c])
+	r.mu.Unlock()
+}
+
+// release returns the kept buffers to base.
+func (r *recycler) release() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, l := range r.free {
+		for _, b := range l {
+			r.base.Free(b)
+		}
+		r.free[k] = nil
+	}
+}
