@@ -13,8 +13,9 @@
 //  1. beam holds only what is Beam: the transforms (build, rounds, repair, finish:
 //     DoFns and the pipelines that wire them), the coders of their elements
 //     (elements.go, codec.go), their registration (run.go), the staging layout
-//     (rounds.go), Beam's filesystems as an ingest.Opener (fs.go), and the launcher
-//     (run.go, submit.go, worker.go).
+//     (rounds.go), Beam's filesystems as an ingest.Opener (fs.go) with gs:// and
+//     s3:// read by byte ranges through the cloud clients Beam links (ranged.go,
+//     gcs.go, s3.go), and the launcher (run.go, submit.go, worker.go).
 //  2. Reading is ingest's: a split opens an ingest.Table over beamFiles and reads one
 //     column of one row group with Table.ReadVertexIDs, ReadRefIDs, ReadAnswers and
 //     ReadPTrue; the launcher checks footers with Table.CheckVertexColumns,
@@ -61,6 +62,10 @@
 //     memory follow the cut and the hitting set.
 //  6. The launcher reads footers, per-shard reports and, for the output, the shards'
 //     info and output blocks: never a graph block.
+//  7. A split of a gs:// or s3:// input transfers the footer and the column chunks
+//     it decodes, plus at most one 64 KiB read-ahead window per small read, never
+//     the whole object (BEAM.md, "Ranged reads"); every read of one open is of the
+//     object version (generation, ETag) measured when it was opened.
 //
 // Deployment (worker.go, submit.go; docs/BEAM.md, "Submitting to a cluster"):
 //

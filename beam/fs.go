@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
@@ -24,7 +25,8 @@ type randomAccess interface {
 	io.Seeker
 }
 
-// beamFiles is ingest's Opener over Beam's filesystems.
+// beamFiles is ingest's Opener over Beam's filesystems, with gs:// and s3:// read
+// by ranged GETs (ranged.go) rather than through Beam's whole-object stream.
 type beamFiles struct{}
 
 type beamFile struct {
@@ -36,8 +38,21 @@ type beamFile struct {
 func (f beamFile) Size() int64  { return f.size }
 func (f beamFile) Close() error { return f.close() }
 
-// Open opens path with openFile.
+// Open opens an object of a ranged store (stores) by ranges, anything else with openFile.
 func (beamFiles) Open(ctx context.Context, path string) (ingest.File, error) {
+	store, err := stores.get(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if store != nil {
+		f, err := openRanged(ctx, store, path)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, errWholeObject) {
+			return nil, err
+		}
+	}
 	ra, size, closeFile, err := openFile(ctx, path)
 	if err != nil {
 		return nil, err
@@ -45,10 +60,50 @@ func (beamFiles) Open(ctx context.Context, path string) (ingest.File, error) {
 	return beamFile{ra, size, closeFile}, nil
 }
 
+// stores holds the ranged stores by URL scheme, each client made on first use and
+// kept for the process (a client holds its credentials and connections).
+var stores = &storeCache{newStore: map[string]func(context.Context) (objectStore, error){
+	"gs": newGCSStore,
+	"s3": newS3Store,
+}}
+
+type storeCache struct {
+	mu       sync.Mutex
+	newStore map[string]func(context.Context) (objectStore, error)
+	made     map[string]objectStore
+}
+
+// get returns the store for path's scheme, nil when it has none (local paths).
+func (c *storeCache) get(ctx context.Context, path string) (objectStore, error) {
+	scheme, _, ok := strings.Cut(path, "://")
+	if !ok {
+		return nil, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.made[scheme]; ok {
+		return s, nil
+	}
+	mk, ok := c.newStore[scheme]
+	if !ok {
+		return nil, nil
+	}
+	// The client outlives this open: its credentials must not end with ctx.
+	s, err := mk(context.WithoutCancel(ctx))
+	if err != nil {
+		return nil, err
+	}
+	if c.made == nil {
+		c.made = map[string]objectStore{}
+	}
+	c.made[scheme] = s
+	return s, nil
+}
+
 // openFile opens path on Beam's filesystems for random access. The local filesystem
-// hands out an *os.File, which is used as is; gs:// and s3:// give only a stream, so
-// the file is read into memory once per open — each split then costs the file's size
-// in transfer (BEAM.md: prefer several files over one large remote file).
+// hands out an *os.File, which is used as is; any other gives only a stream, read
+// into memory once per open (gs:// and s3:// objects come here only when stored
+// gzip-encoded, which GCS serves decompressed and whole).
 func openFile(ctx context.Context, path string) (randomAccess, int64, func() error, error) {
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {

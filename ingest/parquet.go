@@ -124,7 +124,10 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 	// The reader checks only the footer's magic; a file whose leading "PAR1" is
 	// damaged is damaged, and is rejected rather than half-trusted.
 	var head [4]byte
-	if _, err := f.ReadAt(head[:], 0); err != nil || string(head[:]) != "PAR1" {
+	if n, err := f.ReadAt(head[:], 0); err != nil && !(errors.Is(err, io.EOF) && n < len(head)) {
+		return nil, fileError(path, ErrUnreadable, "read error: "+err.Error())
+	}
+	if string(head[:]) != "PAR1" {
 		return nil, fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: it does not start with the magic bytes PAR1 (starts with %q)", head[:]))
 	}
 	props := parquet.NewReaderProperties(mem)

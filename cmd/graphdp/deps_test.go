@@ -22,6 +22,8 @@ func TestNoBeamInGraphdp(t *testing.T) {
 		return strings.Fields(string(out))
 	}
 	isBeam := func(p string) bool { return strings.HasPrefix(p, "github.com/apache/beam/") }
+	// The cloud clients beam's ranged reads use (beam/gcs.go, beam/s3.go).
+	clouds := []string{"cloud.google.com/go/storage", "github.com/aws/aws-sdk-go-v2/service/s3"}
 	lean := deps("github.com/graphdp/graphdp/cmd/graphdp")
 	if !slices.Contains(lean, "github.com/graphdp/graphdp/internal/cli") {
 		t.Fatalf("go list -deps ./cmd/graphdp does not list internal/cli: %v", lean)
@@ -32,7 +34,17 @@ func TestNoBeamInGraphdp(t *testing.T) {
 			t.Fatalf("cmd/graphdp links %s (the Beam SDK belongs to cmd/graphdp-beam only)\n%s", p, out)
 		}
 	}
+	for _, c := range clouds {
+		if slices.Contains(lean, c) {
+			t.Fatalf("cmd/graphdp links %s (the cloud clients belong to beam's ranged reads only)", c)
+		}
+	}
 	full := deps("github.com/graphdp/graphdp/cmd/graphdp-beam")
+	for _, c := range clouds {
+		if !slices.Contains(full, c) {
+			t.Errorf("cmd/graphdp-beam does not link %s: the check above would pass vacuously", c)
+		}
+	}
 	n := 0
 	for _, p := range full {
 		if isBeam(p) {

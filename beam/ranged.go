@@ -1,0 +1,174 @@
+package beam
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"sync"
+	"sync/atomic"
+)
+
+// This file gives a split random access to a gs:// or s3:// object by ranged GETs,
+// so a row-group split transfers the footer and its row group's column chunks, not
+// the file (BEAM.md, "Ranged reads"; beam doc.go invariant 7). Beam's filesystem
+// API has only a stream from the object's start; the clients themselves
+// (objectStore: gcs.go, s3.go) serve byte ranges.
+
+// readAhead is the least a ranged GET asks for. The Parquet reader reads a column
+// chunk through a 1 MiB buffer (ingest's streamBufferSize), so its large reads go to
+// the store as they are; its small ones — the magic bytes, the 8-byte footer tail
+// then the footer, a short column chunk — come from one window of readAhead bytes
+// instead of a request each.
+const readAhead = 64 << 10
+
+// readWindows is how many fetched windows a file keeps (most recent first): the
+// footer's and those of the column chunks a split reads side by side.
+const readWindows = 4
+
+// objectStore reads objects of one bucket service by byte ranges.
+type objectStore interface {
+	// stat returns the object's size and a version that pins later reads to the
+	// bytes measured (a GCS generation, an S3 ETag).
+	stat(ctx context.Context, bucket, key string) (size int64, version string, err error)
+	// read fills p from byte off of the version stat returned. A short count with a
+	// nil error means the object ended early (a range past its end gives 0).
+	read(ctx context.Context, bucket, key, version string, off int64, p []byte) (int, error)
+}
+
+// rangedFile is an ingest.File over an objectStore: random access to one version
+// of an object, by ranged GETs of at least readAhead bytes.
+type rangedFile struct {
+	ctx                 context.Context
+	store               objectStore
+	url                 string
+	bucket, key, ver    string
+	size                int64
+	mu                  sync.Mutex
+	windows             []window // most recently used first, at most readWindows
+	requests, bytesRead atomic.Int64
+}
+
+// window is fetched bytes b of the object from offset off.
+type window struct {
+	off int64
+	b   []byte
+}
+
+// openRanged stats the object at rawURL (scheme://bucket/key) on store.
+func openRanged(ctx context.Context, store objectStore, rawURL string) (*rangedFile, error) {
+	bucket, key, err := splitObjectURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	size, ver, err := store.stat(ctx, bucket, key)
+	if err != nil {
+		return nil, err
+	}
+	return &rangedFile{ctx: ctx, store: store, url: rawURL, bucket: bucket, key: key, ver: ver, size: size}, nil
+}
+
+// splitObjectURL splits scheme://bucket/key.
+func splitObjectURL(raw string) (bucket, key string, err error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", "", fmt.Errorf("not an object URL: %w", err)
+	}
+	key = u.Path
+	if len(key) > 0 && key[0] == '/' {
+		key = key[1:]
+	}
+	if u.Host == "" || key == "" {
+		return "", "", fmt.Errorf("not an object URL (want %s://bucket/object)", u.Scheme)
+	}
+	return u.Host, key, nil
+}
+
+func (f *rangedFile) Size() int64 { return f.size }
+
+func (f *rangedFile) Close() error {
+	f.mu.Lock()
+	f.windows = nil
+	f.mu.Unlock()
+	return nil
+}
+
+// ReadAt reads len(p) bytes at off: from a kept window when one holds them all,
+// else by one ranged GET, of the read itself when it is at least readAhead long,
+// else of a readAhead window around it (ending at the object's end when it is near).
+func (f *rangedFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("%s: read at negative offset %d", f.url, off)
+	}
+	if off >= f.size {
+		return 0, io.EOF
+	}
+	want := p[:min(int64(len(p)), f.size-off)]
+	if f.cached(want, off) {
+		return f.done(len(want), len(p))
+	}
+	if len(want) >= readAhead {
+		if err := f.fetch(want, off); err != nil {
+			return 0, err
+		}
+		return f.done(len(want), len(p))
+	}
+	n := min(int64(readAhead), f.size)
+	start := min(off, f.size-n)
+	w := window{off: start, b: make([]byte, n)}
+	if err := f.fetch(w.b, start); err != nil {
+		return 0, err
+	}
+	copy(want, w.b[off-start:])
+	f.mu.Lock()
+	f.windows = append([]window{w}, f.windows[:min(len(f.windows), readWindows-1)]...)
+	f.mu.Unlock()
+	return f.done(len(want), len(p))
+}
+
+// done is ReadAt's result for n bytes read of asked: io.EOF when the object ended first.
+func (f *rangedFile) done(n, asked int) (int, error) {
+	if n < asked {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// cached copies p from a kept window holding [off, off+len(p)), and moves it first.
+func (f *rangedFile) cached(p []byte, off int64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, w := range f.windows {
+		if off >= w.off && off+int64(len(p)) <= w.off+int64(len(w.b)) {
+			copy(p, w.b[off-w.off:])
+			copy(f.windows[1:i+1], f.windows[:i])
+			f.windows[0] = w
+			return true
+		}
+	}
+	return false
+}
+
+// fetch fills p from byte off with one ranged GET.
+func (f *rangedFile) fetch(p []byte, off int64) error {
+	f.requests.Add(1)
+	n, err := f.store.read(f.ctx, f.bucket, f.key, f.ver, off, p)
+	f.bytesRead.Add(int64(n))
+	end := off + int64(len(p)) - 1
+	if err != nil {
+		return fmt.Errorf("%s: read bytes %d-%d: %w", f.url, off, end, err)
+	}
+	if n < len(p) {
+		return fmt.Errorf("%s: read bytes %d-%d: got %d bytes: the object is shorter than the %d bytes it had when opened: %w",
+			f.url, off, end, n, f.size, io.ErrUnexpectedEOF)
+	}
+	return nil
+}
+
+var (
+	// errNoObject is a store's answer for a missing object or bucket.
+	errNoObject = errors.New("no such object")
+	// errWholeObject is a store's answer for an object it cannot serve by ranges.
+	errWholeObject = errors.New("the object cannot be read by ranges")
+)
