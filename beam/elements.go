@@ -323,6 +323,7 @@ func encodeOffers(one bool, o bfs.Offers) []byte {
 	e.b = append(e.b, tagOffers)
 	e.bool(one)
 	e.i64(int64(o.To))
+	e.i64(int64(o.From))
 	e.u64(uint64(len(o.V)))
 	prev := int32(0)
 	for _, v := range o.V {
@@ -336,7 +337,7 @@ func encodeOffers(one bool, o bfs.Offers) []byte {
 func decodeOffers(b []byte) (bool, bfs.Offers, error) {
 	d := dec{b: b[1:]}
 	one := d.bool()
-	o := bfs.Offers{To: int32(d.i64())}
+	o := bfs.Offers{To: int32(d.i64()), From: int32(d.i64())}
 	o.V = make([]int32, d.count())
 	prev := int64(0)
 	for i := range o.V {

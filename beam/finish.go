@@ -167,6 +167,10 @@ type finding struct {
 	MaxMove    float64    // Solution.MaxMove on the shard
 	Moved      int64      // Solution.Moved on the shard
 	Comps      shardComps // its part of the components and deterministic datasets (components.go)
+	// HitPos are the shard's hitting-set vertices (ascending) and HitIDs their ids:
+	// the binding ids of the output, resolved by the launcher (assemble).
+	HitPos []int32
+	HitIDs ids
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
@@ -269,6 +273,10 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 		}
 	}
 	fd.Comps = st.components(root, comps, links, m)
+	fd.HitPos, fd.HitIDs.Str = st.HitPos, st.IDs.Str
+	for _, h := range st.HitPos {
+		fd.HitIDs.append(&st.IDs, int(h-lo))
+	}
 	var e enc
 	e.u64(uint64(len(fd.Violations)))
 	for _, v := range fd.Violations {
@@ -288,6 +296,8 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	e.f64(fd.MaxMove)
 	e.i64(fd.Moved)
 	e.shardComps(fd.Comps)
+	e.i32s(fd.HitPos)
+	e.ids(&fd.HitIDs)
 	if err := writeBlob(ctx, join(f.C.Staging, "finish", fmt.Sprintf("shard-%06d", s)), e.b); err != nil {
 		return err
 	}
@@ -354,6 +364,11 @@ func decodeFinding(b []byte) (*finding, error) {
 	fd.MaxMove = d.f64()
 	fd.Moved = d.i64()
 	fd.Comps = d.shardComps()
+	fd.HitPos = d.i32s()
+	fd.HitIDs = d.ids()
+	if d.err == nil && len(fd.HitPos) != fd.HitIDs.len() {
+		d.err = errCorrupt
+	}
 	return fd, d.err
 }
 

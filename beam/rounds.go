@@ -360,7 +360,7 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 			changed := st.Settle(&b.Shard, v.Cur[ci], seeds)
 			changedBy[ci] = changed
 			stat.Changed += int64(len(changed))
-			for _, o := range st.Offer(l, &b.Shard, v.Cur[ci], changed) {
+			for _, o := range st.Offer(l, &b.Shard, v.Cur[ci], changed, seeds) {
 				msg := encodeOffers(one, o)
 				stat.Offers += int64(o.Len())
 				stat.Bytes += int64(len(msg))

@@ -315,7 +315,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
 	done("audit")
-	if err := assemble(ctx, c, job, pl, fps, l, s); err != nil {
+	if err := assemble(ctx, c, job, pl, fps, l, fd, s); err != nil {
 		return nil, err
 	}
 	s.Out = job.Out
@@ -655,6 +655,8 @@ type finished struct {
 	Moved         int64       // Solution.Moved
 	Components    int         // of the whole graph
 	Deterministic report.Deterministic
+	hitPos        []int32 // the hitting set's vertices, ascending
+	hitIDs        ids     // and their ids
 }
 
 func gatherFinish(ctx context.Context, c Conf, l graph.Layout) (*finished, error) {
@@ -689,6 +691,10 @@ func gatherFinish(ctx context.Context, c Conf, l graph.Layout) (*finished, error
 		}
 		fd.MaxMove = max(fd.MaxMove, x.MaxMove)
 		fd.Moved += x.Moved
+		fd.hitPos = append(fd.hitPos, x.HitPos...) // shards in position order
+		fd.hitIDs.Str = x.HitIDs.Str
+		fd.hitIDs.Int = append(fd.hitIDs.Int, x.HitIDs.Int...)
+		fd.hitIDs.S = append(fd.hitIDs.S, x.HitIDs.S...)
 		parts = append(parts, x.Comps)
 	}
 	if first.Unranked() {
@@ -728,65 +734,72 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 	return pipeline.Infeasible(c.Hitting, job.Epsilon, job.Delta, fd.Infeasible, conflicts)
 }
 
-// assemble writes job.Out (doc.go invariant 6): the shards' output blocks, in position order, laid out by
-// pipeline.BuildRecord and written by sink.Write — the single-machine run's bytes,
-// except the engine named in the metadata. It reads the shards' info and output
-// blocks, never a graph block, and holds one row per vertex while doing so.
-func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l graph.Layout, s *pipeline.Summary) error {
-	n := int(c.N)
-	vs := &ingest.Vertices{File: job.Vertices, IDType: pl.idType, AnswerType: pl.answerType, Answer: make([]bool, 0, n), Fingerprint: fps[fileVertices]}
-	sol := &bfs.Solution{}
-	hit := &ingest.HittingSet{File: job.HittingSet, Fingerprint: fps[fileHit]}
-	for sh := range l.Shards() {
+// assemble writes job.Out (doc.go invariant 6) shard by shard: each shard's rows
+// (its info and output blocks, in position order), laid out by pipeline.Rows and
+// streamed into sink.WriteBatches — the single-machine run's bytes, except the
+// engine named in the metadata. It never reads a graph block and holds one shard's
+// rows (and the sink one row group) at a time, plus the hitting set's ids, which
+// name the binding vertices (fd, from the finish).
+func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary) error {
+	bindIDs := ingest.IDs{Int: fd.hitIDs.Int}
+	if c.StrIDs {
+		bindIDs = ingest.IDs{Str: fd.hitIDs.S}
+	}
+	sh := 0
+	next := func() (arrow.RecordBatch, error) {
+		if sh == l.Shards() {
+			return nil, nil
+		}
 		b, err := readBlob(ctx, infoFile(c.Staging, sh))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		x, err := decodeInfo(b)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		vs.IDs.Str = append(vs.IDs.Str, x.IDs.S...)
-		vs.IDs.Int = append(vs.IDs.Int, x.IDs.Int...)
-		vs.Answer = append(vs.Answer, x.Answer...)
 		ob, err := readBlob(ctx, join(c.Staging, "out", fmt.Sprintf("shard-%06d", sh)))
 		if err != nil {
-			return err
+			return nil, err
 		}
+		sh++
 		d := dec{b: ob}
-		lo := int32(d.i64())
-		sol.PTrue = append(sol.PTrue, d.f64s()...)
-		sol.POne = append(sol.POne, d.f64s()...)
-		for i, h := range d.bools() {
-			if h {
-				hit.Vertex = append(hit.Vertex, lo+int32(i))
+		d.i64() // the shard's first position
+		m := &bfs.Mechanism{PTrue: d.f64s(), POne: d.f64s()}
+		inH := d.bools()
+		m.Bind, m.Dist = d.i32s(), d.i32s()
+		if d.err != nil {
+			return nil, d.err
+		}
+		for i, v := range m.Bind { // a binding vertex is in the hitting set: its index there
+			if v < 0 {
+				continue
+			}
+			j, found := slices.BinarySearch(fd.hitPos, v)
+			if !found {
+				return nil, fmt.Errorf("beam: shard %d: binding vertex %d is not in the hitting set", sh-1, v)
+			}
+			m.Bind[i] = int32(j)
+		}
+		for _, p := range m.PTrue { // in position order, as the local run sums
+			s.MeanPTrue += p
+			if p == 1 {
+				s.Truthful++
 			}
 		}
-		sol.Bind = append(sol.Bind, d.i32s()...)
-		sol.Dist = append(sol.Dist, d.i32s()...)
-		if d.err != nil {
-			return d.err
+		r := pipeline.Rows{IDType: pl.idType, AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
+		if c.StrIDs {
+			r.IDs.Str = x.IDs.S
+		} else {
+			r.IDs.Int = x.IDs.Int
 		}
+		return r.Record(nil)
 	}
-	if c.StrIDs {
-		vs.IDs.Int = nil
-	} else {
-		vs.IDs.Str = nil
+	ld := &pipeline.Loaded{Vertices: &ingest.Vertices{Fingerprint: fps[fileVertices]}, Edges: &ingest.Edges{Fingerprint: fps[fileEdges]},
+		Hit: &ingest.HittingSet{Fingerprint: fps[fileHit]}}
+	err := sink.WriteBatches(ctx, job.Out, pipeline.OutputSchema(pl.idType, pl.answerType), next, pipeline.Metadata(&job, Engine, ld))
+	if c.N > 0 {
+		s.MeanPTrue /= float64(c.N)
 	}
-	for _, p := range sol.PTrue {
-		s.MeanPTrue += p
-		if p == 1 {
-			s.Truthful++
-		}
-	}
-	if len(sol.PTrue) > 0 {
-		s.MeanPTrue /= float64(len(sol.PTrue))
-	}
-	ld := &pipeline.Loaded{Vertices: vs, Edges: &ingest.Edges{File: job.Edges, Fingerprint: fps[fileEdges]}, Hit: hit}
-	rec, err := pipeline.BuildRecord(nil, ld, sol)
-	if err != nil {
-		return err
-	}
-	defer rec.Release()
-	return sink.Write(ctx, job.Out, rec, pipeline.Metadata(&job, Engine, ld))
+	return err
 }

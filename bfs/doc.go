@@ -48,4 +48,8 @@
 //     rounds stop when no offer is sent; the result is then Propagate's bit for bit,
 //     and the number of rounds is at most the largest number of shard crossings on a
 //     binding path, plus two (the first round and one whose offers change nothing).
+//     Offer does not send what the shard knows cannot beat its target's candidate
+//     (an upper bound learnt from the offers Settle received: Stepper.knownBounds);
+//     dropping those changes no state, only rounds that would change nothing: a
+//     path in k shards takes k rounds.
 package bfs

@@ -143,9 +143,10 @@ func (s *Stepper) Extend(c Cand) (Cand, bool) {
 // each. Between shards they are the frontier (Stepper.Offer); a shard's own
 // hitting-set candidates are its offers to itself in the first round (Pass.OwnOffers).
 type Offers struct {
-	To int32 // destination shard
-	V  []int32
-	C  []Cand
+	To   int32 // destination shard
+	From int32 // sending shard (To for a shard's own seeds)
+	V    []int32
+	C    []Cand
 }
 
 // Len is the number of offered vertices.
@@ -155,7 +156,7 @@ func (o *Offers) Len() int { return len(o.V) }
 // candidate. hit (ascending) and pone are the shard's hitting-set vertices with their
 // p_one (Instance.POne).
 func (p Pass) OwnOffers(to int32, hit []int32, pone []float64) Offers {
-	o := Offers{To: to, V: hit, C: make([]Cand, len(hit))}
+	o := Offers{To: to, From: to, V: hit, C: make([]Cand, len(hit))}
 	for j, h := range hit {
 		o.C[j] = p.Own(h, pone[j])
 	}
@@ -271,11 +272,15 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 // Offer is what shard sh sends after a Settle that changed the vertices changed
 // (local indices): for every vertex w of another shard with a changed neighbour x,
 // the least Extend(cur[x]) over those x. An unchanged vertex's extension was sent in
-// the round it last changed, so only the changed cut is on the wire. The result is
-// sorted by destination shard and vertex and has no empty entries.
-func (s *Stepper) Offer(l graph.Layout, sh *graph.Shard, cur []Cand, changed []int32) []Offers {
+// the round it last changed, so only the changed cut is on the wire. Nor is an
+// extension the shard knows cannot beat w's candidate (knownBounds: from in, the
+// offers that Settle received), so a round whose offers could only come back
+// unchanged is not run (doc.go invariant 8). The result is sorted by destination
+// shard and vertex and has no empty entries.
+func (s *Stepper) Offer(l graph.Layout, sh *graph.Shard, cur []Cand, changed []int32, in []Offers) []Offers {
 	self := l.Of(sh.Lo)
 	hi := sh.Lo + int32(sh.Len())
+	known := s.knownBounds(l, sh, in)
 	best := make(map[int32]Cand)
 	for _, i := range changed {
 		var ext Cand
@@ -290,6 +295,9 @@ func (s *Stepper) Offer(l graph.Layout, sh *graph.Shard, cur []Cand, changed []i
 			}
 			if !ok {
 				break
+			}
+			if b, bounded := known[w]; bounded && !s.Less(ext, b) {
+				continue // w's candidate is b or better already
 			}
 			if b, seen := best[w]; !seen || s.Less(ext, b) {
 				best[w] = ext
@@ -311,13 +319,53 @@ func (s *Stepper) Offer(l graph.Layout, sh *graph.Shard, cur []Cand, changed []i
 			panic("bfs: offer to the sending shard") // invariant 8: only cut arcs leave
 		}
 		if len(out) == 0 || out[len(out)-1].To != to {
-			out = append(out, Offers{To: to})
+			out = append(out, Offers{To: to, From: self})
 		}
 		o := &out[len(out)-1]
 		o.V = append(o.V, w)
 		o.C = append(o.C, best[w])
 	}
 	return out
+}
+
+// knownBounds are upper bounds, in the order of Less, on the candidates of some of
+// sh's cut neighbours, learnt from in, the offers sh received this round: an offer c
+// from shard T for sh's vertex x whose only neighbour in T is w can only be
+// Extend(T's candidate of w) — Offer sends the least extension over x's changed
+// neighbours in T — so w's candidate is at most c (Extend never precedes its
+// argument, and candidates only improve). An extension not below c then cannot
+// change w: Settle would drop it. On a path this is the offer back across each
+// boundary, which would otherwise cost a round that changes nothing.
+func (s *Stepper) knownBounds(l graph.Layout, sh *graph.Shard, in []Offers) map[int32]Cand {
+	self := l.Of(sh.Lo)
+	var known map[int32]Cand
+	for _, o := range in {
+		if o.From == self {
+			continue // the shard's own seeds
+		}
+		lo, hi := l.Range(o.From)
+		for j, x := range o.V {
+			w, k := int32(-1), 0
+			for _, y := range sh.Neighbours(int(x - sh.Lo)) { // ascending
+				if y >= hi {
+					break
+				}
+				if y >= lo {
+					w, k = y, k+1
+				}
+			}
+			if k != 1 {
+				continue
+			}
+			if known == nil {
+				known = make(map[int32]Cand)
+			}
+			if b, seen := known[w]; !seen || s.Less(o.C[j], b) {
+				known[w] = o.C[j]
+			}
+		}
+	}
+	return known
 }
 
 // Rounds is the block-centric round engine: the same fixed point as Propagate,
@@ -425,7 +473,7 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 			}
 			st := steppers[worker]
 			changed := st.Settle(shards[s], cur[s], inbox[s])
-			out[s] = st.Offer(l, shards[s], cur[s], changed)
+			out[s] = st.Offer(l, shards[s], cur[s], changed, inbox[s])
 			for _, i := range changed {
 				scans[s] += int64(len(shards[s].Neighbours(int(i))))
 			}

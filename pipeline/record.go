@@ -34,35 +34,58 @@ func BuildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.Reco
 // BuildRecordRows lays out the output table of some vertices (graphdp query), or of
 // every vertex in order when rows is nil: row i is vertex rows[i], with m's entries at
 // index i (m holds one entry per row, Bind as vertex positions). mem may be nil (Go
-// allocator). Fixed-width columns already in the output's layout — int64 ids of every
-// vertex, p_true, p_one, binding_distance — are wrapped, not copied (Arrow buffers
-// over the Go slices, which the record keeps alive and which must not change while it
-// is in use); only nullable columns get a validity bitmap, and binding ids a gathered
-// array.
+// allocator). It is Rows.Record with the ids, answers and hitting set of l.
 func BuildRecordRows(mem memory.Allocator, l *Loaded, rows []int32, m *bfs.Mechanism) (arrow.RecordBatch, error) {
 	vs := l.Vertices
-	n := len(rows)
-	if rows == nil {
-		n = vs.IDs.Len()
-	}
-	if len(m.POne) != n || len(m.PTrue) != n || len(m.Bind) != n || len(m.Dist) != n {
-		return nil, fmt.Errorf("pipeline: %d rows but mechanism entries %d/%d/%d/%d", n, len(m.POne), len(m.PTrue), len(m.Bind), len(m.Dist))
-	}
-	if mem == nil {
-		mem = memory.NewGoAllocator()
-	}
 	inH := make([]bool, vs.IDs.Len())
 	for _, h := range l.Hit.Vertex {
 		inH[h] = true
 	}
 	ans := vs.Answer
 	if rows != nil {
-		hit := make([]bool, n)
-		ans = make([]bool, n)
+		hit := make([]bool, len(rows))
+		ans = make([]bool, len(rows))
 		for i, v := range rows {
 			ans[i], hit[i] = vs.Answer[v], inH[v]
 		}
 		inH = hit
+	}
+	r := Rows{IDType: vs.IDType, AnswerType: vs.AnswerType, IDs: vs.IDs, At: rows, Answer: ans, InH: inH, M: m, BindIDs: vs.IDs}
+	return r.Record(mem)
+}
+
+// Rows are rows of the output table as columns: the whole table (BuildRecordRows),
+// or a part of it (a Beam shard's, written batch by batch with sink.WriteBatches).
+type Rows struct {
+	IDType, AnswerType arrow.DataType // the vertices file's id and answer types
+	// IDs are the rows' ids: row i's is IDs[At[i]], or IDs[i] when At is nil.
+	IDs ingest.IDs
+	At  []int32
+	// Answer, InH and M hold one entry per row; M.Bind indexes BindIDs (< 0: no
+	// binding vertex).
+	Answer, InH []bool
+	M           *bfs.Mechanism
+	BindIDs     ingest.IDs
+}
+
+// Record lays r out as the output table (OutputSchema). mem may be nil (Go
+// allocator). Fixed-width columns already in the output's layout — int64 ids when
+// At is nil, p_true, p_one, binding_distance — are wrapped, not copied (Arrow
+// buffers over the Go slices, which the record keeps alive and which must not
+// change while it is in use); only nullable columns get a validity bitmap, and
+// binding ids a gathered array.
+func (r *Rows) Record(mem memory.Allocator) (arrow.RecordBatch, error) {
+	m := r.M
+	n := len(r.At)
+	if r.At == nil {
+		n = r.IDs.Len()
+	}
+	if len(m.POne) != n || len(m.PTrue) != n || len(m.Bind) != n || len(m.Dist) != n || len(r.Answer) != n || len(r.InH) != n {
+		return nil, fmt.Errorf("pipeline: %d rows but answers %d, hitting-set flags %d, mechanism entries %d/%d/%d/%d",
+			n, len(r.Answer), len(r.InH), len(m.POne), len(m.PTrue), len(m.Bind), len(m.Dist))
+	}
+	if mem == nil {
+		mem = memory.NewGoAllocator()
 	}
 	// Validity of binding_id and binding_distance: a binding vertex exists.
 	valid := make([]byte, (n+7)/8)
@@ -74,7 +97,7 @@ func BuildRecordRows(mem memory.Allocator, l *Loaded, rows []int32, m *bfs.Mecha
 			nulls++
 		}
 	}
-	schema := OutputSchema(vs.IDType, vs.AnswerType)
+	schema := OutputSchema(r.IDType, r.AnswerType)
 	cols := make([]arrow.Array, 0, 7)
 	defer func() {
 		for _, c := range cols {
@@ -91,32 +114,32 @@ func BuildRecordRows(mem memory.Allocator, l *Loaded, rows []int32, m *bfs.Mecha
 		cols = append(cols, b.NewArray())
 		return nil
 	}
-	if vs.IDs.Int != nil && rows == nil {
-		cols = append(cols, wrap(arrow.PrimitiveTypes.Int64, n, nil, 0, arrow.Int64Traits.CastToBytes(vs.IDs.Int)))
-	} else if err := build(vs.IDType, func(b array.Builder) error { return appendIDs(b, vs.IDs, rows) }); err != nil {
+	if r.IDs.Int != nil && r.At == nil {
+		cols = append(cols, wrap(arrow.PrimitiveTypes.Int64, n, nil, 0, arrow.Int64Traits.CastToBytes(r.IDs.Int)))
+	} else if err := build(r.IDType, func(b array.Builder) error { return appendIDs(b, r.IDs, r.At) }); err != nil {
 		return nil, err
 	}
-	if err := build(vs.AnswerType, func(b array.Builder) error { return appendAnswers(b, ans) }); err != nil {
+	if err := build(r.AnswerType, func(b array.Builder) error { return appendAnswers(b, r.Answer) }); err != nil {
 		return nil, err
 	}
 	cols = append(cols,
 		wrap(arrow.PrimitiveTypes.Float64, n, nil, 0, arrow.Float64Traits.CastToBytes(m.PTrue)),
 		wrap(arrow.PrimitiveTypes.Float64, n, nil, 0, arrow.Float64Traits.CastToBytes(m.POne)))
 	if err := build(arrow.FixedWidthTypes.Boolean, func(b array.Builder) error {
-		b.(*array.BooleanBuilder).AppendValues(inH, nil)
+		b.(*array.BooleanBuilder).AppendValues(r.InH, nil)
 		return nil
 	}); err != nil {
 		return nil, err
 	}
-	if vs.IDs.Int != nil {
+	if r.BindIDs.Int != nil {
 		bound := make([]int64, n)
 		for v, b := range m.Bind {
 			if b >= 0 {
-				bound[v] = vs.IDs.Int[b]
+				bound[v] = r.BindIDs.Int[b]
 			}
 		}
 		cols = append(cols, wrap(arrow.PrimitiveTypes.Int64, n, valid, nulls, arrow.Int64Traits.CastToBytes(bound)))
-	} else if err := build(vs.IDType, func(b array.Builder) error { return appendIDs(b, vs.IDs, m.Bind) }); err != nil {
+	} else if err := build(r.IDType, func(b array.Builder) error { return appendIDs(b, r.BindIDs, m.Bind) }); err != nil {
 		return nil, err
 	}
 	cols = append(cols, wrap(arrow.PrimitiveTypes.Int32, n, valid, nulls, arrow.Int32Traits.CastToBytes(m.Dist)))

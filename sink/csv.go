@@ -49,8 +49,8 @@ type appendCell func(dst []byte, i int) []byte
 // writeCSV writes a header line and one line per row. A null is an empty
 // field; a non-null empty string is written "" so the two stay apart for
 // readers that tell them apart (encoding/csv reads both as "").
-func writeCSV(ctx context.Context, w io.Writer, rec arrow.RecordBatch, cfg config) error {
-	sc := rec.Schema()
+func writeCSV(ctx context.Context, w io.Writer, rec table, cfg config) error {
+	sc := rec.schema
 	line := make([]byte, 0, 256)
 	for j, f := range sc.Fields() {
 		if j > 0 {
@@ -63,8 +63,8 @@ func writeCSV(ctx context.Context, w io.Writer, rec arrow.RecordBatch, cfg confi
 		return err
 	}
 
-	cells := make([]appendCell, rec.NumCols())
-	return forEachSlice(ctx, rec, cfg, func(s arrow.RecordBatch) error {
+	cells := make([]appendCell, sc.NumFields())
+	return forEachSlice(ctx, rec, cfg, false, func(s arrow.RecordBatch) error {
 		for j, col := range s.Columns() {
 			c, ok := cellAppender(col)
 			if !ok {

@@ -27,5 +27,9 @@
 //     - .csv: RFC 4180 with a header line, "\n" line ends, shortest round-trip
 //     floats, true/false, nulls as empty fields; it carries no metadata.
 //  4. Bounded memory: records are written in slices of at most RowGroupRows rows,
-//     and the context is checked between slices.
+//     and the context is checked between slices. WriteBatches takes a table as a
+//     sequence of batches and re-cuts them into the same slices, holding one slice
+//     and one batch at a time; its bytes are those of Write of the concatenation
+//     (what an encoder writes depends on the rows, not on how they were cut:
+//     emptyValueBytes, writeIPC).
 package sink

@@ -42,8 +42,8 @@ func parquetProperties(cfg config) *parquet.WriterProperties {
 }
 
 // writeParquet writes rec as one Parquet file with one row group per slice.
-func writeParquet(ctx context.Context, w io.Writer, rec arrow.RecordBatch, md arrow.Metadata, cfg config) error {
-	sc := withMetadata(rec.Schema(), md)
+func writeParquet(ctx context.Context, w io.Writer, rec table, md arrow.Metadata, cfg config) error {
+	sc := withMetadata(rec.schema, md)
 	arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(cfg.mem), pqarrow.WithStoreSchema())
 	// w is a *bufio.Writer, not an io.Closer, so Close below writes the footer
 	// without closing the temporary file under writeFileAtomic.
@@ -51,6 +51,6 @@ func writeParquet(ctx context.Context, w io.Writer, rec arrow.RecordBatch, md ar
 	if err != nil {
 		return err
 	}
-	err = forEachSlice(ctx, rec, cfg, fw.Write)
+	err = forEachSlice(ctx, rec, cfg, false, fw.Write)
 	return errors.Join(err, fw.Close())
 }

@@ -15,5 +15,5 @@ func WriteCSVTo(ctx context.Context, w io.Writer, rec arrow.RecordBatch) error {
 	if err := checkCSVSchema(rec.Schema()); err != nil {
 		return fmt.Errorf("sink: %w", err)
 	}
-	return writeCSV(ctx, w, rec, defaultConfig())
+	return writeCSV(ctx, w, oneBatch(rec), defaultConfig())
 }

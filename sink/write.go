@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -36,7 +37,40 @@ func Write(ctx context.Context, path string, rec arrow.RecordBatch, meta map[str
 	return writeRecord(ctx, path, rec, meta, defaultConfig())
 }
 
+// WriteBatches is Write of the table whose rows are those of the batches next
+// returns, in order, until it returns nil: the same bytes as Write of their
+// concatenation (doc.go invariant 4), written as they come. Each batch must have
+// schema's fields; WriteBatches releases it. An error from next aborts the write
+// (nothing at path changes). A caller that produces its table in parts (the Beam
+// runner, shard by shard) holds one part at a time, and the writer one slice.
+func WriteBatches(ctx context.Context, path string, schema *arrow.Schema, next func() (arrow.RecordBatch, error), meta map[string]string) error {
+	return writeTable(ctx, path, table{schema, next}, meta, defaultConfig())
+}
+
+// table is what the encoders write: a schema and its rows as consecutive batches.
+type table struct {
+	schema *arrow.Schema
+	next   func() (arrow.RecordBatch, error) // the next batch, which the reader releases; nil after the last
+}
+
+// oneBatch is the table of rec (which stays the caller's).
+func oneBatch(rec arrow.RecordBatch) table {
+	done := false
+	return table{rec.Schema(), func() (arrow.RecordBatch, error) {
+		if done {
+			return nil, nil
+		}
+		done = true
+		rec.Retain()
+		return rec, nil
+	}}
+}
+
 func writeRecord(ctx context.Context, path string, rec arrow.RecordBatch, meta map[string]string, cfg config) error {
+	return writeTable(ctx, path, oneBatch(rec), meta, cfg)
+}
+
+func writeTable(ctx context.Context, path string, rec table, meta map[string]string, cfg config) error {
 	format, err := FormatOf(path)
 	if err != nil {
 		return err
@@ -52,7 +86,7 @@ func writeRecord(ctx context.Context, path string, rec arrow.RecordBatch, meta m
 	case ArrowIPC:
 		encode = func(w io.Writer) error { return writeIPC(ctx, w, rec, md, cfg) }
 	case CSV:
-		if err := checkCSVSchema(rec.Schema()); err != nil {
+		if err := checkCSVSchema(rec.schema); err != nil {
 			return fmt.Errorf("sink: %s: %w", path, err)
 		}
 		encode = func(w io.Writer) error { return writeCSV(ctx, w, rec, cfg) }
@@ -83,30 +117,142 @@ func withMetadata(sc *arrow.Schema, md arrow.Metadata) *arrow.Schema {
 	return arrow.NewSchema(sc.Fields(), &md)
 }
 
-// forEachSlice calls fn on consecutive slices of rec of at most cfg.sliceRows
-// rows, checking ctx before each and running cfg.afterSlice after each.
-// fn must not retain its argument.
-func forEachSlice(ctx context.Context, rec arrow.RecordBatch, cfg config, fn func(arrow.RecordBatch) error) error {
-	n, rc := rec.NumRows(), rowCounter(ctx)
-	for off := int64(0); off < n; off += cfg.sliceRows {
+// forEachSlice calls fn on consecutive slices of t's rows of cfg.sliceRows rows
+// (the last one shorter), whatever the batches t comes in: a slice within one
+// batch is a zero-copy view of it, one across batches a copy of its parts, and
+// with compact every slice is a copy (offset 0, buffers of exactly the slice's
+// length: an encoder whose bytes follow the buffers' layout then writes the same
+// bytes for the same rows however they came). It checks ctx before each batch and
+// slice and runs cfg.afterSlice after each slice. fn must not retain its argument.
+func forEachSlice(ctx context.Context, t table, cfg config, compact bool, fn func(arrow.RecordBatch) error) error {
+	rc := rowCounter(ctx)
+	var parts []arrow.RecordBatch // the next slice's rows so far
+	var rows, done int64
+	defer func() {
+		for _, p := range parts {
+			p.Release()
+		}
+	}()
+	flush := func() error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		end := min(off+cfg.sliceRows, n)
-		s := rec.NewSlice(off, end)
-		err := fn(s)
+		s, err := concatRecords(cfg, t.schema, parts, rows, compact)
+		if err != nil {
+			return err
+		}
+		s = emptyValueBytes(s)
+		for _, p := range parts {
+			p.Release()
+		}
+		parts = parts[:0]
+		err = fn(s)
 		s.Release()
 		if err != nil {
 			return err
 		}
+		done += rows
 		if rc != nil {
-			rc.Add(end - off)
+			rc.Add(rows)
 		}
+		rows = 0
 		if cfg.afterSlice != nil {
-			if err := cfg.afterSlice(end); err != nil {
-				return err
+			return cfg.afterSlice(done)
+		}
+		return nil
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := t.next()
+		if err != nil || b == nil {
+			if err == nil && rows > 0 {
+				err = flush()
+			}
+			if err == nil {
+				err = ctx.Err()
+			}
+			return err
+		}
+		if !b.Schema().Equal(t.schema) {
+			b.Release()
+			return fmt.Errorf("a batch's schema %s is not the table's %s", b.Schema(), t.schema)
+		}
+		n := b.NumRows()
+		for off := int64(0); off < n; {
+			end := min(n, off+cfg.sliceRows-rows)
+			parts = append(parts, b.NewSlice(off, end))
+			rows += end - off
+			off = end
+			if rows == cfg.sliceRows {
+				if err := flush(); err != nil {
+					b.Release()
+					return err
+				}
 			}
 		}
+		b.Release()
 	}
-	return ctx.Err()
+}
+
+// emptyValueBytes is rec with every string or binary column whose value bytes are
+// nil given an empty, non-nil buffer instead: arrow-go's Parquet statistics skip a
+// nil value (v18.8.0, metadata.updateByteArrayStatisticsFromArrowOffsets), so an
+// empty string would count towards its row group's min and max in a slice of a
+// table with longer strings elsewhere but not in a batch of its own. With it the
+// bytes follow the values, not how the buffers were cut (doc.go invariants 2, 4).
+// It takes over rec's reference.
+func emptyValueBytes(rec arrow.RecordBatch) arrow.RecordBatch {
+	var cols []arrow.Array
+	for j, c := range rec.Columns() {
+		d := c.Data()
+		if !arrow.IsBaseBinary(c.DataType().ID()) || len(d.Buffers()) < 3 || (d.Buffers()[2] != nil && d.Buffers()[2].Bytes() != nil) {
+			continue
+		}
+		if cols == nil {
+			cols = slices.Clone(rec.Columns())
+		}
+		bufs := slices.Clone(d.Buffers())
+		bufs[2] = memory.NewBufferBytes([]byte{})
+		nd := array.NewData(d.DataType(), d.Len(), bufs, nil, d.NullN(), d.Offset())
+		cols[j] = array.MakeFromData(nd)
+		nd.Release()
+		defer cols[j].Release()
+	}
+	if cols == nil {
+		return rec
+	}
+	out := array.NewRecordBatch(rec.Schema(), cols, rec.NumRows())
+	rec.Release()
+	return out
+}
+
+// concatRecords is the rows of parts, one after the other: parts[0] itself when
+// alone and not compact, else a copy.
+func concatRecords(cfg config, schema *arrow.Schema, parts []arrow.RecordBatch, rows int64, compact bool) (arrow.RecordBatch, error) {
+	if len(parts) == 1 && !compact {
+		parts[0].Retain()
+		return parts[0], nil
+	}
+	cols := make([]arrow.Array, schema.NumFields())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for j := range cols {
+		arrs := make([]arrow.Array, len(parts))
+		for i, p := range parts {
+			arrs[i] = p.Column(j)
+		}
+		c, err := array.Concatenate(arrs, cfg.mem)
+		if err != nil {
+			return nil, err
+		}
+		cols[j] = c
+	}
+	return array.NewRecordBatch(schema, cols, rows), nil
 }
