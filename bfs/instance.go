@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/hugepage"
 )
 
 // Instance is one problem: a graph, the query's true answer on every vertex, and the
@@ -47,7 +48,7 @@ func GivenPOne(answer bool, ptrue float64) float64 {
 
 // HitIndex returns, for every vertex, its index in in.Hit or -1.
 func (in *Instance) HitIndex() []int32 {
-	idx := make([]int32, in.G.N())
+	idx := hugepage.Make[int32](in.G.N()) // the hitting check reads it at random per edge
 	for i := range idx {
 		idx[i] = -1
 	}
@@ -91,7 +92,9 @@ type Field struct {
 }
 
 func newField(n int, top float64) *Field {
-	f := &Field{Value: make([]float64, n), Bind: make([]int32, n), Dist: make([]int32, n)}
+	// Huge pages (package hugepage): Propagate writes each at random once per settled
+	// vertex, and the audit reads Value (p_one) at random once per edge.
+	f := &Field{Value: hugepage.Make[float64](n), Bind: hugepage.Make[int32](n), Dist: hugepage.Make[int32](n)}
 	for i := range f.Value {
 		f.Value[i] = top
 		f.Bind[i] = -1

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/graphdp/graphdp/internal/hugepage"
 )
 
 // Graph is an undirected graph in compressed sparse row form (doc.go, invariant 1).
@@ -169,8 +171,8 @@ func (b *Builder) Layout() {
 	// random writes: with 4 KiB pages that is a page fault per 4 KiB and a TLB miss
 	// per arc. Transparent huge pages make both 512× rarer (docs/PERFORMANCE.md,
 	// "csr"); Adj is the heads array, so the engine's scans get them too.
-	adviseHuge(b.heads)
-	adviseHuge(b.low)
+	hugepage.Advise(b.heads)
+	hugepage.Advise(b.low)
 }
 
 // ErrRowsChanged is Scatter's and Finish's error when the second pass delivers more
@@ -248,7 +250,9 @@ func buildLists(n, shift int, heads []int32, low []uint16, start []int64, hbits,
 	arcs := start[nb]
 	// Build each block's lists in place; off[v+1] holds v's deduplicated degree
 	// until the prefix sum below, kept[b] the block's total.
-	off := make([]int64, n+1)
+	// Off is read at random once per settled vertex by the engines (huge pages:
+	// package hugepage).
+	off := hugepage.Make[int64](n + 1)
 	kept := make([]int64, nb)
 	var next atomic.Int64
 	parallel(w, w, func(_, _, _ int) {

@@ -4,7 +4,7 @@
 // consecutive vertices for the block-centric engines (Layout, Shard), the vertex
 // ranges the checks scan in parallel (Ranges), and its connected components
 // (CountComponents; per shard, LocalRoots and Spanning). It knows nothing of privacy;
-// it imports nothing of graphdp.
+// of graphdp it imports only internal/hugepage (advice to the kernel, no semantics).
 //
 // Invariants:
 //
