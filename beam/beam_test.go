@@ -53,6 +53,19 @@ type testGraph struct {
 	ids    []int64 // vertex ids (not dense: shuffled, with gaps)
 }
 
+// hitAtAlpha makes the vertices pick accepts, in vertex order, the hitting set, each
+// at the balanced α = (e^ε+δ)/(e^ε+1) of ε = 1, δ = 0.01: feasible whenever the set
+// hits every boundary edge.
+func (g *testGraph) hitAtAlpha(pick func(v int) bool) {
+	g.hit, g.ptrue = nil, nil
+	for v := range g.n {
+		if pick(v) {
+			g.hit = append(g.hit, v)
+			g.ptrue = append(g.ptrue, (math.E+0.01)/(math.E+1))
+		}
+	}
+}
+
 func (g *testGraph) id(v int) any {
 	if g.strIDs {
 		return fmt.Sprintf("v%d", g.ids[v])
@@ -466,13 +479,8 @@ func TestBeamParquetOutput(t *testing.T) {
 			r := rand.New(rand.NewPCG(8, 8))
 			g := gen(r, "grid", 80, 1, 0.01)
 			g.strIDs = str
-			g.hit, g.ptrue = nil, nil
-			for v := range g.n { // boundary vertices given: a hitting set; α is feasible
-				if v%3 == 0 || g.answer[v] {
-					g.hit = append(g.hit, v)
-					g.ptrue = append(g.ptrue, (math.E+0.01)/(math.E+1))
-				}
-			}
+			// Every answer-1 vertex is in: a boundary-hitting set.
+			g.hitAtAlpha(func(v int) bool { return v%3 == 0 || g.answer[v] })
 			dir := t.TempDir()
 			job := g.write(t, dir, 16)
 			job.SetEpsilon(1)

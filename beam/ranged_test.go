@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -432,19 +431,13 @@ func TestBeamOverObjectStores(t *testing.T) {
 			srv := newObjectServer()
 			remoteEnv(t, srv, scheme)
 			g := gen(rand.New(rand.NewPCG(uint64(i), 71)), "grid", 120, 1, 0.01)
-			g.hit, g.ptrue = nil, nil
 			in := make([]bool, g.n) // both ends of every boundary edge, all at the feasible α
 			for k := range g.src {
 				if u, v := g.src[k], g.dst[k]; g.answer[u] != g.answer[v] {
 					in[u], in[v] = true, true
 				}
 			}
-			for v := range in {
-				if in[v] {
-					g.hit = append(g.hit, v)
-					g.ptrue = append(g.ptrue, (math.E+0.01)/(math.E+1))
-				}
-			}
+			g.hitAtAlpha(func(v int) bool { return in[v] })
 			dir := t.TempDir()
 			job := g.write(t, dir, 16)
 			job.SetEpsilon(1)

@@ -192,14 +192,7 @@ func BenchmarkPhase(b *testing.B) {
 //
 //	GRAPHDP_BENCH_JOB=bench-out/data/hypercube20/job.yaml go test ./pipeline -run '^$' -bench RunJob -benchtime 3x -cpuprofile cpu.prof
 func BenchmarkRunJob(b *testing.B) {
-	path := os.Getenv("GRAPHDP_BENCH_JOB")
-	if path == "" {
-		b.Skip("GRAPHDP_BENCH_JOB not set")
-	}
-	job := DefaultJob()
-	if _, err := LoadConfig(path, &job); err != nil {
-		b.Fatal(err)
-	}
+	job := envJob(b)
 	job.Out = filepath.Join(b.TempDir(), "out.parquet")
 	b.ReportAllocs()
 	for b.Loop() {
@@ -218,14 +211,7 @@ func BenchmarkRunJob(b *testing.B) {
 //
 //	GRAPHDP_BENCH_JOB=bench-out/data/uniform10M/job.yaml go test ./pipeline -run '^$' -bench LoadGraph -benchtime 2x -cpuprofile cpu.prof
 func BenchmarkLoadGraph(b *testing.B) {
-	path := os.Getenv("GRAPHDP_BENCH_JOB")
-	if path == "" {
-		b.Skip("GRAPHDP_BENCH_JOB not set")
-	}
-	job := DefaultJob()
-	if _, err := LoadConfig(path, &job); err != nil {
-		b.Fatal(err)
-	}
+	job := envJob(b)
 	for b.Loop() {
 		t := time.Now()
 		l, err := Load(context.Background(), &job)
@@ -241,4 +227,18 @@ func BenchmarkLoadGraph(b *testing.B) {
 		b.ReportMetric((time.Since(t) - read).Seconds(), "csr-s")
 		b.ReportMetric(float64(g.M()), "edges")
 	}
+}
+
+// envJob is the job file named by GRAPHDP_BENCH_JOB; the benchmark is skipped
+// without one.
+func envJob(b *testing.B) Job {
+	path := os.Getenv("GRAPHDP_BENCH_JOB")
+	if path == "" {
+		b.Skip("GRAPHDP_BENCH_JOB not set")
+	}
+	job := DefaultJob()
+	if _, err := LoadConfig(path, &job); err != nil {
+		b.Fatal(err)
+	}
+	return job
 }
