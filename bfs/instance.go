@@ -88,7 +88,6 @@ type Field struct {
 	Dist  []int32
 	Scans int64 // adjacency entries the engine read: its relaxations
 
-	touched int64 // Propagate's prefetch loads, kept so they are not optimised away
 }
 
 func newField(n int, top float64) *Field {

@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/hugepage"
+	"github.com/graphdp/graphdp/internal/prefetch"
 )
 
 // Propagate is the default engine (docs/DESIGN.md §4): label-setting from the hitting set,
@@ -42,10 +44,6 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 	// Step is a function of the value alone and values leave the queue sorted, so
 	// runs of pops share it: one call per run.
 	lastA, lastOffer := math.NaN(), 0.0
-	// touch sums loads of the offsets and first neighbours of vertices a few pops
-	// ahead in the FIFO: they miss the cache like the current vertex's loads but do
-	// not depend on them, so the misses overlap (a software prefetch; Go has none).
-	var touch int64
 	for {
 		// Pop the smaller key; a hitting-set entry (distance 0) wins ties.
 		var e entry
@@ -59,10 +57,7 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			reached[s.v>>6] |= 1 << (s.v & 63)
 		} else if !fifo.empty() {
 			if b := fifo.blocks[0]; fifo.head+prefetchFar < len(b) {
-				touch += g.Off[b[fifo.head+prefetchFar].v]
-				if y := b[fifo.head+prefetchNear].v; g.Off[y] < int64(len(g.Adj)) {
-					touch += int64(g.Adj[g.Off[y]])
-				}
+				ahead(g, f, settled, reached, b[fifo.head:])
 			}
 			e = fifo.pop()
 			if settled[e.v>>6]&(1<<(e.v&63)) != 0 {
@@ -114,16 +109,35 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			}
 		}
 	}
-	f.touched = touch
 	return f, nil
 }
 
-// How far ahead in the FIFO Propagate loads a vertex's offsets and then, once they
-// are cached, its list.
+// How far ahead in the FIFO Propagate prefetches (package prefetch) a vertex's
+// offsets; then, once they are cached, its list, its settled word and its field
+// slots; then, once its list is cached, its neighbours' reached words. A pop
+// does a few hundred instructions, so each stage's misses complete in the time
+// of a few pops, and the misses of prefetchFar pops are in flight at once.
 const (
 	prefetchFar  = 16
 	prefetchNear = 8
+	prefetchBits = 4
 )
+
+// ahead prefetches for the queued entries q[prefetchBits], q[prefetchNear] and
+// q[prefetchFar] (len(q) > prefetchFar) what their pops will read at random.
+func ahead(g *graph.Graph, f *Field, settled, reached []uint64, q []queued) {
+	prefetch.At(g.Off, int(q[prefetchFar].v))
+	y := q[prefetchNear].v
+	if lo := g.Off[y]; lo < int64(len(g.Adj)) {
+		prefetch.At(g.Adj, int(lo))
+	}
+	prefetch.At(settled, int(y>>6))
+	prefetch.At(f.Value, int(y))
+	prefetch.At(f.Dist, int(y))
+	prefetch.At(f.Bind, int(y))
+	z := q[prefetchBits].v
+	prefetch.Bits(reached, g.Adj[g.Off[z]:g.Off[z+1]])
+}
 
 // entry is a queued vertex with its key: value, distance and binding vertex.
 type entry struct {

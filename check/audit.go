@@ -115,12 +115,12 @@ func exactExcess(pair dp.Pair, pu, pv float64, one bool) float64 {
 func verifyRange(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool, lo, hi int32) Audit {
 	x := NewAuditor(pair, tol, limit)
 	x.RankAll = rankAll
-	for u := lo; u < hi; u++ {
+	eachAbove(g, pone, lo, hi, func(u int32, above []int32) {
 		x.Vertex(u, pone[u])
-		for _, v := range g.Above(u) {
+		for _, v := range above {
 			x.Edge(v, pone[v])
 		}
-	}
+	})
 	return x.Audit
 }
 

@@ -27,16 +27,16 @@ func Hitting(g *graph.Graph, answer []bool, hitIndex []int32, limit int) HitChec
 
 func checkHittingRange(g *graph.Graph, answer []bool, hitIndex []int32, limit int, lo, hi int32) HitCheck {
 	var hc HitCheck
-	for u := lo; u < hi; u++ {
+	eachAbove(g, answer, lo, hi, func(u int32, above []int32) {
 		au := answer[u]
-		for _, v := range g.Above(u) {
+		for _, v := range above {
 			// Edge ignores the set unless the answers differ: reading hitIndex (random,
 			// 4 bytes a vertex) only then saves a cache miss on most edges.
 			if av := answer[v]; av != au {
 				hc.Edge(u, v, au, av, hitIndex[u] >= 0, hitIndex[v] >= 0, limit)
 			}
 		}
-	}
+	})
 	return hc
 }
 

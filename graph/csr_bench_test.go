@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"testing"
+	"time"
 )
 
 // BenchmarkBuild times the CSR build alone on uniform random rows (10 per vertex),
@@ -31,4 +33,58 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportMetric(float64(len(src))*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 		})
 	}
+}
+
+// BenchmarkScatter times the streaming Builder's two passes over uniform random
+// rows (10 per vertex) generated in chunks of 2^20, never all held, on
+// GRAPHDP_BENCH_UNIFORM vertices: count-s is the first pass, scatter-s the
+// second (the same generation plus Scatter's writes), finish-s the lists.
+//
+//	GRAPHDP_BENCH_UNIFORM=100000000 go test ./graph -run '^$' -bench Scatter -benchtime 1x
+func BenchmarkScatter(b *testing.B) {
+	s := os.Getenv("GRAPHDP_BENCH_UNIFORM")
+	if s == "" {
+		b.Skip("GRAPHDP_BENCH_UNIFORM not set")
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const chunk = 1 << 20
+	rows := 10 * n
+	src, dst := make([]int32, chunk), make([]int32, chunk)
+	each := func(fn func(src, dst []int32) error) error {
+		for lo := 0; lo < rows; lo += chunk {
+			r := rand.New(rand.NewPCG(1, uint64(lo)))
+			k := min(chunk, rows-lo)
+			for i := range k {
+				x := r.Uint64()
+				src[i], dst[i] = int32((x>>32)*uint64(n)>>32), int32((x&0xffffffff)*uint64(n)>>32)
+			}
+			if err := fn(src[:k], dst[:k]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var count, scatter, finish time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		bld := NewBuilder(n, int64(rows), 1)
+		each(func(src, dst []int32) error { bld.Count(0, src, dst); return nil })
+		bld.Layout()
+		t1 := time.Now()
+		if err := each(func(src, dst []int32) error { return bld.Scatter(0, src, dst) }); err != nil {
+			b.Fatal(err)
+		}
+		t2 := time.Now()
+		if _, _, err := bld.Finish(0); err != nil {
+			b.Fatal(err)
+		}
+		count, scatter, finish = count+t1.Sub(t0), scatter+t2.Sub(t1), finish+time.Since(t2)
+	}
+	k := float64(b.N)
+	b.ReportMetric(count.Seconds()/k, "count-s")
+	b.ReportMetric(scatter.Seconds()/k, "scatter-s")
+	b.ReportMetric(finish.Seconds()/k, "finish-s")
 }
