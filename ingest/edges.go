@@ -92,6 +92,24 @@ type EdgeStream struct {
 	pos  batches[int32]         // Scan's batches
 	done func()
 	csv  *Edges // a CSV file is read whole when opened
+	drop bool   // DropBehind
+}
+
+// DropBehind makes every later Scan drop each row group's bytes from the OS page
+// cache once it has read them (a local Parquet file; nothing otherwise). It is
+// for a file the cache cannot keep between the passes anyway (the file and the
+// run's memory do not fit in the machine together): its pages would only crowd
+// out the run's own, the huge pages above all, which the kernel then cannot find
+// free and falls back to small ones (docs/PERFORMANCE.md, "Page cache"). Reads
+// return the same bytes either way.
+func (s *EdgeStream) DropBehind() { s.drop = s.t != nil }
+
+// Size is the file's size in bytes (0 for CSV, which is read whole when opened).
+func (s *EdgeStream) Size() int64 {
+	if s.t == nil {
+		return 0
+	}
+	return s.t.src.Size()
 }
 
 // OpenEdges opens the edges file at path (columns cols.Src and cols.Dst, holding
@@ -163,6 +181,9 @@ func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int3
 		fold = nil
 	}
 	return t.run(ctx, func(check func() error, g int) error {
+		if s.drop {
+			defer t.dropGroup(g)
+		}
 		if fold != nil {
 			release, err := fold.read(g)
 			if err != nil {

@@ -168,15 +168,26 @@ func TestHittingSetNegativeZero(t *testing.T) {
 	}
 }
 
-// checkStream reads path twice through an EdgeStream and checks that both passes
-// deliver e's rows (ReadEdges'), batch by batch in order within each unit.
+// checkStream reads path twice through an EdgeStream, with and without
+// DropBehind, and checks that both passes deliver e's rows (ReadEdges'), batch by
+// batch in order within each unit.
 func checkStream(t *testing.T, path string, vs *Vertices, e *Edges) {
+	t.Helper()
+	for _, drop := range []bool{false, true} {
+		checkStreamPasses(t, path, vs, e, drop)
+	}
+}
+
+func checkStreamPasses(t *testing.T, path string, vs *Vertices, e *Edges, drop bool) {
 	t.Helper()
 	es, err := OpenEdges(bg, path, cols, vs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer es.Close()
+	if drop {
+		es.DropBehind()
+	}
 	if es.Rows() != e.Rows {
 		t.Errorf("stream Rows %d, want %d", es.Rows(), e.Rows)
 	}

@@ -110,26 +110,12 @@ type span struct{ lo, hi int64 }
 // groups whose bytes are not disjoint and in order), and a read of its own must hash it.
 func newFoldedHash(t *Table, cores int) *foldedHash {
 	limit := min(int64(maxFoldedSpan), int64(maxFoldedBytes/max(cores, 1)))
-	md := t.rd.MetaData()
-	spans := make([]span, md.NumRowGroups())
+	spans := make([]span, t.numGroups())
 	end := int64(4) // the leading magic
 	for g := range spans {
-		rg := md.RowGroup(g)
-		s := span{lo: math.MaxInt64, hi: -1}
-		for c := range rg.NumColumns() {
-			cc, err := rg.ColumnChunk(c)
-			if err != nil {
-				return nil
-			}
-			lo := cc.DataPageOffset()
-			if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < lo {
-				lo = cc.DictionaryPageOffset()
-			}
-			n := cc.TotalCompressedSize()
-			if lo < 0 || n < 0 || lo > t.src.Size()-n {
-				return nil
-			}
-			s.lo, s.hi = min(s.lo, lo), max(s.hi, lo+n)
+		s, ok := t.groupSpan(g)
+		if !ok {
+			return nil
 		}
 		if s.hi < 0 { // no columns
 			s = span{lo: end, hi: end}
@@ -142,6 +128,42 @@ func newFoldedHash(t *Table, cores int) *foldedHash {
 	fh := &foldedHash{f: t.src, spans: spans, h: sha256.New()}
 	fh.cond.L = &fh.mu
 	return fh
+}
+
+// groupSpan is the bytes of row group g's column chunks, from its first page to
+// the end of its last (hi < 0 when it has no columns); false when the
+// footer's offsets are not inside the file.
+func (t *Table) groupSpan(g int) (span, bool) {
+	rg := t.rd.MetaData().RowGroup(g)
+	s := span{lo: math.MaxInt64, hi: -1}
+	for c := range rg.NumColumns() {
+		cc, err := rg.ColumnChunk(c)
+		if err != nil {
+			return span{}, false
+		}
+		lo := cc.DataPageOffset()
+		if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < lo {
+			lo = cc.DictionaryPageOffset()
+		}
+		n := cc.TotalCompressedSize()
+		if lo < 0 || n < 0 || lo > t.src.Size()-n {
+			return span{}, false
+		}
+		s.lo, s.hi = min(s.lo, lo), max(s.hi, lo+n)
+	}
+	return s, true
+}
+
+// dropGroup drops row group g's bytes from the page cache (EdgeStream.DropBehind)
+// when the table is a local file.
+func (t *Table) dropGroup(g int) {
+	f, ok := t.src.File.(osFile)
+	if !ok {
+		return
+	}
+	if s, ok := t.groupSpan(g); ok && s.hi > s.lo {
+		dropCache(f.File, s.lo, s.hi-s.lo)
+	}
 }
 
 // read is row group g's first step in the hashing pass: it reads g's span, hashes
