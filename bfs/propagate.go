@@ -37,6 +37,12 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 	// TLB's reach over it (package hugepage).
 	reached := hugepage.Make[uint64]((n + 63) / 64) // queued or settled
 	settled := hugepage.Make[uint64]((n + 63) / 64)
+	// The reached words are prefetched only where the bitmap is larger than a
+	// core's L2 cache: below, the loads hit anyway and the prefetch is overhead.
+	var bitsAhead []uint64
+	if len(reached) > smallBitmap {
+		bitsAhead = reached
+	}
 	var fifo fifoQueue
 	src := in.sources(c)
 	next := 0
@@ -57,7 +63,7 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			reached[s.v>>6] |= 1 << (s.v & 63)
 		} else if !fifo.empty() {
 			if b := fifo.blocks[0]; fifo.head+prefetchFar < len(b) {
-				ahead(g, f, settled, reached, b[fifo.head:])
+				ahead(g, f, settled, bitsAhead, b[fifo.head:])
 			}
 			e = fifo.pop()
 			if settled[e.v>>6]&(1<<(e.v&63)) != 0 {
@@ -123,8 +129,13 @@ const (
 	prefetchBits = 4
 )
 
+// smallBitmap is the largest reached bitmap, in words (256 KiB, 2^21 vertices),
+// whose words Propagate does not prefetch.
+const smallBitmap = 1 << 15
+
 // ahead prefetches for the queued entries q[prefetchBits], q[prefetchNear] and
-// q[prefetchFar] (len(q) > prefetchFar) what their pops will read at random.
+// q[prefetchFar] (len(q) > prefetchFar) what their pops will read at random;
+// the reached words only when reached is not nil.
 func ahead(g *graph.Graph, f *Field, settled, reached []uint64, q []queued) {
 	prefetch.At(g.Off, int(q[prefetchFar].v))
 	y := q[prefetchNear].v
@@ -135,8 +146,10 @@ func ahead(g *graph.Graph, f *Field, settled, reached []uint64, q []queued) {
 	prefetch.At(f.Value, int(y))
 	prefetch.At(f.Dist, int(y))
 	prefetch.At(f.Bind, int(y))
-	z := q[prefetchBits].v
-	prefetch.Bits(reached, g.Adj[g.Off[z]:g.Off[z+1]])
+	if reached != nil {
+		z := q[prefetchBits].v
+		prefetch.Bits(reached, g.Adj[g.Off[z]:g.Off[z+1]])
+	}
 }
 
 // entry is a queued vertex with its key: value, distance and binding vertex.
