@@ -98,7 +98,7 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 // file), first to Count and then, after Layout, to Scatter, and never holds them
 // all. Its memory is the 12 bytes an arc of scratch (heads and block offsets of
 // tails), at most 2·rows arcs, and nb·8 bytes a unit of counters (nb ≤ maxBlocks
-// blocks). Count and Scatter may run concurrently for different units; the
+// blocks), and Scatter's staging, 6·wc bytes a block per concurrent call. Count and Scatter may run concurrently for different units; the
 // batches of one unit must come in the same order and sizes each time.
 type Builder struct {
 	n, shift, nb int
@@ -189,7 +189,7 @@ var ErrRowsChanged = errors.New("graph: the edge rows changed between the build'
 // costs a TLB miss and, as the shares' open lines leave the cache, a cache miss
 // per arc. Instead the arcs are staged wc at a time per block in a small,
 // cache-resident buffer and copied out a cache line at a time (software write
-// combining, docs/PERFORMANCE.md "csr"); the shares receive the same arcs in the
+// combining, docs/PERFORMANCE.md, "Issue 12, third round"); the shares receive the same arcs in the
 // same order as direct writes would give them.
 func (b *Builder) Scatter(k int, src, dst []int32) error {
 	st := b.stages.Get().(*stage)
@@ -286,13 +286,6 @@ func (b *Builder) Finish(workers int) (*Graph, BuildStats, error) {
 	st.Kept = int64(len(adj)) / 2
 	st.Duplicates = st.Rows - st.SelfLoops - st.Kept
 	return &Graph{Off: off, Adj: adj}, st, nil
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // buildLists is the second half of a build (BuildOwned, BuildShard): from the arcs

@@ -59,7 +59,7 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	// The run reads the edges twice. When the file and the run's memory do not fit
 	// in the machine together, the page cache cannot keep the file between the
 	// passes anyway, and its pages would crowd out the run's huge pages
-	// (docs/PERFORMANCE.md, "Page cache"): each row group's are dropped once read.
+	// (docs/PERFORMANCE.md, "Issue 12, third round"): each row group's are dropped once read.
 	if mem, _ := MachineMemory(); mem > 0 && es.Size()+EstimateMemory(vs, es.Rows()).Peak() > mem {
 		es.DropBehind()
 	}
