@@ -97,9 +97,10 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 // caller delivers the same rows twice, in units of its choosing (row groups of a
 // file), first to Count and then, after Layout, to Scatter, and never holds them
 // all. Its memory is the 12 bytes an arc of scratch (heads and block offsets of
-// tails), at most 2·rows arcs, and nb·8 bytes a unit of counters (nb ≤ maxBlocks
-// blocks), and Scatter's staging, 6·wc bytes a block per concurrent call. Count and Scatter may run concurrently for different units; the
-// batches of one unit must come in the same order and sizes each time.
+// tails), at most 2·rows arcs; nb·8 bytes a unit of counters (nb ≤ maxBlocks
+// blocks); and Scatter's staging, about 6·wc bytes a block per concurrent call.
+// Count and Scatter may run concurrently for different units; the batches of one
+// unit must come in the same order and sizes each time.
 type Builder struct {
 	n, shift, nb int
 	cnt          [][]int64 // per unit: arcs per block (Count), then cursors (Scatter)
