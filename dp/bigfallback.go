@@ -184,9 +184,9 @@ func (p Pair) Excess(x, y float64, one bool) float64 {
 // in an audit that decides with Allowed.
 func (p Pair) ApproxExcess(x, y float64) (ex0, ex1 float64) {
 	e, d := p.e, p.Delta
-	ex1 = max(y-(e*x+d), x-(e*y+d))
+	ex1 = max(y-(float64(e*x)+d), x-(float64(e*y)+d))
 	qx, qy := 1-x, 1-y
-	ex0 = max(qy-(e*qx+d), qx-(e*qy+d))
+	ex0 = max(qy-(float64(e*qx)+d), qx-(float64(e*qy)+d))
 	return ex0, ex1
 }
 

@@ -16,11 +16,11 @@ func (p Pair) UpperPow(d int, a float64) float64 {
 	}
 	e, delta := p.e, p.Delta
 	if e == 1 { // ε = 0 (or below float resolution): U(a) = min(a + δ, 1)
-		return min(a+float64(d)*delta, 1)
+		return min(a+float64(float64(d)*delta), 1)
 	}
 	c := delta / (e - 1)
 	s := (1 - delta) / (e + 1)
-	branch1 := func(k int) float64 { return math.Pow(e, float64(k))*(a+c) - c }
+	branch1 := func(k int) float64 { return float64(math.Pow(e, float64(k))*(a+c)) - c }
 	tau := p.tau(a, s, c)
 	if d <= tau {
 		return min(branch1(d), 1)
@@ -40,7 +40,7 @@ func (p Pair) tau(a, s, c float64) int {
 		return math.MaxInt
 	}
 	k := int(math.Ceil(math.Log((s+c)/(a+c)) / p.Epsilon))
-	at := func(k int) float64 { return math.Pow(p.e, float64(k))*(a+c) - c }
+	at := func(k int) float64 { return float64(math.Pow(p.e, float64(k))*(a+c)) - c }
 	for k > 0 && at(k-1) >= s { // the logarithm may round up by one step
 		k--
 	}

@@ -27,7 +27,7 @@ func twoSum(a, b float64) (s, e float64) {
 // twoProd returns p = RN(a·b) and e with a·b = p + e exactly, except when the product
 // underflows, which underflow covers.
 func twoProd(a, b float64) (p, e float64) {
-	p = a * b
+	p = float64(a * b) // the conversion keeps p rounded: no fusing into a caller's add (doc.go, invariant 6)
 	return p, math.FMA(a, b, -p)
 }
 
@@ -72,8 +72,8 @@ func mul(x, y xf) xf {
 	t2, f2 := twoSum(t1, c2)
 	hi, lo := twoSum(p, t2)
 	ax, ay := math.Abs(x.hi)+math.Abs(x.lo), math.Abs(y.hi)+math.Abs(y.lo)
-	err := math.Abs(e1) + math.Abs(e2) + math.Abs(f1) + math.Abs(f2) + math.Abs(x.lo)*math.Abs(y.lo) +
-		ax*y.err + ay*x.err + x.err*y.err +
+	err := math.Abs(e1) + math.Abs(e2) + math.Abs(f1) + math.Abs(f2) + float64(math.Abs(x.lo)*math.Abs(y.lo)) +
+		float64(ax*y.err) + float64(ay*x.err) + float64(x.err*y.err) +
 		underflow(x.hi, y.hi, p) + underflow(x.hi, y.lo, c1) + underflow(x.lo, y.hi, c2) + underflow(x.lo, y.lo, x.lo*y.lo)
 	if tiny(ax, y.err) || tiny(ay, x.err) || tiny(x.err, y.err) || tiny(x.lo, y.lo) {
 		err += 0x1p-1070 // a product in the bound itself lost digits below 2^−1074

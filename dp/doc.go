@@ -23,4 +23,13 @@
 //  5. Excess(x, y, output) is the largest real difference (left − right) of that
 //     output's two inequalities, rounded to the nearest float64, with its sign exact;
 //     it is for reports only.
+//  6. Every float64 operation here is rounded on its own, on every architecture. Go
+//     lets a compiler fuse a*b + c into one fused multiply-add, and on arm64 (and
+//     amd64 built with GOAMD64=v3, ppc64, s390x, riscv64) it does, across inlined
+//     calls too: twoProd's p = a·b would be fused into the caller's twoSum(p, …),
+//     whose error term then no longer holds, and a mechanism could break DP by an
+//     ulp (it did, on arm64, before this rule). A product that feeds a sum is
+//     therefore written float64(a*b), a conversion the language defines to round;
+//     math.FMA is written out where a fused operation is meant.
+//     TestNoImplicitFusedMultiplyAdd compiles the package for arm64 and checks.
 package dp

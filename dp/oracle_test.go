@@ -5,6 +5,7 @@ import (
 	"github.com/graphdp/graphdp/internal/oracle"
 	"math"
 	"math/big"
+	"runtime"
 	"testing"
 )
 
@@ -182,8 +183,15 @@ func TestExcessExactSign(t *testing.T) {
 	if p.Allowed(x, y) || oracleAllowed(0.01, 0, x, y) {
 		t.Errorf("Allowed(%v, %v): dp %v, oracle %v; want false", x, y, p.Allowed(x, y), oracleAllowed(0.01, 0, x, y))
 	}
-	if f := math.Exp(0.01)*x - y; f < 0 {
-		t.Errorf("math.Exp no longer lenient here (%g): the case lost its point", f)
+	// The point of the case: a float64 check with math.Exp passes it. That holds for
+	// amd64's math.Exp; arm64's (pure Go) rounds e^0.01 otherwise, and the exact
+	// assertions above and below are what the test is for on every platform.
+	if f := float64(math.Exp(0.01)*x) - y; f < 0 {
+		if runtime.GOARCH == "amd64" {
+			t.Errorf("math.Exp no longer lenient here (%g): the case lost its point", f)
+		} else {
+			t.Logf("math.Exp(0.01) on %s is not lenient here (%g)", runtime.GOARCH, f)
+		}
 	}
 	if u := p.Upper(x); u >= y || !oracleAllowed(0.01, 0, x, u) {
 		t.Errorf("Upper(%v) = %v", x, u)

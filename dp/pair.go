@@ -121,12 +121,12 @@ func (p Pair) ApproxBounds(a float64) (lo, up float64) {
 
 // approxUpper is U's two branches, e^ε·a + δ and 1 − (1 − a − δ)·e^−ε, in float64.
 func (p Pair) approxUpper(a float64) (b1, b2 float64) {
-	return p.eps.hi*a + p.Delta, 1 - (1-a-p.Delta)*p.ieps.hi
+	return float64(p.eps.hi*a) + p.Delta, 1 - float64((1-a-p.Delta)*p.ieps.hi)
 }
 
 // approxLower is L's two branches, 1 − δ − e^ε·(1 − a) and (a − δ)·e^−ε, in float64.
 func (p Pair) approxLower(a float64) (l1, l2 float64) {
-	return 1 - p.Delta - p.eps.hi*(1-a), (a - p.Delta) * p.ieps.hi
+	return 1 - p.Delta - float64(p.eps.hi*(1-a)), float64((a - p.Delta) * p.ieps.hi)
 }
 
 // upperDD is RD(min(e^ε·a + δ, 1 − (1 − a − δ)·e^−ε, 1)) in double-double; the
