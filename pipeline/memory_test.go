@@ -51,3 +51,25 @@ func TestMachineMemory(t *testing.T) {
 		t.Errorf("MachineMemory() = %d, %q", b, src)
 	}
 }
+
+// The edges are read without keeping them in the page cache exactly when the file
+// and the run's modelled peak do not fit in the machine together; an unknown
+// machine size keeps the cache.
+func TestDropBehindDecision(t *testing.T) {
+	m := Memory{Build: 13 << 30, Engine: 15 << 30} // uniform100M's model, about
+	for _, c := range []struct {
+		size, machine int64
+		want          bool
+	}{
+		{12 << 30, 24 << 30, true},  // the billion-edge job on this machine
+		{1 << 30, 24 << 30, false},  // a file the cache can keep beside the run
+		{9 << 30, 24 << 30, false},  // exactly fits: keep
+		{9<<30 + 1, 24 << 30, true}, // one byte over
+		{12 << 30, 0, false},        // machine memory unknown
+		{12 << 30, 64 << 30, false}, // a larger machine
+	} {
+		if got := dropBehind(c.size, m, c.machine); got != c.want {
+			t.Errorf("dropBehind(%d, peak %d, machine %d) = %v, want %v", c.size, m.Peak(), c.machine, got, c.want)
+		}
+	}
+}

@@ -28,6 +28,9 @@ type Loaded struct {
 	Edges     *ingest.Edges      // File, Rows and Fingerprint: the rows are not kept (BuildGraph)
 	Hit       *ingest.HittingSet // nil when job.HittingSet is empty
 	Mechanism *ingest.Mechanism  // nil when job.Mechanism is empty
+	// DropBehind: the edges file is read without keeping it in the page cache
+	// (dropBehind).
+	DropBehind bool
 
 	// The edges file between its two passes (BuildGraph).
 	stream  *ingest.EdgeStream
@@ -60,11 +63,13 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	// in the machine together, the page cache cannot keep the file between the
 	// passes anyway, and its pages would crowd out the run's huge pages
 	// (docs/PERFORMANCE.md, "Issue 12, third round"): each row group's are dropped once read.
-	if mem, _ := MachineMemory(); mem > 0 && es.Size()+EstimateMemory(vs, es.Rows()).Peak() > mem {
+	mem, _ := MachineMemory()
+	drop := dropBehind(es.Size(), EstimateMemory(vs, es.Rows()), mem)
+	if drop {
 		es.DropBehind()
 	}
 	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Units())
-	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, stream: es, builder: b}
+	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, stream: es, builder: b}
 	grp, gctx := errgroup.WithContext(ctx)
 	grp.Go(func() error {
 		return es.Scan(gctx, func(k int, src, dst []int32) error {
@@ -92,6 +97,13 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 		return nil, err
 	}
 	return l, nil
+}
+
+// dropBehind decides whether a run reads an edges file of size bytes without
+// keeping it in the page cache: when the file and the run's modelled peak m do not
+// fit in the machine's memory (0: unknown, keep) together.
+func dropBehind(size int64, m Memory, machine int64) bool {
+	return machine > 0 && size+m.Peak() > machine
 }
 
 // BuildGraph reads the edges file a second time into the CSR graph, on at most
@@ -179,6 +191,9 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	defer l.Close()
 	fillInputs(s, l)
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet, "seconds", t.done("read").Seconds())
+	if l.DropBehind {
+		log.Info("the edges file and the run do not fit in memory together: its pages leave the page cache as they are read", "stage", "read", "edges", job.Edges)
+	}
 
 	prog.phase("csr", nil, nil, "")
 	g, st, err := l.BuildGraph(ctx, job.Workers)
