@@ -160,19 +160,21 @@ type entry struct {
 
 // fifoQueue is a FIFO of entries in blocks, recycled once consumed, so its memory
 // follows the queue's length rather than the number of pushes. An entry is stored
-// in 16 bytes rather than 24: its value as an index into vals, since the values
-// pushed come in runs (one offer per run of equal popped values) and a run's
-// entries share one slot. On a uniform random graph the queue holds most vertices
-// at once, so this is 8 bytes a vertex per colour (docs/PERFORMANCE.md).
+// in 12 bytes rather than 24: its value and distance as an index into vals and
+// dists, since the entries pushed come in runs (one offer and one distance per
+// run of equal popped keys) and a run's entries share one slot. On a uniform
+// random graph the queue holds most vertices at once, so this is 12 bytes a
+// vertex per colour (docs/PERFORMANCE.md).
 type fifoQueue struct {
 	blocks [][]queued // blocks[0][head:] is the front
 	head   int
 	free   [][]queued
-	vals   []float64 // the values of the queued entries; emptied with the queue
+	vals   []float64 // the values of the queued entries' slots; emptied with the queue
+	dists  []int32   // their distances
 }
 
-// queued is an entry in the queue: k indexes fifoQueue.vals.
-type queued struct{ v, d, b, k int32 }
+// queued is an entry in the queue: k indexes fifoQueue.vals and dists.
+type queued struct{ v, b, k int32 }
 
 const fifoBlock = 1 << 14
 
@@ -183,10 +185,11 @@ func (q *fifoQueue) frontValue() float64 { return q.vals[q.blocks[0][q.head].k] 
 
 func (q *fifoQueue) push(e entry) {
 	// Bits, not ==: −0 and +0 are different values to keep.
-	if n := len(q.vals); n == 0 || math.Float64bits(q.vals[n-1]) != math.Float64bits(e.a) {
+	if n := len(q.vals); n == 0 || math.Float64bits(q.vals[n-1]) != math.Float64bits(e.a) || q.dists[n-1] != e.d {
 		q.vals = append(q.vals, e.a)
+		q.dists = append(q.dists, e.d)
 	}
-	x := queued{e.v, e.d, e.b, int32(len(q.vals) - 1)}
+	x := queued{e.v, e.b, int32(len(q.vals) - 1)}
 	if k := len(q.blocks); k > 0 && len(q.blocks[k-1]) < fifoBlock {
 		q.blocks[k-1] = append(q.blocks[k-1], x)
 		return
@@ -203,7 +206,7 @@ func (q *fifoQueue) push(e entry) {
 func (q *fifoQueue) pop() entry {
 	b := q.blocks[0]
 	x := b[q.head]
-	e := entry{v: x.v, d: x.d, b: x.b, a: q.vals[x.k]}
+	e := entry{v: x.v, d: q.dists[x.k], b: x.b, a: q.vals[x.k]}
 	q.head++
 	if q.head == len(b) && (len(q.blocks) > 1 || len(b) == fifoBlock) {
 		q.free = append(q.free, b)
@@ -213,7 +216,7 @@ func (q *fifoQueue) pop() entry {
 		q.blocks[0], q.head = b[:0], 0
 	}
 	if q.empty() {
-		q.vals = q.vals[:0]
+		q.vals, q.dists = q.vals[:0], q.dists[:0]
 	}
 	return e
 }

@@ -34,8 +34,9 @@ const (
 	adjBytesPerRow    = 8
 	offBytesPerVertex = 8
 	// Both colours' fields (value, binding, distance: 16 bytes each), their FIFOs
-	// (24-byte entries; measured at most about 12 bytes a vertex each on uniform
-	// random graphs), the hitting-set index and the output's own columns.
+	// (12-byte entries; a queue was measured to hold at most about half the
+	// vertices on uniform random graphs, so about 6 bytes a vertex each), the
+	// hitting-set index and the output's own columns.
 	engineBytesPerVertex = 64
 )
 
