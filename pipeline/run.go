@@ -195,8 +195,11 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		log.Info("the edges file and the run do not fit in memory together: its pages leave the page cache as they are read", "stage", "read", "edges", job.Edges)
 	}
 
-	prog.phase("csr", nil, nil, "")
-	g, st, err := l.BuildGraph(ctx, job.Workers)
+	// The csr phase counts the edge rows of its pass over the file; the lists are
+	// built after the last row (the count then stays at its total).
+	built := new(ingest.RowCounter)
+	prog.phase("csr", &built.Done, built.Total.Load, "rows")
+	g, st, err := l.BuildGraph(ingest.WithRowCounter(ctx, built), job.Workers)
 	if err != nil {
 		return nil, err
 	}
