@@ -9,14 +9,13 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/dp"
-	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/graphgen"
 )
 
 // The uniform random graph of GRAPHDP_BENCH_UNIFORM vertices (10 edge rows a
-// vertex, scripts/gen's "uniform" family), built in memory with the streaming
-// Builder the run uses, without Parquet: the engine and the build at sizes where
-// their random accesses leave the caches, in a fraction of a full run's time.
+// vertex, scripts/gen's "uniform" family), built in memory by graphgen's Graph
+// (the streaming Builder the run uses), without Parquet: the engine at sizes where
+// its random accesses leave the caches, in a fraction of a full run's time.
 //
 //	GRAPHDP_BENCH_UNIFORM=50000000 go test ./bfs -run '^$' -bench Uniform -benchtime 1x
 var large struct {
@@ -43,16 +42,7 @@ func largeInstance(b *testing.B) *Instance {
 			return
 		}
 		t := time.Now()
-		bld := graph.NewBuilder(int(n), gen.Rows(), 1)
-		large.err = gen.Edges(func(src, dst []int32) error { bld.Count(0, src, dst); return nil })
-		if large.err != nil {
-			return
-		}
-		bld.Layout()
-		if large.err = gen.Edges(func(src, dst []int32) error { return bld.Scatter(0, src, dst) }); large.err != nil {
-			return
-		}
-		g, _, err := bld.Finish(0)
+		g, _, err := gen.Graph()
 		if err != nil {
 			large.err = err
 			return
