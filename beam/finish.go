@@ -303,7 +303,6 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	}
 	// The shard's rows of the output table (ids and answers are in its info file).
 	var o enc
-	o.i64(int64(lo))
 	o.f64s(m.PTrue)
 	o.f64s(m.POne)
 	o.bools(m.InH)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/url"
 	"sync"
-	"sync/atomic"
 )
 
 // This file gives a split random access to a gs:// or s3:// object by ranged GETs,
@@ -40,14 +39,13 @@ type objectStore interface {
 // rangedFile is an ingest.File over an objectStore: random access to one version
 // of an object, by ranged GETs of at least readAhead bytes.
 type rangedFile struct {
-	ctx                 context.Context
-	store               objectStore
-	url                 string
-	bucket, key, ver    string
-	size                int64
-	mu                  sync.Mutex
-	windows             []window // most recently used first, at most readWindows
-	requests, bytesRead atomic.Int64
+	ctx              context.Context
+	store            objectStore
+	url              string
+	bucket, key, ver string
+	size             int64
+	mu               sync.Mutex
+	windows          []window // most recently used first, at most readWindows
 }
 
 // window is fetched bytes b of the object from offset off.
@@ -152,9 +150,7 @@ func (f *rangedFile) cached(p []byte, off int64) bool {
 
 // fetch fills p from byte off with one ranged GET.
 func (f *rangedFile) fetch(p []byte, off int64) error {
-	f.requests.Add(1)
 	n, err := f.store.read(f.ctx, f.bucket, f.key, f.ver, off, p)
-	f.bytesRead.Add(int64(n))
 	end := off + int64(len(p)) - 1
 	if err != nil {
 		return fmt.Errorf("%s: read bytes %d-%d: %w", f.url, off, end, err)

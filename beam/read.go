@@ -36,6 +36,14 @@ type ids struct {
 	S   []string
 }
 
+// ingest is x as package ingest's IDs (readIDs' inverse), string ids when str.
+func (x ids) ingest(str bool) ingest.IDs {
+	if str {
+		return ingest.IDs{Str: x.S}
+	}
+	return ingest.IDs{Int: x.Int}
+}
+
 func (x *ids) len() int {
 	if x.Str {
 		return len(x.S)

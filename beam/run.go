@@ -741,10 +741,7 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 // rows (and the sink one row group) at a time, plus the hitting set's ids, which
 // name the binding vertices (fd, from the finish).
 func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary) error {
-	bindIDs := ingest.IDs{Int: fd.hitIDs.Int}
-	if c.StrIDs {
-		bindIDs = ingest.IDs{Str: fd.hitIDs.S}
-	}
+	bindIDs := fd.hitIDs.ingest(c.StrIDs)
 	sh := 0
 	next := func() (arrow.RecordBatch, error) {
 		if sh == l.Shards() {
@@ -762,9 +759,9 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []
 		if err != nil {
 			return nil, err
 		}
+		this := sh
 		sh++
 		d := dec{b: ob}
-		d.i64() // the shard's first position
 		m := &bfs.Mechanism{PTrue: d.f64s(), POne: d.f64s()}
 		inH := d.bools()
 		m.Bind, m.Dist = d.i32s(), d.i32s()
@@ -777,7 +774,7 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []
 			}
 			j, found := slices.BinarySearch(fd.hitPos, v)
 			if !found {
-				return nil, fmt.Errorf("beam: shard %d: binding vertex %d is not in the hitting set", sh-1, v)
+				return nil, fmt.Errorf("beam: shard %d: binding vertex %d is not in the hitting set", this, v)
 			}
 			m.Bind[i] = int32(j)
 		}
@@ -787,12 +784,7 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []
 				s.Truthful++
 			}
 		}
-		r := pipeline.Rows{IDType: pl.idType, AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
-		if c.StrIDs {
-			r.IDs.Str = x.IDs.S
-		} else {
-			r.IDs.Int = x.IDs.Int
-		}
+		r := pipeline.Rows{IDType: pl.idType, IDs: x.IDs.ingest(c.StrIDs), AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
 		return r.Record(nil)
 	}
 	ld := &pipeline.Loaded{Vertices: &ingest.Vertices{Fingerprint: fps[fileVertices]}, Edges: &ingest.Edges{Fingerprint: fps[fileEdges]},
