@@ -29,7 +29,7 @@ func Violations(in *Instance, f [2]*Field, limit int) ([]Violation, int) {
 }
 
 func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation, int) {
-	hitIndex := in.HitIndex()
+	var hitIndex []int32 // made for the first violation listed: most inputs have none
 	var first []Violation
 	total := 0
 	for ci, one := range []bool{false, true} {
@@ -42,6 +42,9 @@ func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation,
 			total++
 			if len(first) < limit {
 				by := f[ci].Bind[h]
+				if hitIndex == nil {
+					hitIndex = in.HitIndex()
+				}
 				first = append(first, c.Violation(h, in.POne(i), Cand{Value: g, A: c.Value(in.POne(int(hitIndex[by]))), Bind: by, Dist: f[ci].Dist[h]}))
 			}
 		}

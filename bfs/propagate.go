@@ -160,36 +160,56 @@ type entry struct {
 
 // fifoQueue is a FIFO of entries in blocks, recycled once consumed, so its memory
 // follows the queue's length rather than the number of pushes. An entry is stored
-// in 12 bytes rather than 24: its value and distance as an index into vals and
-// dists, since the entries pushed come in runs (one offer and one distance per
-// run of equal popped keys) and a run's entries share one slot. On a uniform
-// random graph the queue holds most vertices at once, so this is 12 bytes a
-// vertex per colour (docs/PERFORMANCE.md).
+// in 8 bytes rather than 24, its vertex and binding vertex: the entries pushed come
+// in runs (one offer and one distance per run of equal popped keys), and a run's
+// value and distance are stored once, with the position of its first entry in push
+// order; a pop finds its run by its own position, since runs and pops both go in
+// that order. On a uniform random graph the queue holds most vertices at once, so
+// this is 8 bytes a vertex per colour, plus 16 bytes a run (docs/PERFORMANCE.md,
+// "Issue 12, fourth round").
 type fifoQueue struct {
 	blocks [][]queued // blocks[0][head:] is the front
 	head   int
 	free   [][]queued
-	vals   []float64 // the values of the queued entries' slots; emptied with the queue
-	dists  []int32   // their distances
+	// Run r holds the entries pushed at positions starts[r] up to starts[r+1]
+	// (the last: up to pushed), all with value vals[r] and distance dists[r].
+	// Positions count from the last time the queue was empty (each vertex is
+	// pushed at most once: they fit in int32), and the runs are emptied then.
+	vals   []float64
+	dists  []int32
+	starts []int32
+	run    int   // the run of the last popped entry
+	pushed int32 // entries pushed, and popped, since the queue was last empty
+	popped int32
 }
 
-// queued is an entry in the queue: k indexes fifoQueue.vals and dists.
-type queued struct{ v, b, k int32 }
+// queued is an entry in the queue, without its run's value and distance.
+type queued struct{ v, b int32 }
 
 const fifoBlock = 1 << 14
 
 func (q *fifoQueue) empty() bool { return len(q.blocks) == 0 || q.head == len(q.blocks[0]) }
 
+// frontRun is the run of the entry pop returns next (the queue is not empty).
+func (q *fifoQueue) frontRun() int {
+	if r := q.run + 1; r < len(q.starts) && q.starts[r] <= q.popped {
+		return r // runs are not empty: the front is at most one run further
+	}
+	return q.run
+}
+
 // frontValue is the value of the entry pop returns next.
-func (q *fifoQueue) frontValue() float64 { return q.vals[q.blocks[0][q.head].k] }
+func (q *fifoQueue) frontValue() float64 { return q.vals[q.frontRun()] }
 
 func (q *fifoQueue) push(e entry) {
 	// Bits, not ==: −0 and +0 are different values to keep.
 	if n := len(q.vals); n == 0 || math.Float64bits(q.vals[n-1]) != math.Float64bits(e.a) || q.dists[n-1] != e.d {
 		q.vals = append(q.vals, e.a)
 		q.dists = append(q.dists, e.d)
+		q.starts = append(q.starts, q.pushed)
 	}
-	x := queued{e.v, e.b, int32(len(q.vals) - 1)}
+	q.pushed++
+	x := queued{e.v, e.b}
 	if k := len(q.blocks); k > 0 && len(q.blocks[k-1]) < fifoBlock {
 		q.blocks[k-1] = append(q.blocks[k-1], x)
 		return
@@ -206,8 +226,10 @@ func (q *fifoQueue) push(e entry) {
 func (q *fifoQueue) pop() entry {
 	b := q.blocks[0]
 	x := b[q.head]
-	e := entry{v: x.v, d: q.dists[x.k], b: x.b, a: q.vals[x.k]}
+	q.run = q.frontRun()
+	e := entry{v: x.v, d: q.dists[q.run], b: x.b, a: q.vals[q.run]}
 	q.head++
+	q.popped++
 	if q.head == len(b) && (len(q.blocks) > 1 || len(b) == fifoBlock) {
 		q.free = append(q.free, b)
 		q.blocks = q.blocks[1:]
@@ -216,7 +238,8 @@ func (q *fifoQueue) pop() entry {
 		q.blocks[0], q.head = b[:0], 0
 	}
 	if q.empty() {
-		q.vals, q.dists = q.vals[:0], q.dists[:0]
+		q.vals, q.dists, q.starts = q.vals[:0], q.dists[:0], q.starts[:0]
+		q.run, q.pushed, q.popped = 0, 0, 0
 	}
 	return e
 }

@@ -188,29 +188,36 @@ func repair(in *Instance, f [2]*Field) *Instance {
 // its values become p_true.
 func assemble(solved *Instance, f [2]*Field) Mechanism {
 	m := Mechanism{POne: f[1].Value, PTrue: f[0].Value, Bind: f[0].Bind, Dist: f[0].Dist}
-	hitIndex := solved.HitIndex()
+	// The hitting set's outputs first, from the passes' values before the loop
+	// below writes the outputs over them: a slice of the hitting set's size
+	// instead of an index over every vertex (HitIndex).
+	type output struct{ pone, ptrue float64 }
+	hit := make([]output, len(solved.Hit))
+	for i, h := range solved.Hit {
+		hit[i].pone, hit[i].ptrue = solved.vertexOutput(h, solved.PTrue[i], f[0].Value[h], f[1].Value[h])
+	}
 	for v, ans := range solved.Answer {
 		if ans {
 			m.Bind[v], m.Dist[v] = f[1].Bind[v], f[1].Dist[v]
 		}
-		m.POne[v], m.PTrue[v] = solved.vertexOutput(hitIndex, int32(v), f[0].Value[v], f[1].Value[v])
+		m.POne[v], m.PTrue[v] = solved.vertexOutput(int32(v), math.NaN(), f[0].Value[v], f[1].Value[v])
+	}
+	for i, h := range solved.Hit {
+		m.POne[h], m.PTrue[h] = hit[i].pone, hit[i].ptrue
 	}
 	return m
 }
 
 // vertexOutput is the mechanism at vertex v whose passes' values are g0 and g1: p_one
 // from the pass of its own answer (which on the hitting set is its value), and p_true
-// (OutputPTrue: the given one where the value was not repaired). Solve's assemble and
-// Query both call it, so a query returns what Solve writes (doc.go, invariant 6).
-func (in *Instance) vertexOutput(hitIndex []int32, v int32, g0, g1 float64) (pone, ptrue float64) {
+// (OutputPTrue: the given one where the value was not repaired; given is v's given
+// p_true when v is in the hitting set, else NaN). Solve's assemble and Query both
+// call it, so a query returns what Solve writes (doc.go, invariant 6).
+func (in *Instance) vertexOutput(v int32, given, g0, g1 float64) (pone, ptrue float64) {
 	ans := in.Answer[v]
 	pone = 0 - g0 // not −x: a top value 0 must give p_one +0, not −0
 	if ans {
 		pone = g1
-	}
-	given := math.NaN()
-	if i := hitIndex[v]; i >= 0 {
-		given = in.PTrue[i]
 	}
 	return pone, OutputPTrue(ans, pone, given)
 }

@@ -34,9 +34,11 @@ const (
 	adjBytesPerRow    = 8
 	offBytesPerVertex = 8
 	// Both colours' fields (value, binding, distance: 16 bytes each), their FIFOs
-	// (12-byte entries; a queue was measured to hold at most about half the
-	// vertices on uniform random graphs, so about 6 bytes a vertex each), the
-	// hitting-set index and the output's own columns.
+	// (8-byte entries; a queue was measured to hold up to about three quarters of
+	// the vertices on uniform random graphs, so about 6 bytes a vertex each), the
+	// hitting-set check's index and the output's own columns. The vertices' id
+	// index is dropped after the build but still counted here (4 bytes a vertex
+	// with dense ids): the model errs high.
 	engineBytesPerVertex = 64
 )
 

@@ -205,9 +205,14 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 	s.EdgesKept, s.Duplicates, s.SelfLoops = st.Kept, st.Duplicates, st.SelfLoops
 	s.Components = g.CountComponents()
-	// The build's scratch (4 bytes a row) is garbage now; collect it so that the
-	// engine's arrays reuse its pages rather than grow the heap to twice the graph
-	// (the heap holds almost no pointers: a collection costs milliseconds).
+	// The id index (4 bytes a vertex with dense int ids, 12 with sparse ones) served
+	// the inputs' references, all read now; the run writes ids from IDs.
+	l.Vertices.Index = nil
+	// The build's scratch (4 bytes a row) and the index are garbage now; collect them
+	// so that the engine's arrays reuse their pages rather than grow the heap to
+	// twice the graph (the heap holds almost no pointers: a collection costs
+	// milliseconds, and on a VM a page first touched can cost more than the
+	// collection: docs/PERFORMANCE.md, "Issue 12, fourth round").
 	runtime.GC()
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
 		"components", s.Components, "seconds", t.done("csr").Seconds())
@@ -222,6 +227,9 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		return nil, err
 	}
 	t.done("check")
+	// The check's hitting-set index (4 bytes a vertex) is garbage: the engine's
+	// fields reuse its pages.
+	runtime.GC()
 
 	prog.phase("propagate (2 passes)", in.Progress, fixed(2*int64(g.N())), "vertices settled")
 	sol, err := bfs.Solve(ctx, in, eng, job.List)

@@ -86,11 +86,21 @@ var commands = map[string]command{
 // (pipeline.MachineMemory: the cgroup's limit or MemTotal), so that the collector
 // works harder near it instead of letting garbage grow the heap past what the
 // machine has; run's memory check (exit 2) compares its model with that limit.
+//
+// Without GOGC, the collector runs when the heap has grown by 25% since the last
+// collection, not 100%. graphdp's heap is a few large arrays without pointers, so a
+// collection costs milliseconds; letting garbage grow the heap instead costs fresh
+// pages, which on a VM cost about 2.5 ms a MiB to touch first (docs/PERFORMANCE.md,
+// "Issue 12, fourth round"): the write's encoder buffers, for one, would otherwise
+// add 200 MiB to the peak at 10^7 vertices.
 func (p Program) RunProcess() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		if m, _ := pipeline.MachineMemory(); m > 0 {
 			debug.SetMemoryLimit(m - m/10)
 		}
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 1)
@@ -104,6 +114,9 @@ func (p Program) RunProcess() {
 	signal.Stop(sigs)
 	os.Exit(code)
 }
+
+// gcPercent is the collector's target without GOGC (RunProcess).
+const gcPercent = 25
 
 // beforeCommand, if set, runs before a command with its context: a test seam (a
 // child process waits there for the signal a test sends).
