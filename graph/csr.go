@@ -47,21 +47,21 @@ func Build(n int, src, dst []int32) (*Graph, BuildStats) {
 }
 
 // BuildOwned is Build that takes ownership of the edge rows: it sets *src and *dst
-// to nil as soon as it no longer reads them (after the first two passes below), so
-// that their memory can be reclaimed while the lists are built.
+// to nil as soon as it no longer reads them (after the pass below), so that their
+// memory can be reclaimed while the lists are built.
 //
 // The build is a two-level counting sort whose random writes stay in cache. A
 // scatter of every arc straight to its place in Adj costs a cache and TLB miss per
-// arc (0.9 GB of Adj and offsets at 10^8 rows). Instead the rows are read twice in
-// order: first to count arcs per block (2^shift consecutive tails, about blockArcs
-// arcs), then to append every arc to its block's share of two scratch arrays, the
-// head (int32, which becomes Adj) and the tail's offset in its block (uint16) —
-// sequential write streams, two per block. Each block is then built on its own in
-// cache (blockWork.build: sorted, deduplicated lists, written back over the block's
-// heads), and the blocks are moved down over the gaps duplicates left. Memory: 12
-// bytes an arc of scratch besides the rows, and no other array of arcs. The passes
-// run on GOMAXPROCS workers, each writing only its own rows' or block's ranges; the
-// result does not depend on their schedule. Linear in n + rows.
+// arc (0.9 GB of Adj and offsets at 10^8 rows). Instead one pass in row order
+// appends every arc to the chunks of its block (2^shift consecutive tails, about
+// blockArcs arcs): the head (int32, which becomes Adj) and the tail's offset in its
+// block (uint16), staged a cache line at a time (Builder). The chunks are then put
+// in block order, each block is built on its own in cache (blockWork.build:
+// sorted, deduplicated lists, written back over the block's heads), and the blocks
+// are moved down over the gaps. Memory: 12 bytes an arc of scratch besides the
+// rows, about 1.5% more for the chunks' slack, and no other array of arcs. The work
+// runs on GOMAXPROCS workers; the result does not depend on their schedule.
+// Linear in n + rows.
 func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
 	return BuildOwnedWorkers(n, srcp, dstp, 0)
 }
@@ -75,13 +75,10 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 	if workers > 0 {
 		w = min(w, workers)
 	}
-	// The rows in w contiguous shares, one unit each, passed twice.
 	b := NewBuilder(n, int64(rows), w)
-	parallel(w, rows, func(k, lo, hi int) { b.Count(k, src[lo:hi], dst[lo:hi]) })
-	b.Layout()
-	parallel(w, rows, func(k, lo, hi int) {
-		if err := b.Scatter(k, src[lo:hi], dst[lo:hi]); err != nil {
-			panic(err) // the same rows as Count's: cannot happen
+	parallel(w, rows, func(_, lo, hi int) {
+		if err := b.Add(src[lo:hi], dst[lo:hi]); err != nil {
+			panic(err) // exactly the rows the Builder was sized for: cannot happen
 		}
 	})
 	*srcp, *dstp = nil, nil
@@ -94,210 +91,272 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 }
 
 // Builder is BuildOwned's algorithm for rows that are not held in memory: the
-// caller delivers the same rows twice, in units of its choosing (row groups of a
-// file), first to Count and then, after Layout, to Scatter, and never holds them
-// all. Its memory is the 12 bytes an arc of scratch (heads and block offsets of
-// tails), at most 2·rows arcs; nb·8 bytes a unit of counters (nb ≤ maxBlocks
-// blocks); and Scatter's staging, about 6·wc bytes a block per concurrent call.
-// Count and Scatter may run concurrently for different units; the batches of one
-// unit must come in the same order and sizes each time.
+// caller delivers the rows once, in batches of its choosing (a file's row groups)
+// from up to the workers goroutines it declared, and never holds them all.
+//
+// Every arc goes to its block's chunks: the scratch (heads and tails' block
+// offsets, 12 bytes a row) is cut into chunks (chunkArcs), taken one at a
+// time by the block that needs one, so no pass is needed to count each block's
+// arcs first. An arc is a write into one of nb blocks (about 3000 at 10^8
+// vertices), so writing each directly costs a TLB miss and, as the blocks' open
+// lines leave the cache, a cache miss per arc. Instead the arcs are staged wc at a
+// time per block in a small, cache-resident buffer and copied out a cache line at a
+// time (software write combining, docs/PERFORMANCE.md, "Issue 12, third round").
+// Each concurrent Add has its own staging and its own open chunk per block, so at
+// the end up to workers·nb chunks are partly full: the scratch has that slack
+// (chunkArcs keeps it near 1.5%). Finish moves the chunks into block order, in place.
+//
+// Memory: the scratch; nb·(8+6·wc+16) bytes a worker of staging (about 0.5 MB at
+// 10^8 vertices); 12 bytes a chunk of bookkeeping.
 type Builder struct {
 	n, shift, nb int
-	cnt          [][]int64 // per unit: arcs per block (Count), then cursors (Scatter)
-	lim          [][]int64 // per unit: the end of its share of each block
-	rows, loops  []int64   // per unit
-	start        []int64   // block b's arcs are heads[start[b]:start[b+1]]
-	heads        []int32
-	low          []uint16 // a tail minus its block's first vertex
-	stages       sync.Pool
+	c            int64   // arcs a chunk
+	heads        []int32 // chunk k is heads[k·c : (k+1)·c], its tails' offsets low[…]
+	low          []uint16
+	owner        []int32 // the block of each chunk taken
+	taken        atomic.Int64
+	stages       chan *stage // idle stagings; nil: not made yet
+	mu           sync.Mutex
+	all          []*stage
+	rows, loops  atomic.Int64
 }
 
-// NewBuilder prepares a build of n vertices from about rows rows (which sizes
-// the blocks; any count is correct) delivered in units units.
-func NewBuilder(n int, rows int64, units int) *Builder {
+// ErrMoreRows is Add's error when the rows delivered hold more arcs than the
+// Builder was sized for (NewBuilder's rows).
+var ErrMoreRows = errors.New("graph: more edge rows than the build was sized for")
+
+// NewBuilder prepares a build of n vertices from at most rows rows delivered by
+// at most workers concurrent Add calls (more wait for one to end); it allocates
+// the scratch.
+func NewBuilder(n int, rows int64, workers int) *Builder {
+	workers = max(workers, 1)
 	shift := blockShift(n, int(min(rows, math.MaxInt)))
-	b := &Builder{n: n, shift: shift, nb: (n + 1<<shift - 1) >> shift,
-		cnt: make([][]int64, units), rows: make([]int64, units), loops: make([]int64, units)}
-	b.stages.New = func() any { return new(stage) }
-	return b
-}
-
-// Count is the first pass: it counts unit k's rows src, dst (positions in [0, n))
-// per block of their tails.
-func (b *Builder) Count(k int, src, dst []int32) {
-	h := b.cnt[k]
-	if h == nil {
-		h = make([]int64, b.nb)
-		b.cnt[k] = h
+	nb := (n + 1<<shift - 1) >> shift
+	c := chunkArcs(rows, nb, workers)
+	chunks := (2*rows+c-1)/c + int64(workers)*int64(nb)
+	b := &Builder{n: n, shift: shift, nb: nb, c: c, owner: make([]int32, chunks), stages: make(chan *stage, workers)}
+	for range workers {
+		b.stages <- nil
 	}
-	shift := b.shift
-	var l int64
-	for i, u := range src {
-		v := dst[i]
-		if u == v {
-			l++
-			continue
-		}
-		h[u>>shift]++
-		h[v>>shift]++
-	}
-	b.rows[k] += int64(len(src))
-	b.loops[k] += l
-}
-
-// Layout places every unit's share of every block, unit 0's first, and allocates
-// the scratch; Count must not be called after it.
-func (b *Builder) Layout() {
-	nb := b.nb
-	b.start = make([]int64, nb+1)
-	b.lim = make([][]int64, len(b.cnt))
-	for k := range b.cnt {
-		if b.cnt[k] == nil {
-			b.cnt[k] = make([]int64, nb)
-		}
-		b.lim[k] = make([]int64, nb)
-	}
-	arcs := int64(0)
-	for bl := range nb {
-		b.start[bl] = arcs
-		for k := range b.cnt {
-			c := b.cnt[k][bl]
-			b.cnt[k][bl] = arcs
-			arcs += c
-			b.lim[k][bl] = arcs
-		}
-	}
-	b.start[nb] = arcs
-	b.heads = make([]int32, arcs)
-	b.low = make([]uint16, arcs)
-	// The scratch is 12 bytes a row of fresh memory, first touched by Scatter's
-	// random writes: with 4 KiB pages that is a page fault per 4 KiB and a TLB miss
-	// per arc. Transparent huge pages make both 512× rarer (docs/PERFORMANCE.md,
+	b.heads = make([]int32, chunks*c)
+	b.low = make([]uint16, chunks*c)
+	// The scratch is 12 bytes a row of fresh memory, first touched by Add's
+	// writes: with 4 KiB pages that is a page fault per 4 KiB and a TLB miss per
+	// chunk switch. Transparent huge pages make both 512× rarer (docs/PERFORMANCE.md,
 	// "csr"); Adj is the heads array, so the engine's scans get them too.
 	hugepage.Advise(b.heads)
 	hugepage.Advise(b.low)
+	return b
 }
 
-// ErrRowsChanged is Scatter's and Finish's error when the second pass delivers more
-// or fewer arcs to some unit and block than the first (the input changed between
-// the passes). Rows that change but keep every count give the graph of the second
-// pass's rows.
-var ErrRowsChanged = errors.New("graph: the edge rows changed between the build's two passes")
+// chunkArcs is the chunk size for rows rows in nb blocks from workers workers: the
+// partly full chunks at the end (at most one per worker and block) are at most
+// about 1/64 of the arcs, with chunks of 64 to 4096 arcs.
+func chunkArcs(rows int64, nb, workers int) int64 {
+	return min(max(2*rows/(64*int64(nb)*int64(workers)), 64), 4096)
+}
 
-// Scatter is the second pass: it appends every arc of unit k's rows to its block's
-// share of the scratch. An arc is a random write into one of nb shares (about
-// 3000 at 10^8 vertices, each in its own huge page), so writing each directly
-// costs a TLB miss and, as the shares' open lines leave the cache, a cache miss
-// per arc. Instead the arcs are staged wc at a time per block in a small,
-// cache-resident buffer and copied out a cache line at a time (software write
-// combining, docs/PERFORMANCE.md, "Issue 12, third round"); the shares receive the same arcs in the
-// same order as direct writes would give them.
-func (b *Builder) Scatter(k int, src, dst []int32) error {
-	st := b.stages.Get().(*stage)
-	defer b.stages.Put(st)
-	if len(st.fill) != b.nb {
-		*st = stage{fill: make([]uint8, b.nb), heads: make([]int32, b.nb*wc), low: make([]uint16, b.nb*wc)}
+// wc is the arcs Add stages per block before copying them out: 64 bytes of
+// heads, one cache line.
+const wc = 16
+
+// stage is one worker's staging: block bl's fill[bl] arcs are at heads[bl·wc:]
+// and low[bl·wc:]; its open chunk's free arcs are at scratch positions
+// [at[bl], end[bl]) (none when equal).
+type stage struct {
+	fill    []uint8
+	heads   []int32
+	low     []uint16
+	at, end []int64
+}
+
+// Add appends the arcs of the rows src, dst (positions in [0, n)) to their
+// blocks; self-loops are counted and dropped. Safe for concurrent use.
+func (b *Builder) Add(src, dst []int32) error {
+	st := <-b.stages
+	if st == nil {
+		nb := b.nb
+		st = &stage{fill: make([]uint8, nb), heads: make([]int32, nb*wc), low: make([]uint16, nb*wc), at: make([]int64, nb), end: make([]int64, nb)}
+		b.mu.Lock()
+		b.all = append(b.all, st)
+		b.mu.Unlock()
 	}
-	c, lim := b.cnt[k], b.lim[k]
+	defer func() { b.stages <- st }()
 	fill, sh, sl := st.fill, st.heads, st.low
 	shift := b.shift
 	lowMask := int32(1)<<shift - 1
-	// flush copies block bl's n staged arcs to its share.
-	flush := func(bl int32, n int) bool {
-		p := c[bl]
-		if p+int64(n) > lim[bl] {
-			return false
-		}
-		at := int(bl) * wc
-		copy(b.heads[p:p+int64(n)], sh[at:at+n])
-		copy(b.low[p:p+int64(n)], sl[at:at+n])
-		c[bl] = p + int64(n)
-		return true
-	}
 	ok := true
+	var loops int64
 	for i, u := range src {
 		v := dst[i]
 		if u == v {
+			loops++
 			continue
 		}
 		bu, bv := u>>shift, v>>shift
-		// The arc with tail u, then the one with tail v: Scatter's order when it
-		// wrote each arc directly.
 		n := int(fill[bu])
 		sh[int(bu)*wc+n], sl[int(bu)*wc+n] = v, uint16(u&lowMask)
 		if n++; n == wc {
-			ok = flush(bu, wc) && ok
+			ok = b.flush(st, bu, wc) && ok
 			n = 0
 		}
 		fill[bu] = uint8(n)
 		n = int(fill[bv])
 		sh[int(bv)*wc+n], sl[int(bv)*wc+n] = u, uint16(v&lowMask)
 		if n++; n == wc {
-			ok = flush(bv, wc) && ok
+			ok = b.flush(st, bv, wc) && ok
 			n = 0
 		}
 		fill[bv] = uint8(n)
 	}
-	for bl, n := range fill {
-		if n > 0 {
-			ok = flush(int32(bl), int(n)) && ok
-			fill[bl] = 0
-		}
-	}
+	b.rows.Add(int64(len(src)))
+	b.loops.Add(loops)
 	if !ok {
-		return ErrRowsChanged
+		return ErrMoreRows
 	}
 	return nil
 }
 
-// wc is the arcs Scatter stages per block before copying them out: 64 bytes of
-// heads, one cache line.
-const wc = 16
-
-// stage is one Scatter call's staging: block bl's fill[bl] arcs are at
-// heads[bl·wc:] and low[bl·wc:]. Reused through Builder.stages (about 300 KB at
-// 10^8 vertices).
-type stage struct {
-	fill  []uint8
-	heads []int32
-	low   []uint16
+// flush copies block bl's n staged arcs (n ≤ wc ≤ a chunk) to its open chunk,
+// taking a new one when it fills; false when the scratch has no chunk left.
+func (b *Builder) flush(st *stage, bl int32, n int) bool {
+	at := int(bl) * wc
+	for n > 0 {
+		p, end := st.at[bl], st.end[bl]
+		if p == end {
+			k := b.taken.Add(1) - 1
+			if k >= int64(len(b.owner)) {
+				return false
+			}
+			b.owner[k] = bl
+			p, end = k*b.c, (k+1)*b.c
+			st.end[bl] = end
+		}
+		m := int(min(int64(n), end-p))
+		copy(b.heads[p:p+int64(m)], st.heads[at:at+m])
+		copy(b.low[p:p+int64(m)], st.low[at:at+m])
+		st.at[bl] = p + int64(m)
+		at, n = at+m, n-m
+	}
+	return true
 }
 
-// Finish builds the lists from the scattered arcs on at most workers goroutines
-// (0: GOMAXPROCS) and returns the graph; the Builder is spent.
+// Finish builds the lists from the arcs added on at most workers goroutines
+// (0: GOMAXPROCS) and returns the graph; no Add may run during or after it.
 func (b *Builder) Finish(workers int) (*Graph, BuildStats, error) {
-	n, shift, nb := b.n, b.shift, b.nb
-	st := BuildStats{}
-	for k := range b.cnt {
-		st.Rows += b.rows[k]
-		st.SelfLoops += b.loops[k]
-		for bl := range nb {
-			if b.cnt[k][bl] != b.lim[k][bl] {
-				return nil, st, ErrRowsChanged
+	st := BuildStats{Rows: b.rows.Load(), SelfLoops: b.loops.Load()}
+	// The staged arcs go out; then every chunk taken is full but those still
+	// open in a staging.
+	for _, s := range b.all {
+		for bl, n := range s.fill {
+			if n > 0 && !b.flush(s, int32(bl), int(n)) {
+				return nil, st, ErrMoreRows
 			}
 		}
 	}
-	heads, low, start := b.heads, b.low, b.start
-	b.heads, b.low, b.cnt, b.lim = nil, nil, nil, nil
-	w := workersFor(int(min(start[nb], math.MaxInt)))
+	used := b.taken.Load()
+	if used > int64(len(b.owner)) {
+		return nil, st, ErrMoreRows
+	}
+	fill := make([]int32, used)
+	for k := range fill {
+		fill[k] = int32(b.c)
+	}
+	for _, s := range b.all {
+		for bl, end := range s.end {
+			if end > 0 {
+				fill[end/b.c-1] = int32(s.at[bl] - (end - b.c))
+			}
+		}
+	}
+	heads, low := b.heads, b.low
+	b.heads, b.low, b.all = nil, nil, nil
+	start, end := b.order(heads, low, b.owner[:used], fill)
+	w := workersFor(int(min(used*b.c, math.MaxInt)))
 	if workers > 0 {
 		w = min(w, workers)
 	}
-	off, adj := buildLists(n, shift, heads, low, start, bits.Len(uint(max(n-1, 0))), w)
+	off, adj := buildLists(b.n, b.shift, heads, low, start, end, bits.Len(uint(max(b.n-1, 0))), w)
 	st.Kept = int64(len(adj)) / 2
 	st.Duplicates = st.Rows - st.SelfLoops - st.Kept
 	return &Graph{Off: off, Adj: adj}, st, nil
 }
 
-// buildLists is the second half of a build (BuildOwned, BuildShard): from the arcs
-// partitioned by tail block — block b's heads are heads[start[b]:start[b+1]], their
-// tails minus the block's first row at the same places of low — it builds each
-// block's sorted, deduplicated lists in place on w workers and closes the gaps
+// order moves the chunks into block order in place — each block's full chunks,
+// then its partly full ones, their arcs packed behind the full ones' — and
+// returns each block's range [start[b], end[b]) of heads and low. owner and fill
+// are each chunk's block and arcs. One copy of the scratch, a chunk at a time,
+// following the cycles of the move.
+func (b *Builder) order(heads []int32, low []uint16, owner, fill []int32) (start, end []int64) {
+	nb, c := b.nb, b.c
+	used := len(owner)
+	first := make([]int, nb+1) // block bl's chunks go to slots first[bl] … first[bl+1]−1
+	for _, bl := range owner {
+		first[bl+1]++
+	}
+	for bl := range nb {
+		first[bl+1] += first[bl]
+	}
+	from := make([]int, used) // slot s receives chunk from[s]
+	slotFill := make([]int32, used)
+	next := slices.Clone(first[:nb])
+	for _, full := range []bool{true, false} {
+		for k, bl := range owner {
+			if (fill[k] == int32(c)) == full {
+				from[next[bl]], slotFill[next[bl]] = k, fill[k]
+				next[bl]++
+			}
+		}
+	}
+	hs := func(k int) []int32 { return heads[int64(k)*c : int64(k+1)*c] }
+	ls := func(k int) []uint16 { return low[int64(k)*c : int64(k+1)*c] }
+	tmpH, tmpL := make([]int32, c), make([]uint16, c)
+	done := make([]bool, used)
+	for i := range used {
+		if done[i] {
+			continue
+		}
+		done[i] = true
+		if from[i] == i {
+			continue
+		}
+		copy(tmpH, hs(i))
+		copy(tmpL, ls(i))
+		j := i
+		for k := from[j]; k != i; j, k = k, from[k] {
+			copy(hs(j), hs(k))
+			copy(ls(j), ls(k))
+			done[k] = true
+		}
+		copy(hs(j), tmpH)
+		copy(ls(j), tmpL)
+	}
+	start, end = make([]int64, nb), make([]int64, nb)
+	for bl := range nb {
+		p := int64(first[bl]) * c
+		start[bl] = p
+		for s := first[bl]; s < first[bl+1]; s++ {
+			f := int64(slotFill[s])
+			if q := int64(s) * c; q != p {
+				copy(heads[p:p+f], heads[q:q+f])
+				copy(low[p:p+f], low[q:q+f])
+			}
+			p += f
+		}
+		end[bl] = p
+	}
+	return start, end
+}
+
+// buildLists is the second half of a build (Builder, BuildShard): from the arcs
+// partitioned by tail block — block b's heads are heads[start[b]:end[b]], their
+// tails minus the block's first row at the same places of low, blocks in order
+// and not overlapping — it builds each block's sorted, deduplicated lists in place
+// on w workers and moves the blocks down over the gaps between them and those
 // duplicates left. hbits is the number of significant bits of the largest head. It
 // returns the n+1 offsets and the lists (heads, shortened).
-func buildLists(n, shift int, heads []int32, low []uint16, start []int64, hbits, w int) ([]int64, []int32) {
-	nb := len(start) - 1
-	arcs := start[nb]
+func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, hbits, w int) ([]int64, []int32) {
+	nb := len(start)
 	// Build each block's lists in place; off[v+1] holds v's deduplicated degree
 	// until the prefix sum below, kept[b] the block's total.
 	// Off is read at random once per settled vertex by the engines (huge pages:
@@ -313,7 +372,7 @@ func buildLists(n, shift int, heads []int32, low []uint16, start []int64, hbits,
 				break
 			}
 			v0, v1 := b<<shift, min(n, (b+1)<<shift)
-			kept[b] = bw.build(heads[start[b]:start[b+1]], low[start[b]:start[b+1]], off[v0+1:v1+1], hbits)
+			kept[b] = bw.build(heads[start[b]:end[b]], low[start[b]:end[b]], off[v0+1:v1+1], hbits)
 		}
 	})
 	low = nil
@@ -322,17 +381,14 @@ func buildLists(n, shift int, heads []int32, low []uint16, start []int64, hbits,
 		total += off[v]
 		off[v] = total
 	}
-	// Close the gaps duplicates left at the blocks' ends, left to right (a block
-	// moves down, never onto a later block's lists).
-	if total != arcs {
-		for b := range nb {
-			if p := off[b<<shift]; p != start[b] {
-				copy(heads[p:p+kept[b]], heads[start[b]:])
-			}
+	// Close the gaps, left to right (a block moves down, never onto a later
+	// block's lists).
+	for b := range nb {
+		if p := off[b<<shift]; p != start[b] {
+			copy(heads[p:p+kept[b]], heads[start[b]:])
 		}
-		heads = heads[:total:total]
 	}
-	return off, heads
+	return off, heads[:total:total]
 }
 
 // BuildShard makes the CSR block of vertices lo..lo+n−1 (a Shard: doc.go invariant
@@ -373,7 +429,7 @@ func BuildShard(lo int32, n int, tail, head []int32) (*Shard, error) {
 			cur[b]++
 		}
 	}
-	off, adj := buildLists(n, shift, heads, low, start, bits.Len(uint(maxHead)), workersFor(len(heads)))
+	off, adj := buildLists(n, shift, heads, low, start[:nb], start[1:], bits.Len(uint(maxHead)), workersFor(len(heads)))
 	return &Shard{Lo: lo, Off: off, Adj: adj}, nil
 }
 

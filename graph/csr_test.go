@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -146,84 +147,86 @@ func TestCountComponents(t *testing.T) {
 	}
 }
 
-// A Builder fed the rows in units and batches of any sizes, twice, builds what Build
-// builds from the same rows (invariant 2), with the same stats.
-func TestBuilderMatchesBuild(t *testing.T) {
+// A Builder fed the rows in batches of any sizes, in any order, from several
+// goroutines at once, builds the reference CSR (invariant 2), with the right
+// stats, whatever the chunk size and the slack of the rows it was sized for.
+func TestBuilderMatchesReference(t *testing.T) {
 	defer func(a int) { blockArcs = a }(blockArcs)
 	r := rand.New(rand.NewPCG(7, 8))
-	for trial := 0; trial < 100; trial++ {
-		// One block; tens of arcs a block; one vertex a block: Scatter's staging fills
-		// and flushes at every rate (wc arcs a block).
+	for trial := 0; trial < 120; trial++ {
+		// One block; tens of arcs a block; one vertex a block: Add's staging fills
+		// and flushes at every rate (wc arcs a block), and chunks of 64 arcs fill
+		// up in the middle of a flush.
 		blockArcs = []int{1 << 17, 64, 1}[trial%3]
 		n := 1 + r.IntN(3000)
 		m := r.IntN(20000)
 		src, dst := make([]int32, m), make([]int32, m)
+		loops := int64(0)
 		for i := range src {
 			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
 			if r.IntN(10) == 0 {
 				dst[i] = src[i]
 			}
-		}
-		want, wantSt := Build(n, slices.Clone(src), slices.Clone(dst))
-		// Cut the rows into units, each into batches.
-		var cuts [][][2]int
-		for lo := 0; lo < m || len(cuts) == 0; {
-			hi := min(m, lo+r.IntN(m/3+2))
-			var batches [][2]int
-			for b := lo; b < hi; {
-				e := min(hi, b+1+r.IntN(hi-b))
-				batches = append(batches, [2]int{b, e})
-				b = e
+			if src[i] == dst[i] {
+				loops++
 			}
-			cuts = append(cuts, batches)
+		}
+		wantOff, wantAdj := referenceCSR(n, src, dst)
+		// Cut the rows into batches, shuffled.
+		var cuts [][2]int
+		for lo := 0; lo < m; {
+			hi := min(m, lo+1+r.IntN(m/3+2))
+			cuts = append(cuts, [2]int{lo, hi})
 			lo = hi
 		}
+		r.Shuffle(len(cuts), func(i, j int) { cuts[i], cuts[j] = cuts[j], cuts[i] })
 		rows := int64(m)
 		if trial%2 == 1 {
-			rows = int64(r.IntN(2*m + 1)) // a wrong hint sizes the blocks only
+			rows += int64(r.IntN(m + 1)) // sized for more rows than come
 		}
-		b := NewBuilder(n, rows, len(cuts))
-		for k, batches := range cuts {
-			for _, c := range batches {
-				b.Count(k, src[c[0]:c[1]], dst[c[0]:c[1]])
-			}
+		workers := 1 + trial%3
+		b := NewBuilder(n, rows, workers)
+		var wg sync.WaitGroup
+		errs := make(chan error, len(cuts))
+		for _, c := range cuts {
+			wg.Go(func() { errs <- b.Add(src[c[0]:c[1]], dst[c[0]:c[1]]) })
 		}
-		b.Layout()
-		for k := len(cuts) - 1; k >= 0; k-- { // any order of units
-			for _, c := range cuts[k] {
-				if err := b.Scatter(k, src[c[0]:c[1]], dst[c[0]:c[1]]); err != nil {
-					t.Fatal(err)
-				}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
 			}
 		}
 		g, st, err := b.Finish(1 + trial%3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st != wantSt || !slices.Equal(g.Off, want.Off) || !slices.Equal(g.Adj, want.Adj) {
-			t.Fatalf("trial %d: Builder gives %+v, Build %+v (or the lists differ)", trial, st, wantSt)
+		if !slices.Equal(g.Off, wantOff) || !slices.Equal(g.Adj, wantAdj) {
+			t.Fatalf("trial %d (n %d, m %d): the lists differ from the reference", trial, n, m)
+		}
+		want := BuildStats{Rows: int64(m), SelfLoops: loops, Kept: int64(len(wantAdj) / 2)}
+		want.Duplicates = want.Rows - want.SelfLoops - want.Kept
+		if st != want {
+			t.Fatalf("trial %d: stats %+v, want %+v", trial, st, want)
 		}
 	}
 }
 
-// Rows whose count changes between the passes are an error, not a panic or a graph
-// of neither.
-func TestBuilderRowsChanged(t *testing.T) {
-	src, dst := []int32{0, 1, 2, 3}, []int32{1, 2, 3, 0}
-	for name, second := range map[string][2][]int32{
-		"more rows":  {{0, 1, 2, 3, 0}, {1, 2, 3, 0, 2}},
-		"fewer rows": {{0, 1, 2}, {1, 2, 3}},
-	} {
-		b := NewBuilder(4, 4, 1)
-		b.Count(0, src, dst)
-		b.Layout()
-		err := b.Scatter(0, second[0], second[1])
-		if err == nil {
-			_, _, err = b.Finish(1)
-		}
-		if !errors.Is(err, ErrRowsChanged) {
-			t.Errorf("%s: error %v, want ErrRowsChanged", name, err)
-		}
+// More rows than a Builder was sized for are an error, not a panic or a graph
+// of some of them.
+func TestBuilderMoreRows(t *testing.T) {
+	b := NewBuilder(4, 0, 1) // one chunk of 64 arcs
+	src, dst := make([]int32, 100), make([]int32, 100)
+	for i := range src {
+		src[i], dst[i] = int32(i%4), int32((i+1)%4)
+	}
+	err := b.Add(src, dst)
+	if err == nil {
+		_, _, err = b.Finish(1)
+	}
+	if !errors.Is(err, ErrMoreRows) {
+		t.Fatalf("error %v, want ErrMoreRows", err)
 	}
 }
 

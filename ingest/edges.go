@@ -77,8 +77,8 @@ func readEdgesCSV(ctx context.Context, path string, cols Columns, vs *Vertices) 
 }
 
 // EdgeStream is an edges file opened to be read as vertex positions, a batch of
-// rows at a time, as often as the caller needs: the run builds its graph in two
-// passes over the file (graph.Builder) instead of holding Edges, 8 bytes a row.
+// rows at a time, as often as the caller needs: the run builds its graph in one
+// pass over the file (graph.Builder) instead of holding Edges, 8 bytes a row.
 // Each pass checks every row as ReadEdges does and reports the same error.
 type EdgeStream struct {
 	File string
@@ -161,6 +161,10 @@ func (s *EdgeStream) Units() int {
 	}
 	return s.t.numGroups()
 }
+
+// Workers is how many calls of Scan's fn may run at once: one per core, at most
+// one per unit.
+func (s *EdgeStream) Workers() int { return max(1, min(runtime.GOMAXPROCS(0), s.Units())) }
 
 // Scan calls fn with every row as positions, in batches: fn(unit, src, dst) for
 // consecutive rows of one unit. Units run concurrently (fn must only touch what

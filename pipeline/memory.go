@@ -17,7 +17,7 @@ import (
 // slack (garbage between collections) comes on top; a memory limit (GOMEMLIMIT)
 // bounds it.
 type Memory struct {
-	Build  int64 // the graph build: scratch of 12 bytes an edge row, offsets, vertices
+	Build  int64 // the graph build: scratch of 12 bytes an edge row and its slack, offsets, vertices
 	Engine int64 // the engines, the audit and the write: the graph, vertices, fields
 }
 
@@ -47,7 +47,7 @@ func EstimateMemory(vs *ingest.Vertices, rows int64) Memory {
 	n := int64(vs.IDs.Len())
 	base := vs.Bytes() + offBytesPerVertex*n
 	return Memory{
-		Build:  base + buildBytesPerRow*rows,
+		Build:  base + buildBytesPerRow*rows + buildBytesPerRow*rows/64, // the chunks' slack (graph.Builder)
 		Engine: base + adjBytesPerRow*rows + engineBytesPerVertex*n,
 	}
 }

@@ -24,7 +24,7 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 	l.Close()
 	need := EstimateMemory(l.Vertices, l.Edges.Rows)
 	// The example: 22 vertices (int ids, a range index), 24 rows.
-	if need.Build != l.Vertices.Bytes()+8*22+12*24 || need.Engine != l.Vertices.Bytes()+8*22+8*24+64*22 {
+	if need.Build != l.Vertices.Bytes()+8*22+12*24+12*24/64 || need.Engine != l.Vertices.Bytes()+8*22+8*24+64*22 {
 		t.Errorf("model %+v", need)
 	}
 	memoryBudget = func() (int64, string) { return need.Peak() - 1, "a test budget" }

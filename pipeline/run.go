@@ -2,11 +2,9 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -32,17 +30,16 @@ type Loaded struct {
 	// (dropBehind).
 	DropBehind bool
 
-	// The edges file between its two passes (BuildGraph).
-	stream  *ingest.EdgeStream
+	// The arcs of the edges file, added in Load's pass (BuildGraph finishes it).
 	builder *graph.Builder
 }
 
-// Load reads a job's inputs: vertices first (they define the ids), then the edges'
-// first pass, the hitting set and the mechanism table (each when the job names one)
+// Load reads a job's inputs: vertices first (they define the ids), then the edges,
+// the hitting set and the mechanism table (each when the job names one)
 // concurrently. It is the one reader of inputs for run and the toolkit commands
-// (LoadInputs). The edges' first pass checks every row and counts arcs for the graph
-// (graph.Builder); BuildGraph is the second: the edge rows are never held
-// (docs/PERFORMANCE.md, "Memory model"). Before the first pass, Load refuses a job
+// (LoadInputs). The edges' one pass checks every row and adds its arcs to the
+// graph's build (graph.Builder); BuildGraph finishes it: the edge rows are never
+// held (docs/PERFORMANCE.md, "Memory model"). Before the pass, Load refuses a job
 // whose modelled memory exceeds the budget (memory.go: checkMemory; the engine's
 // share when the job names a hitting set).
 func Load(ctx context.Context, job *Job) (*Loaded, error) {
@@ -55,25 +52,27 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer es.Close()
 	if err := checkMemory(job, vs, es.Rows(), job.HittingSet != ""); err != nil {
-		es.Close()
 		return nil, err
 	}
-	// The run reads the edges twice. When the file and the run's memory do not fit
-	// in the machine together, the page cache cannot keep the file between the
-	// passes anyway, and its pages would crowd out the run's huge pages
-	// (docs/PERFORMANCE.md, "Issue 12, third round"): each row group's are dropped once read.
+	// When the file and the run's memory do not fit in the machine together, the
+	// file's pages would crowd out the run's huge pages in the page cache
+	// (docs/PERFORMANCE.md, "Issue 12, third round"): each row group's are
+	// dropped once read.
 	mem, _ := MachineMemory()
 	drop := dropBehind(es.Size(), EstimateMemory(vs, es.Rows()), mem)
 	if drop {
 		es.DropBehind()
 	}
-	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Units())
-	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, stream: es, builder: b}
+	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Workers())
+	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, builder: b}
 	grp, gctx := errgroup.WithContext(ctx)
 	grp.Go(func() error {
-		return es.Scan(gctx, func(k int, src, dst []int32) error {
-			b.Count(k, src, dst)
+		return es.Scan(gctx, func(_ int, src, dst []int32) error {
+			if err := b.Add(src, dst); err != nil {
+				return fmt.Errorf("%s: %w", es.File, err)
+			}
 			return nil
 		})
 	})
@@ -93,7 +92,6 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 		l.Edges.Fingerprint, err = es.Fingerprint()
 	}
 	if err != nil {
-		es.Close()
 		return nil, err
 	}
 	return l, nil
@@ -106,49 +104,32 @@ func dropBehind(size int64, m Memory, machine int64) bool {
 	return machine > 0 && size+m.Peak() > machine
 }
 
-// BuildGraph reads the edges file a second time into the CSR graph, on at most
-// workers goroutines (0: one per core).
+// BuildGraph builds the CSR graph from the arcs Load added, on at most workers
+// goroutines (0: one per core).
 func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, graph.BuildStats, error) {
 	if l.builder == nil {
 		return nil, graph.BuildStats{}, fmt.Errorf("pipeline: BuildGraph called twice")
 	}
-	b, es := l.builder, l.stream
+	b := l.builder
 	l.builder = nil
-	defer l.Close()
-	// Return the first pass's garbage to the OS before the scratch (12 bytes a row)
-	// is allocated: Go clears a large allocation on one core, page faults included,
-	// when any of its pages were used before, but not one made only of pages fresh
-	// from the OS, which Scatter then touches first on every core
-	// (docs/PERFORMANCE.md, "csr"). Below freshScratchRows the clear costs less
-	// than the collection.
-	if es.Rows() >= freshScratchRows {
-		debug.FreeOSMemory()
-	}
-	b.Layout()
-	if err := es.Scan(ctx, b.Scatter); err != nil {
-		if errors.Is(err, graph.ErrRowsChanged) {
-			err = fmt.Errorf("%s: %w", es.File, err)
-		}
+	if err := ctx.Err(); err != nil {
 		return nil, graph.BuildStats{}, err
 	}
+	// The read's garbage (decoding buffers, batches: a few hundred MB at 10^8
+	// rows) goes before the offsets and the build's buffers are allocated, so that
+	// they reuse its pages instead of adding fresh ones to the peak, the scratch's
+	// (the heap holds almost no pointers: a collection costs milliseconds).
+	runtime.GC()
 	g, st, err := b.Finish(workers)
 	if err != nil {
-		return nil, st, fmt.Errorf("%s: %w", es.File, err)
+		return nil, st, fmt.Errorf("%s: %w", l.Edges.File, err)
 	}
 	return g, st, nil
 }
 
-// freshScratchRows is the edge-row count (12 bytes a row of scratch: 192 MiB)
-// from which BuildGraph returns free memory to the OS before allocating it.
-const freshScratchRows = 1 << 24
-
-// Close releases the edges file; BuildGraph does it.
-func (l *Loaded) Close() {
-	if l.stream != nil {
-		l.stream.Close()
-		l.stream, l.builder = nil, nil
-	}
-}
+// Close releases what Load holds for BuildGraph (the build's scratch) when the
+// graph is not built.
+func (l *Loaded) Close() { l.builder = nil }
 
 // Engine returns the engine a job names.
 func Engine(job *Job) (bfs.Engine, error) {
@@ -189,27 +170,26 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		return nil, err
 	}
 	defer l.Close()
+	// The id index (4 bytes a vertex with dense int ids, 12 with sparse ones) served
+	// the inputs' references, all read now; the run writes ids from IDs. Dropped
+	// before the build's peak.
+	l.Vertices.Index = nil
 	fillInputs(s, l)
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet, "seconds", t.done("read").Seconds())
 	if l.DropBehind {
 		log.Info("the edges file and the run do not fit in memory together: its pages leave the page cache as they are read", "stage", "read", "edges", job.Edges)
 	}
 
-	// The csr phase counts the edge rows of its pass over the file; the lists are
-	// built after the last row (the count then stays at its total).
-	built := new(ingest.RowCounter)
-	prog.phase("csr", &built.Done, built.Total.Load, "rows")
-	g, st, err := l.BuildGraph(ingest.WithRowCounter(ctx, built), job.Workers)
+	// The read phase's pass added every arc to its block; the csr phase puts the
+	// blocks in order and builds their lists.
+	prog.phase("csr", nil, nil, "")
+	g, st, err := l.BuildGraph(ctx, job.Workers)
 	if err != nil {
 		return nil, err
 	}
 	s.EdgesKept, s.Duplicates, s.SelfLoops = st.Kept, st.Duplicates, st.SelfLoops
 	s.Components = g.CountComponents()
-	// The id index (4 bytes a vertex with dense int ids, 12 with sparse ones) served
-	// the inputs' references, all read now; the run writes ids from IDs.
-	l.Vertices.Index = nil
-	// The build's scratch (4 bytes a row) and the index are garbage now; collect them
-	// so that the engine's arrays reuse their pages rather than grow the heap to
+	// The build's scratch (4 bytes a row) is garbage now; collect it so that the engine's arrays reuse their pages rather than grow the heap to
 	// twice the graph (the heap holds almost no pointers: a collection costs
 	// milliseconds, and on a VM a page first touched can cost more than the
 	// collection: docs/PERFORMANCE.md, "Issue 12, fourth round").

@@ -3,16 +3,13 @@ package graphgen
 import "github.com/graphdp/graphdp/graph"
 
 // Graph builds the instance's graph in memory (vertices are positions) with the
-// streaming graph.Builder a run uses: two passes over Edges, the rows generated
-// twice and never held (New bounds n to int32 positions). It is the run's graph without Parquet, for benchmarks at
-// sizes where holding the rows would not fit; HittingSet works after it.
+// streaming graph.Builder a run uses: one pass over Edges, the rows generated and
+// never held (New bounds n to int32 positions). It is the run's graph without
+// Parquet, for benchmarks at sizes where holding the rows would not fit;
+// HittingSet works after it.
 func (g *Gen) Graph() (*graph.Graph, graph.BuildStats, error) {
 	b := graph.NewBuilder(int(g.n), g.Rows(), 1)
-	if err := g.Edges(func(src, dst []int32) error { b.Count(0, src, dst); return nil }); err != nil {
-		return nil, graph.BuildStats{}, err
-	}
-	b.Layout()
-	if err := g.Edges(func(src, dst []int32) error { return b.Scatter(0, src, dst) }); err != nil {
+	if err := g.Edges(b.Add); err != nil {
 		return nil, graph.BuildStats{}, err
 	}
 	return b.Finish(0)
