@@ -204,6 +204,15 @@ func (q *fifoQueue) frontValue() float64 { return q.vals[q.frontRun()] }
 func (q *fifoQueue) push(e entry) {
 	// Bits, not ==: −0 and +0 are different values to keep.
 	if n := len(q.vals); n == 0 || math.Float64bits(q.vals[n-1]) != math.Float64bits(e.a) || q.dists[n-1] != e.d {
+		if n == cap(q.vals) && q.run >= n/2 && q.run > 0 {
+			// The runs before the last popped one are spent: move the rest down
+			// rather than grow, so that a queue that never empties (a path with a
+			// value per vertex: a run per entry) keeps at most twice its live runs.
+			k := copy(q.vals, q.vals[q.run:])
+			copy(q.dists, q.dists[q.run:])
+			copy(q.starts, q.starts[q.run:])
+			q.vals, q.dists, q.starts, q.run = q.vals[:k], q.dists[:k], q.starts[:k], 0
+		}
 		q.vals = append(q.vals, e.a)
 		q.dists = append(q.dists, e.d)
 		q.starts = append(q.starts, q.pushed)
