@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -65,6 +66,14 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	if drop {
 		es.DropBehind()
 	}
+	// Return the vertices' garbage to the OS before the scratch (12 bytes a row) is
+	// allocated: Go clears a large allocation on one core, page faults included,
+	// when any of its pages were used before, but not one made only of pages fresh
+	// from the OS, which Add then touches first on every core (docs/PERFORMANCE.md,
+	// "csr"). Below freshScratchRows the clear costs less than the collection.
+	if es.Rows() >= freshScratchRows {
+		debug.FreeOSMemory()
+	}
 	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Workers())
 	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, builder: b}
 	grp, gctx := errgroup.WithContext(ctx)
@@ -103,6 +112,10 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 func dropBehind(size int64, m Memory, machine int64) bool {
 	return machine > 0 && size+m.Peak() > machine
 }
+
+// freshScratchRows is the edge-row count (12 bytes a row of scratch: 192 MiB)
+// from which Load returns free memory to the OS before allocating it.
+const freshScratchRows = 1 << 24
 
 // BuildGraph builds the CSR graph from the arcs Load added, on at most workers
 // goroutines (0: one per core).
