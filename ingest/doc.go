@@ -38,6 +38,6 @@
 //
 // Fingerprint is the hex SHA-256 of the file's bytes, streamed while (CSV)
 // or concurrently with (Parquet) parsing. An EdgeStream's first Scan hashes the
-// Parquet edges file from the bytes it reads, so the largest input is read twice
-// (the graph build's two passes), not three times (fingerprint.go, foldedHash).
+// Parquet edges file from the bytes it reads, so the largest input is read once
+// (the graph build's one pass), not twice (fingerprint.go, foldedHash).
 package ingest

@@ -97,9 +97,8 @@ type EdgeStream struct {
 
 // DropBehind makes every later Scan drop each row group's bytes from the OS page
 // cache once it has read them (a local Parquet file; nothing otherwise). It is
-// for a file the cache cannot keep between the passes anyway (the file and the
-// run's memory do not fit in the machine together): its pages would only crowd
-// out the run's own, the huge pages above all, which the kernel then cannot find
+// for a file the cache cannot keep anyway (the file and the run's memory do not
+// fit in the machine together): its pages would only crowd out the run's own, the huge pages above all, which the kernel then cannot find
 // free and falls back to small ones (docs/PERFORMANCE.md, "Issue 12, third round"). Reads
 // return the same bytes either way.
 func (s *EdgeStream) DropBehind() { s.drop = s.t != nil }
