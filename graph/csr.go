@@ -58,8 +58,8 @@ func Build(n int, src, dst []int32) (*Graph, BuildStats) {
 // block (uint16), staged a cache line at a time (Builder). The chunks are then put
 // in block order, each block is built on its own in cache (blockWork.build:
 // sorted, deduplicated lists, written back over the block's heads), and the blocks
-// are moved down over the gaps. Memory: 12 bytes an arc of scratch besides the
-// rows, about 1.5% more for the chunks' slack, and no other array of arcs. The work
+// are moved down over the gaps. Memory: 12 bytes a row (6 an arc) of scratch
+// besides the rows, about 1.5% more for the chunks' slack, and no other array of arcs. The work
 // runs on GOMAXPROCS workers; the result does not depend on their schedule.
 // Linear in n + rows.
 func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
@@ -106,8 +106,9 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 // the end up to workers·nb chunks are partly full: the scratch has that slack
 // (chunkArcs keeps it near 1.5%). Finish moves the chunks into block order, in place.
 //
-// Memory: the scratch; nb·(8+6·wc+16) bytes a worker of staging (about 0.5 MB at
-// 10^8 vertices); 12 bytes a chunk of bookkeeping.
+// Memory: the scratch, which Adj keeps (slack included); nb·(1+6·wc+16) bytes a
+// worker of staging (about 0.5 MB at 10^8 vertices); about 21 bytes a chunk of
+// bookkeeping during Finish.
 type Builder struct {
 	n, shift, nb int
 	c            int64   // arcs a chunk
@@ -121,8 +122,10 @@ type Builder struct {
 	rows, loops  atomic.Int64
 }
 
-// ErrMoreRows is Add's error when the rows delivered hold more arcs than the
-// Builder was sized for (NewBuilder's rows).
+// ErrMoreRows is Add's or Finish's error when the rows delivered hold more arcs
+// than the Builder has room for: more than NewBuilder's rows, beyond what the
+// chunks' slack absorbs (fewer extra rows are built as any others). A file reader
+// that delivers exactly the rows it counted never sees it.
 var ErrMoreRows = errors.New("graph: more edge rows than the build was sized for")
 
 // NewBuilder prepares a build of n vertices from at most rows rows delivered by
@@ -149,11 +152,12 @@ func NewBuilder(n int, rows int64, workers int) *Builder {
 	return b
 }
 
-// chunkArcs is the chunk size for rows rows in nb blocks from workers workers: the
-// partly full chunks at the end (at most one per worker and block) are at most
-// about 1/64 of the arcs, with chunks of 64 to 4096 arcs.
+// chunkArcs is the chunk size for rows rows in nb blocks from workers workers,
+// 64 to 4096 arcs: the partly full chunks at the end (at most one per worker and
+// block) are at most about 1/64 of the arcs unless the 64-arc minimum binds (many
+// blocks and workers for few rows a vertex: a few percent).
 func chunkArcs(rows int64, nb, workers int) int64 {
-	return min(max(2*rows/(64*int64(nb)*int64(workers)), 64), 4096)
+	return min(max(2*rows/(64*int64(max(nb, 1))*int64(workers)), 64), 4096)
 }
 
 // wc is the arcs Add stages per block before copying them out: 64 bytes of
@@ -176,7 +180,8 @@ func (b *Builder) Add(src, dst []int32) error {
 	st := <-b.stages
 	if st == nil {
 		nb := b.nb
-		st = &stage{fill: make([]uint8, nb), heads: make([]int32, nb*wc), low: make([]uint16, nb*wc), at: make([]int64, nb), end: make([]int64, nb)}
+		st = &stage{fill: make([]uint8, nb), heads: make([]int32, nb*wc), low: make([]uint16, nb*wc),
+			at: make([]int64, nb), end: make([]int64, nb)}
 		b.mu.Lock()
 		b.all = append(b.all, st)
 		b.mu.Unlock()
@@ -242,7 +247,8 @@ func (b *Builder) flush(st *stage, bl int32, n int) bool {
 }
 
 // Finish builds the lists from the arcs added on at most workers goroutines
-// (0: GOMAXPROCS) and returns the graph; no Add may run during or after it.
+// (0: GOMAXPROCS) and returns the graph; no Add may run during or after it, and
+// the Builder is spent (a second Finish panics).
 func (b *Builder) Finish(workers int) (*Graph, BuildStats, error) {
 	st := BuildStats{Rows: b.rows.Load(), SelfLoops: b.loops.Load()}
 	// The staged arcs go out; then every chunk taken is full but those still

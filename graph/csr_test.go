@@ -213,6 +213,18 @@ func TestBuilderMatchesReference(t *testing.T) {
 	}
 }
 
+// The empty graph builds (no vertices, no blocks), as before the Builder had chunks.
+func TestBuildEmpty(t *testing.T) {
+	g, st := Build(0, nil, nil)
+	if !slices.Equal(g.Off, []int64{0}) || len(g.Adj) != 0 || st != (BuildStats{}) {
+		t.Fatalf("Build(0): %+v, %+v", g, st)
+	}
+	g, st = Build(1, []int32{0, 0}, []int32{0, 0})
+	if !slices.Equal(g.Off, []int64{0, 0}) || len(g.Adj) != 0 || st.SelfLoops != 2 {
+		t.Fatalf("Build(1) of self-loops: %+v, %+v", g, st)
+	}
+}
+
 // More rows than a Builder was sized for are an error, not a panic or a graph
 // of some of them.
 func TestBuilderMoreRows(t *testing.T) {

@@ -98,9 +98,10 @@ type EdgeStream struct {
 // DropBehind makes every later Scan drop each row group's bytes from the OS page
 // cache once it has read them (a local Parquet file; nothing otherwise). It is
 // for a file the cache cannot keep anyway (the file and the run's memory do not
-// fit in the machine together): its pages would only crowd out the run's own, the huge pages above all, which the kernel then cannot find
-// free and falls back to small ones (docs/PERFORMANCE.md, "Issue 12, third round"). Reads
-// return the same bytes either way.
+// fit in the machine together): its pages would only crowd out the run's own,
+// the huge pages above all, which the kernel then cannot find free and falls back
+// to small ones (docs/PERFORMANCE.md, "Issue 12, third round"). Reads return the
+// same bytes either way.
 func (s *EdgeStream) DropBehind() { s.drop = s.t != nil }
 
 // Size is the file's size in bytes (0 for CSV, which is read whole when opened).

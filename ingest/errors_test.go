@@ -45,7 +45,7 @@ func runErrCase(t *testing.T, tc errCase) {
 		switch tc.read {
 		case "e":
 			_, err = ReadEdges(bg, path, cols, vs)
-			// The run's two passes over the file report the same error, each.
+			// A stream's Scan reports the same error each time it is called.
 			for pass := range 2 {
 				want := tc.want
 				want.File, want.Msg = sub(want.File), sub(want.Msg)

@@ -83,7 +83,7 @@ const (
 )
 
 // foldedHash is the SHA-256 of a Parquet file computed from its row groups' bytes,
-// which the first pass over the file reads out of order on several cores. Row
+// which the graph build's pass over the file reads out of order on several cores. Row
 // group g's loader calls read(g) first thing: it reads g's span, waits until every
 // earlier row group has been hashed, hashes the gap before the span and the span,
 // and lets g+1 go; meanwhile the decoder reads g's column chunks from the span in

@@ -128,7 +128,7 @@ func BenchmarkPhase(b *testing.B) {
 		b.Run(fmt.Sprintf("csr/n=%d", n), func(b *testing.B) {
 			j := getBenchJob(b, n)
 			b.ReportAllocs()
-			// The edges' second pass and the build (the first pass is read's).
+			// The build's Finish and the component count (the edges' pass is read's).
 			for b.Loop() {
 				b.StopTimer()
 				l, err := Load(ctx, &j.job)
@@ -207,7 +207,7 @@ func BenchmarkRunJob(b *testing.B) {
 }
 
 // BenchmarkLoadGraph is the read and csr phases alone (Load, BuildGraph) on the job
-// file named by GRAPHDP_BENCH_JOB, for profiling the two passes over the edges:
+// file named by GRAPHDP_BENCH_JOB, for profiling the pass over the edges and the build:
 //
 //	GRAPHDP_BENCH_JOB=bench-out/data/uniform10M/job.yaml go test ./pipeline -run '^$' -bench LoadGraph -benchtime 2x -cpuprofile cpu.prof
 func BenchmarkLoadGraph(b *testing.B) {

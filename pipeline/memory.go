@@ -37,7 +37,7 @@ const (
 	// (8-byte entries; a queue was measured to hold up to about three quarters of
 	// the vertices on uniform random graphs, so about 6 bytes a vertex each), the
 	// hitting-set check's index and the output's own columns. The vertices' id
-	// index is dropped after the build but still counted here (4 bytes a vertex
+	// index is dropped before the build but still counted here (4 bytes a vertex
 	// with dense ids): the model errs high.
 	engineBytesPerVertex = 64
 )

@@ -202,10 +202,11 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 	s.EdgesKept, s.Duplicates, s.SelfLoops = st.Kept, st.Duplicates, st.SelfLoops
 	s.Components = g.CountComponents()
-	// The build's scratch (4 bytes a row) is garbage now; collect it so that the engine's arrays reuse their pages rather than grow the heap to
-	// twice the graph (the heap holds almost no pointers: a collection costs
-	// milliseconds, and on a VM a page first touched can cost more than the
-	// collection: docs/PERFORMANCE.md, "Issue 12, fourth round").
+	// The build's scratch (4 bytes a row) is garbage now; collect it so that the
+	// engine's arrays reuse its pages rather than grow the heap to twice the graph
+	// (the heap holds almost no pointers: a collection costs milliseconds, and on
+	// a VM a page first touched can cost more than the collection:
+	// docs/PERFORMANCE.md, "Issue 12, fourth round").
 	runtime.GC()
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
 		"components", s.Components, "seconds", t.done("csr").Seconds())

@@ -13,9 +13,10 @@
 // run's wall time by it. "first touch" is the time to bring the run's peak RSS of
 // fresh memory into use on every core (firstTouch), measured in the same run: a
 // cost the floor does not include and no run avoids, large on a VM whose host
-// reclaims free memory; "×(floor+touch)" divides the wall time by both. Per-source runs use --engine per-source on the same
-// files where the graph allows it in reasonable time; "ps×" is its wall time over
-// the default engine's, "ps prop×" the same for the engine phase alone.
+// reclaims free memory; "×(floor+touch)" divides the wall time by both.
+// Per-source runs use --engine per-source on the same files where the graph
+// allows it in reasonable time; "ps×" is its wall time over the default
+// engine's, "ps prop×" the same for the engine phase alone.
 package main
 
 import (
