@@ -2,6 +2,7 @@ package check
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
@@ -84,9 +85,15 @@ func (a *Audit) Exact(pair dp.Pair, pu, pv float64) {
 // order, so the result (counts, the first violations, the first worst edge) is the
 // same as one pass in CSR order.
 func Verify(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int) Audit {
-	a := verifyPass(g, pone, pair, tol, limit, false)
+	return VerifyCounted(g, pone, pair, tol, limit, nil)
+}
+
+// VerifyCounted is Verify that counts the vertices it has audited in done (a
+// progress display's count, up to g.N()), when done is not nil.
+func VerifyCounted(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, done *atomic.Int64) Audit {
+	a := verifyPass(g, pone, pair, tol, limit, false, done)
 	if a.Unranked() {
-		a = verifyPass(g, pone, pair, tol, limit, true)
+		a = verifyPass(g, pone, pair, tol, limit, true, nil)
 	}
 	if w := a.Worst; w.U >= 0 {
 		a.Exact(pair, pone[w.U], pone[w.V])
@@ -95,9 +102,9 @@ func Verify(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int
 }
 
 // verifyPass is one parallel pass of Verify (rankAll: Auditor.RankAll).
-func verifyPass(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool) Audit {
+func verifyPass(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool, done *atomic.Int64) Audit {
 	a := NewAudit()
-	for _, r := range scan(g, func(lo, hi int32) Audit { return verifyRange(g, pone, pair, tol, limit, rankAll, lo, hi) }) {
+	for _, r := range scan(g, done, func(lo, hi int32) Audit { return verifyRange(g, pone, pair, tol, limit, rankAll, lo, hi) }) {
 		a.Merge(&r, limit)
 	}
 	return a

@@ -1,6 +1,10 @@
 package check
 
-import "github.com/graphdp/graphdp/graph"
+import (
+	"sync/atomic"
+
+	"github.com/graphdp/graphdp/graph"
+)
 
 // HitCheck is the one-pass check that a set hits every boundary edge.
 type HitCheck struct {
@@ -12,8 +16,14 @@ type HitCheck struct {
 // Hitting scans every edge once; hitIndex[v] ≥ 0 marks set members. Vertex
 // ranges are scanned in parallel and merged in CSR order (the same result as one pass).
 func Hitting(g *graph.Graph, answer []bool, hitIndex []int32, limit int) HitCheck {
+	return HittingCounted(g, answer, hitIndex, limit, nil)
+}
+
+// HittingCounted is Hitting that counts the vertices it has checked in done (a
+// progress display's count, up to g.N()), when done is not nil.
+func HittingCounted(g *graph.Graph, answer []bool, hitIndex []int32, limit int, done *atomic.Int64) HitCheck {
 	var hc HitCheck
-	for _, r := range scan(g, func(lo, hi int32) HitCheck { return checkHittingRange(g, answer, hitIndex, limit, lo, hi) }) {
+	for _, r := range scan(g, done, func(lo, hi int32) HitCheck { return checkHittingRange(g, answer, hitIndex, limit, lo, hi) }) {
 		hc.Boundary += r.Boundary
 		hc.Uncovered += r.Uncovered
 		for _, e := range r.First {

@@ -1,25 +1,45 @@
 package check
 
 import (
+	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/prefetch"
 )
 
-// scan runs fn on each of g's vertex ranges (Graph.Ranges) concurrently and returns
-// the results in range order, so a caller that merges them in order gets one pass's
-// result whatever the number of ranges.
-func scan[T any](g *graph.Graph, fn func(lo, hi int32) T) []T {
+// scan runs fn on g's vertices, each of g's ranges (Graph.Ranges) on its own
+// goroutine, cut into chunks of at most scanChunk vertices, and returns the
+// results in vertex order, so a caller that merges them in order gets one pass's
+// result whatever the number of ranges and chunks. done, when not nil, counts the
+// vertices scanned as the chunks end (a progress display's count).
+func scan[T any](g *graph.Graph, done *atomic.Int64, fn func(lo, hi int32) T) []T {
 	parts := g.Ranges()
-	res := make([]T, len(parts))
+	res := make([][]T, len(parts))
 	var wg sync.WaitGroup
 	for k, r := range parts {
-		wg.Go(func() { res[k] = fn(r[0], r[1]) })
+		wg.Go(func() {
+			for lo := r[0]; ; {
+				hi := int32(min(int64(r[1]), int64(lo)+scanChunk))
+				res[k] = append(res[k], fn(lo, hi))
+				if done != nil {
+					done.Add(int64(hi - lo))
+				}
+				if hi >= r[1] {
+					break
+				}
+				lo = hi
+			}
+		})
 	}
 	wg.Wait()
-	return res
+	return slices.Concat(res...)
 }
+
+// scanChunk is the vertices scan gives fn at a time: a count every few
+// milliseconds, and a merge per chunk that costs nothing beside its edges.
+const scanChunk = 1 << 16
 
 // eachAbove calls fn(u, g.Above(u)) for u in [lo, hi) in order. The checks read
 // at[v] for each such v: one random access per edge, a cache miss once at is

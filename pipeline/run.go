@@ -211,13 +211,14 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
 		"components", s.Components, "seconds", t.done("csr").Seconds())
 
-	prog.phase("check", nil, nil, "")
+	checked := new(atomic.Int64)
+	prog.phase("check", checked, fixed(int64(g.N())), "vertices")
 	in, err := bfs.NewInstance(g, l.Vertices.Answer, l.Hit.Vertex, l.Hit.PTrue, pair)
 	if err != nil {
 		return nil, err
 	}
 	in.Progress = new(atomic.Int64)
-	if err := checkHitting(s, job, l, in); err != nil {
+	if err := checkHitting(s, job, l, in, checked); err != nil {
 		return nil, err
 	}
 	t.done("check")
@@ -239,8 +240,9 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		return s, infeasible(job, l, sol)
 	}
 
-	prog.phase("audit", nil, nil, "")
-	audit := check.Verify(g, sol.POne, pair, 0, 3)
+	audited := new(atomic.Int64)
+	prog.phase("audit", audited, fixed(int64(g.N())), "vertices")
+	audit := check.VerifyCounted(g, sol.POne, pair, 0, 3, audited)
 	s.AuditWorst = max(audit.Worst.Excess, 0)
 	if audit.Edges == 0 {
 		s.AuditWorst = 0
@@ -322,8 +324,8 @@ func finish(s *Summary, t *timer) {
 }
 
 // checkHitting rejects a set that misses boundary edges, naming the first ones.
-func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
-	hc := check.Hitting(in.G, in.Answer, in.HitIndex(), job.List)
+func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance, done *atomic.Int64) error {
+	hc := check.HittingCounted(in.G, in.Answer, in.HitIndex(), job.List, done)
 	s.BoundaryEdges, s.Uncovered = hc.Boundary, hc.Uncovered
 	if hc.Uncovered == 0 {
 		return nil

@@ -54,7 +54,7 @@ func Check(ctx context.Context, job Job, x *Inputs) (*Checked, error) {
 		return nil, err
 	}
 	var s Summary
-	if err := checkHitting(&s, job, &x.Loaded, in); err != nil {
+	if err := checkHitting(&s, job, &x.Loaded, in, nil); err != nil {
 		return nil, err
 	}
 	sol, err := bfs.Solve(ctx, in, bfs.Propagate{}, job.List)
