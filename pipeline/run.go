@@ -130,8 +130,9 @@ func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, gra
 	}
 	// The read's garbage (decoding buffers, batches: a few hundred MB at 10^8
 	// rows) goes before the offsets and the build's buffers are allocated, so that
-	// they reuse its pages instead of adding fresh ones to the peak, the scratch's
-	// (the heap holds almost no pointers: a collection costs milliseconds).
+	// they reuse its pages instead of adding fresh ones on top of the scratch, at
+	// the build's peak (the heap holds almost no pointers: a collection costs
+	// milliseconds).
 	runtime.GC()
 	g, st, err := b.Finish(workers)
 	if err != nil {
