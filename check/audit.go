@@ -6,6 +6,7 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/prefetch"
 )
 
 // EdgeViolation is one (ε,δ)-DP inequality broken on one edge for one output.
@@ -122,7 +123,7 @@ func exactExcess(pair dp.Pair, pu, pv float64, one bool) float64 {
 func verifyRange(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool, lo, hi int32) Audit {
 	x := NewAuditor(pair, tol, limit)
 	x.RankAll = rankAll
-	eachAbove(g, pone, lo, hi, func(u int32, above []int32) {
+	eachAbove(g, lo, hi, func(l []int32) { prefetch.Each(pone, l) }, func(u int32, above []int32) {
 		x.Vertex(u, pone[u])
 		for _, v := range above {
 			x.Edge(v, pone[v])

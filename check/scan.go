@@ -5,7 +5,6 @@ import (
 	"sync/atomic"
 
 	"github.com/graphdp/graphdp/graph"
-	"github.com/graphdp/graphdp/internal/prefetch"
 )
 
 // scan runs fn on g's vertices in chunks of at most scanChunk consecutive
@@ -42,16 +41,16 @@ func scan[T any](g *graph.Graph, done *atomic.Int64, fn func(lo, hi int32) T) []
 const scanChunk = 1 << 16
 
 // eachAbove calls fn(u, g.Above(u)) for u in [lo, hi) in order. The checks read
-// at[v] for each such v: one random access per edge, a cache miss once at is
-// larger than the cache. The lists of the next vertices are already known, so
-// before u's call it prefetches at[v] for the list of u+aboveAhead (package
-// prefetch), and the misses of several vertices' edges overlap.
-func eachAbove[T any](g *graph.Graph, at []T, lo, hi int32, fn func(u int32, above []int32)) {
+// a per-vertex array at each such v: one random access per edge, a cache miss once
+// the array is larger than the cache. The lists of the next vertices are already
+// known, so before u's call it has pf prefetch what the list of u+aboveAhead will
+// read (package prefetch), and the misses of several vertices' edges overlap.
+func eachAbove(g *graph.Graph, lo, hi int32, pf func(list []int32), fn func(u int32, above []int32)) {
 	var ring [aboveRing][]int32
 	ahead := func(w int32) {
 		if w < hi {
 			ring[w%aboveRing] = g.Above(w)
-			prefetch.Each(at, ring[w%aboveRing])
+			pf(ring[w%aboveRing])
 		}
 	}
 	for w := lo; w < lo+aboveAhead && w < hi; w++ {

@@ -50,7 +50,13 @@ func TestChunkedScanIsOnePass(t *testing.T) {
 	}
 	done.Store(0)
 	gotH := HittingCounted(g, answer, hitIndex, limit, &done)
-	wantH := checkHittingRange(g, answer, hitIndex, limit, 0, int32(n))
+	ans := make([]uint64, (n+63)/64)
+	for v, a := range answer {
+		if a {
+			ans[v>>6] |= 1 << (v & 63)
+		}
+	}
+	wantH := checkHittingRange(g, ans, hitIndex, limit, 0, int32(n))
 	if done.Load() != int64(n) {
 		t.Errorf("hitting check counted %d vertices of %d", done.Load(), n)
 	}
