@@ -188,22 +188,16 @@ func repair(in *Instance, f [2]*Field) *Instance {
 // its values become p_true.
 func assemble(solved *Instance, f [2]*Field) Mechanism {
 	m := Mechanism{POne: f[1].Value, PTrue: f[0].Value, Bind: f[0].Bind, Dist: f[0].Dist}
-	// The hitting set's outputs first, from the passes' values before the loop
-	// below writes the outputs over them: a slice of the hitting set's size
-	// instead of an index over every vertex (HitIndex).
-	type output struct{ pone, ptrue float64 }
-	hit := make([]output, len(solved.Hit))
-	for i, h := range solved.Hit {
-		hit[i].pone, hit[i].ptrue = solved.vertexOutput(h, solved.PTrue[i], f[0].Value[h], f[1].Value[h])
-	}
 	for v, ans := range solved.Answer {
 		if ans {
 			m.Bind[v], m.Dist[v] = f[1].Bind[v], f[1].Dist[v]
 		}
 		m.POne[v], m.PTrue[v] = solved.vertexOutput(int32(v), math.NaN(), f[0].Value[v], f[1].Value[v])
 	}
+	// A hitting-set vertex's p_one does not depend on its given p_true; its p_true
+	// may (OutputPTrue): the set's own loop instead of an index over every vertex.
 	for i, h := range solved.Hit {
-		m.POne[h], m.PTrue[h] = hit[i].pone, hit[i].ptrue
+		m.PTrue[h] = OutputPTrue(solved.Answer[h], m.POne[h], solved.PTrue[i])
 	}
 	return m
 }

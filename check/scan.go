@@ -8,8 +8,8 @@ import (
 )
 
 // scan runs fn on g's vertices in chunks of at most scanChunk consecutive
-// vertices, on as many goroutines as g has ranges (Graph.Ranges: one per core
-// for a large graph), each taking the next chunk when it is done with one, and
+// vertices, on g.Workers() goroutines (one per core for a large graph), each
+// taking the next chunk when it is done with one, and
 // returns the results in vertex order, so a caller that merges them in order gets
 // one pass's result whatever the schedule. Chunks, not fixed ranges, because the
 // work per edge varies (the audit's certified bounds cluster in places): with a
@@ -21,7 +21,7 @@ func scan[T any](g *graph.Graph, done *atomic.Int64, fn func(lo, hi int32) T) []
 	res := make([]T, chunks)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(int64(len(g.Ranges())), chunks) {
+	for range min(int64(g.Workers()), chunks) {
 		wg.Go(func() {
 			for k := next.Add(1) - 1; k < chunks; k = next.Add(1) - 1 {
 				lo, hi := k*scanChunk, min(n, (k+1)*scanChunk)

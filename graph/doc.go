@@ -1,8 +1,8 @@
 // Package graph holds the dataset graph of graphdp in compressed sparse row form:
 // its build from edge rows (Build, in parallel blocks) or of one shard from its arcs
 // (BuildShard, the same code: a cluster worker's block), its split into shards of
-// consecutive vertices for the block-centric engines (Layout, Shard), the vertex
-// ranges the checks scan in parallel (Ranges), and its connected components
+// consecutive vertices for the block-centric engines (Layout, Shard), how many
+// cores a pass over it is worth (Workers), and its connected components
 // (CountComponents; per shard, LocalRoots and Spanning). It knows nothing of privacy;
 // of graphdp it imports only internal/hugepage (advice to the kernel, no semantics).
 //
@@ -19,8 +19,8 @@
 //  3. A Layout's shards partition 0..N−1 into consecutive ranges of Size vertices (the
 //     last may be shorter); a Shard is invariant 1 restricted to its range, with Adj
 //     holding global positions.
-//  4. Ranges partitions 0..n−1 into consecutive ranges in order, so results computed
-//     per range and merged in range order equal one pass in CSR order.
+//  4. Workers depends only on the graph's size and GOMAXPROCS, and no result of
+//     the package depends on it (Build: invariant 2).
 //  5. A Forest's root is the smallest element of its set. Shard.LocalRoots names each
 //     local component by its smallest global position, so components labelled in
 //     different shards, joined along their cut arcs by Spanning, are the components
