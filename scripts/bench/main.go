@@ -77,7 +77,15 @@ func main() {
 	reps := flag.Int("reps", 1, "runs per graph and engine; the fastest is reported")
 	perSource := flag.Bool("per-source", true, "also run --engine per-source where the graph allows")
 	list := flag.Bool("list", false, "list the graphs and exit")
+	touch := flag.Int64("touch", 0, "only time the first touch of this many MiB of fresh memory (one core and all, huge pages and not), and exit")
 	flag.Parse()
+	if *touch > 0 {
+		if err := touchTable(*touch << 20); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *list {
 		for _, g := range graphs {
 			fmt.Println(g.name)
@@ -151,6 +159,29 @@ func run(dir string, names []string, reps int, perSource bool) error {
 		rows = append(rows, r)
 	}
 	print(rows)
+	return nil
+}
+
+// touchTable prints the first touch of n bytes of fresh memory on one goroutine
+// and on GOMAXPROCS, with huge pages advised and not, 5 s apart (the host takes
+// back what the last one freed), then touched again at once: what a page costs
+// this machine (docs/PERFORMANCE.md, "Issue 12, fourth round").
+func touchTable(n int64) error {
+	for _, w := range []int{1, runtime.GOMAXPROCS(0)} {
+		for _, huge := range []bool{true, false} {
+			time.Sleep(5 * time.Second)
+			s, err := firstTouchOn(n, w, huge)
+			if err != nil {
+				return err
+			}
+			again, err := firstTouchOn(n, w, huge)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%d MiB, %d goroutines, huge pages %v: first touch %.3f s (%.2f s a GiB), again at once %.3f s\n",
+				n>>20, w, huge, s, s/float64(n)*(1<<30), again)
+		}
+	}
 	return nil
 }
 

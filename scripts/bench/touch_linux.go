@@ -13,15 +13,21 @@ import (
 // On a VM whose host reclaims the guest's free memory (page reporting), a page
 // first touched costs a fault in the host as well as in the guest, and this
 // measures both (docs/PERFORMANCE.md, "Issue 12, fourth round").
-func firstTouch(n int64) (float64, error) {
+func firstTouch(n int64) (float64, error) { return firstTouchOn(n, runtime.GOMAXPROCS(0), true) }
+
+// firstTouchOn is firstTouch on w goroutines, with huge pages advised or not.
+func firstTouchOn(n int64, w int, huge bool) (float64, error) {
 	n = (n + 1<<21 - 1) &^ (1<<21 - 1)
 	b, err := syscall.Mmap(-1, 0, int(n), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
 		return 0, err
 	}
 	defer syscall.Munmap(b)
-	_ = syscall.Madvise(b, 14) // MADV_HUGEPAGE
-	w := runtime.GOMAXPROCS(0)
+	advice := 15 // MADV_NOHUGEPAGE
+	if huge {
+		advice = 14 // MADV_HUGEPAGE
+	}
+	_ = syscall.Madvise(b, advice)
 	start := time.Now()
 	var wg sync.WaitGroup
 	per := (len(b)/w + 4095) &^ 4095
