@@ -154,11 +154,19 @@ func NewBuilder(n int, rows int64, workers int) *Builder {
 
 // chunkArcs is the chunk size for rows rows in nb blocks from workers workers,
 // 64 to 4096 arcs: the partly full chunks at the end (at most one per worker and
-// block) are at most about 1/64 of the arcs unless the 64-arc minimum binds (many
-// blocks and workers for few rows a vertex: a few percent).
+// block) are at most about 1/slackDiv of the arcs unless the 64-arc minimum binds
+// (many blocks and workers for few rows a vertex: a few percent).
 func chunkArcs(rows int64, nb, workers int) int64 {
-	return min(max(2*rows/(64*int64(max(nb, 1))*int64(workers)), 64), 4096)
+	return min(max(2*rows/(slackDiv*int64(max(nb, 1))*int64(workers)), 64), 4096)
 }
+
+// slackDiv bounds the chunks' slack: about 1/slackDiv of the scratch (chunkArcs).
+const slackDiv = 64
+
+// ScratchBytes is about what a Builder's scratch takes for rows rows: heads
+// (int32) and tails' block offsets (uint16) of two arcs a row, 12 bytes, and the
+// chunks' slack (chunkArcs). The memory model of a run counts it.
+func ScratchBytes(rows int64) int64 { return 12*rows + 12*rows/slackDiv }
 
 // wc is the arcs Add stages per block before copying them out: 64 bytes of
 // heads, one cache line.

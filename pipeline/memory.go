@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 )
 
@@ -27,9 +28,6 @@ func (m Memory) Peak() int64 { return max(m.Build, m.Engine) }
 // Per-vertex and per-row bytes of the model; memory_test.go checks them against the
 // code's allocations.
 const (
-	// The build: heads (int32, two arcs a row, which become Adj) and tails' offsets
-	// in their blocks (uint16, two a row).
-	buildBytesPerRow = 12
 	// The graph: Adj (two int32 arcs a kept edge: at most 8 a row) and Off (int64).
 	adjBytesPerRow    = 8
 	offBytesPerVertex = 8
@@ -47,7 +45,7 @@ func EstimateMemory(vs *ingest.Vertices, rows int64) Memory {
 	n := int64(vs.IDs.Len())
 	base := vs.Bytes() + offBytesPerVertex*n
 	return Memory{
-		Build:  base + buildBytesPerRow*rows + buildBytesPerRow*rows/64, // the chunks' slack (graph.Builder)
+		Build:  base + graph.ScratchBytes(rows), // heads (→ Adj) and tails' block offsets, 12 bytes a row, and slack
 		Engine: base + adjBytesPerRow*rows + engineBytesPerVertex*n,
 	}
 }
