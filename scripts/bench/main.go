@@ -10,7 +10,8 @@
 // files (all row groups, in parallel, with arrow-go's column chunk readers) plus
 // the time to write a file of the output's rows and schema with the same library
 // and the same writer (package sink, atomically). Columns "×floor" divide the
-// run's wall time by it. "first touch" is the time to bring the run's peak RSS of
+// run's wall time by it. -gather times one bare random sweep over a graph's
+// arcs, the least any of the run's sweeps costs. "first touch" is the time to bring the run's peak RSS of
 // fresh memory into use on every core (firstTouch), measured in the same run: a
 // cost the floor does not include and no run avoids, large on a VM whose host
 // reclaims free memory; "×(floor+touch)" divides the wall time by both.
@@ -78,7 +79,17 @@ func main() {
 	perSource := flag.Bool("per-source", true, "also run --engine per-source where the graph allows")
 	list := flag.Bool("list", false, "list the graphs and exit")
 	touch := flag.Int64("touch", 0, "only time the first touch of this many MiB of fresh memory (one core and all, huge pages and not), and exit")
+	gatherAt := flag.String("gather", "", "only time one bare random sweep over the arcs of a graph of VERTICES,ARCS (e.g. 10000000,200000000), and exit")
 	flag.Parse()
+	if *gatherAt != "" {
+		var n, m int64
+		if _, err := fmt.Sscanf(*gatherAt, "%d,%d", &n, &m); err != nil || n <= 0 || m <= 0 || n > 1<<31-1 {
+			fmt.Fprintln(os.Stderr, "bench: -gather wants VERTICES,ARCS (positive, vertices below 2^31)")
+			os.Exit(2)
+		}
+		gatherTable(n, m, max(*reps, 3))
+		return
+	}
 	if *touch > 0 {
 		if err := touchTable(*touch << 20); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
