@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -14,9 +15,9 @@ import (
 )
 
 // Memory is the model of docs/PERFORMANCE.md ("Memory model"): the bytes a run holds
-// live at the peak of each phase, from the sizes of its inputs. The Go runtime's
-// slack (garbage between collections) comes on top; a memory limit (GOMEMLIMIT)
-// bounds it.
+// live at the peak of each phase, from the sizes of its inputs and the engine it
+// names. The Go runtime's slack (garbage between collections) comes on top; a memory
+// limit (GOMEMLIMIT) bounds it.
 type Memory struct {
 	Build  int64 // the graph build: scratch of 12 bytes an edge row and its slack, offsets, vertices
 	Engine int64 // the engines, the audit and the write: the graph, vertices, fields
@@ -38,15 +39,40 @@ const (
 	// index is dropped before the build but still counted here (4 bytes a vertex
 	// with dense ids): the model errs high.
 	engineBytesPerVertex = 64
+	// What the other engines hold beyond that, both colours running at once
+	// (bfs.Solve). per-source: each worker of a colour has its own field (16 bytes a
+	// vertex), its keys' source values (8) and its visited stamps (4).
+	perSourceBytesPerVertexWorker = 2 * (16 + 8 + 4)
+	// rounds: each colour has its shards' candidates (bfs.Cand, 24 bytes a vertex),
+	// their copies of the offsets (8 bytes a vertex, 10 with the allocator's rounding:
+	// a default shard's 4097 offsets take a 40 KiB block) and its field (16)...
+	roundsBytesPerVertex = 2 * (24 + 10 + 16)
+	// ...and the offers between shards: a shard offers at most once a round to each
+	// cut arc's far end (a vertex settles at most once a round), 28 bytes an offer
+	// (a vertex and its Cand), and a round's received and sent offers are held at
+	// once: 2 colours · 2 rounds · 2 arcs a row · 28 bytes. A bound: measured
+	// peaks are 65–80% of it on uniform random graphs.
+	roundsBytesPerRow = 2 * 2 * 2 * 28
 )
 
-// EstimateMemory models a run on vs and an edges file of rows rows.
-func EstimateMemory(vs *ingest.Vertices, rows int64) Memory {
+// EstimateMemory models a run of engine (a Job.Engine; "" is propagate) on workers
+// cores (0: GOMAXPROCS) on vs and an edges file of rows rows.
+func EstimateMemory(vs *ingest.Vertices, rows int64, engine string, workers int) Memory {
 	n := int64(vs.IDs.Len())
 	base := vs.Bytes() + offBytesPerVertex*n
+	eng := base + adjBytesPerRow*rows + engineBytesPerVertex*n
+	switch engine {
+	case "per-source":
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
+		eng += perSourceBytesPerVertexWorker * int64(workers) * n
+	case "rounds":
+		eng += roundsBytesPerVertex*n + roundsBytesPerRow*rows
+	}
 	return Memory{
 		Build:  base + graph.ScratchBytes(rows), // heads (→ Adj) and tails' block offsets, 12 bytes a row, and slack
-		Engine: base + adjBytesPerRow*rows + engineBytesPerVertex*n,
+		Engine: eng,
 	}
 }
 
@@ -101,17 +127,24 @@ func checkMemory(job *Job, vs *ingest.Vertices, rows int64, engine bool) error {
 	if budget <= 0 {
 		return nil
 	}
-	m := EstimateMemory(vs, rows)
+	m := EstimateMemory(vs, rows, job.Engine, job.Workers)
 	need, phase := m.Build, "the graph build"
 	if engine && m.Engine > need {
 		need, phase = m.Engine, "the engine"
+		if job.Engine != "" && job.Engine != "propagate" {
+			phase = "the " + job.Engine + " engine"
+		}
 	}
 	if need <= budget {
 		return nil
 	}
+	remedy := "a machine with more memory, or a higher GOMEMLIMIT if the machine has it"
+	if p := EstimateMemory(vs, rows, "propagate", job.Workers).Peak(); engine && p <= budget && p < need {
+		remedy = fmt.Sprintf("--engine propagate, the same mechanism in about %s; or %s", gib(p), remedy)
+	}
 	return &ConfigError{Source: job.Edges, Problems: []string{fmt.Sprintf(
-		"the job needs about %s at its peak (%s; %d vertices, %d edge rows: docs/PERFORMANCE.md, \"Memory model\"), more than the %s %s allows; nothing written (a machine with more memory, or a higher GOMEMLIMIT if the machine has it)",
-		gib(need), phase, vs.IDs.Len(), rows, gib(budget), source)}}
+		"the job needs about %s at its peak (%s; %d vertices, %d edge rows: docs/PERFORMANCE.md, \"Memory model\"), more than the %s %s allows; nothing written (%s)",
+		gib(need), phase, vs.IDs.Len(), rows, gib(budget), source, remedy)}}
 }
 
 func gib(b int64) string { return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30)) }

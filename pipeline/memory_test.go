@@ -5,8 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // A job whose modelled peak exceeds the budget is refused before the edges are read:
@@ -22,7 +27,7 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	need := EstimateMemory(l.Vertices, l.Edges.Rows)
+	need := EstimateMemory(l.Vertices, l.Edges.Rows, j.Engine, j.Workers)
 	// The example: 22 vertices (int ids, a range index), 24 rows.
 	if need.Build != l.Vertices.Bytes()+8*22+12*24+12*24/64 || need.Engine != l.Vertices.Bytes()+8*22+8*24+64*22 {
 		t.Errorf("model %+v", need)
@@ -71,5 +76,93 @@ func TestDropBehindDecision(t *testing.T) {
 		if got := dropBehind(c.size, m, c.machine); got != c.want {
 			t.Errorf("dropBehind(%d, peak %d, machine %d) = %v, want %v", c.size, m.Peak(), c.machine, got, c.want)
 		}
+	}
+}
+
+// The other engines' per-vertex terms are what their code allocates: one colour's
+// pass over a path of n vertices (few offers cross its shards, so the vertices'
+// share is what remains) allocates half the model's bytes a vertex (the model counts
+// both colours), within 12% (rounds' settled lists are garbage a round later). A new per-vertex array in an engine fails
+// this until the model counts it.
+func TestEngineMemoryPerVertex(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates some 100 MB")
+	}
+	const n, workers = 1 << 20, 2
+	src, dst := make([]int32, n-1), make([]int32, n-1)
+	for i := range src {
+		src[i], dst[i] = int32(i), int32(i+1)
+	}
+	g, _ := graph.Build(n, src, dst)
+	answer := make([]bool, n)
+	var hit []int32
+	var ptrue []float64
+	for v := 0; v < n; v += n / 16 {
+		hit, ptrue = append(hit, int32(v)), append(ptrue, 0.6)
+	}
+	pair, err := dp.New(0.5, 1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := bfs.NewInstance(g, answer, hit, ptrue, pair)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.HitIndex() // built once for the instance; the model counts it in engineBytesPerVertex
+	for _, c := range []struct {
+		eng   bfs.Engine
+		model int64 // bytes a vertex, both colours
+	}{
+		{bfs.PerSource{Workers: workers}, perSourceBytesPerVertexWorker * workers},
+		{bfs.Rounds{Workers: workers}, roundsBytesPerVertex},
+	} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if _, err := c.eng.Pass(context.Background(), in, true); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		got := float64(after.TotalAlloc-before.TotalAlloc) / n
+		if want := float64(c.model) / 2; got < 0.95*want || got > 1.12*want {
+			t.Errorf("%s: one colour allocated %.1f bytes a vertex, the model %.0f", c.eng.Name(), got, want)
+		}
+	}
+}
+
+// A job that fits with propagate but not with the rounds engine's offers is refused
+// before the edges are read, and the refusal names the way out; the toolkit, which
+// solves with propagate, reads the same config.
+func TestRefusalNamesPropagate(t *testing.T) {
+	dir := t.TempDir()
+	j := exampleJob(t, filepath.Join(dir, "m.parquet"))
+	defer func(f func() (int64, string)) { memoryBudget = f }(memoryBudget)
+	l, err := Load(context.Background(), &j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	prop := EstimateMemory(l.Vertices, l.Edges.Rows, "propagate", 0)
+	rounds := EstimateMemory(l.Vertices, l.Edges.Rows, "rounds", 0)
+	if want := prop.Engine + roundsBytesPerVertex*22 + roundsBytesPerRow*24; rounds.Engine != want || rounds.Build != prop.Build {
+		t.Fatalf("rounds model %+v, want engine %d and propagate's build %d", rounds, want, prop.Build)
+	}
+	memoryBudget = func() (int64, string) { return prop.Peak(), "a test budget" }
+	j.Engine = "rounds"
+	_, err = Run(context.Background(), j, quiet)
+	var ce *ConfigError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "(the rounds engine;") || !strings.Contains(err.Error(), "--engine propagate, the same mechanism in about") {
+		t.Fatalf("error %v, want a ConfigError naming the rounds engine and --engine propagate", err)
+	}
+	if _, err := os.Stat(j.Out); !os.IsNotExist(err) {
+		t.Errorf("%s written (%v)", j.Out, err)
+	}
+	// The toolkit solves with propagate whatever the config names: checked as such.
+	if _, err := LoadInputs(context.Background(), &j); err != nil {
+		t.Errorf("LoadInputs of a rounds config: %v", err)
+	}
+	j.Engine = "propagate"
+	if _, err := Run(context.Background(), j, quiet); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -62,7 +62,7 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	// (docs/PERFORMANCE.md, "Issue 12, third round"): each row group's are
 	// dropped once read.
 	mem, _ := MachineMemory()
-	drop := dropBehind(es.Size(), EstimateMemory(vs, es.Rows()), mem)
+	drop := dropBehind(es.Size(), EstimateMemory(vs, es.Rows(), job.Engine, job.Workers), mem)
 	if drop {
 		es.DropBehind()
 	}

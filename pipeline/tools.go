@@ -24,7 +24,11 @@ func LoadInputs(ctx context.Context, job *Job) (*Inputs, error) {
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
-	l, err := Load(ctx, job)
+	// The toolkit solves with propagate (Check) whatever engine a run's config names,
+	// so its memory is checked as propagate's.
+	tool := *job
+	tool.Engine = "propagate"
+	l, err := Load(ctx, &tool)
 	if err != nil {
 		return nil, err
 	}
