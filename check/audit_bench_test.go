@@ -62,3 +62,46 @@ func BenchmarkVerify(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHitting is the boundary-hitting check alone on a uniform random graph (10
+// edges per vertex, 10% of vertices answering 1, a random boundary-hitting set): one
+// pass over the arcs, a random read of the far end's answer on every edge and of both
+// ends' membership on every boundary edge.
+//
+//	go test ./check -run '^$' -bench Hitting
+//
+// GRAPHDP_BENCH_LARGE=1 adds 10^7 vertices, as BenchmarkVerify.
+func BenchmarkHitting(b *testing.B) {
+	sizes := []int{1_000_000}
+	if os.Getenv("GRAPHDP_BENCH_LARGE") != "" {
+		sizes = append(sizes, 10_000_000)
+	}
+	for _, n := range sizes {
+		r := rand.New(rand.NewPCG(2, uint64(n)))
+		src, dst := make([]int32, 10*n), make([]int32, 10*n)
+		for i := range src {
+			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
+		}
+		g, _ := graph.Build(n, src, dst)
+		answer := make([]bool, n)
+		for v := range answer {
+			answer[v] = r.IntN(10) == 0
+		}
+		hit := testgraph.BoundaryHittingSet(r, g, answer)
+		index := make([]int32, n)
+		for v := range index {
+			index[v] = -1
+		}
+		for i, h := range hit {
+			index[h] = int32(i)
+		}
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if hc := check.Hitting(g, answer, index, 10); hc.Uncovered != 0 || hc.Boundary == 0 {
+					b.Fatal(hc)
+				}
+			}
+		})
+	}
+}

@@ -50,13 +50,8 @@ func TestChunkedScanIsOnePass(t *testing.T) {
 	}
 	done.Store(0)
 	gotH := HittingCounted(g, answer, hitIndex, limit, &done)
-	ans := make([]uint64, (n+63)/64)
-	for v, a := range answer {
-		if a {
-			ans[v>>6] |= 1 << (v & 63)
-		}
-	}
-	wantH := checkHittingRange(g, ans, hitIndex, limit, 0, int32(n))
+	ans, in := hitBitmaps(answer, hitIndex)
+	wantH := checkHittingRange(g, ans, in, limit, 0, int32(n))
 	if done.Load() != int64(n) {
 		t.Errorf("hitting check counted %d vertices of %d", done.Load(), n)
 	}
