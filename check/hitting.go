@@ -4,7 +4,6 @@ import (
 	"sync/atomic"
 
 	"github.com/graphdp/graphdp/graph"
-	"github.com/graphdp/graphdp/internal/prefetch"
 )
 
 // HitCheck is the one-pass check that a set hits every boundary edge.
@@ -57,7 +56,9 @@ func hitBitmaps(answer []bool, hitIndex []int32) (ans, in []uint64) {
 // ans and in are the answers' and the set's bitmaps.
 func checkHittingRange(g *graph.Graph, ans, in []uint64, limit int, lo, hi int32) HitCheck {
 	var hc HitCheck
-	eachAbove(g, lo, hi, func(l []int32) { prefetch.Bits(ans, l) }, func(u int32, above []int32) {
+	// No prefetch: the bitmaps stay in cache, and prefetching their words was
+	// measured slower (docs/PERFORMANCE.md, "Issue 12, fifth round").
+	eachAbove(g, lo, hi, nil, func(u int32, above []int32) {
 		au := ans[u>>6]>>(u&63)&1 != 0
 		hu := in[u>>6]>>(u&63)&1 != 0
 		for _, v := range above {

@@ -44,8 +44,15 @@ const scanChunk = 1 << 16
 // a per-vertex array at each such v: one random access per edge, a cache miss once
 // the array is larger than the cache. The lists of the next vertices are already
 // known, so before u's call it has pf prefetch what the list of u+aboveAhead will
-// read (package prefetch), and the misses of several vertices' edges overlap.
+// read (package prefetch), and the misses of several vertices' edges overlap. pf
+// may be nil: what the lists index stays in cache (the hitting check's bitmaps).
 func eachAbove(g *graph.Graph, lo, hi int32, pf func(list []int32), fn func(u int32, above []int32)) {
+	if pf == nil {
+		for u := lo; u < hi; u++ {
+			fn(u, g.Above(u))
+		}
+		return
+	}
 	var ring [aboveRing][]int32
 	ahead := func(w int32) {
 		if w < hi {
