@@ -28,15 +28,7 @@ func BenchmarkVerify(b *testing.B) {
 	}
 	for _, n := range sizes {
 		r := rand.New(rand.NewPCG(1, uint64(n)))
-		src, dst := make([]int32, 10*n), make([]int32, 10*n)
-		for i := range src {
-			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
-		}
-		g, _ := graph.Build(n, src, dst)
-		answer := make([]bool, n)
-		for v := range answer {
-			answer[v] = r.IntN(50) == 0
-		}
+		g, answer := benchGraph(r, n, 50)
 		pair := testgraph.MustDP(0.5, 1e-6)
 		hit := testgraph.BoundaryHittingSet(r, g, answer)
 		ptrue := make([]float64, len(hit))
@@ -78,15 +70,7 @@ func BenchmarkHitting(b *testing.B) {
 	}
 	for _, n := range sizes {
 		r := rand.New(rand.NewPCG(2, uint64(n)))
-		src, dst := make([]int32, 10*n), make([]int32, 10*n)
-		for i := range src {
-			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
-		}
-		g, _ := graph.Build(n, src, dst)
-		answer := make([]bool, n)
-		for v := range answer {
-			answer[v] = r.IntN(10) == 0
-		}
+		g, answer := benchGraph(r, n, 10)
 		hit := testgraph.BoundaryHittingSet(r, g, answer)
 		index := make([]int32, n)
 		for v := range index {
@@ -104,4 +88,19 @@ func BenchmarkHitting(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchGraph is a uniform random graph of n vertices and 10n edge rows, with one
+// vertex in every oneIn answering 1 (at random).
+func benchGraph(r *rand.Rand, n, oneIn int) (*graph.Graph, []bool) {
+	src, dst := make([]int32, 10*n), make([]int32, 10*n)
+	for i := range src {
+		src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
+	}
+	g, _ := graph.Build(n, src, dst)
+	answer := make([]bool, n)
+	for v := range answer {
+		answer[v] = r.IntN(oneIn) == 0
+	}
+	return g, answer
 }
