@@ -82,8 +82,8 @@ func TestDropBehindDecision(t *testing.T) {
 // The other engines' per-vertex terms are what their code allocates: one colour's
 // pass over a path of n vertices (few offers cross its shards, so the vertices'
 // share is what remains) allocates half the model's bytes a vertex (the model counts
-// both colours), within 12% (rounds' settled lists are garbage a round later). A new per-vertex array in an engine fails
-// this until the model counts it.
+// both colours), within 12% (rounds' lists of settled vertices are garbage a round
+// later). A new per-vertex array in an engine fails this until the model counts it.
 func TestEngineMemoryPerVertex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates some 100 MB")

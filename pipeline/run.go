@@ -228,8 +228,8 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 	s.Components = <-components
 	t.done("check")
-	// The check's hitting-set index (4 bytes a vertex) is garbage: the engine's
-	// fields reuse its pages.
+	// The check's hitting-set index and the count's union-find (4 bytes a vertex
+	// each) are garbage: the engine's fields reuse their pages.
 	runtime.GC()
 
 	prog.phase("propagate (2 passes)", in.Progress, fixed(2*int64(g.N())), "vertices settled")

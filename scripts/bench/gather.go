@@ -10,11 +10,11 @@ import (
 
 // gatherTable prints how long one bare random sweep over m arcs of an n-vertex
 // graph takes on this machine: for every arc, load the float64 of its head
-// (x[adj[i]], adj uniform random, x warm and touched), on every core. Each of the
-// run's sweeps over the arcs (the components' count, the hitting-set check, each
-// colour of the engine, the audit) makes at least this one random load an arc, so
-// this is a floor under each of them that no code on this machine goes below
-// (docs/PERFORMANCE.md, "Issue 12, fifth round").
+// (x[adj[i]], adj uniform random, x warm and touched), on every core. The run's
+// audit makes at least this one random load an arc (the far end's p_one), and so does
+// the count of components (its union-find array), so it is a floor under each of
+// them on this machine; sweeps that read a cache-resident bitmap instead can go
+// below it (docs/PERFORMANCE.md, "Issue 12, fifth round").
 func gatherTable(n, m int64, reps int) {
 	adj := make([]int32, m)
 	r := rand.New(rand.NewPCG(1, 2))
