@@ -122,12 +122,10 @@ func MachineMemory() (bytes int64, source string) {
 // checkMemory refuses, before the work, a job whose modelled peak exceeds the
 // budget: a *ConfigError (exit status 2), nothing written, instead of a run the
 // kernel kills half way. engine is false for commands that only build the graph.
-func checkMemory(job *Job, vs *ingest.Vertices, rows int64, engine bool) error {
-	budget, source := memoryBudget()
+func checkMemory(job *Job, vs *ingest.Vertices, rows int64, engine bool, m Memory, budget int64, source string) error {
 	if budget <= 0 {
 		return nil
 	}
-	m := EstimateMemory(vs, rows, job.Engine, job.Workers)
 	need, phase := m.Build, "the graph build"
 	if engine && m.Engine > need {
 		need, phase = m.Engine, "the engine"

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -44,8 +45,19 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 		}
 	}
 	memoryBudget = func() (int64, string) { return need.Peak(), "a test budget" }
-	if _, err := Run(context.Background(), j, quiet); err != nil {
+	s, err := Run(context.Background(), j, quiet)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The summary sets the model beside the measured peak.
+	want := MemoryModel{BuildBytes: need.Build, EngineBytes: need.Engine, BudgetBytes: need.Peak(), BudgetSource: "a test budget"}
+	if s.Memory == nil || *s.Memory != want {
+		t.Errorf("summary's memory model %+v, want %+v", s.Memory, want)
+	}
+	var b strings.Builder
+	s.Human(&b)
+	if model := fmt.Sprintf("(model %.1f MiB)", float64(need.Peak())/(1<<20)); !strings.Contains(b.String(), model) {
+		t.Errorf("human summary lacks %q:\n%s", model, b.String())
 	}
 }
 

@@ -30,6 +30,8 @@ type Loaded struct {
 	// DropBehind: the edges file is read without keeping it in the page cache
 	// (dropBehind).
 	DropBehind bool
+	// Memory is the job's modelled memory and the budget Load checked it against.
+	Memory MemoryModel
 
 	// The arcs of the edges file, added in Load's pass (BuildGraph finishes it).
 	builder *graph.Builder
@@ -54,7 +56,9 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 		return nil, err
 	}
 	defer es.Close()
-	if err := checkMemory(job, vs, es.Rows(), job.HittingSet != ""); err != nil {
+	model := EstimateMemory(vs, es.Rows(), job.Engine, job.Workers)
+	budget, source := memoryBudget()
+	if err := checkMemory(job, vs, es.Rows(), job.HittingSet != "", model, budget, source); err != nil {
 		return nil, err
 	}
 	// When the file and the run's memory do not fit in the machine together, the
@@ -62,7 +66,7 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	// (docs/PERFORMANCE.md, "Issue 12, third round"): each row group's are
 	// dropped once read.
 	mem, _ := MachineMemory()
-	drop := dropBehind(es.Size(), EstimateMemory(vs, es.Rows(), job.Engine, job.Workers), mem)
+	drop := dropBehind(es.Size(), model, mem)
 	if drop {
 		es.DropBehind()
 	}
@@ -75,7 +79,8 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 		debug.FreeOSMemory()
 	}
 	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Workers())
-	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, builder: b}
+	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, builder: b,
+		Memory: MemoryModel{BuildBytes: model.Build, EngineBytes: model.Engine, BudgetBytes: max(budget, 0), BudgetSource: source}}
 	grp, gctx := errgroup.WithContext(ctx)
 	grp.Go(func() error {
 		return es.Scan(gctx, func(_ int, src, dst []int32) error {
@@ -189,7 +194,8 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	// before the build's peak.
 	l.Vertices.Index = nil
 	fillInputs(s, l)
-	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet, "seconds", t.done("read").Seconds())
+	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet,
+		"model_build_bytes", l.Memory.BuildBytes, "model_engine_bytes", l.Memory.EngineBytes, "budget_bytes", l.Memory.BudgetBytes, "seconds", t.done("read").Seconds())
 	if l.DropBehind {
 		log.Info("the edges file and the run do not fit in memory together: its pages leave the page cache as they are read", "stage", "read", "edges", job.Edges)
 	}
@@ -312,6 +318,8 @@ func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.I
 }
 
 func fillInputs(s *Summary, l *Loaded) {
+	m := l.Memory
+	s.Memory = &m
 	s.Vertices = l.Vertices.IDs.Len()
 	s.EdgesRead = l.Edges.Rows
 	s.HittingSet = len(l.Hit.Vertex)

@@ -55,8 +55,20 @@ type Summary struct {
 	PeakRSSBytes int64   `json:"peak_rss_bytes"`
 	Relaxations  int64   `json:"relaxations"`         // edges scanned by the engine, both colours
 	RelaxPerSec  float64 `json:"relaxations_per_sec"` // over the engine phase
+	// Memory is what the memory model predicted before the edges were read, to set
+	// beside PeakRSSBytes (docs/PERFORMANCE.md, "Memory model").
+	Memory *MemoryModel `json:"memory_model,omitempty"`
 
 	Beam *BeamRun `json:"beam,omitempty"` // what a Beam run's rounds did
+}
+
+// MemoryModel is a run's modelled memory (EstimateMemory) and the budget it was
+// checked against (MemoryBudget; 0 when unknown).
+type MemoryModel struct {
+	BuildBytes   int64  `json:"build_bytes"`
+	EngineBytes  int64  `json:"engine_bytes"`
+	BudgetBytes  int64  `json:"budget_bytes"`
+	BudgetSource string `json:"budget_source,omitempty"`
 }
 
 // BeamRun is what the rounds of a Beam run did (docs/BEAM.md's cost model): its
@@ -182,5 +194,9 @@ func (s *Summary) Human(w io.Writer) {
 		fmt.Fprintf(w, "  beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB)\n",
 			b.Shards, b.ShardSize, b.Rounds, b.Pipelines, b.Offers, float64(b.OfferBytes)/(1<<20))
 	}
-	fmt.Fprintf(w, "  time %.3fs (%s); peak RSS %.1f MiB\n", s.WallSeconds, strings.Join(parts, ", "), float64(s.PeakRSSBytes)/(1<<20))
+	model := ""
+	if m := s.Memory; m != nil {
+		model = fmt.Sprintf(" (model %.1f MiB)", float64(max(m.BuildBytes, m.EngineBytes))/(1<<20))
+	}
+	fmt.Fprintf(w, "  time %.3fs (%s); peak RSS %.1f MiB%s\n", s.WallSeconds, strings.Join(parts, ", "), float64(s.PeakRSSBytes)/(1<<20), model)
 }
