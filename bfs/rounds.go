@@ -376,10 +376,18 @@ func (s *Stepper) knownBounds(l graph.Layout, sh *graph.Shard, in []Offers) map[
 // no offer is sent. Rounds thus count shard crossings along binding paths, not hops.
 // It is the single-machine twin of the Beam pipeline, which calls the same Settle and
 // Offer per shard; on one machine Propagate is faster.
+//
+// Solve runs Rounds' two colours one after the other, not at once as the other
+// engines': each colour already spreads its shards over Workers goroutines, and its
+// offers between shards take memory in proportion to the edges. Both at once held
+// twice that and were no faster (docs/PERFORMANCE.md, "Memory model").
 type Rounds struct {
 	ShardSize int
 	Workers   int
 }
+
+// oneColourAtATime tells Solve to run the colours one after the other.
+func (Rounds) oneColourAtATime() bool { return true }
 
 // Name is the engine's name in flags and metadata.
 func (Rounds) Name() string { return "rounds" }

@@ -6,7 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/testgraph"
@@ -363,4 +365,46 @@ func TestSettleIncremental(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Rounds runs its colours one at a time, and passes honours that: the second
+// colour's pass starts after the first's ends, while an engine that does not ask
+// runs both at once (a probe counts the passes running together).
+func TestRoundsOneColourAtATime(t *testing.T) {
+	if !(Rounds{}).oneColourAtATime() {
+		t.Fatal("Rounds does not ask for one colour at a time")
+	}
+	in := randomInstance(rand.New(rand.NewPCG(3, 4)), testgraph.Families[0], 30, testgraph.Pairs[0])
+	for _, c := range []struct {
+		seq  bool
+		want int32
+	}{{true, 1}, {false, 2}} {
+		var running, most atomic.Int32
+		if _, err := passes(context.Background(), in, overlapProbe{Rounds{}, c.seq, &running, &most}); err != nil {
+			t.Fatal(err)
+		}
+		if most.Load() != c.want {
+			t.Errorf("one colour at a time %v: %d colours ran at once, want %d", c.seq, most.Load(), c.want)
+		}
+	}
+}
+
+// overlapProbe is eng, asking for one colour at a time or not, counting its colour
+// passes running at once.
+type overlapProbe struct {
+	eng           Engine
+	seq           bool
+	running, most *atomic.Int32
+}
+
+func (e overlapProbe) Name() string           { return e.eng.Name() }
+func (e overlapProbe) oneColourAtATime() bool { return e.seq }
+
+func (e overlapProbe) Pass(ctx context.Context, in *Instance, one bool) (*Field, error) {
+	k := e.running.Add(1)
+	defer e.running.Add(-1)
+	for m := e.most.Load(); k > m && !e.most.CompareAndSwap(m, k); m = e.most.Load() {
+	}
+	time.Sleep(100 * time.Millisecond) // long enough for a concurrent colour to start
+	return e.eng.Pass(ctx, in, one)
 }

@@ -138,8 +138,19 @@ func (s *Solution) Moved() int {
 	return n
 }
 
+// passes runs both colours of eng, at once unless eng asks for one at a time
+// (Rounds).
 func passes(ctx context.Context, in *Instance, eng Engine) ([2]*Field, error) {
 	var f [2]*Field
+	if s, ok := eng.(interface{ oneColourAtATime() bool }); ok && s.oneColourAtATime() {
+		for ci, c := range []bool{false, true} {
+			var err error
+			if f[ci], err = eng.Pass(ctx, in, c); err != nil {
+				return f, err
+			}
+		}
+		return f, nil
+	}
 	grp, gctx := errgroup.WithContext(ctx)
 	for ci, c := range []bool{false, true} {
 		grp.Go(func() (err error) {

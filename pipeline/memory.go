@@ -43,16 +43,19 @@ const (
 	// (bfs.Solve). per-source: each worker of a colour has its own field (16 bytes a
 	// vertex), its keys' source values (8) and its visited stamps (4).
 	perSourceBytesPerVertexWorker = 2 * (16 + 8 + 4)
-	// rounds: each colour has its shards' candidates (bfs.Cand, 24 bytes a vertex),
-	// their copies of the offsets (8 bytes a vertex, 10 with the allocator's rounding:
-	// a default shard's 4097 offsets take a 40 KiB block) and its field (16)...
-	roundsBytesPerVertex = 2 * (24 + 10 + 16)
+	// rounds runs its colours one after the other (bfs.Rounds). A colour's pass has
+	// its shards' candidates (bfs.Cand, 24 bytes a vertex), their copies of the
+	// offsets (8 bytes a vertex, 10 with the allocator's rounding: a default shard's
+	// 4097 offsets take a 40 KiB block) and its field (16); the first colour's field
+	// stays while the second runs (16)...
+	roundsPassBytesPerVertex = 24 + 10 + 16
+	roundsBytesPerVertex     = roundsPassBytesPerVertex + 16
 	// ...and the offers between shards: a shard offers at most once a round to each
 	// cut arc's far end (a vertex settles at most once a round), 28 bytes an offer
 	// (a vertex and its Cand), and a round's received and sent offers are held at
-	// once: 2 colours · 2 rounds · 2 arcs a row · 28 bytes. A bound: measured
-	// peaks are 65–80% of it on uniform random graphs.
-	roundsBytesPerRow = 2 * 2 * 2 * 28
+	// once: 2 rounds · 2 arcs a row · 28 bytes. A bound: measured peaks are 68–88%
+	// of the model on uniform random graphs.
+	roundsBytesPerRow = 2 * 2 * 28
 )
 
 // EstimateMemory models a run of engine (a Job.Engine; "" is propagate) on workers
