@@ -508,6 +508,10 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 		}
 		f.Scans += scans[s]
 	}
+	if in.Progress != nil {
+		// A vertex is final only when the rounds end: the pass counts them all then.
+		in.Progress.Add(int64(n))
+	}
 	return f, run, nil
 }
 
