@@ -39,9 +39,9 @@ const (
 	// index is dropped before the build but still counted here (4 bytes a vertex
 	// with dense ids): the model errs high.
 	engineBytesPerVertex = 64
-	// What the other engines hold beyond that, both colours running at once
-	// (bfs.Solve). per-source: each worker of a colour has its own field (16 bytes a
-	// vertex), its keys' source values (8) and its visited stamps (4).
+	// What the other engines hold beyond that. per-source runs both colours at once
+	// (bfs.Solve), and each worker of a colour has its own field (16 bytes a vertex),
+	// its keys' source values (8) and its visited stamps (4).
 	perSourceBytesPerVertexWorker = 2 * (16 + 8 + 4)
 	// rounds runs its colours one after the other (bfs.Rounds). A colour's pass has
 	// its shards' candidates (bfs.Cand, 24 bytes a vertex), their copies of the
