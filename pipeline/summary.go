@@ -62,6 +62,9 @@ type Summary struct {
 	Beam *BeamRun `json:"beam,omitempty"` // what a Beam run's rounds did
 }
 
+// modelShown is the smallest modelled peak the human summary prints.
+const modelShown = 64 << 20
+
 // MemoryModel is a run's modelled memory (EstimateMemory) and the budget it was
 // checked against (MemoryBudget; 0 when unknown).
 type MemoryModel struct {
@@ -194,8 +197,10 @@ func (s *Summary) Human(w io.Writer) {
 		fmt.Fprintf(w, "  beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB)\n",
 			b.Shards, b.ShardSize, b.Rounds, b.Pipelines, b.Offers, float64(b.OfferBytes)/(1<<20))
 	}
+	// The model counts the large arrays, not the process's fixed tens of MiB: it is
+	// printed where it says something (docs/PERFORMANCE.md, "Memory model").
 	model := ""
-	if m := s.Memory; m != nil {
+	if m := s.Memory; m != nil && max(m.BuildBytes, m.EngineBytes) >= modelShown {
 		model = fmt.Sprintf(" (model %.1f MiB)", float64(max(m.BuildBytes, m.EngineBytes))/(1<<20))
 	}
 	fmt.Fprintf(w, "  time %.3fs (%s); peak RSS %.1f MiB%s\n", s.WallSeconds, strings.Join(parts, ", "), float64(s.PeakRSSBytes)/(1<<20), model)
