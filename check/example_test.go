@@ -37,8 +37,7 @@ func ExampleVerify() {
 func ExampleHitting() {
 	g, _ := graph.Build(4, []int32{0, 1, 2}, []int32{1, 2, 3})
 	answer := []bool{false, true, true, false}
-	hitIndex := []int32{-1, 0, -1, -1} // vertex 1 is the set's first member
-	hc := check.Hitting(g, answer, hitIndex, 10)
+	hc := check.Hitting(g, answer, []int32{1}, 10)
 	fmt.Printf("%d boundary edges, %d uncovered: %v\n", hc.Boundary, hc.Uncovered, hc.First)
 	// Output:
 	// 2 boundary edges, 1 uncovered: [{2 3}]

@@ -13,16 +13,17 @@ type HitCheck struct {
 	First     []graph.Edge // the first uncovered ones in CSR order (U < V)
 }
 
-// Hitting scans every edge once; hitIndex[v] ≥ 0 marks set members. Vertex
-// ranges are scanned in parallel and merged in CSR order (the same result as one pass).
-func Hitting(g *graph.Graph, answer []bool, hitIndex []int32, limit int) HitCheck {
-	return HittingCounted(g, answer, hitIndex, limit, nil)
+// Hitting scans every edge once; hit lists the set's vertices (repeats allowed).
+// Vertex ranges are scanned in parallel and merged in CSR order (the same result as
+// one pass).
+func Hitting(g *graph.Graph, answer []bool, hit []int32, limit int) HitCheck {
+	return HittingCounted(g, answer, hit, limit, nil)
 }
 
 // HittingCounted is Hitting that counts the vertices it has checked in done (a
 // progress display's count, up to g.N()), when done is not nil.
-func HittingCounted(g *graph.Graph, answer []bool, hitIndex []int32, limit int, done *atomic.Int64) HitCheck {
-	ans, in := hitBitmaps(answer, hitIndex)
+func HittingCounted(g *graph.Graph, answer []bool, hit []int32, limit int, done *atomic.Int64) HitCheck {
+	ans, in := hitBitmaps(answer, hit)
 	var hc HitCheck
 	for _, r := range scan(g, done, func(lo, hi int32) HitCheck { return checkHittingRange(g, ans, in, limit, lo, hi) }) {
 		hc.Boundary += r.Boundary
@@ -36,18 +37,18 @@ func HittingCounted(g *graph.Graph, answer []bool, hitIndex []int32, limit int, 
 	return hc
 }
 
-// hitBitmaps are the answers and the set (hitIndex[v] ≥ 0) as bitmaps: the edges read
-// them at random, and n/8 bytes stay in a core's cache where n bytes (answers) or 4n
-// (the set's index) would not (10^7 vertices: 1.25 MB against 10 and 40 MB).
-func hitBitmaps(answer []bool, hitIndex []int32) (ans, in []uint64) {
+// hitBitmaps are the answers and the set hit as bitmaps: the edges read them at
+// random, and n/8 bytes stay in a core's cache where n bytes (answers) or a 4-byte
+// index a vertex would not (10^7 vertices: 1.25 MB against 10 and 40 MB).
+func hitBitmaps(answer []bool, hit []int32) (ans, in []uint64) {
 	ans, in = make([]uint64, (len(answer)+63)/64), make([]uint64, (len(answer)+63)/64)
 	for v, a := range answer {
 		if a {
 			ans[v>>6] |= 1 << (v & 63)
 		}
-		if hitIndex[v] >= 0 {
-			in[v>>6] |= 1 << (v & 63)
-		}
+	}
+	for _, h := range hit {
+		in[h>>6] |= 1 << (h & 63)
 	}
 	return ans, in
 }

@@ -157,7 +157,7 @@ func BenchmarkPhase(b *testing.B) {
 			j := getBenchJob(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				check.Hitting(j.g, j.in.Answer, j.in.HitIndex(), 10)
+				check.Hitting(j.g, j.in.Answer, j.in.Hit, 10)
 				check.Verify(j.g, j.sol.POne, j.in.Pair, 0, 3)
 			}
 		})

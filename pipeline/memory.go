@@ -19,8 +19,8 @@ import (
 // names. The Go runtime's slack (garbage between collections) comes on top; a memory
 // limit (GOMEMLIMIT) bounds it.
 type Memory struct {
-	Build  int64 // the graph build: scratch of 12 bytes an edge row and its slack, offsets, vertices
-	Engine int64 // the engines, the audit and the write: the graph, vertices, fields
+	Build  int64 `json:"build_bytes"`  // the graph build: scratch of 12 bytes an edge row and its slack, offsets, vertices
+	Engine int64 `json:"engine_bytes"` // the engines, the audit and the write: the graph, vertices, fields
 }
 
 // Peak is the larger phase.

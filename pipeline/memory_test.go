@@ -49,7 +49,7 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The summary sets the model beside the measured peak.
-	want := MemoryModel{BuildBytes: need.Build, EngineBytes: need.Engine, BudgetBytes: need.Peak(), BudgetSource: "a test budget"}
+	want := MemoryModel{Memory: need, BudgetBytes: need.Peak(), BudgetSource: "a test budget"}
 	if s.Memory == nil || *s.Memory != want {
 		t.Errorf("summary's memory model %+v, want %+v", s.Memory, want)
 	}
@@ -60,7 +60,7 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 	if strings.Contains(b.String(), "(model") {
 		t.Errorf("human summary prints the example's model:\n%s", b.String())
 	}
-	s.Memory = &MemoryModel{BuildBytes: 200 << 20, EngineBytes: 150 << 20}
+	s.Memory = &MemoryModel{Memory: Memory{Build: 200 << 20, Engine: 150 << 20}}
 	b.Reset()
 	s.Human(&b)
 	if !strings.Contains(b.String(), "(model 200.0 MiB)") {

@@ -105,7 +105,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	optSeconds := time.Since(t0).Seconds()
 	hom := res.Homogeneous
 	s := &OptimizeSummary{Version: Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
-		Weights: from, BoundaryEdges: check.Hitting(x.Graph, vs.Answer, hitIndex(n, res.Hit), 0).Boundary,
+		Weights: from, BoundaryEdges: check.Hitting(x.Graph, vs.Answer, res.Hit, 0).Boundary,
 		HittingSet: len(res.Hit), HittingSetIs: kind,
 		TotalWeight: res.TotalWeight, Utility: res.Utility, UpperBound: res.Upper, Gap: res.Gap,
 		TargetGap: oj.Gap, Converged: res.Converged, Alpha: res.Alpha, Balanced: res.Balanced,
@@ -161,17 +161,6 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		}
 	}
 	return s, nil
-}
-
-func hitIndex(n int, hit []int32) []int32 {
-	idx := make([]int32, n)
-	for i := range idx {
-		idx[i] = -1
-	}
-	for i, h := range hit {
-		idx[h] = int32(i)
-	}
-	return idx
 }
 
 // readWeights returns w(v) per vertex and a description of where they came from.

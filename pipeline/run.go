@@ -80,7 +80,7 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	}
 	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Workers())
 	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, builder: b,
-		Memory: MemoryModel{BuildBytes: model.Build, EngineBytes: model.Engine, BudgetBytes: max(budget, 0), BudgetSource: source}}
+		Memory: MemoryModel{Memory: model, BudgetBytes: max(budget, 0), BudgetSource: source}}
 	grp, gctx := errgroup.WithContext(ctx)
 	grp.Go(func() error {
 		return es.Scan(gctx, func(_ int, src, dst []int32) error {
@@ -195,7 +195,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	l.Vertices.Index = nil
 	fillInputs(s, l)
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet,
-		"model_build_bytes", l.Memory.BuildBytes, "model_engine_bytes", l.Memory.EngineBytes, "budget_bytes", l.Memory.BudgetBytes, "seconds", t.done("read").Seconds())
+		"model_build_bytes", l.Memory.Build, "model_engine_bytes", l.Memory.Engine, "budget_bytes", l.Memory.BudgetBytes, "seconds", t.done("read").Seconds())
 	if l.DropBehind {
 		log.Info("the edges file and the run do not fit in memory together: its pages leave the page cache as they are read", "stage", "read", "edges", job.Edges)
 	}
@@ -234,8 +234,8 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 	}
 	s.Components = <-components
 	t.done("check")
-	// The check's hitting-set index and the count's union-find (4 bytes a vertex
-	// each) are garbage: the engine's fields reuse their pages.
+	// The check's bitmaps and the count's union-find (4 bytes a vertex) are
+	// garbage: the engine's fields reuse their pages.
 	runtime.GC()
 
 	prog.phase("propagate (2 passes)", in.Progress, fixed(2*int64(g.N())), "vertices settled")
@@ -339,7 +339,7 @@ func finish(s *Summary, t *timer) {
 
 // checkHitting rejects a set that misses boundary edges, naming the first ones.
 func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance, done *atomic.Int64) error {
-	hc := check.HittingCounted(in.G, in.Answer, in.HitIndex(), job.List, done)
+	hc := check.HittingCounted(in.G, in.Answer, in.Hit, job.List, done)
 	s.BoundaryEdges, s.Uncovered = hc.Boundary, hc.Uncovered
 	if hc.Uncovered == 0 {
 		return nil

@@ -68,8 +68,7 @@ const modelShown = 64 << 20
 // MemoryModel is a run's modelled memory (EstimateMemory) and the budget it was
 // checked against (MemoryBudget; 0 when unknown).
 type MemoryModel struct {
-	BuildBytes   int64  `json:"build_bytes"`
-	EngineBytes  int64  `json:"engine_bytes"`
+	Memory
 	BudgetBytes  int64  `json:"budget_bytes"`
 	BudgetSource string `json:"budget_source,omitempty"`
 }
@@ -200,8 +199,8 @@ func (s *Summary) Human(w io.Writer) {
 	// The model counts the large arrays, not the process's fixed tens of MiB: it is
 	// printed where it says something (docs/PERFORMANCE.md, "Memory model").
 	model := ""
-	if m := s.Memory; m != nil && max(m.BuildBytes, m.EngineBytes) >= modelShown {
-		model = fmt.Sprintf(" (model %.1f MiB)", float64(max(m.BuildBytes, m.EngineBytes))/(1<<20))
+	if m := s.Memory; m != nil && m.Peak() >= modelShown {
+		model = fmt.Sprintf(" (model %.1f MiB)", float64(m.Peak())/(1<<20))
 	}
 	fmt.Fprintf(w, "  time %.3fs (%s); peak RSS %.1f MiB%s\n", s.WallSeconds, strings.Join(parts, ", "), float64(s.PeakRSSBytes)/(1<<20), model)
 }

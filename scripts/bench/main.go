@@ -11,7 +11,8 @@
 // the time to write a file of the output's rows and schema with the same library
 // and the same writer (package sink, atomically). Columns "×floor" divide the
 // run's wall time by it. -gather times one bare random sweep over a graph's
-// arcs, the least any of the run's sweeps costs. "first touch" is the time to bring the run's peak RSS of
+// arcs, the least the audit's and the component count's sweeps cost. "first
+// touch" is the time to bring the run's peak RSS of
 // fresh memory into use on every core (firstTouch), measured in the same run: a
 // cost the floor does not include and no run avoids, large on a VM whose host
 // reclaims free memory; "×(floor+touch)" divides the wall time by both.
