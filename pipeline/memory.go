@@ -35,9 +35,10 @@ const (
 	// Both colours' fields (value, binding, distance: 16 bytes each), their FIFOs
 	// (8-byte entries; a queue was measured to hold up to about three quarters of
 	// the vertices on uniform random graphs, so about 6 bytes a vertex each), the
-	// hitting-set check's index and the output's own columns. The vertices' id
-	// index is dropped before the build but still counted here (4 bytes a vertex
-	// with dense ids): the model errs high.
+	// count of components' union-find (4) and the output's own columns. The
+	// vertices' id index is dropped before the build, and the hitting-set check now
+	// reads bitmaps instead of a 4-byte index, but both are still counted here:
+	// the model errs high.
 	engineBytesPerVertex = 64
 	// What the other engines hold beyond that. per-source runs both colours at once
 	// (bfs.Solve), and each worker of a colour has its own field (16 bytes a vertex),
