@@ -442,6 +442,11 @@ func TestBeamOverObjectStores(t *testing.T) {
 			job := g.write(t, dir, 16)
 			job.SetEpsilon(1)
 			job.Delta = 0.01
+			// With a provenance key every input has a keyed digest to compare.
+			job.ProvenanceKey = filepath.Join(dir, "prov.key")
+			if err := os.WriteFile(job.ProvenanceKey, []byte("the provenance key of this test"), 0o600); err != nil {
+				t.Fatal(err)
+			}
 			remote := job
 			for _, p := range []*string{&remote.Vertices, &remote.Edges, &remote.HittingSet} {
 				srv.putFile(t, "inputs", "run/"+filepath.Base(*p), *p)
@@ -462,7 +467,7 @@ func TestBeamOverObjectStores(t *testing.T) {
 			if len(local) == 0 || !bytes.Equal(local, beam) {
 				t.Fatalf("outputs differ (%d vs %d bytes)", len(local), len(beam))
 			}
-			if ls.Inputs.Vertices.SHA256 != bs.Inputs.Vertices.SHA256 || ls.Inputs.Edges.SHA256 != bs.Inputs.Edges.SHA256 || ls.Inputs.HittingSet.SHA256 != bs.Inputs.HittingSet.SHA256 {
+			if ls.Inputs.Vertices.HMACSHA256 == "" || ls.Inputs.Vertices.Digest != bs.Inputs.Vertices.Digest || ls.Inputs.Edges.Digest != bs.Inputs.Edges.Digest || ls.Inputs.HittingSet.Digest != bs.Inputs.HittingSet.Digest {
 				t.Fatalf("fingerprints differ: local %+v, beam %+v", ls.Inputs, bs.Inputs)
 			}
 			srv.mu.Lock()

@@ -141,6 +141,10 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	if _, err := dp.New(job.Epsilon, job.Delta); err != nil {
 		return nil, &pipeline.ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
+	prov, err := job.Provenance()
+	if err != nil {
+		return nil, &pipeline.ConfigError{Source: "job", Problems: []string{err.Error()}}
+	}
 	cols := job.IngestColumns()
 	for _, p := range []string{job.Vertices, job.Edges, job.HittingSet} {
 		if !strings.EqualFold(filepath.Ext(p), ".parquet") {
@@ -200,9 +204,10 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		}
 		fps[k] = string(b)
 	}
-	s.Inputs.Vertices = pipeline.Input{Path: job.Vertices, SHA256: fps[fileVertices], Rows: int64(s.Vertices)}
-	s.Inputs.Edges = pipeline.Input{Path: job.Edges, SHA256: fps[fileEdges], Rows: s.EdgesRead}
-	s.Inputs.HittingSet = pipeline.Input{Path: job.HittingSet, SHA256: fps[fileHit], Rows: int64(s.HittingSet)}
+	// Digests as the local runner gives them (pipeline/provenance.go).
+	s.Inputs.Vertices = pipeline.Input{Path: job.Vertices, Digest: prov.Private(fps[fileVertices]), Rows: int64(s.Vertices)}
+	s.Inputs.Edges = pipeline.Input{Path: job.Edges, Digest: prov.Public(fps[fileEdges]), Rows: s.EdgesRead}
+	s.Inputs.HittingSet = pipeline.Input{Path: job.HittingSet, Digest: prov.Private(fps[fileHit]), Rows: int64(s.HittingSet)}
 	st, err := gatherBuild(ctx, staging, l)
 	if err != nil {
 		return nil, err
@@ -315,7 +320,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
 	done("audit")
-	if err := assemble(ctx, c, job, pl, fps, l, fd, s); err != nil {
+	if err := assemble(ctx, c, job, prov, pl, fps, l, fd, s); err != nil {
 		return nil, err
 	}
 	s.Out = job.Out
@@ -740,7 +745,7 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 // engine named in the metadata. It never reads a graph block and holds one shard's
 // rows (and the sink one row group) at a time, plus the hitting set's ids, which
 // name the binding vertices (fd, from the finish).
-func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary) error {
+func assemble(ctx context.Context, c Conf, job pipeline.Job, prov pipeline.Provenance, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary) error {
 	bindIDs := fd.hitIDs.ingest(c.StrIDs)
 	sh := 0
 	next := func() (arrow.RecordBatch, error) {
@@ -788,7 +793,7 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []
 		return r.Record(nil)
 	}
 	ld := &pipeline.Loaded{Vertices: &ingest.Vertices{Fingerprint: fps[fileVertices]}, Edges: &ingest.Edges{Fingerprint: fps[fileEdges]},
-		Hit: &ingest.HittingSet{Fingerprint: fps[fileHit]}}
+		Hit: &ingest.HittingSet{Fingerprint: fps[fileHit]}, Provenance: prov}
 	err := sink.WriteBatches(ctx, job.Out, pipeline.OutputSchema(pl.idType, pl.answerType), next, pipeline.Metadata(&job, Engine, ld))
 	if c.N > 0 {
 		s.MeanPTrue /= float64(c.N)

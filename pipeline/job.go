@@ -29,6 +29,9 @@ type Job struct {
 	Columns    Columns `yaml:"columns"`
 	Runner     string  `yaml:"runner"` // local (default) or beam
 	Beam       Beam    `yaml:"beam"`
+	// ProvenanceKey is a key file: inputs are then identified by keyed digests
+	// (provenance.go); "" falls back to $GRAPHDP_PROVENANCE_KEY_FILE.
+	ProvenanceKey string `yaml:"provenance_key"`
 
 	// Progress, if set, is a terminal on which long phases draw a status line;
 	// otherwise progress goes to the log (doc.go).
@@ -219,6 +222,9 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	if _, err := j.Beam.Timeout(); err != nil {
 		add("%v", err)
 	}
+	if _, err := j.Provenance(); err != nil {
+		add("%v", err)
+	}
 	return probs
 }
 
@@ -232,7 +238,7 @@ func Problems(source string, probs []string) error {
 
 // resolve makes relative paths relative to dir (a config file's folder).
 func (j *Job) resolve(dir string) {
-	for _, p := range []*string{&j.Edges, &j.Vertices, &j.HittingSet, &j.Mechanism, &j.Out, &j.Summary} {
+	for _, p := range []*string{&j.Edges, &j.Vertices, &j.HittingSet, &j.Mechanism, &j.Out, &j.Summary, &j.ProvenanceKey} {
 		if *p != "" && !filepath.IsAbs(*p) && !hasScheme(*p) {
 			*p = filepath.Join(dir, *p)
 		}

@@ -3,6 +3,9 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -271,33 +274,70 @@ func TestEnginesAndCoresByteIdentical(t *testing.T) {
 	}
 }
 
-// The output carries the metadata README promises, with the inputs' fingerprints.
+// The output carries the metadata README promises, with the inputs' digests as
+// provenance.go allows them: the edges file's plain SHA-256 (computed here
+// independently), none of the private inputs' without a key, and with a key their
+// HMAC-SHA256 of the hex SHA-256 (issue 24, defect 5).
 func TestMetadata(t *testing.T) {
 	dir := t.TempDir()
-	j := exampleJob(t, filepath.Join(dir, "m.arrow"))
-	s, err := Run(context.Background(), j, quiet)
-	if err != nil {
+	sum := func(path string) string {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.Sum256(data)
+		return hex.EncodeToString(h[:])
+	}
+	key := []byte("a key of the operator's: 32 byte")
+	keyed := func(path string) string {
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte(sum(path)))
+		return hex.EncodeToString(m.Sum(nil))
+	}
+	kfile := filepath.Join(dir, "key")
+	if err := os.WriteFile(kfile, key, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(j.Out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := ipc.NewFileReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	md := r.Schema().Metadata()
-	want := map[string]string{
-		"graphdp.version": Version, "graphdp.engine": "propagate", "graphdp.epsilon": "0.5", "graphdp.delta": "1e-06",
-		"graphdp.tolerance": "1e-09", "graphdp.vertices.sha256": s.Inputs.Vertices.SHA256,
-		"graphdp.edges.sha256": s.Inputs.Edges.SHA256, "graphdp.hitting_set.sha256": s.Inputs.HittingSet.SHA256,
-	}
-	for k, v := range want {
-		if i := md.FindKey(k); i < 0 || md.Values()[i] != v || v == "" {
-			t.Errorf("metadata %s = %q, want %q", k, md.Values()[max(i, 0)], v)
+	for _, withKey := range []bool{false, true} {
+		j := exampleJob(t, filepath.Join(dir, "m.arrow"))
+		if withKey {
+			j.ProvenanceKey = kfile
+		}
+		if _, err := Run(context.Background(), j, quiet); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(j.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := ipc.NewFileReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := r.Schema().Metadata()
+		r.Close()
+		f.Close()
+		want := map[string]string{
+			"graphdp.version": Version, "graphdp.engine": "propagate", "graphdp.epsilon": "0.5", "graphdp.delta": "1e-06",
+			"graphdp.tolerance": "1e-09", "graphdp.edges.sha256": sum(j.Edges),
+		}
+		absent := []string{"graphdp.vertices.sha256", "graphdp.hitting_set.sha256"}
+		if withKey {
+			want["graphdp.vertices.hmac_sha256"] = keyed(j.Vertices)
+			want["graphdp.edges.hmac_sha256"] = keyed(j.Edges)
+			want["graphdp.hitting_set.hmac_sha256"] = keyed(j.HittingSet)
+		} else {
+			absent = append(absent, "graphdp.vertices.hmac_sha256", "graphdp.edges.hmac_sha256", "graphdp.hitting_set.hmac_sha256")
+		}
+		for k, v := range want {
+			if i := md.FindKey(k); i < 0 || md.Values()[i] != v {
+				t.Errorf("key %v: metadata %s = %q, want %q", withKey, k, md.Values()[max(i, 0)], v)
+			}
+		}
+		for _, k := range absent {
+			if i := md.FindKey(k); i >= 0 {
+				t.Errorf("key %v: metadata has %s = %q", withKey, k, md.Values()[i])
+			}
 		}
 	}
 }

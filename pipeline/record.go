@@ -244,26 +244,24 @@ func Metadata(job *Job, engine string, l *Loaded) map[string]string {
 }
 
 // OutputMetadata is the one builder of an output's metadata: the version, ε and δ,
-// the SHA-256 of each input l holds that was read from a file (l may be nil), and
-// extra.
+// the digest of each input l holds that was read from a file (l may be nil) as
+// provenance.go allows (no plain digest of a file holding private data), and extra.
 func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) map[string]string {
 	meta := map[string]string{
 		"graphdp.epsilon": num(epsilon),
 		"graphdp.delta":   num(delta),
 	}
-	add := func(key, fp string) {
-		if fp != "" {
-			meta[key] = fp
+	if l != nil {
+		p := l.Provenance
+		if l.Vertices != nil {
+			p.Private(l.Vertices.Fingerprint).metadata(meta, "vertices")
 		}
-	}
-	if l != nil && l.Vertices != nil {
-		add("graphdp.vertices.sha256", l.Vertices.Fingerprint)
-	}
-	if l != nil && l.Edges != nil {
-		add("graphdp.edges.sha256", l.Edges.Fingerprint)
-	}
-	if l != nil && l.Hit != nil {
-		add("graphdp.hitting_set.sha256", l.Hit.Fingerprint)
+		if l.Edges != nil {
+			p.Public(l.Edges.Fingerprint).metadata(meta, "edges")
+		}
+		if l.Hit != nil {
+			p.Private(l.Hit.Fingerprint).metadata(meta, "hitting_set")
+		}
 	}
 	maps.Copy(meta, extra)
 	return Build().metadata(meta)

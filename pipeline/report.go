@@ -21,6 +21,12 @@ type ReportJob struct {
 	Columns   ingest.Columns               // vertices and edges
 	MechCols  ingest.MechanismTableColumns // the mechanism table
 	List      int                          // audit violations to list
+	// Provenance digests the inputs the report names (provenance.go).
+	Provenance Provenance
+}
+
+func reportFile(path string, d Digest) report.File {
+	return report.File{Path: path, SHA256: d.SHA256, HMACSHA256: d.HMACSHA256}
 }
 
 // Report reads the vertices, then the edges and the mechanism concurrently, checks
@@ -97,9 +103,9 @@ func Report(ctx context.Context, job ReportJob) (*report.Report, error) {
 		ID:      func(v int32) string { return vs.IDs.String(int(v)) },
 		Version: Version,
 		Inputs: report.Inputs{
-			Mechanism: report.File{Path: m.File, SHA256: m.Fingerprint},
-			Vertices:  report.File{Path: vs.File, SHA256: vs.Fingerprint},
-			Edges:     report.File{Path: es.File, SHA256: es.Fingerprint},
+			Mechanism: reportFile(m.File, job.Provenance.Private(m.Fingerprint)),
+			Vertices:  reportFile(vs.File, job.Provenance.Private(vs.Fingerprint)),
+			Edges:     reportFile(es.File, job.Provenance.Public(es.Fingerprint)),
 		},
 	}), nil
 }

@@ -32,6 +32,8 @@ type Loaded struct {
 	DropBehind bool
 	// Memory is the job's modelled memory and the budget Load checked it against.
 	Memory MemoryModel
+	// Provenance digests the inputs for the summary and the outputs' metadata.
+	Provenance Provenance
 
 	// The arcs of the edges file, added in Load's pass (BuildGraph finishes it).
 	builder *graph.Builder
@@ -46,6 +48,10 @@ type Loaded struct {
 // whose modelled memory exceeds the budget (memory.go: checkMemory; the engine's
 // share when the job names a hitting set).
 func Load(ctx context.Context, job *Job) (*Loaded, error) {
+	prov, err := job.Provenance()
+	if err != nil {
+		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
+	}
 	cols := job.IngestColumns()
 	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
 	if err != nil {
@@ -79,7 +85,7 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 		debug.FreeOSMemory()
 	}
 	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Workers())
-	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, builder: b,
+	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, builder: b, Provenance: prov,
 		Memory: MemoryModel{Memory: model, BudgetBytes: max(budget, 0), BudgetSource: source}}
 	grp, gctx := errgroup.WithContext(ctx)
 	grp.Go(func() error {
@@ -323,9 +329,10 @@ func fillInputs(s *Summary, l *Loaded) {
 	s.Vertices = l.Vertices.IDs.Len()
 	s.EdgesRead = l.Edges.Rows
 	s.HittingSet = len(l.Hit.Vertex)
-	s.Inputs.Vertices = Input{l.Vertices.File, l.Vertices.Fingerprint, int64(s.Vertices)}
-	s.Inputs.Edges = Input{l.Edges.File, l.Edges.Fingerprint, s.EdgesRead}
-	s.Inputs.HittingSet = Input{l.Hit.File, l.Hit.Fingerprint, int64(s.HittingSet)}
+	p := l.Provenance
+	s.Inputs.Vertices = Input{l.Vertices.File, p.Private(l.Vertices.Fingerprint), int64(s.Vertices)}
+	s.Inputs.Edges = Input{l.Edges.File, p.Public(l.Edges.Fingerprint), s.EdgesRead}
+	s.Inputs.HittingSet = Input{l.Hit.File, p.Private(l.Hit.Fingerprint), int64(s.HittingSet)}
 }
 
 func finish(s *Summary, t *timer) {

@@ -99,11 +99,12 @@ type BeamRound struct {
 	Written int64 `json:"written_bytes"` // candidates of the shards that changed, written to staging
 }
 
-// Input identifies one input file.
+// Input identifies one input file: its digest is keyed or absent when the file
+// holds private data (provenance.go).
 type Input struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-	Rows   int64  `json:"rows"`
+	Path string `json:"path"`
+	Digest
+	Rows int64 `json:"rows"`
 }
 
 // Phase is one stage's wall time and, where the system tells, the peak resident

@@ -47,10 +47,13 @@ type Inputs struct {
 	Edges     File `json:"edges"`
 }
 
-// File is one input file.
+// File is one input file. A file holding private data (the mechanism, the
+// vertices) has no plain SHA-256, only a keyed digest when the operator gave a
+// key (pipeline/provenance.go).
 type File struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
+	Path       string `json:"path"`
+	SHA256     string `json:"sha256,omitempty"`
+	HMACSHA256 string `json:"hmac_sha256,omitempty"`
 }
 
 // Report is everything a report states (README, "graphdp report").

@@ -45,7 +45,7 @@ nearby; the set is checked as run would check it, and nothing is written when no
 extension exists (exit status 3, conflicts listed).`
 
 func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error) {
-	take := toolInputs{}
+	take := toolInputs{provenance: true}
 	t := newToolFlags("hitting-set", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--balanced | --alpha A | --alpha-0 A0 --alpha-1 A1] [--all-boundary]", hittingSetAbout, stderr, take)
 	o := &hittingSetOptions{flags: t}
 	fs := t.fs

@@ -36,6 +36,7 @@ var jobFlagTable = []jobFlag{
 	{"p-true-column", "columns.p_true", "Pr[M = answer] `column` of the hitting set or a mechanism", func(j *pipeline.Job) any { return &j.Columns.PTrue }},
 	{"p-one-column", "columns.p_one", "Pr[M = 1] `column` of a mechanism", func(j *pipeline.Job) any { return &j.Columns.POne }},
 	{"distance-column", "columns.binding_distance", "binding distance `column` of a mechanism", func(j *pipeline.Job) any { return &j.Columns.Distance }},
+	{"provenance-key", "provenance_key", "key `FILE` (at least 16 bytes): identify inputs holding private data by HMAC-SHA256 under it (default $GRAPHDP_PROVENANCE_KEY_FILE; without a key they get no digest)", func(j *pipeline.Job) any { return &j.ProvenanceKey }},
 	{"runner", "runner", "`name`: local or beam (the cluster runner: graphdp-beam only)", func(j *pipeline.Job) any { return &j.Runner }},
 	{"beam-runner", "beam.runner", "with --runner beam: prism, flink, spark, dataflow", func(j *pipeline.Job) any { return &j.Beam.Runner }},
 	{"endpoint", "beam.endpoint", "with --runner beam: the job service `host:port`", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},

@@ -34,7 +34,7 @@ edge and that its values admit a DP extension — like run, and on the whole inp
 which it reads in full. Only the answers are local; stderr reports what they touched.`
 
 func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
-	take := toolInputs{hittingSet: "hitting-set file: columns id, p_true (required)"}
+	take := toolInputs{hittingSet: "hitting-set file: columns id, p_true (required)", provenance: true}
 	t := newToolFlags("query", "--edges E --vertices V --hitting-set H --epsilon ε [--delta δ] (--id X [--id Y …] | --ids FILE) [--out F]", queryAbout, stderr, take)
 	o := &queryOptions{flags: t}
 	t.fs.Func("id", "a dataset id to answer for (repeatable)", func(s string) error {

@@ -27,7 +27,7 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	fs.SetOutput(stderr)
 	jf := addJobFlags(fs, "a run's YAML job file: inputs, ε, δ, columns; its out is the mechanism",
 		"mechanism", "edges", "vertices", "epsilon", "delta", "list",
-		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
+		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column", "provenance-key")
 	jf.usage = usageText{"--config FILE | --mechanism M --edges E --vertices V --epsilon ε [--delta δ] [--json] [--html FILE]", "Explains a mechanism: accuracy, why (distance to the binding dataset), against\nrandomized response, deterministic datasets, and the exact DP audit."}
 	jf.setUsage("list", "how many DP violations to list (`N`)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
@@ -41,7 +41,11 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	if err := jf.problems(source, job.Problems([]string{"mechanism", "edges", "vertices", "epsilon"}, unknown...)); err != nil {
 		return nil, err
 	}
-	o.job = pipeline.ReportJob{Mechanism: job.Mechanism, Edges: job.Edges, Vertices: job.Vertices,
+	prov, err := job.Provenance() // checked by Problems
+	if err != nil {
+		return nil, err
+	}
+	o.job = pipeline.ReportJob{Mechanism: job.Mechanism, Edges: job.Edges, Vertices: job.Vertices, Provenance: prov,
 		Epsilon: job.Epsilon, Delta: job.Delta, List: job.List, MechCols: job.MechanismColumns().WithExplanation(), Columns: job.IngestColumns()}
 	return o, nil
 }

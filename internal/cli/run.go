@@ -28,7 +28,7 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 	jf := addJobFlags(fs, "YAML job file (flags override it)",
 		"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list",
 		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging", "worker-timeout",
-		"shard-size", "shards", "buckets", "rounds-per-pipeline")
+		"shard-size", "shards", "buckets", "rounds-per-pipeline", "provenance-key")
 	jf.usage = usageText{"--config FILE | --edges E --vertices V --hitting-set H --epsilon ε [--delta δ] --out M [flags]", "Computes the optimal (ε,δ)-DP mechanism of a dataset graph given the hitting set's p_true,\nchecks it (every boundary edge hit, an extension exists, the DP audit), and writes one\nrow per dataset."}
 	jf.setUsage("hitting-set", "hitting-set `FILE`: columns id, p_true")
 	jf.setUsage("list", "how many uncovered edges or violations to list (`N`)")

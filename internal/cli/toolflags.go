@@ -23,6 +23,7 @@ type toolFlags struct {
 type toolInputs struct {
 	hittingSet string // "": not taken; else the flag's help text
 	mechanism  bool
+	provenance bool // the command's outputs name the inputs by digest (--provenance-key)
 }
 
 func newToolFlags(name, synopsis, about string, stderr io.Writer, take toolInputs) *toolFlags {
@@ -35,6 +36,9 @@ func newToolFlags(name, synopsis, about string, stderr io.Writer, take toolInput
 	}
 	if take.mechanism {
 		names = append(names, "mechanism", "p-one-column")
+	}
+	if take.provenance {
+		names = append(names, "provenance-key")
 	}
 	t.jf = addJobFlags(fs, "YAML job file, as for run (flags override it)", names...)
 	t.jf.usage = usageText{synopsis, about}
