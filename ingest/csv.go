@@ -52,14 +52,25 @@ func openCSV(path string) (*csvTable, error) {
 
 func (t *csvTable) close() { t.f.Close() }
 
-// column returns the index of the first header field named exactly name.
+// column returns the index of the header field named exactly name; a name the
+// header holds twice is refused (which one was meant cannot be known).
 func (t *csvTable) column(name string) (int, error) {
+	at, n := -1, 0
 	for i, h := range t.header {
 		if h == name {
-			return i, nil
+			if n == 0 {
+				at = i
+			}
+			n++
 		}
 	}
-	return -1, columnError(t.path, ErrMissingColumn, name, msgMissingColumn(t.header))
+	switch {
+	case n == 0:
+		return -1, columnError(t.path, ErrMissingColumn, name, msgMissingColumn(t.header))
+	case n > 1:
+		return -1, columnError(t.path, ErrDuplicateColumn, name, msgDuplicateColumn(n))
+	}
+	return at, nil
 }
 
 // next returns the next data record (valid until the following call) and

@@ -28,16 +28,17 @@ type InputError struct {
 
 // The kinds of bad input, for errors.Is. They are not printed: Msg is.
 var (
-	ErrUnreadable    = errors.New("unreadable file")                 // cannot open or read, not valid Parquet/CSV, unknown extension
-	ErrSize          = errors.New("wrong number of rows")            // no rows, or more than the int32 positions allow
-	ErrMissingColumn = errors.New("missing column")                  // a required column is absent
-	ErrColumnType    = errors.New("wrong column type")               // a column of a type that cannot hold the values
-	ErrNull          = errors.New("missing value")                   // null, or an empty CSV field
-	ErrNotANumber    = errors.New("not a number")                    // a CSV field that does not parse
-	ErrRange         = errors.New("value out of range")              // NaN, a probability outside [0, 1], an answer not 0/1, …
-	ErrUnknownID     = errors.New("unknown id")                      // an id that is not a dataset
-	ErrDuplicateID   = errors.New("duplicate id")                    // an id given twice
-	ErrInconsistent  = errors.New("inconsistent with another input") // disagrees with the vertices file
+	ErrUnreadable      = errors.New("unreadable file")                 // cannot open or read, not valid Parquet/CSV, unknown extension
+	ErrSize            = errors.New("wrong number of rows")            // no rows, or more than the int32 positions allow
+	ErrMissingColumn   = errors.New("missing column")                  // a required column is absent
+	ErrDuplicateColumn = errors.New("duplicate column")                // a required column's name is given to several columns
+	ErrColumnType      = errors.New("wrong column type")               // a column of a type that cannot hold the values
+	ErrNull            = errors.New("missing value")                   // null, or an empty CSV field
+	ErrNotANumber      = errors.New("not a number")                    // a CSV field that does not parse
+	ErrRange           = errors.New("value out of range")              // NaN, a probability outside [0, 1], an answer not 0/1, …
+	ErrUnknownID       = errors.New("unknown id")                      // an id that is not a dataset
+	ErrDuplicateID     = errors.New("duplicate id")                    // an id given twice
+	ErrInconsistent    = errors.New("inconsistent with another input") // disagrees with the vertices file
 )
 
 // Unwrap returns the kind, so errors.Is(err, ingest.ErrUnknownID) works.
@@ -130,6 +131,10 @@ func msgUnknownID(verticesFile string) string {
 
 func msgDuplicate(value string, firstRow int64) string {
 	return "duplicate id " + formatValue(value) + " (first at row " + strconv.FormatInt(firstRow+1, 10) + ")"
+}
+
+func msgDuplicateColumn(n int) string {
+	return strconv.Itoa(n) + " columns have this name; which one holds the values is ambiguous (rename or drop the others)"
 }
 
 func msgMissingColumn(present []string) string {

@@ -73,6 +73,13 @@ const okVertices = "id,answer\n1,1\n2,0\n3,1\n"
 
 func TestInputErrorsCSV(t *testing.T) {
 	tests := []errCase{
+		// Issue 24, defect 12a, in CSV: a header naming a needed column twice.
+		{name: "two id columns", read: "v", file: "v2.csv", files: map[string]string{"v2.csv": "id,answer,id\n1,1,9\n2,0,8\n"},
+			want: InputError{File: "$D/v2.csv", Row: -1, Column: "id", Err: ErrDuplicateColumn, Msg: "2 columns have this name; which one holds the values is ambiguous (rename or drop the others)"},
+			text: `$D/v2.csv: column "id": 2 columns have this name; which one holds the values is ambiguous (rename or drop the others)`},
+		{name: "two src columns", read: "e", file: "e.csv", files: map[string]string{"v.csv": okVertices, "e.csv": "src,dst,src\n1,2,3\n"},
+			want: InputError{File: "$D/e.csv", Row: -1, Column: "src", Err: ErrDuplicateColumn, Msg: "2 columns have this name; which one holds the values is ambiguous (rename or drop the others)"},
+			text: `$D/e.csv: column "src": 2 columns have this name; which one holds the values is ambiguous (rename or drop the others)`},
 		{name: "missing file", read: "v", file: "nope.csv",
 			want: InputError{File: "$D/nope.csv", Row: -1, Msg: "cannot open: no such file or directory"},
 			text: "$D/nope.csv: cannot open: no such file or directory"},

@@ -482,6 +482,13 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 	if err != nil {
 		return nil, err
 	}
+	for _, name := range []string{cols.ID, cols.POne, cols.PTrue, cols.Answer, cols.Distance, cols.Binding, cols.InHit} {
+		if name != "" && idx(name) >= 0 {
+			if _, err := t.column(name); err != nil { // a name given twice
+				return nil, err
+			}
+		}
+	}
 	m := &MechanismTable{File: path, cols: cols}
 	if asInt {
 		m.IDType, m.IDs.Int = arrow.PrimitiveTypes.Int64, []int64{}

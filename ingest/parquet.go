@@ -256,6 +256,10 @@ func (t *Table) column(name string) (*Column, error) {
 		}
 		return nil, columnError(t.path, ErrMissingColumn, name, msgMissingColumn(present))
 	}
+	if n := countColumns(sc, name); n > 1 {
+		// Which one was meant cannot be known: reading the first would be a guess.
+		return nil, columnError(t.path, ErrDuplicateColumn, name, msgDuplicateColumn(n))
+	}
 	d := sc.Column(i)
 	if d.MaxRepetitionLevel() > 0 {
 		return nil, columnError(t.path, ErrColumnType, name, "is a repeated (list) column; a flat column is required")
@@ -263,6 +267,17 @@ func (t *Table) column(name string) (*Column, error) {
 	c := &Column{name: name, idx: i, phys: d.PhysicalType(), maxDef: d.MaxDefinitionLevel()}
 	c.typ, c.typeName = arrowType(d)
 	return c, nil
+}
+
+// countColumns is how many leaf columns of sc have the path name.
+func countColumns(sc *schema.Schema, name string) int {
+	n := 0
+	for i := range sc.NumColumns() {
+		if sc.Column(i).Path() == name {
+			n++
+		}
+	}
+	return n
 }
 
 // arrowType names the logical type of a leaf column. Integer widths come

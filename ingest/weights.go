@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"math"
 )
 
@@ -52,7 +53,7 @@ func HasColumn(path, name string) (bool, error) {
 		}
 		defer t.close()
 		_, err = t.column(name)
-		return err == nil, nil
+		return hasColumn(err)
 	}
 	t, err := openParquet(path, nil) // reads only the footer: nothing to allocate
 	if err != nil {
@@ -60,7 +61,19 @@ func HasColumn(path, name string) (bool, error) {
 	}
 	defer t.close()
 	_, err = t.column(name)
-	return err == nil, nil
+	return hasColumn(err)
+}
+
+// hasColumn is HasColumn's answer from a column lookup's error: a missing column is
+// false, a name given to several columns is an error.
+func hasColumn(err error) (bool, error) {
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, ErrDuplicateColumn):
+		return false, err
+	}
+	return false, nil
 }
 
 func readWeightsParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*Weights, error) {
