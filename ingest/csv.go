@@ -213,7 +213,8 @@ func csvAnswer(path string, row int64, column, field string) (a, word bool, err 
 }
 
 // appendCSVID appends an id field to ids: as an int64 when ids.Int is non-nil
-// (errNotInt when it does not parse, so the caller rereads the file as strings).
+// (errNotInt when it is not a canonical integer, so the caller rereads the file as
+// strings).
 func appendCSVID(path string, row int64, column, field string, ids *IDs) error {
 	if field == "" {
 		return cellError(path, ErrNull, row, column, "", msgEmpty)
@@ -222,10 +223,33 @@ func appendCSVID(path string, row int64, column, field string, ids *IDs) error {
 		ids.Str = append(ids.Str, field)
 		return nil
 	}
-	x, err := strconv.ParseInt(field, 10, 64)
-	if err != nil {
+	x, ok := ParseID(field)
+	if !ok {
 		return errNotInt
 	}
 	ids.Int = append(ids.Int, x)
 	return nil
+}
+
+// ParseID reads an integer id written as text (a CSV field, a flag) in canonical
+// decimal, the one spelling that reads back to the same text: digits with an
+// optional leading '-', no '+', no leading zeros ("0" but not "00" or "-0"), within
+// int64. Any other spelling is not an integer id: a CSV id column is integer-typed
+// only when every id is canonical, else every id is kept as the string it is, so
+// "007" stays "007" and "1" and "01" are two datasets (doc.go).
+func ParseID(s string) (int64, bool) {
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || digits[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	x, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return x, true
 }

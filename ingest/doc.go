@@ -25,8 +25,13 @@
 //
 // Formats are chosen by extension: ".parquet" or ".csv" (with a header row).
 // In CSV there are no nulls: an empty field is a missing value. Ids in a CSV
-// vertices file are int64 when every one parses as a base-10 int64, else
-// strings; the other files then parse ids in that type. CSV answers are 0/1
+// vertices file are int64 when every one is a canonical decimal integer (ParseID:
+// no '+', no leading zeros, within int64: the spelling that writes back as read),
+// else strings, every one kept as written ("007" stays "007"; "1" and "01" are two
+// datasets). The other files then read ids in that type: against integer ids a
+// non-canonical one is refused, never read as the integer it spells. A needed
+// column whose name two columns share is refused (ErrDuplicateColumn), in CSV and
+// Parquet. CSV answers are 0/1
 // (AnswerType Int64) or true/false in any case (AnswerType Boolean, also when
 // mixed with 0/1).
 //

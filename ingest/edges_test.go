@@ -97,7 +97,7 @@ func TestReadEdgesCSV(t *testing.T) {
 		name, vertices, edges string
 		wantSrc, wantDst      []int32
 	}{
-		{"int ids", "id,answer\n30,1\n10,0\n20,1\n", "src,x,dst\n10,a,20\n30,b,30\n+20,c,010\n", []int32{1, 0, 2}, []int32{2, 0, 1}},
+		{"int ids", "id,answer\n30,1\n10,0\n20,1\n", "src,x,dst\n10,a,20\n30,b,30\n20,c,10\n", []int32{1, 0, 2}, []int32{2, 0, 1}},
 		{"string ids", "id,answer\nb,1\na,0\n7,1\n", "dst,src\na,b\n7,7\n", []int32{0, 2}, []int32{1, 2}},
 	}
 	for _, tc := range tests {

@@ -577,8 +577,8 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 			case f == "":
 				m.bind.Int = append(m.bind.Int, 0)
 			default:
-				x, err := strconv.ParseInt(f, 10, 64)
-				if err != nil {
+				x, ok := ParseID(f)
+				if !ok {
 					return cellError(path, ErrUnknownID, row, cols.Binding, f, "names no row of this mechanism (a binding id is one of its datasets)")
 				}
 				m.bind.Int = append(m.bind.Int, x)
@@ -606,8 +606,8 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 // table's id type.
 func (m *MechanismTable) Lookup(id string) (int32, bool) {
 	if m.IDs.Int != nil {
-		x, err := strconv.ParseInt(id, 10, 64)
-		if err != nil {
+		x, ok := ParseID(id)
+		if !ok {
 			return 0, false
 		}
 		return m.Index.LookupInt(x)

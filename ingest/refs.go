@@ -1,8 +1,6 @@
 package ingest
 
 import (
-	"strconv"
-
 	"github.com/apache/arrow-go/v18/parquet"
 )
 
@@ -55,9 +53,9 @@ func refCSV(path string, row int64, column, field string, vs *Vertices) (int32, 
 		return 0, cellError(path, ErrNull, row, column, "", msgEmpty)
 	}
 	if vs.IDs.Int != nil {
-		id, err := strconv.ParseInt(field, 10, 64)
-		if err != nil {
-			return 0, cellError(path, ErrNotANumber, row, column, field, "not an integer id (the ids in "+vs.File+" are integers)")
+		id, ok := ParseID(field)
+		if !ok {
+			return 0, cellError(path, ErrNotANumber, row, column, field, msgNotIntID(vs.File))
 		}
 		if p, ok := vs.Index.LookupInt(id); ok {
 			return p, nil
@@ -66,4 +64,10 @@ func refCSV(path string, row int64, column, field string, vs *Vertices) (int32, 
 		return p, nil
 	}
 	return 0, UnknownID(path, row, column, field, vs.File)
+}
+
+// msgNotIntID is the message for an id that is not a canonical integer where the
+// vertices' ids are integers.
+func msgNotIntID(verticesFile string) string {
+	return "not an integer id (the ids in " + verticesFile + " are integers, written in canonical decimal: no +, no leading zeros)"
 }

@@ -125,8 +125,8 @@ const (
 	msgEmpty     = "missing value (empty field)"
 )
 
-// readVerticesCSV reads ids as int64 if every id parses as a base-10 int64,
-// else as strings. It first assumes integers; at the first id that is not
+// readVerticesCSV reads ids as int64 if every id is a canonical decimal int64
+// (ParseID), else as strings. It first assumes integers; at the first id that is not
 // one it starts over in string mode, so an int-keyed file is read once and
 // holds no strings, and a string-keyed file usually fails over at row 0.
 func readVerticesCSV(ctx context.Context, path string, cols Columns) (*Vertices, error) {

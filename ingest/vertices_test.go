@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -120,7 +121,15 @@ func TestReadVerticesCSV(t *testing.T) {
 		wantAns  []bool
 		wantAnsT arrow.DataType
 	}{
-		{"int ids, 0/1", "label,id,answer\nx,5,1\ny,-2,0\nz,007,1\n", []int64{5, -2, 7}, nil, []bool{true, false, true}, i64},
+		{"int ids, 0/1", "label,id,answer\nx,5,1\ny,-2,0\nz,0,1\n", []int64{5, -2, 0}, nil, []bool{true, false, true}, i64},
+		// Issue 24, defect 12b: ids were rewritten (007 → 7, +9 → 9) and 1 and 01
+		// rejected as duplicates. An id column is integer-typed only when every id is
+		// canonical decimal; otherwise every id is kept as written.
+		{"a leading zero keeps every id a string", "label,id,answer\nx,5,1\ny,-2,0\nz,007,1\n", nil, []string{"5", "-2", "007"}, []bool{true, false, true}, i64},
+		{"a + sign keeps every id a string", "id,answer\n+9,1\n8,0\n", nil, []string{"+9", "8"}, []bool{true, false}, i64},
+		{"1 and 01 are two datasets", "id,answer\n1,1\n01,0\n", nil, []string{"1", "01"}, []bool{true, false}, i64},
+		{"-0 is not canonical", "id,answer\n-0,1\n", nil, []string{"-0"}, []bool{true}, i64},
+		{"int64 extremes are canonical", "id,answer\n-9223372036854775808,1\n9223372036854775807,0\n", []int64{-9223372036854775808, 9223372036854775807}, nil, []bool{true, false}, i64},
 		{"int ids, true/false", "id,answer\n0,TRUE\n1,false\n2,True\n", []int64{0, 1, 2}, nil, []bool{true, false, true}, boo},
 		{"mixed spellings are Boolean", "id,answer\n0,1\n1,false\n", []int64{0, 1}, nil, []bool{true, false}, boo},
 		{"string ids when one is not an int", "id,answer\n1,1\n2,0\nv3,1\n", nil, []string{"1", "2", "v3"}, []bool{true, false, true}, i64},
@@ -154,5 +163,29 @@ func TestReadVerticesCSV(t *testing.T) {
 			}
 			assertIndex(t, v)
 		})
+	}
+}
+
+// ParseID accepts exactly the spelling strconv.FormatInt writes (so an id read as an
+// integer is written back as the same text), within int64.
+func TestParseID(t *testing.T) {
+	for _, c := range []struct {
+		s  string
+		x  int64
+		ok bool
+	}{
+		{"0", 0, true}, {"7", 7, true}, {"-7", -7, true}, {"10", 10, true},
+		{"9223372036854775807", 9223372036854775807, true}, {"-9223372036854775808", -9223372036854775808, true},
+		{"", 0, false}, {"-", 0, false}, {"007", 0, false}, {"00", 0, false}, {"-0", 0, false}, {"-07", 0, false},
+		{"+9", 0, false}, {" 7", 0, false}, {"7 ", 0, false}, {"1e3", 0, false}, {"0x1F", 0, false}, {"1_000", 0, false},
+		{"٣", 0, false}, {"9223372036854775808", 0, false}, {"--1", 0, false},
+	} {
+		x, ok := ParseID(c.s)
+		if x != c.x || ok != c.ok {
+			t.Errorf("ParseID(%q) = %d, %v; want %d, %v", c.s, x, ok, c.x, c.ok)
+		}
+		if ok && strconv.FormatInt(x, 10) != c.s {
+			t.Errorf("ParseID(%q) accepted a spelling FormatInt does not write", c.s)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/ingest"
@@ -155,9 +154,9 @@ func runQuery(ctx context.Context, o *queryOptions, e *env) error {
 // lookupID finds the vertex a command-line id names, in the vertices' id type.
 func lookupID(vs *ingest.Vertices, s string) (int32, error) {
 	if vs.IDs.Int != nil {
-		id, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return 0, &rejected{fmt.Sprintf("--id %q: not an integer id (the ids in %s are integers)", s, vs.File)}
+		id, ok := ingest.ParseID(s)
+		if !ok {
+			return 0, &rejected{fmt.Sprintf("--id %q: not an integer id (the ids in %s are integers, written in canonical decimal: no +, no leading zeros)", s, vs.File)}
 		}
 		if v, ok := vs.Index.LookupInt(id); ok {
 			return v, nil
