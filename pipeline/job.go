@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/sink"
 )
@@ -187,8 +188,10 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		}
 	} else if math.IsNaN(j.Epsilon) || math.IsInf(j.Epsilon, 0) || j.Epsilon < 0 {
 		add("epsilon: must be a finite number ≥ 0, got %v", j.Epsilon)
-	} else if math.IsInf(math.Exp(j.Epsilon), 1) {
-		add("epsilon: must be below %.6g (e^ε overflows float64; any ε that large allows every mechanism), got %v", math.Log(math.MaxFloat64), j.Epsilon)
+	} else if j.Epsilon >= dp.MaxEpsilon {
+		// Not math.Exp(ε) == +Inf: on amd64 math.Exp overflows from about 709.44,
+		// below the true limit, which dp.New encloses exactly (issue 24, defect 9).
+		add("epsilon: must be below %.10g (e^ε overflows float64; any ε that large allows every mechanism), got %v", float64(dp.MaxEpsilon), j.Epsilon)
 	}
 	if math.IsNaN(j.Delta) || j.Delta < 0 || j.Delta >= 1 {
 		add("delta: must be in [0, 1), got %v", j.Delta)

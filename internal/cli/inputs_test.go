@@ -56,3 +56,35 @@ func TestCSVIdsKeptAsWritten(t *testing.T) {
 		t.Errorf("exit %d, %q; want 3 and %q", code, stderr, want)
 	}
 }
+
+// Issue 24, defect 9: ε from about 709.44 to 709.78 was refused ("must be below
+// 709.783 … got 709.44"): the check asked math.Exp, which on amd64 overflows early.
+// README promises every ε below ln(MaxFloat64) = 709.7827…; dp.New encloses e^ε
+// exactly there. Each ε below runs and verifies; from the limit on, exit 2.
+func TestEpsilonUpToTheDocumentedLimit(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"v.csv": "id,answer\n1,0\n2,1\n3,1\n4,0\n",
+		"e.csv": "src,dst\n1,2\n2,3\n3,4\n",
+		"h.csv": "id,p_true\n1,0.75\n2,0.75\n3,0.75\n4,0.75\n",
+	})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	args := func(cmd, eps string, extra ...string) []string {
+		return append([]string{cmd, "-vertices", p("v.csv"), "-edges", p("e.csv"), "-epsilon", eps}, extra...)
+	}
+	for _, eps := range []string{"709.44", "709.5", "709.7", "709.78", "709.7827128933839"} {
+		out := p("m" + eps + ".csv")
+		if code, _, stderr := graphdp(t, args("run", eps, "-quiet", "-hitting-set", p("h.csv"), "-out", out)...); code != 0 {
+			t.Errorf("run ε=%s: exit %d: %s", eps, code, stderr)
+			continue
+		}
+		if code, _, stderr := graphdp(t, args("verify", eps, "-mechanism", out)...); code != 0 {
+			t.Errorf("verify ε=%s: exit %d: %s", eps, code, stderr)
+		}
+	}
+	for _, eps := range []string{"709.782712893384", "709.79", "710", "1e308"} {
+		code, _, stderr := graphdp(t, args("run", eps, "-quiet", "-hitting-set", p("h.csv"), "-out", p("never.csv"))...)
+		if want := "--epsilon: must be below 709.7827129 (e^ε overflows float64"; code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("run ε=%s: exit %d, %q; want 2 and %q", eps, code, stderr, want)
+		}
+	}
+}
