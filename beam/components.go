@@ -187,7 +187,7 @@ func joinComps(parts []shardComps) (int, report.Deterministic) {
 					x.Reason = report.ReasonForced
 				}
 			}
-			d.First = append(d.First, report.DeterministicDataset{ID: x.ID, POne: x.POne, Reason: x.Reason})
+			d.First = append(d.First, report.DeterministicDataset{ID: x.ID, Reason: x.Reason})
 		}
 	}
 	return comps, d

@@ -647,7 +647,7 @@ func notHitting(ctx context.Context, c Conf, st *buildStats) error {
 	}
 	var lines []pipeline.Uncovered
 	for _, x := range first {
-		lines = append(lines, pipeline.Uncovered{U: x.IDU, V: idv[x.V], AnsU: x.AnsU, AnsV: x.AnsV})
+		lines = append(lines, pipeline.Uncovered{U: x.IDU, V: idv[x.V]})
 	}
 	return pipeline.NotHittingSet(c.Hitting, st.uncovered, st.boundary, lines)
 }

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // InputError is bad input with a position, like encoding/csv's ParseError. Every
@@ -44,9 +44,6 @@ var (
 // Unwrap returns the kind, so errors.Is(err, ingest.ErrUnknownID) works.
 func (e *InputError) Unwrap() error { return e.Err }
 
-// maxValueLen caps how much of an offending value Error() prints.
-const maxValueLen = 80
-
 // Error formats the error as `FILE: row R, column "C": value V: MSG`,
 // omitting the parts that are empty (Row -1, Column "", Value "").
 // R is Row+1. V is printed verbatim unless it is empty of printable
@@ -78,32 +75,9 @@ func (e *InputError) Error() string {
 	return b.String()
 }
 
-// formatValue prints v for a message: verbatim when that is unambiguous,
-// quoted otherwise, shortened when long.
-func formatValue(v string) string {
-	cut := false
-	if len(v) > maxValueLen {
-		n := maxValueLen
-		for n > 0 && !utf8.RuneStart(v[n]) {
-			n--
-		}
-		v, cut = v[:n], true
-	}
-	plain := utf8.ValidString(v)
-	for _, r := range v {
-		if !plain || !unicode.IsGraphic(r) || unicode.IsSpace(r) || r == '"' {
-			plain = false
-			break
-		}
-	}
-	if !plain {
-		v = strconv.Quote(v)
-	}
-	if cut {
-		v += "..."
-	}
-	return v
-}
+// formatValue prints v for a message: verbatim when that is unambiguous, quoted
+// otherwise (no control character reaches the terminal), shortened when long.
+func formatValue(v string) string { return words.Quote(v) }
 
 // fileError is an InputError about the file as a whole.
 func fileError(file string, kind error, msg string) *InputError {
@@ -138,5 +112,9 @@ func msgDuplicateColumn(n int) string {
 }
 
 func msgMissingColumn(present []string) string {
-	return "missing (columns present: " + strings.Join(present, ", ") + ")"
+	names := make([]string, len(present))
+	for i, p := range present {
+		names[i] = words.Quote(p) // a header is data: no control character reaches the terminal
+	}
+	return "missing (columns present: " + strings.Join(names, ", ") + ")"
 }

@@ -53,17 +53,18 @@ func (e *RejectError) Error() string {
 
 // Uncovered is a boundary edge with neither end in the hitting set, by id.
 type Uncovered struct {
-	U, V       string
-	AnsU, AnsV bool
+	U, V string
 }
 
 // NotHittingSet is the rejection of a set that misses boundary edges (every runner
-// words it the same): total of boundary edges are uncovered; first are listed.
+// words it the same): total of boundary edges are uncovered; first are listed, by
+// id only: their answers (which differ, on a boundary edge) are what a release
+// protects, and messages travel further than the data (docs/DESIGN.md §9.1).
 func NotHittingSet(file string, total, boundary int64, first []Uncovered) *RejectError {
 	e := &RejectError{File: file, Kind: "not-hitting-set", Total: total,
 		Head: fmt.Sprintf("not a boundary-hitting set: %d of %d boundary edges have neither end in it; nothing written", total, boundary)}
 	for _, x := range first {
-		e.Lines = append(e.Lines, fmt.Sprintf("edge %s – %s (answers %d, %d)", x.U, x.V, b2i(x.AnsU), b2i(x.AnsV)))
+		e.Lines = append(e.Lines, fmt.Sprintf("edge %s – %s", words.Quote(x.U), words.Quote(x.V)))
 	}
 	return e
 }
@@ -111,8 +112,8 @@ func Infeasible(file string, epsilon, delta float64, total int64, first []Confli
 		if c.AnsH != c.Output {
 			allowed = "requires at least p_true " + sig9(1-c.Bound)
 		}
-		e.Lines = append(e.Lines, fmt.Sprintf("dataset %s (answer %d): p_true %s given, but dataset %s (answer %d, p_true %s) %s away %s",
-			c.H, b2i(c.AnsH), sig9(given), c.By, b2i(c.AnsBy), sig9(byGiven), words.Count(int64(c.Dist), "hop", "hops"), allowed))
+		e.Lines = append(e.Lines, fmt.Sprintf("dataset %s: p_true %s given, but dataset %s (p_true %s) %s away %s",
+			words.Quote(c.H), sig9(given), words.Quote(c.By), sig9(byGiven), words.Count(int64(c.Dist), "hop", "hops"), allowed))
 	}
 	return e
 }

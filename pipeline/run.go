@@ -19,6 +19,8 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Loaded is a job's inputs, read and checked against each other.
@@ -269,7 +271,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		// The engines guarantee this cannot happen (bfs doc.go, invariant 4): a bug.
 		w := audit.First[0]
 		return s, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs, e.g. %s–%s (excess %g); nothing written",
-			audit.Violations, l.Vertices.IDs.String(int(w.U)), l.Vertices.IDs.String(int(w.V)), w.Excess)
+			audit.Violations, words.Quote(l.Vertices.IDs.String(int(w.U))), words.Quote(l.Vertices.IDs.String(int(w.V))), w.Excess)
 	}
 	for _, p := range sol.PTrue {
 		s.MeanPTrue += p
@@ -351,10 +353,10 @@ func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance, done *atomic
 	if hc.Uncovered == 0 {
 		return nil
 	}
-	ids, ans := l.Vertices.IDs, l.Vertices.Answer
+	ids := l.Vertices.IDs
 	var first []Uncovered
 	for _, x := range hc.First {
-		first = append(first, Uncovered{ids.String(int(x.U)), ids.String(int(x.V)), ans[x.U], ans[x.V]})
+		first = append(first, Uncovered{ids.String(int(x.U)), ids.String(int(x.V))})
 	}
 	return NotHittingSet(l.Hit.File, hc.Uncovered, hc.Boundary, first)
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/graphdp/graphdp/graph"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Why a dataset is answered deterministically (p_one exactly 0 or 1: no privacy).
@@ -27,11 +29,12 @@ type Deterministic struct {
 	First         []DeterministicDataset `json:"first,omitempty"` // the first MaxDeterministicListed, in input order
 }
 
-// DeterministicDataset is one dataset answered deterministically.
+// DeterministicDataset is one dataset answered deterministically, by id and reason
+// only: its p_one (0 or 1) is what every release of it publishes — its true answer
+// when p_true = 1 — so no summary, report or message states it (docs/DESIGN.md §9.1).
 type DeterministicDataset struct {
-	ID     string  `json:"id"`
-	POne   float64 `json:"p_one"`
-	Reason string  `json:"reason"`
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
 }
 
 // FindDeterministic finds the datasets with p_one exactly 0 or 1 and says why:
@@ -83,7 +86,7 @@ func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int3
 			d.Forced++
 		}
 		if len(d.First) < MaxDeterministicListed {
-			d.First = append(d.First, DeterministicDataset{ID: id(int32(v)), POne: p + 0, Reason: reason}) // + 0: -0 reads 0
+			d.First = append(d.First, DeterministicDataset{ID: id(int32(v)), Reason: reason})
 		}
 	}
 	return d, is
@@ -113,7 +116,7 @@ func (d Deterministic) Lines() []string {
 	}
 	var ids []string
 	for _, x := range d.First {
-		ids = append(ids, fmt.Sprintf("%s (p_one %g, %s)", x.ID, x.POne, x.Reason))
+		ids = append(ids, fmt.Sprintf("%s (%s)", words.Quote(x.ID), x.Reason))
 	}
 	more := ""
 	if n := d.Count - len(d.First); n > 0 {

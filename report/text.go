@@ -50,16 +50,17 @@ func (r *Report) AuditLine() string {
 		return "passed: no edges, nothing to check"
 	case a.Passed:
 		return fmt.Sprintf("passed: all %d inequalities on %d edges hold with zero tolerance (tightest: excess %.3g on %s – %s)",
-			4*a.Edges, a.Edges, a.WorstExcess, a.Worst.U, a.Worst.V)
+			4*a.Edges, a.Edges, a.WorstExcess, words.Quote(a.Worst.U), words.Quote(a.Worst.V))
 	}
 	return fmt.Sprintf("FAILED: %d (edge, output) pairs break (ε,δ)-DP; worst excess %.3g on %s – %s",
-		a.Violations, a.WorstExcess, a.Worst.U, a.Worst.V)
+		a.Violations, a.WorstExcess, words.Quote(a.Worst.U), words.Quote(a.Worst.V))
 }
 
 // ViolationLine describes one failing edge.
 func ViolationLine(e Edge) string {
+	u, v := words.Quote(e.U), words.Quote(e.V)
 	return fmt.Sprintf("%s – %s, output %d: Pr[M(%s)=%d] = %.9g, Pr[M(%s)=%d] = %.9g, excess %.3g",
-		e.U, e.V, e.Output, e.U, e.Output, e.PU, e.V, e.Output, e.PV, e.Excess)
+		u, v, e.Output, u, e.Output, e.PU, v, e.Output, e.PV, e.Excess)
 }
 
 // Text writes the report for people.
@@ -126,14 +127,14 @@ func (r *Report) Text(w io.Writer) error {
 	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  id\tp_true\tbinding id\tdistance\n")
 	for _, d := range r.LeastAccurate {
-		bid, dist := d.BindingID, fmt.Sprint(d.BindingDistance)
-		if bid == "" {
+		bid, dist := words.Quote(d.BindingID), fmt.Sprint(d.BindingDistance)
+		if d.BindingID == "" {
 			bid = "-"
 		}
 		if d.BindingDistance < 0 {
 			dist = "-"
 		}
-		fmt.Fprintf(tw, "  %s\t%.9f\t%s\t%s\n", d.ID, d.PTrue, bid, dist)
+		fmt.Fprintf(tw, "  %s\t%.9f\t%s\t%s\n", words.Quote(d.ID), d.PTrue, bid, dist)
 	}
 	tw.Flush()
 
@@ -141,7 +142,7 @@ func (r *Report) Text(w io.Writer) error {
 	p("  gain: %s", words.Count(int64(rr.Gain), "dataset", "datasets"))
 	switch {
 	case rr.Gain > 0 && rr.MaxGainID != "":
-		p(", by %.6f on average (max %.6f, dataset %s)", rr.MeanGainGains, rr.MaxGain, rr.MaxGainID)
+		p(", by %.6f on average (max %.6f, dataset %s)", rr.MeanGainGains, rr.MaxGain, words.Quote(rr.MaxGainID))
 	case rr.Gain > 0:
 		p(", by %.6f on average", rr.MeanGainGains)
 	}
@@ -151,7 +152,7 @@ func (r *Report) Text(w io.Writer) error {
 	p("\n  equal (within %g): %s\n", Tolerance, words.Count(int64(rr.Equal), "dataset", "datasets"))
 	p("  lose: %s", words.Count(int64(rr.Lose), "dataset", "datasets"))
 	if rr.Lose > 0 {
-		p(", by %.6f on average (max %.6f, dataset %s)", rr.MeanLossLoses, rr.MaxLoss, rr.MaxLossID)
+		p(", by %.6f on average (max %.6f, dataset %s)", rr.MeanLossLoses, rr.MaxLoss, words.Quote(rr.MaxLossID))
 	}
 	p("\n  mean p_true %.6f against %.6f: %+.6f per dataset\n", a.Mean, rr.PTrue, rr.MeanGain)
 	_, err := io.WriteString(w, b.String())

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,6 +86,111 @@ func TestEpsilonUpToTheDocumentedLimit(t *testing.T) {
 		code, _, stderr := graphdp(t, args("run", eps, "-quiet", "-hitting-set", p("h.csv"), "-out", p("never.csv"))...)
 		if want := "--epsilon: must be below 709.7827129 (e^ε overflows float64"; code != 2 || !strings.Contains(stderr, want) {
 			t.Errorf("run ε=%s: exit %d, %q; want 2 and %q", eps, code, stderr, want)
+		}
+	}
+}
+
+// rawControl reports the first control character of s other than newline and tab
+// (ESC starts terminal escape sequences; CR rewrites a line), or -1.
+func rawControl(s string) int {
+	for i, r := range s {
+		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Issue 24, defect 11: ids from the data reached stderr raw (escape sequences on the
+// operator's terminal, forged lines), and messages printed what a release protects
+// (rejections named the datasets' answers; the deterministic warning, on stderr and
+// in the summary, their p_one, the true answer when p_true = 1). Every message that
+// names a dataset here is made to, with ids that hold ESC, CR, a newline and a BEL:
+// no control character may reach stderr or stdout, no message may state an answer,
+// and the summary lists deterministic datasets by id and reason only.
+func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
+	const (
+		red  = "\x1b[31mred\x1b[0m"
+		cr   = "x\rOK"
+		nl   = "fake\ngraphdp run: ok"
+		bell = "b\a"
+	)
+	q := func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` } // a CSV field
+	// A path red – cr – nl – bell (answers 1, 0, 0, 1) and an isolated dataset iso
+	// (answer 1: deterministic, p_one 1 = its answer).
+	dir := writeFiles(t, map[string]string{
+		"v.csv":    "id,answer\n" + q(red) + ",1\n" + q(cr) + ",0\n" + q(nl) + ",0\n" + q(bell) + ",1\niso,1\n",
+		"e.csv":    "src,dst\n" + q(red) + "," + q(cr) + "\n" + q(cr) + "," + q(nl) + "\n" + q(nl) + "," + q(bell) + "\n",
+		"h.csv":    "id,p_true\n" + q(cr) + ",0.6\n" + q(nl) + ",0.6\n",
+		"hnot.csv": "id,p_true\n" + q(cr) + ",0.6\n",                     // misses nl – bell
+		"hinf.csv": "id,p_true\n" + q(cr) + ",0.99\n" + q(nl) + ",0.6\n", // too far apart
+		"dup.csv":  "id,answer\n" + q(red) + ",1\n" + q(red) + ",0\n",
+		"unk.csv":  "src,dst\n" + q(red) + "," + q("\x1b]0;title\a") + "\n",
+		"col.csv":  "\x1b[2Jid,answer\n1,1\n",
+	})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	run := func(hit string, extra ...string) []string {
+		return append([]string{"run", "-vertices", p("v.csv"), "-edges", p("e.csv"), "-hitting-set", p(hit), "-epsilon", "1", "-out", p("m.csv")}, extra...)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string // a line the message must hold, with the ids escaped
+	}{
+		{"not hitting", run("hnot.csv"), 3, `edge "fake\ngraphdp run: ok" – "b\a"`},
+		{"infeasible", run("hinf.csv"), 3, `dataset "x\rOK": p_true 0.99 given, but dataset "fake\ngraphdp run: ok" (p_true 0.6)`},
+		{"duplicate", []string{"run", "-vertices", p("dup.csv"), "-edges", p("e.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,
+			`value "\x1b[31mred\x1b[0m": duplicate id "\x1b[31mred\x1b[0m" (first at row 1)`},
+		{"unknown", []string{"run", "-vertices", p("v.csv"), "-edges", p("unk.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,
+			`value "\x1b]0;title\a": not a vertex id`},
+		{"missing column", []string{"run", "-vertices", p("col.csv"), "-edges", p("e.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,
+			`missing (columns present: "\x1b[2Jid", answer)`},
+		{"deterministic", run("h.csv", "-summary", p("s.json")), 0, `datasets: iso (no neighbours)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := graphdp(t, c.args...)
+			if code != c.code || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %s", code, stderr, c.code, c.want)
+			}
+			for name, s := range map[string]string{"stdout": stdout, "stderr": stderr} {
+				if i := rawControl(s); i >= 0 {
+					t.Errorf("%s holds a raw control character %q at %d:\n%q", name, s[i], i, s)
+				}
+			}
+			if strings.Contains(stderr, "(answer")  || strings.Contains(stderr, "p_one 1") {
+				t.Errorf("stderr states an answer or a deterministic p_one:\n%s", stderr)
+			}
+		})
+	}
+	// The summary lists the deterministic dataset by id and reason only.
+	data, err := os.ReadFile(p("s.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Deterministic struct {
+			First []map[string]any `json:"first"`
+		} `json:"deterministic"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Deterministic.First) != 1 || len(s.Deterministic.First[0]) != 2 || s.Deterministic.First[0]["id"] != "iso" || s.Deterministic.First[0]["reason"] != "no neighbours" {
+		t.Errorf("summary's deterministic datasets: %v; want iso with its reason only", s.Deterministic.First)
+	}
+	// report and verify name datasets too (deterministic box, least accurate, edges).
+	for _, args := range [][]string{
+		{"report", "-mechanism", p("m.csv"), "-vertices", p("v.csv"), "-edges", p("e.csv"), "-epsilon", "1"},
+		{"verify", "-mechanism", p("m.csv"), "-vertices", p("v.csv"), "-edges", p("e.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1"},
+	} {
+		code, stdout, stderr := graphdp(t, args...)
+		if code != 0 || !strings.Contains(stdout, `"x\rOK"`) {
+			t.Errorf("%s: exit %d, stdout lacks the escaped id:\n%s%s", args[0], code, stdout, stderr)
+		}
+		if i := rawControl(stdout + stderr); i >= 0 {
+			t.Errorf("%s prints a raw control character:\n%q", args[0], stdout+stderr)
 		}
 	}
 }

@@ -122,7 +122,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 	var failed []string
 	fmt.Fprintf(w, "  agreement with the hitting set: %d of %d values within %g\n", len(x.Hit.Vertex)-o.Disagree, len(x.Hit.Vertex), bfs.Tolerance)
 	for _, m := range o.FirstDisagree {
-		fmt.Fprintf(w, "    id %s: p_true %s, the hitting set gives %s (off by %.3g)\n", ids.String(int(m.V)), num(m.Got), num(m.Want), m.Got-m.Want)
+		fmt.Fprintf(w, "    id %s: p_true %s, the hitting set gives %s (off by %.3g)\n", words.Quote(ids.String(int(m.V))), num(m.Got), num(m.Want), m.Got-m.Want)
 	}
 	moreLine(w, int64(o.Disagree), len(o.FirstDisagree))
 	if o.Disagree > 0 {
@@ -131,7 +131,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 
 	why := func(v int32) string {
 		if b := sol.Bind[v]; b >= 0 {
-			return fmt.Sprintf("bound by %s at distance %d", ids.String(int(b)), sol.Dist[v])
+			return fmt.Sprintf("bound by %s at distance %d", words.Quote(ids.String(int(b))), sol.Dist[v])
 		}
 		return "nothing binds it"
 	}
@@ -140,7 +140,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 	if o.Below > 0 {
 		fmt.Fprintf(w, "  not optimal (largest shortfall %.3g):\n", o.Shortfall)
 		for _, m := range o.FirstBelow {
-			fmt.Fprintf(w, "    id %s: p_true %s < optimum %s (%s): short by %.3g\n", ids.String(int(m.V)), num(m.Got), num(m.Want), why(m.V), m.Want-m.Got)
+			fmt.Fprintf(w, "    id %s: p_true %s < optimum %s (%s): short by %.3g\n", words.Quote(ids.String(int(m.V))), num(m.Got), num(m.Want), why(m.V), m.Want-m.Got)
 		}
 		moreLine(w, int64(o.Below), len(o.FirstBelow))
 		failed = append(failed, words.Count(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
@@ -148,7 +148,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 	if o.Above > 0 {
 		fmt.Fprintln(w, "  above the optimum (no DP mechanism agreeing with the hitting set gets there):")
 		for _, m := range o.FirstAbove {
-			fmt.Fprintf(w, "    id %s: p_true %s > optimum %s (%s) by %.3g\n", ids.String(int(m.V)), num(m.Got), num(m.Want), why(m.V), m.Got-m.Want)
+			fmt.Fprintf(w, "    id %s: p_true %s > optimum %s (%s) by %.3g\n", words.Quote(ids.String(int(m.V))), num(m.Got), num(m.Want), why(m.V), m.Got-m.Want)
 		}
 		moreLine(w, int64(o.Above), len(o.FirstAbove))
 		failed = append(failed, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
@@ -165,7 +165,7 @@ func edgeLine(ids ingest.IDs, v check.EdgeViolation) string {
 	if v.Output {
 		j = 1
 	}
-	u, x := ids.String(int(v.U)), ids.String(int(v.V))
+	u, x := words.Quote(ids.String(int(v.U))), words.Quote(ids.String(int(v.V)))
 	return fmt.Sprintf("edge %s – %s, output %d: Pr[M(%s)=%d] = %s, Pr[M(%s)=%d] = %s, excess %.3g",
 		u, x, j, u, j, num(v.PU), x, j, num(v.PV), v.Excess)
 }

@@ -1,9 +1,12 @@
 // Package words is how graphdp words counts in messages: "1 vertex", "2 vertices",
-// and rates people read at a glance ("584k/s").
+// and rates people read at a glance ("584k/s"); and how it prints values from data
+// (Quote).
 //
 // Invariants:
 //
 //  1. Count(n, one, many) uses the singular exactly when n is 1 (or −1).
 //  2. Humane(x) has at most 3 significant digits and an SI suffix (k, M, G, T);
 //     it is exact for integers below 1000.
+//  3. Quote(v) holds no control character, no invalid UTF-8 and no byte of v past
+//     its first 80: a value from data printed with it cannot drive a terminal.
 package words

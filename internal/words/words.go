@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Count is n followed by the singular or the plural noun.
@@ -43,4 +45,37 @@ func Humane(x float64) string {
 		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
 	}
 	return out + suffix
+}
+
+// maxQuoted caps how much of a value Quote prints.
+const maxQuoted = 80
+
+// Quote prints a value that comes from data (an id, a CSV field, a column name) in
+// a message: verbatim when that is unambiguous, Go-quoted when it is not valid
+// UTF-8 or holds spaces, quotes or anything not graphic — so no byte of the data
+// reaches a terminal as a control sequence (ESC, CR, a newline that would forge a
+// line) — and cut after 80 bytes with "...".
+func Quote(v string) string {
+	cut := false
+	if len(v) > maxQuoted {
+		n := maxQuoted
+		for n > 0 && !utf8.RuneStart(v[n]) {
+			n--
+		}
+		v, cut = v[:n], true
+	}
+	plain := v != "" && utf8.ValidString(v)
+	for _, r := range v {
+		if !plain || !unicode.IsGraphic(r) || unicode.IsSpace(r) || r == '"' {
+			plain = false
+			break
+		}
+	}
+	if !plain {
+		v = strconv.Quote(v)
+	}
+	if cut {
+		v += "..."
+	}
+	return v
 }
