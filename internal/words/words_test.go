@@ -1,6 +1,9 @@
 package words
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCount(t *testing.T) {
 	for _, c := range []struct {
@@ -21,6 +24,29 @@ func TestHumane(t *testing.T) {
 		{5.843e6, "5.84M"}, {2.5e9, "2.5G"}, {1.5, "1.5"}, {3e15, "3000T"}, {0.25, "0.25"}} {
 		if got := Humane(c.x); got != c.want {
 			t.Errorf("Humane(%v) = %q, want %q", c.x, got, c.want)
+		}
+	}
+}
+
+// Quote leaves plain values alone and quotes any that could mislead a reader or
+// drive a terminal; the result never holds a control character (doc.go, invariant 3).
+func TestQuote(t *testing.T) {
+	long := strings.Repeat("é", 50) // 100 bytes: cut on a rune boundary at 80
+	for _, c := range []struct{ in, want string }{
+		{"a", "a"}, {"007", "007"}, {"é-ü", "é-ü"},
+		{"", `""`}, {"a b", `"a b"`}, {`a"b`, `"a\"b"`},
+		{"\x1b[31mred", `"\x1b[31mred"`}, {"x\rOK", `"x\rOK"`}, {"a\nb", `"a\nb"`}, {"\xff", `"\xff"`},
+		{"a\u200bb", `"a\u200bb"`}, // zero-width space: not graphic
+		{long, strings.Repeat("é", 40) + "..."},
+	} {
+		got := Quote(c.in)
+		if got != c.want {
+			t.Errorf("Quote(%q) = %q, want %q", c.in, got, c.want)
+		}
+		for _, r := range got {
+			if r < 0x20 || r == 0x7f {
+				t.Errorf("Quote(%q) holds control character %q", c.in, r)
+			}
 		}
 	}
 }
