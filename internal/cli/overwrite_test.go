@@ -96,17 +96,23 @@ func TestOutputNamingAnInputRefused(t *testing.T) {
 			func(p func(string) string) []string {
 				return []string{"run", "-config", p("configs/example.yaml"), "-out", p("out.csv"), "-summary", p("configs/example/edges.parquet")}
 			},
-			func(p func(string) string) []string { return []string{"--summary and edges:", p("configs/example/edges.parquet")} }},
+			func(p func(string) string) []string {
+				return []string{"--summary and edges:", p("configs/example/edges.parquet")}
+			}},
 		{"hitting-set --out its --vertices file", false,
 			func(p func(string) string) []string {
 				return []string{"hitting-set", "-config", p("configs/example.yaml"), "-vertices", p("configs/example/vertices.parquet"), "-out", p("configs/example/vertices.parquet")}
 			},
-			func(p func(string) string) []string { return []string{"--out and --vertices:", p("configs/example/vertices.parquet")} }},
+			func(p func(string) string) []string {
+				return []string{"--out and --vertices:", p("configs/example/vertices.parquet")}
+			}},
 		{"query --out the config's hitting set", false,
 			func(p func(string) string) []string {
 				return []string{"query", "-config", p("configs/example.yaml"), "-id", "a", "-out", p("configs/example/hitting.parquet")}
 			},
-			func(p func(string) string) []string { return []string{"--out and hitting_set:", p("configs/example/hitting.parquet")} }},
+			func(p func(string) string) []string {
+				return []string{"--out and hitting_set:", p("configs/example/hitting.parquet")}
+			}},
 		{"report --html the --mechanism file", false,
 			func(p func(string) string) []string {
 				return []string{"report", "-config", p("configs/example.yaml"), "-mechanism", p("m.parquet"), "-html", p("m.parquet")}
@@ -143,13 +149,17 @@ func TestOutputNamingAnInputRefused(t *testing.T) {
 			func(p func(string) string) []string {
 				return []string{"run", "-config", p("configs/example.yaml"), "-out", p("out.csv"), "-summary", p("configs/example.yaml")}
 			},
-			func(p func(string) string) []string { return []string{"--summary and --config:", p("configs/example.yaml")} }},
+			func(p func(string) string) []string {
+				return []string{"--summary and --config:", p("configs/example.yaml")}
+			}},
 		{"optimize --html its --weights file", false,
 			func(p func(string) string) []string {
 				w := p("configs/example/weights-skewed.csv")
 				return []string{"optimize", "-config", p("configs/example.yaml"), "-weights", w, "-out", p("h.csv"), "-html", w}
 			},
-			func(p func(string) string) []string { return []string{"--html and --weights:", p("configs/example/weights-skewed.csv")} }},
+			func(p func(string) string) []string {
+				return []string{"--html and --weights:", p("configs/example/weights-skewed.csv")}
+			}},
 		{"optimize --mechanism-out and --summary one new file", false,
 			func(p func(string) string) []string {
 				return []string{"optimize", "-config", p("configs/example.yaml"), "-out", p("h.csv"), "-mechanism-out", p("new.csv"), "-summary", p("sub/../new.csv")}
