@@ -12,6 +12,7 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 
+	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -62,6 +63,7 @@ func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
 			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", o.out, filepath.Ext(o.out)))
 		}
 	}
+	probs = append(probs, t.fileProblems(&job, files.Out("out", o.out), files.In("ids", o.idsIn))...)
 	o.job = job
 	return o, t.done(source, probs)
 }

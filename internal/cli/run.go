@@ -51,7 +51,7 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 		return nil, err
 	}
 	job.Beam.Extra = append(job.Beam.Extra, beamFlags...)
-	probs := job.Problems(pipeline.RunRequired, unknown...)
+	probs := append(job.Problems(pipeline.RunRequired, unknown...), jf.fileProblems(&job)...)
 	if _, linked := prog.Runners[job.Runner]; job.Runner != "local" && !linked && slices.Contains(pipeline.Runners, job.Runner) {
 		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; README, \"Cluster runs\")", job.Runner, prog.Name))
 	}
