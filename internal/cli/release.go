@@ -27,6 +27,7 @@ type idFlags []string
 
 func (f *idFlags) String() string     { return fmt.Sprint([]string(*f)) }
 func (f *idFlags) Set(v string) error { *f = append(*f, v); return nil }
+func (f *idFlags) repeatable()        {}
 
 // parseRelease parses flags: a run's config file may give the mechanism (its out)
 // and the column names; flags override it.

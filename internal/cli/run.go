@@ -39,13 +39,13 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 	o.logs = addLogFlags(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
 	var beamFlags []string
-	fs.Func("beam-flag", "with --runner beam: a runner flag passed through, as `name=value` (repeatable; e.g. project=my-gcp-project)", func(s string) error {
+	fs.Var(repeatedFunc(func(s string) error {
 		if !strings.Contains(s, "=") {
 			return fmt.Errorf("want name=value, got %q", s)
 		}
 		beamFlags = append(beamFlags, "--"+strings.TrimLeft(s, "-"))
 		return nil
-	})
+	}), "beam-flag", "with --runner beam: a runner flag passed through, as `name=value` (repeatable; e.g. project=my-gcp-project)")
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
