@@ -193,3 +193,35 @@ func fullDiskHelper(h string) {
 	code := Main(context.Background(), args[1:], &bytes.Buffer{}, &stderr)
 	os.Stdout.WriteString("exit " + strconv.Itoa(code) + "\n" + stderr.String())
 }
+
+// Issue 24, defect 4, through run: under umask 077 the mechanism (every true
+// answer) and the summary are created 0600; a mechanism replaced keeps its 0640.
+func TestRunOutputModes(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	dir := exampleCopy(t)
+	cfg := filepath.Join(dir, "configs/example.yaml")
+	mech, summary := filepath.Join(dir, "m.parquet"), filepath.Join(dir, "s.json")
+	mode := func(p string) os.FileMode {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	if code, _, stderr := graphdp(t, "run", "-quiet", "-config", cfg, "-out", mech, "-summary", summary); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	if mode(mech) != 0o600 || mode(summary) != 0o600 {
+		t.Errorf("under umask 077: mechanism %v, summary %v, want 0600", mode(mech), mode(summary))
+	}
+	if err := os.Chmod(mech, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := graphdp(t, "run", "-quiet", "-config", cfg, "-out", mech, "-summary", summary); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	if mode(mech) != 0o640 {
+		t.Errorf("the replaced mechanism has mode %v, want its previous 0640", mode(mech))
+	}
+}
