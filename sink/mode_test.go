@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -66,6 +67,11 @@ func TestOutputModes(t *testing.T) {
 			if !fi.Mode().IsRegular() || fi.Mode()&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky) != c.want {
 				t.Errorf("mode %v, want %v", fi.Mode(), c.want)
 			}
+			if c.link { // replaced, not followed
+				if data, _ := os.ReadFile(filepath.Join(dir, "target.csv")); string(data) != "old" {
+					t.Errorf("the symlink's target was written: %q", data)
+				}
+			}
 		})
 	}
 }
@@ -85,5 +91,54 @@ func TestUmaskRead(t *testing.T) {
 		if p, ok := procUmask(); ok && p != fs.FileMode(m) {
 			t.Errorf("after umaskBySetting, /proc/self/status says %o, want %o", p, m)
 		}
+	}
+}
+
+// While it is written, a temporary file is 0600 whatever the umask and whatever
+// the mode it will have: nobody else can open it and read a mechanism half
+// written. Seen from inside the write, through the process's open files (the
+// file is unnamed on Linux, named elsewhere).
+func TestTemporaryFileIs0600(t *testing.T) {
+	withUmask(t, 0)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.csv")
+	if err := os.WriteFile(path, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	err := WriteFileAtomic(path, func(w io.Writer) error {
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Skip("no /proc/self/fd")
+		}
+		for _, fd := range fds {
+			p := filepath.Join("/proc/self/fd", fd.Name())
+			target, err := os.Readlink(p)
+			if err != nil || !strings.HasPrefix(target, dir+"/") || strings.HasSuffix(target, "/out.csv") {
+				continue
+			}
+			fi, err := os.Stat(p)
+			if err != nil {
+				continue
+			}
+			seen++
+			if fi.Mode().Perm() != 0o600 {
+				t.Errorf("the temporary file %s has mode %v while written, want 0600", target, fi.Mode().Perm())
+			}
+		}
+		_, err = io.WriteString(w, "new")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seen != 1 {
+		t.Errorf("saw %d temporary files open during the write, want 1", seen)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o666 {
+		t.Errorf("published with mode %v, want the replaced file's 0666", fi.Mode().Perm())
 	}
 }

@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -117,49 +117,62 @@ func TestToolOutputPlaceCheckedFirst(t *testing.T) {
 // full tmpfs mounted in a mount namespace of its own.
 const fullDiskHelperEnv = "GRAPHDP_CLI_FULL_DISK_HELPER"
 
-// Issue 24, defect 6, on a real full disk: the summary's folder passes every check
-// (it exists and is writable) but has no space left. The run fails (exit 1) with
-// the disk's error, and the mechanism it had staged is not published: the previous
-// one is intact, and nothing is left in either folder. Linux, as root (a tmpfs in
-// a private mount namespace); skipped elsewhere.
-func TestRunSummaryOnFullDisk(t *testing.T) {
+// Issue 24, defect 6, on a real full disk: one output's folder passes every check
+// (it exists and is writable) but has no space left. The command fails (exit 1)
+// with the disk's error, and the outputs it had staged are not published: the
+// previous ones are intact, and nothing is left in either folder. run's mechanism
+// with its summary on the full disk; optimize's hitting set and mechanism with its
+// page there. Linux, as root (a tmpfs in a private mount namespace); skipped
+// elsewhere.
+func TestOutputsOnFullDisk(t *testing.T) {
 	if h := os.Getenv(fullDiskHelperEnv); h != "" {
 		fullDiskHelper(h)
 		return
 	}
-	dir := exampleCopy(t)
-	full := filepath.Join(dir, "full")
-	if err := os.Mkdir(full, 0o755); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name, full string
+		args       func(dir, cfg, full string) []string
+	}{
+		{"run", "s.json", func(dir, cfg, full string) []string {
+			return []string{"run", "-quiet", "-config", cfg, "-out", filepath.Join(dir, "m.csv"), "-summary", filepath.Join(full, "s.json")}
+		}},
+		{"optimize", "page.html", func(dir, cfg, full string) []string {
+			return []string{"optimize", "-quiet", "-config", cfg, "-out", filepath.Join(dir, "h.csv"), "-mechanism-out", filepath.Join(dir, "m.csv"),
+				"-summary", filepath.Join(dir, "o.json"), "-html", filepath.Join(full, "page.html")}
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := exampleCopy(t)
+			full := filepath.Join(dir, "full")
+			if err := os.Mkdir(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []string{"m.csv", "h.csv"} {
+				if err := os.WriteFile(filepath.Join(dir, n), []byte("previous "+n+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := snapshot(t, dir)
+			cmd := exec.Command(os.Args[0], "-test.run=^TestOutputsOnFullDisk$")
+			cmd.Env = append(os.Environ(), fullDiskHelperEnv+"="+strings.Join(append([]string{full}, c.args(dir, filepath.Join(dir, "configs/example.yaml"), full)...), "\x1f"))
+			cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
+			out, err := cmd.Output()
+			if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
+				t.Skipf("no mount namespace: %v", err)
+			}
+			if err != nil {
+				t.Fatalf("helper: %v: %s", err, out)
+			}
+			status, rest, _ := strings.Cut(string(out), "\n")
+			if why, ok := strings.CutPrefix(status, "skip "); ok {
+				t.Skip(why)
+			}
+			if status != "exit 1" || !strings.Contains(rest, c.full) || !strings.Contains(rest, "no space left on device") || strings.Contains(rest, "published") {
+				t.Errorf("%s, want exit 1 naming %s and the full disk, nothing published:\n%s", status, c.full, rest)
+			}
+			assertSame(t, dir, before) // the tmpfs is gone with the helper's namespace
+		})
 	}
-	mech := filepath.Join(dir, "m.csv")
-	if err := os.WriteFile(mech, []byte("previous mechanism\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	before := snapshot(t, dir)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestRunSummaryOnFullDisk$")
-	cmd.Env = append(os.Environ(), fullDiskHelperEnv+"="+strings.Join([]string{full, "run", "-quiet", "-config", filepath.Join(dir, "configs/example.yaml"),
-		"-out", mech, "-summary", filepath.Join(full, "s.json")}, "\x1f"))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
-	out, err := cmd.Output()
-	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
-		t.Skipf("no mount namespace: %v", err)
-	}
-	if err != nil {
-		t.Fatalf("helper: %v: %s", err, out)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Scan()
-	status := sc.Text()
-	if rest, ok := strings.CutPrefix(status, "skip "); ok {
-		t.Skip(rest)
-	}
-	rest := string(out[len(status):])
-	t.Logf("%s%s", status, rest)
-	if status != "exit 1" || !strings.Contains(rest, "s.json") || !strings.Contains(rest, "no space left on device") {
-		t.Errorf("%s, want exit 1 naming s.json and the full disk:%s", status, rest)
-	}
-	assertSame(t, dir, before) // the tmpfs is gone with the helper's namespace
 }
 
 // fullDiskHelper mounts a small tmpfs, fills it, runs graphdp with the arguments
@@ -190,7 +203,7 @@ func fullDiskHelper(h string) {
 		return
 	}
 	var stderr bytes.Buffer
-	code := Main(context.Background(), args[1:], &bytes.Buffer{}, &stderr)
+	code := Main(context.Background(), args[1:], io.Discard, &stderr)
 	os.Stdout.WriteString("exit " + strconv.Itoa(code) + "\n" + stderr.String())
 }
 
