@@ -22,6 +22,31 @@ const fileMode = 0o644
 // bufferSize is the write buffer in front of the temporary file.
 const bufferSize = 1 << 20
 
+// ErrNotPublished is wrapped by every error of Write, WriteBatches and
+// WriteFileAtomic that happened before the new file was renamed into place: the
+// destination is then known to be untouched. An error that does not wrap it came
+// after the rename (the folder's fsync failed): the new file is in place and may or
+// may not survive a crash, so a caller that must account for what was published (the
+// privacy ledger) treats it as published.
+var ErrNotPublished = errors.New("not published")
+
+// notPublished marks err as one that left the destination untouched, keeping its
+// message.
+type notPublished struct{ err error }
+
+func (e *notPublished) Error() string   { return e.err.Error() }
+func (e *notPublished) Unwrap() []error { return []error{e.err, ErrNotPublished} }
+func markNotPublished(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &notPublished{err}
+}
+
+// syncDir makes a rename in dir durable; a variable so that sink's own tests can
+// make it fail.
+var syncDir = syncDirectory
+
 // WriteFileAtomic writes path with the bytes write produces, atomically: see
 // doc.go. write must not retain w.
 func WriteFileAtomic(path string, write func(w io.Writer) error) error {
@@ -31,6 +56,12 @@ func WriteFileAtomic(path string, write func(w io.Writer) error) error {
 // writeFileAtomic is WriteFileAtomic that also gives up, leaving path
 // untouched, if ctx is done before the rename.
 func writeFileAtomic(ctx context.Context, path string, write func(w io.Writer) error) (err error) {
+	renamed := false
+	defer func() {
+		if err != nil && !renamed {
+			err = markNotPublished(err)
+		}
+	}()
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sink: %s: %w", path, err)
 	}
@@ -63,7 +94,6 @@ func writeFileAtomic(ctx context.Context, path string, write func(w io.Writer) e
 		}
 		tmpName = tmp.Name()
 	}
-	renamed := false
 	defer func() {
 		// Runs on error and on panic in write: the temporary file never survives.
 		if !renamed {
@@ -111,8 +141,8 @@ func writeFileAtomic(ctx context.Context, path string, write func(w io.Writer) e
 	return nil
 }
 
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
+// syncDirectory makes a rename in dir durable.
+func syncDirectory(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -10,7 +10,9 @@
 //     name from the start. Before writing, temporary files of the same target
 //     modified before this process started (left by a killed writer) are removed.
 //     On any error, including a cancelled context, the temporary file is removed
-//     and whatever was at the destination is untouched.
+//     and whatever was at the destination is untouched; such an error wraps
+//     ErrNotPublished. The only failure after the rename (the folder's fsync) does
+//     not: the new file is then in place.
 //     The new file has mode 0644; nothing of a previous file (mode, owner, xattrs)
 //     is preserved, and a symlink at the destination is replaced, not followed.
 //  2. Deterministic: the bytes written are a pure function of (record, metadata,

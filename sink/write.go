@@ -73,11 +73,11 @@ func writeRecord(ctx context.Context, path string, rec arrow.RecordBatch, meta m
 func writeTable(ctx context.Context, path string, rec table, meta map[string]string, cfg config) error {
 	format, err := FormatOf(path)
 	if err != nil {
-		return err
+		return markNotPublished(err)
 	}
 	md, err := sortedMetadata(meta)
 	if err != nil {
-		return fmt.Errorf("sink: %s: %w", path, err)
+		return markNotPublished(fmt.Errorf("sink: %s: %w", path, err))
 	}
 	var encode func(w io.Writer) error
 	switch format {
@@ -87,7 +87,7 @@ func writeTable(ctx context.Context, path string, rec table, meta map[string]str
 		encode = func(w io.Writer) error { return writeIPC(ctx, w, rec, md, cfg) }
 	case CSV:
 		if err := checkCSVSchema(rec.schema); err != nil {
-			return fmt.Errorf("sink: %s: %w", path, err)
+			return markNotPublished(fmt.Errorf("sink: %s: %w", path, err))
 		}
 		encode = func(w io.Writer) error { return writeCSV(ctx, w, rec, cfg) }
 	}
