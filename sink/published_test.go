@@ -38,7 +38,9 @@ func TestErrNotPublished(t *testing.T) {
 		{"no such folder", func() error {
 			return WriteFileAtomic(filepath.Join(dir, "nope", "out.csv"), write("new\n"))
 		}},
-		{"unknown format", func() error { return writeTable(context.Background(), filepath.Join(dir, "out.txt"), table{}, nil, defaultConfig()) }},
+		{"unknown format", func() error {
+			return writeTable(context.Background(), filepath.Join(dir, "out.txt"), table{}, nil, defaultConfig())
+		}},
 		{"reserved metadata key", func() error {
 			return writeTable(context.Background(), path, table{}, map[string]string{"ARROW:x": "y"}, defaultConfig())
 		}},
