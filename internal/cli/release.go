@@ -77,12 +77,19 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 		o.job.BudgetDelta = &v
 	}
 	if led != "" {
-		if _, err := os.Stat(led); errors.Is(err, os.ErrNotExist) {
+		li, err := os.Stat(led)
+		if errors.Is(err, os.ErrNotExist) {
 			probs = append(probs, fmt.Sprintf("ledger: %s does not exist: create it first with graphdp ledger init %s --budget-epsilon E [--budget-delta D]", led, led))
 		}
+		// The ledger is a file of its own: not the output, the mechanism or the ids
+		// file, by any path (links followed; pipeline checks again under the lock).
 		for _, f := range []struct{ key, path string }{{"out", job.Out}, {"mechanism", job.Mechanism}, {"ids", o.job.IDsFile}} {
-			if f.path != "" && filepath.Clean(led) == filepath.Clean(f.path) {
-				probs = append(probs, fmt.Sprintf("ledger: %s is also the %s file", led, f.key))
+			if f.path == "" {
+				continue
+			}
+			fi, ferr := os.Stat(f.path)
+			if filepath.Clean(led) == filepath.Clean(f.path) || (err == nil && ferr == nil && os.SameFile(li, fi)) {
+				probs = append(probs, fmt.Sprintf("ledger: %s is also the %s file (%s); the ledger must be a file of its own", led, f.key, f.path))
 			}
 		}
 	}
