@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 
+	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -30,6 +30,7 @@ type idFlags []string
 
 func (f *idFlags) String() string     { return fmt.Sprint([]string(*f)) }
 func (f *idFlags) Set(v string) error { *f = append(*f, v); return nil }
+func (f *idFlags) repeatable()        {}
 
 // parseRelease parses flags: a run's config file may give the mechanism (its out)
 // and the column names; flags override it.
@@ -63,6 +64,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	if !jf.set("out") {
 		job.Out = ""
 	}
+	job.Summary = ""
 	probs := job.Problems([]string{"mechanism", "out"}, unknown...)
 	led := o.job.Ledger
 	if led == "" && (jf.set("budget-epsilon") || jf.set("budget-delta")) {
@@ -76,23 +78,12 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 		v := float64(budgetDelta)
 		o.job.BudgetDelta = &v
 	}
-	if led != "" {
-		li, err := os.Stat(led)
-		if errors.Is(err, os.ErrNotExist) {
-			probs = append(probs, fmt.Sprintf("ledger: %s does not exist: create it first with graphdp ledger init %s --budget-epsilon E [--budget-delta D]", led, led))
-		}
-		// The ledger is a file of its own: not the output, the mechanism or the ids
-		// file, by any path (links followed; pipeline checks again under the lock).
-		for _, f := range []struct{ key, path string }{{"out", job.Out}, {"mechanism", job.Mechanism}, {"ids", o.job.IDsFile}} {
-			if f.path == "" {
-				continue
-			}
-			fi, ferr := os.Stat(f.path)
-			if filepath.Clean(led) == filepath.Clean(f.path) || (err == nil && ferr == nil && os.SameFile(li, fi)) {
-				probs = append(probs, fmt.Sprintf("ledger: %s is also the %s file (%s); the ledger must be a file of its own", led, f.key, f.path))
-			}
-		}
+	if _, err := os.Stat(led); led != "" && errors.Is(err, os.ErrNotExist) {
+		probs = append(probs, fmt.Sprintf("ledger: %s does not exist: create it first with graphdp ledger init %s --budget-epsilon E [--budget-delta D]", led, led))
 	}
+	// The ledger is a file of its own: not the output, the mechanism or the ids file,
+	// by any path (package files; pipeline checks again under the ledger's lock).
+	probs = append(probs, jf.fileProblems(&job, files.In("ids", o.job.IDsFile), files.Out("ledger", led))...)
 	switch {
 	case o.job.IDsFile == "" && len(ids) == 0:
 		probs = append(probs, "ids or id: required (which datasets to release)")

@@ -8,6 +8,8 @@ import (
 
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/files"
 )
 
 // reportOptions are report's flags over its job.
@@ -41,8 +43,9 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	if err != nil {
 		return nil, err
 	}
-	job.Mechanism, job.Out = jf.mechanism(job), ""
-	if err := jf.problems(source, job.Problems([]string{"mechanism", "edges", "vertices"}, unknown...)); err != nil {
+	job.Mechanism, job.Out, job.Summary = jf.mechanism(job), "", ""
+	probs := append(job.Problems([]string{"mechanism", "edges", "vertices"}, unknown...), jf.fileProblems(&job, files.Out("html", o.html))...)
+	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
 	o.jf, o.config, o.stated = jf, source, job
