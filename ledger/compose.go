@@ -3,6 +3,7 @@ package ledger
 import (
 	"math"
 	"math/big"
+	"sort"
 	"sync"
 
 	"github.com/graphdp/graphdp/dp"
@@ -263,18 +264,30 @@ func (s spend) charge(b Budget) Charge {
 		// k equal terms: one rounding of kε instead of k of the running sum.
 		best.Epsilon, best.Delta = mulUp(s.k, s.first.Epsilon), mulUp(s.k, s.first.Delta)
 	}
-	fits := within(best.Delta, b.Delta)
-	if s.equal && s.k >= 2 && s.k <= MaxKOV && s.first.Epsilon <= MaxKOVEpsilon {
-		for _, p := range KOV(s.k, s.first.Epsilon, s.first.Delta) {
-			if !within(p.Delta, b.Delta) {
-				break // δ_i only rises with i
-			}
-			if !fits || p.Epsilon < best.Epsilon || (p.Epsilon == best.Epsilon && p.Delta < best.Delta) {
-				best, fits = Charge{p.Epsilon, p.Delta, MethodOptimal}, true
-			}
-		}
+	if !s.equal || s.k < 2 || s.k > MaxKOV || s.first.Epsilon > MaxKOVEpsilon {
+		return best
+	}
+	// δ_i only rises with i (and ε_i falls): the last point within the budget's δ
+	// has the smallest ε of those that fit.
+	pts := KOV(s.k, s.first.Epsilon, s.first.Delta)
+	n := sort.Search(len(pts), func(i int) bool { return !within(pts[i].Delta, b.Delta) })
+	if n == 0 {
+		return best // not even point 0 fits δ (nor, then, basic composition)
+	}
+	p := pts[n-1]
+	if !within(best.Delta, b.Delta) || p.Epsilon < best.Epsilon || (p.Epsilon == best.Epsilon && p.Delta < best.Delta) {
+		best = Charge{p.Epsilon, p.Delta, MethodOptimal}
 	}
 	return best
+}
+
+// fits reports whether s is within budget b: basic composition first, which
+// decides most cases without the optimal composition's arithmetic.
+func (s spend) fits(b Budget) bool {
+	if within(s.sum.Epsilon, b.Epsilon) && within(s.sum.Delta, b.Delta) {
+		return true
+	}
+	return s.charge(b).Fits(b)
 }
 
 // Fits reports whether c is within the budget (with Slack).

@@ -136,7 +136,8 @@ func (l *Ledger) apply(n int, d *decoded) error {
 		}
 		p := Point{e.Epsilon, e.Delta}
 		for _, id := range e.Datasets {
-			if c := l.spent[id].with(p).charge(l.Budget); !c.Fits(l.Budget) {
+			if after := l.spent[id].with(p); !after.fits(l.Budget) {
+				c := after.charge(l.Budget)
 				return badLine("release entry: dataset %s would have spent ε = %v, δ = %v, past the budget then in force (ε = %v, δ = %v); graphdp never records such a release", Quote(id), c.Epsilon, c.Delta, l.Budget.Epsilon, l.Budget.Delta)
 			}
 		}
@@ -172,13 +173,12 @@ func (l *Ledger) Check(ids []string, p Point, max int) (over []Over, total int) 
 	for _, id := range ids {
 		s := l.spent[id]
 		after := s.spend.with(p)
-		c := after.charge(l.Budget)
-		if c.Fits(l.Budget) {
+		if after.fits(l.Budget) {
 			continue
 		}
 		total++
 		if len(over) < max {
-			over = append(over, Over{ID: id, Before: s.spend.charge(l.Budget), After: c, Releases: s.k})
+			over = append(over, Over{ID: id, Before: s.spend.charge(l.Budget), After: after.charge(l.Budget), Releases: s.k})
 		}
 	}
 	return over, total
@@ -195,6 +195,9 @@ type Over struct {
 // exclusive lock (flock), held until Close, then reads and verifies the whole file
 // (Parse). Nothing is written. A file that does not exist is ErrMissing.
 func Open(path string) (*Writer, error) {
+	if err := regular(path); err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, openError(path, err)
@@ -214,6 +217,9 @@ func Open(path string) (*Writer, error) {
 // Read reads and verifies the ledger at path under a shared lock (a release in
 // progress finishes first).
 func Read(path string) (*Ledger, error) {
+	if err := regular(path); err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, openError(path, err)
@@ -225,20 +231,40 @@ func Read(path string) (*Ledger, error) {
 	return readLocked(f, path)
 }
 
-// readLocked reads f whole (no line-length limit: any line graphdp wrote, it reads)
-// and parses it.
-func readLocked(f *os.File, path string) (*Ledger, error) {
-	if fi, err := f.Stat(); err != nil {
-		return nil, fmt.Errorf("ledger %s: %w", path, err)
-	} else if !fi.Mode().IsRegular() {
-		return nil, &Error{File: path, Kind: ErrNotLedger, Msg: "not a regular file"}
+// regular refuses a path that exists but is not a regular file (a folder, a FIFO
+// that would block the open, a device) before it is opened.
+func regular(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return openError(path, err)
 	}
-	data, err := io.ReadAll(f)
+	if !fi.Mode().IsRegular() {
+		return &Error{File: path, Kind: ErrNotLedger, Msg: "not a regular file, so not a graphdp ledger"}
+	}
+	return nil
+}
+
+// readLocked reads f whole (no line-length limit: any line graphdp wrote, it reads)
+// and parses it. A file that does not start as a ledger does is refused after its
+// first bytes, without reading the rest.
+func readLocked(f *os.File, path string) (*Ledger, error) {
+	head := make([]byte, len(ledgerStart))
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("ledger %s: read: %w", path, err)
+	}
+	if n < len(head) || string(head) != ledgerStart {
+		return Parse(path, head[:n])
+	}
+	rest, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("ledger %s: read: %w", path, err)
 	}
-	return Parse(path, data)
+	return Parse(path, append(head, rest...))
 }
+
+// ledgerStart is how every ledger's first line begins.
+const ledgerStart = linePrefix + `{"kind":"` + KindBudget + `"`
 
 func openError(path string, err error) error {
 	if errors.Is(err, fs.ErrNotExist) {
@@ -374,6 +400,9 @@ func (w *Writer) Raise(b Budget, reason string, now time.Time) error {
 func RepairFile(path, reason string, now time.Time) (*Repair, error) {
 	if len(bytes.TrimSpace([]byte(reason))) == 0 {
 		return nil, &Error{File: path, Kind: ErrUsage, Msg: "a repair needs a reason (--reason \"…\")"}
+	}
+	if err := regular(path); err != nil {
+		return nil, err
 	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
