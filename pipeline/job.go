@@ -35,7 +35,7 @@ type Job struct {
 	// otherwise progress goes to the log (doc.go).
 	Progress io.Writer `yaml:"-"`
 
-	epsilonSet bool
+	epsilonSet, deltaSet bool
 }
 
 // Columns are the input column names (ingest.DefaultColumns where empty).
@@ -96,6 +96,13 @@ func (j *Job) SetEpsilon(e float64) { j.Epsilon, j.epsilonSet = e, true }
 
 // EpsilonSet reports whether ε was given (by a config file or SetEpsilon).
 func (j *Job) EpsilonSet() bool { return j.epsilonSet }
+
+// SetDelta records that δ was given (its default 0 is then a statement, not a
+// default: release compares it with a mechanism's metadata).
+func (j *Job) SetDelta(d float64) { j.Delta, j.deltaSet = d, true }
+
+// DeltaSet reports whether δ was given (by a config file or SetDelta).
+func (j *Job) DeltaSet() bool { return j.deltaSet }
 
 // IngestColumns resolves the column names.
 func (j *Job) IngestColumns() ingest.Columns {

@@ -141,9 +141,12 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 			case *string:
 				*p = *def.field(&jf.staged).(*string)
 			case *float64:
-				if def.name == "epsilon" {
+				switch def.name {
+				case "epsilon":
 					job.SetEpsilon(jf.staged.Epsilon) // ε has no default: record that it was given
-				} else {
+				case "delta":
+					job.SetDelta(jf.staged.Delta)
+				default:
 					*p = *def.field(&jf.staged).(*float64)
 				}
 			case *int:
@@ -186,4 +189,15 @@ func (jf *jobFlags) set(name string) bool {
 	given := false
 	jf.fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
+}
+
+// respell names the keys of a *pipeline.ConfigError found after parsing (the
+// mechanism's ε against its metadata, the ledger's budget) the way the user gave
+// them, as problems found while parsing are; other errors are returned as they are.
+func (jf *jobFlags) respell(source string, err error) error {
+	var ce *pipeline.ConfigError
+	if jf == nil || !errors.As(err, &ce) || ce.Source != "" {
+		return err
+	}
+	return jf.problems(source, append([]string(nil), ce.Problems...))
 }

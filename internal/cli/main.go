@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 )
@@ -77,6 +78,7 @@ var commands = map[string]command{
 	"query":       {"the optimal mechanism at a few datasets (the paper's Algorithm 2)", cmdQuery},
 	"hitting-set": {"write a minimum boundary-hitting set (Hopcroft–Karp + König) with chosen p_true", cmdHittingSet},
 	"optimize":    {"the hitting-set values whose mechanism maximises Σ w·p_true over all DP mechanisms (certified)", cmdOptimize},
+	"ledger":      {"the privacy ledger: init, raise, show, verify, repair (the budget and what each dataset spent)", cmdLedger},
 }
 
 // RunProcess runs the program on the process's arguments, and exits with its status.
@@ -229,10 +231,18 @@ func exitCode(err error) int {
 		ce *pipeline.ConfigError
 		ue *usageError
 		rj *rejected
+		le *ledger.Error
 	)
 	switch {
 	case err == nil, errors.Is(err, errHelp):
 		return exitOK
+	case errors.As(err, &le):
+		// A ledger that does not exist yet, init over a file, a raise that
+		// lowers: the request; a ledger that fails verification: the input.
+		if le.Usage() {
+			return exitUsage
+		}
+		return exitRejected
 	case errors.As(err, &ue), errors.As(err, &ce):
 		return exitUsage
 	case errors.As(err, &ie), errors.As(err, &re), errors.As(err, &rj):
