@@ -77,6 +77,20 @@ func (e *PublishError) Unwrap() error { return e.Err }
 // backups are removed, whose failure is not reported).
 var fault func(step, path string) error
 
+// FailStepForTest makes every write's step (a name listed at fault) fail with
+// err until the returned function is called: a seam for the tests of packages
+// that act on ErrNotPublished (a release's ledger line is removed again only
+// when nothing was published). Production code never calls it.
+func FailStepForTest(step string, err error) (restore func()) {
+	fault = func(s, _ string) error {
+		if s == step {
+			return err
+		}
+		return nil
+	}
+	return func() { fault = nil }
+}
+
 func inject(step, path string) error {
 	if fault == nil {
 		return nil

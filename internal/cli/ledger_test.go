@@ -459,20 +459,43 @@ func TestLedgerSameFile(t *testing.T) {
 }
 
 // A release whose write fails before its rename leaves the ledger as it was (the
-// line is rolled back): here the output path is an existing folder.
+// line is rolled back), and one whose write fails after it keeps the line: the
+// rename itself fails here (sink's fault seam), then the folder's fsync.
 func TestReleaseRollbackWhenNotPublished(t *testing.T) {
 	dir := t.TempDir()
 	led := filepath.Join(dir, "led.jsonl")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "1")
 	before, _ := os.ReadFile(led)
-	out := filepath.Join(dir, "taken.csv")
-	os.Mkdir(out, 0o755)
-	code, _, stderr := graphdp(t, "release", "--mechanism", relMech, "--epsilon", "0.5", "--delta", "0", "--id", "1", "--out", out, "--ledger", led)
-	if code != 1 || !strings.Contains(stderr, "is an existing directory") {
+	out := filepath.Join(dir, "r.csv")
+	release := func() (int, string) {
+		code, _, stderr := graphdp(t, "release", "--mechanism", relMech, "--epsilon", "0.5", "--delta", "0", "--id", "1", "--out", out, "--ledger", led)
+		return code, stderr
+	}
+	injected := errors.New("injected rename failure")
+	restore := sink.FailStepForTest("rename", injected)
+	code, stderr := release()
+	restore()
+	if code != 1 || !strings.Contains(stderr, injected.Error()) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	if after, _ := os.ReadFile(led); !bytes.Equal(after, before) {
 		t.Errorf("a release that was not published is still in the ledger:\n%s", after)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("the release file was published although its rename failed")
+	}
+	restore = sink.FailStepForTest("syncdir", errors.New("injected fsync failure"))
+	code, stderr = release()
+	restore()
+	if code != 1 {
+		t.Errorf("folder fsync failed: exit %d: %s", code, stderr)
+	}
+	l, err := ledger.Read(led)
+	if err != nil || len(l.Releases) != 1 {
+		t.Fatalf("a release published before its folder's fsync failed is not charged: %v", err)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("the release file is not in place: %v", err)
 	}
 }
 
