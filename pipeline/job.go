@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -12,6 +11,8 @@ import (
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/files"
 )
 
 // Job describes one run. Config files use the yaml keys; flags override them.
@@ -38,7 +39,7 @@ type Job struct {
 	// otherwise progress goes to the log (doc.go).
 	Progress io.Writer `yaml:"-"`
 
-	epsilonSet bool
+	epsilonSet, deltaSet bool
 }
 
 // Columns are the input column names (ingest.DefaultColumns where empty).
@@ -99,6 +100,13 @@ func (j *Job) SetEpsilon(e float64) { j.Epsilon, j.epsilonSet = e, true }
 
 // EpsilonSet reports whether ε was given (by a config file or SetEpsilon).
 func (j *Job) EpsilonSet() bool { return j.epsilonSet }
+
+// SetDelta records that δ was given (its default 0 is then a statement, not a
+// default: release compares it with a mechanism's metadata).
+func (j *Job) SetDelta(d float64) { j.Delta, j.deltaSet = d, true }
+
+// DeltaSet reports whether δ was given (by a config file or SetDelta).
+func (j *Job) DeltaSet() bool { return j.deltaSet }
 
 // IngestColumns resolves the column names.
 func (j *Job) IngestColumns() ingest.Columns {
@@ -166,20 +174,18 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		if _, err := sink.FormatOf(j.Out); err != nil {
 			add("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", j.Out, filepath.Ext(j.Out))
 		}
-		// Writing out must not destroy an input or the summary, and must not fail
-		// after the work for want of a folder.
-		for _, in := range []struct{ key, path string }{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism}, {"summary", j.Summary}} {
-			if in.path != "" && filepath.Clean(in.path) == filepath.Clean(j.Out) {
-				add("out: %s is also the %s file; it would be overwritten", j.Out, in.key)
-			}
-		}
 	}
+	// No output may be an input or the other output, however the paths are spelled
+	// (internal/files: device and inode, links resolved).
+	probs = append(probs, files.Check(j.Files()...)...)
+	// Every output's place is checked before any work: a run must not fail after
+	// the work for want of a folder, a permission or a shorter name (sink.CheckPath).
 	for _, f := range []struct{ key, path string }{{"out", j.Out}, {"summary", j.Summary}} {
 		if f.path == "" || hasScheme(f.path) {
 			continue
 		}
-		if st, err := os.Stat(filepath.Dir(f.path)); err != nil || !st.IsDir() {
-			add("%s: %s: the folder %s does not exist", f.key, f.path, filepath.Dir(f.path))
+		if err := sink.CheckPath(f.path); err != nil {
+			add("%s: %s: %v", f.key, f.path, err)
 		}
 	}
 	if !j.epsilonSet {
@@ -229,6 +235,15 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		add("%v", err)
 	}
 	return probs
+}
+
+// Files lists the job's inputs and outputs by config key, for files.Check: a
+// command adds its own (the config file, its other outputs) with files.CheckAdded.
+func (j *Job) Files() []files.File {
+	return []files.File{
+		files.In("edges", j.Edges), files.In("vertices", j.Vertices), files.In("hitting_set", j.HittingSet),
+		files.In("mechanism", j.Mechanism), files.Out("out", j.Out), files.Out("summary", j.Summary),
+	}
 }
 
 // Problems makes a *ConfigError of problems, or returns nil when there are none.

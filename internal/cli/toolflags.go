@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/files"
 )
 
 // toolFlags are the job flags verify, query and hitting-set share with run (the
@@ -62,13 +64,21 @@ func (t *toolFlags) parse(args []string, take toolInputs) (job pipeline.Job, sou
 	}
 	required := []string{"edges", "vertices", "epsilon"}
 	if take.mechanism {
+		// A mechanism's ε and δ come from its metadata (pipeline.MechanismPrivacy);
+		// only a mechanism without any needs them given.
 		job.Mechanism = t.jf.mechanism(job)
-		required = append(required, "mechanism")
+		required = []string{"edges", "vertices", "mechanism"}
 	} else {
 		job.Mechanism = ""
 	}
-	job.Out = "" // a run config's out is not this command's output
+	job.Out, job.Summary = "", "" // a run config's outputs are not this command's
 	return job, source, job.Problems(required, unknown...), nil
+}
+
+// fileProblems checks the command's own outputs and inputs against the job's
+// files (jobFlags.fileProblems).
+func (t *toolFlags) fileProblems(job *pipeline.Job, own ...files.File) []string {
+	return t.jf.fileProblems(job, own...)
 }
 
 // done turns the problems into the error run gives (exit status 2), or nil.
