@@ -31,7 +31,7 @@ func openCSV(path string) (*csvTable, error) {
 		return nil, openError(path, err)
 	}
 	t := &csvTable{path: path, f: f, hash: sha256.New()}
-	t.r = csv.NewReader(bufio.NewReaderSize(io.TeeReader(f, t.hash), 1<<20))
+	t.r = csv.NewReader(bufio.NewReaderSize(&rowLimiter{r: io.TeeReader(f, t.hash), max: MaxCSVRowBytes}, csvBufferBytes))
 	t.r.ReuseRecord = true
 	hdr, err := t.r.Read()
 	if err == io.EOF {
@@ -101,6 +101,14 @@ func (t *csvTable) fingerprint() (string, error) {
 // being read, with the file line in the message. nfields is the length of
 // the record encoding/csv returned with err (it does for a field count error).
 func (t *csvTable) parseError(err error, nfields int) error {
+	if errors.Is(err, errRowTooLong) {
+		e := &InputError{File: t.path, Row: t.rows, Err: ErrRowSize,
+			Msg: fmt.Sprintf("longer than %d bytes (64 KiB), the most a CSV row may hold (a graphdp table has a few short columns); nothing read", MaxCSVRowBytes)}
+		if t.header == nil {
+			e.Row, e.Msg = -1, "header row "+e.Msg
+		}
+		return e
+	}
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
 		return fileError(t.path, ErrUnreadable, "read error: "+err.Error())

@@ -25,6 +25,12 @@ func formatOf(path string) (format, error) {
 	return 0, fileError(path, ErrUnreadable, "unsupported file extension (accepted: .parquet, .csv)")
 }
 
+// IsCSV reports whether path is read as CSV (its extension is .csv, in any case).
+func IsCSV(path string) bool {
+	f, err := formatOf(path)
+	return err == nil && f == formatCSV
+}
+
 // byFormat runs the CSV or the Parquet reader of a file that names vertices of vs,
 // after checking that vs is usable; opts go to the Parquet reader.
 func byFormat[T any](ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option,

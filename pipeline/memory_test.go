@@ -12,6 +12,7 @@ import (
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/ingest"
 )
 
 // A job whose modelled peak exceeds the budget is refused before the edges are read:
@@ -184,5 +185,37 @@ func TestRefusalNamesPropagate(t *testing.T) {
 	j.Engine = "propagate"
 	if _, err := Run(context.Background(), j, quiet); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The model counts CSV inputs (issue 24, defect 8): each CSV file read during
+// Load's pass holds at most ingest.CSVReadBytes, and CSV edges are held whole (8
+// bytes a row) until the pass ends; a Parquet job's model has neither.
+func TestMemoryModelCountsCSV(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	j := DefaultJob()
+	j.Vertices = write("v.csv", "id,answer\n1,0\n2,1\n3,1\n")
+	j.Edges = write("e.csv", "src,dst\n1,2\n2,3\n3,1\n1,3\n")
+	j.HittingSet = write("h.csv", "id,p_true\n1,0.6\n2,0.6\n")
+	j.SetEpsilon(1)
+	l, err := Load(context.Background(), &j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	base := EstimateMemory(l.Vertices, 4, j.Engine, j.Workers)
+	if want := base.Build + 2*ingest.CSVReadBytes + 8*4; l.Memory.Build != want || l.Memory.Engine != base.Engine {
+		t.Errorf("model %+v, want build %d (two CSV readers, four edge rows held), engine %d", l.Memory.Memory, want, base.Engine)
+	}
+	pq := exampleJob(t, filepath.Join(dir, "m.parquet"))
+	if csvBytes(&pq, 24) != 0 {
+		t.Errorf("a Parquet job's CSV bytes: %d", csvBytes(&pq, 24))
 	}
 }

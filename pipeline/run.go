@@ -65,6 +65,7 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	}
 	defer es.Close()
 	model := EstimateMemory(vs, es.Rows(), job.Engine, job.Workers)
+	model.Build += csvBytes(job, es.Rows())
 	budget, source := memoryBudget()
 	if err := checkMemory(job, vs, es.Rows(), job.HittingSet != "", model, budget, source); err != nil {
 		return nil, err

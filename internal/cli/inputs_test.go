@@ -194,3 +194,24 @@ func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 		}
 	}
 }
+
+// Issue 24, defect 8, end to end: a 50 MB CSV row of commas in the edges file is
+// refused with exit 3 naming the file and the row (it took 3.1 GB, and under a
+// memory limit the process died with exit 2). TestCSVRowBounded bounds what the
+// reader allocates.
+func TestCSVHugeRowRefused(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"v.csv": "id,answer\n1,0\n2,1\n",
+		"e.csv": "src,dst\n1,2\n" + strings.Repeat(",", 50<<20) + "\n",
+		"h.csv": "id,p_true\n1,0.6\n",
+	})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	code, _, stderr := graphdp(t, "run", "-quiet", "-vertices", p("v.csv"), "-edges", p("e.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv"))
+	want := p("e.csv") + ": row 2: longer than 65536 bytes (64 KiB), the most a CSV row may hold"
+	if code != 3 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, %q; want 3 and %q", code, stderr, want)
+	}
+	if _, err := os.Stat(p("m.csv")); !os.IsNotExist(err) {
+		t.Errorf("an output was written: %v", err)
+	}
+}
