@@ -41,6 +41,14 @@
 // second line of a CSV file without quoted newlines. CSV syntax errors also
 // name the file line in the message.
 //
+// Parquet page checksums (the page header's CRC-32, which graphdp writes and
+// arrow-go does not check) are checked by the same read that hashes the file, in
+// every reader; pages without one are not checked. A page that fails is an
+// *InputError (ErrUnreadable) naming the file, the column, the row group and the
+// page; when the decoder refuses a value first (damaged bytes decode to anything),
+// the failing row group's pages are checked then, so the damage is what is
+// reported (internal/pqcrc).
+//
 // Fingerprint is the hex SHA-256 of the file's bytes, streamed while (CSV)
 // or concurrently with (Parquet) parsing. An EdgeStream's first Scan hashes the
 // Parquet edges file from the bytes it reads, so the largest input is read once

@@ -251,7 +251,7 @@ func (s *EdgeStream) Fingerprint() (string, error) {
 		}
 	}
 	if !ok && err == nil {
-		sum, err = fingerprintFile(context.Background(), s.File)
+		sum, err = fingerprintFile(context.Background(), s.File, s.t.checker())
 	}
 	if err != nil {
 		return "", err

@@ -28,7 +28,7 @@ type InputError struct {
 
 // The kinds of bad input, for errors.Is. They are not printed: Msg is.
 var (
-	ErrUnreadable      = errors.New("unreadable file")                 // cannot open or read, not valid Parquet/CSV, unknown extension
+	ErrUnreadable      = errors.New("unreadable file")                 // cannot open or read, not valid Parquet/CSV, a Parquet page whose checksum fails, unknown extension
 	ErrSize            = errors.New("wrong number of rows")            // no rows, or more than the int32 positions allow
 	ErrRowSize         = errors.New("row too long")                    // a CSV row longer than MaxCSVRowBytes
 	ErrMissingColumn   = errors.New("missing column")                  // a required column is absent

@@ -4,25 +4,30 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"hash"
 	"io"
 	"math"
 	"os"
 	"slices"
 	"sync"
+
+	"github.com/graphdp/graphdp/internal/pqcrc"
 )
 
 // fingerprintAsync hashes the file at path (SHA-256 of its bytes, streamed)
-// in the background, so hashing overlaps with parsing. wait returns the hex
-// digest. Cancelling ctx stops the hashing early.
-func fingerprintAsync(ctx context.Context, path string) (wait func() (string, error)) {
+// in the background, so hashing overlaps with parsing; the same read checks the
+// Parquet page checksums (chk; nil for none). wait returns the hex digest.
+// Cancelling ctx stops the hashing early.
+func fingerprintAsync(ctx context.Context, path string, chk *pqcrc.Checker) (wait func() (string, error)) {
 	type result struct {
 		sum string
 		err error
 	}
 	ch := make(chan result, 1)
 	go func() {
-		sum, err := fingerprintFile(ctx, path)
+		sum, err := fingerprintFile(ctx, path, chk)
 		ch <- result{sum, err}
 	}()
 	return func() (string, error) {
@@ -31,37 +36,69 @@ func fingerprintAsync(ctx context.Context, path string) (wait func() (string, er
 	}
 }
 
-func fingerprintFile(ctx context.Context, path string) (string, error) {
+func fingerprintFile(ctx context.Context, path string, chk *pqcrc.Checker) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", openError(path, err)
 	}
 	defer f.Close()
-	sum, err := Fingerprint(ctx, f)
-	if err != nil && ctx.Err() == nil {
-		return "", fileError(path, ErrUnreadable, "read error: "+err.Error())
+	h := sha256.New()
+	var w io.Writer = h
+	if chk != nil {
+		w = io.MultiWriter(h, chk)
 	}
-	return sum, err
+	err = copyCtx(ctx, w, f)
+	if err == nil && chk != nil {
+		err = chk.Close()
+	}
+	if err != nil && ctx.Err() == nil {
+		return "", streamError(path, err)
+	}
+	if err != nil {
+		return "", err
+	}
+	return hexSum(h), nil
+}
+
+// streamError is the InputError for a failed hashing read of path: a page whose
+// checksum does not match (pqcrc), or a read error.
+func streamError(path string, err error) error {
+	var m *pqcrc.Mismatch
+	if errors.As(err, &m) {
+		return &InputError{File: path, Row: -1, Column: m.Column, Err: ErrUnreadable,
+			Msg: fmt.Sprintf("row group %d, page at byte %d: %s: the file is damaged; nothing read", m.RowGroup, m.Page, m.Msg)}
+	}
+	return fileError(path, ErrUnreadable, "read error: "+err.Error())
+}
+
+// copyCtx copies r to w in 1 MiB reads, checking ctx between them.
+func copyCtx(ctx context.Context, w io.Writer, r io.Reader) error {
+	buf := make([]byte, 1<<20)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, err := r.Read(buf)
+		if _, werr := w.Write(buf[:n]); werr != nil {
+			return werr
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // Fingerprint is the hex SHA-256 of r's bytes, streamed (the inputs' Fingerprint;
 // a cluster runner hashes its remote files with it). Cancelling ctx stops it.
 func Fingerprint(ctx context.Context, r io.Reader) (string, error) {
 	h := sha256.New()
-	buf := make([]byte, 1<<20)
-	for {
-		if err := ctx.Err(); err != nil {
-			return "", err
-		}
-		n, err := r.Read(buf)
-		h.Write(buf[:n])
-		if err == io.EOF {
-			return hexSum(h), nil
-		}
-		if err != nil {
-			return "", err
-		}
+	if err := copyCtx(ctx, h, r); err != nil {
+		return "", err
 	}
+	return hexSum(h), nil
 }
 
 func hexSum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
@@ -93,6 +130,8 @@ type foldedHash struct {
 	f     *servedFile
 	spans []span // per row group, in file order, disjoint
 	h     hash.Hash
+	w     io.Writer      // h, and chk when there is one
+	chk   *pqcrc.Checker // the page checksums, checked from the same bytes (nil: none)
 
 	mu   sync.Mutex
 	cond sync.Cond
@@ -125,7 +164,11 @@ func newFoldedHash(t *Table, cores int) *foldedHash {
 		}
 		spans[g], end = s, s.hi
 	}
-	fh := &foldedHash{f: t.src, spans: spans, h: sha256.New()}
+	fh := &foldedHash{f: t.src, spans: spans, h: sha256.New(), chk: t.checker()}
+	fh.w = fh.h
+	if fh.chk != nil {
+		fh.w = io.MultiWriter(fh.h, fh.chk)
+	}
 	fh.cond.L = &fh.mu
 	return fh
 }
@@ -198,8 +241,9 @@ func (fh *foldedHash) read(g int) (release func(), err error) {
 	// Only the turn's owner hashes: no lock needed.
 	if err == nil {
 		if err = fh.hashTo(s.lo); err == nil {
-			fh.h.Write(b)
-			fh.next = s.hi
+			if _, err = fh.w.Write(b); err == nil {
+				fh.next = s.hi
+			}
 		}
 	}
 	fh.mu.Lock()
@@ -226,7 +270,7 @@ func (fh *foldedHash) hashTo(end int64) error {
 	if end <= fh.next {
 		return nil
 	}
-	_, err := io.Copy(fh.h, io.NewSectionReader(fh.f.File, fh.next, end-fh.next))
+	_, err := io.Copy(fh.w, io.NewSectionReader(fh.f.File, fh.next, end-fh.next))
 	if err == nil {
 		fh.next = end
 	}
@@ -244,6 +288,11 @@ func (fh *foldedHash) sum() (sum string, ok bool, err error) {
 	}
 	if err := fh.hashTo(fh.f.Size()); err != nil {
 		return "", false, err
+	}
+	if fh.chk != nil {
+		if err := fh.chk.Close(); err != nil {
+			return "", false, err
+		}
 	}
 	return hexSum(fh.h), true, nil
 }
@@ -287,4 +336,87 @@ func (f *servedFile) unserve(w *window) {
 	f.mu.Lock()
 	f.wins = slices.DeleteFunc(f.wins, func(x *window) bool { return x == w })
 	f.mu.Unlock()
+}
+
+// checker is a pqcrc.Checker of the pages of every column chunk of t's file, from
+// its footer; nil when the footer's offsets do not make chunks (the decoder reports
+// such a file).
+func (t *Table) checker() *pqcrc.Checker {
+	cs, ok := t.chunks(-1)
+	if !ok {
+		return nil
+	}
+	return pqcrc.NewChecker(cs)
+}
+
+// chunks are the column chunks of row group g (every row group when g < 0), from
+// the footer; false when its offsets are not inside the file.
+func (t *Table) chunks(g int) ([]pqcrc.Chunk, bool) {
+	md := t.rd.MetaData()
+	var cs []pqcrc.Chunk
+	for r := range md.NumRowGroups() {
+		if g >= 0 && r != g {
+			continue
+		}
+		rg := md.RowGroup(r)
+		for c := range rg.NumColumns() {
+			cc, err := rg.ColumnChunk(c)
+			if err != nil {
+				return nil, false
+			}
+			start := cc.DataPageOffset()
+			if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && cc.DictionaryPageOffset() < start {
+				start = cc.DictionaryPageOffset()
+			}
+			n := cc.TotalCompressedSize()
+			if start < 0 || n < 0 || start > t.src.Size()-n {
+				return nil, false
+			}
+			cs = append(cs, pqcrc.Chunk{Start: start, End: start + n, Column: cc.PathInSchema().String(), RowGroup: r})
+		}
+	}
+	return cs, true
+}
+
+// damaged explains a failed read of row group g: when one of its pages does not
+// match its checksum, that is the error (the value the decoder refused was read
+// from damaged bytes); otherwise err. Only the failing row group is read again,
+// and only on this error path.
+func (t *Table) damaged(g int, err error) error {
+	cs, ok := t.chunks(g)
+	if !ok || len(cs) == 0 {
+		return err
+	}
+	lo, hi := cs[0].Start, cs[0].End
+	for _, c := range cs {
+		lo, hi = min(lo, c.Start), max(hi, c.End)
+	}
+	chk := pqcrc.NewChecker(cs)
+	// The checker counts offsets from the file's start: it skips to lo first.
+	sw := &offsetWriter{w: chk, skip: lo}
+	if cerr := copyCtx(context.Background(), sw, io.NewSectionReader(t.src.File, lo, hi-lo)); cerr != nil {
+		var m *pqcrc.Mismatch
+		if errors.As(cerr, &m) {
+			return streamError(t.path, cerr)
+		}
+		return err
+	}
+	return err
+}
+
+// offsetWriter feeds a Checker the bytes of a file from offset skip on, as if the
+// bytes before had been written (they lie outside every chunk it checks).
+type offsetWriter struct {
+	w    *pqcrc.Checker
+	skip int64
+}
+
+func (o *offsetWriter) Write(p []byte) (int, error) {
+	if o.skip > 0 {
+		if err := o.w.Skip(o.skip); err != nil {
+			return 0, err
+		}
+		o.skip = 0
+	}
+	return o.w.Write(p)
 }

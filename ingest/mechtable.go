@@ -303,10 +303,13 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 		}
 		return nil, err
 	}
-	if err := m.finish(ptrue); err != nil {
+	// The hashing read checks the page checksums: a damaged page is the error to
+	// report, before any a damaged value could cause (a repeat, p_true and p_one
+	// that disagree).
+	if m.Fingerprint, err = fp(); err != nil {
 		return nil, err
 	}
-	if m.Fingerprint, err = fp(); err != nil {
+	if err := m.finish(ptrue); err != nil {
 		return nil, err
 	}
 	return m, nil

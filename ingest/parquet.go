@@ -179,7 +179,7 @@ func openParquetColumnsFold(ctx context.Context, path string, opts []Option, fol
 	ctx, cancel := context.WithCancel(ctx)
 	done = func() { cancel(); t.close() }
 	if fold == nil || !fold(t) {
-		fp = fingerprintAsync(ctx, path)
+		fp = fingerprintAsync(ctx, path, t.checker())
 	}
 	for _, n := range names {
 		c, err := t.column(n)
@@ -192,9 +192,10 @@ func openParquetColumnsFold(ctx context.Context, path string, opts []Option, fol
 	return t, cols, fp, done, nil
 }
 
-// readError is the error for a failed read of t's file.
+// readError is the error for a failed read of t's file (a page checksum that does
+// not match among them).
 func (t *Table) readError(err error) error {
-	return fileError(t.path, ErrUnreadable, "read error: "+err.Error())
+	return streamError(t.path, err)
 }
 
 // openError turns an os.Open failure into an InputError carrying the OS text.
@@ -411,7 +412,7 @@ func (t *Table) run(ctx context.Context, loaders ...chunkLoader) error {
 		return err
 	}
 	if f := failed.Load(); f != math.MaxInt64 {
-		return firstError(errs[int(f)*len(loaders) : int(f+1)*len(loaders)])
+		return t.damaged(int(f), firstError(errs[int(f)*len(loaders):int(f+1)*len(loaders)]))
 	}
 	return nil
 }

@@ -72,10 +72,12 @@ func readVerticesParquet(ctx context.Context, path string, cols Columns, opts []
 	if err := t.run(ctx, t.idsInto(idc, v.IDs), t.answerLoader(ac, copyAt(v.Answer))); err != nil {
 		return nil, err
 	}
-	if err := v.finish(idc.name); err != nil {
+	// The hashing read checks the page checksums: a damaged page is the error to
+	// report, before any a damaged id could cause (a repeat).
+	if v.Fingerprint, err = fp(); err != nil {
 		return nil, err
 	}
-	if v.Fingerprint, err = fp(); err != nil {
+	if err := v.finish(idc.name); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -122,7 +122,7 @@ func decode(n *yaml.Node, job *Job) error {
 		job.SetEpsilon(float64(*raw.Epsilon))
 	}
 	if raw.Delta != nil {
-		job.Delta = float64(*raw.Delta)
+		job.SetDelta(float64(*raw.Delta))
 	}
 	return err
 }

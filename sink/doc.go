@@ -25,8 +25,10 @@
 //  3. Formats, chosen from the extension by FormatOf:
 //     - .parquet: Snappy-compressed Parquet (format 2.6, data page v1), row groups
 //     of at most RowGroupRows rows, dictionary encoding off (every column
-//     PLAIN), the Arrow schema stored under "ARROW:schema", and the
-//     caller's metadata in the footer's key_value_metadata.
+//     PLAIN), the Arrow schema stored under "ARROW:schema", the
+//     caller's metadata in the footer's key_value_metadata, and a CRC-32 in
+//     every page header (internal/pqcrc: arrow-go writes none), which graphdp's
+//     readers check; no page index or bloom filter.
 //     - .arrow, .feather: Arrow IPC file format, uncompressed, record batches of
 //     at most RowGroupRows rows, the caller's metadata in the schema metadata.
 //     - .csv: RFC 4180 with a header line, "\n" line ends, shortest round-trip

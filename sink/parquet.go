@@ -9,6 +9,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/graphdp/graphdp/internal/pqcrc"
 )
 
 // createdBy replaces arrow-go's default "parquet-go version <v>", so the bytes
@@ -37,6 +39,11 @@ func parquetProperties(cfg config) *parquet.WriterProperties {
 		parquet.WithEncoding(parquet.Encodings.Plain),
 		parquet.WithMaxRowGroupLength(cfg.sliceRows),
 		parquet.WithStats(true),
+		// No page index or bloom filter: pqcrc.Writer moves the footer's offsets for
+		// the checksums it adds to the page headers, and refuses structures between
+		// the pages and the footer it would have to rewrite.
+		parquet.WithPageIndexEnabled(false),
+		parquet.WithBloomFilterEnabled(false),
 	}
 	return parquet.NewWriterProperties(opts...)
 }
@@ -45,12 +52,14 @@ func parquetProperties(cfg config) *parquet.WriterProperties {
 func writeParquet(ctx context.Context, w io.Writer, rec table, md arrow.Metadata, cfg config) error {
 	sc := withMetadata(rec.schema, md)
 	arrProps := pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(cfg.mem), pqarrow.WithStoreSchema())
-	// w is a *bufio.Writer, not an io.Closer, so Close below writes the footer
-	// without closing the temporary file under writeFileAtomic.
-	fw, err := pqarrow.NewFileWriter(sc, w, parquetProperties(cfg), arrProps)
+	// Every page gets its CRC-32 (arrow-go writes none: internal/pqcrc). fw.Close
+	// closes its sink, the pqcrc.Writer, which writes the footer and does not close
+	// w (a *bufio.Writer over the temporary file under writeFileAtomic).
+	cw := pqcrc.NewWriter(w)
+	fw, err := pqarrow.NewFileWriter(sc, cw, parquetProperties(cfg), arrProps)
 	if err != nil {
 		return err
 	}
 	err = forEachSlice(ctx, rec, cfg, false, fw.Write)
-	return errors.Join(err, fw.Close())
+	return errors.Join(err, fw.Close(), cw.Close())
 }

@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
 // writeFiles writes name → text into a fresh folder and returns it.
@@ -213,5 +217,45 @@ func TestCSVHugeRowRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(p("m.csv")); !os.IsNotExist(err) {
 		t.Errorf("an output was written: %v", err)
+	}
+}
+
+// Issue 24, defect 12c, end to end: run's Parquet output carries page checksums,
+// and a byte flipped inside a page of it (the last p_one page) is refused by the
+// commands that read it, exit 3 naming the file and the column, instead of being
+// read as another probability.
+func TestParquetPageFlipRefused(t *testing.T) {
+	dir := t.TempDir()
+	mech := filepath.Join(dir, "m.parquet")
+	mustRun(t, 0, "run", "-quiet", "-config", "../../configs/example.yaml", "-out", mech, "-summary", filepath.Join(dir, "s.json"))
+	data, err := os.ReadFile(mech)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := file.NewParquetReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := rd.MetaData().Schema.ColumnIndexByName("p_one")
+	g := rd.NumRowGroups() - 1
+	cc, err := rd.MetaData().RowGroup(g).ColumnChunk(col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := cc.DataPageOffset() + cc.TotalCompressedSize()
+	rd.Close()
+	data[end-1] ^= 0x01 // the low bit of the last p_one's mantissa (a snappy literal)
+	if err := os.WriteFile(mech, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"verify", "-config", "../../configs/example.yaml", "-mechanism", mech},
+		{"report", "-config", "../../configs/example.yaml", "-mechanism", mech},
+	} {
+		code, _, stderr := graphdp(t, args...)
+		want := mech + `: column "p_one": row group ` + strconv.Itoa(g) + ", page at byte "
+		if code != 3 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "checksum mismatch") || !strings.Contains(stderr, "the file is damaged") {
+			t.Errorf("%s: exit %d, %q; want 3 and %q … checksum mismatch", args[0], code, stderr, want)
+		}
 	}
 }
