@@ -21,7 +21,7 @@ import (
 
 // writeParquetCRC writes cols as graphdp's sink does (snappy, plain pages, page
 // checksums through pqcrc.Writer), in row groups of rowGroup rows.
-func writeParquetCRC(t *testing.T, path string, rowGroup int64, cols ...pqCol) {
+func writeParquetCRC(t testing.TB, path string, rowGroup int64, cols ...pqCol) {
 	t.Helper()
 	mem := memory.NewGoAllocator()
 	fields := make([]arrow.Field, len(cols))

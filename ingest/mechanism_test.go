@@ -158,45 +158,49 @@ func TestReadMechanismErrors(t *testing.T) {
 	}
 }
 
+var csvMechanismSeeds = []string{
+	"id,p_one\n1,0.5\n2,0\n3,1\n",
+	"id,p_true\n3,0.5\n2,0.25\n1,1\n",
+	"id,p_true,p_one\n1,0.5,0.5\n2,1,0\n3,1,1\n",
+	"id,p_one\n1,0.5\n",
+	"id,p_one\n1,0.5\n1,0.5\n2,0\n3,1\n",
+	"id,p_one\n1,NaN\n2,0\n3,1\n",
+	"id,p_one\n1,-0\n2,1e-320\n3,+Inf\n",
+	"id,p_one\n1,\n",
+	"id\n1\n",
+	"p_one,id\n0.5,x\n",
+	"",
+}
+
 func FuzzReadCSVMechanism(f *testing.F) {
-	for _, s := range []string{
-		"id,p_one\n1,0.5\n2,0\n3,1\n",
-		"id,p_true\n3,0.5\n2,0.25\n1,1\n",
-		"id,p_true,p_one\n1,0.5,0.5\n2,1,0\n3,1,1\n",
-		"id,p_one\n1,0.5\n",
-		"id,p_one\n1,0.5\n1,0.5\n2,0\n3,1\n",
-		"id,p_one\n1,NaN\n2,0\n3,1\n",
-		"id,p_one\n1,-0\n2,1e-320\n3,+Inf\n",
-		"id,p_one\n1,\n",
-		"id\n1\n",
-		"p_one,id\n0.5,x\n",
-		"",
-	} {
+	for _, s := range csvMechanismSeeds {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, text string) {
-		dir := t.TempDir()
-		vs, err := ReadVertices(bg, writeFile(t, dir, "v.csv", okVertices), cols)
-		if err != nil {
-			t.Fatal(err)
+	f.Fuzz(checkCSVMechanism)
+}
+
+func checkCSVMechanism(t *testing.T, text string) {
+	dir := t.TempDir()
+	vs, err := ReadVertices(bg, writeFile(t, dir, "v.csv", okVertices), cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadMechanism(bg, writeFile(t, dir, "m.csv", text), cols, vs)
+	if err != nil {
+		asInputError(t, err, filepath.Join(dir, "m.csv"))
+		return
+	}
+	if len(m.POne) != vs.IDs.Len() {
+		t.Fatalf("%d values for %d vertices", len(m.POne), vs.IDs.Len())
+	}
+	for v, p := range m.POne {
+		if !(p >= 0 && p <= 1) || math.IsNaN(p) {
+			t.Fatalf("vertex %d: p_one %v", v, p)
 		}
-		m, err := ReadMechanism(bg, writeFile(t, dir, "m.csv", text), cols, vs)
-		if err != nil {
-			asInputError(t, err, filepath.Join(dir, "m.csv"))
-			return
-		}
-		if len(m.POne) != vs.IDs.Len() {
-			t.Fatalf("%d values for %d vertices", len(m.POne), vs.IDs.Len())
-		}
-		for v, p := range m.POne {
-			if !(p >= 0 && p <= 1) || math.IsNaN(p) {
-				t.Fatalf("vertex %d: p_one %v", v, p)
-			}
-		}
-		if m.Column != "p_one" && m.Column != "p_true" {
-			t.Fatalf("column %q", m.Column)
-		}
-	})
+	}
+	if m.Column != "p_one" && m.Column != "p_true" {
+		t.Fatalf("column %q", m.Column)
+	}
 }
 
 func BenchmarkReadMechanismParquet(b *testing.B) {

@@ -271,53 +271,57 @@ func TestMechanismTableAlign(t *testing.T) {
 
 // ReadMechanismTable either returns a table meeting its invariants or an
 // *InputError; it never panics.
+var mechTableCSVSeeds = []string{
+	"id,answer,p_true,p_one,in_hitting_set,binding_id,binding_distance\n1,0,0.7,0.30000000000000004,true,1,0\n2,1,0.4,0.4,false,4,2\n3,1,1,1,false,,\n",
+	"id,p_one\na,0.5\nb,1e-320\n",
+	"id,answer,p_true\n1,true,0.25\n2,FALSE,1\n",
+	"id,p_one\n1,NaN\n",
+	"id,p_one\n1,0.5\n1,0.5\n",
+	"id,answer,p_one,p_true\n1,0,0.5,0.25\n",
+	"id,p_one,binding_distance\n1,0.5,-1\n",
+	"id,p_true\n1,0.5\n",
+	"id\n1\n",
+	"",
+}
+
 func FuzzReadMechanismTableCSV(f *testing.F) {
-	for _, s := range []string{
-		"id,answer,p_true,p_one,in_hitting_set,binding_id,binding_distance\n1,0,0.7,0.30000000000000004,true,1,0\n2,1,0.4,0.4,false,4,2\n3,1,1,1,false,,\n",
-		"id,p_one\na,0.5\nb,1e-320\n",
-		"id,answer,p_true\n1,true,0.25\n2,FALSE,1\n",
-		"id,p_one\n1,NaN\n",
-		"id,p_one\n1,0.5\n1,0.5\n",
-		"id,answer,p_one,p_true\n1,0,0.5,0.25\n",
-		"id,p_one,binding_distance\n1,0.5,-1\n",
-		"id,p_true\n1,0.5\n",
-		"id\n1\n",
-		"",
-	} {
+	for _, s := range mechTableCSVSeeds {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, text string) {
-		path := writeFile(t, t.TempDir(), "m.csv", text)
-		m, err := ReadMechanismTable(bg, path, mcols.WithExplanation())
-		if err != nil {
-			asInputError(t, err, "")
-			return
+	f.Fuzz(checkMechanismTableCSV)
+}
+
+func checkMechanismTableCSV(t *testing.T, text string) {
+	path := writeFile(t, t.TempDir(), "m.csv", text)
+	m, err := ReadMechanismTable(bg, path, mcols.WithExplanation())
+	if err != nil {
+		asInputError(t, err, "")
+		return
+	}
+	n := m.IDs.Len()
+	if n == 0 || len(m.POne) != n || m.Index.Len() != n || (m.Answer != nil && len(m.Answer) != n) ||
+		(m.Answer == nil) != (m.AnswerType == nil) || (m.Distance != nil && len(m.Distance) != n) {
+		t.Fatalf("inconsistent table: %+v", m)
+	}
+	for i, p := range m.POne {
+		if !(p >= 0 && p <= 1) {
+			t.Fatalf("p_one[%d] = %v", i, p)
 		}
-		n := m.IDs.Len()
-		if n == 0 || len(m.POne) != n || m.Index.Len() != n || (m.Answer != nil && len(m.Answer) != n) ||
-			(m.Answer == nil) != (m.AnswerType == nil) || (m.Distance != nil && len(m.Distance) != n) {
-			t.Fatalf("inconsistent table: %+v", m)
+		if r, ok := m.Lookup(m.IDs.String(i)); !ok || int(r) != i {
+			t.Fatalf("Lookup(%q) = %d, %v; want row %d", m.IDs.String(i), r, ok, i)
 		}
-		for i, p := range m.POne {
-			if !(p >= 0 && p <= 1) {
-				t.Fatalf("p_one[%d] = %v", i, p)
-			}
-			if r, ok := m.Lookup(m.IDs.String(i)); !ok || int(r) != i {
-				t.Fatalf("Lookup(%q) = %d, %v; want row %d", m.IDs.String(i), r, ok, i)
-			}
+	}
+	for _, d := range m.Distance {
+		if d < -1 {
+			t.Fatalf("distance %d", d)
 		}
-		for _, d := range m.Distance {
-			if d < -1 {
-				t.Fatalf("distance %d", d)
-			}
+	}
+	if (m.Binding != nil && len(m.Binding) != n) || (m.InHit != nil && len(m.InHit) != n) {
+		t.Fatalf("binding %v, in hitting set %v for %d rows", m.Binding, m.InHit, n)
+	}
+	for r, b := range m.Binding {
+		if b < -1 || int(b) >= n || (m.Distance != nil && (b < 0) != (m.Distance[r] < 0)) {
+			t.Fatalf("row %d: binding row %d", r, b)
 		}
-		if (m.Binding != nil && len(m.Binding) != n) || (m.InHit != nil && len(m.InHit) != n) {
-			t.Fatalf("binding %v, in hitting set %v for %d rows", m.Binding, m.InHit, n)
-		}
-		for r, b := range m.Binding {
-			if b < -1 || int(b) >= n || (m.Distance != nil && (b < 0) != (m.Distance[r] < 0)) {
-				t.Fatalf("row %d: binding row %d", r, b)
-			}
-		}
-	})
+	}
 }

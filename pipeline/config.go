@@ -298,8 +298,8 @@ func (n *number) UnmarshalYAML(v *yaml.Node) error {
 }
 
 var (
-	lineFirst     = regexp.MustCompile(`^line (\d+): (.*)$`)
-	unmarshalInto = regexp.MustCompile("^cannot unmarshal !!\\w+ `(.*)` into (\\S+)$")
+	lineFirst     = regexp.MustCompile(`(?s)^line (\d+): (.*)$`)
+	unmarshalInto = regexp.MustCompile("(?s)^cannot unmarshal !!\\w+ `(.*)` into (\\S+)$")
 )
 
 // tidyYAML rewrites yaml's messages about Go types into the file's terms: the line
@@ -315,14 +315,38 @@ func tidyYAML(msg string, keys map[int]string) string {
 				kind = "a " + u[2]
 			}
 			rest = fmt.Sprintf("%q is not %s", u[1], kind)
+			if u[2] == "pipeline.configFile" {
+				rest = fmt.Sprintf("%q: a job file is a mapping of keys (key: value), not a single value", u[1])
+			}
 		}
 		if k := keys[atoi(m[1])]; k != "" && !strings.HasPrefix(rest, k+":") {
 			rest = k + ": " + rest
 		}
-		return "line " + m[1] + ": " + rest
+		msg = "line " + m[1] + ": " + rest
 	}
-	return msg
+	return escapeControls(msg)
 }
+
+// escapeControls writes the control characters of a message (from a file's text,
+// which yaml's messages quote raw) as Go escapes, so that a problem is one line and
+// no byte of the file drives the terminal.
+func escapeControls(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
 

@@ -28,8 +28,8 @@ func (m *Mismatch) Error() string {
 }
 
 // maxHeader bounds a page header held while it is read (statistics make it a few
-// KiB at most).
-const maxHeader = 16 << 20
+// KiB at most); reading one keeps nothing but its size and checksum.
+const maxHeader = 1 << 20
 
 // Checker checks the page checksums of a Parquet file whose bytes are written to
 // it in file order, from offset 0 (doc.go). Bytes outside the chunks are skipped.
@@ -110,7 +110,7 @@ func (c *Checker) Write(p []byte) (int, error) {
 // the chunk has no more bytes.
 func (c *Checker) header(ch Chunk, atEnd bool) int {
 	d := decoder{b: c.hdr}
-	h, err := d.structure()
+	size, crc, hasCRC, err := d.pageHeader()
 	switch {
 	case errors.Is(err, errShort) && !atEnd && len(c.hdr) < maxHeader:
 		return -1 // more to come
@@ -118,18 +118,16 @@ func (c *Checker) header(ch Chunk, atEnd bool) int {
 		c.err = &Mismatch{Chunk: ch, Page: c.page, Msg: "the page header does not parse (" + err.Error() + ")"}
 		return -1
 	}
-	size := h.get(pageCompressed)
-	if size == nil || size.t != tI32 || size.i < 0 || c.page+int64(d.pos)+size.i > ch.End {
+	if size < 0 || c.page+int64(d.pos)+size > ch.End {
 		c.err = &Mismatch{Chunk: ch, Page: c.page, Msg: "the page does not fit its column chunk"}
 		return -1
 	}
 	c.want = nil
-	if v := h.get(pageCRC); v != nil && v.t == tI32 {
-		x := uint32(v.i)
-		c.want = &x
+	if hasCRC {
+		c.want = &crc
 	}
 	c.hdr = c.hdr[:0]
-	c.crc, c.body = 0, size.i
+	c.crc, c.body = 0, size
 	return d.pos
 }
 

@@ -217,6 +217,9 @@ func (d *decoder) value(t byte) (value, error) {
 			return v, err
 		}
 		v.elem, v.val = h>>4, h&0x0f
+		if v.elem == tStop || v.val == tStop {
+			return v, errors.New("pqcrc: a map of type 0")
+		}
 		return v, d.items(&v, v.elem, v.val, n)
 	case tStruct:
 		return d.structure()
@@ -230,8 +233,7 @@ func (d *decoder) items(v *value, elem, val byte, n int) error {
 		return errors.New("pqcrc: thrift nesting too deep")
 	}
 	defer func() { d.depth-- }()
-	v.items = make([]value, 0, n)
-	for range n {
+	for range n { // no preallocation: a hostile count costs what its elements do
 		x, err := d.value(elem)
 		if err != nil {
 			return err
@@ -303,5 +305,151 @@ func (e *encoder) value(v value) {
 		}
 	case tStruct:
 		e.structure(v)
+	}
+}
+
+// skip reads past a value of type t without keeping it (a page header's other
+// fields), allocating nothing.
+func (d *decoder) skip(t byte) error {
+	switch t {
+	case tTrue, tFalse, tByte:
+		_, err := d.byte()
+		return err
+	case tI16, tI32, tI64:
+		_, err := d.uvarint()
+		return err
+	case tDouble:
+		if len(d.b)-d.pos < 8 {
+			return errShort
+		}
+		d.pos += 8
+		return nil
+	case tBinary:
+		u, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		n, err := d.size(u)
+		d.pos += n
+		return err
+	case tList, tSet, tMap:
+		var n int
+		var elem, val byte
+		if t == tMap {
+			u, err := d.uvarint()
+			if err != nil {
+				return err
+			}
+			if n, err = d.size(u); err != nil || n == 0 {
+				return err
+			}
+			h, err := d.byte()
+			if err != nil {
+				return err
+			}
+			elem, val = h>>4, h&0x0f
+			if elem == tStop || val == tStop {
+				return errors.New("pqcrc: a map of type 0")
+			}
+		} else {
+			h, err := d.byte()
+			if err != nil {
+				return err
+			}
+			elem = h & 0x0f
+			u := uint64(h >> 4)
+			if u == 15 {
+				if u, err = d.uvarint(); err != nil {
+					return err
+				}
+			}
+			if n, err = d.size(u); err != nil {
+				return err
+			}
+		}
+		if d.depth++; d.depth > maxDepth {
+			return errors.New("pqcrc: thrift nesting too deep")
+		}
+		defer func() { d.depth-- }()
+		for range n {
+			if err := d.skip(elem); err != nil {
+				return err
+			}
+			if val != 0 {
+				if err := d.skip(val); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case tStruct:
+		if d.depth++; d.depth > maxDepth {
+			return errors.New("pqcrc: thrift nesting too deep")
+		}
+		defer func() { d.depth-- }()
+		last := int16(0)
+		for {
+			h, err := d.byte()
+			if err != nil || h == tStop {
+				return err
+			}
+			id := last + int16(h>>4)
+			if h>>4 == 0 {
+				x, err := d.zigzag()
+				if err != nil {
+					return err
+				}
+				id = int16(x)
+			}
+			if ft := h & 0x0f; ft != tTrue && ft != tFalse {
+				if err := d.skip(ft); err != nil {
+					return err
+				}
+			}
+			last = id
+		}
+	}
+	return fmt.Errorf("pqcrc: thrift type %d", t)
+}
+
+// pageHeader reads a page header, keeping only its compressed size and checksum.
+func (d *decoder) pageHeader() (size int64, crc uint32, hasCRC bool, err error) {
+	size = -1
+	last := int16(0)
+	for {
+		h, err := d.byte()
+		if err != nil {
+			return 0, 0, false, err
+		}
+		if h == tStop {
+			return size, crc, hasCRC, nil
+		}
+		t := h & 0x0f
+		id := last + int16(h>>4)
+		if h>>4 == 0 {
+			x, err := d.zigzag()
+			if err != nil {
+				return 0, 0, false, err
+			}
+			id = int16(x)
+		}
+		last = id
+		switch {
+		case t == tI32 && (id == pageCompressed || id == pageCRC):
+			x, err := d.zigzag()
+			if err != nil {
+				return 0, 0, false, err
+			}
+			if id == pageCompressed {
+				size = int64(int32(x))
+			} else {
+				crc, hasCRC = uint32(int32(x)), true
+			}
+		case t == tTrue || t == tFalse:
+		default:
+			if err := d.skip(t); err != nil {
+				return 0, 0, false, err
+			}
+		}
 	}
 }
