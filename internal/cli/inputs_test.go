@@ -163,7 +163,7 @@ func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 					t.Errorf("%s holds a raw control character %q at %d:\n%q", name, s[i], i, s)
 				}
 			}
-			if strings.Contains(stderr, "(answer")  || strings.Contains(stderr, "p_one 1") {
+			if strings.Contains(stderr, "(answer") || strings.Contains(stderr, "p_one 1") {
 				t.Errorf("stderr states an answer or a deterministic p_one:\n%s", stderr)
 			}
 		})
