@@ -147,19 +147,20 @@ func TestReportExampleByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := string(b)
-	if strings.Count(html, "<svg ") != 3 || !strings.Contains(html, "<polyline") || !strings.Contains(html, "class=\"bar\"") {
+	if strings.Count(html, "<svg ") != 4 || !strings.Contains(html, "<polyline") || !strings.Contains(html, "class=\"bar\"") {
 		t.Errorf("page lacks its plots")
 	}
 	if m := regexp.MustCompile(`(?i)https?:|<script[^>]|<link|<img|url\(|@import|src=|href=`).FindString(html); m != "" {
 		t.Errorf("page refers outside itself: %q", m)
 	}
-	// The graph, read through the CSV mechanism's in_hitting_set and binding_id: the
-	// example's hitting set {h, l, s, t, u} ringed, and a bound by h 3 hops away.
+	// The graph, read through the mechanism's in_hitting_set and binding_id: the
+	// example's hitting set {h, l, s, t, u} ringed (all answer 1: squares), and a
+	// (answer 1) bound by h 3 hops away along a – g – c – h (positions 0 6 2 7).
 	var ringed []string
-	for _, m := range regexp.MustCompile(`<circle class="node hit" [^>]*data-info="([a-v]) ·`).FindAllStringSubmatch(html, -1) {
+	for _, m := range regexp.MustCompile(`<path class="node a1 hit" [^>]*data-id="([a-v])"`).FindAllStringSubmatch(html, -1) {
 		ringed = append(ringed, m[1])
 	}
-	if strings.Join(ringed, "") != "hlstu" || !strings.Contains(html, `data-path="0 6 2 7" data-info="a · p_true 0.915761 · bound by h, 3 hops"`) {
+	if strings.Join(ringed, "") != "hlstu" || !strings.Contains(html, `data-id="a" data-path="0 6 2 7" data-info="a · answer 1 · p_true 0.915761 · bound by h, 3 hops"`) {
 		t.Errorf("graph: ringed %v", ringed)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
