@@ -177,7 +177,7 @@ func placeLabels(ms []regionMark) {
 	lo, hi := regionLeft, regionLeft+regionSize
 	for i := range ms {
 		m := &ms[i]
-		w := 7*float64(utf8.RuneCountInString(m.Label)) + 10
+		w := 8.4*float64(utf8.RuneCountInString(m.Label)) + 12 // wide enough for DejaVu Sans Bold, a wide font
 		var best *box
 		for step := 0; step < 40 && best == nil; step++ {
 			dy := float64((step+1)/2) * 20
@@ -322,8 +322,9 @@ no DP extension (the paper's feasibility lemma). The colour scale ends at the un
 {{end}}{{range .P.Marks}}{{if .Ring}}<path class="ringedge" d="{{.Shape}}"/>{{end}}<path class="mark {{.Class}}" d="{{.Shape}}" data-label="{{.Label}}"><title>{{.Label}}: α₀={{g .P.Alpha0}}, α₁={{g .P.Alpha1}}, utility {{g .P.Utility}}</title></path>
 {{end}}{{range .P.Marks}}<line class="leader" x1="{{f .X}}" y1="{{f .Y}}" x2="{{f .LineX}}" y2="{{f .LineY}}"/><rect class="labelbox" x="{{f .BoxX}}" y="{{f (sub .LY 9)}}" width="{{f .BoxW}}" height="18" rx="3"/><text class="marklabel" x="{{f .LX}}" y="{{f (add .LY 4)}}">{{.Label}}</text>
 {{end}}</svg>
+<p>Where points coincide their marks nest: the ring (balanced α) around the square (best homogeneous) around the diamond (optimum).</p>
 <table class="points"><tr><th>point</th><th>α₀</th><th>α₁</th><th>utility</th></tr>
-{{range .P.Marks}}<tr><td><svg width="28" height="28" viewBox="{{f (sub .X 14)}} {{f (sub .Y 14)}} 28 28" aria-hidden="true">{{if .Ring}}<path class="ringedge" d="{{.Shape}}"/>{{end}}<path class="mark {{.Class}}" d="{{.Shape}}"/></svg>{{.Label}}</td><td>{{g .P.Alpha0}}</td><td>{{g .P.Alpha1}}</td><td>{{g .P.Utility}}</td></tr>
+{{range .P.Marks}}<tr><td><svg width="28" height="28" viewBox="{{f (sub .X 17)}} {{f (sub .Y 17)}} 34 34" aria-hidden="true">{{if .Ring}}<path class="ringedge" d="{{.Shape}}"/>{{end}}<path class="mark {{.Class}}" d="{{.Shape}}"/></svg>{{.Label}}</td><td>{{g .P.Alpha0}}</td><td>{{g .P.Alpha1}}</td><td>{{g .P.Utility}}</td></tr>
 {{end}}<tr><td>certified upper bound (no DP mechanism does better)</td><td></td><td></td><td>{{g .R.UpperBound}}</td></tr>
 <tr><td>total weight (answering truthfully)</td><td></td><td></td><td>{{g .R.TotalWeight}}</td></tr></table>
 <p>Colour scale: {{g .P.Lo}} (dark) to {{g .P.Hi}} (yellow).</p>
