@@ -743,6 +743,7 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary) error {
 	bindIDs := fd.hitIDs.ingest(c.StrIDs)
 	sh := 0
+	var tally report.ClassTally // the per-answer figures, summed in position order as the local run does
 	next := func() (arrow.RecordBatch, error) {
 		if sh == l.Shards() {
 			return nil, nil
@@ -778,11 +779,12 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []
 			}
 			m.Bind[i] = int32(j)
 		}
-		for _, p := range m.PTrue { // in position order, as the local run sums
+		for i, p := range m.PTrue { // in position order, as the local run sums
 			s.MeanPTrue += p
 			if p == 1 {
 				s.Truthful++
 			}
+			tally.Add(x.Answer[i], m.POne[i], p)
 		}
 		r := pipeline.Rows{IDType: pl.idType, IDs: x.IDs.ingest(c.StrIDs), AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
 		return r.Record(nil)
@@ -793,5 +795,7 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []
 	if c.N > 0 {
 		s.MeanPTrue /= float64(c.N)
 	}
+	cl := tally.Classes()
+	s.Classes = &cl
 	return err
 }

@@ -53,6 +53,9 @@ type OptimizeSummary struct {
 	RelativeGap float64 `json:"relative_gap"` // gap / utility
 	TargetGap   float64 `json:"target_relative_gap"`
 	Converged   bool    `json:"converged"`
+	// Classes are the written mechanism's per-answer figures (sensitivity,
+	// specificity, balanced accuracy, min p_true), next to the utility.
+	Classes report.Classes `json:"classes"`
 
 	Alpha              float64               `json:"balanced_alpha"`
 	Balanced           float64               `json:"balanced_utility"` // the balanced α on the same hitting set, extended
@@ -112,7 +115,8 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		GainOverBalanced: res.Utility - res.Balanced, Randomized: res.Randomized,
 		GainOverRandomized: res.Utility - res.Randomized, Homogeneous: hom, Method: res.Method,
 		Iterations: res.Iterations, Restarts: res.Restarts, Mixed: res.Mixed, Out: oj.Out,
-		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds}
+		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
+		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue)}
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}
@@ -209,6 +213,7 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 	if !s.Converged {
 		state = fmt.Sprintf("NOT within the target %.3g (time or iteration limit)", s.TargetGap)
 	}
+	fmt.Fprintf(w, "  %s\n", s.Classes.Line())
 	fmt.Fprintf(w, "  certified upper bound %.10g: gap %.3g (relative %.3g, %s)\n", s.UpperBound, s.Gap, s.RelativeGap, state)
 	fmt.Fprintf(w, "  balanced α = %.6g on the same hitting set: utility %.10g, gain %+.6g (%+.3g%%)\n", s.Alpha, s.Balanced, s.GainOverBalanced, 100*s.GainOverBalanced/max(s.Balanced, 1e-300))
 	fmt.Fprintf(w, "  randomized response (p_true = α everywhere): utility %.10g, gain %+.6g\n", s.Randomized, s.GainOverRandomized)

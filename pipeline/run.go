@@ -265,15 +265,19 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		return s, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs, e.g. %s–%s (excess %g); nothing written",
 			audit.Violations, l.Vertices.IDs.String(int(w.U)), l.Vertices.IDs.String(int(w.V)), w.Excess)
 	}
-	for _, p := range sol.PTrue {
+	var tally report.ClassTally
+	for v, p := range sol.PTrue {
 		s.MeanPTrue += p
 		if p == 1 {
 			s.Truthful++
 		}
+		tally.Add(l.Vertices.Answer[v], sol.POne[v], p)
 	}
 	if n := len(sol.PTrue); n > 0 {
 		s.MeanPTrue /= float64(n)
 	}
+	cl := tally.Classes()
+	s.Classes = &cl
 	s.Deterministic = findDeterministic(g, sol.POne, l.Hit.Vertex, l.Vertices.IDs)
 	if d := s.Deterministic; d.Count > 0 {
 		log.Warn("datasets answered deterministically (p_one = 0 or 1): no privacy", "stage", "audit", "count", d.Count,

@@ -47,6 +47,8 @@ type Summary struct {
 
 	Truthful  int     `json:"truthful"`    // vertices with p_true = 1
 	MeanPTrue float64 `json:"mean_p_true"` // over all vertices
+	// Classes are the per-answer figures: sensitivity, specificity, min p_true.
+	Classes *report.Classes `json:"classes,omitempty"`
 	// Deterministic are the datasets answered with p_one exactly 0 or 1: no privacy.
 	Deterministic *report.Deterministic `json:"deterministic,omitempty"`
 
@@ -178,6 +180,9 @@ func (s *Summary) Human(w io.Writer) {
 	if s.Out != "" {
 		fmt.Fprintf(w, "  mechanism: mean p_true %.6g, %s truthfully; DP audit worst excess %.3g\n",
 			s.MeanPTrue, words.Count(int64(s.Truthful), "vertex answers", "vertices answer"), s.AuditWorst)
+		if s.Classes != nil {
+			fmt.Fprintf(w, "  %s\n", s.Classes.Line())
+		}
 		fmt.Fprintf(w, "  wrote %s\n", s.Out)
 	}
 	if s.Deterministic != nil {

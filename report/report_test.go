@@ -74,6 +74,13 @@ func TestComputePaperPath(t *testing.T) {
 			t.Errorf("group %+v, want %+v", g, w)
 		}
 	}
+	// Per answer: v2, v3 answer 1 with p_true 0.4, 0.2 (sensitivity 0.3); v1, v4
+	// answer 0 with 0.7, 0.9 (specificity 0.8); p_one spans 0.1 … 0.4.
+	c := j.Classes
+	if !near(c.Sensitivity, 0.3) || !near(c.Specificity, 0.8) || !near(c.Balanced, 0.55) || !near(c.MinPTrue, 0.2) ||
+		c.Answer1 != (Class{2, c.Sensitivity, 0.2}) || c.Answer0 != (Class{2, c.Specificity, 0.7}) || !near(c.POneRange, 0.3) {
+		t.Errorf("classes %+v", c)
+	}
 	// α = (2 + 0)/(2 + 1) = 2/3: v1 (+1/30) and v4 (+7/30) gain, v2 (−4/15) and v3
 	// (−7/15) lose; this hitting set's values are below the balanced ones.
 	rr := j.RandomizedResponse
@@ -238,5 +245,14 @@ func TestHistogramTicks(t *testing.T) {
 		if len(labels) < 2 || labels[0] != "0" {
 			t.Errorf("p_one %v: y ticks %v", pone, labels)
 		}
+	}
+}
+
+// A class with no datasets reads 1 (nothing to get wrong) and the balanced accuracy
+// is the other class's mean; a constant answer has p_one range 0.
+func TestClassesOneAnswer(t *testing.T) {
+	c := ClassesOf([]bool{true, true}, []float64{0.25, 0.25}, nil)
+	if c.Answer0 != (Class{0, 1, 1}) || c.Answer1 != (Class{2, 0.25, 0.25}) || c.Balanced != 0.25 || c.MinPTrue != 0.25 || c.POneRange != 0 {
+		t.Errorf("classes %+v", c)
 	}
 }

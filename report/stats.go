@@ -62,6 +62,7 @@ type Report struct {
 	Datasets           int                `json:"datasets"`
 	Edges              int64              `json:"edges"`
 	Accuracy           Accuracy           `json:"accuracy"`
+	Classes            Classes            `json:"classes"` // per true answer: sensitivity, specificity, min
 	Levels             Levels             `json:"levels"`
 	ByDistance         ByDistance         `json:"by_distance"`
 	RandomizedResponse RandomizedResponse `json:"randomized_response"`
@@ -193,6 +194,7 @@ func Compute(in Input) *Report {
 		}
 	}
 	r.Accuracy = accuracy(pt)
+	r.Classes = ClassesOf(in.Answer, in.POne, pt)
 	r.Levels = levels(pt)
 	dist, kind := in.Distance, "binding"
 	if dist == nil {

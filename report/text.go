@@ -88,6 +88,7 @@ func (r *Report) Text(w io.Writer) error {
 		qs = append(qs, fmt.Sprintf("%g%% %.4f", math.Round(q.Q*1000)/10, q.PTrue))
 	}
 	p("  quantiles: %s\n", strings.Join(qs, ", "))
+	p("  %s\n", r.Classes.Line())
 	maxCount := 0
 	for _, bin := range a.Histogram {
 		maxCount = max(maxCount, bin.Count)
