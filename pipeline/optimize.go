@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/graphdp/graphdp/check"
@@ -29,6 +30,10 @@ type OptimizeJob struct {
 	Gap          float64
 	MaxTime      time.Duration
 	AllBoundary  bool
+	// Objective is the utility maximised ("": optimize.DefaultObjective); Floors the
+	// lower bounds on p_true by answer (docs/OPTIMIZE.md, "Objectives" and "Floors").
+	Objective optimize.Objective
+	Floors    optimize.Floors
 	// Progress, if set, receives the solver's progress (every KKT check).
 	OnProgress func(optimize.Progress)
 }
@@ -46,8 +51,19 @@ type OptimizeSummary struct {
 	HittingSet    int    `json:"hitting_set"`      // its size
 	HittingSetIs  string `json:"hitting_set_kind"` // "minimum boundary cover" or "every boundary vertex"
 
-	TotalWeight float64 `json:"total_weight"` // Σ w: the utility of answering truthfully
-	Utility     float64 `json:"utility"`      // Σ w·p_true of the written mechanism, rounded down
+	// Objective is the utility maximised: "accuracy" (Σ w·p_true), "balanced" (each
+	// answer weighs the same in total: Σ w'·p_true, w' = w/(2·W_answer)) or "worst"
+	// (the smallest p_true, then balanced); utility, its bound and the gains are in
+	// the objective's units.
+	Objective string `json:"objective"`
+	// Floors are the lower bounds on p_true met (answer_0, answer_1; 0: none), for
+	// worst raised to its floor.
+	Floors Floors `json:"min_accuracy"`
+	// Worst is worst's certificate: the floor met and the bound no DP mechanism reaches.
+	Worst *optimize.WorstCase `json:"worst,omitempty"`
+
+	TotalWeight float64 `json:"total_weight"` // Σ w': the utility of answering truthfully
+	Utility     float64 `json:"utility"`      // Σ w'·p_true of the written mechanism, rounded down
 	UpperBound  float64 `json:"upper_bound"`  // certified: no (ε,δ)-DP mechanism does better
 	Gap         float64 `json:"gap"`          // upper_bound − utility
 	RelativeGap float64 `json:"relative_gap"` // gap / utility
@@ -59,6 +75,7 @@ type OptimizeSummary struct {
 
 	Alpha              float64               `json:"balanced_alpha"`
 	Balanced           float64               `json:"balanced_utility"` // the balanced α on the same hitting set, extended
+	BalancedMeets      bool                  `json:"balanced_meets_floors"`
 	GainOverBalanced   float64               `json:"gain_over_balanced"`
 	Randomized         float64               `json:"randomized_response_utility"` // p_true = α everywhere
 	GainOverRandomized float64               `json:"gain_over_randomized_response"`
@@ -72,6 +89,12 @@ type OptimizeSummary struct {
 	WallSeconds        float64               `json:"wall_seconds"`
 	OptimizeSeconds    float64               `json:"optimize_seconds"`
 	PeakRSSBytes       int64                 `json:"peak_rss_bytes"`
+}
+
+// Floors are the floors on p_true by answer, for the summary.
+type Floors struct {
+	Answer0 float64 `json:"answer_0"`
+	Answer1 float64 `json:"answer_1"`
 }
 
 // Optimize runs graphdp optimize (docs/OPTIMIZE.md): read the graph and the
@@ -100,15 +123,20 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		hit, kind = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
 	t0 := time.Now()
+	obj := oj.Objective
+	if obj == "" {
+		obj = optimize.DefaultObjective
+	}
 	res, err := optimize.Optimize(ctx, prob, optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Progress: oj.OnProgress})
+		Hit: hit, Progress: oj.OnProgress, Objective: obj, Floors: oj.Floors})
 	if err != nil {
 		return nil, err
 	}
 	optSeconds := time.Since(t0).Seconds()
 	hom := res.Homogeneous
 	s := &OptimizeSummary{Version: Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
-		Weights: from, BoundaryEdges: check.Hitting(x.Graph, vs.Answer, res.Hit, 0).Boundary,
+		Weights: from, Objective: string(res.Objective), Floors: Floors{res.Floors[0], res.Floors[1]}, Worst: res.Worst,
+		BalancedMeets: res.BalancedMeets, BoundaryEdges: check.Hitting(x.Graph, vs.Answer, res.Hit, 0).Boundary,
 		HittingSet: len(res.Hit), HittingSetIs: kind,
 		TotalWeight: res.TotalWeight, Utility: res.Utility, UpperBound: res.Upper, Gap: res.Gap,
 		TargetGap: oj.Gap, Converged: res.Converged, Alpha: res.Alpha, Balanced: res.Balanced,
@@ -131,7 +159,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	defer rec.Release()
 	meta := OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
 		"graphdp.hitting_set": kind,
-		"graphdp.policy":      "optimize: maximises Σ w·p_true (" + from + ")",
+		"graphdp.policy":      "optimize: " + s.policy(),
 		"graphdp.utility":     num(res.Utility),
 		"graphdp.upper_bound": num(res.Upper),
 	})
@@ -205,17 +233,49 @@ func readWeights(ctx context.Context, oj OptimizeJob, job Job, vs *ingest.Vertic
 	return w, from, nil
 }
 
+// objectiveWords says what the utility is, for people.
+var objectiveWords = map[string]string{
+	"accuracy": "accuracy Σ w·p_true",
+	"balanced": "balanced Σ w'·p_true, each answer weighing ½ in total (uniform weights: the balanced accuracy)",
+	"worst":    "worst: the smallest p_true, then the balanced utility Σ w'·p_true",
+}
+
+// policy is the objective and floors in one line (the output's metadata).
+func (s *OptimizeSummary) policy() string {
+	p := fmt.Sprintf("objective %s (%s)", s.Objective, s.Weights)
+	if s.Floors.Answer0 > 0 || s.Floors.Answer1 > 0 {
+		p += fmt.Sprintf("; p_true ≥ %v on answer 1, ≥ %v on answer 0", s.Floors.Answer1, s.Floors.Answer0)
+	}
+	return p
+}
+
 // Human prints the short summary people read on stderr.
 func (s *OptimizeSummary) Human(w io.Writer) {
 	fmt.Fprintf(w, "graphdp optimize: %d datasets, %d edges (%d boundary); weights: %s\n", s.Vertices, s.Edges, s.BoundaryEdges, s.Weights)
-	fmt.Fprintf(w, "  utility Σ w·p_true = %.10g of %.10g possible (total weight)\n", s.Utility, s.TotalWeight)
+	fmt.Fprintf(w, "  objective: %s\n", objectiveWords[s.Objective])
+	if s.Floors.Answer0 > 0 || s.Floors.Answer1 > 0 {
+		fmt.Fprintf(w, "  floors met: p_true ≥ %.10g on every answer-1 dataset, ≥ %.10g on every answer-0 dataset\n", s.Floors.Answer1, s.Floors.Answer0)
+	}
+	if wc := s.Worst; wc != nil {
+		why := ""
+		if wc.Edge && wc.Floor == wc.Alpha {
+			why = "; the balanced α, which a boundary edge bounds"
+		}
+		fmt.Fprintf(w, "  worst p_true %s, the most possible (certified: no DP mechanism gives every dataset p_true ≥ %s%s)\n",
+			strconv.FormatFloat(wc.Lower, 'g', -1, 64), strconv.FormatFloat(wc.Upper, 'g', -1, 64), why)
+	}
+	fmt.Fprintf(w, "  utility = %.10g of %.10g possible (total weight)\n", s.Utility, s.TotalWeight)
 	state := "within the target"
 	if !s.Converged {
 		state = fmt.Sprintf("NOT within the target %.3g (time or iteration limit)", s.TargetGap)
 	}
 	fmt.Fprintf(w, "  %s\n", s.Classes.Line())
 	fmt.Fprintf(w, "  certified upper bound %.10g: gap %.3g (relative %.3g, %s)\n", s.UpperBound, s.Gap, s.RelativeGap, state)
-	fmt.Fprintf(w, "  balanced α = %.6g on the same hitting set: utility %.10g, gain %+.6g (%+.3g%%)\n", s.Alpha, s.Balanced, s.GainOverBalanced, 100*s.GainOverBalanced/max(s.Balanced, 1e-300))
+	meets := ""
+	if !s.BalancedMeets {
+		meets = " (misses the floors)"
+	}
+	fmt.Fprintf(w, "  balanced α = %.6g on the same hitting set%s: utility %.10g, gain %+.6g (%+.3g%%)\n", s.Alpha, meets, s.Balanced, s.GainOverBalanced, 100*s.GainOverBalanced/max(s.Balanced, 1e-300))
 	fmt.Fprintf(w, "  randomized response (p_true = α everywhere): utility %.10g, gain %+.6g\n", s.Randomized, s.GainOverRandomized)
 	if h := s.Homogeneous; h != nil && h.Feasible {
 		a := func(x float64, count int) string {

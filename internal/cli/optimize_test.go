@@ -3,9 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/report"
 )
 
 // optimize's bad flags and inputs: exit status and exact messages (golden files);
@@ -31,6 +35,10 @@ func TestOptimizeGolden(t *testing.T) {
 		{"optimize_weights_duplicate_id", opt("-weights", od+"weights_dup.csv"), 3},
 		{"optimize_weights_missing_column", opt("-weights", od+"weights_nocol.csv"), 3},
 		{"optimize_weights_missing_file", opt("-weights", od+"nope.parquet"), 3},
+		{"optimize_objective_unknown", opt("-objective", "fair", "-min-accuracy", "1.5", "-min-accuracy-0", "-0.1"), 2},
+		// ln 2, δ = 0: the balanced α is 2/3 and U(1 − 0.5) = 1, U(1 − 0.9) = 0.2.
+		{"optimize_floors_infeasible", opt("-min-accuracy", "0.7"), 3},
+		{"optimize_floors_per_answer_infeasible", opt("-min-accuracy-1", "0.9", "-min-accuracy-0", "0.5", "-objective", "worst"), 3},
 	}
 	runGoldenCases(t, cases)
 }
@@ -49,7 +57,8 @@ func TestOptimizeRunVerifyLoop(t *testing.T) {
 			dir := t.TempDir()
 			p := func(n string) string { return filepath.Join(dir, n) }
 			args := []string{"optimize", "-vertices", c.vertices, "-edges", "testdata/path/edges.csv", "-epsilon", ln2,
-				"-out", p("h.csv"), "-mechanism-out", p("m.csv"), "-summary", p("s.json"), "-html", p("r.html"), "-gap", "1e-9", "-quiet"}
+				"-out", p("h.csv"), "-mechanism-out", p("m.csv"), "-summary", p("s.json"), "-html", p("r.html"), "-gap", "1e-9", "-quiet",
+				"-objective", "accuracy"} // the weights as given (balanced, the default, evens the answers out)
 			if c.weights != "" {
 				args = append(args, "-weights", c.weights)
 			}
@@ -88,6 +97,74 @@ func TestOptimizeRunVerifyLoop(t *testing.T) {
 			}
 			if s.U <= s.B {
 				t.Errorf("skewed weights: utility %v does not beat the balanced α's %v", s.U, s.B)
+			}
+		})
+	}
+}
+
+// Issue 31 on the paper's path (ln 2, δ = 0: α = 2/3): every objective writes a
+// mechanism whose per-answer figures in the summary are the ones report computes
+// from the written file; balanced's utility is the balanced accuracy; worst's floor
+// is the balanced α, certified, and met; floors at their limit (0.75 = U(1 − 0.5))
+// are met exactly by every dataset, the mechanism passes verify, and run on the
+// written hitting set reproduces it.
+func TestOptimizeObjectivesAndFloors(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		flags []string
+		floor [2]float64 // answer 0, answer 1
+	}{
+		{"balanced", nil, [2]float64{}},
+		{"accuracy", []string{"-objective", "accuracy"}, [2]float64{}},
+		{"worst", []string{"-objective", "worst"}, [2]float64{2.0 / 3, 2.0 / 3}},
+		{"floors_at_limit", []string{"-min-accuracy-1", "0.75", "-min-accuracy-0", "0.5"}, [2]float64{0.5, 0.75}},
+		{"floor_both", []string{"-min-accuracy", "0.6", "-objective", "accuracy"}, [2]float64{0.6, 0.6}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := func(n string) string { return filepath.Join(dir, n) }
+			in := []string{"-vertices", "testdata/path/vertices.csv", "-edges", "testdata/path/edges.csv", "-epsilon", ln2}
+			args := append(append([]string{"optimize"}, in...), "-out", p("h.csv"), "-mechanism-out", p("m.csv"), "-summary", p("s.json"), "-gap", "1e-9", "-quiet")
+			if code, stdout, stderr := graphdp(t, append(args, c.flags...)...); code != 0 {
+				t.Fatalf("optimize: exit %d\n%s%s", code, stdout, stderr)
+			}
+			var s pipeline.OptimizeSummary
+			js, _ := os.ReadFile(p("s.json"))
+			if err := json.Unmarshal(js, &s); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := graphdp(t, append(append([]string{"report"}, in...), "-mechanism", p("m.csv"), "-json")...)
+			if code != 0 {
+				t.Fatalf("report: exit %d\n%s", code, stderr)
+			}
+			var r report.Report
+			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+				t.Fatal(err)
+			}
+			if s.Classes != r.Classes {
+				t.Errorf("summary's classes %+v, report's of the written mechanism %+v", s.Classes, r.Classes)
+			}
+			want := map[string]string{"accuracy": "accuracy", "floor_both": "accuracy", "worst": "worst"}[c.name]
+			if want == "" {
+				want = "balanced"
+			}
+			if s.Objective != want {
+				t.Errorf("objective %q, want %q", s.Objective, want)
+			}
+			if want == "balanced" && math.Abs(s.Utility-r.Classes.Balanced) > 1e-12 {
+				t.Errorf("balanced utility %v, balanced accuracy %v", s.Utility, r.Classes.Balanced)
+			}
+			if want == "worst" && (s.Worst == nil || s.Worst.Floor != s.Alpha || s.Worst.Upper <= 2.0/3 || s.Worst.Lower < s.Worst.Floor) {
+				t.Errorf("worst %+v, α %v", s.Worst, s.Alpha)
+			}
+			if r.Classes.Answer0.Min < c.floor[0]-1e-15 || r.Classes.Answer1.Min < c.floor[1] {
+				t.Errorf("floors %v, per-answer minima %v, %v", c.floor, r.Classes.Answer0.Min, r.Classes.Answer1.Min)
+			}
+			if s.UpperBound < s.Utility || s.Gap > 1e-9*s.Utility {
+				t.Errorf("certificate: utility %v, upper %v", s.Utility, s.UpperBound)
+			}
+			if code, _, stderr := graphdp(t, append(append([]string{"verify"}, in...), "-hitting-set", p("h.csv"), "-mechanism", p("m.csv"))...); code != 0 {
+				t.Errorf("verify: exit %d\n%s", code, stderr)
 			}
 		})
 	}
