@@ -11,6 +11,8 @@ import (
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/files"
 )
 
 // Job describes one run. Config files use the yaml keys; flags override them.
@@ -162,14 +164,10 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		if _, err := sink.FormatOf(j.Out); err != nil {
 			add("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", j.Out, filepath.Ext(j.Out))
 		}
-		// Writing out must not destroy an input or the summary, and must not fail
-		// after the work for want of a folder.
-		for _, in := range []struct{ key, path string }{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism}, {"summary", j.Summary}} {
-			if in.path != "" && filepath.Clean(in.path) == filepath.Clean(j.Out) {
-				add("out: %s is also the %s file; it would be overwritten", j.Out, in.key)
-			}
-		}
 	}
+	// No output may be an input or the other output, however the paths are spelled
+	// (internal/files: device and inode, links resolved).
+	probs = append(probs, files.Check(j.Files()...)...)
 	for _, f := range []struct{ key, path string }{{"out", j.Out}, {"summary", j.Summary}} {
 		if f.path == "" || hasScheme(f.path) {
 			continue
@@ -220,6 +218,15 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		add("%v", err)
 	}
 	return probs
+}
+
+// Files lists the job's inputs and outputs by config key, for files.Check: a
+// command adds its own (the config file, its other outputs) with files.CheckAdded.
+func (j *Job) Files() []files.File {
+	return []files.File{
+		files.In("edges", j.Edges), files.In("vertices", j.Vertices), files.In("hitting_set", j.HittingSet),
+		files.In("mechanism", j.Mechanism), files.Out("out", j.Out), files.Out("summary", j.Summary),
+	}
 }
 
 // Problems makes a *ConfigError of problems, or returns nil when there are none.

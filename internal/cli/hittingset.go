@@ -15,6 +15,7 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 
+	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -70,6 +71,7 @@ func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error
 			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet or .csv, which run reads)", o.out, filepath.Ext(o.out)))
 		}
 	}
+	probs = append(probs, t.fileProblems(&job, files.Out("out", o.out))...)
 	policies := 0
 	for _, p := range [][]string{{"balanced"}, {"alpha"}, {"alpha-0", "alpha-1"}} {
 		for _, name := range p {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/files"
 )
 
 // jobFlag is one flag that sets one key of a pipeline.Job: every subcommand takes
@@ -157,6 +159,13 @@ func (jf *jobFlags) mechanism(job pipeline.Job) string {
 		return job.Mechanism
 	}
 	return jf.fromConfig.Out
+}
+
+// fileProblems checks the command's own files (the config file, and the outputs
+// and inputs it has beyond the job's) against the job's files and each other: no
+// output may be an input or another output (internal/files).
+func (jf *jobFlags) fileProblems(job *pipeline.Job, own ...files.File) []string {
+	return files.CheckAdded(job.Files(), append([]files.File{files.In("config", jf.config)}, own...)...)
 }
 
 // set reports whether the flag was given on the command line.

@@ -15,6 +15,8 @@ import (
 	"github.com/graphdp/graphdp/optimize"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/files"
 )
 
 // optimizeOptions are optimize's flags over its job.
@@ -79,7 +81,6 @@ func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
 	if t.jf.set("workers") || oj.Workers == 0 {
 		oj.Workers = o.workers
 	}
-	outs := []struct{ key, path string }{{"out", oj.Out}, {"mechanism-out", oj.MechanismOut}, {"summary", oj.SummaryOut}, {"html", oj.HTML}}
 	switch {
 	case oj.Out == "":
 		probs = append(probs, "out: required (a .parquet or .csv file)")
@@ -93,21 +94,8 @@ func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
 			probs = append(probs, fmt.Sprintf("mechanism-out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", oj.MechanismOut, filepath.Ext(oj.MechanismOut)))
 		}
 	}
-	for i, a := range outs {
-		if a.path == "" {
-			continue
-		}
-		for _, in := range []struct{ key, path string }{{"edges", job.Edges}, {"vertices", job.Vertices}, {"weights", oj.Weights}} {
-			if in.path != "" && filepath.Clean(in.path) == filepath.Clean(a.path) {
-				probs = append(probs, fmt.Sprintf("%s: %s is also the %s file; it would be overwritten", a.key, a.path, in.key))
-			}
-		}
-		for _, b := range outs[i+1:] {
-			if b.path != "" && filepath.Clean(b.path) == filepath.Clean(a.path) {
-				probs = append(probs, fmt.Sprintf("%s and %s: both are %s", a.key, b.key, a.path))
-			}
-		}
-	}
+	probs = append(probs, t.fileProblems(&job, files.In("weights", oj.Weights), files.Out("out", oj.Out),
+		files.Out("mechanism-out", oj.MechanismOut), files.Out("summary", oj.SummaryOut), files.Out("html", oj.HTML))...)
 	if !(oj.Gap >= 0 && oj.Gap < 1) {
 		probs = append(probs, fmt.Sprintf("gap: must be in [0, 1) (0 means %g), got %v", optimize.DefaultGap, oj.Gap))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 
+	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -37,10 +38,10 @@ func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
 	take := toolInputs{hittingSet: "hitting-set file: columns id, p_true (required)"}
 	t := newToolFlags("query", "--edges E --vertices V --hitting-set H --epsilon ε [--delta δ] (--id X [--id Y …] | --ids FILE) [--out F]", queryAbout, stderr, take)
 	o := &queryOptions{flags: t}
-	t.fs.Func("id", "a dataset id to answer for (repeatable)", func(s string) error {
+	t.fs.Var(repeatedFunc(func(s string) error {
 		o.ids = append(o.ids, s)
 		return nil
-	})
+	}), "id", "a dataset id to answer for (repeatable)")
 	t.fs.StringVar(&o.idsIn, "ids", "", "file (.parquet or .csv) whose id column lists the datasets to answer for")
 	t.fs.StringVar(&o.out, "out", "", "output file: .parquet, .arrow/.feather or .csv (default: CSV on stdout)")
 	t.fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
@@ -62,6 +63,7 @@ func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
 			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", o.out, filepath.Ext(o.out)))
 		}
 	}
+	probs = append(probs, t.fileProblems(&job, files.Out("out", o.out), files.In("ids", o.idsIn))...)
 	o.job = job
 	return o, t.done(source, probs)
 }

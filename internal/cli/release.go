@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 
 	"github.com/graphdp/graphdp/pipeline"
 
+	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -27,6 +27,7 @@ type idFlags []string
 
 func (f *idFlags) String() string     { return fmt.Sprint([]string(*f)) }
 func (f *idFlags) Set(v string) error { *f = append(*f, v); return nil }
+func (f *idFlags) repeatable()        {}
 
 // parseRelease parses flags: a run's config file may give the mechanism (its out)
 // and the column names; flags override it.
@@ -59,6 +60,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	if !jf.set("out") {
 		job.Out = ""
 	}
+	job.Summary = ""
 	probs := job.Problems([]string{"mechanism", "out", "epsilon"}, unknown...)
 	switch led := o.job.Budget.Ledger; {
 	case led == "" && (jf.set("budget-epsilon") || jf.set("budget-delta")):
@@ -70,9 +72,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	case led != "" && (math.IsNaN(budgetDelta) || budgetDelta < 0 || budgetDelta > 1):
 		probs = append(probs, fmt.Sprintf("budget-delta: must be in [0, 1], got %v", budgetDelta))
 	}
-	if led := o.job.Budget.Ledger; led != "" && (filepath.Clean(led) == filepath.Clean(job.Out) || filepath.Clean(led) == filepath.Clean(job.Mechanism)) {
-		probs = append(probs, fmt.Sprintf("ledger: %s is also the out or mechanism file", led))
-	}
+	probs = append(probs, jf.fileProblems(&job, files.In("ids", o.job.IDsFile), files.Out("ledger", o.job.Budget.Ledger))...)
 	o.job.Budget.Epsilon, o.job.Budget.Delta = budgetEps, budgetDelta
 	switch {
 	case o.job.IDsFile == "" && len(ids) == 0:

@@ -8,6 +8,8 @@ import (
 
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/files"
 )
 
 // reportOptions are report's flags over its job.
@@ -37,8 +39,9 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	if err != nil {
 		return nil, err
 	}
-	job.Mechanism, job.Out = jf.mechanism(job), ""
-	if err := jf.problems(source, job.Problems([]string{"mechanism", "edges", "vertices", "epsilon"}, unknown...)); err != nil {
+	job.Mechanism, job.Out, job.Summary = jf.mechanism(job), "", ""
+	probs := append(job.Problems([]string{"mechanism", "edges", "vertices", "epsilon"}, unknown...), jf.fileProblems(&job, files.Out("html", o.html))...)
+	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
 	o.job = pipeline.ReportJob{Mechanism: job.Mechanism, Edges: job.Edges, Vertices: job.Vertices,

@@ -30,7 +30,8 @@ func TestReportBadInputGolden(t *testing.T) {
 		{"report_answer_disagrees", reportPathArgs("testdata/report/mech_answer.csv"), 3},
 		{"report_audit_fails", reportPathArgs("testdata/report/mech_nudged.csv", "-json"), 3},
 		{"report_no_flags", []string{"report"}, 2},
-		{"report_bad_parameters", reportPathArgs("testdata/report/mech_plain.csv", "-epsilon", "-1", "-delta", "1", "-list", "-2"), 2},
+		{"report_bad_parameters", []string{"report", "-vertices", "testdata/path/vertices.csv", "-edges", "testdata/path/edges.csv",
+			"-mechanism", "testdata/report/mech_plain.csv", "-epsilon", "-1", "-delta", "1", "-list", "-2"}, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

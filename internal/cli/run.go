@@ -39,19 +39,19 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 	o.logs = addLogFlags(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
 	var beamFlags []string
-	fs.Func("beam-flag", "with --runner beam: a runner flag passed through, as `name=value` (repeatable; e.g. project=my-gcp-project)", func(s string) error {
+	fs.Var(repeatedFunc(func(s string) error {
 		if !strings.Contains(s, "=") {
 			return fmt.Errorf("want name=value, got %q", s)
 		}
 		beamFlags = append(beamFlags, "--"+strings.TrimLeft(s, "-"))
 		return nil
-	})
+	}), "beam-flag", "with --runner beam: a runner flag passed through, as `name=value` (repeatable; e.g. project=my-gcp-project)")
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
 	}
 	job.Beam.Extra = append(job.Beam.Extra, beamFlags...)
-	probs := job.Problems(pipeline.RunRequired, unknown...)
+	probs := append(job.Problems(pipeline.RunRequired, unknown...), jf.fileProblems(&job)...)
 	if _, linked := prog.Runners[job.Runner]; job.Runner != "local" && !linked && slices.Contains(pipeline.Runners, job.Runner) {
 		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; README, \"Cluster runs\")", job.Runner, prog.Name))
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/files"
 )
 
 // toolFlags are the job flags verify, query and hitting-set share with run (the
@@ -63,8 +65,14 @@ func (t *toolFlags) parse(args []string, take toolInputs) (job pipeline.Job, sou
 	} else {
 		job.Mechanism = ""
 	}
-	job.Out = "" // a run config's out is not this command's output
+	job.Out, job.Summary = "", "" // a run config's outputs are not this command's
 	return job, source, job.Problems(required, unknown...), nil
+}
+
+// fileProblems checks the command's own outputs and inputs against the job's
+// files (jobFlags.fileProblems).
+func (t *toolFlags) fileProblems(job *pipeline.Job, own ...files.File) []string {
+	return t.jf.fileProblems(job, own...)
 }
 
 // done turns the problems into the error run gives (exit status 2), or nil.

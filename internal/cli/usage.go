@@ -122,7 +122,9 @@ func (u usageText) print(w io.Writer, fs *flag.FlagSet) {
 func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, u usageText) error {
 	fs.SetOutput(io.Discard) // the flag package would print the whole usage on any error
 	fs.Usage = func() {}
+	restore := onlyOnce(fs)
 	err := fs.Parse(args)
+	restore()
 	switch {
 	case err == nil:
 		if fs.NArg() > 0 {
@@ -136,9 +138,66 @@ func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, u usageText) error
 	return &usageError{msg: flagMessage(fs, err.Error())}
 }
 
+// repeatable marks a flag value that collects every occurrence (--id X --id Y).
+type repeatable interface{ repeatable() }
+
+// repeatedFunc is a repeatable flag that hands each occurrence to a function.
+type repeatedFunc func(string) error
+
+func (f repeatedFunc) Set(s string) error { return f(s) }
+func (f repeatedFunc) String() string     { return "" }
+func (f repeatedFunc) repeatable()        {}
+
+// onlyOnce makes every flag of fs that is not repeatable refuse a second
+// occurrence while fs parses, and returns what puts the flags' own values back
+// (the usage text names a flag's type from them). "--edges a.csv --edges b.csv"
+// would otherwise read b.csv alone and drop a.csv's edges without a word (and with
+// them the privacy of every dataset that loses an edge); a repeated --epsilon
+// would silently keep the last value.
+func onlyOnce(fs *flag.FlagSet) (restore func()) {
+	orig := map[*flag.Flag]flag.Value{}
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := f.Value.(repeatable); ok {
+			return
+		}
+		orig[f] = f.Value
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			f.Value = &onceBool{onceValue{Value: f.Value}}
+		} else {
+			f.Value = &onceValue{Value: f.Value}
+		}
+	})
+	return func() {
+		for f, v := range orig {
+			f.Value = v
+		}
+	}
+}
+
+// onceValue is a flag value that may be set once.
+type onceValue struct {
+	flag.Value
+	first string
+	given bool
+}
+
+func (o *onceValue) Set(s string) error {
+	if o.given {
+		return fmt.Errorf("given twice (first %q): this flag takes one value; give it once", o.first)
+	}
+	o.first, o.given = s, true
+	return o.Value.Set(s)
+}
+
+// onceBool is a onceValue of a boolean flag (--quiet needs no value).
+type onceBool struct{ onceValue }
+
+func (o *onceBool) IsBoolFlag() bool { return true }
+
 var (
 	flagUndefined = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
 	flagNoArg     = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	flagBadBool   = regexp.MustCompile(`^invalid boolean flag -*([^:]*): (.*)$`)
 	flagBadValue  = regexp.MustCompile(`^invalid (?:boolean )?value (".*") for (?:flag )?-+([^:]*): (.*)$`)
 )
 
@@ -156,6 +215,9 @@ func flagMessage(fs *flag.FlagSet, msg string) string {
 	if m := flagNoArg.FindStringSubmatch(msg); m != nil {
 		arg, _ := flag.UnquoteUsage(fs.Lookup(m[1]))
 		return fmt.Sprintf("--%s needs a value (--%s %s)", m[1], m[1], arg)
+	}
+	if m := flagBadBool.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("--%s: %s", m[1], m[2])
 	}
 	if m := flagBadValue.FindStringSubmatch(msg); m != nil {
 		why := m[3]
