@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/graphdp/graphdp/check"
@@ -72,6 +73,10 @@ type OptimizeSummary struct {
 	// Classes are the written mechanism's per-answer figures (sensitivity,
 	// specificity, balanced accuracy, min p_true), next to the utility.
 	Classes report.Classes `json:"classes"`
+	// Warnings say, in plain words, when the written mechanism is degenerate (a
+	// constant answer, or an answer served worse than by a coin: report.Classes.Warnings)
+	// and name the option that fixes it.
+	Warnings []string `json:"warnings,omitempty"`
 
 	Alpha              float64               `json:"balanced_alpha"`
 	Balanced           float64               `json:"balanced_utility"` // the balanced α on the same hitting set, extended
@@ -145,6 +150,13 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		Iterations: res.Iterations, Restarts: res.Restarts, Mixed: res.Mixed, Out: oj.Out,
 		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
 		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue)}
+	s.Warnings = degenerate(s)
+	if n := len(s.Warnings); n > 0 {
+		fix := strings.TrimPrefix(strings.TrimSpace(s.Warnings[n-1]), "fix: ")
+		for _, l := range s.Warnings[:n-1] {
+			log.Warn(strings.TrimPrefix(l, "WARNING: "), "stage", "optimize", "fix", fix)
+		}
+	}
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}
@@ -249,12 +261,43 @@ func (s *OptimizeSummary) policy() string {
 	return p
 }
 
+// degenerate is the warnings about the written mechanism and the option that fixes
+// them: the balanced objective for the accuracy objective's constant answers, a
+// floor under the answer served worse than by a coin otherwise.
+func degenerate(s *OptimizeSummary) []string {
+	ws := s.Classes.Warnings()
+	if ws == nil {
+		return nil
+	}
+	var fix string
+	switch c := s.Classes; {
+	case s.Objective == string(optimize.Accuracy):
+		fix = "fix: --objective balanced (the default) weighs both answers the same; --min-accuracy t puts a floor under every dataset's p_true (the largest possible is printed if t is too high)"
+	case c.Answer1.Datasets > 0 && c.Answer1.Mean < report.PoorMean:
+		fix = "fix: --min-accuracy-1 t puts a floor under every answer-1 dataset's p_true (the largest possible is printed if t is too high)"
+	case c.Answer0.Datasets > 0 && c.Answer0.Mean < report.PoorMean:
+		fix = "fix: --min-accuracy-0 t puts a floor under every answer-0 dataset's p_true (the largest possible is printed if t is too high)"
+	default:
+		fix = "fix: --min-accuracy t puts a floor under every dataset's p_true"
+	}
+	return append(ws, "  "+fix)
+}
+
 // Human prints the short summary people read on stderr.
 func (s *OptimizeSummary) Human(w io.Writer) {
 	fmt.Fprintf(w, "graphdp optimize: %d datasets, %d edges (%d boundary); weights: %s\n", s.Vertices, s.Edges, s.BoundaryEdges, s.Weights)
 	fmt.Fprintf(w, "  objective: %s\n", objectiveWords[s.Objective])
-	if s.Floors.Answer0 > 0 || s.Floors.Answer1 > 0 {
-		fmt.Fprintf(w, "  floors met: p_true ≥ %.10g on every answer-1 dataset, ≥ %.10g on every answer-0 dataset\n", s.Floors.Answer1, s.Floors.Answer0)
+	var floors []string
+	for _, f := range []struct {
+		t    float64
+		name string
+	}{{s.Floors.Answer1, "answer-1"}, {s.Floors.Answer0, "answer-0"}} {
+		if f.t > 0 {
+			floors = append(floors, fmt.Sprintf("p_true ≥ %.10g on every %s dataset", f.t, f.name))
+		}
+	}
+	if floors != nil {
+		fmt.Fprintf(w, "  floors met: %s\n", strings.Join(floors, ", "))
 	}
 	if wc := s.Worst; wc != nil {
 		why := ""
@@ -270,6 +313,9 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 		state = fmt.Sprintf("NOT within the target %.3g (time or iteration limit)", s.TargetGap)
 	}
 	fmt.Fprintf(w, "  %s\n", s.Classes.Line())
+	for _, l := range s.Warnings {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
 	fmt.Fprintf(w, "  certified upper bound %.10g: gap %.3g (relative %.3g, %s)\n", s.UpperBound, s.Gap, s.RelativeGap, state)
 	meets := ""
 	if !s.BalancedMeets {

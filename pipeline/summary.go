@@ -182,6 +182,11 @@ func (s *Summary) Human(w io.Writer) {
 			s.MeanPTrue, words.Count(int64(s.Truthful), "vertex answers", "vertices answer"), s.AuditWorst)
 		if s.Classes != nil {
 			fmt.Fprintf(w, "  %s\n", s.Classes.Line())
+			if ws := s.Classes.Warnings(); ws != nil {
+				for _, l := range append(ws, "  "+report.FixByOptimize) {
+					fmt.Fprintf(w, "  %s\n", l)
+				}
+			}
 		}
 		fmt.Fprintf(w, "  wrote %s\n", s.Out)
 	}

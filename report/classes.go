@@ -1,6 +1,10 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/graphdp/graphdp/internal/words"
+)
 
 // Classes is a mechanism's accuracy per true answer, the figures people choose a
 // mechanism by (issue 31): the mean p_true of the answer-1 datasets (the sensitivity
@@ -93,6 +97,42 @@ func ClassesOf(answer []bool, pone, ptrue []float64) Classes {
 
 // Line states the figures in one line for people.
 func (c Classes) Line() string {
-	return fmt.Sprintf("answer-1 datasets: mean p_true %.6g (sensitivity, %d datasets); answer-0: %.6g (specificity, %d); balanced accuracy %.6g; min p_true %.6g",
-		c.Sensitivity, c.Answer1.Datasets, c.Specificity, c.Answer0.Datasets, c.Balanced, c.MinPTrue)
+	return fmt.Sprintf("answer-1 datasets: mean p_true %.6g (sensitivity, %s); answer-0: %.6g (specificity, %d); balanced accuracy %.6g; min p_true %.6g",
+		c.Sensitivity, words.Count(int64(c.Answer1.Datasets), "dataset", "datasets"), c.Specificity, c.Answer0.Datasets, c.Balanced, c.MinPTrue)
 }
+
+// A mechanism is degenerate (Classes.Warnings) when one answer's datasets are more
+// often wrong than right on average, or when its answer hardly depends on the data.
+const (
+	PoorMean       = 0.5  // a class whose mean p_true is below this is served worse than by a coin
+	ConstantWithin = 1e-6 // p_one varying by at most this over all datasets is a constant answer
+)
+
+// Warnings states in plain words what makes the mechanism degenerate, one line each
+// (nil when nothing does): an answer within ConstantWithin of constant while both
+// answers occur (one of them is then mostly wrong: p_true = c on one, 1 − c on the
+// other), and each answer whose mean p_true is below PoorMean. Callers add the
+// option that fixes it.
+func (c Classes) Warnings() []string {
+	var out []string
+	if c.Answer0.Datasets > 0 && c.Answer1.Datasets > 0 && c.POneRange <= ConstantWithin {
+		out = append(out, fmt.Sprintf("WARNING: the mechanism is a constant answer to within %g (p_one varies by %.3g over all datasets): the released answer says nothing about the data", ConstantWithin, c.POneRange))
+	}
+	for _, x := range []struct {
+		name string
+		c    Class
+	}{{"answer-1", c.Answer1}, {"answer-0", c.Answer0}} {
+		if x.c.Datasets > 0 && x.c.Mean < PoorMean {
+			what := fmt.Sprintf("the %d %s datasets get", x.c.Datasets, x.name)
+			if x.c.Datasets == 1 {
+				what = fmt.Sprintf("the one %s dataset gets", x.name)
+			}
+			out = append(out, fmt.Sprintf("WARNING: %s mean p_true %.3g < %g: the released answer is wrong for them more often than right", what, x.c.Mean, PoorMean))
+		}
+	}
+	return out
+}
+
+// FixByOptimize is the fix to name where a mechanism was made from given
+// hitting-set values (run, report): optimize chooses values for both answers.
+const FixByOptimize = "fix: graphdp optimize (its default --objective balanced weighs both answers the same; --min-accuracy t puts a floor under every dataset's p_true) chooses hitting-set values that serve both answers"

@@ -256,3 +256,33 @@ func TestClassesOneAnswer(t *testing.T) {
 		t.Errorf("classes %+v", c)
 	}
 }
+
+// Warnings: a constant answer with both answers present, and each answer whose mean
+// p_true is below ½; none for a constant answer when only one answer occurs (the
+// truthful answer then is one), nor for a mechanism serving both answers.
+func TestClassesWarnings(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		answer []bool
+		pone   []float64
+		want   []string // substrings, one per warning
+	}{
+		{"constant", []bool{true, false, false}, []float64{0, 0, 1e-6}, []string{"constant answer", "one answer-1 dataset gets mean p_true 0 < 0.5"}},
+		{"just not constant", []bool{true, false, false}, []float64{0, 0, 1.01e-6}, []string{"one answer-1 dataset gets"}},
+		{"poor answer 0", []bool{true, false, false}, []float64{0.9, 0.6, 0.5}, []string{"the 2 answer-0 datasets get mean p_true 0.45 < 0.5"}},
+		{"one answer only", []bool{true, true}, []float64{1, 1}, nil},
+		{"both served", []bool{true, false}, []float64{0.7, 0.3}, nil},
+		{"a coin", []bool{true, false}, []float64{0.5, 0.5}, []string{"constant answer"}},
+	} {
+		got := ClassesOf(c.answer, c.pone, nil).Warnings()
+		if len(got) != len(c.want) {
+			t.Errorf("%s: warnings %q, want %d", c.name, got, len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s: warning %q does not say %q", c.name, got[i], w)
+			}
+		}
+	}
+}

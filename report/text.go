@@ -72,6 +72,9 @@ func (r *Report) Text(w io.Writer) error {
 	if lines := r.Deterministic.Lines(); lines != nil {
 		p("%s\n", box(lines))
 	}
+	if ws := r.Classes.Warnings(); ws != nil {
+		p("%s\n", box(append(ws, "  "+FixByOptimize)))
+	}
 
 	p("DP audit: %s\n", r.AuditLine())
 	for _, e := range r.Audit.First {

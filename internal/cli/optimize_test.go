@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graphdp/graphdp/pipeline"
@@ -167,5 +168,51 @@ func TestOptimizeObjectivesAndFloors(t *testing.T) {
 				t.Errorf("verify: exit %d\n%s", code, stderr)
 			}
 		})
+	}
+}
+
+// Issue 31's trap in small: a path of ten datasets, one answering 1, uniform weights.
+// The accuracy objective's optimum is the constant answer 0; optimize says so
+// plainly on stderr and in the summary, and names the fix (--objective balanced);
+// report and run say so of that mechanism too, naming optimize. The default
+// (balanced) answers the rare dataset right more often than not, and warns of nothing.
+func TestOptimizeWarnsDegenerate(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	in := []string{"-vertices", "testdata/optimize/rare/vertices.csv", "-edges", "testdata/optimize/rare/edges.csv", "-epsilon", "0.5"}
+	opt := func(obj string) (string, pipeline.OptimizeSummary) {
+		t.Helper()
+		args := append(append([]string{"optimize"}, in...), "-out", p(obj+"-h.csv"), "-mechanism-out", p(obj+"-m.csv"), "-summary", p(obj+".json"), "-objective", obj)
+		code, stdout, stderr := graphdp(t, args...)
+		if code != 0 {
+			t.Fatalf("optimize: exit %d\n%s%s", code, stdout, stderr)
+		}
+		var s pipeline.OptimizeSummary
+		js, _ := os.ReadFile(p(obj + ".json"))
+		if err := json.Unmarshal(js, &s); err != nil {
+			t.Fatal(err)
+		}
+		return stderr, s
+	}
+	stderr, s := opt("accuracy")
+	for _, want := range []string{"WARNING: the mechanism is a constant answer", "WARNING: the one answer-1 dataset gets mean p_true 0 < 0.5", "fix: --objective balanced"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("optimize --objective accuracy: stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	if len(s.Warnings) != 3 || s.Classes.POneRange != 0 || s.Classes.Sensitivity != 0 {
+		t.Errorf("summary: warnings %q, classes %+v", s.Warnings, s.Classes)
+	}
+	code, stdout, _ := graphdp(t, append(append([]string{"report"}, in...), "-mechanism", p("accuracy-m.csv"))...)
+	if code != 0 || !strings.Contains(stdout, "constant answer") || !strings.Contains(stdout, "fix: graphdp optimize") {
+		t.Errorf("report (exit %d) does not warn of the constant answer:\n%s", code, stdout)
+	}
+	_, _, stderr = graphdp(t, append(append([]string{"run"}, in...), "-hitting-set", p("accuracy-h.csv"), "-out", p("run.csv"))...)
+	if !strings.Contains(stderr, "constant answer") || !strings.Contains(stderr, "fix: graphdp optimize") {
+		t.Errorf("run does not warn of the constant answer:\n%s", stderr)
+	}
+	stderr, s = opt("balanced")
+	if strings.Contains(stderr, "WARNING: the") || s.Warnings != nil || s.Classes.Sensitivity < 0.5 || s.Classes.Specificity < 0.5 {
+		t.Errorf("balanced: warnings %q, classes %+v\n%s", s.Warnings, s.Classes, stderr)
 	}
 }
