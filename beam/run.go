@@ -311,7 +311,8 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	s.Deterministic = &fd.Deterministic
 	if d := s.Deterministic; d.Count > 0 {
-		log.Warn("datasets answered deterministically (p_one = 0 or 1): no privacy", "stage", "audit", "count", d.Count,
+		log.Warn("datasets answered deterministically (p_one = 0 or 1)", "stage", "audit", "count", d.Count,
+			"not_private", d.NotPrivate, "private", d.Private,
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
 	done("audit")

@@ -49,7 +49,8 @@ type Summary struct {
 	MeanPTrue float64 `json:"mean_p_true"` // over all vertices
 	// Classes are the per-answer figures: sensitivity, specificity, min p_true.
 	Classes *report.Classes `json:"classes,omitempty"`
-	// Deterministic are the datasets answered with p_one exactly 0 or 1: no privacy.
+	// Deterministic are the datasets answered with p_one exactly 0 or 1, and which of
+	// them are private (report.Deterministic).
 	Deterministic *report.Deterministic `json:"deterministic,omitempty"`
 
 	Phases       []Phase `json:"phases"`
