@@ -77,6 +77,10 @@ type OptimizeSummary struct {
 	// constant answer, or an answer served worse than by a coin: report.Classes.Warnings)
 	// and name the option that fixes it.
 	Warnings []string `json:"warnings,omitempty"`
+	// Deterministic are the written mechanism's datasets with p_one exactly 0 or 1,
+	// and which of them are private (report.Deterministic; the mechanism is exactly
+	// DP, so those with neighbours are).
+	Deterministic *report.Deterministic `json:"deterministic,omitempty"`
 
 	Alpha              float64               `json:"balanced_alpha"`
 	Balanced           float64               `json:"balanced_utility"` // the balanced α on the same hitting set, extended
@@ -151,6 +155,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
 		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue)}
 	s.Warnings = degenerate(s)
+	s.Deterministic = findDeterministic(x.Graph, res.Solution.POne, res.Hit, vs.IDs)
 	if n := len(s.Warnings); n > 0 {
 		fix := strings.TrimPrefix(strings.TrimSpace(s.Warnings[n-1]), "fix: ")
 		for _, l := range s.Warnings[:n-1] {
@@ -315,6 +320,11 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 	fmt.Fprintf(w, "  %s\n", s.Classes.Line())
 	for _, l := range s.Warnings {
 		fmt.Fprintf(w, "  %s\n", l)
+	}
+	if s.Deterministic != nil {
+		for _, l := range s.Deterministic.Lines() {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 	}
 	fmt.Fprintf(w, "  certified upper bound %.10g: gap %.3g (relative %.3g, %s)\n", s.UpperBound, s.Gap, s.RelativeGap, state)
 	meets := ""

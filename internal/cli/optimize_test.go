@@ -203,6 +203,12 @@ func TestOptimizeWarnsDegenerate(t *testing.T) {
 	if len(s.Warnings) != 3 || s.Classes.POneRange != 0 || s.Classes.Sensitivity != 0 {
 		t.Errorf("summary: warnings %q, classes %+v", s.Warnings, s.Classes)
 	}
+	// Every dataset answers 0 on every draw, and every DP inequality holds: private
+	// (the tool no longer says "no privacy" of a constant answer, as in the issue).
+	if d := s.Deterministic; d == nil || d.Count != 10 || d.Private != 10 || d.NotPrivate != 0 ||
+		!strings.Contains(stderr, "private: 10: every DP inequality") {
+		t.Errorf("deterministic %+v\n%s", d, stderr)
+	}
 	code, stdout, _ := graphdp(t, append(append([]string{"report"}, in...), "-mechanism", p("accuracy-m.csv"))...)
 	if code != 0 || !strings.Contains(stdout, "constant answer") || !strings.Contains(stdout, "fix: graphdp optimize") {
 		t.Errorf("report (exit %d) does not warn of the constant answer:\n%s", code, stdout)
