@@ -240,3 +240,60 @@ func TestIssue31Reproducer(t *testing.T) {
 		t.Errorf("balanced utility %v, balanced accuracy %v", bal.Utility, b)
 	}
 }
+
+// The trade-off curve: every point is the exact optimum at its floor (exactLP with
+// the floor, less 1e-12 for the rational e), certified (Utility ≤ exact ≤ Upper up to
+// rounding), the curve falls as the floor rises, ends at the largest floor (the
+// balanced α with a boundary edge), and warm-started or reused points are no worse
+// than solving alone.
+func TestTradeOffMatchesExactLP(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 3))
+	count := 24
+	if testing.Short() {
+		count = 8
+	}
+	for i := range count {
+		n := 3 + r.IntN(9)
+		in := randomInstance(t, r, n)
+		obj := []Objective{Accuracy, Balanced, Worst}[r.IntN(3)]
+		opt := Options{Gap: 1e-11, Objective: obj}
+		res, err := Optimize(context.Background(), in.p, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts, err := TradeOff(context.Background(), in.p, opt, res, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wobj := obj
+		if obj == Worst {
+			wobj = Balanced
+		}
+		lo := 0.5
+		if obj != Worst {
+			lo = min(lo, minPTrue(in.p.Answer, res.Solution.POne))
+		}
+		if want, _ := worstFloor(in.p.Pair, hasBoundary(in.p.G, in.p.Answer), Floors{}); len(pts) != 5 || pts[4].Floor != want || pts[0].Floor != lo {
+			t.Fatalf("instance %d: floors %+v, want %v … %v", i, pts, lo, want)
+		}
+		if obj != Worst && (!pts[0].Reused || pts[0].Utility != res.Utility) {
+			t.Errorf("instance %d: the first point is not the result itself: %+v", i, pts[0])
+		}
+		for k, pt := range pts {
+			lp := newExactLP(n, in.edges, in.p.Answer, exactWeights(in, wobj), in.e, in.dlt)
+			f := new(big.Rat).SetFloat64(max(0, pt.Floor-1e-12))
+			lp.floors(in.p.Answer, f, f)
+			_, exact, _ := lp.solveFeasible()
+			scale := max(1, res.TotalWeight)
+			if e := ratFloat(exact); math.Abs(pt.Utility-e) > 1e-9*scale || pt.Upper < e-1e-9*scale || pt.MinPTrue < pt.Floor {
+				t.Errorf("instance %d (%s), floor %v: %+v, exact %v", i, obj, pt.Floor, pt, e)
+			}
+			if k > 0 && pt.Utility > pts[k-1].Utility+1e-12*scale {
+				t.Errorf("instance %d: utility rises with the floor: %+v", i, pts)
+			}
+		}
+		if obj == Worst && math.Abs(pts[4].Utility-res.Utility) > 1e-9 {
+			t.Errorf("instance %d: worst's curve ends at %v, its result is %v", i, pts[4].Utility, res.Utility)
+		}
+	}
+}

@@ -36,6 +36,8 @@ type Options struct {
 	// Floors are lower bounds on every dataset's p_true by answer, constraints of
 	// the same LP; floors no DP mechanism meets are refused with a *FloorError.
 	Floors Floors
+
+	warmY []float64 // multipliers to start PDHG from (TradeOff: the previous solve's)
 }
 
 // DefaultGap is the default target relative gap.
@@ -87,6 +89,8 @@ type Result struct {
 	Iterations, Restarts int
 	Mixed                float64 // the last rounding's mixing weight t (round.go)
 	Method               string  // "pdhg", "balanced" (already within the gap) or "exact" (ε = δ = 0)
+
+	y []float64 // PDHG's best multipliers (nil without PDHG): TradeOff's warm start
 }
 
 // Optimize finds hitting-set values whose optimal extension maximises the objective
@@ -214,6 +218,10 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	z, s0 := reference(m)
 	s := newPDHG(m, append([]float64(nil), r.Solution.POne...)) // the best candidate
+	if len(opt.warmY) == len(s.y) { // and the multipliers of a neighbouring problem
+		copy(s.y, opt.warmY)
+		copy(s.y0, opt.warmY)
+	}
 	// A rounding (a bfs.Solve) and a certification cost about two steps each: they
 	// are tried whenever the float gap has dropped below the target, and again each
 	// time it has dropped fourfold since the last try.
@@ -281,6 +289,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
 			PrimalResidual: s.viol, RelGap: (s.dual - s.primal) / math.Abs(s.primal), PrimalWeight: s.omega,
 			Certified: true, Utility: r.Utility, Upper: r.Upper, CertifiedRelative: (r.Upper - r.Utility) / r.Utility})
+		r.y = s.bestY
 		if r.Upper-r.Utility <= target*r.Utility || out {
 			return finish("pdhg")
 		}

@@ -81,6 +81,9 @@ type OptimizeSummary struct {
 	// and which of them are private (report.Deterministic; the mechanism is exactly
 	// DP, so those with neighbours are).
 	Deterministic *report.Deterministic `json:"deterministic,omitempty"`
+	// TradeOff is the utility against a common floor on p_true (with --html, which
+	// draws it): a few certified solves from ½ to the largest floor.
+	TradeOff []optimize.TradePoint `json:"trade_off,omitempty"`
 
 	Alpha              float64               `json:"balanced_alpha"`
 	Balanced           float64               `json:"balanced_utility"` // the balanced α on the same hitting set, extended
@@ -136,12 +139,22 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	if obj == "" {
 		obj = optimize.DefaultObjective
 	}
-	res, err := optimize.Optimize(ctx, prob, optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Progress: oj.OnProgress, Objective: obj, Floors: oj.Floors})
+	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
+		Hit: hit, Progress: oj.OnProgress, Objective: obj, Floors: oj.Floors}
+	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err
 	}
 	optSeconds := time.Since(t0).Seconds()
+	var curve []optimize.TradePoint
+	if oj.HTML != "" {
+		// The page's trade-off curve: a few more certified solves, before anything is written.
+		t1 := time.Now()
+		if curve, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints); err != nil {
+			return nil, err
+		}
+		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "seconds", time.Since(t1).Seconds())
+	}
 	hom := res.Homogeneous
 	s := &OptimizeSummary{Version: Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
 		Weights: from, Objective: string(res.Objective), Floors: Floors{res.Floors[0], res.Floors[1]}, Worst: res.Worst,
@@ -153,7 +166,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		GainOverRandomized: res.Utility - res.Randomized, Homogeneous: hom, Method: res.Method,
 		Iterations: res.Iterations, Restarts: res.Restarts, Mixed: res.Mixed, Out: oj.Out,
 		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
-		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue)}
+		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve}
 	s.Warnings = degenerate(s)
 	s.Deterministic = findDeterministic(x.Graph, res.Solution.POne, res.Hit, vs.IDs)
 	if n := len(s.Warnings); n > 0 {
@@ -352,8 +365,15 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 // regionGrid is the side of the boundary-homogeneous page's grid.
 const regionGrid = 60
 
+// tradePoints is how many floors the page's trade-off curve is solved at.
+const tradePoints = 6
+
 // region lays out the boundary-homogeneous page's data.
 func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *report.Region {
+	var trades []report.Trade
+	for _, t := range s.TradeOff {
+		trades = append(trades, report.Trade{Floor: t.Floor, Utility: t.Utility, Upper: t.Upper})
+	}
 	h := res.Homogeneous
 	var sum, cnt [2]float64
 	for i, v := range res.Hit {
@@ -374,5 +394,6 @@ func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *repo
 		Balanced:    report.Point{Alpha0: res.Alpha, Alpha1: res.Alpha, Utility: res.Balanced},
 		Homogeneous: report.Point{Alpha0: h.Alpha0, Alpha1: h.Alpha1, Utility: h.Utility},
 		Optimum:     report.Point{Alpha0: mean(0), Alpha1: mean(1), Utility: res.Utility},
-		UpperBound:  res.Upper, Epsilon: s.Epsilon, Delta: s.Delta, Weights: s.Weights}
+		UpperBound:  res.Upper, Epsilon: s.Epsilon, Delta: s.Delta, Weights: s.Weights,
+		Objective: s.Objective, TradeOff: trades, Chosen: report.Trade{Floor: s.Classes.MinPTrue, Utility: res.Utility, Upper: res.Upper}}
 }

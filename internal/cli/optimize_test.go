@@ -93,8 +93,8 @@ func TestOptimizeRunVerifyLoop(t *testing.T) {
 			if !s.Converged || s.U > s.Up || s.Up-s.U > 1e-9*s.U {
 				t.Errorf("certificate: utility %v, upper bound %v, converged %v", s.U, s.Up, s.Converged)
 			}
-			if page, _ := os.ReadFile(p("r.html")); !bytes.Contains(page, []byte("best homogeneous")) {
-				t.Errorf("no boundary-homogeneous page written")
+			if page, _ := os.ReadFile(p("r.html")); !bytes.Contains(page, []byte("best homogeneous")) || !bytes.Contains(page, []byte("The price of a floor")) {
+				t.Errorf("no boundary-homogeneous page with the trade-off curve written")
 			}
 			if s.U <= s.B {
 				t.Errorf("skewed weights: utility %v does not beat the balanced α's %v", s.U, s.B)
