@@ -218,7 +218,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	z, s0 := reference(m)
 	s := newPDHG(m, append([]float64(nil), r.Solution.POne...)) // the best candidate
-	if len(opt.warmY) == len(s.y) { // and the multipliers of a neighbouring problem
+	if len(opt.warmY) == len(s.y) {                             // and the multipliers of a neighbouring problem
 		copy(s.y, opt.warmY)
 		copy(s.y0, opt.warmY)
 	}
