@@ -71,3 +71,14 @@ func onePlus(s *big.Float, prec uint, mode big.RoundingMode) *big.Float {
 	z := new(big.Float).SetPrec(p).SetMode(mode).SetInt64(1)
 	return z.Add(z, s)
 }
+
+// ExpBounds encloses e^x for a float64 x ≥ 0 (finite): lo ≤ e^x ≤ hi, big.Floats
+// of at least prec bits, computed with directed rounding and no float64 exponential
+// (expm1Bounds). Other packages that must bound a quantity in e^ε from one side —
+// the privacy ledger's composition — use it instead of math.Exp.
+func ExpBounds(x float64, prec uint) (lo, hi *big.Float) {
+	if !(x >= 0) || x > 1e6 {
+		panic("dp: ExpBounds of a negative, NaN or huge x") // callers check ε first
+	}
+	return expBounds(x, prec)
+}

@@ -62,6 +62,9 @@ type MechanismTable struct {
 	Binding     []int32        // row of the binding id per row, -1 where null; nil without the column
 	InHit       []bool         // in the hitting set, per row; nil without the column
 	Fingerprint string
+	// Metadata is a Parquet file's footer key/value metadata (graphdp run writes
+	// graphdp.epsilon and graphdp.delta there); nil for CSV, which has none.
+	Metadata map[string]string
 
 	cols  MechanismTableColumns
 	ptrue []float64 // p_true kept when there is neither p_one nor an answer column
@@ -208,6 +211,9 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 		return nil, fileError(path, ErrSize, fmt.Sprintf("%d rows; at most %d are supported", n, math.MaxInt32))
 	}
 	m := &MechanismTable{File: path, cols: cols}
+	if m.Metadata, err = t.metadata(); err != nil {
+		return nil, err
+	}
 	var loaders []chunkLoader
 
 	idc, err := t.column(cols.ID)

@@ -72,7 +72,7 @@ func decode(data []byte, job *Job, strict bool) error {
 		job.SetEpsilon(float64(*raw.Epsilon))
 	}
 	if raw.Delta != nil {
-		job.Delta = float64(*raw.Delta)
+		job.SetDelta(float64(*raw.Delta))
 	}
 	return err
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -36,7 +35,7 @@ type Job struct {
 	// otherwise progress goes to the log (doc.go).
 	Progress io.Writer `yaml:"-"`
 
-	epsilonSet bool
+	epsilonSet, deltaSet bool
 }
 
 // Columns are the input column names (ingest.DefaultColumns where empty).
@@ -97,6 +96,13 @@ func (j *Job) SetEpsilon(e float64) { j.Epsilon, j.epsilonSet = e, true }
 
 // EpsilonSet reports whether ε was given (by a config file or SetEpsilon).
 func (j *Job) EpsilonSet() bool { return j.epsilonSet }
+
+// SetDelta records that δ was given (its default 0 is then a statement, not a
+// default: release compares it with a mechanism's metadata).
+func (j *Job) SetDelta(d float64) { j.Delta, j.deltaSet = d, true }
+
+// DeltaSet reports whether δ was given (by a config file or SetDelta).
+func (j *Job) DeltaSet() bool { return j.deltaSet }
 
 // IngestColumns resolves the column names.
 func (j *Job) IngestColumns() ingest.Columns {
@@ -168,12 +174,14 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	// No output may be an input or the other output, however the paths are spelled
 	// (internal/files: device and inode, links resolved).
 	probs = append(probs, files.Check(j.Files()...)...)
+	// Every output's place is checked before any work: a run must not fail after
+	// the work for want of a folder, a permission or a shorter name (sink.CheckPath).
 	for _, f := range []struct{ key, path string }{{"out", j.Out}, {"summary", j.Summary}} {
 		if f.path == "" || hasScheme(f.path) {
 			continue
 		}
-		if st, err := os.Stat(filepath.Dir(f.path)); err != nil || !st.IsDir() {
-			add("%s: %s: the folder %s does not exist", f.key, f.path, filepath.Dir(f.path))
+		if err := sink.CheckPath(f.path); err != nil {
+			add("%s: %s: %v", f.key, f.path, err)
 		}
 	}
 	if !j.epsilonSet {

@@ -7,14 +7,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/release"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // ReleaseJob is one `graphdp release`: draw M(v) for the requested datasets.
@@ -24,15 +29,21 @@ type ReleaseJob struct {
 	IDs       []string // ids given on the command line (--id), used when IDsFile is ""
 	Out       string
 	Columns   ingest.MechanismTableColumns // Columns.ID also names the IDs file's column
-	// Epsilon and Delta are the mechanism's (ε, δ): what the release spends on every
-	// dataset it draws, written to the file's metadata and the ledger.
-	Epsilon, Delta float64
+	// Stated is the (ε, δ) the operator gave. The mechanism's own metadata decides
+	// what the release spends (ResolvePrivacy): a stated value must agree with it,
+	// and a mechanism without metadata (CSV) needs both stated.
+	Stated Stated
 	// AllowDeterministic releases datasets with p_one exactly 0 or 1 (their true
 	// answer, no privacy); without it such a request is refused.
 	AllowDeterministic bool
-	// Budget, if its Ledger is set, records the release and refuses one that would
-	// take a dataset past the budget (basic composition).
-	Budget Budget
+	// Ledger, if set, is the privacy ledger (package ledger) the release is
+	// recorded in, and refused by when it would take a dataset past its budget.
+	Ledger string
+	// BudgetEpsilon and BudgetDelta, if set, are budget figures the operator
+	// expects: the ledger's own budget decides, and a release whose expectation
+	// differs is refused (ledger raise is the one way to change a budget).
+	BudgetEpsilon, BudgetDelta *float64
+	now                        func() time.Time // nil: time.Now
 }
 
 // Released is what a release drew, for the caller's summary (never p or the answer).
@@ -40,6 +51,9 @@ type Released struct {
 	Rows      int
 	Out       string
 	ReleaseID string
+	Privacy   Privacy
+	// Budget is the ledger's budget when a ledger recorded the release.
+	Budget *ledger.Budget
 }
 
 // ReleaseSchema is release's output: the requested id and the drawn answer, in the
@@ -57,10 +71,22 @@ func ReleaseSchema(idType, answerType arrow.DataType) *arrow.Schema {
 // must be in the mechanism, and at most once: a second independent draw of the same
 // dataset would spend its privacy budget again (two releases compose to 2ε, 2δ).
 // Nothing is written if any id is rejected.
+//
+// With a ledger, the release is recorded — one line, one write, fsync — before the
+// file is written, under the ledger's lock, and removed again only if the write
+// failed before the file was renamed into place (sink.ErrNotPublished): a release
+// that may have been published stays charged (package ledger, invariant 6).
 func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, error) {
 	m, err := ingest.ReadMechanismTable(ctx, job.Mechanism, job.Columns)
 	if err != nil {
 		return nil, err
+	}
+	priv, err := ResolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
+	if err != nil {
+		return nil, err
+	}
+	if job.Ledger != "" && priv.Source == ledger.SourceStated && priv.Epsilon == 0 && priv.Delta == 0 {
+		return nil, &ConfigError{Problems: []string{fmt.Sprintf("epsilon and delta: 0 and 0 were given for %s, which has no metadata: the ledger would record this release as free. A mechanism that truly spends nothing (ε = 0, δ = 0) is one graphdp run wrote, with its metadata: release that file", job.Mechanism)}}
 	}
 	rows, err := requestedRows(ctx, job, m)
 	if err != nil {
@@ -69,6 +95,18 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if !job.AllowDeterministic {
 		if err := refuseDeterministic(job, m, rows); err != nil {
 			return nil, err
+		}
+	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = m.IDs.String(int(r))
+	}
+	if job.Ledger != "" {
+		for i, id := range ids {
+			if !ledger.ValidID(id) {
+				return nil, &ingest.InputError{File: job.Mechanism, Row: int64(rows[i]), Column: job.Columns.ID, Value: ledger.Quote(id), Err: ingest.ErrRange,
+					Msg: "not valid UTF-8: the ledger records ids as JSON text, which would change it (and then charge another id than the one released)"}
+			}
 		}
 	}
 	s := release.NewCrypto()
@@ -99,60 +137,134 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	}
 	// Nothing derived from the true answers: no hash of the mechanism (a file that
 	// holds the answer column) nor of anything else; ε, δ and a random id.
-	meta := OutputMetadata(job.Epsilon, job.Delta, nil, map[string]string{
+	meta := OutputMetadata(priv.Epsilon, priv.Delta, nil, map[string]string{
 		"graphdp.release.id":      id,
 		"graphdp.release.sampler": "exact Bernoulli(p_one): uniform bits from crypto/rand against the binary expansion of p_one",
 	})
-	if job.Budget.Ledger != "" {
-		led, err := spend(job, m, rows, id)
-		if err != nil {
+	out := &Released{Rows: len(rows), Out: job.Out, ReleaseID: id, Privacy: priv}
+	if job.Ledger == "" {
+		if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
 			return nil, err
 		}
-		defer led.close()
-		if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
-			return nil, errors.Join(err, led.rollback())
-		}
-		return &Released{Rows: len(rows), Out: job.Out, ReleaseID: id}, nil
+		return out, nil
 	}
-	if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
-		return nil, err
-	}
-	return &Released{Rows: len(rows), Out: job.Out, ReleaseID: id}, nil
-}
-
-// spend locks the ledger, refuses a release past the budget (a *RejectError,
-// ledger unchanged) and otherwise records it, durably, before the file is written:
-// the returned ledger stays locked until the caller closes it.
-func spend(job ReleaseJob, m *ingest.MechanismTable, rows []int32, id string) (*ledger, error) {
-	led, have, err := openLedger(job.Budget.Ledger)
+	w, err := spend(job, m, ids, id, priv)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(rows))
-	for i, r := range rows {
-		ids[i] = m.IDs.String(int(r))
+	defer w.Close()
+	b := w.Budget
+	out.Budget = &b
+	if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
+		if errors.Is(err, sink.ErrNotPublished) {
+			if rerr := w.Rollback(); rerr != nil {
+				return nil, fmt.Errorf("%w; and removing the release from the ledger %s failed, so it stays charged (release id %s): %v", err, job.Ledger, id, rerr)
+			}
+			return nil, err
+		}
+		return nil, &PublishedError{Err: err, Ledger: job.Ledger, ReleaseID: id}
 	}
-	lines, total := overBudget(job.Budget, have, ids, job.Epsilon, job.Delta, 10)
-	if total > 0 {
-		led.close()
-		return nil, &RejectError{File: job.Budget.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
-			Head: fmt.Sprintf("this release (ε = %g, δ = %g per dataset) would take %d of %d requested datasets past the budget ε = %g, δ = %g (basic composition: sums of ε and of δ); nothing written, ledger unchanged",
-				job.Epsilon, job.Delta, total, len(ids), job.Budget.Epsilon, job.Budget.Delta)}
-	}
-	now := nowUTC()
-	entries := make([]LedgerEntry, len(ids))
-	for i, d := range ids {
-		entries[i] = LedgerEntry{Dataset: d, Time: now, Epsilon: job.Epsilon, Delta: job.Delta, ReleaseID: id, Mechanism: job.Mechanism}
-	}
-	if err := led.appendEntries(entries); err != nil {
-		led.close()
+	return out, nil
+}
+
+// PublishedError is a release file that was renamed into place but whose write
+// then failed (the folder's fsync): the file may be there, so the ledger keeps the
+// release charged (exit status 1).
+type PublishedError struct {
+	Err       error
+	Ledger    string
+	ReleaseID string
+}
+
+func (e *PublishedError) Error() string {
+	return fmt.Sprintf("%v; the release file is in place and may survive, so the ledger %s keeps it charged (release id %s)", e.Err, e.Ledger, e.ReleaseID)
+}
+
+func (e *PublishedError) Unwrap() error { return e.Err }
+
+// spend locks the ledger, verifies it whole, refuses a release past its budget (a
+// *RejectError, ledger unchanged) and otherwise records it, durably, before the
+// file is written: the returned writer stays locked until the caller closes it.
+func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, priv Privacy) (*ledger.Writer, error) {
+	w, err := ledger.Open(job.Ledger)
+	if err != nil {
 		return nil, err
 	}
-	return led, nil
+	fail := func(err error) (*ledger.Writer, error) { w.Close(); return nil, err }
+	if err := sameFiles(w, job); err != nil {
+		return fail(err)
+	}
+	var probs []string
+	if job.BudgetEpsilon != nil && *job.BudgetEpsilon != w.Budget.Epsilon {
+		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", num(*job.BudgetEpsilon), job.Ledger, num(w.Budget.Epsilon)))
+	}
+	if job.BudgetDelta != nil && *job.BudgetDelta != w.Budget.Delta {
+		probs = append(probs, fmt.Sprintf("budget-delta: %s was given, but the ledger %s has the budget δ = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", num(*job.BudgetDelta), job.Ledger, num(w.Budget.Delta)))
+	}
+	if len(probs) > 0 {
+		return fail(&ConfigError{Problems: probs})
+	}
+	p := ledger.Point{Epsilon: priv.Epsilon, Delta: priv.Delta}
+	over, total := w.Check(ids, p, 10)
+	if total > 0 {
+		var lines []string
+		for _, o := range over {
+			lines = append(lines, fmt.Sprintf("id %s: %s so far spent ε = %s, δ = %s; with this release ε = %s, δ = %s (%s)",
+				ledger.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), num(o.Before.Epsilon), num(o.Before.Delta), num(o.After.Epsilon), num(o.After.Delta), composition(o.After)))
+		}
+		return fail(&RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
+			Head: fmt.Sprintf("this release (ε = %s, δ = %s per dataset, from %s) would take %d of %d requested datasets past the budget ε = %s, δ = %s; nothing written, ledger unchanged",
+				num(priv.Epsilon), num(priv.Delta), sourceWords(priv.Source), total, len(ids), num(w.Budget.Epsilon), num(w.Budget.Delta))})
+	}
+	now := time.Now
+	if job.now != nil {
+		now = job.now
+	}
+	r := ledger.Release{ReleaseID: id, Mechanism: job.Mechanism, MechanismSHA256: m.Fingerprint,
+		Epsilon: priv.Epsilon, Delta: priv.Delta, Source: priv.Source, Datasets: ids}
+	if err := w.AppendRelease(r, now()); err != nil {
+		return fail(err)
+	}
+	return w, nil
+}
+
+// composition names the accounting of a charge.
+func composition(c ledger.Charge) string {
+	if c.Method == ledger.MethodOptimal {
+		return "optimal composition of equal releases, at the budget's δ"
+	}
+	return "basic composition: sums of ε and of δ"
+}
+
+func sourceWords(source string) string {
+	if source == ledger.SourceMetadata {
+		return "the mechanism's metadata"
+	}
+	return "the values given"
+}
+
+// sameFiles refuses a ledger that is also the release's mechanism, ids file or
+// output (compared as files: device and inode, links followed).
+func sameFiles(w *ledger.Writer, job ReleaseJob) error {
+	li, err := w.Stat()
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct{ key, path string }{{"out", job.Out}, {"mechanism", job.Mechanism}, {"ids", job.IDsFile}} {
+		if f.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(f.path); err == nil && os.SameFile(li, fi) {
+			return &ConfigError{Problems: []string{fmt.Sprintf("ledger: %s is the same file as the %s %s; the ledger must be a file of its own", job.Ledger, f.key, f.path)}}
+		}
+	}
+	return nil
 }
 
 // refuseDeterministic rejects requested datasets with p_one exactly 0 or 1: their
-// release is their true answer (or its negation), with no privacy at all.
+// release is their true answer (or its negation), with no privacy at all. The
+// message names them (escaped) and never says which of 0 and 1 they are: that
+// would publish the very answer the refusal protects.
 func refuseDeterministic(job ReleaseJob, m *ingest.MechanismTable, rows []int32) error {
 	var lines []string
 	total := 0
@@ -160,7 +272,7 @@ func refuseDeterministic(job ReleaseJob, m *ingest.MechanismTable, rows []int32)
 		if p := m.POne[r]; p == 0 || p == 1 {
 			total++
 			if len(lines) < 10 {
-				lines = append(lines, fmt.Sprintf("id %s: p_one = %g, so M(%s) = %d on every draw", m.IDs.String(int(r)), p, m.IDs.String(int(r)), int(p)))
+				lines = append(lines, "id "+ledger.Quote(m.IDs.String(int(r)))+": answered deterministically")
 			}
 		}
 	}
@@ -168,7 +280,7 @@ func refuseDeterministic(job ReleaseJob, m *ingest.MechanismTable, rows []int32)
 		return nil
 	}
 	return &RejectError{File: job.Mechanism, Kind: "deterministic", Total: int64(total), Lines: lines,
-		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one = 0 or 1): releasing them publishes a fixed function of the true answer, with no privacy; nothing written (give --allow-deterministic to release them anyway)", total)}
+		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one is 0 or 1): releasing them publishes a fixed function of the true answer, with no privacy; nothing written (give --allow-deterministic to release them anyway)", total)}
 }
 
 // newReleaseID is 128 random bits in hex: it identifies a release without being

@@ -3,11 +3,13 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
 )
@@ -139,9 +141,12 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 			case *string:
 				*p = *def.field(&jf.staged).(*string)
 			case *float64:
-				if def.name == "epsilon" {
+				switch def.name {
+				case "epsilon":
 					job.SetEpsilon(jf.staged.Epsilon) // ε has no default: record that it was given
-				} else {
+				case "delta":
+					job.SetDelta(jf.staged.Delta)
+				default:
 					*p = *def.field(&jf.staged).(*float64)
 				}
 			case *int:
@@ -162,10 +167,21 @@ func (jf *jobFlags) mechanism(job pipeline.Job) string {
 }
 
 // fileProblems checks the command's own files (the config file, and the outputs
-// and inputs it has beyond the job's) against the job's files and each other: no
-// output may be an input or another output (internal/files).
+// and inputs it has beyond the job's, which Job.Problems checks): no output may be
+// an input or another output (internal/files), and every output must have a place
+// to be written (sink.CheckPath), before any work.
 func (jf *jobFlags) fileProblems(job *pipeline.Job, own ...files.File) []string {
-	return files.CheckAdded(job.Files(), append([]files.File{files.In("config", jf.config)}, own...)...)
+	probs := files.CheckAdded(job.Files(), append([]files.File{files.In("config", jf.config)}, own...)...)
+	for _, f := range own {
+		// The ledger is appended in place (pipeline/ledger.go), not written by sink.
+		if !f.Output || f.Path == "" || f.Key == "ledger" {
+			continue
+		}
+		if err := sink.CheckPath(f.Path); err != nil {
+			probs = append(probs, fmt.Sprintf("%s: %s: %v", f.Key, f.Path, err))
+		}
+	}
+	return probs
 }
 
 // set reports whether the flag was given on the command line.
@@ -173,4 +189,15 @@ func (jf *jobFlags) set(name string) bool {
 	given := false
 	jf.fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
+}
+
+// respell names the keys of a *pipeline.ConfigError found after parsing (the
+// mechanism's ε against its metadata, the ledger's budget) the way the user gave
+// them, as problems found while parsing are; other errors are returned as they are.
+func (jf *jobFlags) respell(source string, err error) error {
+	var ce *pipeline.ConfigError
+	if jf == nil || !errors.As(err, &ce) || ce.Source != "" {
+		return err
+	}
+	return jf.problems(source, append([]string(nil), ce.Problems...))
 }

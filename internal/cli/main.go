@@ -13,7 +13,9 @@ import (
 	"syscall"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/sink"
 )
 
 // Exit statuses (README, "Exit codes").
@@ -76,6 +78,7 @@ var commands = map[string]command{
 	"query":       {"the optimal mechanism at a few datasets (the paper's Algorithm 2)", cmdQuery},
 	"hitting-set": {"write a minimum boundary-hitting set (Hopcroft–Karp + König) with chosen p_true", cmdHittingSet},
 	"optimize":    {"the hitting-set values whose mechanism maximises Σ w·p_true over all DP mechanisms (certified)", cmdOptimize},
+	"ledger":      {"the privacy ledger: init, raise, show, verify, repair (the budget and what each dataset spent)", cmdLedger},
 }
 
 // RunProcess runs the program on the process's arguments, and exits with its status.
@@ -167,12 +170,18 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	err := c.run(ctx, args[1:], e)
 	var sig *interrupted
 	if err != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
-		// Every write checks the context before its rename: nothing was written.
+		// A command's outputs are published together, and the context is checked
+		// before the first rename only: nothing was written, unless the signal came
+		// while they were being published and that failed (sink.PublishError says
+		// what is where).
 		code := exitSIGINT
 		if sig.sig == syscall.SIGTERM {
 			code = exitSIGTERM
 		}
 		msg := fmt.Sprintf("%s %s: interrupted (%s); nothing written", p.Name, args[0], signalName(sig.sig))
+		if pe := (*sink.PublishError)(nil); errors.As(err, &pe) {
+			msg = fmt.Sprintf("%s %s: interrupted (%s): %v", p.Name, args[0], signalName(sig.sig), err)
+		}
 		if records != nil {
 			records.Error(msg, "exit", code)
 		} else {
@@ -222,10 +231,18 @@ func exitCode(err error) int {
 		ce *pipeline.ConfigError
 		ue *usageError
 		rj *rejected
+		le *ledger.Error
 	)
 	switch {
 	case err == nil, errors.Is(err, errHelp):
 		return exitOK
+	case errors.As(err, &le):
+		// A ledger that does not exist yet, init over a file, a raise that
+		// lowers: the request; a ledger that fails verification: the input.
+		if le.Usage() {
+			return exitUsage
+		}
+		return exitRejected
 	case errors.As(err, &ue), errors.As(err, &ce):
 		return exitUsage
 	case errors.As(err, &ie), errors.As(err, &re), errors.As(err, &rj):

@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
+	"os"
 
+	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 
 	"github.com/graphdp/graphdp/internal/files"
@@ -20,6 +22,7 @@ type releaseOptions struct {
 	config string
 	quiet  bool
 	rand   io.Reader // nil: crypto/rand (tests inject a stream)
+	jf     *jobFlags // names problems found after parsing the way the user gave them
 }
 
 // idFlags collects repeated --id values.
@@ -38,14 +41,15 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	var ids idFlags
 	jf := addJobFlags(fs, "a run's YAML job file: its out is the mechanism, its columns, ε and δ apply",
 		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
-	jf.usage = usageText{"--mechanism M --epsilon ε [--delta δ] (--id X … | --ids FILE) --out F [--ledger L --budget-epsilon E]", "Draws the private answers of chosen datasets from a mechanism (exact Bernoulli\nsampling) and writes only id and released."}
-	jf.setUsage("epsilon", "the mechanism's ε ≥ 0 (required): what this release spends on each dataset; in the file's metadata and the ledger")
-	jf.setUsage("delta", "the mechanism's δ in [0, 1): what this release spends on each dataset")
+	o.jf = jf
+	jf.usage = usageText{"--mechanism M (--id X … | --ids FILE) --out F [--ledger L] [--epsilon ε --delta δ]", "Draws the private answers of chosen datasets from a mechanism (exact Bernoulli\nsampling) and writes only id and released. What it spends on each dataset is the\nmechanism's (ε, δ), read from its metadata (graphdp run writes it); with --ledger\n(made by graphdp ledger init) the release is recorded there and refused past its budget."}
+	jf.setUsage("epsilon", "the mechanism's ε: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
+	jf.setUsage("delta", "the mechanism's δ: read from its metadata; if given it must agree (required for a CSV mechanism)")
 	fs.BoolVar(&o.job.AllowDeterministic, "allow-deterministic", false, "release datasets with p_one exactly 0 or 1 (their true answer, no privacy); refused without it")
-	fs.StringVar(&o.job.Budget.Ledger, "ledger", "", "privacy ledger (JSON lines, created if missing): record this release and refuse one past the budget")
-	var budgetEps, budgetDelta float64
-	fs.Float64Var(&budgetEps, "budget-epsilon", math.NaN(), "with --ledger: total ε each dataset may spend (basic composition; required with --ledger)")
-	fs.Float64Var(&budgetDelta, "budget-delta", 0, "with --ledger: total δ each dataset may spend")
+	fs.StringVar(&o.job.Ledger, "ledger", "", "privacy ledger `FILE` (made by graphdp ledger init): record this release and refuse one past the ledger's budget")
+	var budgetEps, budgetDelta numberFlag
+	fs.Var(&budgetEps, "budget-epsilon", "with --ledger: the budget ε you expect; refused unless it is the ledger's (the budget lives in the ledger)")
+	fs.Var(&budgetDelta, "budget-delta", "with --ledger: the budget δ you expect; refused unless it is the ledger's")
 	jf.setUsage("out", "output file: .parquet, .arrow/.feather or .csv (columns id, released)")
 	fs.StringVar(&o.job.IDsFile, "ids", "", "table of the ids to release (.parquet or .csv, an id column)")
 	fs.Var(&ids, "id", "an id to release (repeatable)")
@@ -61,19 +65,25 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 		job.Out = ""
 	}
 	job.Summary = ""
-	probs := job.Problems([]string{"mechanism", "out", "epsilon"}, unknown...)
-	switch led := o.job.Budget.Ledger; {
-	case led == "" && (jf.set("budget-epsilon") || jf.set("budget-delta")):
-		probs = append(probs, "budget-epsilon and budget-delta: need --ledger (where the spending is recorded)")
-	case led != "" && !jf.set("budget-epsilon"):
-		probs = append(probs, "budget-epsilon: required with --ledger (the total ε each dataset may spend)")
-	case led != "" && (math.IsNaN(budgetEps) || math.IsInf(budgetEps, 0) || budgetEps < 0):
-		probs = append(probs, fmt.Sprintf("budget-epsilon: must be a finite number ≥ 0, got %v", budgetEps))
-	case led != "" && (math.IsNaN(budgetDelta) || budgetDelta < 0 || budgetDelta > 1):
-		probs = append(probs, fmt.Sprintf("budget-delta: must be in [0, 1], got %v", budgetDelta))
+	probs := job.Problems([]string{"mechanism", "out"}, unknown...)
+	led := o.job.Ledger
+	if led == "" && (jf.set("budget-epsilon") || jf.set("budget-delta")) {
+		probs = append(probs, "budget-epsilon and budget-delta: need --ledger (the budget lives in the ledger)")
 	}
-	probs = append(probs, jf.fileProblems(&job, files.In("ids", o.job.IDsFile), files.Out("ledger", o.job.Budget.Ledger))...)
-	o.job.Budget.Epsilon, o.job.Budget.Delta = budgetEps, budgetDelta
+	if jf.set("budget-epsilon") {
+		v := float64(budgetEps)
+		o.job.BudgetEpsilon = &v
+	}
+	if jf.set("budget-delta") {
+		v := float64(budgetDelta)
+		o.job.BudgetDelta = &v
+	}
+	if _, err := os.Stat(led); led != "" && errors.Is(err, os.ErrNotExist) {
+		probs = append(probs, fmt.Sprintf("ledger: %s does not exist: create it first with graphdp ledger init %s --budget-epsilon E [--budget-delta D]", led, led))
+	}
+	// The ledger is a file of its own: not the output, the mechanism or the ids file,
+	// by any path (package files; pipeline checks again under the ledger's lock).
+	probs = append(probs, jf.fileProblems(&job, files.In("ids", o.job.IDsFile), files.Out("ledger", led))...)
 	switch {
 	case o.job.IDsFile == "" && len(ids) == 0:
 		probs = append(probs, "ids or id: required (which datasets to release)")
@@ -83,8 +93,9 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
+	o.config = source
 	o.job.Mechanism, o.job.Out, o.job.IDs, o.job.Columns = job.Mechanism, job.Out, ids, job.MechanismColumns()
-	o.job.Epsilon, o.job.Delta = job.Epsilon, job.Delta
+	o.job.Stated = pipeline.StatedOf(&job)
 	return o, nil
 }
 
@@ -103,12 +114,17 @@ func cmdRelease(ctx context.Context, args []string, e *env) error {
 func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 	r, err := pipeline.Release(ctx, o.job, o.rand)
 	if err != nil {
-		return err
+		return o.jf.respell(o.config, err)
 	}
 	if !o.quiet {
-		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (ε = %g, δ = %g each), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, o.job.Epsilon, o.job.Delta, r.Out)
-		if l := o.job.Budget.Ledger; l != "" {
-			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget ε = %g, δ = %g per dataset)\n", l, r.ReleaseID, o.job.Budget.Epsilon, o.job.Budget.Delta)
+		p := r.Privacy
+		from := "from its metadata"
+		if p.Source == ledger.SourceStated {
+			from = "as given"
+		}
+		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (ε = %g, δ = %g each, %s), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, p.Epsilon, p.Delta, from, r.Out)
+		if r.Budget != nil {
+			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget ε = %g, δ = %g per dataset; graphdp ledger show %s)\n", o.job.Ledger, r.ReleaseID, r.Budget.Epsilon, r.Budget.Delta, o.job.Ledger)
 		}
 	}
 	return nil

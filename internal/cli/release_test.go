@@ -23,17 +23,17 @@ const relMech = "testdata/release/mechanism.csv" // run's output on the paper's 
 // written and the previous output intact (golden files, -update-golden rewrites).
 func TestReleaseBadInputGolden(t *testing.T) {
 	releaseGolden(t, []releaseCase{
-		{"release_unknown_id_flag", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "1", "-id", "9", "-out", "OUT"}, 3},
-		{"release_unknown_id_file", []string{"-epsilon", "0.5", "-mechanism", relMech, "-ids", "testdata/release/ids_unknown.csv", "-out", "OUT"}, 3},
-		{"release_duplicate_id_file", []string{"-epsilon", "0.5", "-mechanism", relMech, "-ids", "testdata/release/ids_dup.csv", "-out", "OUT"}, 3},
-		{"release_duplicate_id_flag", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "2", "-id", "3", "-id", "2", "-out", "OUT"}, 3},
-		{"release_id_not_integer", []string{"-epsilon", "0.5", "-mechanism", relMech, "-id", "v1", "-out", "OUT"}, 3},
-		{"release_p_one_nan", []string{"-epsilon", "0.5", "-mechanism", "testdata/release/mechanism_nan.csv", "-id", "1", "-out", "OUT"}, 3},
-		{"release_no_probability", []string{"-epsilon", "0.5", "-mechanism", "testdata/release/mechanism_noprob.csv", "-id", "1", "-out", "OUT"}, 3},
-		{"release_p_true_without_answer", []string{"-epsilon", "0.5", "-mechanism", "testdata/release/mechanism_noanswer.csv", "-id", "1", "-out", "OUT"}, 3},
-		{"release_mechanism_missing", []string{"-epsilon", "0.5", "-mechanism", "testdata/release/nope.parquet", "-id", "1", "-out", "OUT"}, 3},
+		{"release_unknown_id_flag", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "1", "-id", "9", "-out", "OUT"}, 3},
+		{"release_unknown_id_file", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-ids", "testdata/release/ids_unknown.csv", "-out", "OUT"}, 3},
+		{"release_duplicate_id_file", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-ids", "testdata/release/ids_dup.csv", "-out", "OUT"}, 3},
+		{"release_duplicate_id_flag", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "2", "-id", "3", "-id", "2", "-out", "OUT"}, 3},
+		{"release_id_not_integer", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "v1", "-out", "OUT"}, 3},
+		{"release_p_one_nan", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_nan.csv", "-id", "1", "-out", "OUT"}, 3},
+		{"release_no_probability", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_noprob.csv", "-id", "1", "-out", "OUT"}, 3},
+		{"release_p_true_without_answer", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_noanswer.csv", "-id", "1", "-out", "OUT"}, 3},
+		{"release_mechanism_missing", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/nope.parquet", "-id", "1", "-out", "OUT"}, 3},
 		{"release_no_flags", []string{}, 2},
-		{"release_ids_and_id", []string{"-epsilon", "0.5", "-mechanism", relMech, "-ids", "testdata/release/ids.csv", "-id", "1", "-out", "OUT.txt"}, 2},
+		{"release_ids_and_id", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-ids", "testdata/release/ids.csv", "-id", "1", "-out", "OUT.txt"}, 2},
 		{"release_config_unknown_key", []string{"-config", "testdata/bad/config_unknown.yaml", "-id", "1", "-out", "OUT"}, 2},
 	})
 }
@@ -45,6 +45,8 @@ func releaseWith(t *testing.T, src []byte, job pipeline.ReleaseJob) []string {
 	if job.Columns.ID == "" {
 		job.Columns = ingest.DefaultMechanismTableColumns()
 	}
+	eps, delta := 0.5, 0.0
+	job.Stated = pipeline.Stated{Epsilon: &eps, Delta: &delta} // CSV mechanisms: stated
 	var errb bytes.Buffer
 	o := &releaseOptions{job: job, rand: bytes.NewReader(src), quiet: true}
 	if err := runRelease(context.Background(), o, &env{stdout: &errb, stderr: &errb}); err != nil {
@@ -99,7 +101,7 @@ func TestReleaseInjectedBits(t *testing.T) {
 func TestReleaseCertainAnswers(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.csv")
 	for range 20 {
-		code, _, stderr := graphdp(t, "release", "-quiet", "-allow-deterministic", "-epsilon", "0.5", "-mechanism", "testdata/release/mechanism_01.csv", "-id", "2", "-id", "1", "-out", out)
+		code, _, stderr := graphdp(t, "release", "-quiet", "-allow-deterministic", "-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_01.csv", "-id", "2", "-id", "1", "-out", out)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -123,7 +125,7 @@ func TestReleaseExampleParquet(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("release: exit %d: %s", code, stderr)
 	}
-	if want := "graphdp release: 3 answers drawn from " + mech + " (ε = 0.5, δ = 1e-06 each), written to " + out + "\n"; stderr != want {
+	if want := "graphdp release: 3 answers drawn from " + mech + " (ε = 0.5, δ = 1e-06 each, from its metadata), written to " + out + "\n"; stderr != want {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 	f, err := os.Open(out)

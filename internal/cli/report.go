@@ -19,6 +19,8 @@ type reportOptions struct {
 	config string
 	json   bool
 	html   string
+	jf     *jobFlags
+	stated pipeline.Job // the job as parsed: ε and δ where given
 }
 
 // parseReport parses flags: a run's config file may give the inputs, ε, δ, the
@@ -30,7 +32,9 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 	jf := addJobFlags(fs, "a run's YAML job file: inputs, ε, δ, columns; its out is the mechanism",
 		"mechanism", "edges", "vertices", "epsilon", "delta", "list",
 		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
-	jf.usage = usageText{"--config FILE | --mechanism M --edges E --vertices V --epsilon ε [--delta δ] [--json] [--html FILE]", "Explains a mechanism: accuracy, why (distance to the binding dataset), against\nrandomized response, deterministic datasets, and the exact DP audit."}
+	jf.usage = usageText{"--config FILE | --mechanism M --edges E --vertices V [--epsilon ε --delta δ] [--json] [--html FILE]", "Explains a mechanism: accuracy, why (distance to the binding dataset), against\nrandomized response, deterministic datasets, and the exact DP audit. The mechanism's\nε and δ come from its metadata (graphdp run writes them); a CSV mechanism needs --epsilon."}
+	jf.setUsage("epsilon", "the mechanism's ε: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
+	jf.setUsage("delta", "the mechanism's δ: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
 	jf.setUsage("list", "how many DP violations to list (`N`)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML page with plots here")
@@ -40,10 +44,11 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 		return nil, err
 	}
 	job.Mechanism, job.Out, job.Summary = jf.mechanism(job), "", ""
-	probs := append(job.Problems([]string{"mechanism", "edges", "vertices", "epsilon"}, unknown...), jf.fileProblems(&job, files.Out("html", o.html))...)
+	probs := append(job.Problems([]string{"mechanism", "edges", "vertices"}, unknown...), jf.fileProblems(&job, files.Out("html", o.html))...)
 	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
+	o.jf, o.config, o.stated = jf, source, job
 	o.job = pipeline.ReportJob{Mechanism: job.Mechanism, Edges: job.Edges, Vertices: job.Vertices,
 		Epsilon: job.Epsilon, Delta: job.Delta, List: job.List, MechCols: job.MechanismColumns().WithExplanation(), Columns: job.IngestColumns()}
 	return o, nil
@@ -63,6 +68,13 @@ func cmdReport(ctx context.Context, args []string, e *env) error {
 // runReport executes a parsed report; tests call it directly. The report is printed
 // (and the page written) also when the DP audit fails; the status is then 3.
 func runReport(ctx context.Context, o *reportOptions, e *env) error {
+	if o.jf != nil {
+		stated := o.stated
+		if _, err := pipeline.MechanismPrivacy(ctx, &stated); err != nil {
+			return o.jf.respell(o.config, err)
+		}
+		o.job.Epsilon, o.job.Delta = stated.Epsilon, stated.Delta
+	}
 	r, err := pipeline.Report(ctx, o.job)
 	if err != nil {
 		return err

@@ -18,7 +18,15 @@ import (
 // mid-job.
 const signalHelperEnv = "GRAPHDP_CLI_SIGNAL_HELPER"
 
+// execHelperEnv makes the test binary graphdp itself (RunProcess) on its own
+// arguments, so a test can run real graphdp processes.
+const execHelperEnv = "GRAPHDP_CLI_EXEC_HELPER"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(execHelperEnv) != "" {
+		os.Args = append([]string{"graphdp"}, os.Args[1:]...)
+		Graphdp.RunProcess()
+	}
 	if os.Getenv(signalHelperEnv) != "" {
 		beforeCommand = func(ctx context.Context) {
 			os.Stdout.WriteString("ready\n")

@@ -11,6 +11,7 @@ import (
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 
 	"github.com/graphdp/graphdp/internal/words"
@@ -21,6 +22,7 @@ type verifyOptions struct {
 	job       pipeline.Job
 	tolerance float64
 	flags     *toolFlags
+	source    string // the config file, for problems found after parsing
 }
 
 const verifyAbout = `Audits a mechanism table from anywhere (graphdp run's output, or another tool's):
@@ -34,7 +36,9 @@ The report goes to stdout; exit status 3 on any violation.`
 
 func parseVerify(args []string, stderr io.Writer) (*verifyOptions, error) {
 	take := toolInputs{hittingSet: "hitting-set file (id, p_true): also check agreement and optimality", mechanism: true}
-	t := newToolFlags("verify", "--edges E --vertices V --mechanism M --epsilon ε [--delta δ] [--hitting-set H] [--tolerance 0] [--list N]", verifyAbout, stderr, take)
+	t := newToolFlags("verify", "--edges E --vertices V --mechanism M [--epsilon ε --delta δ] [--hitting-set H] [--tolerance 0] [--list N]", verifyAbout, stderr, take)
+	t.jf.setUsage("epsilon", "the mechanism's ε: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
+	t.jf.setUsage("delta", "the mechanism's δ: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
 	o := &verifyOptions{flags: t}
 	t.fs.Float64Var(&o.tolerance, "tolerance", 0, "largest DP excess (in probability) still accepted")
 	job, source, probs, err := t.parse(args, take)
@@ -44,7 +48,7 @@ func parseVerify(args []string, stderr io.Writer) (*verifyOptions, error) {
 	if math.IsNaN(o.tolerance) || math.IsInf(o.tolerance, 0) || o.tolerance < 0 {
 		probs = append(probs, fmt.Sprintf("tolerance: must be a finite number ≥ 0, got %v", o.tolerance))
 	}
-	o.job = job
+	o.job, o.source = job, source
 	return o, t.done(source, probs)
 }
 
@@ -62,6 +66,10 @@ func cmdVerify(ctx context.Context, args []string, e *env) error {
 // runVerify executes a parsed verify; tests call it directly.
 func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	job := o.job
+	priv, err := pipeline.MechanismPrivacy(ctx, &job)
+	if err != nil {
+		return o.flags.jf.respell(o.source, err)
+	}
 	e.log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "mechanism", job.Mechanism, "hitting_set", job.HittingSet)
 	x, err := pipeline.LoadInputs(ctx, &job)
 	if err != nil {
@@ -70,7 +78,7 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	ids := x.Vertices.IDs
 	m := x.Mechanism
 	w := e.stdout
-	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v: %s, %s\n", m.File, m.Column, job.Epsilon, job.Delta, words.Count(int64(ids.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
+	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v (%s): %s, %s\n", m.File, m.Column, job.Epsilon, job.Delta, privacySource(priv), words.Count(int64(ids.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
 
 	// 1. Every DP inequality on every edge.
 	audit := check.Verify(x.Graph, m.POne, x.Pair, o.tolerance, job.List)
@@ -154,6 +162,14 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 		failed = append(failed, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
 	}
 	return failed
+}
+
+// privacySource says where a mechanism's (ε, δ) came from.
+func privacySource(p pipeline.Privacy) string {
+	if p.Source == ledger.SourceMetadata {
+		return "from its metadata"
+	}
+	return "as given"
 }
 
 // edgeLine describes one DP inequality pair on an edge.

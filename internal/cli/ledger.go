@@ -1,0 +1,375 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/graphdp/graphdp/ledger"
+	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/words"
+)
+
+// ledgerCommand is one subcommand of graphdp ledger. flags defines its flags on fs
+// and returns what runs it once its FILE and flags are parsed.
+type ledgerCommand struct {
+	name, synopsis, about string
+	flags                 func(fs *flag.FlagSet) func(ctx context.Context, file string, e *env) error
+}
+
+// ledgerCommands are graphdp ledger's subcommands.
+var ledgerCommands = []ledgerCommand{
+	{"init", "FILE --budget-epsilon E [--budget-delta D]",
+		"Creates a privacy ledger with the budget each dataset may spend (mode 0600; an existing\nfile is never replaced). graphdp release --ledger FILE records every release there\nand refuses one that would take a dataset past the budget.", ledgerInit},
+	{"raise", "FILE --budget-epsilon E [--budget-delta D] --reason \"…\"",
+		"Raises the budget: the one way to change it, recorded as an entry of its own with\nthe user and the reason. A budget never goes down (a raise that lowers is refused).\nWithout --budget-delta, δ stays as it is.", ledgerRaise},
+	{"show", "FILE [--json] [--id X] [--list N]",
+		"Shows the budget, what each dataset spent and has left (the most spent first), the\nreleases and the raises, and the head hash: note it elsewhere, and\ngraphdp ledger verify --head checks later that the file was not rewritten.", ledgerShow},
+	{"verify", "FILE [--head H]",
+		"Verifies the whole ledger: every line's hash, the hash chain, every entry, and every\nrelease within the budget in force when it was recorded. Exit status 3 names the\nfirst broken line.", ledgerVerify},
+	{"repair", "FILE --reason \"…\"",
+		"Removes an incomplete last line (a write cut short: its release never happened,\nthe ledger being written before the release file), and records that it did. Any\nother damage is refused: a ledger is never rewritten.", ledgerRepair},
+}
+
+// cmdLedger dispatches graphdp ledger SUB FILE [flags].
+func cmdLedger(ctx context.Context, args []string, e *env) error {
+	names := make([]string, len(ledgerCommands))
+	for i, c := range ledgerCommands {
+		names[i] = c.name
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(e.stderr, "usage: graphdp ledger <"+strings.Join(names, "|")+"> FILE [flags]   (graphdp ledger <subcommand> -h for its flags)")
+		for _, c := range ledgerCommands {
+			fmt.Fprintf(e.stderr, "  graphdp ledger %s %s\n", c.name, c.synopsis)
+		}
+		fmt.Fprintln(e.stderr, "exit status: 0 ok, 1 failure, 2 usage (no such ledger, init over an existing file, a raise that lowers), 3 the ledger fails verification")
+		if len(args) == 0 {
+			return &usageError{"a subcommand is required: " + strings.Join(names, ", ")}
+		}
+		return errHelp
+	}
+	for _, c := range ledgerCommands {
+		if c.name != args[0] {
+			continue
+		}
+		fs := flag.NewFlagSet("ledger "+c.name, flag.ContinueOnError)
+		run := c.flags(fs)
+		file, err := parseWithFile(fs, args[1:], e.stderr, usageText{c.synopsis, c.about})
+		if err != nil {
+			return err
+		}
+		return run(ctx, file, e)
+	}
+	msg := fmt.Sprintf("unknown ledger subcommand %q (one of %s)", args[0], strings.Join(names, ", "))
+	if near, ok := pipeline.Nearest(args[0], names); ok {
+		msg += fmt.Sprintf("; did you mean %s?", near)
+	}
+	return &usageError{msg}
+}
+
+// parseWithFile parses flags placed before or after the one FILE argument.
+func parseWithFile(fs *flag.FlagSet, args []string, w io.Writer, u usageText) (string, error) {
+	var pos []string
+	for {
+		err := parseFlags(fs, args, w, u)
+		var ue *usageError
+		if err != nil && !(errors.As(err, &ue) && strings.HasPrefix(ue.msg, "unexpected argument")) {
+			return "", err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+	switch len(pos) {
+	case 0:
+		return "", &usageError{"the ledger FILE is required (graphdp " + fs.Name() + " " + u.synopsis + ")"}
+	case 1:
+		return pos[0], nil
+	}
+	return "", &usageError{fmt.Sprintf("unexpected argument %q (one ledger FILE; every other input is a flag)", pos[1])}
+}
+
+// budgetFlags are --budget-epsilon and --budget-delta.
+type budgetFlags struct {
+	eps, delta numberFlag
+	fs         *flag.FlagSet
+}
+
+func addBudgetFlags(fs *flag.FlagSet, what string) *budgetFlags {
+	b := &budgetFlags{fs: fs}
+	fs.Var(&b.eps, "budget-epsilon", what+" ε each dataset may spend in total, a finite `number` ≥ 0 (required)")
+	fs.Var(&b.delta, "budget-delta", what+" δ each dataset may spend in total, a `number` in [0, 1]")
+	return b
+}
+
+func flagSet(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// budget is the budget the flags give; δ is keep when not given.
+func (b *budgetFlags) budget(keep float64) (ledger.Budget, error) {
+	if !flagSet(b.fs, "budget-epsilon") {
+		return ledger.Budget{}, &usageError{"--budget-epsilon is required (the total ε each dataset may spend)"}
+	}
+	nb := ledger.Budget{Epsilon: float64(b.eps), Delta: keep}
+	if flagSet(b.fs, "budget-delta") {
+		nb.Delta = float64(b.delta)
+	}
+	if err := ledger.CheckBudget(nb.Epsilon, nb.Delta); err != nil {
+		return ledger.Budget{}, &usageError{err.Error()}
+	}
+	return nb, nil
+}
+
+func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
+	b := addBudgetFlags(fs, "the")
+	return func(_ context.Context, file string, e *env) error {
+		nb, err := b.budget(0)
+		if err != nil {
+			return err
+		}
+		h, err := ledger.Init(file, nb, time.Now())
+		if err != nil {
+			return err
+		}
+		l, err := ledger.Read(file)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "graphdp ledger: created %s (mode 0600, %s): budget ε = %s, δ = %s per dataset\n  head %s\n",
+			file, h.Framework, num(nb.Epsilon), num(nb.Delta), l.Head)
+		return nil
+	}
+}
+
+func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
+	b := addBudgetFlags(fs, "the new")
+	reason := fs.String("reason", "", "why the budget is raised (required; recorded with your user name)")
+	return func(_ context.Context, file string, e *env) error {
+		if strings.TrimSpace(*reason) == "" {
+			return &usageError{"--reason is required: a raise is recorded with who raised the budget and why"}
+		}
+		if !flagSet(fs, "budget-epsilon") {
+			return &usageError{"--budget-epsilon is required (the new total ε each dataset may spend)"}
+		}
+		w, err := ledger.Open(file)
+		if err != nil {
+			return err
+		}
+		defer w.Close()
+		old := w.Budget
+		nb, err := b.budget(old.Delta)
+		if err != nil {
+			return err
+		}
+		if err := w.Raise(nb, *reason, time.Now()); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "graphdp ledger: %s: budget raised from ε = %s, δ = %s to ε = %s, δ = %s per dataset, by %s\n",
+			file, num(old.Epsilon), num(old.Delta), num(nb.Epsilon), num(nb.Delta), ledger.Quote(ledger.User()))
+		return nil
+	}
+}
+
+func ledgerRepair(fs *flag.FlagSet) func(context.Context, string, *env) error {
+	reason := fs.String("reason", "", "why (required; recorded with your user name)")
+	return func(_ context.Context, file string, e *env) error {
+		if strings.TrimSpace(*reason) == "" {
+			return &usageError{"--reason is required: a repair is recorded with who made it and why"}
+		}
+		r, err := ledger.RepairFile(file, *reason, time.Now())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "graphdp ledger: %s: removed an incomplete last line (%s, sha256 %s) and recorded the repair\n",
+			file, words.Count(r.DroppedBytes, "byte", "bytes"), r.DroppedSHA256)
+		return nil
+	}
+}
+
+func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
+	head := fs.String("head", "", "a head `hash` noted earlier (ledger show prints it): also check it is still in the chain")
+	return func(_ context.Context, file string, e *env) error {
+		l, err := ledger.Read(file)
+		if err != nil {
+			return err
+		}
+		w := e.stdout
+		fmt.Fprintf(w, "ledger %s: %s verified: hash chain intact, every entry well formed, every release within the budget then in force\n",
+			file, words.Count(int64(l.Lines), "line", "lines"))
+		fmt.Fprintf(w, "  %s, %s, %s; budget ε = %s, δ = %s per dataset\n",
+			words.Count(int64(len(l.Releases)), "release", "releases"), words.Count(int64(len(l.Raises)), "raise", "raises"),
+			words.Count(int64(len(l.Repairs)), "repair", "repairs"), num(l.Budget.Epsilon), num(l.Budget.Delta))
+		fmt.Fprintf(w, "  head %s\n", l.Head)
+		modeWarning(w, file)
+		if *head != "" {
+			n := l.HeadAt(*head)
+			if n == 0 {
+				fmt.Fprintln(w, "  FAILED: the head given is not in the chain")
+				return &rejected{fmt.Sprintf("ledger %s: the head %s is not the hash of any line: lines were removed or the file rewritten since it was noted", file, *head)}
+			}
+			fmt.Fprintf(w, "  the head given is line %d's: nothing up to it changed; %s since\n", n, words.Count(int64(l.Lines-n), "line added", "lines added"))
+		}
+		return nil
+	}
+}
+
+// modeWarning warns when others may read the ledger: it holds each mechanism's
+// SHA-256, which lets whoever has the graph test candidate answers.
+func modeWarning(w io.Writer, file string) {
+	if fi, err := os.Stat(file); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		fmt.Fprintf(w, "  warning: mode %04o: others may read it; it holds the mechanisms' SHA-256 (private, like the mechanisms): chmod 600 %s\n", fi.Mode().Perm(), file)
+	}
+}
+
+func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
+	asJSON := fs.Bool("json", false, "print as JSON")
+	id := fs.String("id", "", "only this dataset: its account and its releases")
+	list := fs.Int("list", 0, "how many datasets to list in text (`N`; 0: all)")
+	return func(_ context.Context, file string, e *env) error {
+		if *list < 0 {
+			return &usageError{fmt.Sprintf("--list must be ≥ 0, got %d", *list)}
+		}
+		l, err := ledger.Read(file)
+		if err != nil {
+			return err
+		}
+		v := showView(l, *id, flagSet(fs, "id"))
+		if *asJSON {
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(v)
+		}
+		return v.text(e.stdout, file, *list)
+	}
+}
+
+// shown is what ledger show prints (its JSON form as is).
+type shown struct {
+	File      string           `json:"file"`
+	LedgerID  string           `json:"ledger_id"`
+	Framework string           `json:"framework"`
+	Created   string           `json:"created"`
+	CreatedBy string           `json:"created_by"`
+	Lines     int              `json:"lines"`
+	Head      string           `json:"head"`
+	Budget    ledger.Point     `json:"budget"`
+	Datasets  []ledger.Account `json:"datasets"`
+	Releases  []shownRelease   `json:"releases"`
+	Raises    []shownRaise     `json:"raises"`
+	Repairs   []shownRepair    `json:"repairs"`
+}
+
+type shownRelease struct {
+	Line            int      `json:"line"`
+	Time            string   `json:"time"`
+	ReleaseID       string   `json:"release_id"`
+	Mechanism       string   `json:"mechanism"`
+	MechanismSHA256 string   `json:"mechanism_sha256"`
+	Epsilon         float64  `json:"epsilon"`
+	Delta           float64  `json:"delta"`
+	Source          string   `json:"source"`
+	Datasets        []string `json:"datasets"`
+}
+
+type shownRaise struct {
+	Line   int          `json:"line"`
+	Time   string       `json:"time"`
+	User   string       `json:"user"`
+	Reason string       `json:"reason"`
+	From   ledger.Point `json:"from"`
+	To     ledger.Point `json:"to"`
+}
+
+type shownRepair struct {
+	Line          int    `json:"line"`
+	Time          string `json:"time"`
+	User          string `json:"user"`
+	Reason        string `json:"reason"`
+	DroppedBytes  int64  `json:"dropped_bytes"`
+	DroppedSHA256 string `json:"dropped_sha256"`
+}
+
+// showView collects what show prints: every dataset, or only id's.
+func showView(l *ledger.Ledger, id string, only bool) *shown {
+	v := &shown{File: l.File, LedgerID: l.Header.Ledger, Framework: l.Header.Framework, Created: l.Header.Time, CreatedBy: l.Header.User,
+		Lines: l.Lines, Head: l.Head, Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta},
+		Datasets: []ledger.Account{}, Releases: []shownRelease{}, Raises: []shownRaise{}, Repairs: []shownRepair{}}
+	if only {
+		a, _ := l.Account(id)
+		v.Datasets = append(v.Datasets, a)
+	} else {
+		v.Datasets = l.Accounts()
+	}
+	for _, r := range l.Releases {
+		if only && !slices.Contains(r.Datasets, id) {
+			continue
+		}
+		v.Releases = append(v.Releases, shownRelease{r.Line, r.Time, r.ReleaseID, r.Mechanism, r.MechanismSHA256, r.Epsilon, r.Delta, r.Source, r.Datasets})
+	}
+	from := ledger.Point{Epsilon: l.Header.BudgetEpsilon, Delta: l.Header.BudgetDelta}
+	for _, r := range l.Raises {
+		to := ledger.Point{Epsilon: r.BudgetEpsilon, Delta: r.BudgetDelta}
+		v.Raises = append(v.Raises, shownRaise{r.Line, r.Time, r.User, r.Reason, from, to})
+		from = to
+	}
+	for _, r := range l.Repairs {
+		v.Repairs = append(v.Repairs, shownRepair{r.Line, r.Time, r.User, r.Reason, r.DroppedBytes, r.DroppedSHA256})
+	}
+	return v
+}
+
+// text prints v for people; list bounds the datasets listed (0: all).
+func (v *shown) text(w io.Writer, file string, list int) error {
+	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, ledger.Quote(v.CreatedBy))
+	fmt.Fprintf(w, "  head %s   (note it elsewhere: graphdp ledger verify --head checks it later)\n", v.Head)
+	fmt.Fprintf(w, "  budget per dataset: ε = %s, δ = %s (%s)\n", num(v.Budget.Epsilon), num(v.Budget.Delta), words.Count(int64(len(v.Raises)), "raise", "raises"))
+	modeWarning(w, file)
+	fmt.Fprintf(w, "\n%s, the most spent first:\n", words.Count(int64(len(v.Datasets)), "dataset", "datasets"))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  id\treleases\tspent ε\tspent δ\tremaining ε\tremaining δ\taccounting\tbasic ε\tbasic δ")
+	shownN := len(v.Datasets)
+	if list > 0 && list < shownN {
+		shownN = list
+	}
+	for _, a := range v.Datasets[:shownN] {
+		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ledger.Quote(a.ID), a.Releases, num(a.Spent.Epsilon), num(a.Spent.Delta),
+			num(a.Remaining.Epsilon), num(a.Remaining.Delta), a.Spent.Method, num(a.Basic.Epsilon), num(a.Basic.Delta))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	moreLine(w, int64(len(v.Datasets)), shownN)
+	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Releases)), "release", "releases"))
+	for _, r := range v.Releases {
+		fmt.Fprintf(w, "  line %d  %s  release %s  ε = %s, δ = %s (%s)  %s\n    mechanism %s  sha256 %s\n",
+			r.Line, r.Time, r.ReleaseID, num(r.Epsilon), num(r.Delta), r.Source, words.Count(int64(len(r.Datasets)), "dataset", "datasets"), r.Mechanism, r.MechanismSHA256)
+	}
+	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Raises)), "raise", "raises"))
+	for _, r := range v.Raises {
+		fmt.Fprintf(w, "  line %d  %s  by %s: ε %s → %s, δ %s → %s: %s\n", r.Line, r.Time, ledger.Quote(r.User),
+			num(r.From.Epsilon), num(r.To.Epsilon), num(r.From.Delta), num(r.To.Delta), strconv.Quote(r.Reason))
+	}
+	if len(v.Repairs) > 0 {
+		fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Repairs)), "repair", "repairs"))
+		for _, r := range v.Repairs {
+			fmt.Fprintf(w, "  line %d  %s  by %s: removed an incomplete line of %s (sha256 %s): %s\n", r.Line, r.Time, ledger.Quote(r.User),
+				words.Count(r.DroppedBytes, "byte", "bytes"), r.DroppedSHA256, strconv.Quote(r.Reason))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,371 @@
+package ledger
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Framework is the privacy framework of every entry this version writes: approximate
+// differential privacy with parameters (ε, δ). It is recorded in each entry so that
+// a ledger stays readable when other frameworks (zCDP, Rényi DP) are added: an
+// entry of another framework is refused by this version, never misread.
+const Framework = "epsilon-delta"
+
+// Version is the format version written in the header.
+const Version = 1
+
+// Entry kinds.
+const (
+	KindBudget  = "budget"  // line 1: the budget set by ledger init
+	KindRaise   = "raise"   // the budget raised by ledger raise
+	KindRelease = "release" // one release: the datasets it drew and what each spent
+	KindRepair  = "repair"  // an incomplete last line dropped by ledger repair
+)
+
+// Sources of a release's (ε, δ).
+const (
+	SourceMetadata = "metadata" // read from the mechanism file's metadata
+	SourceStated   = "stated"   // given by the operator (a CSV mechanism has no metadata)
+)
+
+// Header is line 1, written by Init: the ledger's identity and its first budget.
+type Header struct {
+	Kind          string  `json:"kind"`
+	Prev          string  `json:"prev"` // "" (nothing before it)
+	Time          string  `json:"time"` // RFC 3339, UTC
+	Version       int     `json:"version"`
+	Ledger        string  `json:"ledger"` // 128 random bits in hex: tells two ledgers apart
+	Framework     string  `json:"framework"`
+	BudgetEpsilon float64 `json:"budget_epsilon"` // the total ε each dataset may spend
+	BudgetDelta   float64 `json:"budget_delta"`   // the total δ each dataset may spend
+	User          string  `json:"user"`
+}
+
+// Raise is a budget raised by `graphdp ledger raise`: the new totals, who and why.
+type Raise struct {
+	Kind          string  `json:"kind"`
+	Prev          string  `json:"prev"`
+	Time          string  `json:"time"`
+	Framework     string  `json:"framework"`
+	BudgetEpsilon float64 `json:"budget_epsilon"`
+	BudgetDelta   float64 `json:"budget_delta"`
+	User          string  `json:"user"`
+	Reason        string  `json:"reason"`
+}
+
+// Release is one `graphdp release`: every dataset it drew spent (Epsilon, Delta).
+// MechanismSHA256 is the SHA-256 of the mechanism file's bytes: it identifies what
+// was sampled better than a path, and it is why the ledger is private (doc.go).
+type Release struct {
+	Kind            string   `json:"kind"`
+	Prev            string   `json:"prev"`
+	Time            string   `json:"time"`
+	ReleaseID       string   `json:"release_id"` // 128 random bits in hex, also in the release file's metadata
+	Mechanism       string   `json:"mechanism"`  // the mechanism file's path, as given
+	MechanismSHA256 string   `json:"mechanism_sha256"`
+	Framework       string   `json:"framework"`
+	Epsilon         float64  `json:"epsilon"`
+	Delta           float64  `json:"delta"`
+	Source          string   `json:"source"` // SourceMetadata or SourceStated
+	Datasets        []string `json:"datasets"`
+}
+
+// Repair is an incomplete last line dropped by `graphdp ledger repair`: how many
+// bytes, their SHA-256, who and why.
+type Repair struct {
+	Kind          string `json:"kind"`
+	Prev          string `json:"prev"`
+	Time          string `json:"time"`
+	DroppedBytes  int64  `json:"dropped_bytes"`
+	DroppedSHA256 string `json:"dropped_sha256"`
+	User          string `json:"user"`
+	Reason        string `json:"reason"`
+}
+
+// fields are the keys of each kind's entry, in the order they are written.
+var fields = map[string][]string{
+	KindBudget:  {"kind", "prev", "time", "version", "ledger", "framework", "budget_epsilon", "budget_delta", "user"},
+	KindRaise:   {"kind", "prev", "time", "framework", "budget_epsilon", "budget_delta", "user", "reason"},
+	KindRelease: {"kind", "prev", "time", "release_id", "mechanism", "mechanism_sha256", "framework", "epsilon", "delta", "source", "datasets"},
+	KindRepair:  {"kind", "prev", "time", "dropped_bytes", "dropped_sha256", "user", "reason"},
+}
+
+// Line framing: every line is exactly linePrefix + entry + lineMiddle + hex + lineSuffix.
+const (
+	linePrefix = `{"entry":`
+	lineMiddle = `,"sha256":"`
+	lineSuffix = `"}`
+)
+
+// encodeLine is the line (without its newline) of entry e and the entry's hash.
+func encodeLine(e any) (line []byte, hash string, err error) {
+	body, err := canonical(e)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(body)
+	hash = hex.EncodeToString(sum[:])
+	line = make([]byte, 0, len(linePrefix)+len(body)+len(lineMiddle)+len(hash)+len(lineSuffix))
+	line = append(line, linePrefix...)
+	line = append(line, body...)
+	line = append(line, lineMiddle...)
+	line = append(line, hash...)
+	line = append(line, lineSuffix...)
+	return line, hash, nil
+}
+
+// canonical is the one encoding of an entry: encoding/json of its struct (fields in
+// declaration order, shortest round-trip numbers, HTML characters escaped), with no
+// trailing newline. A line whose entry is not byte-for-byte this encoding of what it
+// decodes to is refused, so that no two byte strings mean the same entry.
+func canonical(e any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	if err := enc.Encode(e); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// lineError is a problem with one line (its number set by the reader).
+type lineError struct{ msg string }
+
+func (e *lineError) Error() string { return e.msg }
+
+func badLine(format string, a ...any) error { return &lineError{fmt.Sprintf(format, a...)} }
+
+// decoded is one verified line: its hash and its entry (one of the kind structs).
+type decoded struct {
+	hash  string
+	kind  string
+	entry any // *Header, *Raise, *Release or *Repair
+}
+
+// decodeLine checks a line's framing, hash and entry, and decodes it; prev is the
+// hash the entry must name (the previous line's, "" for line 1).
+func decodeLine(line []byte, prev string) (*decoded, error) {
+	if !bytes.HasPrefix(line, []byte(linePrefix)) || !bytes.HasSuffix(line, []byte(lineSuffix)) ||
+		len(line) < len(linePrefix)+len(lineMiddle)+64+len(lineSuffix) {
+		return nil, badLine("not a ledger line (each line of a graphdp ledger is {\"entry\":{…},\"sha256\":\"…\"})")
+	}
+	tail := line[len(line)-len(lineSuffix)-64-len(lineMiddle):]
+	if !bytes.HasPrefix(tail, []byte(lineMiddle)) {
+		return nil, badLine("not a ledger line (each line of a graphdp ledger is {\"entry\":{…},\"sha256\":\"…\"})")
+	}
+	hash := string(tail[len(lineMiddle) : len(lineMiddle)+64])
+	if !isHex(hash, 64) {
+		return nil, badLine("its sha256 is not 64 lowercase hex digits")
+	}
+	body := line[len(linePrefix) : len(line)-len(tail)]
+	sum := sha256.Sum256(body)
+	if hex.EncodeToString(sum[:]) != hash {
+		return nil, badLine("its entry does not match its sha256: the line was changed after it was written")
+	}
+	// The keys: exactly the kind's, none null.
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil || raw == nil {
+		return nil, badLine("its entry is not a JSON object")
+	}
+	var kind string
+	if k, ok := raw["kind"]; !ok || json.Unmarshal(k, &kind) != nil || fields[kind] == nil {
+		return nil, badLine("its entry has no known kind (budget, raise, release or repair)")
+	}
+	want := fields[kind]
+	for _, f := range want {
+		v, ok := raw[f]
+		switch {
+		case !ok:
+			return nil, badLine("%s entry: field %q is missing", kind, f)
+		case string(v) == "null":
+			return nil, badLine("%s entry: field %q is null", kind, f)
+		}
+	}
+	for f := range raw {
+		if !slices.Contains(want, f) {
+			return nil, badLine("%s entry: unknown field %q", kind, f)
+		}
+	}
+	var e any
+	switch kind {
+	case KindBudget:
+		e = new(Header)
+	case KindRaise:
+		e = new(Raise)
+	case KindRelease:
+		e = new(Release)
+	case KindRepair:
+		e = new(Repair)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(e); err != nil {
+		return nil, badLine("%s entry: %v", kind, err)
+	}
+	if err := validate(e, prev); err != nil {
+		return nil, err
+	}
+	again, err := canonical(e)
+	if err != nil || !bytes.Equal(again, body) {
+		return nil, badLine("%s entry: not in the one form graphdp writes (fields in order, no spaces, shortest numbers, no repeated keys)", kind)
+	}
+	return &decoded{hash: hash, kind: kind, entry: e}, nil
+}
+
+// validate checks an entry's values and that it names prev.
+func validate(e any, prev string) error {
+	var (
+		kind, gotPrev, when string
+	)
+	switch x := e.(type) {
+	case *Header:
+		kind, gotPrev, when = x.Kind, x.Prev, x.Time
+		if x.Version != Version {
+			return badLine("budget entry: format version %d; this graphdp reads version %d", x.Version, Version)
+		}
+		if !isHex(x.Ledger, 32) {
+			return badLine("budget entry: ledger id %q is not 32 hex digits", x.Ledger)
+		}
+		if err := checkFramework(kind, x.Framework); err != nil {
+			return err
+		}
+		if err := checkBudget(kind, x.BudgetEpsilon, x.BudgetDelta); err != nil {
+			return err
+		}
+	case *Raise:
+		kind, gotPrev, when = x.Kind, x.Prev, x.Time
+		if err := checkFramework(kind, x.Framework); err != nil {
+			return err
+		}
+		if err := checkBudget(kind, x.BudgetEpsilon, x.BudgetDelta); err != nil {
+			return err
+		}
+		if strings.TrimSpace(x.Reason) == "" {
+			return badLine("raise entry: no reason")
+		}
+	case *Release:
+		kind, gotPrev, when = x.Kind, x.Prev, x.Time
+		if !isHex(x.ReleaseID, 32) {
+			return badLine("release entry: release id %q is not 32 hex digits", x.ReleaseID)
+		}
+		if !isHex(x.MechanismSHA256, 64) {
+			return badLine("release entry: mechanism_sha256 is not 64 hex digits")
+		}
+		if err := checkFramework(kind, x.Framework); err != nil {
+			return err
+		}
+		if err := CheckCharge(x.Epsilon, x.Delta); err != nil {
+			return badLine("release entry: %v", err)
+		}
+		if x.Source != SourceMetadata && x.Source != SourceStated {
+			return badLine("release entry: source %q is not %q or %q", x.Source, SourceMetadata, SourceStated)
+		}
+		if len(x.Datasets) == 0 {
+			return badLine("release entry: no datasets")
+		}
+		seen := make(map[string]struct{}, len(x.Datasets))
+		for _, d := range x.Datasets {
+			if _, dup := seen[d]; dup {
+				return badLine("release entry: dataset %s listed twice", Quote(d))
+			}
+			seen[d] = struct{}{}
+		}
+	case *Repair:
+		kind, gotPrev, when = x.Kind, x.Prev, x.Time
+		if x.DroppedBytes <= 0 || !isHex(x.DroppedSHA256, 64) {
+			return badLine("repair entry: dropped_bytes must be > 0 and dropped_sha256 64 hex digits")
+		}
+		if strings.TrimSpace(x.Reason) == "" {
+			return badLine("repair entry: no reason")
+		}
+	}
+	if gotPrev != prev {
+		if prev == "" {
+			return badLine("%s entry: prev is %q; the first line names no previous line", kind, gotPrev)
+		}
+		return badLine("%s entry: prev does not match the sha256 of the line before it (%s…): a line was removed, inserted or moved", kind, prev[:12])
+	}
+	if _, err := time.Parse(time.RFC3339Nano, when); err != nil || !strings.HasSuffix(when, "Z") {
+		return badLine("%s entry: time %q is not an RFC 3339 UTC time", kind, when)
+	}
+	return nil
+}
+
+// CheckCharge rejects what no release may spend: ε that is negative, NaN or
+// infinite, δ outside [0, 1).
+func CheckCharge(epsilon, delta float64) error {
+	if math.IsNaN(epsilon) || math.IsInf(epsilon, 0) || epsilon < 0 {
+		return fmt.Errorf("ε = %v is not a finite number ≥ 0", epsilon)
+	}
+	if math.IsNaN(delta) || delta < 0 || delta >= 1 {
+		return fmt.Errorf("δ = %v is not in [0, 1)", delta)
+	}
+	return nil
+}
+
+// CheckBudget rejects a budget that is not ε finite ≥ 0 and δ in [0, 1].
+func CheckBudget(epsilon, delta float64) error {
+	if math.IsNaN(epsilon) || math.IsInf(epsilon, 0) || epsilon < 0 {
+		return fmt.Errorf("budget ε = %v is not a finite number ≥ 0", epsilon)
+	}
+	if math.IsNaN(delta) || delta < 0 || delta > 1 {
+		return fmt.Errorf("budget δ = %v is not in [0, 1]", delta)
+	}
+	return nil
+}
+
+func checkBudget(kind string, epsilon, delta float64) error {
+	if err := CheckBudget(epsilon, delta); err != nil {
+		return badLine("%s entry: %v", kind, err)
+	}
+	return nil
+}
+
+func checkFramework(kind, f string) error {
+	if f != Framework {
+		return badLine("%s entry: privacy framework %q; this graphdp accounts only %q", kind, f, Framework)
+	}
+	return nil
+}
+
+// isHex reports whether s is n lowercase hex digits.
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Quote writes a dataset id for a message: as it is when it is printable and
+// unambiguous, else quoted with Go escapes, so that control characters from data
+// never reach the operator's terminal.
+func Quote(id string) string {
+	if id == "" || !utf8.ValidString(id) {
+		return strconv.Quote(id)
+	}
+	for _, r := range id {
+		if !strconv.IsPrint(r) || r == ' ' || r == '"' || r == '\\' || r == ',' || r == ':' {
+			return strconv.Quote(id)
+		}
+	}
+	return id
+}
+
+// ValidID reports whether a dataset id can be recorded exactly: JSON text holds
+// valid UTF-8 only (an invalid byte would be written as U+FFFD, and the ledger would
+// then charge a different id than the one released).
+func ValidID(id string) bool { return utf8.ValidString(id) }
