@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/graphdp/graphdp/internal/graphgen"
@@ -294,6 +295,30 @@ func TestTradeOffMatchesExactLP(t *testing.T) {
 		}
 		if obj == Worst && math.Abs(pts[4].Utility-res.Utility) > 1e-9 {
 			t.Errorf("instance %d: worst's curve ends at %v, its result is %v", i, pts[4].Utility, res.Utility)
+		}
+	}
+}
+
+// The objectives' weights (objective.go): balanced divides by twice each answer's
+// total, or by the total alone when the other answer weighs nothing; all zero stays
+// zero; accuracy (and the zero Objective) keeps the weights as given.
+func TestEffectiveWeights(t *testing.T) {
+	ans := []bool{true, false, false, true}
+	for _, c := range []struct {
+		obj  Objective
+		w    []float64
+		want []float64
+	}{
+		{Balanced, []float64{1, 1, 1, 1}, []float64{0.25, 0.25, 0.25, 0.25}},
+		{Balanced, []float64{3, 1, 3, 1}, []float64{3.0 / 8, 1.0 / 8, 3.0 / 8, 1.0 / 8}},
+		{Worst, []float64{2, 0, 0, 6}, []float64{0.25, 0, 0, 0.75}},
+		{Balanced, []float64{0, 0, 0, 0}, []float64{0, 0, 0, 0}},
+		{Accuracy, []float64{3, 1, 3, 1}, []float64{3, 1, 3, 1}},
+		{"", []float64{3, 1, 3, 1}, []float64{3, 1, 3, 1}},
+	} {
+		got := effectiveWeights(&Problem{Answer: ans, Weight: c.w}, c.obj)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q %v: %v, want %v", c.obj, c.w, got, c.want)
 		}
 	}
 }
