@@ -62,8 +62,9 @@
 //     memory follow the cut and the hitting set.
 //  6. The launcher reads footers, per-shard reports and, for the output, the shards'
 //     info and output blocks, one shard at a time, streamed into the output file
-//     (sink.WriteBatches): never a graph block, and never the whole output in
-//     memory (it holds one shard's rows, one row group and the hitting set's ids).
+//     (sink.Outputs.WriteBatches, published with the summary: sink doc.go invariant
+//     5): never a graph block, and never the whole output in memory (it holds one
+//     shard's rows, one row group and the hitting set's ids).
 //  7. A split of a gs:// or s3:// input transfers the footer and the column chunks
 //     it decodes, plus at most one 64 KiB read-ahead window per small read, never
 //     the whole object (BEAM.md, "Ranged reads"); every read of one open is of the

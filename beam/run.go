@@ -315,7 +315,10 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
 	done("audit")
-	if err := assemble(ctx, c, job, pl, fps, l, fd, s); err != nil {
+	// The mechanism and the summary are published together or not at all.
+	out := sink.NewOutputs()
+	defer out.Abort()
+	if err := assemble(ctx, c, job, pl, fps, l, fd, s, out); err != nil {
 		return nil, err
 	}
 	s.Out = job.Out
@@ -323,12 +326,15 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	s.Phases = phases
 	s.WallSeconds = time.Since(start).Seconds()
 	s.PeakRSSBytes = pipeline.PeakRSS()
-	log.Info("written", "stage", "write", "out", job.Out, "rounds", rs.Rounds)
 	if job.Summary != "" {
-		if err := s.WriteJSON(job.Summary); err != nil {
+		if err := out.WriteFile(ctx, job.Summary, s.EncodeJSON); err != nil {
 			return s, err
 		}
 	}
+	if err := out.Commit(ctx); err != nil {
+		return s, err
+	}
+	log.Info("written", "stage", "write", "out", job.Out, "summary", job.Summary, "rounds", rs.Rounds)
 	return s, nil
 }
 
@@ -734,13 +740,13 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 	return pipeline.Infeasible(c.Hitting, job.Epsilon, job.Delta, fd.Infeasible, conflicts)
 }
 
-// assemble writes job.Out (doc.go invariant 6) shard by shard: each shard's rows
+// assemble stages job.Out in out (doc.go invariant 6) shard by shard: each shard's rows
 // (its info and output blocks, in position order), laid out by pipeline.Rows and
 // streamed into sink.WriteBatches — the single-machine run's bytes, except the
 // engine named in the metadata. It never reads a graph block and holds one shard's
 // rows (and the sink one row group) at a time, plus the hitting set's ids, which
 // name the binding vertices (fd, from the finish).
-func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary) error {
+func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary, out *sink.Outputs) error {
 	bindIDs := fd.hitIDs.ingest(c.StrIDs)
 	sh := 0
 	next := func() (arrow.RecordBatch, error) {
@@ -789,7 +795,7 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, pl *planned, fps []
 	}
 	ld := &pipeline.Loaded{Vertices: &ingest.Vertices{Fingerprint: fps[fileVertices]}, Edges: &ingest.Edges{Fingerprint: fps[fileEdges]},
 		Hit: &ingest.HittingSet{Fingerprint: fps[fileHit]}}
-	err := sink.WriteBatches(ctx, job.Out, pipeline.OutputSchema(pl.idType, pl.answerType), next, pipeline.Metadata(&job, Engine, ld))
+	err := out.WriteBatches(ctx, job.Out, pipeline.OutputSchema(pl.idType, pl.answerType), next, pipeline.Metadata(&job, Engine, ld))
 	if c.N > 0 {
 		s.MeanPTrue /= float64(c.N)
 	}

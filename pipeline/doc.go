@@ -5,11 +5,13 @@
 // Invariants:
 //
 //  1. A job is validated completely before any input is read; every problem is
-//     reported at once (*ConfigError).
+//     reported at once (*ConfigError). Validation includes the files: no output is
+//     an input or the other output (internal/files: by device and inode), and every
+//     output has a place to be written (sink.CheckPath).
 //  2. Nothing is written to Job.Out unless every check passed: the hitting set covers
 //     every boundary edge, an extension exists, and the computed mechanism passes the
-//     (ε,δ)-DP audit with zero tolerance. The output and summary are written
-//     atomically (package sink).
+//     (ε,δ)-DP audit with zero tolerance. The output and the summary are published
+//     together or not at all (sink.Outputs; optimize's outputs likewise).
 //  3. Rejections of the input are *RejectError (or *ingest.InputError from reading);
 //     the CLI maps both to exit status 3.
 //  4. The output is a pure function of the inputs and the job's parameters: one row per

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -175,12 +174,14 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	// No output may be an input or the other output, however the paths are spelled
 	// (internal/files: device and inode, links resolved).
 	probs = append(probs, files.Check(j.Files()...)...)
+	// Every output's place is checked before any work: a run must not fail after
+	// the work for want of a folder, a permission or a shorter name (sink.CheckPath).
 	for _, f := range []struct{ key, path string }{{"out", j.Out}, {"summary", j.Summary}} {
 		if f.path == "" || hasScheme(f.path) {
 			continue
 		}
-		if st, err := os.Stat(filepath.Dir(f.path)); err != nil || !st.IsDir() {
-			add("%s: %s: the folder %s does not exist", f.key, f.path, filepath.Dir(f.path))
+		if err := sink.CheckPath(f.path); err != nil {
+			add("%s: %s: %v", f.key, f.path, err)
 		}
 	}
 	if !j.epsilonSet {

@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/cover"
@@ -131,28 +135,27 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		"graphdp.utility":     num(res.Utility),
 		"graphdp.upper_bound": num(res.Upper),
 	})
-	if err := sink.Write(ctx, oj.Out, rec, meta); err != nil {
+	// Every output is staged, then all are published together (sink.Outputs).
+	out := sink.NewOutputs()
+	defer out.Abort()
+	if err := out.Write(ctx, oj.Out, rec, meta); err != nil {
 		return nil, err
 	}
-	log.Info("written", "stage", "write", "out", oj.Out, "rows", len(res.Hit))
 	if oj.MechanismOut != "" {
-		// `graphdp run` itself, on the file just written: the same bytes a user's run gives.
-		rj := job
-		rj.HittingSet, rj.Out, rj.Summary, rj.Engine, rj.Progress = oj.Out, oj.MechanismOut, "", "propagate", nil
-		if _, err := Run(ctx, rj, log); err != nil {
-			return nil, fmt.Errorf("running the optimised hitting set: %w", err)
+		if err := stageMechanism(ctx, oj, job, rec, meta, log, out); err != nil {
+			return nil, err
 		}
 	}
 	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), PeakRSS()
 	if oj.HTML != "" {
-		if err := sink.WriteFileAtomic(oj.HTML, func(w io.Writer) error {
+		if err := out.WriteFile(ctx, oj.HTML, func(w io.Writer) error {
 			return report.RegionHTML(w, region(prob, res, s))
 		}); err != nil {
 			return s, err
 		}
 	}
 	if oj.SummaryOut != "" {
-		if err := sink.WriteFileAtomic(oj.SummaryOut, func(w io.Writer) error {
+		if err := out.WriteFile(ctx, oj.SummaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(s)
@@ -160,7 +163,33 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 			return s, err
 		}
 	}
+	if err := out.Commit(ctx); err != nil {
+		return s, err
+	}
+	log.Info("written", "stage", "write", "out", oj.Out, "rows", len(res.Hit), "mechanism_out", oj.MechanismOut, "html", oj.HTML, "summary", oj.SummaryOut)
 	return s, nil
+}
+
+// stageMechanism stages in out what `graphdp run` on the hitting set rec writes:
+// run itself, reading the hitting set from a private copy (the same bytes as
+// oj.Out, which is only staged: published with the mechanism or not at all) in a
+// folder of its own under the system's temporary folder, removed afterwards.
+func stageMechanism(ctx context.Context, oj OptimizeJob, job Job, rec arrow.RecordBatch, meta map[string]string, log *slog.Logger, out *sink.Outputs) error {
+	tmp, err := os.MkdirTemp("", "graphdp-optimize-")
+	if err != nil {
+		return fmt.Errorf("running the optimised hitting set: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	hit := filepath.Join(tmp, filepath.Base(oj.Out))
+	if err := sink.Write(ctx, hit, rec, meta); err != nil {
+		return fmt.Errorf("running the optimised hitting set: %w", err)
+	}
+	rj := job
+	rj.HittingSet, rj.Out, rj.Summary, rj.Engine, rj.Progress = hit, oj.MechanismOut, "", "propagate", nil
+	if _, err := stageRun(ctx, rj, log, out); err != nil {
+		return fmt.Errorf("running the optimised hitting set: %w", err)
+	}
+	return nil
 }
 
 // readWeights returns w(v) per vertex and a description of where they came from.

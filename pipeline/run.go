@@ -163,8 +163,25 @@ func Engine(job *Job) (bfs.Engine, error) {
 	return nil, fmt.Errorf("unknown engine %q", job.Engine)
 }
 
-// Run executes a validated job on this machine (doc.go).
+// Run executes a validated job on this machine (doc.go): its mechanism and its
+// summary are published together or not at all (sink.Outputs).
 func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
+	out := sink.NewOutputs()
+	defer out.Abort()
+	s, err := stageRun(ctx, job, log, out)
+	if err != nil {
+		return s, err
+	}
+	if err := out.Commit(ctx); err != nil {
+		return s, err
+	}
+	log.Info("written", "stage", "write", "out", job.Out, "summary", job.Summary, "rows", s.Vertices)
+	return s, nil
+}
+
+// stageRun is Run up to the publication: it stages the mechanism (job.Out) and,
+// when job.Summary is set, the summary in out, for the caller to commit.
+func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs) (*Summary, error) {
 	// Workers goes down to the engine and the CSR build; nothing here sets
 	// process-wide state (GOMAXPROCS), which a library must leave to its program.
 	eng, err := Engine(&job)
@@ -293,14 +310,14 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 		return nil, err
 	}
 	defer rec.Release()
-	if err := sink.Write(sink.WithRowCounter(ctx, written), job.Out, rec, Metadata(&job, eng.Name(), l)); err != nil {
+	if err := out.Write(sink.WithRowCounter(ctx, written), job.Out, rec, Metadata(&job, eng.Name(), l)); err != nil {
 		return nil, err
 	}
 	s.Out = job.Out
-	log.Info("written", "stage", "write", "out", job.Out, "rows", rec.NumRows(), "seconds", t.done("write").Seconds())
+	log.Info("staged", "stage", "write", "out", job.Out, "rows", rec.NumRows(), "seconds", t.done("write").Seconds())
 	finish(s, t)
 	if job.Summary != "" {
-		if err := s.WriteJSON(job.Summary); err != nil {
+		if err := out.WriteFile(ctx, job.Summary, s.EncodeJSON); err != nil {
 			return s, err
 		}
 	}

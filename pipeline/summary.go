@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/report"
-	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -158,13 +157,12 @@ func PeakRSS() int64 {
 	return 0
 }
 
-// WriteJSON writes the summary atomically.
-func (s *Summary) WriteJSON(path string) error {
-	return sink.WriteFileAtomic(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
-	})
+// EncodeJSON writes the summary as indented JSON to w: the --summary file (Run
+// publishes it with the mechanism).
+func (s *Summary) EncodeJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
 }
 
 // Human prints the short summary people read on stderr.

@@ -71,27 +71,37 @@ func writeRecord(ctx context.Context, path string, rec arrow.RecordBatch, meta m
 }
 
 func writeTable(ctx context.Context, path string, rec table, meta map[string]string, cfg config) error {
+	o := NewOutputs()
+	defer o.Abort()
+	if err := o.writeTable(ctx, path, rec, meta, cfg); err != nil {
+		return err
+	}
+	return o.Commit(ctx)
+}
+
+// encoder returns what writes rec to path's format, after checking what can be
+// checked before writing (format, metadata keys, CSV column types).
+func encoder(ctx context.Context, path string, rec table, meta map[string]string, cfg config) (func(w io.Writer) error, error) {
 	format, err := FormatOf(path)
 	if err != nil {
-		return markNotPublished(err)
+		return nil, err
 	}
 	md, err := sortedMetadata(meta)
 	if err != nil {
-		return markNotPublished(fmt.Errorf("sink: %s: %w", path, err))
+		return nil, fmt.Errorf("sink: %s: %w", path, err)
 	}
-	var encode func(w io.Writer) error
 	switch format {
 	case Parquet:
-		encode = func(w io.Writer) error { return writeParquet(ctx, w, rec, md, cfg) }
+		return func(w io.Writer) error { return writeParquet(ctx, w, rec, md, cfg) }, nil
 	case ArrowIPC:
-		encode = func(w io.Writer) error { return writeIPC(ctx, w, rec, md, cfg) }
+		return func(w io.Writer) error { return writeIPC(ctx, w, rec, md, cfg) }, nil
 	case CSV:
 		if err := checkCSVSchema(rec.schema); err != nil {
-			return markNotPublished(fmt.Errorf("sink: %s: %w", path, err))
+			return nil, fmt.Errorf("sink: %s: %w", path, err)
 		}
-		encode = func(w io.Writer) error { return writeCSV(ctx, w, rec, cfg) }
+		return func(w io.Writer) error { return writeCSV(ctx, w, rec, cfg) }, nil
 	}
-	return writeFileAtomic(ctx, path, encode)
+	return nil, fmt.Errorf("sink: %s: unknown format", path)
 }
 
 // sortedMetadata turns meta into Arrow metadata with keys in byte order, so

@@ -3,11 +3,13 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
 )
@@ -165,10 +167,21 @@ func (jf *jobFlags) mechanism(job pipeline.Job) string {
 }
 
 // fileProblems checks the command's own files (the config file, and the outputs
-// and inputs it has beyond the job's) against the job's files and each other: no
-// output may be an input or another output (internal/files).
+// and inputs it has beyond the job's, which Job.Problems checks): no output may be
+// an input or another output (internal/files), and every output must have a place
+// to be written (sink.CheckPath), before any work.
 func (jf *jobFlags) fileProblems(job *pipeline.Job, own ...files.File) []string {
-	return files.CheckAdded(job.Files(), append([]files.File{files.In("config", jf.config)}, own...)...)
+	probs := files.CheckAdded(job.Files(), append([]files.File{files.In("config", jf.config)}, own...)...)
+	for _, f := range own {
+		// The ledger is appended in place (pipeline/ledger.go), not written by sink.
+		if !f.Output || f.Path == "" || f.Key == "ledger" {
+			continue
+		}
+		if err := sink.CheckPath(f.Path); err != nil {
+			probs = append(probs, fmt.Sprintf("%s: %s: %v", f.Key, f.Path, err))
+		}
+	}
+	return probs
 }
 
 // set reports whether the flag was given on the command line.

@@ -15,6 +15,7 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/sink"
 )
 
 // Exit statuses (README, "Exit codes").
@@ -169,12 +170,18 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	err := c.run(ctx, args[1:], e)
 	var sig *interrupted
 	if err != nil && ctx.Err() != nil && errors.As(context.Cause(ctx), &sig) {
-		// Every write checks the context before its rename: nothing was written.
+		// A command's outputs are published together, and the context is checked
+		// before the first rename only: nothing was written, unless the signal came
+		// while they were being published and that failed (sink.PublishError says
+		// what is where).
 		code := exitSIGINT
 		if sig.sig == syscall.SIGTERM {
 			code = exitSIGTERM
 		}
 		msg := fmt.Sprintf("%s %s: interrupted (%s); nothing written", p.Name, args[0], signalName(sig.sig))
+		if pe := (*sink.PublishError)(nil); errors.As(err, &pe) {
+			msg = fmt.Sprintf("%s %s: interrupted (%s): %v", p.Name, args[0], signalName(sig.sig), err)
+		}
 		if records != nil {
 			records.Error(msg, "exit", code)
 		} else {
