@@ -322,3 +322,57 @@ func TestEffectiveWeights(t *testing.T) {
 		}
 	}
 }
+
+// Floors exactly at their limit (the largest float64 floors floorsFeasible accepts:
+// t1 = Upper(RD(1 − t0)), and the largest common floor) are met exactly: the
+// boundary datasets are forced there, and the seeds (floorSeed) must survive float64
+// rounding through bfs.Solve. One float64 above the limit is refused.
+func TestFloorsAtTheirLimit(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 4))
+	count := 150
+	if testing.Short() {
+		count = 30
+	}
+	for i := range count {
+		in := randomInstance(t, r, 2+r.IntN(10))
+		if !hasBoundary(in.p.G, in.p.Answer) {
+			continue
+		}
+		var f Floors
+		switch i % 3 {
+		case 0:
+			f[0] = testFloors[r.IntN(len(testFloors))]
+			f[1] = in.p.Pair.Upper(f.hi0())
+		case 1:
+			f[1] = testFloors[r.IntN(len(testFloors))]
+			f[0] = floorError(in.p.Pair, f).Max0
+		default:
+			c := floorError(in.p.Pair, Floors{}).Common
+			f = Floors{c, c}
+		}
+		obj := []Objective{Accuracy, Balanced}[r.IntN(2)]
+		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-9, Objective: obj, Floors: f})
+		if err != nil {
+			t.Fatalf("instance %d: floors %v at their limit: %v", i, f, err)
+		}
+		if !f.meets(in.p.Answer, res.Solution.POne) {
+			t.Fatalf("instance %d: floors %v missed", i, f)
+		}
+		checkMechanism(t, &Problem{G: in.p.G, Answer: in.p.Answer, Weight: effectiveWeights(in.p, obj), Pair: in.p.Pair}, res)
+		above := f // one float64 above on the side at its limit (both for the common floor)
+		switch i % 3 {
+		case 0:
+			above[1] = math.Nextafter(f[1], 2)
+		case 1:
+			above[0] = math.Nextafter(f[0], 2)
+		default:
+			above = Floors{math.Nextafter(f[0], 2), math.Nextafter(f[1], 2)}
+		}
+		if above[0] <= 1 && above[1] <= 1 {
+			var fe *FloorError
+			if _, err := Optimize(context.Background(), in.p, Options{Objective: obj, Floors: above}); !errors.As(err, &fe) {
+				t.Fatalf("instance %d: floors %v one float64 above the limit: %v", i, above, err)
+			}
+		}
+	}
+}
