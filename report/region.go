@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -27,6 +28,18 @@ type Region struct {
 	Epsilon    float64
 	Delta      float64
 	Weights    string
+	// Objective names the utility (optimize's objective). TradeOff is its best value
+	// against a common floor t on every dataset's p_true, ascending in t (each point
+	// certified: Utility ≤ optimum ≤ Upper); Chosen is the written mechanism, at its
+	// smallest p_true. No curve is drawn with fewer than two points.
+	Objective string
+	TradeOff  []Trade
+	Chosen    Trade
+}
+
+// Trade is one point of the trade-off curve.
+type Trade struct {
+	Floor, Utility, Upper float64
 }
 
 // Point is one marked pair and its utility.
@@ -89,6 +102,75 @@ const (
 	regionBarGap = 34.0
 )
 
+// tradePlot is the trade-off curve's SVG geometry.
+type tradePlot struct {
+	W, H, Left, Right, Top, Bottom float64
+	Line, UpperLine                string // polyline points
+	Points                         []point
+	Chosen                         point
+	XTicks, YTicks                 []tick
+}
+
+// tradeGeometry lays out the curve: floors on x, utilities on y, both axes spanning
+// the points (and the chosen one), with a margin so flat curves stay visible.
+func tradeGeometry(r *Region) *tradePlot {
+	if len(r.TradeOff) < 2 {
+		return nil
+	}
+	c := &tradePlot{W: 720, H: 320, Left: 80, Right: 690, Top: 20, Bottom: 270}
+	x0, x1 := math.Min(r.TradeOff[0].Floor, r.Chosen.Floor), math.Max(r.TradeOff[len(r.TradeOff)-1].Floor, r.Chosen.Floor)
+	y0, y1 := r.Chosen.Utility, r.Chosen.Utility
+	for _, p := range r.TradeOff {
+		y0, y1 = math.Min(y0, p.Utility), math.Max(y1, p.Upper)
+	}
+	pad := math.Max((y1-y0)*0.08, math.Max(math.Abs(y1)*1e-6, 1e-12))
+	y0, y1 = y0-pad, y1+pad
+	if x1 <= x0 {
+		x1 = x0 + 1e-9
+	}
+	px := func(x float64) float64 { return c.Left + (x-x0)/(x1-x0)*(c.Right-c.Left) }
+	py := func(y float64) float64 { return c.Bottom - (y-y0)/(y1-y0)*(c.Bottom-c.Top) }
+	var line, upper []string
+	for _, p := range r.TradeOff {
+		line = append(line, fmt.Sprintf("%.1f,%.1f", px(p.Floor), py(p.Utility)))
+		upper = append(upper, fmt.Sprintf("%.1f,%.1f", px(p.Floor), py(p.Upper)))
+		c.Points = append(c.Points, point{X: px(p.Floor), Y: py(p.Utility),
+			Title: fmt.Sprintf("floor %.6g: utility %.10g (certified upper bound %.10g)", p.Floor, p.Utility, p.Upper)})
+	}
+	c.Line, c.UpperLine = strings.Join(line, " "), strings.Join(upper, " ")
+	c.Chosen = point{X: px(r.Chosen.Floor), Y: py(r.Chosen.Utility),
+		Title: fmt.Sprintf("the written mechanism: smallest p_true %.6g, utility %.10g", r.Chosen.Floor, r.Chosen.Utility)}
+	xs, ys := niceTicks(x0, x1), niceTicks(y0, y1)
+	for i, l := range tickLabels(xs) {
+		c.XTicks = append(c.XTicks, tick{At: px(xs[i]), Label: l})
+	}
+	for i, l := range tickLabels(ys) {
+		c.YTicks = append(c.YTicks, tick{At: py(ys[i]), Label: l})
+	}
+	return c
+}
+
+// tickLabels writes round tick values with the fewest decimals that give each
+// exactly, so close ticks never share a label.
+func tickLabels(vs []float64) []string {
+	d := 0
+	for ; d < 15; d++ {
+		exact := true
+		for _, v := range vs {
+			back, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', d, 64), 64)
+			exact = exact && back == v
+		}
+		if exact {
+			break
+		}
+	}
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = strconv.FormatFloat(v, 'f', d, 64)
+	}
+	return out
+}
+
 // RegionHTML writes the boundary-homogeneous page: the utility as a heat map over the feasible
 // (α₀, α₁) region with the three points marked (doc.go, invariant 4: self-contained).
 func RegionHTML(w io.Writer, r *Region) error {
@@ -134,7 +216,8 @@ func RegionHTML(w io.Writer, r *Region) error {
 	return regionPage.Execute(w, struct {
 		R *Region
 		P regionPlot
-	}{r, p})
+		T *tradePlot
+	}{r, p, tradeGeometry(r)})
 }
 
 // regionMarks shapes and labels the three points. Each shape is smaller than the
@@ -328,5 +411,24 @@ no DP extension (the paper's feasibility lemma). The colour scale ends at the un
 {{end}}<tr><td>certified upper bound (no DP mechanism does better)</td><td></td><td></td><td>{{g .R.UpperBound}}</td></tr>
 <tr><td>total weight (answering truthfully)</td><td></td><td></td><td>{{g .R.TotalWeight}}</td></tr></table>
 <p>Colour scale: {{g .P.Lo}} (dark) to {{g .P.Hi}} (yellow).</p>
+{{with .T}}<h2>The price of a floor</h2>
+<p>The best {{$.R.Objective}} utility when every dataset's p_true must be at least t, one certified solve per point
+(the dashed line is each point's certified upper bound; no DP mechanism meeting the floor lies above it), up to the
+largest floor any DP mechanism meets. The ring is the written mechanism, at its smallest p_true.</p>
+<svg id="tradeoff" width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="utility against a floor on p_true">
+{{range .YTicks}}<line class="grid" x1="{{f $.T.Left}}" x2="{{f $.T.Right}}" y1="{{f .At}}" y2="{{f .At}}"/>
+{{end}}<line class="axis" x1="{{f .Left}}" y1="{{f .Bottom}}" x2="{{f .Right}}" y2="{{f .Bottom}}"/><line class="axis" x1="{{f .Left}}" y1="{{f .Top}}" x2="{{f .Left}}" y2="{{f .Bottom}}"/>
+{{range .XTicks}}<line class="axis" x1="{{f .At}}" x2="{{f .At}}" y1="{{f $.T.Bottom}}" y2="{{f (add $.T.Bottom 5)}}"/><text class="xtick" x="{{f .At}}" y="{{f (add $.T.Bottom 18)}}" text-anchor="middle">{{.Label}}</text>
+{{end}}{{range .YTicks}}<line class="axis" x1="{{f (sub $.T.Left 5)}}" x2="{{f $.T.Left}}" y1="{{f .At}}" y2="{{f .At}}"/><text class="ytick" x="{{f (sub $.T.Left 8)}}" y="{{f (add .At 4)}}" text-anchor="end">{{.Label}}</text>
+{{end}}<text class="title" x="{{f (half (add .Left .Right))}}" y="{{f (add .Bottom 40)}}" text-anchor="middle">floor t on every dataset's p_true</text>
+<text class="title" x="{{f .Left}}" y="{{f (sub .Top 8)}}" text-anchor="middle">utility</text>
+<polyline points="{{.UpperLine}}" fill="none" stroke="#999" stroke-dasharray="4 3"/>
+<polyline points="{{.Line}}" fill="none" stroke="#3b528b" stroke-width="2"/>
+{{range .Points}}<circle cx="{{f .X}}" cy="{{f .Y}}" r="3.5" fill="#3b528b"><title>{{.Title}}</title></circle>
+{{end}}<circle cx="{{f .Chosen.X}}" cy="{{f .Chosen.Y}}" r="8" fill="none" stroke="#ff2d95" stroke-width="3"><title>{{.Chosen.Title}}</title></circle>
+</svg>
+<table><tr><th>floor t</th><th>utility</th><th>certified upper bound</th></tr>
+{{range $.R.TradeOff}}<tr><td>{{g .Floor}}</td><td>{{g .Utility}}</td><td>{{g .Upper}}</td></tr>
+{{end}}<tr><td>written mechanism (smallest p_true {{g $.R.Chosen.Floor}})</td><td>{{g $.R.Chosen.Utility}}</td><td>{{g $.R.UpperBound}}</td></tr></table>{{end}}
 </body></html>
 `)

@@ -34,7 +34,8 @@ func TestBrowserPages(t *testing.T) {
 		{"report", "-config", cfg, "-mechanism", mech, "-html", filepath.Join(dir, "report.html")},
 		// Uniform weights: the balanced point is optimal, so all three marks coincide.
 		{"optimize", "-quiet", "-config", cfg, "-out", filepath.Join(dir, "h1.csv"), "-html", filepath.Join(dir, "optimize.html")},
-		{"optimize", "-quiet", "-config", cfg, "-weights", "../../configs/example/weights-skewed.csv",
+		// Skewed weights, plain accuracy: the three points apart (README's optimize example).
+		{"optimize", "-quiet", "-config", cfg, "-objective", "accuracy", "-weights", "../../configs/example/weights-skewed.csv",
 			"-out", filepath.Join(dir, "h2.csv"), "-html", filepath.Join(dir, "optimize-skewed.html")},
 	} {
 		if code, _, stderr := graphdp(t, args...); code != 0 {
@@ -274,7 +275,8 @@ func browseReport(t *testing.T, b *browser.Browser, path string) {
 
 func browseRegion(t *testing.T, b *browser.Browser, path, name string) {
 	ctx, p := openPage(t, b, path)
-	shot(t, ctx, p, nil, name+".png", 300, 0.1)
+	shot(t, ctx, p, nil, name+".png", 300, 0.05)
+	shot(t, ctx, p, elementRect(t, ctx, p, "#region"), name+"-region.png", 300, 0.3)
 	// Both axes labelled 0.0 … 1.0, labels apart; the colour bar drawn and labelled.
 	axes := eval[map[string][]string](t, ctx, p, `(function () {
   var out = {};
@@ -328,6 +330,19 @@ func browseRegion(t *testing.T, b *browser.Browser, path, name string) {
 			if i < j && m.Box[0] < o.Box[2] && o.Box[0] < m.Box[2] && m.Box[1] < o.Box[3] && o.Box[1] < m.Box[3] {
 				t.Errorf("labels %q and %q overlap", m.Label, o.Label)
 			}
+		}
+	}
+	// The trade-off chart (when drawn): both axes with distinct tick labels.
+	trade := eval[map[string][]string](t, ctx, p, `(function () {
+  var out = {};
+  ["xtick", "ytick"].forEach(function (c) {
+    out[c] = Array.prototype.map.call(document.querySelectorAll("#tradeoff text." + c), function (e) { return e.textContent; });
+  });
+  return out;
+})()`)
+	for axis, ls := range trade {
+		if len(ls) > 0 && (len(ls) < 3 || len(slices.Compact(slices.Sorted(slices.Values(ls)))) != len(ls)) {
+			t.Errorf("trade-off chart: %s labels %v", axis, ls)
 		}
 	}
 	labels := eval[[]string](t, ctx, p, `Array.prototype.map.call(document.querySelectorAll("#region text.marklabel"), function (e) { return e.textContent; })`)
