@@ -29,9 +29,10 @@ type drawing struct {
 	Edges    string // one SVG path: "M x y L x y …", the edges whose ends answer alike
 	Boundary string // the boundary edges (ends answer differently), drawn apart
 	// LabelZoom is the zoom from which every id is written next to its dot: where
-	// the median distance between nearest dots reaches labelGap pixels.
+	// the median distance between nearest dots reaches labelGap(longest label).
 	LabelZoom float64
 	MaxZoom   float64
+	R         float64 // the marks' radius at zoom 1
 	Legend    []swatch
 	Lo, Hi    float64 // the colour scale's domain
 	Ticks     []tick  // on the legend bar, At in pixels
@@ -64,8 +65,10 @@ type node struct {
 // with "…" (hover, search and the table give it whole).
 const labelRunes = 14
 
-// labelGap is the distance in pixels between nearest dots from which ids are written.
-const labelGap = 34.0
+// labelGap is the distance in pixels between nearest dots from which ids of up to
+// runes characters are written: about the width of such a label at 11 px, and at
+// least 34.
+func labelGap(runes int) float64 { return math.Max(34, 6.5*float64(runes)+6) }
 
 // maxZoom bounds the page's zoom.
 const maxZoom = 40.0
@@ -158,8 +161,12 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 	scale := math.Min(48, (width-2*pad)/math.Max(usedW-margin, 1e-9))
 	nearest := scale * medianNearest(pos)                // pixels
 	r := round1(math.Max(2.5, math.Min(8, 0.4*nearest))) // dots apart where the layout is dense
-	d := &drawing{W: width, MaxZoom: maxZoom, HasHit: in.InHit != nil, HasBind: in.Binding != nil}
-	d.LabelZoom = math.Min(maxZoom, math.Max(1, math.Ceil(labelGap/math.Max(nearest, 1e-9)*10)/10))
+	d := &drawing{W: width, MaxZoom: maxZoom, R: r, HasHit: in.InHit != nil, HasBind: in.Binding != nil}
+	longest := 0
+	for v := range int32(n) {
+		longest = max(longest, min(utf8.RuneCountInString(in.ID(v)), labelRunes))
+	}
+	d.LabelZoom = math.Min(maxZoom, math.Max(1, math.Ceil(labelGap(longest)/math.Max(nearest, 1e-9)*10)/10))
 	offX := pad + r + (width-2*pad-2*r-(usedW-margin)*scale)/2
 	d.H = math.Ceil((usedH-margin)*scale + 2*pad + 2*r)
 	px := func(v int32) (float64, float64) {
@@ -191,7 +198,7 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 	for v := range int32(n) {
 		x, y := px(v)
 		id := in.ID(v)
-		nd := node{X: x, Y: y, R: r, Shape: shape(x, y, r, in.Answer[v]), Fill: colourAt((pt[v] - d.Lo) / (d.Hi - d.Lo)),
+		nd := node{X: x, Y: y, R: r, Shape: shape(r, in.Answer[v]), Fill: colourAt((pt[v] - d.Lo) / (d.Hi - d.Lo)),
 			Ans: in.Answer[v], Det: det[v], ID: id, Label: shorten(id, labelRunes)}
 		d.HasDet = d.HasDet || nd.Det
 		info := []string{id, "answer " + answerDigit(in.Answer[v]), "p_true " + strconv.FormatFloat(pt[v], 'f', 6, 64)}
@@ -244,15 +251,16 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
 
-// shape is a dataset's mark centred on (x, y): a circle of radius r for answer 0, a
-// square of the same area for answer 1, so the answers read at a glance whatever the
-// colour.
-func shape(x, y, r float64, one bool) string {
+// shape is a dataset's mark centred on (0, 0) (the page translates it to the
+// dataset's place, so that zooming can scale marks about their centres): a circle of
+// radius r for answer 0, a square of the same area for answer 1, so the answers read
+// at a glance whatever the colour.
+func shape(r float64, one bool) string {
 	if one {
 		h := round1(r * math.Sqrt(math.Pi) / 2) // half the side
-		return fmt.Sprintf("M%.1f %.1fh%.1fv%.1fh%.1fZ", x-h, y-h, 2*h, 2*h, -2*h)
+		return fmt.Sprintf("M%.1f %.1fh%.1fv%.1fh%.1fZ", -h, -h, 2*h, 2*h, -2*h)
 	}
-	return fmt.Sprintf("M%.1f %.1fa%.1f %.1f 0 1 0 %.1f 0a%.1f %.1f 0 1 0 %.1f 0Z", x-r, y, r, r, 2*r, r, r, -2*r)
+	return fmt.Sprintf("M%.1f 0a%.1f %.1f 0 1 0 %.1f 0a%.1f %.1f 0 1 0 %.1f 0Z", -r, r, r, 2*r, r, r, -2*r)
 }
 
 func answerDigit(one bool) string {

@@ -5,6 +5,7 @@
   var nodes = svg.querySelectorAll("path.node"), labels = document.getElementById("labels").children;
   var W = svg.viewBox.baseVal.width, H = svg.viewBox.baseVal.height;
   var labelZoom = +svg.getAttribute("data-label-zoom"), maxZoom = +svg.getAttribute("data-max-zoom");
+  var r0 = +svg.getAttribute("data-r"); // the marks' radius at zoom 1
   var view = { x: 0, y: 0, w: W }, byId = {}, lit = [], pinned = -1;
   var xy = [];
   nodes.forEach(function (n, i) {
@@ -32,18 +33,23 @@
     } else {
       halo.setAttribute("cx", xy[i][0]);
       halo.setAttribute("cy", xy[i][1]);
-      halo.setAttribute("r", (2.2 * nodeR()).toFixed(1));
+      halo.setAttribute("r", (2.2 * r0 * markScale()).toFixed(2));
     }
     draw(i);
   }
-  function nodeR() { return nodes.length ? nodes[0].getBBox().width / 2 : 4; }
   function zoom() { return W / view.w; }
+  // Zooming spreads the marks apart faster than it grows them: a mark's size on
+  // screen grows as zoom^0.25, and ids keep 11px.
+  function markScale() { return Math.pow(zoom(), -0.75); }
   function apply() {
     var z = zoom();
     view.x = Math.min(Math.max(view.x, 0), W - view.w);
     view.y = Math.min(Math.max(view.y, 0), H - view.w * H / W);
     svg.setAttribute("viewBox", [view.x, view.y, view.w, view.w * H / W].map(function (v) { return +v.toFixed(2); }).join(" "));
-    document.getElementById("labels").style.fontSize = (11 / z).toFixed(3) + "px";
+    svg.style.setProperty("--k", markScale().toFixed(4));
+    svg.style.setProperty("--lk", (1 / z).toFixed(4));
+    svg.style.setProperty("--lx", (r0 * z * markScale() + 3).toFixed(1) + "px");
+    if (pinned >= 0) { halo.setAttribute("r", (2.2 * r0 * markScale()).toFixed(2)); }
     svg.classList.toggle("labelled", z >= labelZoom);
   }
   function zoomAt(f, cx, cy) {
@@ -138,7 +144,7 @@
       return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
     },
     labelsShown: function () {
-      return Array.prototype.filter.call(labels, function (l) { return l.getClientRects().length > 0; }).length;
+      return Array.prototype.filter.call(labels, function (l) { return l.firstChild.getClientRects().length > 0; }).length;
     }
   };
 })();

@@ -62,9 +62,9 @@ func drawnNodes(t *testing.T, page string) []drawnNode {
 	for _, m := range nodeElem.FindAllStringSubmatch(page, -1) {
 		nd := drawnNode{one: m[1] == "1", hit: m[2] != "", det: m[3] != "", id: m[5], info: m[7]}
 		switch {
-		case regexp.MustCompile(`^M[0-9.]+ [0-9.]+h[0-9.]+v[0-9.]+h-[0-9.]+Z$`).MatchString(m[4]):
+		case regexp.MustCompile(`^M-([0-9.]+) -([0-9.]+)h([0-9.]+)v([0-9.]+)h-([0-9.]+)Z$`).MatchString(m[4]): // centred on its group's origin
 			nd.square = true
-		case !regexp.MustCompile(`^M[0-9.]+ [0-9.]+a[0-9.]+ [0-9.]+ 0 1 0 [0-9.]+ 0a[0-9.]+ [0-9.]+ 0 1 0 -[0-9.]+ 0Z$`).MatchString(m[4]):
+		case !regexp.MustCompile(`^M-[0-9.]+ 0a[0-9.]+ [0-9.]+ 0 1 0 [0-9.]+ 0a[0-9.]+ [0-9.]+ 0 1 0 -[0-9.]+ 0Z$`).MatchString(m[4]):
 			t.Fatalf("node %s: shape %q is neither a square nor a circle", nd.id, m[4])
 		}
 		for _, f := range strings.Fields(m[6]) {

@@ -230,7 +230,7 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 		t.Errorf("%d <script> tags, want the page's one", n)
 	}
 	for _, s := range []string{`<option value="&lt;script&gt;alert(&#34;v1&#34;)&lt;/script&gt;">`, `data-id="&lt;script&gt;alert(&#34;v3&#34;)&lt;/script&gt;"`,
-		`">&lt;script&gt;alert…</text>`} {
+		`<text>&lt;script&gt;alert…</text>`} {
 		if !strings.Contains(page, s) {
 			t.Errorf("page lacks %q", s)
 		}
