@@ -98,3 +98,22 @@ func containsPrefix(ss []string, prefix string) bool {
 	}
 	return false
 }
+
+// Without Chromium a browser test skips, unless CI is set: then it fails. A
+// GRAPHDP_CHROMIUM that names nothing is an absent Chromium.
+func TestAbsentChromium(t *testing.T) {
+	t.Setenv("GRAPHDP_CHROMIUM", filepath.Join(t.TempDir(), "no-such-chromium"))
+	_, err := Find()
+	if err == nil {
+		t.Fatal("found a chromium that does not exist")
+	}
+	for _, c := range []struct {
+		err  error
+		ci   string
+		want string
+	}{{err, "", "skip"}, {err, "true", "fail"}, {err, "1", "fail"}, {nil, "", "run"}, {nil, "true", "run"}} {
+		if got := absent(c.err, c.ci); got != c.want {
+			t.Errorf("absent(%v, CI=%q) = %s, want %s", c.err, c.ci, got, c.want)
+		}
+	}
+}

@@ -15,10 +15,10 @@ import (
 func ForTest(t testing.TB) *Browser {
 	t.Helper()
 	path, err := Find()
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%v; CI is set, so the browser tests must run", err)
-		}
+	switch absent(err, os.Getenv("CI")) {
+	case "fail":
+		t.Fatalf("%v; CI is set, so the browser tests must run", err)
+	case "skip":
 		t.Skipf("%v; skipping (set CI to make this a failure)", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -48,4 +48,16 @@ func SaveScreenshot(t testing.TB, name string, png []byte) {
 	}
 	abs, _ := filepath.Abs(p)
 	t.Logf("screenshot: %s", abs)
+}
+
+// absent decides what a test does when Find failed (findErr) with $CI = ci: "run"
+// when Chromium was found, "fail" when it was not and CI is set, else "skip".
+func absent(findErr error, ci string) string {
+	switch {
+	case findErr == nil:
+		return "run"
+	case ci != "":
+		return "fail"
+	}
+	return "skip"
 }
