@@ -12,7 +12,7 @@
 //  2. Counts partition the datasets: the histogram bins, the accuracy levels, the
 //     distance groups, and gain + equal + lose against randomized response each sum to
 //     Datasets.
-//  3. Definitions (also in README): histogram bins are [k/20, (k+1)/20), the last one
+//  3. Definitions (also in docs/TOOLKIT.md, "graphdp report"): histogram bins are [k/20, (k+1)/20), the last one
 //     closed; quantiles are nearest-rank (the ⌈q·n⌉-th smallest); an accuracy level is
 //     p_true rounded to 9 decimals; a dataset gains on randomized response when its
 //     p_true exceeds α = (e^ε+δ)/(e^ε+1) by more than Tolerance, loses when below by

@@ -53,7 +53,7 @@ type File struct {
 	SHA256 string `json:"sha256"`
 }
 
-// Report is everything a report states (README, "graphdp report").
+// Report is everything a report states (docs/TOOLKIT.md, "graphdp report").
 type Report struct {
 	Version            string             `json:"version"`
 	Inputs             Inputs             `json:"inputs"`

@@ -34,7 +34,7 @@ func TestBrowserPages(t *testing.T) {
 		{"report", "-config", cfg, "-mechanism", mech, "-html", filepath.Join(dir, "report.html")},
 		// Uniform weights: the balanced point is optimal, so all three marks coincide.
 		{"optimize", "-quiet", "-config", cfg, "-out", filepath.Join(dir, "h1.csv"), "-html", filepath.Join(dir, "optimize.html")},
-		// Skewed weights, plain accuracy: the three points apart (README's optimize example).
+		// Skewed weights, plain accuracy: the three points apart (docs/TOOLKIT.md's optimize example).
 		{"optimize", "-quiet", "-config", cfg, "-objective", "accuracy", "-weights", "../../configs/example/weights-skewed.csv",
 			"-out", filepath.Join(dir, "h2.csv"), "-html", filepath.Join(dir, "optimize-skewed.html")},
 	} {
