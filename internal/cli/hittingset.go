@@ -45,9 +45,9 @@ A value above the balanced α conflicts with hitting-set vertices of the other a
 nearby; the set is checked as run would check it, and nothing is written when no DP
 extension exists (exit status 3, conflicts listed).`
 
-func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error) {
+func parseHittingSet(args []string, stdout io.Writer) (*hittingSetOptions, error) {
 	take := toolInputs{}
-	t := newToolFlags("hitting-set", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--balanced | --alpha A | --alpha-0 A0 --alpha-1 A1] [--all-boundary]", hittingSetAbout, stderr, take)
+	t := newToolFlags("hitting-set", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--balanced | --alpha A | --alpha-0 A0 --alpha-1 A1] [--all-boundary]", hittingSetAbout, stdout, take)
 	o := &hittingSetOptions{flags: t}
 	fs := t.fs
 	fs.StringVar(&o.out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
@@ -100,7 +100,7 @@ func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error
 }
 
 func cmdHittingSet(ctx context.Context, args []string, e *env) error {
-	o, err := parseHittingSet(args, e.stderr)
+	o, err := parseHittingSet(args, e.stdout)
 	if err != nil {
 		return err
 	}

@@ -48,11 +48,15 @@ func cmdLedger(ctx context.Context, args []string, e *env) error {
 		names[i] = c.name
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(e.stderr, "usage: graphdp ledger <"+strings.Join(names, "|")+"> FILE [flags]   (graphdp ledger <subcommand> -h for its flags)")
-		for _, c := range ledgerCommands {
-			fmt.Fprintf(e.stderr, "  graphdp ledger %s %s\n", c.name, c.synopsis)
+		w := e.stdout // asked for: on stdout; a missing subcommand is an error, on stderr
+		if len(args) == 0 {
+			w = e.stderr
 		}
-		fmt.Fprintln(e.stderr, "exit status: 0 ok, 1 failure, 2 usage (no such ledger, init over an existing file, a raise that lowers), 3 the ledger fails verification")
+		fmt.Fprintln(w, "usage: graphdp ledger <"+strings.Join(names, "|")+"> FILE [flags]   (graphdp ledger <subcommand> -h for its flags)")
+		for _, c := range ledgerCommands {
+			fmt.Fprintf(w, "  graphdp ledger %s %s\n", c.name, c.synopsis)
+		}
+		fmt.Fprintln(w, "exit status: 0 ok, 1 failure, 2 usage (no such ledger, init over an existing file, a raise that lowers), 3 the ledger fails verification")
 		if len(args) == 0 {
 			return &usageError{"a subcommand is required: " + strings.Join(names, ", ")}
 		}
@@ -64,7 +68,7 @@ func cmdLedger(ctx context.Context, args []string, e *env) error {
 		}
 		fs := flag.NewFlagSet("ledger "+c.name, flag.ContinueOnError)
 		run := c.flags(fs)
-		file, err := parseWithFile(fs, args[1:], e.stderr, usageText{c.synopsis, c.about})
+		file, err := parseWithFile(fs, args[1:], e.stdout, usageText{c.synopsis, c.about})
 		if err != nil {
 			return err
 		}

@@ -38,9 +38,9 @@ result with a dual bound: no DP mechanism's utility exceeds the upper bound show
 Writes the hitting set (--out, what run reads), optionally the mechanism
 (--mechanism-out: exactly what run writes on that hitting set) and a JSON summary.`
 
-func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
+func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	take := toolInputs{}
-	t := newToolFlags("optimize", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--mechanism-out M] [--weights W] [--gap G]", optimizeAbout, stderr, take)
+	t := newToolFlags("optimize", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--mechanism-out M] [--weights W] [--gap G]", optimizeAbout, stdout, take)
 	o := &optimizeOptions{flags: t}
 	fs := t.fs
 	oj := &o.job
@@ -98,7 +98,7 @@ func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
 }
 
 func cmdOptimize(ctx context.Context, args []string, e *env) error {
-	o, err := parseOptimize(args, e.stderr)
+	o, err := parseOptimize(args, e.stdout)
 	if err != nil {
 		return err
 	}

@@ -34,9 +34,9 @@ Note: before answering, query still checks that the hitting set touches every bo
 edge and that its values admit a DP extension — like run, and on the whole input,
 which it reads in full. Only the answers are local; stderr reports what they touched.`
 
-func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
+func parseQuery(args []string, stdout io.Writer) (*queryOptions, error) {
 	take := toolInputs{hittingSet: "hitting-set file: columns id, p_true (required)"}
-	t := newToolFlags("query", "--edges E --vertices V --hitting-set H --epsilon ε [--delta δ] (--id X [--id Y …] | --ids FILE) [--out F]", queryAbout, stderr, take)
+	t := newToolFlags("query", "--edges E --vertices V --hitting-set H --epsilon ε [--delta δ] (--id X [--id Y …] | --ids FILE) [--out F]", queryAbout, stdout, take)
 	o := &queryOptions{flags: t}
 	t.fs.Var(repeatedFunc(func(s string) error {
 		o.ids = append(o.ids, s)
@@ -69,7 +69,7 @@ func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
 }
 
 func cmdQuery(ctx context.Context, args []string, e *env) error {
-	o, err := parseQuery(args, e.stderr)
+	o, err := parseQuery(args, e.stdout)
 	if err != nil {
 		return err
 	}

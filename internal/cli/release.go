@@ -34,10 +34,10 @@ func (f *idFlags) repeatable()        {}
 
 // parseRelease parses flags: a run's config file may give the mechanism (its out)
 // and the column names; flags override it.
-func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
+func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	o := &releaseOptions{}
 	fs := flag.NewFlagSet("release", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	var ids idFlags
 	jf := addJobFlags(fs, "a run's YAML job file: its out is the mechanism, its columns, ε and δ apply",
 		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
@@ -100,7 +100,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 }
 
 func cmdRelease(ctx context.Context, args []string, e *env) error {
-	o, err := parseRelease(args, e.stderr)
+	o, err := parseRelease(args, e.stdout)
 	if err != nil {
 		return err
 	}

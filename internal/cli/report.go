@@ -25,10 +25,10 @@ type reportOptions struct {
 
 // parseReport parses flags: a run's config file may give the inputs, ε, δ, the
 // columns and (its out) the mechanism; flags override it.
-func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
+func parseReport(args []string, stdout io.Writer) (*reportOptions, error) {
 	o := &reportOptions{}
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	jf := addJobFlags(fs, "a run's YAML job file: inputs, ε, δ, columns; its out is the mechanism",
 		"mechanism", "edges", "vertices", "epsilon", "delta", "list",
 		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
@@ -55,7 +55,7 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 }
 
 func cmdReport(ctx context.Context, args []string, e *env) error {
-	o, err := parseReport(args, e.stderr)
+	o, err := parseReport(args, e.stdout)
 	if err != nil {
 		return err
 	}

@@ -21,10 +21,10 @@ type runOptions struct {
 
 // parseRun parses flags: defaults, then the config file, then the flags that were set.
 // prog says which runners are linked in and which is the default.
-func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error) {
+func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error) {
 	o := &runOptions{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	jf := addJobFlags(fs, "YAML job file (flags override it)",
 		"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list",
 		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging", "worker-timeout",
@@ -63,7 +63,7 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 }
 
 func cmdRun(ctx context.Context, args []string, e *env) error {
-	o, err := parseRun(args, e.stderr, e.prog)
+	o, err := parseRun(args, e.stdout, e.prog)
 	if err != nil {
 		return err
 	}

@@ -118,7 +118,8 @@ func (u usageText) print(w io.Writer, fs *flag.FlagSet) {
 
 // parseFlags parses args into fs. A bad flag is one line (a *usageError; Main adds
 // how to get help), with the nearest flag when it looks like a typo; -h prints the
-// grouped usage to w and returns errHelp.
+// grouped usage to w (stdout: help asked for is output, "graphdp run -h | grep
+// epsilon") and returns errHelp.
 func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, u usageText) error {
 	fs.SetOutput(io.Discard) // the flag package would print the whole usage on any error
 	fs.Usage = func() {}

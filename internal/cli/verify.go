@@ -34,9 +34,9 @@ With --hitting-set it also checks the mechanism agrees with the hitting set (wit
 vertices above it cannot belong to any DP mechanism agreeing with the hitting set.
 The report goes to stdout; exit status 3 on any violation.`
 
-func parseVerify(args []string, stderr io.Writer) (*verifyOptions, error) {
+func parseVerify(args []string, stdout io.Writer) (*verifyOptions, error) {
 	take := toolInputs{hittingSet: "hitting-set file (id, p_true): also check agreement and optimality", mechanism: true}
-	t := newToolFlags("verify", "--edges E --vertices V --mechanism M [--epsilon ε --delta δ] [--hitting-set H] [--tolerance 0] [--list N]", verifyAbout, stderr, take)
+	t := newToolFlags("verify", "--edges E --vertices V --mechanism M [--epsilon ε --delta δ] [--hitting-set H] [--tolerance 0] [--list N]", verifyAbout, stdout, take)
 	t.jf.setUsage("epsilon", "the mechanism's ε: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
 	t.jf.setUsage("delta", "the mechanism's δ: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
 	o := &verifyOptions{flags: t}
@@ -53,7 +53,7 @@ func parseVerify(args []string, stderr io.Writer) (*verifyOptions, error) {
 }
 
 func cmdVerify(ctx context.Context, args []string, e *env) error {
-	o, err := parseVerify(args, e.stderr)
+	o, err := parseVerify(args, e.stdout)
 	if err != nil {
 		return err
 	}
