@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,4 +53,57 @@ func TestHelpRunGolden(t *testing.T) {
 func head(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
+}
+
+// helpArgs are the arguments of every help page: graphdp -h, each command's, each
+// ledger subcommand's.
+func helpArgs() [][]string {
+	pages := [][]string{{"-h"}, {"ledger", "-h"}}
+	for _, n := range commandNames() {
+		if _, ok := commands[n]; ok {
+			pages = append(pages, []string{n, "-h"})
+		}
+	}
+	for _, c := range ledgerCommands {
+		pages = append(pages, []string{"ledger", c.name, "-h"})
+	}
+	return pages
+}
+
+// placeholder is the one style of a flag's argument in help: an upper-case word
+// saying what to give (FILE, N, COLUMN, NAME, DURATION, HOST:PORT, NAME=VALUE, …)
+// or the paper's symbol (ε, δ); never the type the flag package would name
+// (string, value, int, float) or a word of the help text.
+var placeholder = regexp.MustCompile(`^([A-Z][A-Z0-9]*([:=][A-Z]+)?|ε|δ)$`)
+
+// flagLine is a flag's line in help: "  --name ARG" (no ARG: a switch).
+var flagLine = regexp.MustCompile(`^  --([a-z0-9-]+)(?: (\S+))?$`)
+
+// Every flag of every command (in graphdp and in a binary that links a beam
+// runner) shows its argument in the one placeholder style (issue 28: optimize -h
+// showed "--mechanism-out run", others "--out string").
+func TestHelpPlaceholders(t *testing.T) {
+	beam := Program{Name: "graphdp-beam", Runners: map[string]Runner{"beam": nil}, DefaultRunner: "beam"}
+	for _, p := range []Program{Graphdp, beam} {
+		for _, args := range helpArgs() {
+			var out, errb bytes.Buffer
+			if code := p.Main(context.Background(), args, &out, &errb); code != 0 {
+				t.Fatalf("%s %v: exit %d: %s", p.Name, args, code, errb.String())
+			}
+			flags := 0
+			for _, line := range strings.Split(out.String(), "\n") {
+				m := flagLine.FindStringSubmatch(line)
+				if m == nil {
+					continue
+				}
+				flags++
+				if m[2] != "" && !placeholder.MatchString(m[2]) {
+					t.Errorf("%s %s: --%s shows the placeholder %q", p.Name, strings.Join(args, " "), m[1], m[2])
+				}
+			}
+			if topLevel := args[len(args)-1] == "-h" && len(args) <= 2 && (len(args) == 1 || args[0] == "ledger"); flags == 0 && !topLevel {
+				t.Errorf("%s %s: no flags found in:\n%s", p.Name, strings.Join(args, " "), out.String())
+			}
+		}
+	}
 }

@@ -50,7 +50,7 @@ func parseHittingSet(args []string, stdout io.Writer) (*hittingSetOptions, error
 	t := newToolFlags("hitting-set", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--balanced | --alpha A | --alpha-0 A0 --alpha-1 A1] [--all-boundary]", hittingSetAbout, stdout, take)
 	o := &hittingSetOptions{flags: t}
 	fs := t.fs
-	fs.StringVar(&o.out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
+	fs.StringVar(&o.out, "out", "", "hitting-set `FILE` to write: .parquet or .csv (what run reads) (required)")
 	fs.BoolVar(&o.balanced, "balanced", false, "p_true = (e^ε+δ)/(e^ε+1) on every vertex (the default policy)")
 	fs.Var(&o.alpha, "alpha", "p_true = `A` on every vertex")
 	fs.Var(&o.alpha0, "alpha-0", "p_true = `A0` on answer-0 vertices (with --alpha-1)")

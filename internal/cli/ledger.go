@@ -113,8 +113,8 @@ type budgetFlags struct {
 
 func addBudgetFlags(fs *flag.FlagSet, what string) *budgetFlags {
 	b := &budgetFlags{fs: fs}
-	fs.Var(&b.eps, "budget-epsilon", what+" ε each dataset may spend in total, a finite `number` ≥ 0 (required)")
-	fs.Var(&b.delta, "budget-delta", what+" δ each dataset may spend in total, a `number` in [0, 1]")
+	fs.Var(&b.eps, "budget-epsilon", what+" ε each dataset may spend in total, a finite number `E` ≥ 0 (required)")
+	fs.Var(&b.delta, "budget-delta", what+" δ each dataset may spend in total, a number `D` in [0, 1]")
 	return b
 }
 
@@ -162,7 +162,7 @@ func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
 
 func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	b := addBudgetFlags(fs, "the new")
-	reason := fs.String("reason", "", "why the budget is raised (required; recorded with your user name)")
+	reason := fs.String("reason", "", "why the budget is raised, as `TEXT` (required; recorded with your user name)")
 	return func(_ context.Context, file string, e *env) error {
 		if strings.TrimSpace(*reason) == "" {
 			return &usageError{"--reason is required: a raise is recorded with who raised the budget and why"}
@@ -190,7 +190,7 @@ func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
 }
 
 func ledgerRepair(fs *flag.FlagSet) func(context.Context, string, *env) error {
-	reason := fs.String("reason", "", "why (required; recorded with your user name)")
+	reason := fs.String("reason", "", "why, as `TEXT` (required; recorded with your user name)")
 	return func(_ context.Context, file string, e *env) error {
 		if strings.TrimSpace(*reason) == "" {
 			return &usageError{"--reason is required: a repair is recorded with who made it and why"}
@@ -206,7 +206,7 @@ func ledgerRepair(fs *flag.FlagSet) func(context.Context, string, *env) error {
 }
 
 func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
-	head := fs.String("head", "", "a head `hash` noted earlier (ledger show prints it): also check it is still in the chain")
+	head := fs.String("head", "", "a head `HASH` noted earlier (ledger show prints it): also check it is still in the chain")
 	return func(_ context.Context, file string, e *env) error {
 		l, err := ledger.Read(file)
 		if err != nil {
@@ -242,7 +242,7 @@ func modeWarning(w io.Writer, file string) {
 
 func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	asJSON := fs.Bool("json", false, "print as JSON")
-	id := fs.String("id", "", "only this dataset: its account and its releases")
+	id := fs.String("id", "", "only the dataset `ID`: its account and its releases")
 	list := fs.Int("list", 0, "how many datasets to list in text (`N`; 0: all)")
 	return func(_ context.Context, file string, e *env) error {
 		if *list < 0 {

@@ -35,15 +35,15 @@ edge and that its values admit a DP extension — like run, and on the whole inp
 which it reads in full. Only the answers are local; stderr reports what they touched.`
 
 func parseQuery(args []string, stdout io.Writer) (*queryOptions, error) {
-	take := toolInputs{hittingSet: "hitting-set file: columns id, p_true (required)"}
+	take := toolInputs{hittingSet: "hitting-set `FILE`: columns id, p_true (required)"}
 	t := newToolFlags("query", "--edges E --vertices V --hitting-set H --epsilon ε [--delta δ] (--id X [--id Y …] | --ids FILE) [--out F]", queryAbout, stdout, take)
 	o := &queryOptions{flags: t}
 	t.fs.Var(repeatedFunc(func(s string) error {
 		o.ids = append(o.ids, s)
 		return nil
-	}), "id", "a dataset id to answer for (repeatable)")
-	t.fs.StringVar(&o.idsIn, "ids", "", "file (.parquet or .csv) whose id column lists the datasets to answer for")
-	t.fs.StringVar(&o.out, "out", "", "output file: .parquet, .arrow/.feather or .csv (default: CSV on stdout)")
+	}), "id", "a dataset `ID` to answer for (repeatable)")
+	t.fs.StringVar(&o.idsIn, "ids", "", "`FILE` (.parquet or .csv) whose id column lists the datasets to answer for")
+	t.fs.StringVar(&o.out, "out", "", "output `FILE`: .parquet, .arrow/.feather or .csv (default: CSV on stdout)")
 	t.fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	job, source, probs, err := t.parse(args, take)
 	if err != nil {

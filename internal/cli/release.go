@@ -43,16 +43,16 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
 	o.jf = jf
 	jf.usage = usageText{"--mechanism M (--id X … | --ids FILE) --out F [--ledger L] [--epsilon ε --delta δ]", "Draws the private answers of chosen datasets from a mechanism (exact Bernoulli\nsampling) and writes only id and released. What it spends on each dataset is the\nmechanism's (ε, δ), read from its metadata (graphdp run writes it); with --ledger\n(made by graphdp ledger init) the release is recorded there and refused past its budget."}
-	jf.setUsage("epsilon", "the mechanism's ε: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
-	jf.setUsage("delta", "the mechanism's δ: read from its metadata; if given it must agree (required for a CSV mechanism)")
+	jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
+	jf.setUsage("delta", "the mechanism's `δ`: read from its metadata; if given it must agree (required for a CSV mechanism)")
 	fs.BoolVar(&o.job.AllowDeterministic, "allow-deterministic", false, "release datasets with p_one exactly 0 or 1 (their true answer, no privacy); refused without it")
 	fs.StringVar(&o.job.Ledger, "ledger", "", "privacy ledger `FILE` (made by graphdp ledger init): record this release and refuse one past the ledger's budget")
 	var budgetEps, budgetDelta numberFlag
-	fs.Var(&budgetEps, "budget-epsilon", "with --ledger: the budget ε you expect; refused unless it is the ledger's (the budget lives in the ledger)")
-	fs.Var(&budgetDelta, "budget-delta", "with --ledger: the budget δ you expect; refused unless it is the ledger's")
-	jf.setUsage("out", "output file: .parquet, .arrow/.feather or .csv (columns id, released)")
-	fs.StringVar(&o.job.IDsFile, "ids", "", "table of the ids to release (.parquet or .csv, an id column)")
-	fs.Var(&ids, "id", "an id to release (repeatable)")
+	fs.Var(&budgetEps, "budget-epsilon", "with --ledger: the budget `ε` you expect; refused unless it is the ledger's (the budget lives in the ledger)")
+	fs.Var(&budgetDelta, "budget-delta", "with --ledger: the budget `δ` you expect; refused unless it is the ledger's")
+	jf.setUsage("out", "output `FILE`: .parquet, .arrow/.feather or .csv (columns id, released)")
+	fs.StringVar(&o.job.IDsFile, "ids", "", "table `FILE` of the ids to release (.parquet or .csv, an id column)")
+	fs.Var(&ids, "id", "an `ID` to release (repeatable)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no summary line on stderr")
 	o.logs = addLogFlags(fs)
 	job, source, unknown, err := jf.parse(args)

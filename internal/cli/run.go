@@ -45,7 +45,7 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 		}
 		beamFlags = append(beamFlags, "--"+strings.TrimLeft(s, "-"))
 		return nil
-	}), "beam-flag", "with --runner beam: a runner flag passed through, as `name=value` (repeatable; e.g. project=my-gcp-project)")
+	}), "beam-flag", "with --runner beam: a runner flag passed through, as `NAME=VALUE` (repeatable; e.g. project=my-gcp-project)")
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err

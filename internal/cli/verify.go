@@ -35,12 +35,12 @@ vertices above it cannot belong to any DP mechanism agreeing with the hitting se
 The report goes to stdout; exit status 3 on any violation.`
 
 func parseVerify(args []string, stdout io.Writer) (*verifyOptions, error) {
-	take := toolInputs{hittingSet: "hitting-set file (id, p_true): also check agreement and optimality", mechanism: true}
-	t := newToolFlags("verify", "--edges E --vertices V --mechanism M [--epsilon ε --delta δ] [--hitting-set H] [--tolerance 0] [--list N]", verifyAbout, stdout, take)
-	t.jf.setUsage("epsilon", "the mechanism's ε: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
-	t.jf.setUsage("delta", "the mechanism's δ: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
+	take := toolInputs{hittingSet: "hitting-set `FILE` (id, p_true): also check agreement and optimality", mechanism: true}
+	t := newToolFlags("verify", "--edges E --vertices V --mechanism M [--epsilon ε --delta δ] [--hitting-set H] [--tolerance P] [--list N]", verifyAbout, stdout, take)
+	t.jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
+	t.jf.setUsage("delta", "the mechanism's `δ`: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
 	o := &verifyOptions{flags: t}
-	t.fs.Float64Var(&o.tolerance, "tolerance", 0, "largest DP excess (in probability) still accepted")
+	t.fs.Float64Var(&o.tolerance, "tolerance", 0, "largest DP excess `P` (a probability) still accepted")
 	job, source, probs, err := t.parse(args, take)
 	if err != nil {
 		return nil, err
