@@ -12,6 +12,10 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 )
 
+// clusterFlags are run's job flags of the cluster runner (with --beam-flag: the
+// "cluster (graphdp-beam)" group of help), defined only in a binary that links it.
+var clusterFlags = []string{"runner", "beam-runner", "endpoint", "staging", "worker-timeout", "shard-size", "shards", "buckets", "rounds-per-pipeline"}
+
 // runOptions are run's flags over its job.
 type runOptions struct {
 	job   pipeline.Job
@@ -25,27 +29,35 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 	o := &runOptions{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stdout) // where -h prints (parseFlags)
-	jf := addJobFlags(fs, "YAML job file (flags override it)",
-		"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list",
-		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging", "worker-timeout",
-		"shard-size", "shards", "buckets", "rounds-per-pipeline")
+	names := []string{"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list",
+		"id-column", "answer-column", "src-column", "dst-column", "p-true-column"}
+	// The cluster flags only where a cluster runner is linked in (graphdp-beam):
+	// graphdp's help does not list flags it cannot use. Its config files may still
+	// hold beam keys; runner: beam there names the binary to use.
+	_, cluster := prog.Runners["beam"]
+	if cluster {
+		names = append(names, clusterFlags...)
+	}
+	jf := addJobFlags(fs, "YAML job file (flags override it)", names...)
 	jf.usage = usageText{"--config FILE | --edges E --vertices V --hitting-set H --epsilon ε [--delta δ] --out M [flags]", "Computes the optimal (ε,δ)-DP mechanism of a dataset graph given the hitting set's p_true,\nchecks it (every boundary edge hit, an extension exists, the DP audit), and writes one\nrow per dataset."}
 	jf.setUsage("hitting-set", "hitting-set `FILE`: columns id, p_true")
 	jf.setUsage("list", "how many uncovered edges or violations to list (`N`)")
 	jf.defaultRunner = prog.DefaultRunner
-	if prog.DefaultRunner != "" {
+	if cluster && prog.DefaultRunner != "" {
 		fs.Lookup("runner").DefValue = prog.DefaultRunner
 	}
 	o.logs = addLogFlags(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
 	var beamFlags []string
-	fs.Var(repeatedFunc(func(s string) error {
-		if !strings.Contains(s, "=") {
-			return fmt.Errorf("want name=value, got %q", s)
-		}
-		beamFlags = append(beamFlags, "--"+strings.TrimLeft(s, "-"))
-		return nil
-	}), "beam-flag", "with --runner beam: a runner flag passed through, as `NAME=VALUE` (repeatable; e.g. project=my-gcp-project)")
+	if cluster {
+		fs.Var(repeatedFunc(func(s string) error {
+			if !strings.Contains(s, "=") {
+				return fmt.Errorf("want name=value, got %q", s)
+			}
+			beamFlags = append(beamFlags, "--"+strings.TrimLeft(s, "-"))
+			return nil
+		}), "beam-flag", "with --runner beam: a runner flag passed through, as `NAME=VALUE` (repeatable; e.g. project=my-gcp-project)")
+	}
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
