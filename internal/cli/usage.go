@@ -135,6 +135,10 @@ func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, u usageText) error
 		}
 		return nil
 	case errors.Is(err, flag.ErrHelp):
+		if c, ok := w.(*flagCollector); ok { // completion.go: the flags, not their usage
+			c.fs = fs
+			return errHelp
+		}
 		u.print(w, fs)
 		return errHelp
 	}
