@@ -34,6 +34,10 @@ type Job struct {
 	// Progress, if set, is a terminal on which long phases draw a status line;
 	// otherwise progress goes to the log (doc.go).
 	Progress io.Writer `yaml:"-"`
+	// DryRun reads and checks everything a run does (the memory model, the
+	// hitting set, feasibility, the audit) and writes nothing: Run returns the
+	// summary, or the error, the run would (graphdp run --dry-run).
+	DryRun bool `yaml:"-"`
 
 	epsilonSet, deltaSet bool
 }

@@ -297,6 +297,11 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
 	t.done("audit")
+	if job.DryRun {
+		s.DryRun = true
+		finish(s, t)
+		return s, nil
+	}
 
 	// The engine's queues (and the graph, which nothing reads from here on) are garbage;
 	// collect them so that the output record and the writer reuse their pages rather

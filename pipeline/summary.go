@@ -29,6 +29,8 @@ type Summary struct {
 		HittingSet Input `json:"hitting_set"`
 	} `json:"inputs"`
 	Out string `json:"out,omitempty"`
+	// DryRun: nothing was written (Job.DryRun); Out is empty.
+	DryRun bool `json:"dry_run,omitempty"`
 
 	Vertices      int     `json:"vertices"`
 	EdgesRead     int64   `json:"edges_read"`

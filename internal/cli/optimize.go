@@ -22,6 +22,7 @@ type optimizeOptions struct {
 	maxTime string
 	workers int
 	quiet   bool
+	dryRun  bool
 	flags   *toolFlags
 }
 
@@ -55,11 +56,13 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	fs.IntVar(&o.workers, "workers", 0, "`N` cores to use (0: all)")
 	fs.BoolVar(&oj.AllBoundary, "all-boundary", false, "optimise the values of every boundary dataset, not of a minimum cover")
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
+	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage+"; nothing is solved")
 	job, source, probs, err := t.parse(args, take)
 	if err != nil {
 		return nil, err
 	}
 	oj.Job = job // after the flags: Job holds what a config file gave
+	oj.DryRun = o.dryRun
 	if t.jf.set("workers") || oj.Workers == 0 {
 		oj.Workers = o.workers
 	}
@@ -136,6 +139,10 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	s, err := pipeline.Optimize(ctx, oj, e.log)
 	if err != nil {
 		return err
+	}
+	if oj.DryRun {
+		printOptimizePlan(e.stdout, oj, s)
+		return nil
 	}
 	if !o.quiet {
 		s.Human(e.stderr)

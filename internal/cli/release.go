@@ -54,6 +54,7 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	fs.StringVar(&o.job.IDsFile, "ids", "", "table `FILE` of the ids to release (.parquet or .csv, an id column)")
 	fs.Var(&ids, "id", "an `ID` to release (repeatable)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no summary line on stderr")
+	fs.BoolVar(&o.job.DryRun, "dry-run", false, dryRunUsage+": nothing drawn, no ledger line")
 	o.logs = addLogFlags(fs)
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
@@ -115,6 +116,10 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 	r, err := pipeline.Release(ctx, o.job, o.rand)
 	if err != nil {
 		return o.jf.respell(o.config, err)
+	}
+	if r.DryRun {
+		printReleasePlan(e.stdout, o.job, r)
+		return nil
 	}
 	if !o.quiet {
 		p := r.Privacy

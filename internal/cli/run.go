@@ -18,9 +18,10 @@ var clusterFlags = []string{"runner", "beam-runner", "endpoint", "staging", "wor
 
 // runOptions are run's flags over its job.
 type runOptions struct {
-	job   pipeline.Job
-	logs  *logFlags
-	quiet bool
+	job    pipeline.Job
+	logs   *logFlags
+	quiet  bool
+	dryRun bool
 }
 
 // parseRun parses flags: defaults, then the config file, then the flags that were set.
@@ -48,6 +49,7 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 	}
 	o.logs = addLogFlags(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
+	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage)
 	var beamFlags []string
 	if cluster {
 		fs.Var(repeatedFunc(func(s string) error {
@@ -67,9 +69,13 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 	if _, linked := prog.Runners[job.Runner]; job.Runner != "local" && !linked && slices.Contains(pipeline.Runners, job.Runner) {
 		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; README, \"Cluster runs\")", job.Runner, prog.Name))
 	}
+	if o.dryRun && job.Runner != "local" {
+		probs = append(probs, fmt.Sprintf("dry-run: checks the job on this machine, with the local runner, not %s: give --runner local with it", job.Runner))
+	}
 	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
+	job.DryRun = o.dryRun
 	o.job = job
 	return o, nil
 }
@@ -94,13 +100,17 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 		s   *pipeline.Summary
 		err error
 	)
-	if r, ok := e.prog.Runners[o.job.Runner]; ok {
+	if r, ok := e.prog.Runners[o.job.Runner]; ok && !o.job.DryRun {
 		s, err = r(ctx, o.job, e.log)
 	} else {
 		s, err = pipeline.Run(ctx, o.job, e.log)
 	}
 	if err != nil {
 		return err
+	}
+	if o.job.DryRun {
+		printRunPlan(e.stdout, o.job, s)
+		return nil
 	}
 	switch {
 	case e.json:

@@ -35,7 +35,7 @@ var flagGroup = map[string]string{
 
 	"engine": "engine", "workers": "engine",
 
-	"out": "output", "summary": "output", "json": "output", "html": "output", "all-boundary": "output", "list": "output",
+	"out": "output", "summary": "output", "dry-run": "output", "json": "output", "html": "output", "all-boundary": "output", "list": "output",
 
 	"log-format": "logging", "log-level": "logging", "quiet": "logging",
 
