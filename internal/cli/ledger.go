@@ -207,12 +207,25 @@ func ledgerRepair(fs *flag.FlagSet) func(context.Context, string, *env) error {
 
 func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	head := fs.String("head", "", "a head `HASH` noted earlier (ledger show prints it): also check it is still in the chain")
+	asJSON := fs.Bool("json", false, jsonUsage)
 	return func(_ context.Context, file string, e *env) error {
 		l, err := ledger.Read(file)
 		if err != nil {
 			return err
 		}
 		w := e.stdout
+		if *asJSON {
+			w = io.Discard // the text is built as ever; the document is written at the end
+			defer func() {
+				doc := ledgerVerifyJSON{File: file, Lines: l.Lines, Releases: len(l.Releases), Raises: len(l.Raises), Repairs: len(l.Repairs),
+					Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, Head: l.Head, Verified: true}
+				if *head != "" {
+					n := l.HeadAt(*head)
+					doc.HeadGiven, doc.HeadLine, doc.Verified = *head, &n, n > 0
+				}
+				writeJSON(e.stdout, doc)
+			}()
+		}
 		fmt.Fprintf(w, "ledger %s: %s verified: hash chain intact, every entry well formed, every release within the budget then in force\n",
 			file, words.Count(int64(l.Lines), "line", "lines"))
 		fmt.Fprintf(w, "  %s, %s, %s; budget ε = %s, δ = %s per dataset\n",
@@ -230,6 +243,21 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		}
 		return nil
 	}
+}
+
+// ledgerVerifyJSON is ledger verify --json's document (docs/CLI.md, "JSON
+// output"): printed when the ledger verifies, also when --head is not found.
+type ledgerVerifyJSON struct {
+	File      string       `json:"file"`
+	Lines     int          `json:"lines"`
+	Releases  int          `json:"releases"`
+	Raises    int          `json:"raises"`
+	Repairs   int          `json:"repairs"`
+	Budget    ledger.Point `json:"budget"`
+	Head      string       `json:"head"`
+	HeadGiven string       `json:"head_given,omitempty"`
+	HeadLine  *int         `json:"head_line,omitempty"` // the line whose hash --head is; 0: not in the chain
+	Verified  bool         `json:"verified"`            // the chain verifies and --head, if given, is in it
 }
 
 // modeWarning warns when others may read the ledger: it holds each mechanism's

@@ -23,6 +23,7 @@ type optimizeOptions struct {
 	workers int
 	quiet   bool
 	dryRun  bool
+	json    bool
 	flags   *toolFlags
 }
 
@@ -57,6 +58,7 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	fs.BoolVar(&oj.AllBoundary, "all-boundary", false, "optimise the values of every boundary dataset, not of a minimum cover")
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage+"; nothing is solved")
+	fs.BoolVar(&o.json, "json", false, jsonUsage+": the optimize summary, as --summary writes it, instead of the summary on stderr")
 	job, source, probs, err := t.parse(args, take)
 	if err != nil {
 		return nil, err
@@ -117,7 +119,7 @@ const progressEvery = 2 * time.Second
 // runOptimize executes a parsed optimize; tests call it directly.
 func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	oj := o.job
-	if !o.quiet {
+	if !o.quiet && !o.json {
 		var mu sync.Mutex
 		last := time.Time{}
 		oj.OnProgress = func(p optimize.Progress) {
@@ -140,7 +142,10 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	if err != nil {
 		return err
 	}
-	if oj.DryRun {
+	switch {
+	case o.json:
+		return writeJSON(e.stdout, s)
+	case oj.DryRun:
 		printOptimizePlan(e.stdout, oj, s)
 		return nil
 	}

@@ -21,6 +21,7 @@ type releaseOptions struct {
 	job    pipeline.ReleaseJob
 	config string
 	quiet  bool
+	json   bool
 	rand   io.Reader // nil: crypto/rand (tests inject a stream)
 	jf     *jobFlags // names problems found after parsing the way the user gave them
 }
@@ -54,6 +55,7 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	fs.StringVar(&o.job.IDsFile, "ids", "", "table `FILE` of the ids to release (.parquet or .csv, an id column)")
 	fs.Var(&ids, "id", "an `ID` to release (repeatable)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no summary line on stderr")
+	fs.BoolVar(&o.json, "json", false, jsonUsage+" instead of the summary on stderr (never the answers drawn)")
 	fs.BoolVar(&o.job.DryRun, "dry-run", false, dryRunUsage+": nothing drawn, no ledger line")
 	o.logs = addLogFlags(fs)
 	job, source, unknown, err := jf.parse(args)
@@ -117,7 +119,10 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 	if err != nil {
 		return o.jf.respell(o.config, err)
 	}
-	if r.DryRun {
+	switch {
+	case o.json:
+		return writeJSON(e.stdout, releaseDoc(o.job, r))
+	case r.DryRun:
 		printReleasePlan(e.stdout, o.job, r)
 		return nil
 	}
@@ -133,4 +138,46 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 		}
 	}
 	return nil
+}
+
+// releaseJSON is release --json's document (docs/CLI.md, "JSON output"): what was
+// drawn and spent, never the answers drawn (they are in out).
+type releaseJSON struct {
+	DryRun        bool          `json:"dry_run"`
+	Mechanism     string        `json:"mechanism"`
+	Out           string        `json:"out"`
+	Rows          int           `json:"rows"`
+	ReleaseID     string        `json:"release_id"` // "" in a dry run
+	Epsilon       float64       `json:"epsilon"`    // spent by each dataset
+	Delta         float64       `json:"delta"`
+	PrivacySource string        `json:"privacy_source"` // metadata or stated
+	Ledger        string        `json:"ledger"`         // "" without --ledger
+	Budget        *ledger.Point `json:"budget"`         // the ledger's; null without one
+	// Datasets, in a dry run, are the requested datasets and, with a ledger, what
+	// each would have spent after the release; null otherwise.
+	Datasets []releaseDatasetJSON `json:"datasets"`
+}
+
+type releaseDatasetJSON struct {
+	ID             string         `json:"id"`
+	ReleasesBefore *int           `json:"releases_before,omitempty"`
+	SpentAfter     *ledger.Charge `json:"spent_after,omitempty"`
+}
+
+func releaseDoc(job pipeline.ReleaseJob, r *pipeline.Released) releaseJSON {
+	d := releaseJSON{DryRun: r.DryRun, Mechanism: job.Mechanism, Out: r.Out, Rows: r.Rows, ReleaseID: r.ReleaseID,
+		Epsilon: r.Privacy.Epsilon, Delta: r.Privacy.Delta, PrivacySource: r.Privacy.Source, Ledger: job.Ledger}
+	if r.Budget != nil {
+		d.Budget = &ledger.Point{Epsilon: r.Budget.Epsilon, Delta: r.Budget.Delta}
+	}
+	if p := r.Plan; p != nil {
+		d.Datasets = make([]releaseDatasetJSON, len(p.IDs))
+		for i, id := range p.IDs {
+			d.Datasets[i].ID = id
+			if p.After != nil {
+				d.Datasets[i].ReleasesBefore, d.Datasets[i].SpentAfter = &p.Releases[i], &p.After[i]
+			}
+		}
+	}
+	return d
 }

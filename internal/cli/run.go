@@ -22,6 +22,7 @@ type runOptions struct {
 	logs   *logFlags
 	quiet  bool
 	dryRun bool
+	json   bool
 }
 
 // parseRun parses flags: defaults, then the config file, then the flags that were set.
@@ -50,6 +51,7 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 	o.logs = addLogFlags(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
 	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage)
+	fs.BoolVar(&o.json, "json", false, jsonUsage+": the run summary, as --summary writes it, instead of the summary on stderr")
 	var beamFlags []string
 	if cluster {
 		fs.Var(repeatedFunc(func(s string) error {
@@ -108,7 +110,10 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 	if err != nil {
 		return err
 	}
-	if o.job.DryRun {
+	switch {
+	case o.json:
+		return s.EncodeJSON(e.stdout)
+	case o.job.DryRun:
 		printRunPlan(e.stdout, o.job, s)
 		return nil
 	}
