@@ -345,7 +345,7 @@ func refuseDeterministic(job ReleaseJob, m *ingest.MechanismTable, rows []int32)
 		return nil
 	}
 	return &RejectError{File: job.Mechanism, Kind: "deterministic", Total: int64(total), Lines: lines,
-		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one is 0 or 1): releasing them publishes a fixed function of the true answer, with no privacy; nothing written (give --allow-deterministic to release them anyway)", total)}
+		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one is 0 or 1): each draw of theirs is the same answer, which is private only if their neighbours' p_one make it so (graphdp report, given the graph, tells which are: a constant answer is, an isolated dataset's is not); release does not see the graph, so it refuses them; nothing written (give --allow-deterministic to release them anyway)", total)}
 }
 
 // newReleaseID is 128 random bits in hex: it identifies a release without being

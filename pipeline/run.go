@@ -282,18 +282,23 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 		return s, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs, e.g. %s–%s (excess %g); nothing written",
 			audit.Violations, l.Vertices.IDs.String(int(w.U)), l.Vertices.IDs.String(int(w.V)), w.Excess)
 	}
-	for _, p := range sol.PTrue {
+	var tally report.ClassTally
+	for v, p := range sol.PTrue {
 		s.MeanPTrue += p
 		if p == 1 {
 			s.Truthful++
 		}
+		tally.Add(l.Vertices.Answer[v], sol.POne[v], p)
 	}
 	if n := len(sol.PTrue); n > 0 {
 		s.MeanPTrue /= float64(n)
 	}
+	cl := tally.Classes()
+	s.Classes = &cl
 	s.Deterministic = findDeterministic(g, sol.POne, l.Hit.Vertex, l.Vertices.IDs)
 	if d := s.Deterministic; d.Count > 0 {
-		log.Warn("datasets answered deterministically (p_one = 0 or 1): no privacy", "stage", "audit", "count", d.Count,
+		log.Warn("datasets answered deterministically (p_one = 0 or 1)", "stage", "audit", "count", d.Count,
+			"not_private", d.NotPrivate, "private", d.Private,
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
 	t.done("audit")
@@ -329,13 +334,15 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	return s, nil
 }
 
-// findDeterministic finds the datasets answered with p_one exactly 0 or 1 and why.
+// findDeterministic finds the datasets answered with p_one exactly 0 or 1, why,
+// and which are private (report.Deterministic).
 func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.IDs) *report.Deterministic {
 	inHit := make([]bool, g.N())
 	for _, h := range hit {
 		inHit[h] = true
 	}
-	d, _ := report.FindDeterministic(g, pone, inHit, nil, func(v int32) string { return ids.String(int(v)) })
+	// nil pair: the audit above passed (or run failed), so DP holds on every edge.
+	d, _ := report.FindDeterministic(g, pone, inHit, nil, nil, func(v int32) string { return ids.String(int(v)) })
 	return &d
 }
 

@@ -17,6 +17,12 @@
 //     p_true rounded to 9 decimals; a dataset gains on randomized response when its
 //     p_true exceeds α = (e^ε+δ)/(e^ε+1) by more than Tolerance, loses when below by
 //     more, and is equal otherwise. The audit is check.Verify with zero tolerance.
+//     Per answer (classes.go): sensitivity and specificity are the unweighted mean
+//     p_true of the answer-1 and answer-0 datasets (1 for an answer with none), the
+//     balanced accuracy their mean; a mechanism is degenerate when p_one varies by at
+//     most ConstantWithin while both answers occur, or an answer's mean is below
+//     PoorMean. A deterministic dataset (p_one 0 or 1) is private exactly when it has
+//     neighbours and every DP inequality on its edges holds (deterministic.go).
 //  4. The HTML page is self-contained: styles inline, plots as inline SVG, one inline
 //     script (the graph's hover; every dataset also has an SVG title without it),
 //     nothing fetched (no scripts, fonts, stylesheets or images by URL). All text from

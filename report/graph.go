@@ -168,7 +168,7 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 			info = append(info, "in the hitting set")
 		}
 		if nd.Det {
-			info = append(info, "deterministic: no privacy")
+			info = append(info, "deterministic: p_one 0 or 1")
 		}
 		if in.Binding != nil {
 			if b := in.Binding[v]; b >= 0 {

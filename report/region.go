@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"math"
+	"strings"
 )
 
 // Region is the utility over the two-parameter family of the paper's boundary-homogeneous corollary
@@ -24,6 +25,18 @@ type Region struct {
 	Epsilon    float64
 	Delta      float64
 	Weights    string
+	// Objective names the utility (optimize's objective). TradeOff is its best value
+	// against a common floor t on every dataset's p_true, ascending in t (each point
+	// certified: Utility ≤ optimum ≤ Upper); Chosen is the written mechanism, at its
+	// smallest p_true. No curve is drawn with fewer than two points.
+	Objective string
+	TradeOff  []Trade
+	Chosen    Trade
+}
+
+// Trade is one point of the trade-off curve.
+type Trade struct {
+	Floor, Utility, Upper float64
 }
 
 // Point is one marked pair and its utility.
@@ -55,6 +68,53 @@ type regionMark struct {
 type regionTick struct {
 	Pos   float64
 	Label string
+}
+
+// tradePlot is the trade-off curve's SVG geometry.
+type tradePlot struct {
+	W, H, Left, Right, Top, Bottom float64
+	Line, UpperLine                string // polyline points
+	Points                         []point
+	Chosen                         point
+	XTicks, YTicks                 []tick
+}
+
+// tradeGeometry lays out the curve: floors on x, utilities on y, both axes spanning
+// the points (and the chosen one), with a margin so flat curves stay visible.
+func tradeGeometry(r *Region) *tradePlot {
+	if len(r.TradeOff) < 2 {
+		return nil
+	}
+	c := &tradePlot{W: 720, H: 320, Left: 80, Right: 690, Top: 20, Bottom: 270}
+	x0, x1 := math.Min(r.TradeOff[0].Floor, r.Chosen.Floor), math.Max(r.TradeOff[len(r.TradeOff)-1].Floor, r.Chosen.Floor)
+	y0, y1 := r.Chosen.Utility, r.Chosen.Utility
+	for _, p := range r.TradeOff {
+		y0, y1 = math.Min(y0, p.Utility), math.Max(y1, p.Upper)
+	}
+	pad := math.Max((y1-y0)*0.08, math.Max(math.Abs(y1)*1e-6, 1e-12))
+	y0, y1 = y0-pad, y1+pad
+	if x1 <= x0 {
+		x1 = x0 + 1e-9
+	}
+	px := func(x float64) float64 { return c.Left + (x-x0)/(x1-x0)*(c.Right-c.Left) }
+	py := func(y float64) float64 { return c.Bottom - (y-y0)/(y1-y0)*(c.Bottom-c.Top) }
+	var line, upper []string
+	for _, p := range r.TradeOff {
+		line = append(line, fmt.Sprintf("%.1f,%.1f", px(p.Floor), py(p.Utility)))
+		upper = append(upper, fmt.Sprintf("%.1f,%.1f", px(p.Floor), py(p.Upper)))
+		c.Points = append(c.Points, point{X: px(p.Floor), Y: py(p.Utility),
+			Title: fmt.Sprintf("floor %.6g: utility %.10g (certified upper bound %.10g)", p.Floor, p.Utility, p.Upper)})
+	}
+	c.Line, c.UpperLine = strings.Join(line, " "), strings.Join(upper, " ")
+	c.Chosen = point{X: px(r.Chosen.Floor), Y: py(r.Chosen.Utility),
+		Title: fmt.Sprintf("the written mechanism: smallest p_true %.6g, utility %.10g", r.Chosen.Floor, r.Chosen.Utility)}
+	for k := range 5 {
+		x := x0 + (x1-x0)*float64(k)/4
+		y := y0 + (y1-y0)*float64(k)/4
+		c.XTicks = append(c.XTicks, tick{At: px(x), Label: fmt.Sprintf("%.4g", x)})
+		c.YTicks = append(c.YTicks, tick{At: py(y), Label: fmt.Sprintf("%.6g", y)})
+	}
+	return c
 }
 
 const regionSize = 480.0
@@ -100,7 +160,8 @@ func RegionHTML(w io.Writer, r *Region) error {
 	return regionPage.Execute(w, struct {
 		R *Region
 		P regionPlot
-	}{r, p})
+		T *tradePlot
+	}{r, p, tradeGeometry(r)})
 }
 
 // heat maps [0, 1] to a dark-blue → yellow scale.
@@ -140,5 +201,22 @@ no DP extension (the paper's feasibility lemma). The colour scale ends at the un
 {{end}}<tr><td>certified upper bound (no DP mechanism does better)</td><td></td><td></td><td>{{g .R.UpperBound}}</td></tr>
 <tr><td>total weight (answering truthfully)</td><td></td><td></td><td>{{g .R.TotalWeight}}</td></tr></table>
 <p>Colour scale: {{g .P.Lo}} (dark) to {{g .P.Hi}} (yellow).</p>
+{{with .T}}<h2>The price of a floor</h2>
+<p>The best {{$.R.Objective}} utility when every dataset's p_true must be at least t, one certified solve per point
+(the dashed line is each point's certified upper bound; no DP mechanism meeting the floor lies above it), up to the
+largest floor any DP mechanism meets. The ring is the written mechanism, at its smallest p_true.</p>
+<svg width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" xmlns="http://www.w3.org/2000/svg">
+<line x1="{{f .Left}}" y1="{{f .Bottom}}" x2="{{f .Right}}" y2="{{f .Bottom}}" stroke="#888"/><line x1="{{f .Left}}" y1="{{f .Top}}" x2="{{f .Left}}" y2="{{f .Bottom}}" stroke="#888"/>
+{{range .XTicks}}<text x="{{f .At}}" y="{{f (add $.T.Bottom 16)}}" font-size="11" text-anchor="middle">{{.Label}}</text>
+{{end}}{{range .YTicks}}<text x="{{f (add $.T.Left -6)}}" y="{{f (add .At 4)}}" font-size="11" text-anchor="end">{{.Label}}</text>
+{{end}}<text x="{{f (add .Left 230)}}" y="{{f (add .Bottom 40)}}" font-size="12">floor t on every dataset's p_true</text>
+<polyline points="{{.UpperLine}}" fill="none" stroke="#999" stroke-dasharray="4 3"/>
+<polyline points="{{.Line}}" fill="none" stroke="#3b528b" stroke-width="2"/>
+{{range .Points}}<circle cx="{{f .X}}" cy="{{f .Y}}" r="3.5" fill="#3b528b"><title>{{.Title}}</title></circle>
+{{end}}<circle cx="{{f .Chosen.X}}" cy="{{f .Chosen.Y}}" r="8" fill="none" stroke="#ff2d95" stroke-width="3"><title>{{.Chosen.Title}}</title></circle>
+</svg>
+<table><tr><th>floor t</th><th>utility</th><th>certified upper bound</th></tr>
+{{range $.R.TradeOff}}<tr><td>{{g .Floor}}</td><td>{{g .Utility}}</td><td>{{g .Upper}}</td></tr>
+{{end}}<tr><td>written mechanism (smallest p_true {{g $.R.Chosen.Floor}})</td><td>{{g $.R.Chosen.Utility}}</td><td>{{g $.R.UpperBound}}</td></tr></table>{{end}}
 </body></html>
 `))

@@ -62,11 +62,12 @@ type Report struct {
 	Datasets           int                `json:"datasets"`
 	Edges              int64              `json:"edges"`
 	Accuracy           Accuracy           `json:"accuracy"`
+	Classes            Classes            `json:"classes"` // per true answer: sensitivity, specificity, min
 	Levels             Levels             `json:"levels"`
 	ByDistance         ByDistance         `json:"by_distance"`
 	RandomizedResponse RandomizedResponse `json:"randomized_response"`
 	Audit              Audit              `json:"audit"`
-	// Deterministic are the datasets answered with p_one exactly 0 or 1 (no privacy).
+	// Deterministic are the datasets answered with p_one exactly 0 or 1, private or not.
 	Deterministic Deterministic `json:"deterministic"`
 	// LeastAccurate are the LeastAccurateListed datasets of lowest p_true, lowest
 	// first (ties by input position).
@@ -193,6 +194,7 @@ func Compute(in Input) *Report {
 		}
 	}
 	r.Accuracy = accuracy(pt)
+	r.Classes = ClassesOf(in.Answer, in.POne, pt)
 	r.Levels = levels(pt)
 	dist, kind := in.Distance, "binding"
 	if dist == nil {
@@ -200,7 +202,7 @@ func Compute(in Input) *Report {
 	}
 	r.ByDistance = ByDistance{Kind: kind, Groups: byDistance(pt, dist)}
 	var det []bool
-	r.Deterministic, det = FindDeterministic(in.Graph, in.POne, in.InHit, in.Distance, in.ID)
+	r.Deterministic, det = FindDeterministic(in.Graph, in.POne, in.InHit, in.Distance, &in.Pair, in.ID)
 	r.RandomizedResponse = randomizedResponse(pt, det, in.Pair, in.ID)
 	r.Audit = audit(in)
 	r.LeastAccurate = leastAccurate(in, pt, LeastAccurateListed)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/graphdp/graphdp/optimize"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -82,6 +83,7 @@ type flagSpec struct {
 // completionValues are the words of the flags whose value is one of a few.
 var completionValues = map[string][]string{
 	"engine":     pipeline.Engines,
+	"objective":  {string(optimize.Accuracy), string(optimize.Balanced), string(optimize.Worst)},
 	"log-format": {"text", "json"},
 	"log-level":  {"debug", "info", "warn", "error"},
 }

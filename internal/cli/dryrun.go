@@ -88,7 +88,10 @@ func printOptimizePlan(w io.Writer, oj pipeline.OptimizeJob, s *pipeline.Optimiz
 	fmt.Fprintln(w, "graphdp optimize --dry-run: the inputs and weights pass every check; nothing solved or written")
 	fmt.Fprintf(w, "  inputs:    vertices %s, edges %s: %s, %s\n", oj.Vertices, oj.Edges,
 		words.Count(int64(s.Vertices), "dataset", "datasets"), words.Count(s.Edges, "edge", "edges"))
-	fmt.Fprintf(w, "  weights:   %s; total %.10g (the utility of answering truthfully)\n", s.Weights, s.TotalWeight)
+	fmt.Fprintf(w, "  objective: %s; weights: %s; total %.10g (the utility of answering truthfully)\n", s.Objective, s.Weights, s.TotalWeight)
+	if f := s.Floors; f.Answer0 > 0 || f.Answer1 > 0 {
+		fmt.Fprintf(w, "  floors:    p_true ≥ %s on answer-0 datasets, ≥ %s on answer-1 datasets: met by some DP mechanism\n", num(f.Answer0), num(f.Answer1))
+	}
 	fmt.Fprintf(w, "  outputs:   %s (not written)\n", outputsLine([2]string{"out", oj.Out}, [2]string{"mechanism-out", oj.MechanismOut},
 		[2]string{"summary", oj.SummaryOut}, [2]string{"html", oj.HTML}))
 	fmt.Fprintf(w, "  privacy:   ε = %s, δ = %s (balanced α = %.6g)\n", num(s.Epsilon), num(s.Delta), s.Alpha)

@@ -57,6 +57,10 @@ func TestDryRunExitsAsTheRealCommand(t *testing.T) {
 		{"optimize_bad_weights", "1", func(p func(string) string) []string {
 			return []string{"optimize", "--quiet", "--vertices", pv, "--edges", pe, "--epsilon", ln2, "--out", p("h.csv"), "--weights", "testdata/optimize/weights_nocol.csv"}
 		}, 3, nil, nil},
+		// Floors no DP mechanism meets: the solver's own check, without solving.
+		{"optimize_floors_infeasible", "1", func(p func(string) string) []string {
+			return []string{"optimize", "--quiet", "--vertices", pv, "--edges", pe, "--epsilon", ln2, "--out", p("h.csv"), "--min-accuracy", "0.7"}
+		}, 3, nil, nil},
 		{"release", "1", func(p func(string) string) []string {
 			return []string{"release", "--quiet", "--mechanism", p("m.parquet"), "--id", "a", "--id", "b", "--out", p("r.csv"), "--ledger", p("l.jsonl")}
 		}, 0, []string{"r.csv", "l.jsonl", "2 datasets", "id a: 0 releases before; after it ε = 0.5, δ = 1e-06 spent"}, []string{"r.csv"}},
