@@ -27,9 +27,12 @@ type Job struct {
 	Engine     string  `yaml:"engine"`  // propagate (default) or per-source
 	Workers    int     `yaml:"workers"`
 	List       int     `yaml:"list"` // how many uncovered edges or violations to print
-	Columns    Columns `yaml:"columns"`
-	Runner     string  `yaml:"runner"` // local (default) or beam
-	Beam       Beam    `yaml:"beam"`
+	// MaxDeterministic, if set, fails a run whose datasets answered with p_one 0
+	// or 1 are more than N ("10") or P% of them ("0.5%"): deterministic.go.
+	MaxDeterministic string  `yaml:"max_deterministic"`
+	Columns          Columns `yaml:"columns"`
+	Runner           string  `yaml:"runner"` // local (default) or beam
+	Beam             Beam    `yaml:"beam"`
 
 	// Progress, if set, is a terminal on which long phases draw a status line;
 	// otherwise progress goes to the log (doc.go).
@@ -208,6 +211,11 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	}
 	if j.List < 0 {
 		add("list: must be ≥ 0, got %d", j.List)
+	}
+	if j.MaxDeterministic != "" {
+		if _, err := parseLimit(j.MaxDeterministic); err != nil {
+			add("max_deterministic: %v", err)
+		}
 	}
 	for _, x := range []struct {
 		name string

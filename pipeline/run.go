@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -211,6 +212,9 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	// before the build's peak.
 	l.Vertices.Index = nil
 	fillInputs(s, l)
+	if w := s.EmptyEdges(); w != "" {
+		log.Warn(strings.TrimPrefix(w, "WARNING: "), "stage", "read", "edges", job.Edges)
+	}
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet,
 		"model_build_bytes", l.Memory.Build, "model_engine_bytes", l.Memory.Engine, "budget_bytes", l.Memory.BudgetBytes, "seconds", t.done("read").Seconds())
 	if l.DropBehind {
@@ -300,6 +304,9 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 		log.Warn("datasets answered deterministically (p_one = 0 or 1)", "stage", "audit", "count", d.Count,
 			"not_private", d.NotPrivate, "private", d.Private,
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
+	}
+	if err := CheckDeterministic(job, s); err != nil {
+		return s, err
 	}
 	t.done("audit")
 	if job.DryRun {

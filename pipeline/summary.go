@@ -191,6 +191,9 @@ func (s *Summary) Human(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  wrote %s\n", s.Out)
 	}
+	if msg := s.EmptyEdges(); msg != "" {
+		fmt.Fprintf(w, "  %s\n", msg)
+	}
 	if s.Deterministic != nil {
 		for _, l := range s.Deterministic.Lines() {
 			fmt.Fprintf(w, "  %s\n", l)

@@ -33,6 +33,7 @@ var jobFlagTable = []jobFlag{
 	{"engine", "engine", "engine `NAME`: propagate (linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
 	{"workers", "workers", "`N` cores to use, at most 1024 (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
 	{"list", "list", "how many problems to list (`N`)", func(j *pipeline.Job) any { return &j.List }},
+	{"max-deterministic", "max_deterministic", "fail (exit status 3, nothing written) when more than `LIMIT` datasets, a count N or a share P% of them, are answered deterministically (p_one 0 or 1): for scheduled jobs", func(j *pipeline.Job) any { return &j.MaxDeterministic }},
 	{"id-column", "columns.id", "vertex id `COLUMN` of every table", func(j *pipeline.Job) any { return &j.Columns.ID }},
 	{"answer-column", "columns.answer", "answer `COLUMN`", func(j *pipeline.Job) any { return &j.Columns.Answer }},
 	{"src-column", "columns.src", "edge source `COLUMN`", func(j *pipeline.Job) any { return &j.Columns.Src }},
