@@ -315,6 +315,9 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 			"not_private", d.NotPrivate, "private", d.Private,
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
+	if err := pipeline.CheckDeterministic(job, s); err != nil {
+		return s, err
+	}
 	done("audit")
 	// The mechanism and the summary are published together or not at all.
 	out := sink.NewOutputs()

@@ -93,11 +93,51 @@ type Result struct {
 	y []float64 // PDHG's best multipliers (nil without PDHG): TradeOff's warm start
 }
 
+// Precheck is what Optimize checks before it solves: the problem, the objective,
+// and floors some (ε,δ)-DP mechanism meets (else a *FloorError with the largest
+// that are). It returns the objective's total weight Σ w' (the utility of answering
+// truthfully). A dry run calls it instead of Optimize.
+func Precheck(p *Problem, opt Options) (total float64, err error) {
+	obj, _, err := precheck(p, opt)
+	if err != nil {
+		return 0, err
+	}
+	for _, w := range effectiveWeights(p, obj) {
+		total = addUp(total, w)
+	}
+	return total, nil
+}
+
+// precheck is Precheck's checks; it returns the objective ("" made Accuracy) and
+// whether a boundary edge exists.
+func precheck(p *Problem, opt Options) (obj Objective, boundary bool, err error) {
+	if err := p.check(); err != nil {
+		return "", false, err
+	}
+	obj = opt.Objective
+	switch obj {
+	case "":
+		obj = Accuracy
+	case Accuracy, Balanced, Worst:
+	default:
+		return "", false, fmt.Errorf("optimize: unknown objective %q", obj)
+	}
+	boundary = hasBoundary(p.G, p.Answer)
+	if f := opt.Floors; !floorsFeasible(p.Pair, boundary, f) {
+		if !(f[0] >= 0 && f[0] <= 1 && f[1] >= 0 && f[1] <= 1) {
+			return "", false, fmt.Errorf("optimize: floors %v outside [0, 1]", f)
+		}
+		return "", false, floorError(p.Pair, f)
+	}
+	return obj, boundary, nil
+}
+
 // Optimize finds hitting-set values whose optimal extension maximises the objective
 // (Σ w'·p_true) over all (ε,δ)-DP mechanisms meeting the floors, up to the certified
 // gap (doc.go).
 func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
-	if err := p.check(); err != nil {
+	obj, boundary, err := precheck(p, opt)
+	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
@@ -108,22 +148,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if opt.MaxIterations <= 0 {
 		opt.MaxIterations = DefaultMaxIterations
 	}
-	obj := opt.Objective
-	switch obj {
-	case "":
-		obj = Accuracy
-	case Accuracy, Balanced, Worst:
-	default:
-		return nil, fmt.Errorf("optimize: unknown objective %q", obj)
-	}
-	boundary := hasBoundary(p.G, p.Answer)
 	floors := opt.Floors
-	if !floorsFeasible(p.Pair, boundary, floors) {
-		if !(floors[0] >= 0 && floors[0] <= 1 && floors[1] >= 0 && floors[1] <= 1) {
-			return nil, fmt.Errorf("optimize: floors %v outside [0, 1]", floors)
-		}
-		return nil, floorError(p.Pair, floors)
-	}
 	r := &Result{Objective: obj, Alpha: p.Pair.Balanced()}
 	if obj == Worst {
 		t, up := worstFloor(p.Pair, boundary, floors)

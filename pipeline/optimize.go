@@ -105,6 +105,12 @@ type OptimizeSummary struct {
 	WallSeconds        float64               `json:"wall_seconds"`
 	OptimizeSeconds    float64               `json:"optimize_seconds"`
 	PeakRSSBytes       int64                 `json:"peak_rss_bytes"`
+	// DryRun: the inputs and weights were read and checked, nothing solved or
+	// written (Job.DryRun); the hitting set's size is the cover's it would start from.
+	DryRun bool `json:"dry_run,omitempty"`
+	// Memory is the model Load checked the job against (the graph and propagate's
+	// arrays; the solver's come on top).
+	Memory *MemoryModel `json:"memory_model,omitempty"`
 }
 
 // Floors are the floors on p_true by answer, for the summary.
@@ -131,6 +137,9 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		return nil, err
 	}
 	log.Info("read", "stage", "read", "vertices", n, "edges", x.Graph.M(), "weights", from)
+	if oj.DryRun {
+		return planOptimize(ctx, oj, x, weight, from, start)
+	}
 
 	prob := &optimize.Problem{G: x.Graph, Answer: vs.Answer, Weight: weight, Pair: x.Pair}
 	var hit []int32
@@ -229,6 +238,42 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		return s, err
 	}
 	log.Info("written", "stage", "write", "out", oj.Out, "rows", len(res.Hit), "mechanism_out", oj.MechanismOut, "html", oj.HTML, "summary", oj.SummaryOut)
+	return s, nil
+}
+
+// planOptimize is optimize's dry run once the inputs and weights are read: the
+// solver's checks (optimize.Precheck), and what the solve would start from (the
+// boundary, the hitting set's size, the objective's total weight); nothing solved
+// or written.
+func planOptimize(ctx context.Context, oj OptimizeJob, x *Inputs, weight []float64, from string, start time.Time) (*OptimizeSummary, error) {
+	vs := x.Vertices
+	bc, err := cover.Boundary(ctx, x.Graph, vs.Answer)
+	if err != nil {
+		return nil, err
+	}
+	size, kind := len(bc.Vertices), "minimum boundary cover"
+	if oj.AllBoundary {
+		size, kind = bc.Boundary, "every boundary vertex"
+	}
+	obj := oj.Objective
+	if obj == "" {
+		obj = optimize.DefaultObjective
+	}
+	// The solver's own checks (the objective, floors some DP mechanism meets) as
+	// Optimize makes them, without solving.
+	prob := &optimize.Problem{G: x.Graph, Answer: vs.Answer, Weight: weight, Pair: x.Pair}
+	total, err := optimize.Precheck(prob, optimize.Options{Objective: obj, Floors: oj.Floors})
+	if err != nil {
+		return nil, err
+	}
+	m := x.Memory
+	s := &OptimizeSummary{Version: Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
+		Objective: string(obj), Floors: Floors{oj.Floors[0], oj.Floors[1]}, Weights: from, BoundaryEdges: bc.BoundaryEdges, HittingSet: size, HittingSetIs: kind, TotalWeight: total,
+		TargetGap: oj.Gap, Alpha: x.Pair.Balanced(), Out: oj.Out, MechanismOut: oj.MechanismOut, DryRun: true, Memory: &m}
+	if s.TargetGap == 0 {
+		s.TargetGap = optimize.DefaultGap
+	}
+	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), PeakRSS()
 	return s, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -211,6 +212,9 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	// before the build's peak.
 	l.Vertices.Index = nil
 	fillInputs(s, l)
+	if w := s.EmptyEdges(); w != "" {
+		log.Warn(strings.TrimPrefix(w, "WARNING: "), "stage", "read", "edges", job.Edges)
+	}
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet,
 		"model_build_bytes", l.Memory.Build, "model_engine_bytes", l.Memory.Engine, "budget_bytes", l.Memory.BudgetBytes, "seconds", t.done("read").Seconds())
 	if l.DropBehind {
@@ -301,7 +305,15 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 			"not_private", d.NotPrivate, "private", d.Private,
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
+	if err := CheckDeterministic(job, s); err != nil {
+		return s, err
+	}
 	t.done("audit")
+	if job.DryRun {
+		s.DryRun = true
+		finish(s, t)
+		return s, nil
+	}
 
 	// The engine's queues (and the graph, which nothing reads from here on) are garbage;
 	// collect them so that the output record and the writer reuse their pages rather

@@ -29,6 +29,8 @@ type Summary struct {
 		HittingSet Input `json:"hitting_set"`
 	} `json:"inputs"`
 	Out string `json:"out,omitempty"`
+	// DryRun: nothing was written (Job.DryRun); Out is empty.
+	DryRun bool `json:"dry_run,omitempty"`
 
 	Vertices      int     `json:"vertices"`
 	EdgesRead     int64   `json:"edges_read"`
@@ -188,6 +190,9 @@ func (s *Summary) Human(w io.Writer) {
 			}
 		}
 		fmt.Fprintf(w, "  wrote %s\n", s.Out)
+	}
+	if msg := s.EmptyEdges(); msg != "" {
+		fmt.Fprintf(w, "  %s\n", msg)
 	}
 	if s.Deterministic != nil {
 		for _, l := range s.Deterministic.Lines() {

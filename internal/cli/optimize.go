@@ -25,6 +25,8 @@ type optimizeOptions struct {
 	maxTime   string
 	workers   int
 	quiet     bool
+	dryRun    bool
+	json      bool
 	objective string
 	floor     [3]float64 // --min-accuracy-0, --min-accuracy-1, --min-accuracy
 	flags     *toolFlags
@@ -52,32 +54,35 @@ result with a dual bound: no DP mechanism's utility exceeds the upper bound show
 Writes the hitting set (--out, what run reads), optionally the mechanism
 (--mechanism-out: exactly what run writes on that hitting set) and a JSON summary.`
 
-func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
+func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	take := toolInputs{}
-	t := newToolFlags("optimize", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--mechanism-out M] [--weights W] [--gap G]", optimizeAbout, stderr, take)
+	t := newToolFlags("optimize", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--mechanism-out M] [--weights W] [--gap G]", optimizeAbout, stdout, take)
 	o := &optimizeOptions{flags: t}
 	fs := t.fs
 	oj := &o.job
-	fs.StringVar(&oj.Out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
-	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism here, exactly as `run` on --out writes it (.parquet, .arrow/.feather or .csv)")
-	fs.StringVar(&oj.SummaryOut, "summary", "", "write the optimize summary as JSON here")
-	fs.StringVar(&oj.HTML, "html", "", "write a page drawing the utility over the boundary-homogeneous (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
-	fs.StringVar(&oj.Weights, "weights", "", "weights table (.parquet or .csv): id and the weight column (default: the vertices file's weight column if any, else uniform)")
-	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight column")
-	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap between the certified upper bound and the utility (default 1e-6)")
-	fs.StringVar(&o.maxTime, "max-time", "", "stop iterating after this long (e.g. 10m) and write the best found, with its certified gap")
-	fs.IntVar(&o.workers, "workers", 0, "cores to use (0: all)")
+	fs.StringVar(&oj.Out, "out", "", "hitting-set `FILE` to write: .parquet or .csv (what run reads) (required)")
+	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism to `FILE`, exactly as run on --out writes it (.parquet, .arrow/.feather or .csv)")
+	fs.StringVar(&oj.SummaryOut, "summary", "", "write the optimize summary as JSON to `FILE`")
+	fs.StringVar(&oj.HTML, "html", "", "write a page to `FILE` drawing the utility over the boundary-homogeneous (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
+	fs.StringVar(&oj.Weights, "weights", "", "weights table `FILE` (.parquet or .csv): id and the weight column (default: the vertices file's weight column if any, else uniform)")
+	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight `COLUMN`")
+	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap `G` between the certified upper bound and the utility (default 1e-6)")
+	fs.StringVar(&o.maxTime, "max-time", "", "stop iterating after this long (`DURATION`, e.g. 10m) and write the best found, with its certified gap")
+	fs.IntVar(&o.workers, "workers", 0, "`N` cores to use (0: all)")
 	fs.BoolVar(&oj.AllBoundary, "all-boundary", false, "optimise the values of every boundary dataset, not of a minimum cover")
-	fs.StringVar(&o.objective, "objective", string(optimize.DefaultObjective), "utility to maximise: balanced (each answer weighs the same), worst (the smallest p_true) or accuracy (Σ w·p_true as weighted)")
-	fs.Var((*numberFlag)(&o.floor[2]), "min-accuracy", "every dataset's p_true must be at least this (a constraint; 0: none)")
-	fs.Var((*numberFlag)(&o.floor[1]), "min-accuracy-1", "every answer-1 dataset's p_true (the sensitivity's floor, per dataset) must be at least this")
-	fs.Var((*numberFlag)(&o.floor[0]), "min-accuracy-0", "every answer-0 dataset's p_true (the specificity's floor, per dataset) must be at least this")
+	fs.StringVar(&o.objective, "objective", string(optimize.DefaultObjective), "utility `NAME` to maximise: balanced (each answer weighs the same), worst (the smallest p_true) or accuracy (Σ w·p_true as weighted)")
+	fs.Var((*numberFlag)(&o.floor[2]), "min-accuracy", "every dataset's p_true must be at least `P` (a constraint; 0: none)")
+	fs.Var((*numberFlag)(&o.floor[1]), "min-accuracy-1", "every answer-1 dataset's p_true (the sensitivity's floor, per dataset) must be at least `P`")
+	fs.Var((*numberFlag)(&o.floor[0]), "min-accuracy-0", "every answer-0 dataset's p_true (the specificity's floor, per dataset) must be at least `P`")
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
+	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage+"; nothing is solved")
+	fs.BoolVar(&o.json, "json", false, jsonUsage+": the optimize summary, as --summary writes it, instead of the summary on stderr")
 	job, source, probs, err := t.parse(args, take)
 	if err != nil {
 		return nil, err
 	}
 	oj.Job = job // after the flags: Job holds what a config file gave
+	oj.DryRun = o.dryRun
 	if t.jf.set("workers") || oj.Workers == 0 {
 		oj.Workers = o.workers
 	}
@@ -126,7 +131,7 @@ func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
 }
 
 func cmdOptimize(ctx context.Context, args []string, e *env) error {
-	o, err := parseOptimize(args, e.stderr)
+	o, err := parseOptimize(args, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -142,7 +147,7 @@ const progressEvery = 2 * time.Second
 // runOptimize executes a parsed optimize; tests call it directly.
 func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	oj := o.job
-	if !o.quiet {
+	if !o.quiet && !o.json {
 		var mu sync.Mutex
 		last := time.Time{}
 		oj.OnProgress = func(p optimize.Progress) {
@@ -168,6 +173,13 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	}
 	if err != nil {
 		return err
+	}
+	switch {
+	case o.json:
+		return writeJSON(e.stdout, s)
+	case oj.DryRun:
+		printOptimizePlan(e.stdout, oj, s)
+		return nil
 	}
 	if !o.quiet {
 		s.Human(e.stderr)
