@@ -187,8 +187,11 @@ func joinComps(parts []shardComps) (int, report.Deterministic) {
 					x.Reason = report.ReasonForced
 				}
 			}
-			d.First = append(d.First, report.DeterministicDataset{ID: x.ID, Reason: x.Reason})
+			// The run's audit passed (or it fails): private ⟺ it has neighbours.
+			d.First = append(d.First, report.DeterministicDataset{ID: x.ID, Reason: x.Reason, Private: x.Reason != report.ReasonIsolated})
 		}
 	}
+	d.NotPrivate = d.Isolated
+	d.Private = d.Count - d.NotPrivate
 	return comps, d
 }

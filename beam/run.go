@@ -316,8 +316,12 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	s.Deterministic = &fd.Deterministic
 	if d := s.Deterministic; d.Count > 0 {
-		log.Warn("datasets answered deterministically (p_one = 0 or 1): no privacy", "stage", "audit", "count", d.Count,
+		log.Warn("datasets answered deterministically (p_one = 0 or 1)", "stage", "audit", "count", d.Count,
+			"not_private", d.NotPrivate, "private", d.Private,
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
+	}
+	if err := pipeline.CheckDeterministic(job, s); err != nil {
+		return s, err
 	}
 	done("audit")
 	// The mechanism and the summary are published together or not at all.
@@ -754,6 +758,7 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 func assemble(ctx context.Context, c Conf, job pipeline.Job, prov pipeline.Provenance, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary, out *sink.Outputs) error {
 	bindIDs := fd.hitIDs.ingest(c.StrIDs)
 	sh := 0
+	var tally report.ClassTally // the per-answer figures, summed in position order as the local run does
 	next := func() (arrow.RecordBatch, error) {
 		if sh == l.Shards() {
 			return nil, nil
@@ -789,11 +794,12 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, prov pipeline.Prove
 			}
 			m.Bind[i] = int32(j)
 		}
-		for _, p := range m.PTrue { // in position order, as the local run sums
+		for i, p := range m.PTrue { // in position order, as the local run sums
 			s.MeanPTrue += p
 			if p == 1 {
 				s.Truthful++
 			}
+			tally.Add(x.Answer[i], m.POne[i], p)
 		}
 		r := pipeline.Rows{IDType: pl.idType, IDs: x.IDs.ingest(c.StrIDs), AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
 		return r.Record(nil)
@@ -804,5 +810,7 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, prov pipeline.Prove
 	if c.N > 0 {
 		s.MeanPTrue /= float64(c.N)
 	}
+	cl := tally.Classes()
+	s.Classes = &cl
 	return err
 }

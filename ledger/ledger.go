@@ -184,6 +184,13 @@ func (l *Ledger) Check(ids []string, p Point, max int) (over []Over, total int) 
 	return over, total
 }
 
+// After is what id would be charged under the budget after one more release
+// spending p (as Check decides it; a dry run shows it).
+func (l *Ledger) After(id string, p Point) Charge {
+	s := l.spent[id]
+	return s.spend.with(p).charge(l.Budget)
+}
+
 // Over is a dataset a release would take past the budget.
 type Over struct {
 	ID            string

@@ -49,7 +49,9 @@ func mulDown(a, b float64) float64 { return -mulUp(-a, b) }
 // certifiedUpper is UB(y) of doc.go, every operation rounded up, with e^ε replaced by
 // the end of its certified enclosure [eLo, eHi] that makes each term larger: for any
 // y it is at least the LP's optimum (weak duality for the box-constrained LP: for
-// every feasible x, s·x ≤ (s + Kᵀy)·x − (the rows' support term) ≤ Σ (s + Kᵀy)⁺ + …).
+// every feasible x, s·x ≤ (s + Kᵀy)·x − (the rows' support term) ≤ Σ max over the
+// box of (s + Kᵀy)_v·x_v + …). The box is the real one: the answer-0 end
+// 1 − Floor[0] rounded up (lp.certHi0), the answer-1 floor exact.
 func certifiedUpper(ctx context.Context, m *lp, y []float64, eLo, eHi, delta float64) (float64, error) {
 	g := m.g
 	// hi = e − 1 + δ, rounded up at the upper end of e.
@@ -74,8 +76,15 @@ func certifiedUpper(ctx context.Context, m *lp, y []float64, eLo, eHi, delta flo
 					ub = addUp(ub, mulUp(-yp, hiUp))
 				}
 			}
-			if t > 0 {
+			// max over the box of t·x_v, rounded up (t is above the exact
+			// coefficient, and the maximum grows with it as x_v ≥ 0).
+			switch c := b2i(m.ans[u]); {
+			case t > 0 && c == 1:
 				ub = addUp(ub, t)
+			case t > 0:
+				ub = addUp(ub, mulUp(t, m.certHi0))
+			case t < 0 && c == 1:
+				ub = addUp(ub, mulUp(t, m.boxLo[1]))
 			}
 		}
 		parts[k] = ub

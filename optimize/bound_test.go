@@ -54,14 +54,25 @@ func TestDirectedRounding(t *testing.T) {
 }
 
 // certifiedUpper is a bound for every y, not only for good ones: on random
-// instances and random multipliers it is at least the exact LP optimum.
+// instances, with and without floors, and random multipliers it is at least the
+// exact LP optimum.
 func TestUpperBoundAnyMultipliers(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	for i := range 100 {
+	tight := 0
+	for i := range 200 {
 		in := randomInstance(t, r, 2+r.IntN(8))
-		exact, _ := newExactLP(in.p.G.N(), in.edges, in.p.Answer, in.weights, in.e, in.dlt).solve()
+		lp := newExactLP(in.p.G.N(), in.edges, in.p.Answer, in.weights, in.e, in.dlt)
+		var f Floors
+		if i%2 == 1 { // floors: the box of the certificate (bound.go)
+			f = Floors{testFloors[r.IntN(len(testFloors))], testFloors[r.IntN(len(testFloors))]}
+			lp.floors(in.p.Answer, new(big.Rat).SetFloat64(f[0]), new(big.Rat).SetFloat64(f[1]))
+		}
+		ok, exact, _ := lp.solveFeasible()
+		if !ok {
+			continue
+		}
 		opt := ratFloat(exact)
-		m, err := newLP(t.Context(), in.p, 1)
+		m, err := newLP(t.Context(), in.p, f, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,5 +88,32 @@ func TestUpperBoundAnyMultipliers(t *testing.T) {
 		if ub < opt-1e-12*max(1, opt) {
 			t.Fatalf("instance %d: bound %v below the exact optimum %v", i, ub, opt)
 		}
+		// And for nearly optimal multipliers (PDHG's), where every term of the
+		// bound is close to tight and a wrong one shows.
+		x0 := make([]float64, in.p.G.N())
+		for v := range x0 {
+			x0[v] = 0.5
+		}
+		s := newPDHG(m, x0)
+		for s.iters < 4096 {
+			if err := s.step(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if s.iters%checkEvery == 0 {
+				if err := s.check(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if ub, err = certifiedUpper(t.Context(), m, s.bestY, lo, hi, in.p.Pair.Delta); err != nil {
+			t.Fatal(err)
+		}
+		if ub < opt-1e-12*max(1, opt) || ub > opt+1e-6*max(1, opt) {
+			t.Fatalf("instance %d (floors %v): bound %v from PDHG's multipliers, exact optimum %v", i, f, ub, opt)
+		}
+		tight++
+	}
+	if tight < 150 {
+		t.Errorf("only %d instances checked at nearly optimal multipliers", tight)
 	}
 }

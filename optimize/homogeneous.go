@@ -44,6 +44,12 @@ type family struct {
 	pair    dp.Pair
 	buckets []bucket
 	dist    int // Distance
+	// near[c][k] is the smallest distance from an answer-c dataset (any weight) to an
+	// answer-k hitting-set dataset, −1 if none reaches; has[c]: some answer-c dataset.
+	// They give each answer's smallest p_true, for the floors (meets).
+	near   [2][2]int32
+	has    [2]bool
+	floors Floors
 }
 
 type bucket struct {
@@ -76,7 +82,15 @@ func newFamily(ctx context.Context, p *Problem, hit []int32) (*family, error) {
 		d0, d1 int32
 	}
 	sum := map[key]float64{}
+	f.near = [2][2]int32{{-1, -1}, {-1, -1}}
 	for v := range n {
+		c := b2i(p.Answer[v])
+		f.has[c] = true
+		for k := range 2 {
+			if x := d[k][v]; x >= 0 && (f.near[c][k] < 0 || x < f.near[c][k]) {
+				f.near[c][k] = x
+			}
+		}
 		if w := p.Weight[v]; w > 0 {
 			sum[key{p.Answer[v], d[0][v], d[1][v]}] += w
 		}
@@ -114,7 +128,7 @@ func (f *family) bound(d int32, a float64) float64 {
 
 // Feasible reports whether (α₀, α₁) admits an extension (Homogeneous.Distance).
 func (f *family) feasible(a0, a1 float64) bool {
-	if !(a0 >= 0 && a0 <= 1 && a1 >= 0 && a1 <= 1) {
+	if !(a0 >= 0 && a0 <= 1 && a1 >= 0 && a1 <= 1) || !f.meets(a0, a1) {
 		return false
 	}
 	if f.dist < 0 {
@@ -124,6 +138,28 @@ func (f *family) feasible(a0, a1 float64) bool {
 	const tol = bfs.Tolerance
 	return a1 <= f.bound(d, 1-a0)+tol && 1-a0 <= f.bound(d, a1)+tol &&
 		a0 <= f.bound(d, 1-a1)+tol && 1-a1 <= f.bound(d, a0)+tol
+}
+
+// meets reports whether the pair's extension meets the floors: an answer-c
+// dataset's p_true is min(U^{d_c}(α_c), U^{d_k}(1 − α_k)) (k the other answer), and
+// U^d grows with d, so each answer's smallest p_true is this at the nearest
+// distances (float64, like the search; the chosen pair's mechanism is checked
+// exactly by Optimize).
+func (f *family) meets(a0, a1 float64) bool {
+	if !f.floors.any() {
+		return true
+	}
+	a := [2]float64{a0, a1}
+	for c := range 2 {
+		if !f.has[c] || f.floors[c] == 0 {
+			continue
+		}
+		if f.near[c][c] >= 0 && f.bound(f.near[c][c], a[c]) < f.floors[c] ||
+			f.near[c][1-c] >= 0 && f.bound(f.near[c][1-c], 1-a[1-c]) < f.floors[c] {
+			return false
+		}
+	}
+	return true
 }
 
 // utility is Σ w·p_true of the extension of (α₀, α₁) (float64, for the search and
@@ -180,10 +216,19 @@ func (h *Homogeneous) Grid(k int) [][]float64 {
 // with shrinking steps finds its maximum (up to the search's resolution; the
 // reported utility is that of the pair found, computed by bfs.Solve).
 func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous, error) {
+	return bestHomogeneous(ctx, p, hit, Floors{})
+}
+
+// bestHomogeneous is BestHomogeneous over the pairs whose extension meets the
+// floors (family.meets; the region stays convex: each condition is an upper set of
+// a non-decreasing function). Feasible is false when the search finds none (the
+// floors at their limit leave a region too thin for it).
+func bestHomogeneous(ctx context.Context, p *Problem, hit []int32, floors Floors) (*Homogeneous, error) {
 	f, err := newFamily(ctx, p, hit)
 	if err != nil {
 		return nil, err
 	}
+	f.floors = floors
 	h := &Homogeneous{Distance: f.dist, fam: f}
 	for _, v := range hit {
 		if p.Answer[v] {
@@ -206,6 +251,10 @@ func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous
 		return false
 	}
 	try(alpha, alpha)
+	if floors.any() { // the floors' own pair, and the corner of the box above them
+		try(1-floors.hi0(), floors[1])
+		try(1-floors.hi0(), p.Pair.Upper(floors.hi0()))
+	}
 	const grid = 64
 	for i := 0; i <= grid; i++ {
 		for j := 0; j <= grid; j++ {
@@ -225,6 +274,9 @@ func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous
 		if !moved {
 			step /= 2
 		}
+	}
+	if math.IsInf(best, -1) {
+		return h, nil // no pair meets the floors
 	}
 	h.Feasible, h.Alpha0, h.Alpha1 = true, b0, b1
 	// The reported utility is the mechanism run computes for the pair: bfs.Solve on

@@ -53,9 +53,24 @@ type lp struct {
 	tau    []float64 // diagonal primal steps 1/Σ_i |K_iv| = 1/(deg(v)·(1 + e)); 0 if isolated
 	sigma  float64   // dual step 1/Σ_v |K_pv| = 1/(1 + e), the same for every row
 	parts  [][2]int32
+
+	// The box of x_v by v's answer c (Floors): [boxLo[c], boxHi[c]], [0, 1] without
+	// floors; certHi[0] is RU(1 − Floor[0]), the real box's end rounded outward, for
+	// the certificate (boxHi[0] is RD of it: the float64 values that meet the floor).
+	ans          []bool
+	boxLo, boxHi [2]float64
+	certHi0      float64
+	// arcs[a][b]: some arc runs from an answer-a to an answer-b dataset (mix.go).
+	arcs [2][2]bool
 }
 
-func newLP(ctx context.Context, p *Problem, workers int) (*lp, error) {
+// box is x_v's range.
+func (m *lp) box(v int32) (lo, hi float64) {
+	c := b2i(m.ans[v])
+	return m.boxLo[c], m.boxHi[c]
+}
+
+func newLP(ctx context.Context, p *Problem, f Floors, workers int) (*lp, error) {
 	g := p.G
 	n := g.N()
 	e := p.Pair.E()
@@ -63,7 +78,8 @@ func newLP(ctx context.Context, p *Problem, workers int) (*lp, error) {
 		return nil, fmt.Errorf("optimize: %d arcs; at most %d are supported", len(g.Adj), uint64(math.MaxUint32))
 	}
 	m := &lp{g: g, s: make([]float64, n), e: e, lo: -p.Pair.Delta, hi: e - 1 + p.Pair.Delta,
-		tau: make([]float64, n), sigma: 1 / (1 + e), rev: make([]uint32, len(g.Adj))}
+		tau: make([]float64, n), sigma: 1 / (1 + e), rev: make([]uint32, len(g.Adj)),
+		ans: p.Answer, boxLo: [2]float64{0, f[1]}, boxHi: [2]float64{f.hi0(), 1}, certHi0: f.hi0Up()}
 	for v, w := range p.Weight {
 		if p.Answer[v] {
 			m.s[v] = w
@@ -76,6 +92,11 @@ func newLP(ctx context.Context, p *Problem, workers int) (*lp, error) {
 		}
 	}
 	m.parts = partition(g, workers)
+	for u := range n {
+		for _, v := range g.Neighbours(int32(u)) {
+			m.arcs[b2i(p.Answer[u])][b2i(p.Answer[v])] = true
+		}
+	}
 	err := m.each(ctx, func(_ int, lo, hi int32) {
 		for u := lo; u < hi; u++ {
 			for p := g.Off[u]; p < g.Off[u+1]; p++ {

@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
@@ -30,6 +31,13 @@ type Options struct {
 	// Progress, if set, is called after every KKT check (every checkEvery steps) and
 	// after every certified evaluation.
 	Progress func(Progress)
+	// Objective is the utility maximised ("": Accuracy, the weights as given).
+	Objective Objective
+	// Floors are lower bounds on every dataset's p_true by answer, constraints of
+	// the same LP; floors no DP mechanism meets are refused with a *FloorError.
+	Floors Floors
+
+	warmY []float64 // multipliers to start PDHG from (TradeOff: the previous solve's)
 }
 
 // DefaultGap is the default target relative gap.
@@ -59,13 +67,20 @@ type Result struct {
 	PTrue    []float64 // its values: bfs.Solve on them gives Solution without repair
 	Solution *bfs.Solution
 
-	Utility     float64 // Σ w·p_true of Solution, rounded down
-	Upper       float64 // certified: no (ε,δ)-DP mechanism has a larger utility
+	Objective Objective // the utility maximised
+	Floors    Floors    // the floors met: the asked ones, raised to the Worst floor for Worst
+	Worst     *WorstCase
+
+	Utility     float64 // Σ w'·p_true of Solution (w' the objective's weights), rounded down
+	Upper       float64 // certified: no (ε,δ)-DP mechanism meeting Floors has a larger utility
 	Gap         float64 // Upper − Utility ≥ 0 (rounded up)
-	TotalWeight float64 // Σ w, the utility of answering truthfully
+	TotalWeight float64 // Σ w', the utility of answering truthfully
 	Converged   bool    // Gap ≤ Options.Gap·Utility
 
-	Balanced         float64       // utility of the balanced α on Hit (the paper's corollary), rounded down
+	// Balanced is the utility of the balanced α on Hit (the paper's corollary), rounded
+	// down; it is a candidate only when it meets the floors (BalancedMeets).
+	Balanced         float64
+	BalancedMeets    bool
 	BalancedSolution *bfs.Solution // its mechanism
 	Alpha            float64       // the balanced α = (e^ε+δ)/(e^ε+1), rounded down
 	Randomized       float64       // utility of randomized response (p_true = α everywhere), rounded down
@@ -74,12 +89,55 @@ type Result struct {
 	Iterations, Restarts int
 	Mixed                float64 // the last rounding's mixing weight t (round.go)
 	Method               string  // "pdhg", "balanced" (already within the gap) or "exact" (ε = δ = 0)
+
+	y []float64 // PDHG's best multipliers (nil without PDHG): TradeOff's warm start
 }
 
-// Optimize finds hitting-set values whose optimal extension maximises Σ w·p_true
-// over all (ε,δ)-DP mechanisms, up to the certified gap (doc.go).
-func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
+// Precheck is what Optimize checks before it solves: the problem, the objective,
+// and floors some (ε,δ)-DP mechanism meets (else a *FloorError with the largest
+// that are). It returns the objective's total weight Σ w' (the utility of answering
+// truthfully). A dry run calls it instead of Optimize.
+func Precheck(p *Problem, opt Options) (total float64, err error) {
+	obj, _, err := precheck(p, opt)
+	if err != nil {
+		return 0, err
+	}
+	for _, w := range effectiveWeights(p, obj) {
+		total = addUp(total, w)
+	}
+	return total, nil
+}
+
+// precheck is Precheck's checks; it returns the objective ("" made Accuracy) and
+// whether a boundary edge exists.
+func precheck(p *Problem, opt Options) (obj Objective, boundary bool, err error) {
 	if err := p.check(); err != nil {
+		return "", false, err
+	}
+	obj = opt.Objective
+	switch obj {
+	case "":
+		obj = Accuracy
+	case Accuracy, Balanced, Worst:
+	default:
+		return "", false, fmt.Errorf("optimize: unknown objective %q", obj)
+	}
+	boundary = hasBoundary(p.G, p.Answer)
+	if f := opt.Floors; !floorsFeasible(p.Pair, boundary, f) {
+		if !(f[0] >= 0 && f[0] <= 1 && f[1] >= 0 && f[1] <= 1) {
+			return "", false, fmt.Errorf("optimize: floors %v outside [0, 1]", f)
+		}
+		return "", false, floorError(p.Pair, f)
+	}
+	return obj, boundary, nil
+}
+
+// Optimize finds hitting-set values whose optimal extension maximises the objective
+// (Σ w'·p_true) over all (ε,δ)-DP mechanisms meeting the floors, up to the certified
+// gap (doc.go).
+func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
+	obj, boundary, err := precheck(p, opt)
+	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
@@ -90,6 +148,17 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if opt.MaxIterations <= 0 {
 		opt.MaxIterations = DefaultMaxIterations
 	}
+	floors := opt.Floors
+	r := &Result{Objective: obj, Alpha: p.Pair.Balanced()}
+	if obj == Worst {
+		t, up := worstFloor(p.Pair, boundary, floors)
+		floors = Floors{max(floors[0], t), max(floors[1], t)}
+		r.Worst = &WorstCase{Floor: t, Upper: up, Alpha: r.Alpha, Edge: boundary}
+	}
+	r.Floors = floors
+	// The objective's weights: the problem the rest of Optimize solves.
+	p = &Problem{G: p.G, Answer: p.Answer, Weight: effectiveWeights(p, obj), Pair: p.Pair}
+
 	hit := opt.Hit
 	if hit == nil {
 		bc, err := cover.Boundary(ctx, p.G, p.Answer)
@@ -98,12 +167,20 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		}
 		hit = bc.Vertices
 	}
-	r := &Result{Hit: hit, Alpha: p.Pair.Balanced()}
+	r.Hit = hit
 	for _, w := range p.Weight {
 		r.TotalWeight = addUp(r.TotalWeight, w)
 		r.Randomized = addDown(r.Randomized, mulDown(w, r.Alpha))
 	}
 
+	best := func(sol *bfs.Solution, pt []float64) {
+		if !floors.meets(p.Answer, sol.POne) {
+			return
+		}
+		if u := certifiedUtility(p, sol.POne); r.Solution == nil || u > r.Utility {
+			r.Solution, r.PTrue, r.Utility = sol, pt, u
+		}
+	}
 	// The balanced α on the hitting set: the baseline, and the warm start.
 	bal := make([]float64, len(hit))
 	for i := range bal {
@@ -114,23 +191,40 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		return nil, err
 	}
 	r.BalancedSolution, r.Balanced = bsol, certifiedUtility(p, bsol.POne)
-	best := func(sol *bfs.Solution, pt []float64) {
-		if u := certifiedUtility(p, sol.POne); r.Solution == nil || u > r.Utility {
-			r.Solution, r.PTrue, r.Utility = sol, pt, u
+	r.BalancedMeets = floors.meets(p.Answer, bsol.POne)
+	best(bsol, bpt)
+	if floors.any() {
+		// The floors themselves on the hitting set (floorSeed): it meets them.
+		sols, pts, err := floorSeed(ctx, p, hit, floors)
+		if err != nil {
+			return nil, err
+		}
+		for i := range sols {
+			best(sols[i], pts[i])
 		}
 	}
-	best(bsol, bpt)
 	// The best boundary-homogeneous pair: cheap (homogeneous.go), sometimes already optimal.
-	if r.Homogeneous, err = BestHomogeneous(ctx, p, hit); err != nil {
+	if r.Homogeneous, err = bestHomogeneous(ctx, p, hit, floors); err != nil {
 		return nil, err
 	}
-	best(r.Homogeneous.sol, r.Homogeneous.ptrue)
+	if r.Homogeneous.sol != nil {
+		best(r.Homogeneous.sol, r.Homogeneous.ptrue)
+	}
+	if r.Solution == nil {
+		return nil, fmt.Errorf("optimize: internal error: no candidate meets the floors %v, which are feasible", floors)
+	}
+	if r.Worst != nil {
+		r.Worst.Lower = minPTrue(p.Answer, r.Solution.POne)
+	}
 	r.Upper = r.TotalWeight // p_true ≤ 1
 	finish := func(method string) (*Result, error) {
 		r.Method = method
 		r.Upper = max(r.Upper, r.Utility) // both are certified: equal only when tight
 		r.Gap = addUp(r.Upper, -r.Utility)
 		r.Converged = r.Gap <= target*r.Utility
+		if r.Worst != nil {
+			r.Worst.Lower = minPTrue(p.Answer, r.Solution.POne)
+		}
 		return r, nil
 	}
 	if r.Upper-r.Utility <= target*r.Utility {
@@ -140,19 +234,23 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if p.Pair.E() == 1 && p.Pair.Delta == 0 {
 		// ε = 0 (or so small that e^ε rounds to 1) and δ = 0: solved per component.
 		// The bound is exact only for ε = 0 (eHi = 1); otherwise Σw remains.
-		return exactPure(ctx, p, r, eHi == 1, finish)
+		return exactPure(ctx, p, r, floors, eHi == 1, finish)
 	}
 
-	m, err := newLP(ctx, p, opt.Workers)
+	m, err := newLP(ctx, p, floors, opt.Workers)
 	if err != nil {
 		return nil, err
 	}
-	s := newPDHG(m, append([]float64(nil), r.Solution.POne...)) // the better of the two
+	z, s0 := reference(m)
+	s := newPDHG(m, append([]float64(nil), r.Solution.POne...)) // the best candidate
+	if len(opt.warmY) == len(s.y) {                             // and the multipliers of a neighbouring problem
+		copy(s.y, opt.warmY)
+		copy(s.y0, opt.warmY)
+	}
 	// A rounding (a bfs.Solve) and a certification cost about two steps each: they
 	// are tried whenever the float gap has dropped below the target, and again each
 	// time it has dropped fourfold since the last try.
 	inner := target
-	s0 := (m.e-1)/2 - m.lo
 	report := func(pr Progress) {
 		if opt.Progress != nil {
 			pr.Elapsed = time.Since(start)
@@ -172,9 +270,16 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 				return nil, err
 			}
 			rel := (s.dual - s.primal) / math.Abs(s.primal)
-			// What a rounding now would certify, roughly: the float gap plus the
-			// mixing's loss (at most t·Σw, t = viol/(viol + s0); round.go).
-			est := (math.Abs(s.dual-s.primal) + s.viol/(s.viol+s0)*r.TotalWeight) / math.Abs(s.primal)
+			// What a certification now would give, roughly: the float gap plus the
+			// mixing's loss (at most t·Σw', t = viol/(viol + s0); round.go), or the
+			// float bound against the best candidate so far, whichever is smaller
+			// (with floors at their limit the mixing loses everything, s0 ≈ 0, and
+			// the candidates are optimal: the dual has to be certified against them).
+			loss := r.TotalWeight
+			if s0 > 0 {
+				loss = s.viol / (s.viol + s0) * r.TotalWeight
+			}
+			est := min(math.Abs(s.dual-s.primal)+loss, math.Abs(s.dual-r.Utility)) / math.Abs(s.primal)
 			report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
 				PrimalResidual: s.viol, RelGap: rel, PrimalWeight: s.omega})
 			out = opt.MaxTime > 0 && time.Since(start) > opt.MaxTime ||
@@ -185,17 +290,19 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			}
 		}
 		// Round: mix into the DP polytope, restrict, extend; certify the dual.
-		viol, err := maxViolation(ctx, m, s.xp)
-		if err != nil {
-			return nil, err
+		if s0 > 0 {
+			viol, err := maxViolation(ctx, m, s.xp)
+			if err != nil {
+				return nil, err
+			}
+			xt, t := mix(m, s.xp, viol, z, s0)
+			sol, pt, err := extend(ctx, p, hit, restrict(p, hit, xt))
+			if err != nil {
+				return nil, err
+			}
+			best(sol, pt)
+			r.Mixed = t
 		}
-		xt, t := mix(m, s.xp, viol)
-		sol, pt, err := extend(ctx, p, hit, restrict(p, hit, xt))
-		if err != nil {
-			return nil, err
-		}
-		best(sol, pt)
-		r.Mixed = t
 		if s.bestY != nil {
 			ub, err := certifiedUpper(ctx, m, s.bestY, eLo, eHi, p.Pair.Delta)
 			if err != nil {
@@ -207,6 +314,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
 			PrimalResidual: s.viol, RelGap: (s.dual - s.primal) / math.Abs(s.primal), PrimalWeight: s.omega,
 			Certified: true, Utility: r.Utility, Upper: r.Upper, CertifiedRelative: (r.Upper - r.Utility) / r.Utility})
+		r.y = s.bestY
 		if r.Upper-r.Utility <= target*r.Utility || out {
 			return finish("pdhg")
 		}
@@ -217,4 +325,16 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			return finish("pdhg") // float64 cannot resolve more
 		}
 	}
+}
+
+// minPTrue is a mechanism's smallest p_true, rounded down (1 − p_one for answer 0).
+func minPTrue(answer []bool, pone []float64) float64 {
+	m := 1.0
+	for v, x := range pone {
+		if !answer[v] {
+			x = subDown(1, x)
+		}
+		m = min(m, x)
+	}
+	return m
 }

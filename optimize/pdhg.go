@@ -11,10 +11,11 @@ import (
 // primal weight updated at restarts — the scheme of PDLP (Applegate et al., NeurIPS
 // 2021) and its Halpern variant, on the CSR with both cores.
 //
-// In minimisation form (c = −s): min c·x over x ∈ [0,1]^n with Kx ∈ [lo, hi], one
-// row per arc. One PDHG step T maps (x, y) to
+// In minimisation form (c = −s): min c·x over x in the box (lp.box: [0,1]^n, or
+// narrower by floors) with Kx ∈ [lo, hi], one row per arc. One PDHG step T maps
+// (x, y) to
 //
-//	x⁺ = clip(x − τ/ω·(c − Kᵀy), 0, 1)
+//	x⁺ = clip(x − τ/ω·(c − Kᵀy), box)
 //	y⁺ = max(0, y + σω·(lo − K x̄)) + min(0, y + σω·(hi − K x̄)),   x̄ = 2x⁺ − x,
 //
 // and the iterate moves to z ← λ((1+ρ)·T(z) − ρ·z) + (1−λ)·z₀ with λ = (k+1)/(k+2),
@@ -59,9 +60,13 @@ func newPDHG(m *lp, x []float64) *pdhg {
 		omega: 1, rho: 1, kkt0: math.Inf(1), kktPrev: math.Inf(1), bestDual: math.Inf(1),
 		partsF: make([][4]float64, len(m.parts))}
 	for v := range x {
-		x[v] = min(max(x[v], 0), 1)
+		lo, hi := m.box(int32(v))
+		x[v] = min(max(x[v], lo), hi)
 		if m.tau[v] == 0 { // isolated: its best value, nothing constrains it
-			x[v] = b2f(m.s[v] > 0)
+			x[v] = lo
+			if m.s[v] > 0 {
+				x[v] = hi
+			}
 		}
 	}
 	copy(s.x0, x)
@@ -94,7 +99,8 @@ func (s *pdhg) step(ctx context.Context) error {
 			s.kty[v] = t
 			xp := s.x[v]
 			if m.tau[v] != 0 {
-				xp = min(max(s.x[v]+m.tau[v]*ti*(m.s[v]+t), 0), 1)
+				c := b2i(m.ans[v])
+				xp = min(max(s.x[v]+m.tau[v]*ti*(m.s[v]+t), m.boxLo[c]), m.boxHi[c])
 			}
 			s.xp[v], s.xbar[v] = xp, 2*xp-s.x[v]
 		}
@@ -128,7 +134,9 @@ func (s *pdhg) step(ctx context.Context) error {
 }
 
 // measure evaluates T(z) = (xp, yp): objective, row violations and the float upper
-// bound UB(yp) = c0 + Σ_v (s_v + (Kᵀyp)_v)⁺ + Σ_p (δ·yp⁺ + (e − 1 + δ)·yp⁻) (doc.go).
+// bound UB(yp) = c0 + Σ_v max over x_v's box of (s_v + (Kᵀyp)_v)·x_v
+// + Σ_p (δ·yp⁺ + (e − 1 + δ)·yp⁻) (doc.go; without floors the box is [0, 1] and the
+// first sum is Σ_v (s_v + (Kᵀyp)_v)⁺).
 func (s *pdhg) measure(ctx context.Context) error {
 	m, g := s.m, s.m.g
 	e := m.e
@@ -148,7 +156,12 @@ func (s *pdhg) measure(ctx context.Context) error {
 				viol = max(viol, r)
 				viol2 += r * r
 			}
-			ub += max(t, 0)
+			lo, hi := m.box(u) // the box's best point for the coefficient t
+			if t > 0 {
+				ub += t * hi
+			} else {
+				ub += t * lo
+			}
 		}
 		s.partsF[k] = [4]float64{ub, viol, viol2}
 	})

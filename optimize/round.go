@@ -13,14 +13,74 @@ import (
 // float64 error of measuring it with the rounded e^ε (a few ulps of values ≤ e^ε).
 const mixMargin = 1e-13
 
-// mix returns x moved towards the uniform mechanism ½ just far enough that every
-// arc row holds: x_t = (1 − t)·x + t/2. Every row has slack s0 = (e − 1)/2 + δ at ½
-// and excess at most viol at x, so t = viol/(viol + s0) suffices (the rows are
-// linear). With s0 = 0 (ε = δ = 0) nothing is mixed: the caller solves that case
-// exactly. The extension of x_t's restriction (extend) then repairs what float
-// rounding leaves (bfs.Solve's tolerance, docs/DESIGN.md §8.2).
-func mix(m *lp, x []float64, viol float64) (xt []float64, t float64) {
-	s0 := (m.e-1)/2 - m.lo
+// reference is the point the rounding mixes towards (mix): p_one z[c] on every
+// answer-c dataset, inside the box (the floors), with slack s0 > 0 in every arc row
+// when one exists. Without floors it is the uniform mechanism ½, whose every row has
+// slack (e^ε − 1)/2 + δ, the most any point has. With floors it maximises the
+// smallest slack over the box: a concave piecewise-linear function of two numbers,
+// maximised by a grid and a pattern search. s0 ≤ 0 means the floors leave no room
+// (at their largest feasible values): then no rounding is tried, and the candidates
+// of Optimize (one of which meets the floors exactly) are the mechanisms.
+func reference(m *lp) (z [2]float64, s0 float64) {
+	slack := func(z [2]float64) float64 {
+		s := math.Inf(1)
+		for a := range 2 {
+			for b := range 2 {
+				if m.arcs[a][b] {
+					r := m.e*z[b] - z[a] // the row of an arc from an answer-a to an answer-b dataset
+					s = min(s, r-m.lo, m.hi-r)
+				}
+			}
+		}
+		return s
+	}
+	in := func(z [2]float64) bool {
+		return z[0] >= m.boxLo[0] && z[0] <= m.boxHi[0] && z[1] >= m.boxLo[1] && z[1] <= m.boxHi[1]
+	}
+	z = [2]float64{0.5, 0.5}
+	if in(z) {
+		return z, slack(z)
+	}
+	z = [2]float64{m.boxLo[0], m.boxLo[1]}
+	s0 = slack(z)
+	try := func(c [2]float64) bool {
+		c[0] = min(max(c[0], m.boxLo[0]), m.boxHi[0])
+		c[1] = min(max(c[1], m.boxLo[1]), m.boxHi[1])
+		if v := slack(c); v > s0 {
+			z, s0 = c, v
+			return true
+		}
+		return false
+	}
+	const grid = 32
+	for i := 0; i <= grid; i++ {
+		for j := 0; j <= grid; j++ {
+			try([2]float64{m.boxLo[0] + (m.boxHi[0]-m.boxLo[0])*float64(i)/grid, m.boxLo[1] + (m.boxHi[1]-m.boxLo[1])*float64(j)/grid})
+		}
+	}
+	for step := 1.0 / grid; step > 1e-15; {
+		moved := false
+		for _, d := range directions {
+			if try([2]float64{z[0] + d[0]*step, z[1] + d[1]*step}) {
+				moved = true
+			}
+		}
+		if !moved {
+			step /= 2
+		}
+	}
+	return z, s0
+}
+
+// mix returns x moved towards the reference point z (reference) just far enough
+// that every arc row holds: x_t = (1 − t)·x + t·z. Every row has slack s0 at z and
+// excess at most viol at x, so t = viol/(viol + s0) suffices (the rows are linear);
+// x and z lie in the box, so x_t does (clamped against float64 rounding). With
+// s0 ≤ 0 nothing is mixed: ε = δ = 0 is solved exactly (pure.go), and floors at
+// their limit leave the candidates. The extension of x_t's restriction (extend)
+// then repairs what float rounding leaves (bfs.Solve's tolerance, docs/DESIGN.md
+// §8.2).
+func mix(m *lp, x []float64, viol float64, z [2]float64, s0 float64) (xt []float64, t float64) {
 	xt = slices.Clone(x)
 	if viol <= 0 || s0 <= 0 {
 		return xt, 0
@@ -28,7 +88,8 @@ func mix(m *lp, x []float64, viol float64) (xt []float64, t float64) {
 	viol += mixMargin
 	t = min(1, viol/(viol+s0)*(1+1e-9))
 	for v, xv := range x {
-		xt[v] = (1-t)*xv + t*0.5
+		c := b2i(m.ans[v])
+		xt[v] = min(max((1-t)*xv+t*z[c], m.boxLo[c]), m.boxHi[c])
 	}
 	return xt, t
 }
@@ -90,4 +151,35 @@ func extend(ctx context.Context, p *Problem, hit []int32, ptrue []float64) (*bfs
 		ptrue = next
 	}
 	return nil, nil, fmt.Errorf("optimize: the hitting-set values did not settle in %d rounds of repair", maxExtendRounds)
+}
+
+// floorSeed is a mechanism meeting feasible floors, from homogeneous values on the
+// hitting set, the better of two (floorsFeasible's construction): (A) answer-0
+// datasets at their floor, p_one = h = RD(1 − Floor[0]), and answer-1 ones at the
+// most a neighbour allows, Upper(h) ≥ Floor[1]; (B) answer-1 datasets at their floor
+// and answer-0 ones at the least p_one a neighbour allows, Lower(Floor[1]) ≤ h. Every
+// other dataset's value is a bound from these through U, hence meets the floor too
+// (U^d(a) ≥ a, and across the boundary U*(1 − Upper(h)) = 1 − L*(Upper(h)) ≥ 1 − h).
+// The answer-0 value is given as p_true rounded up, so that 1 − p_true rounds to at
+// most the intended p_one. Candidates that miss a floor after float64 rounding are
+// left out by the caller (Floors.meets).
+func floorSeed(ctx context.Context, p *Problem, hit []int32, f Floors) ([]*bfs.Solution, [][]float64, error) {
+	h := f.hi0()
+	var sols []*bfs.Solution
+	var pts [][]float64
+	for _, pair := range [][2]float64{{h, p.Pair.Upper(h)}, {p.Pair.Lower(f[1]), f[1]}} { // p_one of answer 0, 1
+		pt := make([]float64, len(hit))
+		for i, v := range hit {
+			pt[i] = pair[1]
+			if !p.Answer[v] {
+				pt[i] = addUp(1, -pair[0])
+			}
+		}
+		sol, pt, err := extend(ctx, p, hit, pt)
+		if err != nil {
+			return nil, nil, err
+		}
+		sols, pts = append(sols, sol), append(pts, pt)
+	}
+	return sols, pts, nil
 }

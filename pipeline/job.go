@@ -28,9 +28,12 @@ type Job struct {
 	Engine     string  `yaml:"engine"`  // propagate (default) or per-source
 	Workers    int     `yaml:"workers"`
 	List       int     `yaml:"list"` // how many uncovered edges or violations to print
-	Columns    Columns `yaml:"columns"`
-	Runner     string  `yaml:"runner"` // local (default) or beam
-	Beam       Beam    `yaml:"beam"`
+	// MaxDeterministic, if set, fails a run whose datasets answered with p_one 0
+	// or 1 are more than N ("10") or P% of them ("0.5%"): deterministic.go.
+	MaxDeterministic string  `yaml:"max_deterministic"`
+	Columns          Columns `yaml:"columns"`
+	Runner           string  `yaml:"runner"` // local (default) or beam
+	Beam             Beam    `yaml:"beam"`
 	// ProvenanceKey is a key file: inputs are then identified by keyed digests
 	// (provenance.go); "" falls back to $GRAPHDP_PROVENANCE_KEY_FILE.
 	ProvenanceKey string `yaml:"provenance_key"`
@@ -38,6 +41,10 @@ type Job struct {
 	// Progress, if set, is a terminal on which long phases draw a status line;
 	// otherwise progress goes to the log (doc.go).
 	Progress io.Writer `yaml:"-"`
+	// DryRun reads and checks everything a run does (the memory model, the
+	// hitting set, feasibility, the audit) and writes nothing: Run returns the
+	// summary, or the error, the run would (graphdp run --dry-run).
+	DryRun bool `yaml:"-"`
 
 	epsilonSet, deltaSet bool
 }
@@ -144,7 +151,7 @@ func (j *Job) MechanismColumns() ingest.MechanismTableColumns {
 var RunRequired = []string{"edges", "vertices", "hitting_set", "out", "epsilon"}
 
 // Runners lists the runner names a job may give. Which are available depends on
-// the binary: graphdp runs local only, graphdp-beam both (README, "Cluster runs").
+// the binary: graphdp runs local only, graphdp-beam both (docs/BEAM.md, "Running on a cluster").
 var Runners = []string{"local", "beam"}
 
 // Validate is run's check: every problem at once (doc.go, invariant 1), after those
@@ -210,6 +217,11 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	}
 	if j.List < 0 {
 		add("list: must be ≥ 0, got %d", j.List)
+	}
+	if j.MaxDeterministic != "" {
+		if _, err := parseLimit(j.MaxDeterministic); err != nil {
+			add("max_deterministic: %v", err)
+		}
 	}
 	for _, x := range []struct {
 		name string

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -33,6 +35,10 @@ type OptimizeJob struct {
 	Gap          float64
 	MaxTime      time.Duration
 	AllBoundary  bool
+	// Objective is the utility maximised ("": optimize.DefaultObjective); Floors the
+	// lower bounds on p_true by answer (docs/OPTIMIZE.md, "Objectives" and "Floors").
+	Objective optimize.Objective
+	Floors    optimize.Floors
 	// Progress, if set, receives the solver's progress (every KKT check).
 	OnProgress func(optimize.Progress)
 }
@@ -50,16 +56,42 @@ type OptimizeSummary struct {
 	HittingSet    int    `json:"hitting_set"`      // its size
 	HittingSetIs  string `json:"hitting_set_kind"` // "minimum boundary cover" or "every boundary vertex"
 
-	TotalWeight float64 `json:"total_weight"` // Σ w: the utility of answering truthfully
-	Utility     float64 `json:"utility"`      // Σ w·p_true of the written mechanism, rounded down
+	// Objective is the utility maximised: "accuracy" (Σ w·p_true), "balanced" (each
+	// answer weighs the same in total: Σ w'·p_true, w' = w/(2·W_answer)) or "worst"
+	// (the smallest p_true, then balanced); utility, its bound and the gains are in
+	// the objective's units.
+	Objective string `json:"objective"`
+	// Floors are the lower bounds on p_true met (answer_0, answer_1; 0: none), for
+	// worst raised to its floor.
+	Floors Floors `json:"min_accuracy"`
+	// Worst is worst's certificate: the floor met and the bound no DP mechanism reaches.
+	Worst *optimize.WorstCase `json:"worst,omitempty"`
+
+	TotalWeight float64 `json:"total_weight"` // Σ w': the utility of answering truthfully
+	Utility     float64 `json:"utility"`      // Σ w'·p_true of the written mechanism, rounded down
 	UpperBound  float64 `json:"upper_bound"`  // certified: no (ε,δ)-DP mechanism does better
 	Gap         float64 `json:"gap"`          // upper_bound − utility
 	RelativeGap float64 `json:"relative_gap"` // gap / utility
 	TargetGap   float64 `json:"target_relative_gap"`
 	Converged   bool    `json:"converged"`
+	// Classes are the written mechanism's per-answer figures (sensitivity,
+	// specificity, balanced accuracy, min p_true), next to the utility.
+	Classes report.Classes `json:"classes"`
+	// Warnings say, in plain words, when the written mechanism is degenerate (a
+	// constant answer, or an answer served worse than by a coin: report.Classes.Warnings)
+	// and name the option that fixes it.
+	Warnings []string `json:"warnings,omitempty"`
+	// Deterministic are the written mechanism's datasets with p_one exactly 0 or 1,
+	// and which of them are private (report.Deterministic; the mechanism is exactly
+	// DP, so those with neighbours are).
+	Deterministic *report.Deterministic `json:"deterministic,omitempty"`
+	// TradeOff is the utility against a common floor on p_true (with --html, which
+	// draws it): a few certified solves from ½ to the largest floor.
+	TradeOff []optimize.TradePoint `json:"trade_off,omitempty"`
 
 	Alpha              float64               `json:"balanced_alpha"`
 	Balanced           float64               `json:"balanced_utility"` // the balanced α on the same hitting set, extended
+	BalancedMeets      bool                  `json:"balanced_meets_floors"`
 	GainOverBalanced   float64               `json:"gain_over_balanced"`
 	Randomized         float64               `json:"randomized_response_utility"` // p_true = α everywhere
 	GainOverRandomized float64               `json:"gain_over_randomized_response"`
@@ -73,6 +105,18 @@ type OptimizeSummary struct {
 	WallSeconds        float64               `json:"wall_seconds"`
 	OptimizeSeconds    float64               `json:"optimize_seconds"`
 	PeakRSSBytes       int64                 `json:"peak_rss_bytes"`
+	// DryRun: the inputs and weights were read and checked, nothing solved or
+	// written (Job.DryRun); the hitting set's size is the cover's it would start from.
+	DryRun bool `json:"dry_run,omitempty"`
+	// Memory is the model Load checked the job against (the graph and propagate's
+	// arrays; the solver's come on top).
+	Memory *MemoryModel `json:"memory_model,omitempty"`
+}
+
+// Floors are the floors on p_true by answer, for the summary.
+type Floors struct {
+	Answer0 float64 `json:"answer_0"`
+	Answer1 float64 `json:"answer_1"`
 }
 
 // Optimize runs graphdp optimize (docs/OPTIMIZE.md): read the graph and the
@@ -93,6 +137,9 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		return nil, err
 	}
 	log.Info("read", "stage", "read", "vertices", n, "edges", x.Graph.M(), "weights", from)
+	if oj.DryRun {
+		return planOptimize(ctx, oj, x, weight, from, start)
+	}
 
 	prob := &optimize.Problem{G: x.Graph, Answer: vs.Answer, Weight: weight, Pair: x.Pair}
 	var hit []int32
@@ -101,22 +148,46 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		hit, kind = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
 	t0 := time.Now()
-	res, err := optimize.Optimize(ctx, prob, optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Progress: oj.OnProgress})
+	obj := oj.Objective
+	if obj == "" {
+		obj = optimize.DefaultObjective
+	}
+	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
+		Hit: hit, Progress: oj.OnProgress, Objective: obj, Floors: oj.Floors}
+	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err
 	}
 	optSeconds := time.Since(t0).Seconds()
+	var curve []optimize.TradePoint
+	if oj.HTML != "" {
+		// The page's trade-off curve: a few more certified solves, before anything is written.
+		t1 := time.Now()
+		if curve, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints); err != nil {
+			return nil, err
+		}
+		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "seconds", time.Since(t1).Seconds())
+	}
 	hom := res.Homogeneous
 	s := &OptimizeSummary{Version: Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
-		Weights: from, BoundaryEdges: check.Hitting(x.Graph, vs.Answer, res.Hit, 0).Boundary,
+		Weights: from, Objective: string(res.Objective), Floors: Floors{res.Floors[0], res.Floors[1]}, Worst: res.Worst,
+		BalancedMeets: res.BalancedMeets, BoundaryEdges: check.Hitting(x.Graph, vs.Answer, res.Hit, 0).Boundary,
 		HittingSet: len(res.Hit), HittingSetIs: kind,
 		TotalWeight: res.TotalWeight, Utility: res.Utility, UpperBound: res.Upper, Gap: res.Gap,
 		TargetGap: oj.Gap, Converged: res.Converged, Alpha: res.Alpha, Balanced: res.Balanced,
 		GainOverBalanced: res.Utility - res.Balanced, Randomized: res.Randomized,
 		GainOverRandomized: res.Utility - res.Randomized, Homogeneous: hom, Method: res.Method,
 		Iterations: res.Iterations, Restarts: res.Restarts, Mixed: res.Mixed, Out: oj.Out,
-		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds}
+		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
+		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve}
+	s.Warnings = degenerate(s)
+	s.Deterministic = findDeterministic(x.Graph, res.Solution.POne, res.Hit, vs.IDs)
+	if n := len(s.Warnings); n > 0 {
+		fix := strings.TrimPrefix(strings.TrimSpace(s.Warnings[n-1]), "fix: ")
+		for _, l := range s.Warnings[:n-1] {
+			log.Warn(strings.TrimPrefix(l, "WARNING: "), "stage", "optimize", "fix", fix)
+		}
+	}
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}
@@ -131,7 +202,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	defer rec.Release()
 	meta := OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
 		"graphdp.hitting_set": kind,
-		"graphdp.policy":      "optimize: maximises Σ w·p_true (" + from + ")",
+		"graphdp.policy":      "optimize: " + s.policy(),
 		"graphdp.utility":     num(res.Utility),
 		"graphdp.upper_bound": num(res.Upper),
 	})
@@ -167,6 +238,42 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		return s, err
 	}
 	log.Info("written", "stage", "write", "out", oj.Out, "rows", len(res.Hit), "mechanism_out", oj.MechanismOut, "html", oj.HTML, "summary", oj.SummaryOut)
+	return s, nil
+}
+
+// planOptimize is optimize's dry run once the inputs and weights are read: the
+// solver's checks (optimize.Precheck), and what the solve would start from (the
+// boundary, the hitting set's size, the objective's total weight); nothing solved
+// or written.
+func planOptimize(ctx context.Context, oj OptimizeJob, x *Inputs, weight []float64, from string, start time.Time) (*OptimizeSummary, error) {
+	vs := x.Vertices
+	bc, err := cover.Boundary(ctx, x.Graph, vs.Answer)
+	if err != nil {
+		return nil, err
+	}
+	size, kind := len(bc.Vertices), "minimum boundary cover"
+	if oj.AllBoundary {
+		size, kind = bc.Boundary, "every boundary vertex"
+	}
+	obj := oj.Objective
+	if obj == "" {
+		obj = optimize.DefaultObjective
+	}
+	// The solver's own checks (the objective, floors some DP mechanism meets) as
+	// Optimize makes them, without solving.
+	prob := &optimize.Problem{G: x.Graph, Answer: vs.Answer, Weight: weight, Pair: x.Pair}
+	total, err := optimize.Precheck(prob, optimize.Options{Objective: obj, Floors: oj.Floors})
+	if err != nil {
+		return nil, err
+	}
+	m := x.Memory
+	s := &OptimizeSummary{Version: Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
+		Objective: string(obj), Floors: Floors{oj.Floors[0], oj.Floors[1]}, Weights: from, BoundaryEdges: bc.BoundaryEdges, HittingSet: size, HittingSetIs: kind, TotalWeight: total,
+		TargetGap: oj.Gap, Alpha: x.Pair.Balanced(), Out: oj.Out, MechanismOut: oj.MechanismOut, DryRun: true, Memory: &m}
+	if s.TargetGap == 0 {
+		s.TargetGap = optimize.DefaultGap
+	}
+	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), PeakRSS()
 	return s, nil
 }
 
@@ -230,16 +337,88 @@ func readWeights(ctx context.Context, oj OptimizeJob, job Job, vs *ingest.Vertic
 	return w, from, nil
 }
 
+// objectiveWords says what the utility is, for people.
+var objectiveWords = map[string]string{
+	"accuracy": "accuracy Σ w·p_true",
+	"balanced": "balanced Σ w'·p_true, each answer weighing ½ in total (uniform weights: the balanced accuracy)",
+	"worst":    "worst: the smallest p_true, then the balanced utility Σ w'·p_true",
+}
+
+// policy is the objective and floors in one line (the output's metadata).
+func (s *OptimizeSummary) policy() string {
+	p := fmt.Sprintf("objective %s (%s)", s.Objective, s.Weights)
+	if s.Floors.Answer0 > 0 || s.Floors.Answer1 > 0 {
+		p += fmt.Sprintf("; p_true ≥ %v on answer 1, ≥ %v on answer 0", s.Floors.Answer1, s.Floors.Answer0)
+	}
+	return p
+}
+
+// degenerate is the warnings about the written mechanism and the option that fixes
+// them: the balanced objective for the accuracy objective's constant answers, a
+// floor under the answer served worse than by a coin otherwise.
+func degenerate(s *OptimizeSummary) []string {
+	ws := s.Classes.Warnings()
+	if ws == nil {
+		return nil
+	}
+	var fix string
+	switch c := s.Classes; {
+	case s.Objective == string(optimize.Accuracy):
+		fix = "fix: --objective balanced (the default) weighs both answers the same; --min-accuracy t puts a floor under every dataset's p_true (the largest possible is printed if t is too high)"
+	case c.Answer1.Datasets > 0 && c.Answer1.Mean < report.PoorMean:
+		fix = "fix: --min-accuracy-1 t puts a floor under every answer-1 dataset's p_true (the largest possible is printed if t is too high)"
+	case c.Answer0.Datasets > 0 && c.Answer0.Mean < report.PoorMean:
+		fix = "fix: --min-accuracy-0 t puts a floor under every answer-0 dataset's p_true (the largest possible is printed if t is too high)"
+	default:
+		fix = "fix: --min-accuracy t puts a floor under every dataset's p_true"
+	}
+	return append(ws, "  "+fix)
+}
+
 // Human prints the short summary people read on stderr.
 func (s *OptimizeSummary) Human(w io.Writer) {
 	fmt.Fprintf(w, "graphdp optimize: %d datasets, %d edges (%d boundary); weights: %s\n", s.Vertices, s.Edges, s.BoundaryEdges, s.Weights)
-	fmt.Fprintf(w, "  utility Σ w·p_true = %.10g of %.10g possible (total weight)\n", s.Utility, s.TotalWeight)
+	fmt.Fprintf(w, "  objective: %s\n", objectiveWords[s.Objective])
+	var floors []string
+	for _, f := range []struct {
+		t    float64
+		name string
+	}{{s.Floors.Answer1, "answer-1"}, {s.Floors.Answer0, "answer-0"}} {
+		if f.t > 0 {
+			floors = append(floors, fmt.Sprintf("p_true ≥ %.10g on every %s dataset", f.t, f.name))
+		}
+	}
+	if floors != nil {
+		fmt.Fprintf(w, "  floors met: %s\n", strings.Join(floors, ", "))
+	}
+	if wc := s.Worst; wc != nil {
+		why := ""
+		if wc.Edge && wc.Floor == wc.Alpha {
+			why = "; the balanced α, which a boundary edge bounds"
+		}
+		fmt.Fprintf(w, "  worst p_true %s, the most possible (certified: no DP mechanism gives every dataset p_true ≥ %s%s)\n",
+			strconv.FormatFloat(wc.Lower, 'g', -1, 64), strconv.FormatFloat(wc.Upper, 'g', -1, 64), why)
+	}
+	fmt.Fprintf(w, "  utility = %.10g of %.10g possible (total weight)\n", s.Utility, s.TotalWeight)
 	state := "within the target"
 	if !s.Converged {
 		state = fmt.Sprintf("NOT within the target %.3g (time or iteration limit)", s.TargetGap)
 	}
+	fmt.Fprintf(w, "  %s\n", s.Classes.Line())
+	for _, l := range s.Warnings {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
+	if s.Deterministic != nil {
+		for _, l := range s.Deterministic.Lines() {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
 	fmt.Fprintf(w, "  certified upper bound %.10g: gap %.3g (relative %.3g, %s)\n", s.UpperBound, s.Gap, s.RelativeGap, state)
-	fmt.Fprintf(w, "  balanced α = %.6g on the same hitting set: utility %.10g, gain %+.6g (%+.3g%%)\n", s.Alpha, s.Balanced, s.GainOverBalanced, 100*s.GainOverBalanced/max(s.Balanced, 1e-300))
+	meets := ""
+	if !s.BalancedMeets {
+		meets = " (misses the floors)"
+	}
+	fmt.Fprintf(w, "  balanced α = %.6g on the same hitting set%s: utility %.10g, gain %+.6g (%+.3g%%)\n", s.Alpha, meets, s.Balanced, s.GainOverBalanced, 100*s.GainOverBalanced/max(s.Balanced, 1e-300))
 	fmt.Fprintf(w, "  randomized response (p_true = α everywhere): utility %.10g, gain %+.6g\n", s.Randomized, s.GainOverRandomized)
 	if h := s.Homogeneous; h != nil && h.Feasible {
 		a := func(x float64, count int) string {
@@ -260,8 +439,15 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 // regionGrid is the side of the boundary-homogeneous page's grid.
 const regionGrid = 60
 
+// tradePoints is how many floors the page's trade-off curve is solved at.
+const tradePoints = 6
+
 // region lays out the boundary-homogeneous page's data.
 func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *report.Region {
+	var trades []report.Trade
+	for _, t := range s.TradeOff {
+		trades = append(trades, report.Trade{Floor: t.Floor, Utility: t.Utility, Upper: t.Upper})
+	}
 	h := res.Homogeneous
 	var sum, cnt [2]float64
 	for i, v := range res.Hit {
@@ -282,5 +468,6 @@ func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *repo
 		Balanced:    report.Point{Alpha0: res.Alpha, Alpha1: res.Alpha, Utility: res.Balanced},
 		Homogeneous: report.Point{Alpha0: h.Alpha0, Alpha1: h.Alpha1, Utility: h.Utility},
 		Optimum:     report.Point{Alpha0: mean(0), Alpha1: mean(1), Utility: res.Utility},
-		UpperBound:  res.Upper, Epsilon: s.Epsilon, Delta: s.Delta, Weights: s.Weights}
+		UpperBound:  res.Upper, Epsilon: s.Epsilon, Delta: s.Delta, Weights: s.Weights,
+		Objective: s.Objective, TradeOff: trades, Chosen: report.Trade{Floor: s.Classes.MinPTrue, Utility: res.Utility, Upper: res.Upper}}
 }

@@ -43,7 +43,12 @@ type ReleaseJob struct {
 	// expects: the ledger's own budget decides, and a release whose expectation
 	// differs is refused (ledger raise is the one way to change a budget).
 	BudgetEpsilon, BudgetDelta *float64
-	now                        func() time.Time // nil: time.Now
+	// DryRun reads and checks everything a release does (the mechanism, the ids,
+	// the deterministic refusal, the whole ledger and the budget's fit) and draws,
+	// records and writes nothing: Release returns the plan, or the error, the
+	// release would (graphdp release --dry-run).
+	DryRun bool
+	now    func() time.Time // nil: time.Now
 }
 
 // Released is what a release drew, for the caller's summary (never p or the answer).
@@ -54,6 +59,20 @@ type Released struct {
 	Privacy   Privacy
 	// Budget is the ledger's budget when a ledger recorded the release.
 	Budget *ledger.Budget
+	// DryRun: nothing was drawn, recorded or written; ReleaseID is empty, and
+	// Plan says what the release would do.
+	DryRun bool
+	Plan   *ReleasePlan
+}
+
+// ReleasePlan is what a dry run found: the datasets a release would draw and,
+// with a ledger, what each would have spent after it.
+type ReleasePlan struct {
+	IDs []string // in the requested order
+	// After is, with a ledger, each dataset's charge after this release (as IDs),
+	// and Releases how many releases it had before.
+	After    []ledger.Charge
+	Releases []int
 }
 
 // ReleaseSchema is release's output: the requested id and the drawn answer, in the
@@ -108,6 +127,9 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 					Msg: "not valid UTF-8: the ledger records ids as JSON text, which would change it (and then charge another id than the one released)"}
 			}
 		}
+	}
+	if job.DryRun {
+		return planRelease(job, ids, priv)
 	}
 	s := release.NewCrypto()
 	if src != nil {
@@ -191,30 +213,15 @@ func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, pr
 		return nil, err
 	}
 	fail := func(err error) (*ledger.Writer, error) { w.Close(); return nil, err }
-	if err := sameFiles(w, job); err != nil {
+	li, err := w.Stat()
+	if err != nil {
 		return fail(err)
 	}
-	var probs []string
-	if job.BudgetEpsilon != nil && *job.BudgetEpsilon != w.Budget.Epsilon {
-		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", num(*job.BudgetEpsilon), job.Ledger, num(w.Budget.Epsilon)))
+	if err := sameFiles(li, job); err != nil {
+		return fail(err)
 	}
-	if job.BudgetDelta != nil && *job.BudgetDelta != w.Budget.Delta {
-		probs = append(probs, fmt.Sprintf("budget-delta: %s was given, but the ledger %s has the budget δ = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", num(*job.BudgetDelta), job.Ledger, num(w.Budget.Delta)))
-	}
-	if len(probs) > 0 {
-		return fail(&ConfigError{Problems: probs})
-	}
-	p := ledger.Point{Epsilon: priv.Epsilon, Delta: priv.Delta}
-	over, total := w.Check(ids, p, 10)
-	if total > 0 {
-		var lines []string
-		for _, o := range over {
-			lines = append(lines, fmt.Sprintf("id %s: %s so far spent ε = %s, δ = %s; with this release ε = %s, δ = %s (%s)",
-				ledger.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), num(o.Before.Epsilon), num(o.Before.Delta), num(o.After.Epsilon), num(o.After.Delta), composition(o.After)))
-		}
-		return fail(&RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
-			Head: fmt.Sprintf("this release (ε = %s, δ = %s per dataset, from %s) would take %d of %d requested datasets past the budget ε = %s, δ = %s; nothing written, ledger unchanged",
-				num(priv.Epsilon), num(priv.Delta), sourceWords(priv.Source), total, len(ids), num(w.Budget.Epsilon), num(w.Budget.Delta))})
+	if err := fits(job, w.Ledger, ids, priv); err != nil {
+		return fail(err)
 	}
 	now := time.Now
 	if job.now != nil {
@@ -226,6 +233,68 @@ func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, pr
 		return fail(err)
 	}
 	return w, nil
+}
+
+// planRelease is a release's dry run once the ids are resolved: with a ledger,
+// it reads and verifies it whole (a shared lock, nothing written) and decides the
+// budget's fit as the release would.
+func planRelease(job ReleaseJob, ids []string, priv Privacy) (*Released, error) {
+	out := &Released{Rows: len(ids), Out: job.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}
+	if job.Ledger == "" {
+		return out, nil
+	}
+	l, err := ledger.Read(job.Ledger)
+	if err != nil {
+		return nil, err
+	}
+	li, err := os.Stat(job.Ledger)
+	if err != nil {
+		return nil, err
+	}
+	if err := sameFiles(li, job); err != nil {
+		return nil, err
+	}
+	if err := fits(job, l, ids, priv); err != nil {
+		return nil, err
+	}
+	b := l.Budget
+	out.Budget = &b
+	p := ledger.Point{Epsilon: priv.Epsilon, Delta: priv.Delta}
+	for _, id := range ids {
+		a, _ := l.Account(id)
+		out.Plan.After = append(out.Plan.After, l.After(id, p))
+		out.Plan.Releases = append(out.Plan.Releases, a.Releases)
+	}
+	return out, nil
+}
+
+// fits refuses a release the ledger l does not allow: budget figures the operator
+// expects that are not the ledger's (a *ConfigError), or datasets it would take
+// past the budget (a *RejectError).
+func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv Privacy) error {
+	var probs []string
+	if job.BudgetEpsilon != nil && *job.BudgetEpsilon != l.Budget.Epsilon {
+		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", num(*job.BudgetEpsilon), job.Ledger, num(l.Budget.Epsilon)))
+	}
+	if job.BudgetDelta != nil && *job.BudgetDelta != l.Budget.Delta {
+		probs = append(probs, fmt.Sprintf("budget-delta: %s was given, but the ledger %s has the budget δ = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", num(*job.BudgetDelta), job.Ledger, num(l.Budget.Delta)))
+	}
+	if len(probs) > 0 {
+		return &ConfigError{Problems: probs}
+	}
+	p := ledger.Point{Epsilon: priv.Epsilon, Delta: priv.Delta}
+	over, total := l.Check(ids, p, 10)
+	if total > 0 {
+		var lines []string
+		for _, o := range over {
+			lines = append(lines, fmt.Sprintf("id %s: %s so far spent ε = %s, δ = %s; with this release ε = %s, δ = %s (%s)",
+				ledger.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), num(o.Before.Epsilon), num(o.Before.Delta), num(o.After.Epsilon), num(o.After.Delta), composition(o.After)))
+		}
+		return &RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
+			Head: fmt.Sprintf("this release (ε = %s, δ = %s per dataset, from %s) would take %d of %d requested datasets past the budget ε = %s, δ = %s; nothing written, ledger unchanged",
+				num(priv.Epsilon), num(priv.Delta), sourceWords(priv.Source), total, len(ids), num(l.Budget.Epsilon), num(l.Budget.Delta))}
+	}
+	return nil
 }
 
 // composition names the accounting of a charge.
@@ -245,11 +314,7 @@ func sourceWords(source string) string {
 
 // sameFiles refuses a ledger that is also the release's mechanism, ids file or
 // output (compared as files: device and inode, links followed).
-func sameFiles(w *ledger.Writer, job ReleaseJob) error {
-	li, err := w.Stat()
-	if err != nil {
-		return err
-	}
+func sameFiles(li os.FileInfo, job ReleaseJob) error {
 	for _, f := range []struct{ key, path string }{{"out", job.Out}, {"mechanism", job.Mechanism}, {"ids", job.IDsFile}} {
 		if f.path == "" {
 			continue
@@ -280,7 +345,7 @@ func refuseDeterministic(job ReleaseJob, m *ingest.MechanismTable, rows []int32)
 		return nil
 	}
 	return &RejectError{File: job.Mechanism, Kind: "deterministic", Total: int64(total), Lines: lines,
-		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one is 0 or 1): releasing them publishes a fixed function of the true answer, with no privacy; nothing written (give --allow-deterministic to release them anyway)", total)}
+		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one is 0 or 1): each draw of theirs is the same answer, which is private only if their neighbours' p_one make it so (graphdp report, given the graph, tells which are: a constant answer is, an isolated dataset's is not); release does not see the graph, so it refuses them; nothing written (give --allow-deterministic to release them anyway)", total)}
 }
 
 // newReleaseID is 128 random bits in hex: it identifies a release without being

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -220,6 +221,9 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	// before the build's peak.
 	l.Vertices.Index = nil
 	fillInputs(s, l)
+	if w := s.EmptyEdges(); w != "" {
+		log.Warn(strings.TrimPrefix(w, "WARNING: "), "stage", "read", "edges", job.Edges)
+	}
 	log.Info("read", "stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet,
 		"model_build_bytes", l.Memory.Build, "model_engine_bytes", l.Memory.Engine, "budget_bytes", l.Memory.BudgetBytes, "seconds", t.done("read").Seconds())
 	if l.DropBehind {
@@ -291,21 +295,34 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 		return s, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs, e.g. %s–%s (excess %g); nothing written",
 			audit.Violations, words.Quote(l.Vertices.IDs.String(int(w.U))), words.Quote(l.Vertices.IDs.String(int(w.V))), w.Excess)
 	}
-	for _, p := range sol.PTrue {
+	var tally report.ClassTally
+	for v, p := range sol.PTrue {
 		s.MeanPTrue += p
 		if p == 1 {
 			s.Truthful++
 		}
+		tally.Add(l.Vertices.Answer[v], sol.POne[v], p)
 	}
 	if n := len(sol.PTrue); n > 0 {
 		s.MeanPTrue /= float64(n)
 	}
+	cl := tally.Classes()
+	s.Classes = &cl
 	s.Deterministic = findDeterministic(g, sol.POne, l.Hit.Vertex, l.Vertices.IDs)
 	if d := s.Deterministic; d.Count > 0 {
-		log.Warn("datasets answered deterministically (p_one = 0 or 1): no privacy", "stage", "audit", "count", d.Count,
+		log.Warn("datasets answered deterministically (p_one = 0 or 1)", "stage", "audit", "count", d.Count,
+			"not_private", d.NotPrivate, "private", d.Private,
 			"no_neighbours", d.Isolated, "no_constraint", d.Unconstrained, "forced_by_hitting_set", d.Forced)
 	}
+	if err := CheckDeterministic(job, s); err != nil {
+		return s, err
+	}
 	t.done("audit")
+	if job.DryRun {
+		s.DryRun = true
+		finish(s, t)
+		return s, nil
+	}
 
 	// The engine's queues (and the graph, which nothing reads from here on) are garbage;
 	// collect them so that the output record and the writer reuse their pages rather
@@ -333,13 +350,15 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	return s, nil
 }
 
-// findDeterministic finds the datasets answered with p_one exactly 0 or 1 and why.
+// findDeterministic finds the datasets answered with p_one exactly 0 or 1, why,
+// and which are private (report.Deterministic).
 func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.IDs) *report.Deterministic {
 	inHit := make([]bool, g.N())
 	for _, h := range hit {
 		inHit[h] = true
 	}
-	d, _ := report.FindDeterministic(g, pone, inHit, nil, func(v int32) string { return ids.String(int(v)) })
+	// nil pair: the audit above passed (or run failed), so DP holds on every edge.
+	d, _ := report.FindDeterministic(g, pone, inHit, nil, nil, func(v int32) string { return ids.String(int(v)) })
 	return &d
 }
 

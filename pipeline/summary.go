@@ -29,6 +29,8 @@ type Summary struct {
 		HittingSet Input `json:"hitting_set"`
 	} `json:"inputs"`
 	Out string `json:"out,omitempty"`
+	// DryRun: nothing was written (Job.DryRun); Out is empty.
+	DryRun bool `json:"dry_run,omitempty"`
 
 	Vertices      int     `json:"vertices"`
 	EdgesRead     int64   `json:"edges_read"`
@@ -46,7 +48,10 @@ type Summary struct {
 
 	Truthful  int     `json:"truthful"`    // vertices with p_true = 1
 	MeanPTrue float64 `json:"mean_p_true"` // over all vertices
-	// Deterministic are the datasets answered with p_one exactly 0 or 1: no privacy.
+	// Classes are the per-answer figures: sensitivity, specificity, min p_true.
+	Classes *report.Classes `json:"classes,omitempty"`
+	// Deterministic are the datasets answered with p_one exactly 0 or 1, and which of
+	// them are private (report.Deterministic).
 	Deterministic *report.Deterministic `json:"deterministic,omitempty"`
 
 	Phases       []Phase `json:"phases"`
@@ -177,7 +182,18 @@ func (s *Summary) Human(w io.Writer) {
 	if s.Out != "" {
 		fmt.Fprintf(w, "  mechanism: mean p_true %.6g, %s truthfully; DP audit worst excess %.3g\n",
 			s.MeanPTrue, words.Count(int64(s.Truthful), "vertex answers", "vertices answer"), s.AuditWorst)
+		if s.Classes != nil {
+			fmt.Fprintf(w, "  %s\n", s.Classes.Line())
+			if ws := s.Classes.Warnings(); ws != nil {
+				for _, l := range append(ws, "  "+report.FixByOptimize) {
+					fmt.Fprintf(w, "  %s\n", l)
+				}
+			}
+		}
 		fmt.Fprintf(w, "  wrote %s\n", s.Out)
+	}
+	if msg := s.EmptyEdges(); msg != "" {
+		fmt.Fprintf(w, "  %s\n", msg)
 	}
 	if s.Deterministic != nil {
 		for _, l := range s.Deterministic.Lines() {

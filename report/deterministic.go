@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
 
-// Why a dataset is answered deterministically (p_one exactly 0 or 1: no privacy).
+// Why a dataset is answered deterministically (p_one exactly 0 or 1): how its
+// certainty came about.
 const (
 	ReasonIsolated      = "no neighbours"
 	ReasonUnconstrained = "no constraint in its component"
@@ -20,9 +22,28 @@ const (
 const MaxDeterministicListed = 10
 
 // Deterministic counts the datasets a mechanism answers deterministically: M(v) is
-// the same on every draw, so releasing it publishes a fixed function of the data.
+// the same on every draw. Whether that is private is a property of the dataset's
+// edges (issue 31), and the counts say which:
+//
+//   - not private: a dataset with no neighbours (no DP inequality protects it: the
+//     graph gives it no neighbouring dataset, and a release publishes its answer),
+//     or one where a DP inequality on one of its edges fails (its certainty is
+//     where DP cannot hold);
+//   - private: every DP inequality with its neighbours holds exactly. With δ = 0
+//     that forces every neighbour, hence its whole component, to the same certain
+//     answer (Pr[M(u) = j] ≤ e^ε·0 for the output j it never gives), a constant
+//     answer that tells nothing the graph does not; with δ > 0 its neighbours are
+//     within δ of certain. Either way the release is (ε,δ)-DP for it.
+//
+// Private + NotPrivate = Count, NotPrivate = Isolated + DPFails. The reasons
+// (Isolated, Unconstrained, Forced) say how the certainty came about and also
+// partition Count.
 type Deterministic struct {
-	Count         int                    `json:"count"`
+	Count      int `json:"count"`
+	Private    int `json:"private"`     // every DP inequality with its neighbours holds exactly
+	NotPrivate int `json:"not_private"` // no neighbours, or a DP inequality on an edge fails
+	DPFails    int `json:"dp_fails"`    // the second kind of not private
+	// The reasons.
 	Isolated      int                    `json:"no_neighbours"`
 	Unconstrained int                    `json:"no_constraint"`
 	Forced        int                    `json:"forced_by_hitting_set"`
@@ -33,8 +54,9 @@ type Deterministic struct {
 // only: its p_one (0 or 1) is what every release of it publishes — its true answer
 // when p_true = 1 — so no summary, report or message states it (docs/DESIGN.md §9.1).
 type DeterministicDataset struct {
-	ID     string `json:"id"`
-	Reason string `json:"reason"`
+	ID      string `json:"id"`
+	Reason  string `json:"reason"`
+	Private bool   `json:"private"`
 }
 
 // FindDeterministic finds the datasets with p_one exactly 0 or 1 and says why:
@@ -42,8 +64,11 @@ type DeterministicDataset struct {
 // hitting-set dataset (a bound forces it); otherwise nothing constrains its
 // component. inHit may be nil (the hitting set is unknown): then dist, the binding
 // distance (-1 where nothing binds; may be nil), decides between forced and
-// unconstrained. is marks the deterministic datasets.
-func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int32, id func(int32) string) (d Deterministic, is []bool) {
+// unconstrained. pair audits each deterministic dataset's edges exactly (Private);
+// nil means the mechanism is known to be exactly DP (run audits it before, and
+// fails otherwise), so that every dataset with neighbours is private. is marks the
+// deterministic datasets.
+func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int32, pair *dp.Pair, id func(int32) string) (d Deterministic, is []bool) {
 	is = make([]bool, len(pone))
 	var reach []int32 // hop distance from the hitting set, computed only if needed
 	for v, p := range pone {
@@ -53,10 +78,11 @@ func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int3
 		is[v] = true
 		d.Count++
 		var reason string
+		nb := g.Neighbours(int32(v))
 		switch {
 		case inHit != nil && inHit[v]:
 			reason = ReasonForced
-		case len(g.Neighbours(int32(v))) == 0:
+		case len(nb) == 0:
 			reason = ReasonIsolated
 		case inHit != nil:
 			if reach == nil {
@@ -85,14 +111,30 @@ func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int3
 		default:
 			d.Forced++
 		}
+		private := len(nb) > 0
+		if private && pair != nil {
+			for _, u := range nb {
+				if !pair.Allowed(p, pone[u]) {
+					private = false
+					d.DPFails++
+					break
+				}
+			}
+		}
+		if private {
+			d.Private++
+		} else {
+			d.NotPrivate++
+		}
 		if len(d.First) < MaxDeterministicListed {
-			d.First = append(d.First, DeterministicDataset{ID: id(int32(v)), Reason: reason})
+			d.First = append(d.First, DeterministicDataset{ID: id(int32(v)), Reason: reason, Private: private})
 		}
 	}
 	return d, is
 }
 
-// Lines states the warning for people, one line each: the count, why, the first ids.
+// Lines states the warning for people, one line each: the count, which are private
+// and which not (in words and counts), how their certainty came about, the first ids.
 func (d Deterministic) Lines() []string {
 	if d.Count == 0 {
 		return nil
@@ -100,6 +142,20 @@ func (d Deterministic) Lines() []string {
 	verb := "datasets are"
 	if d.Count == 1 {
 		verb = "dataset is"
+	}
+	lines := []string{fmt.Sprintf("WARNING: %d %s answered with certainty (p_one = 0 or 1): a release gives the same answer on every draw", d.Count, verb)}
+	if d.NotPrivate > 0 {
+		var why []string
+		if d.Isolated > 0 {
+			why = append(why, fmt.Sprintf("%d with no neighbours, which no DP inequality protects", d.Isolated))
+		}
+		if d.DPFails > 0 {
+			why = append(why, fmt.Sprintf("%d where a DP inequality on one of its edges fails", d.DPFails))
+		}
+		lines = append(lines, fmt.Sprintf("  NOT private: %d: %s; a release publishes their answer", d.NotPrivate, strings.Join(why, ", ")))
+	}
+	if d.Private > 0 {
+		lines = append(lines, fmt.Sprintf("  private: %d: every DP inequality with their neighbours holds exactly (neighbours as certain, or within δ of it): (ε,δ)-DP holds for them", d.Private))
 	}
 	var why []string
 	for _, c := range []struct {
@@ -110,13 +166,14 @@ func (d Deterministic) Lines() []string {
 			why = append(why, fmt.Sprintf("%d %s", c.n, c.what))
 		}
 	}
-	lines := []string{
-		fmt.Sprintf("WARNING: %d %s answered deterministically (p_one = 0 or 1): no privacy at all, a release publishes the true answer", d.Count, verb),
-		"  why: " + strings.Join(why, ", "),
-	}
+	lines = append(lines, "  why certain: "+strings.Join(why, ", "))
 	var ids []string
 	for _, x := range d.First {
-		ids = append(ids, fmt.Sprintf("%s (%s)", words.Quote(x.ID), x.Reason))
+		priv := "private"
+		if !x.Private {
+			priv = "NOT private"
+		}
+		ids = append(ids, fmt.Sprintf("%s (%s, %s)", words.Quote(x.ID), x.Reason, priv))
 	}
 	more := ""
 	if n := d.Count - len(d.First); n > 0 {

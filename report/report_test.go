@@ -74,6 +74,13 @@ func TestComputePaperPath(t *testing.T) {
 			t.Errorf("group %+v, want %+v", g, w)
 		}
 	}
+	// Per answer: v2, v3 answer 1 with p_true 0.4, 0.2 (sensitivity 0.3); v1, v4
+	// answer 0 with 0.7, 0.9 (specificity 0.8); p_one spans 0.1 … 0.4.
+	c := j.Classes
+	if !near(c.Sensitivity, 0.3) || !near(c.Specificity, 0.8) || !near(c.Balanced, 0.55) || !near(c.MinPTrue, 0.2) ||
+		c.Answer1 != (Class{2, c.Sensitivity, 0.2}) || c.Answer0 != (Class{2, c.Specificity, 0.7}) || !near(c.POneRange, 0.3) {
+		t.Errorf("classes %+v", c)
+	}
 	// α = (2 + 0)/(2 + 1) = 2/3: v1 (+1/30) and v4 (+7/30) gain, v2 (−4/15) and v3
 	// (−7/15) lose; this hitting set's values are below the balanced ones.
 	rr := j.RandomizedResponse
@@ -191,8 +198,9 @@ func TestBoundaryDistanceFigure1(t *testing.T) {
 // An inline <script> (the graph's hover) is allowed; one with attributes (src) is not.
 var externalRef = regexp.MustCompile(`(?i)https?:|//[a-z0-9]|<script[^>]|<link|<img|<iframe|@import|url\(|src=|href=`)
 
-// The page holds three inline SVG plots (two charts, the graph), fetches nothing, and escapes text from the
-// inputs (ids, paths).
+// The page holds four inline SVGs (two charts, the graph and its legend), fetches
+// nothing, and escapes text from the inputs (ids, paths) wherever it writes them:
+// hover lines, search list, labels, tables.
 func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	in := pathInput(t, []float64{0.3, 0.4 + 1e-7, 0.2, 0.1})
 	in.ID = func(v int32) string { return `<script>alert("v` + strconv.Itoa(int(v)) + `")</script>` }
@@ -203,8 +211,8 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	if n := strings.Count(page, "<svg "); n != 3 {
-		t.Errorf("%d <svg> elements, want 3", n)
+	if n := strings.Count(page, "<svg "); n != 4 {
+		t.Errorf("%d <svg> elements, want 4", n)
 	}
 	for _, s := range []string{"<rect class=\"bar\"", "<polyline class=\"line\"", "class=\"ref\"", "randomized response 0.6667", "FAILED"} {
 		if !strings.Contains(page, s) {
@@ -216,6 +224,16 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	}
 	if !strings.Contains(page, "&lt;script&gt;alert(&#34;v2&#34;)&lt;/script&gt;") || !strings.Contains(page, "m&lt;b&gt;&#34;&amp;.csv") {
 		t.Errorf("inputs not escaped:\n%s", page)
+	}
+	// Every id, wherever written, is escaped: the only <script> is the page's own.
+	if n := strings.Count(page, "<script>"); n != 1 {
+		t.Errorf("%d <script> tags, want the page's one", n)
+	}
+	for _, s := range []string{`<option value="&lt;script&gt;alert(&#34;v1&#34;)&lt;/script&gt;">`, `data-id="&lt;script&gt;alert(&#34;v3&#34;)&lt;/script&gt;"`,
+		`<text>&lt;script&gt;alert…</text>`} {
+		if !strings.Contains(page, s) {
+			t.Errorf("page lacks %q", s)
+		}
 	}
 	// The regexp itself catches what it must.
 	for _, bad := range []string{`<script src="x.js">`, `<link rel="stylesheet" href="https://x">`, `style="background:url(x.png)"`, `xmlns="http://www.w3.org/2000/svg"`} {
@@ -238,5 +256,108 @@ func TestHistogramTicks(t *testing.T) {
 		if len(labels) < 2 || labels[0] != "0" {
 			t.Errorf("p_one %v: y ticks %v", pone, labels)
 		}
+	}
+}
+
+// The plain-language line works e^ε out: e^0.5 = 1.6487 (to 5 digits), e^(ln 2) = 2,
+// and says δ's exception, or that there is none.
+func TestPlainPrivacy(t *testing.T) {
+	for _, c := range []struct {
+		eps, delta float64
+		want       string
+	}{
+		{0.5, 1e-6, "by at most a factor e^ε = 1.6487, except with probability δ = 1e-06."},
+		{math.Ln2, 0, "by at most a factor e^ε = 2, with no exception (δ = 0)."},
+		{1, 0.01, "by at most a factor e^ε = 2.7183, except with probability δ = 0.01."},
+	} {
+		r := &Report{Epsilon: c.eps, Delta: c.delta}
+		if got := r.PlainPrivacy(); !strings.Contains(got, c.want) || !strings.HasPrefix(got, "Any one person's presence or absence changes the probability") {
+			t.Errorf("ε = %v, δ = %v: %q lacks %q", c.eps, c.delta, got, c.want)
+		}
+	}
+	var b bytes.Buffer
+	if err := Compute(pathInput(t, []float64{0.3, 0.4, 0.2, 0.1})).HTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `<p class="plain" id="plain"><strong>What ε and δ mean here.</strong> Any one person&#39;s presence`) ||
+		!strings.Contains(b.String(), "a factor e^ε = 2, with no exception (δ = 0)") {
+		t.Errorf("the page lacks the plain line")
+	}
+}
+
+// A class with no datasets reads 1 (nothing to get wrong) and the balanced accuracy
+// is the other class's mean; a constant answer has p_one range 0.
+func TestClassesOneAnswer(t *testing.T) {
+	c := ClassesOf([]bool{true, true}, []float64{0.25, 0.25}, nil)
+	if c.Answer0 != (Class{0, 1, 1}) || c.Answer1 != (Class{2, 0.25, 0.25}) || c.Balanced != 0.25 || c.MinPTrue != 0.25 || c.POneRange != 0 {
+		t.Errorf("classes %+v", c)
+	}
+}
+
+// Warnings: a constant answer with both answers present, and each answer whose mean
+// p_true is below ½; none for a constant answer when only one answer occurs (the
+// truthful answer then is one), nor for a mechanism serving both answers.
+func TestClassesWarnings(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		answer []bool
+		pone   []float64
+		want   []string // substrings, one per warning
+	}{
+		{"constant", []bool{true, false, false}, []float64{0, 0, 1e-6}, []string{"constant answer", "one answer-1 dataset gets mean p_true 0 < 0.5"}},
+		{"just not constant", []bool{true, false, false}, []float64{0, 0, 1.01e-6}, []string{"one answer-1 dataset gets"}},
+		{"poor answer 0", []bool{true, false, false}, []float64{0.9, 0.6, 0.5}, []string{"the 2 answer-0 datasets get mean p_true 0.45 < 0.5"}},
+		{"one answer only", []bool{true, true}, []float64{1, 1}, nil},
+		{"both served", []bool{true, false}, []float64{0.7, 0.3}, nil},
+		{"a coin", []bool{true, false}, []float64{0.5, 0.5}, []string{"constant answer"}},
+	} {
+		got := ClassesOf(c.answer, c.pone, nil).Warnings()
+		if len(got) != len(c.want) {
+			t.Errorf("%s: warnings %q, want %d", c.name, got, len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			if !strings.Contains(got[i], w) {
+				t.Errorf("%s: warning %q does not say %q", c.name, got[i], w)
+			}
+		}
+	}
+}
+
+// Deterministic datasets, precisely (issue 31): private when every DP inequality on
+// their edges holds, not private with no neighbours or where one fails; the counts
+// and the words say which. Path 0 – 1 – 2 and the isolated 3, ε = ln 2, δ = 0:
+// p_one 1, 1, 0.4, 0. Dataset 0's only neighbour is as certain (private); 1 meets
+// 0.4, and Pr[M(1) = 1] = 1 > 2·0.4 (not private); 3 has no neighbours. With δ = 0.01,
+// p_one 0 next to 0.01 keeps every inequality (0.01 ≤ e^ε·0 + δ; 1 ≤ e^ε·0.99 + δ).
+func TestDeterministicPrivate(t *testing.T) {
+	g, _ := graph.Build(4, []int32{0, 1}, []int32{1, 2})
+	pair, _ := dp.New(math.Ln2, 0)
+	id := func(v int32) string { return strconv.Itoa(int(v)) }
+	d, is := FindDeterministic(g, []float64{1, 1, 0.4, 0}, nil, nil, &pair, id)
+	if d.Count != 3 || d.Private != 1 || d.NotPrivate != 2 || d.DPFails != 1 || d.Isolated != 1 || !is[0] || is[2] {
+		t.Errorf("%+v", d)
+	}
+	if f := d.First; len(f) != 3 || !f[0].Private || f[1].Private || f[2].Private {
+		t.Errorf("first %+v", f)
+	}
+	text := strings.Join(d.Lines(), "\n")
+	for _, want := range []string{"NOT private: 2: 1 with no neighbours, which no DP inequality protects, 1 where a DP inequality on one of its edges fails",
+		"private: 1: every DP inequality", "0 (no constraint in its component, private)", "1 (no constraint in its component, NOT private)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("warning does not say %q:\n%s", want, text)
+		}
+	}
+	// Without a pair the mechanism is taken as audited: every dataset with neighbours is private.
+	if d, _ := FindDeterministic(g, []float64{1, 1, 0.4, 0}, nil, nil, nil, id); d.Private != 2 || d.NotPrivate != 1 || d.DPFails != 0 {
+		t.Errorf("audited: %+v", d)
+	}
+	g2, _ := graph.Build(2, []int32{0}, []int32{1})
+	pd, _ := dp.New(math.Ln2, 0.01)
+	if d, _ := FindDeterministic(g2, []float64{0, 0.01}, nil, nil, &pd, id); d.Count != 1 || d.Private != 1 {
+		t.Errorf("δ > 0: %+v", d)
+	}
+	if d, _ := FindDeterministic(g2, []float64{0, 0.02}, nil, nil, &pd, id); d.Count != 1 || d.DPFails != 1 {
+		t.Errorf("δ > 0, beyond it: %+v", d)
 	}
 }

@@ -56,7 +56,7 @@ type File struct {
 	HMACSHA256 string `json:"hmac_sha256,omitempty"`
 }
 
-// Report is everything a report states (README, "graphdp report").
+// Report is everything a report states (docs/TOOLKIT.md, "graphdp report").
 type Report struct {
 	Version            string             `json:"version"`
 	Inputs             Inputs             `json:"inputs"`
@@ -65,18 +65,20 @@ type Report struct {
 	Datasets           int                `json:"datasets"`
 	Edges              int64              `json:"edges"`
 	Accuracy           Accuracy           `json:"accuracy"`
+	Classes            Classes            `json:"classes"` // per true answer: sensitivity, specificity, min
 	Levels             Levels             `json:"levels"`
 	ByDistance         ByDistance         `json:"by_distance"`
 	RandomizedResponse RandomizedResponse `json:"randomized_response"`
 	Audit              Audit              `json:"audit"`
-	// Deterministic are the datasets answered with p_one exactly 0 or 1 (no privacy).
+	// Deterministic are the datasets answered with p_one exactly 0 or 1, private or not.
 	Deterministic Deterministic `json:"deterministic"`
 	// LeastAccurate are the LeastAccurateListed datasets of lowest p_true, lowest
 	// first (ties by input position).
 	LeastAccurate []Dataset `json:"least_accurate"`
 
-	graph    *drawing // the dataset graph, when small enough
-	notDrawn string   // why it is not drawn, otherwise
+	graph       *drawing    // the dataset graph, when small enough
+	notDrawn    string      // why it is not drawn, otherwise
+	leastLevels []tiedLevel // the lowest accuracy levels, ties counted (the page's table)
 }
 
 // LeastAccurateListed is how many of the least accurate datasets a report names.
@@ -196,6 +198,7 @@ func Compute(in Input) *Report {
 		}
 	}
 	r.Accuracy = accuracy(pt)
+	r.Classes = ClassesOf(in.Answer, in.POne, pt)
 	r.Levels = levels(pt)
 	dist, kind := in.Distance, "binding"
 	if dist == nil {
@@ -203,10 +206,11 @@ func Compute(in Input) *Report {
 	}
 	r.ByDistance = ByDistance{Kind: kind, Groups: byDistance(pt, dist)}
 	var det []bool
-	r.Deterministic, det = FindDeterministic(in.Graph, in.POne, in.InHit, in.Distance, in.ID)
+	r.Deterministic, det = FindDeterministic(in.Graph, in.POne, in.InHit, in.Distance, &in.Pair, in.ID)
 	r.RandomizedResponse = randomizedResponse(pt, det, in.Pair, in.ID)
 	r.Audit = audit(in)
 	r.LeastAccurate = leastAccurate(in, pt, LeastAccurateListed)
+	r.leastLevels = leastLevels(in, pt, LeastLevelsShown)
 	if r.notDrawn = notDrawn(n, in.Graph.M()); r.notDrawn == "" {
 		r.graph = drawGraph(in, pt, det)
 	}

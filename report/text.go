@@ -73,6 +73,9 @@ func (r *Report) Text(w io.Writer) error {
 	if lines := r.Deterministic.Lines(); lines != nil {
 		p("%s\n", box(lines))
 	}
+	if ws := r.Classes.Warnings(); ws != nil {
+		p("%s\n", box(append(ws, "  "+FixByOptimize)))
+	}
 
 	p("DP audit: %s\n", r.AuditLine())
 	for _, e := range r.Audit.First {
@@ -89,6 +92,7 @@ func (r *Report) Text(w io.Writer) error {
 		qs = append(qs, fmt.Sprintf("%g%% %.4f", math.Round(q.Q*1000)/10, q.PTrue))
 	}
 	p("  quantiles: %s\n", strings.Join(qs, ", "))
+	p("  %s\n", r.Classes.Line())
 	maxCount := 0
 	for _, bin := range a.Histogram {
 		maxCount = max(maxCount, bin.Count)

@@ -29,6 +29,7 @@ type hittingSetOptions struct {
 	alpha1      optFloat
 	allBoundary bool
 	quiet       bool
+	json        bool
 	flags       *toolFlags
 }
 
@@ -45,18 +46,19 @@ A value above the balanced α conflicts with hitting-set vertices of the other a
 nearby; the set is checked as run would check it, and nothing is written when no DP
 extension exists (exit status 3, conflicts listed).`
 
-func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error) {
+func parseHittingSet(args []string, stdout io.Writer) (*hittingSetOptions, error) {
 	take := toolInputs{provenance: true}
-	t := newToolFlags("hitting-set", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--balanced | --alpha A | --alpha-0 A0 --alpha-1 A1] [--all-boundary]", hittingSetAbout, stderr, take)
+	t := newToolFlags("hitting-set", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--balanced | --alpha A | --alpha-0 A0 --alpha-1 A1] [--all-boundary]", hittingSetAbout, stdout, take)
 	o := &hittingSetOptions{flags: t}
 	fs := t.fs
-	fs.StringVar(&o.out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
+	fs.StringVar(&o.out, "out", "", "hitting-set `FILE` to write: .parquet or .csv (what run reads) (required)")
 	fs.BoolVar(&o.balanced, "balanced", false, "p_true = (e^ε+δ)/(e^ε+1) on every vertex (the default policy)")
 	fs.Var(&o.alpha, "alpha", "p_true = `A` on every vertex")
 	fs.Var(&o.alpha0, "alpha-0", "p_true = `A0` on answer-0 vertices (with --alpha-1)")
 	fs.Var(&o.alpha1, "alpha-1", "p_true = `A1` on answer-1 vertices (with --alpha-0)")
 	fs.BoolVar(&o.allBoundary, "all-boundary", false, "write every boundary vertex, not a minimum cover")
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
+	fs.BoolVar(&o.json, "json", false, jsonUsage+" instead of the lines on stderr")
 	job, source, probs, err := t.parse(args, take)
 	if err != nil {
 		return nil, err
@@ -100,7 +102,7 @@ func parseHittingSet(args []string, stderr io.Writer) (*hittingSetOptions, error
 }
 
 func cmdHittingSet(ctx context.Context, args []string, e *env) error {
-	o, err := parseHittingSet(args, e.stderr)
+	o, err := parseHittingSet(args, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -161,12 +163,16 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 	if err := sink.Write(ctx, o.out, rec, meta); err != nil {
 		return err
 	}
+	var mean float64
+	for _, p := range c.Solution.PTrue {
+		mean += p
+	}
+	mean /= float64(len(c.Solution.PTrue))
+	if o.json {
+		return writeJSON(e.stdout, hittingSetJSON{Out: o.out, Vertices: vs.IDs.Len(), BoundaryEdges: bc.BoundaryEdges, BoundaryVertices: bc.Boundary,
+			Matching: bc.Matching, MinimumCover: len(bc.Vertices), Written: len(set), Kind: what, Policy: policy.Name, MeanPTrue: mean})
+	}
 	if !o.quiet {
-		var mean float64
-		for _, p := range c.Solution.PTrue {
-			mean += p
-		}
-		mean /= float64(len(c.Solution.PTrue))
 		w := e.stderr
 		fmt.Fprintf(w, "graphdp hitting-set: %s, %s (of %d); maximum matching %d, so a minimum cover has %s (König)\n",
 			words.Count(bc.BoundaryEdges, "boundary edge", "boundary edges"), words.Count(int64(bc.Boundary), "boundary vertex", "boundary vertices"), vs.IDs.Len(), bc.Matching,
@@ -175,6 +181,20 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists; its optimal mechanism has mean p_true %.6g\n", mean)
 	}
 	return nil
+}
+
+// hittingSetJSON is hitting-set --json's document (docs/CLI.md, "JSON output").
+type hittingSetJSON struct {
+	Out              string  `json:"out"`
+	Vertices         int     `json:"vertices"`
+	BoundaryEdges    int64   `json:"boundary_edges"`
+	BoundaryVertices int     `json:"boundary_vertices"`
+	Matching         int     `json:"maximum_matching"`
+	MinimumCover     int     `json:"minimum_cover"` // = maximum_matching (König)
+	Written          int     `json:"written"`       // rows of out
+	Kind             string  `json:"kind"`          // a minimum boundary-hitting set, or every boundary vertex
+	Policy           string  `json:"policy"`
+	MeanPTrue        float64 `json:"mean_p_true"` // of the optimal mechanism run will compute on it
 }
 
 // optFloat is a float flag that records whether it was given (no default to show).

@@ -111,7 +111,7 @@ func rawControl(s string) int {
 // in the summary, their p_one, the true answer when p_true = 1). Every message that
 // names a dataset here is made to, with ids that hold ESC, CR, a newline and a BEL:
 // no control character may reach stderr or stdout, no message may state an answer,
-// and the summary lists deterministic datasets by id and reason only.
+// and the summary lists deterministic datasets by id, reason and privacy only.
 func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 	const (
 		red  = "\x1b[31mred\x1b[0m"
@@ -150,7 +150,7 @@ func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 			`value "\x1b]0;title\a": not a vertex id`},
 		{"missing column", []string{"run", "-vertices", p("col.csv"), "-edges", p("e.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,
 			`missing (columns present: "\x1b[2Jid", answer)`},
-		{"deterministic", run("h.csv", "-summary", p("s.json")), 0, `datasets: iso (no neighbours)`},
+		{"deterministic", run("h.csv", "-summary", p("s.json")), 0, `datasets: iso (no neighbours, NOT private)`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -168,7 +168,7 @@ func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 			}
 		})
 	}
-	// The summary lists the deterministic dataset by id and reason only.
+	// The summary lists the deterministic dataset by id, reason and privacy: no p_one.
 	data, err := os.ReadFile(p("s.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -181,8 +181,8 @@ func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Deterministic.First) != 1 || len(s.Deterministic.First[0]) != 2 || s.Deterministic.First[0]["id"] != "iso" || s.Deterministic.First[0]["reason"] != "no neighbours" {
-		t.Errorf("summary's deterministic datasets: %v; want iso with its reason only", s.Deterministic.First)
+	if f := s.Deterministic.First; len(f) != 1 || len(f[0]) != 3 || f[0]["id"] != "iso" || f[0]["reason"] != "no neighbours" || f[0]["private"] != false {
+		t.Errorf("summary's deterministic datasets: %v; want iso with its reason and privacy only (no p_one)", f)
 	}
 	// report and verify name datasets too (deterministic box, least accurate, edges).
 	for _, args := range [][]string{

@@ -81,8 +81,8 @@ func addLogFlags(fs interface {
 	StringVar(p *string, name, value, usage string)
 }) *logFlags {
 	l := &logFlags{}
-	fs.StringVar(&l.format, "log-format", "text", "log lines on stderr: text, or json (then every line on stderr is a JSON record)")
-	fs.StringVar(&l.level, "log-level", "warn", "debug, info, warn or error")
+	fs.StringVar(&l.format, "log-format", "text", "`FORMAT` of the log lines on stderr: text, or json (then every line on stderr is a JSON record)")
+	fs.StringVar(&l.level, "log-level", "warn", "`LEVEL`: debug, info, warn or error")
 	return l
 }
 

@@ -48,11 +48,15 @@ func cmdLedger(ctx context.Context, args []string, e *env) error {
 		names[i] = c.name
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(e.stderr, "usage: graphdp ledger <"+strings.Join(names, "|")+"> FILE [flags]   (graphdp ledger <subcommand> -h for its flags)")
-		for _, c := range ledgerCommands {
-			fmt.Fprintf(e.stderr, "  graphdp ledger %s %s\n", c.name, c.synopsis)
+		w := e.stdout // asked for: on stdout; a missing subcommand is an error, on stderr
+		if len(args) == 0 {
+			w = e.stderr
 		}
-		fmt.Fprintln(e.stderr, "exit status: 0 ok, 1 failure, 2 usage (no such ledger, init over an existing file, a raise that lowers), 3 the ledger fails verification")
+		fmt.Fprintln(w, "usage: graphdp ledger <"+strings.Join(names, "|")+"> FILE [flags]   (graphdp ledger <subcommand> -h for its flags)")
+		for _, c := range ledgerCommands {
+			fmt.Fprintf(w, "  graphdp ledger %s %s\n", c.name, c.synopsis)
+		}
+		fmt.Fprintln(w, "exit status: 0 ok, 1 failure, 2 usage (no such ledger, init over an existing file, a raise that lowers), 3 the ledger fails verification")
 		if len(args) == 0 {
 			return &usageError{"a subcommand is required: " + strings.Join(names, ", ")}
 		}
@@ -64,7 +68,7 @@ func cmdLedger(ctx context.Context, args []string, e *env) error {
 		}
 		fs := flag.NewFlagSet("ledger "+c.name, flag.ContinueOnError)
 		run := c.flags(fs)
-		file, err := parseWithFile(fs, args[1:], e.stderr, usageText{c.synopsis, c.about})
+		file, err := parseWithFile(fs, args[1:], e.stdout, usageText{c.synopsis, c.about})
 		if err != nil {
 			return err
 		}
@@ -109,8 +113,8 @@ type budgetFlags struct {
 
 func addBudgetFlags(fs *flag.FlagSet, what string) *budgetFlags {
 	b := &budgetFlags{fs: fs}
-	fs.Var(&b.eps, "budget-epsilon", what+" ε each dataset may spend in total, a finite `number` ≥ 0 (required)")
-	fs.Var(&b.delta, "budget-delta", what+" δ each dataset may spend in total, a `number` in [0, 1]")
+	fs.Var(&b.eps, "budget-epsilon", what+" ε each dataset may spend in total, a finite number `E` ≥ 0 (required)")
+	fs.Var(&b.delta, "budget-delta", what+" δ each dataset may spend in total, a number `D` in [0, 1]")
 	return b
 }
 
@@ -158,7 +162,7 @@ func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
 
 func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	b := addBudgetFlags(fs, "the new")
-	reason := fs.String("reason", "", "why the budget is raised (required; recorded with your user name)")
+	reason := fs.String("reason", "", "why the budget is raised, as `TEXT` (required; recorded with your user name)")
 	return func(_ context.Context, file string, e *env) error {
 		if strings.TrimSpace(*reason) == "" {
 			return &usageError{"--reason is required: a raise is recorded with who raised the budget and why"}
@@ -186,7 +190,7 @@ func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
 }
 
 func ledgerRepair(fs *flag.FlagSet) func(context.Context, string, *env) error {
-	reason := fs.String("reason", "", "why (required; recorded with your user name)")
+	reason := fs.String("reason", "", "why, as `TEXT` (required; recorded with your user name)")
 	return func(_ context.Context, file string, e *env) error {
 		if strings.TrimSpace(*reason) == "" {
 			return &usageError{"--reason is required: a repair is recorded with who made it and why"}
@@ -202,13 +206,26 @@ func ledgerRepair(fs *flag.FlagSet) func(context.Context, string, *env) error {
 }
 
 func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
-	head := fs.String("head", "", "a head `hash` noted earlier (ledger show prints it): also check it is still in the chain")
+	head := fs.String("head", "", "a head `HASH` noted earlier (ledger show prints it): also check it is still in the chain")
+	asJSON := fs.Bool("json", false, jsonUsage)
 	return func(_ context.Context, file string, e *env) error {
 		l, err := ledger.Read(file)
 		if err != nil {
 			return err
 		}
 		w := e.stdout
+		if *asJSON {
+			w = io.Discard // the text is built as ever; the document is written at the end
+			defer func() {
+				doc := ledgerVerifyJSON{File: file, Lines: l.Lines, Releases: len(l.Releases), Raises: len(l.Raises), Repairs: len(l.Repairs),
+					Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, Head: l.Head, Verified: true}
+				if *head != "" {
+					n := l.HeadAt(*head)
+					doc.HeadGiven, doc.HeadLine, doc.Verified = *head, &n, n > 0
+				}
+				writeJSON(e.stdout, doc)
+			}()
+		}
 		fmt.Fprintf(w, "ledger %s: %s verified: hash chain intact, every entry well formed, every release within the budget then in force\n",
 			file, words.Count(int64(l.Lines), "line", "lines"))
 		fmt.Fprintf(w, "  %s, %s, %s; budget ε = %s, δ = %s per dataset\n",
@@ -228,6 +245,21 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	}
 }
 
+// ledgerVerifyJSON is ledger verify --json's document (docs/CLI.md, "JSON
+// output"): printed when the ledger verifies, also when --head is not found.
+type ledgerVerifyJSON struct {
+	File      string       `json:"file"`
+	Lines     int          `json:"lines"`
+	Releases  int          `json:"releases"`
+	Raises    int          `json:"raises"`
+	Repairs   int          `json:"repairs"`
+	Budget    ledger.Point `json:"budget"`
+	Head      string       `json:"head"`
+	HeadGiven string       `json:"head_given,omitempty"`
+	HeadLine  *int         `json:"head_line,omitempty"` // the line whose hash --head is; 0: not in the chain
+	Verified  bool         `json:"verified"`            // the chain verifies and --head, if given, is in it
+}
+
 // modeWarning warns when others may read the ledger: it holds each mechanism's
 // SHA-256, which lets whoever has the graph test candidate answers.
 func modeWarning(w io.Writer, file string) {
@@ -238,7 +270,7 @@ func modeWarning(w io.Writer, file string) {
 
 func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	asJSON := fs.Bool("json", false, "print as JSON")
-	id := fs.String("id", "", "only this dataset: its account and its releases")
+	id := fs.String("id", "", "only the dataset `ID`: its account and its releases")
 	list := fs.Int("list", 0, "how many datasets to list in text (`N`; 0: all)")
 	return func(_ context.Context, file string, e *env) error {
 		if *list < 0 {

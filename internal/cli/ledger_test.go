@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -496,6 +498,41 @@ func TestReleaseRollbackWhenNotPublished(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("the release file is not in place: %v", err)
+	}
+}
+
+// The same on a real full disk: here the output's folder is a real full disk (a tmpfs in a
+// mount namespace of its own: TestOutputsOnFullDisk's helper; skipped where that
+// cannot be made).
+func TestReleaseRollbackOnFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	led := filepath.Join(dir, "led.jsonl")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "1")
+	before, _ := os.ReadFile(led)
+	full := filepath.Join(dir, "full")
+	if err := os.Mkdir(full, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{full, "release", "--mechanism", relMech, "--epsilon", "0.5", "--delta", "0", "--id", "1", "--out", filepath.Join(full, "r.csv"), "--ledger", led}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOutputsOnFullDisk$")
+	cmd.Env = append(os.Environ(), fullDiskHelperEnv+"="+strings.Join(args, "\x1f"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
+	out, err := cmd.Output()
+	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
+		t.Skipf("no mount namespace: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("helper: %v: %s", err, out)
+	}
+	status, rest, _ := strings.Cut(string(out), "\n")
+	if why, ok := strings.CutPrefix(status, "skip "); ok {
+		t.Skip(why)
+	}
+	if status != "exit 1" || !strings.Contains(rest, "no space left on device") || strings.Contains(rest, "charged") {
+		t.Errorf("%s: %s", status, rest)
+	}
+	if after, _ := os.ReadFile(led); !bytes.Equal(after, before) {
+		t.Errorf("a release that was not published is still in the ledger:\n%s", after)
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 )
 
-// Exit statuses (README, "Exit codes").
+// Exit statuses (docs/TOOLKIT.md, "Exit codes"; README has the summary).
 const (
 	exitOK       = 0
 	exitFailure  = 1 // I/O failures, internal errors
@@ -137,10 +137,11 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		args = []string{args[1], "-h"} // graphdp help run: run's flags
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		p.usage(stderr)
-		if len(args) == 0 {
+		if len(args) == 0 { // a command is missing: the usage is the error, on stderr
+			p.usage(stderr)
 			return exitUsage
 		}
+		p.usage(stdout) // asked for: on stdout, for a pager or grep
 		return exitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {

@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,48 +21,68 @@ import (
 
 // optimizeOptions are optimize's flags over its job.
 type optimizeOptions struct {
-	job     pipeline.OptimizeJob
-	maxTime string
-	workers int
-	quiet   bool
-	flags   *toolFlags
+	job       pipeline.OptimizeJob
+	maxTime   string
+	workers   int
+	quiet     bool
+	dryRun    bool
+	json      bool
+	objective string
+	floor     [3]float64 // --min-accuracy-0, --min-accuracy-1, --min-accuracy
+	flags     *toolFlags
 }
 
-const optimizeAbout = `Finds the hitting-set values whose optimal mechanism maximises the expected
-accuracy Σ w(v)·p_true(v) over ALL (ε,δ)-DP mechanisms, for weights w ≥ 0 you choose:
-a column (--weight-column, default weight) of --weights FILE (id, weight; datasets
-not listed weigh 0), else of the vertices file, else every dataset weighs 1. To
-count false positives and false negatives differently, weigh the datasets by
-answer: a false positive can only happen on an answer-0 dataset, so the weight of
-answer-0 datasets is the cost of a false positive (docs/OPTIMIZE.md).
+const optimizeAbout = `Finds the hitting-set values whose optimal mechanism maximises a utility over
+ALL (ε,δ)-DP mechanisms (--objective):
+  balanced (default)  each answer weighs the same in total: the mean of the two
+                      answers' weighted mean p_true (uniform weights: the mean of
+                      sensitivity and specificity). Pick this one.
+  worst               the smallest p_true of any dataset (the balanced α wherever
+                      a boundary edge exists), then the balanced utility
+  accuracy            the expected accuracy Σ w(v)·p_true(v) as weighted: with a
+                      rare answer its optimum can be a constant answer
+--min-accuracy t (and per answer --min-accuracy-1, --min-accuracy-0) makes every
+dataset's p_true ≥ t a constraint; floors no DP mechanism meets are refused (exit
+3) with the largest that are met. Weights w ≥ 0: a column (--weight-column,
+default weight) of --weights FILE (id, weight; datasets not listed weigh 0), else of
+the vertices file, else every dataset weighs 1. To count false positives and false
+negatives differently, use --objective accuracy and weigh the datasets by answer
+(docs/OPTIMIZE.md).
 Solves the linear program of docs/OPTIMIZE.md (a first-order primal-dual method,
 PDHG with restarts), rounds through run's certified engine, and certifies the
 result with a dual bound: no DP mechanism's utility exceeds the upper bound shown.
 Writes the hitting set (--out, what run reads), optionally the mechanism
 (--mechanism-out: exactly what run writes on that hitting set) and a JSON summary.`
 
-func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
+func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	take := toolInputs{provenance: true}
-	t := newToolFlags("optimize", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--mechanism-out M] [--weights W] [--gap G]", optimizeAbout, stderr, take)
+	t := newToolFlags("optimize", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--mechanism-out M] [--weights W] [--gap G]", optimizeAbout, stdout, take)
 	o := &optimizeOptions{flags: t}
 	fs := t.fs
 	oj := &o.job
-	fs.StringVar(&oj.Out, "out", "", "hitting-set file to write: .parquet or .csv (what run reads) (required)")
-	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism here, exactly as `run` on --out writes it (.parquet, .arrow/.feather or .csv)")
-	fs.StringVar(&oj.SummaryOut, "summary", "", "write the optimize summary as JSON here")
-	fs.StringVar(&oj.HTML, "html", "", "write a page drawing the utility over the boundary-homogeneous (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
-	fs.StringVar(&oj.Weights, "weights", "", "weights table (.parquet or .csv): id and the weight column (default: the vertices file's weight column if any, else uniform)")
-	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight column")
-	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap between the certified upper bound and the utility (default 1e-6)")
-	fs.StringVar(&o.maxTime, "max-time", "", "stop iterating after this long (e.g. 10m) and write the best found, with its certified gap")
-	fs.IntVar(&o.workers, "workers", 0, "cores to use (0: all)")
+	fs.StringVar(&oj.Out, "out", "", "hitting-set `FILE` to write: .parquet or .csv (what run reads) (required)")
+	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism to `FILE`, exactly as run on --out writes it (.parquet, .arrow/.feather or .csv)")
+	fs.StringVar(&oj.SummaryOut, "summary", "", "write the optimize summary as JSON to `FILE`")
+	fs.StringVar(&oj.HTML, "html", "", "write a page to `FILE` drawing the utility over the boundary-homogeneous (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
+	fs.StringVar(&oj.Weights, "weights", "", "weights table `FILE` (.parquet or .csv): id and the weight column (default: the vertices file's weight column if any, else uniform)")
+	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight `COLUMN`")
+	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap `G` between the certified upper bound and the utility (default 1e-6)")
+	fs.StringVar(&o.maxTime, "max-time", "", "stop iterating after this long (`DURATION`, e.g. 10m) and write the best found, with its certified gap")
+	fs.IntVar(&o.workers, "workers", 0, "`N` cores to use (0: all)")
 	fs.BoolVar(&oj.AllBoundary, "all-boundary", false, "optimise the values of every boundary dataset, not of a minimum cover")
+	fs.StringVar(&o.objective, "objective", string(optimize.DefaultObjective), "utility `NAME` to maximise: balanced (each answer weighs the same), worst (the smallest p_true) or accuracy (Σ w·p_true as weighted)")
+	fs.Var((*numberFlag)(&o.floor[2]), "min-accuracy", "every dataset's p_true must be at least `P` (a constraint; 0: none)")
+	fs.Var((*numberFlag)(&o.floor[1]), "min-accuracy-1", "every answer-1 dataset's p_true (the sensitivity's floor, per dataset) must be at least `P`")
+	fs.Var((*numberFlag)(&o.floor[0]), "min-accuracy-0", "every answer-0 dataset's p_true (the specificity's floor, per dataset) must be at least `P`")
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
+	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage+"; nothing is solved")
+	fs.BoolVar(&o.json, "json", false, jsonUsage+": the optimize summary, as --summary writes it, instead of the summary on stderr")
 	job, source, probs, err := t.parse(args, take)
 	if err != nil {
 		return nil, err
 	}
 	oj.Job = job // after the flags: Job holds what a config file gave
+	oj.DryRun = o.dryRun
 	if t.jf.set("workers") || oj.Workers == 0 {
 		oj.Workers = o.workers
 	}
@@ -94,11 +117,21 @@ func parseOptimize(args []string, stderr io.Writer) (*optimizeOptions, error) {
 	if oj.WeightColumn == "" {
 		probs = append(probs, "weight-column: must not be empty")
 	}
+	oj.Objective = optimize.Objective(o.objective)
+	if !slices.Contains(optimize.Objectives, oj.Objective) {
+		probs = append(probs, fmt.Sprintf("objective: %q is not one of balanced, worst, accuracy", o.objective))
+	}
+	for i, name := range []string{"min-accuracy-0", "min-accuracy-1", "min-accuracy"} {
+		if f := o.floor[i]; !(f >= 0 && f <= 1) {
+			probs = append(probs, fmt.Sprintf("%s: must be in [0, 1] (a p_true), got %v", name, f))
+		}
+	}
+	oj.Floors = optimize.Floors{max(o.floor[0], o.floor[2]), max(o.floor[1], o.floor[2])}
 	return o, t.done(source, probs)
 }
 
 func cmdOptimize(ctx context.Context, args []string, e *env) error {
-	o, err := parseOptimize(args, e.stderr)
+	o, err := parseOptimize(args, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -114,7 +147,7 @@ const progressEvery = 2 * time.Second
 // runOptimize executes a parsed optimize; tests call it directly.
 func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	oj := o.job
-	if !o.quiet {
+	if !o.quiet && !o.json {
 		var mu sync.Mutex
 		last := time.Time{}
 		oj.OnProgress = func(p optimize.Progress) {
@@ -134,11 +167,41 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 		}
 	}
 	s, err := pipeline.Optimize(ctx, oj, e.log)
+	var fe *optimize.FloorError
+	if errors.As(err, &fe) {
+		return floorRefusal(fe, o.floor)
+	}
 	if err != nil {
 		return err
+	}
+	switch {
+	case o.json:
+		return writeJSON(e.stdout, s)
+	case oj.DryRun:
+		printOptimizePlan(e.stdout, oj, s)
+		return nil
 	}
 	if !o.quiet {
 		s.Human(e.stderr)
 	}
 	return nil
+}
+
+// floorRefusal words a FloorError with the flags (exit 3): the floors asked, why
+// they are refused, and the largest ones met, printed exactly (the shortest decimal
+// that reads back as the float64 limit, which is itself met).
+func floorRefusal(fe *optimize.FloorError, asked [3]float64) error {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	var flags []string
+	for i, name := range []string{"--min-accuracy-0", "--min-accuracy-1", "--min-accuracy"} {
+		if asked[i] > 0 {
+			flags = append(flags, name+" "+num(asked[i]))
+		}
+	}
+	return &rejected{fmt.Sprintf("%s: no (ε,δ)-DP mechanism gives every answer-1 dataset p_true ≥ %s and every answer-0 dataset p_true ≥ %s: "+
+		"a boundary edge joins datasets of both answers, and DP bounds each end's accuracy by the other's; nothing written\n"+
+		"  the largest --min-accuracy (both answers) is %s\n"+
+		"  with --min-accuracy-1 %s, the largest --min-accuracy-0 is %s\n"+
+		"  with --min-accuracy-0 %s, the largest --min-accuracy-1 is %s",
+		strings.Join(flags, " "), num(fe.Asked[1]), num(fe.Asked[0]), num(fe.Common), num(fe.Asked[1]), num(fe.Max0), num(fe.Asked[0]), num(fe.Max1))}
 }

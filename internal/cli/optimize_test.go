@@ -3,9 +3,14 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/report"
 )
 
 // optimize's bad flags and inputs: exit status and exact messages (golden files);
@@ -31,6 +36,10 @@ func TestOptimizeGolden(t *testing.T) {
 		{"optimize_weights_duplicate_id", opt("-weights", od+"weights_dup.csv"), 3},
 		{"optimize_weights_missing_column", opt("-weights", od+"weights_nocol.csv"), 3},
 		{"optimize_weights_missing_file", opt("-weights", od+"nope.parquet"), 3},
+		{"optimize_objective_unknown", opt("-objective", "fair", "-min-accuracy", "1.5", "-min-accuracy-0", "-0.1"), 2},
+		// ln 2, δ = 0: the balanced α is 2/3 and U(1 − 0.5) = 1, U(1 − 0.9) = 0.2.
+		{"optimize_floors_infeasible", opt("-min-accuracy", "0.7"), 3},
+		{"optimize_floors_per_answer_infeasible", opt("-min-accuracy-1", "0.9", "-min-accuracy-0", "0.5", "-objective", "worst"), 3},
 	}
 	runGoldenCases(t, cases)
 }
@@ -49,7 +58,8 @@ func TestOptimizeRunVerifyLoop(t *testing.T) {
 			dir := t.TempDir()
 			p := func(n string) string { return filepath.Join(dir, n) }
 			args := []string{"optimize", "-vertices", c.vertices, "-edges", "testdata/path/edges.csv", "-epsilon", ln2,
-				"-out", p("h.csv"), "-mechanism-out", p("m.csv"), "-summary", p("s.json"), "-html", p("r.html"), "-gap", "1e-9", "-quiet"}
+				"-out", p("h.csv"), "-mechanism-out", p("m.csv"), "-summary", p("s.json"), "-html", p("r.html"), "-gap", "1e-9", "-quiet",
+				"-objective", "accuracy"} // the weights as given (balanced, the default, evens the answers out)
 			if c.weights != "" {
 				args = append(args, "-weights", c.weights)
 			}
@@ -83,12 +93,132 @@ func TestOptimizeRunVerifyLoop(t *testing.T) {
 			if !s.Converged || s.U > s.Up || s.Up-s.U > 1e-9*s.U {
 				t.Errorf("certificate: utility %v, upper bound %v, converged %v", s.U, s.Up, s.Converged)
 			}
-			if page, _ := os.ReadFile(p("r.html")); !bytes.Contains(page, []byte("best homogeneous")) {
-				t.Errorf("no boundary-homogeneous page written")
+			if page, _ := os.ReadFile(p("r.html")); !bytes.Contains(page, []byte("best homogeneous")) || !bytes.Contains(page, []byte("The price of a floor")) {
+				t.Errorf("no boundary-homogeneous page with the trade-off curve written")
 			}
 			if s.U <= s.B {
 				t.Errorf("skewed weights: utility %v does not beat the balanced α's %v", s.U, s.B)
 			}
 		})
+	}
+}
+
+// Issue 31 on the paper's path (ln 2, δ = 0: α = 2/3): every objective writes a
+// mechanism whose per-answer figures in the summary are the ones report computes
+// from the written file; balanced's utility is the balanced accuracy; worst's floor
+// is the balanced α, certified, and met; floors at their limit (0.75 = U(1 − 0.5))
+// are met exactly by every dataset, the mechanism passes verify, and run on the
+// written hitting set reproduces it.
+func TestOptimizeObjectivesAndFloors(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		flags []string
+		floor [2]float64 // answer 0, answer 1
+	}{
+		{"balanced", nil, [2]float64{}},
+		{"accuracy", []string{"-objective", "accuracy"}, [2]float64{}},
+		{"worst", []string{"-objective", "worst"}, [2]float64{2.0 / 3, 2.0 / 3}},
+		{"floors_at_limit", []string{"-min-accuracy-1", "0.75", "-min-accuracy-0", "0.5"}, [2]float64{0.5, 0.75}},
+		{"floor_both", []string{"-min-accuracy", "0.6", "-objective", "accuracy"}, [2]float64{0.6, 0.6}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := func(n string) string { return filepath.Join(dir, n) }
+			in := []string{"-vertices", "testdata/path/vertices.csv", "-edges", "testdata/path/edges.csv", "-epsilon", ln2}
+			args := append(append([]string{"optimize"}, in...), "-out", p("h.csv"), "-mechanism-out", p("m.csv"), "-summary", p("s.json"), "-gap", "1e-9", "-quiet")
+			if code, stdout, stderr := graphdp(t, append(args, c.flags...)...); code != 0 {
+				t.Fatalf("optimize: exit %d\n%s%s", code, stdout, stderr)
+			}
+			var s pipeline.OptimizeSummary
+			js, _ := os.ReadFile(p("s.json"))
+			if err := json.Unmarshal(js, &s); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := graphdp(t, append(append([]string{"report"}, in...), "-mechanism", p("m.csv"), "-json")...)
+			if code != 0 {
+				t.Fatalf("report: exit %d\n%s", code, stderr)
+			}
+			var r report.Report
+			if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+				t.Fatal(err)
+			}
+			if s.Classes != r.Classes {
+				t.Errorf("summary's classes %+v, report's of the written mechanism %+v", s.Classes, r.Classes)
+			}
+			want := map[string]string{"accuracy": "accuracy", "floor_both": "accuracy", "worst": "worst"}[c.name]
+			if want == "" {
+				want = "balanced"
+			}
+			if s.Objective != want {
+				t.Errorf("objective %q, want %q", s.Objective, want)
+			}
+			if want == "balanced" && math.Abs(s.Utility-r.Classes.Balanced) > 1e-12 {
+				t.Errorf("balanced utility %v, balanced accuracy %v", s.Utility, r.Classes.Balanced)
+			}
+			if want == "worst" && (s.Worst == nil || s.Worst.Floor != s.Alpha || s.Worst.Upper <= 2.0/3 || s.Worst.Lower < s.Worst.Floor) {
+				t.Errorf("worst %+v, α %v", s.Worst, s.Alpha)
+			}
+			if r.Classes.Answer0.Min < c.floor[0]-1e-15 || r.Classes.Answer1.Min < c.floor[1] {
+				t.Errorf("floors %v, per-answer minima %v, %v", c.floor, r.Classes.Answer0.Min, r.Classes.Answer1.Min)
+			}
+			if s.UpperBound < s.Utility || s.Gap > 1e-9*s.Utility {
+				t.Errorf("certificate: utility %v, upper %v", s.Utility, s.UpperBound)
+			}
+			if code, _, stderr := graphdp(t, append(append([]string{"verify"}, in...), "-hitting-set", p("h.csv"), "-mechanism", p("m.csv"))...); code != 0 {
+				t.Errorf("verify: exit %d\n%s", code, stderr)
+			}
+		})
+	}
+}
+
+// Issue 31's trap in small: a path of ten datasets, one answering 1, uniform weights.
+// The accuracy objective's optimum is the constant answer 0; optimize says so
+// plainly on stderr and in the summary, and names the fix (--objective balanced);
+// report and run say so of that mechanism too, naming optimize. The default
+// (balanced) answers the rare dataset right more often than not, and warns of nothing.
+func TestOptimizeWarnsDegenerate(t *testing.T) {
+	dir := t.TempDir()
+	p := func(n string) string { return filepath.Join(dir, n) }
+	in := []string{"-vertices", "testdata/optimize/rare/vertices.csv", "-edges", "testdata/optimize/rare/edges.csv", "-epsilon", "0.5"}
+	opt := func(obj string) (string, pipeline.OptimizeSummary) {
+		t.Helper()
+		args := append(append([]string{"optimize"}, in...), "-out", p(obj+"-h.csv"), "-mechanism-out", p(obj+"-m.csv"), "-summary", p(obj+".json"), "-objective", obj)
+		code, stdout, stderr := graphdp(t, args...)
+		if code != 0 {
+			t.Fatalf("optimize: exit %d\n%s%s", code, stdout, stderr)
+		}
+		var s pipeline.OptimizeSummary
+		js, _ := os.ReadFile(p(obj + ".json"))
+		if err := json.Unmarshal(js, &s); err != nil {
+			t.Fatal(err)
+		}
+		return stderr, s
+	}
+	stderr, s := opt("accuracy")
+	for _, want := range []string{"WARNING: the mechanism is a constant answer", "WARNING: the one answer-1 dataset gets mean p_true 0 < 0.5", "fix: --objective balanced"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("optimize --objective accuracy: stderr does not say %q:\n%s", want, stderr)
+		}
+	}
+	if len(s.Warnings) != 3 || s.Classes.POneRange != 0 || s.Classes.Sensitivity != 0 {
+		t.Errorf("summary: warnings %q, classes %+v", s.Warnings, s.Classes)
+	}
+	// Every dataset answers 0 on every draw, and every DP inequality holds: private
+	// (the tool no longer says "no privacy" of a constant answer, as in the issue).
+	if d := s.Deterministic; d == nil || d.Count != 10 || d.Private != 10 || d.NotPrivate != 0 ||
+		!strings.Contains(stderr, "private: 10: every DP inequality") {
+		t.Errorf("deterministic %+v\n%s", d, stderr)
+	}
+	code, stdout, _ := graphdp(t, append(append([]string{"report"}, in...), "-mechanism", p("accuracy-m.csv"))...)
+	if code != 0 || !strings.Contains(stdout, "constant answer") || !strings.Contains(stdout, "fix: graphdp optimize") {
+		t.Errorf("report (exit %d) does not warn of the constant answer:\n%s", code, stdout)
+	}
+	_, _, stderr = graphdp(t, append(append([]string{"run"}, in...), "-hitting-set", p("accuracy-h.csv"), "-out", p("run.csv"))...)
+	if !strings.Contains(stderr, "constant answer") || !strings.Contains(stderr, "fix: graphdp optimize") {
+		t.Errorf("run does not warn of the constant answer:\n%s", stderr)
+	}
+	stderr, s = opt("balanced")
+	if strings.Contains(stderr, "WARNING: the") || s.Warnings != nil || s.Classes.Sensitivity < 0.5 || s.Classes.Specificity < 0.5 {
+		t.Errorf("balanced: warnings %q, classes %+v\n%s", s.Warnings, s.Classes, stderr)
 	}
 }

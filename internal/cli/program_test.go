@@ -68,3 +68,49 @@ func TestProgramRunners(t *testing.T) {
 		t.Errorf("graphdp with runner: beam in its config: exit %d, stderr:\n%s", code, stderr)
 	}
 }
+
+// run's cluster flags are defined in a binary that links the beam runner only:
+// graphdp run -h does not list them, and one given says which binary has it
+// (issue 28). A config file's beam keys are read as before: checked, and unused
+// by the local runner.
+func TestClusterFlagsOnlyInBeamBinary(t *testing.T) {
+	beam := Program{Name: "graphdp-beam", Runners: map[string]Runner{"beam": nil}, DefaultRunner: "beam"}
+	names := append([]string{"beam-flag"}, clusterFlags...)
+	for _, p := range []Program{Graphdp, beam} {
+		var out, errb bytes.Buffer
+		if code := p.Main(context.Background(), []string{"run", "-h"}, &out, &errb); code != 0 {
+			t.Fatalf("%s run -h: exit %d: %s", p.Name, code, errb.String())
+		}
+		for _, n := range names {
+			listed := strings.Contains(out.String(), "\n  --"+n+" ")
+			if want := p.Name == "graphdp-beam"; listed != want {
+				t.Errorf("%s run -h lists --%s: %v, want %v", p.Name, n, listed, want)
+			}
+		}
+		if got := strings.Contains(out.String(), clusterGroup); got != (p.Name == "graphdp-beam") {
+			t.Errorf("%s run -h shows the group %q: %v", p.Name, clusterGroup, got)
+		}
+	}
+
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.csv")
+	for _, n := range names {
+		code, _, stderr := graphdp(t, append(pathArgs(out), "--"+n, "x=1")...)
+		if code != 2 || !strings.Contains(stderr, "unknown flag --"+n+": a flag of the Beam runner") || !strings.Contains(stderr, "graphdp-beam") {
+			t.Errorf("graphdp run --%s: exit %d: %s", n, code, stderr)
+		}
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused cluster flag wrote %s", out)
+	}
+	cfg := filepath.Join(dir, "local.yaml")
+	if err := os.WriteFile(cfg, []byte("beam:\n  shards: 4\n  buckets: 8\n  endpoint: host:8099\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := graphdp(t, append(pathArgs(out), "-config", cfg)...); code != 0 {
+		t.Errorf("graphdp run with a config's beam keys and the local runner: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("the local run wrote nothing: %v", err)
+	}
+}

@@ -22,6 +22,7 @@ type queryOptions struct {
 	idsIn string   // -ids file
 	out   string   // "" = CSV on stdout
 	quiet bool
+	json  bool
 	flags *toolFlags
 }
 
@@ -33,17 +34,18 @@ Note: before answering, query still checks that the hitting set touches every bo
 edge and that its values admit a DP extension — like run, and on the whole input,
 which it reads in full. Only the answers are local; stderr reports what they touched.`
 
-func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
-	take := toolInputs{hittingSet: "hitting-set file: columns id, p_true (required)", provenance: true}
-	t := newToolFlags("query", "--edges E --vertices V --hitting-set H --epsilon ε [--delta δ] (--id X [--id Y …] | --ids FILE) [--out F]", queryAbout, stderr, take)
+func parseQuery(args []string, stdout io.Writer) (*queryOptions, error) {
+	take := toolInputs{hittingSet: "hitting-set `FILE`: columns id, p_true (required)", provenance: true}
+	t := newToolFlags("query", "--edges E --vertices V --hitting-set H --epsilon ε [--delta δ] (--id X [--id Y …] | --ids FILE) [--out F]", queryAbout, stdout, take)
 	o := &queryOptions{flags: t}
 	t.fs.Var(repeatedFunc(func(s string) error {
 		o.ids = append(o.ids, s)
 		return nil
-	}), "id", "a dataset id to answer for (repeatable)")
-	t.fs.StringVar(&o.idsIn, "ids", "", "file (.parquet or .csv) whose id column lists the datasets to answer for")
-	t.fs.StringVar(&o.out, "out", "", "output file: .parquet, .arrow/.feather or .csv (default: CSV on stdout)")
+	}), "id", "a dataset `ID` to answer for (repeatable)")
+	t.fs.StringVar(&o.idsIn, "ids", "", "`FILE` (.parquet or .csv) whose id column lists the datasets to answer for")
+	t.fs.StringVar(&o.out, "out", "", "output `FILE`: .parquet, .arrow/.feather or .csv (default: CSV on stdout)")
 	t.fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
+	t.fs.BoolVar(&o.json, "json", false, jsonUsage+": the rows (instead of CSV, unless --out) and what the searches touched")
 	job, source, probs, err := t.parse(args, take)
 	if err != nil {
 		return nil, err
@@ -68,7 +70,7 @@ func parseQuery(args []string, stderr io.Writer) (*queryOptions, error) {
 }
 
 func cmdQuery(ctx context.Context, args []string, e *env) error {
-	o, err := parseQuery(args, e.stderr)
+	o, err := parseQuery(args, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -137,8 +139,28 @@ func runQuery(ctx context.Context, o *queryOptions, e *env) error {
 		if err := sink.Write(ctx, o.out, rec, meta); err != nil {
 			return err
 		}
-	} else if err := sink.WriteCSVTo(ctx, e.stdout, rec); err != nil {
-		return err
+	} else if !o.json {
+		if err := sink.WriteCSVTo(ctx, e.stdout, rec); err != nil {
+			return err
+		}
+	}
+	if o.json {
+		inH := make(map[int32]bool, len(x.Hit.Vertex))
+		for _, h := range x.Hit.Vertex {
+			inH[h] = true
+		}
+		doc := queryJSON{Rows: make([]queryRowJSON, len(rows)), Out: o.out, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
+			HittingSet: len(x.Hit.Vertex), BoundaryEdges: c.BoundaryEdges,
+			Search: querySearchJSON{Touched: touched, AdjacencyEntries: scans, Largest: biggest, Depth: depth}}
+		for i, v := range rows {
+			r := queryRowJSON{ID: vs.IDs.String(int(v)), Answer: b2i(vs.Answer[v]), PTrue: m.PTrue[i], POne: m.POne[i], InHittingSet: inH[v]}
+			if b := m.Bind[i]; b >= 0 {
+				id, d := vs.IDs.String(int(b)), m.Dist[i]
+				r.BindingID, r.BindingDistance = &id, &d
+			}
+			doc.Rows[i] = r
+		}
+		return writeJSON(e.stdout, doc)
 	}
 	if !o.quiet {
 		fmt.Fprintf(e.stderr, "graphdp query: %s by Algorithm 2; the searches touched %s and read %s in all (largest search %s, depth %d) of %s and %s\n",
@@ -151,6 +173,36 @@ func runQuery(ctx context.Context, o *queryOptions, e *env) error {
 		}
 	}
 	return nil
+}
+
+// queryJSON is query --json's document (docs/CLI.md, "JSON output").
+type queryJSON struct {
+	Rows          []queryRowJSON  `json:"rows"` // one per requested id, in the order asked
+	Out           string          `json:"out"`  // the file also written ("" without --out)
+	Vertices      int             `json:"vertices"`
+	Edges         int64           `json:"edges"`
+	HittingSet    int             `json:"hitting_set"`    // its size: checked on the whole input first
+	BoundaryEdges int64           `json:"boundary_edges"` // all covered
+	Search        querySearchJSON `json:"search"`
+}
+
+// queryRowJSON is run's output row for one dataset (ids as text).
+type queryRowJSON struct {
+	ID              string  `json:"id"`
+	Answer          int     `json:"answer"`
+	PTrue           float64 `json:"p_true"`
+	POne            float64 `json:"p_one"`
+	InHittingSet    bool    `json:"in_hitting_set"`
+	BindingID       *string `json:"binding_id"` // null: nothing binds it
+	BindingDistance *int32  `json:"binding_distance"`
+}
+
+// querySearchJSON is what Algorithm 2's searches touched, all ids together.
+type querySearchJSON struct {
+	Touched          int   `json:"vertices_touched"`
+	AdjacencyEntries int64 `json:"adjacency_entries"`
+	Largest          int   `json:"largest_search"`
+	Depth            int32 `json:"depth"`
 }
 
 // lookupID finds the vertex a command-line id names, in the vertices' id type.

@@ -21,6 +21,7 @@ type releaseOptions struct {
 	job    pipeline.ReleaseJob
 	config string
 	quiet  bool
+	json   bool
 	rand   io.Reader // nil: crypto/rand (tests inject a stream)
 	jf     *jobFlags // names problems found after parsing the way the user gave them
 }
@@ -34,26 +35,28 @@ func (f *idFlags) repeatable()        {}
 
 // parseRelease parses flags: a run's config file may give the mechanism (its out)
 // and the column names; flags override it.
-func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
+func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	o := &releaseOptions{}
 	fs := flag.NewFlagSet("release", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	var ids idFlags
 	jf := addJobFlags(fs, "a run's YAML job file: its out is the mechanism, its columns, ε and δ apply",
 		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
 	o.jf = jf
 	jf.usage = usageText{"--mechanism M (--id X … | --ids FILE) --out F [--ledger L] [--epsilon ε --delta δ]", "Draws the private answers of chosen datasets from a mechanism (exact Bernoulli\nsampling) and writes only id and released. What it spends on each dataset is the\nmechanism's (ε, δ), read from its metadata (graphdp run writes it); with --ledger\n(made by graphdp ledger init) the release is recorded there and refused past its budget."}
-	jf.setUsage("epsilon", "the mechanism's ε: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
-	jf.setUsage("delta", "the mechanism's δ: read from its metadata; if given it must agree (required for a CSV mechanism)")
+	jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
+	jf.setUsage("delta", "the mechanism's `δ`: read from its metadata; if given it must agree (required for a CSV mechanism)")
 	fs.BoolVar(&o.job.AllowDeterministic, "allow-deterministic", false, "release datasets with p_one exactly 0 or 1 (their true answer, no privacy); refused without it")
 	fs.StringVar(&o.job.Ledger, "ledger", "", "privacy ledger `FILE` (made by graphdp ledger init): record this release and refuse one past the ledger's budget")
 	var budgetEps, budgetDelta numberFlag
-	fs.Var(&budgetEps, "budget-epsilon", "with --ledger: the budget ε you expect; refused unless it is the ledger's (the budget lives in the ledger)")
-	fs.Var(&budgetDelta, "budget-delta", "with --ledger: the budget δ you expect; refused unless it is the ledger's")
-	jf.setUsage("out", "output file: .parquet, .arrow/.feather or .csv (columns id, released)")
-	fs.StringVar(&o.job.IDsFile, "ids", "", "table of the ids to release (.parquet or .csv, an id column)")
-	fs.Var(&ids, "id", "an id to release (repeatable)")
+	fs.Var(&budgetEps, "budget-epsilon", "with --ledger: the budget `ε` you expect; refused unless it is the ledger's (the budget lives in the ledger)")
+	fs.Var(&budgetDelta, "budget-delta", "with --ledger: the budget `δ` you expect; refused unless it is the ledger's")
+	jf.setUsage("out", "output `FILE`: .parquet, .arrow/.feather or .csv (columns id, released)")
+	fs.StringVar(&o.job.IDsFile, "ids", "", "table `FILE` of the ids to release (.parquet or .csv, an id column)")
+	fs.Var(&ids, "id", "an `ID` to release (repeatable)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no summary line on stderr")
+	fs.BoolVar(&o.json, "json", false, jsonUsage+" instead of the summary on stderr (never the answers drawn)")
+	fs.BoolVar(&o.job.DryRun, "dry-run", false, dryRunUsage+": nothing drawn, no ledger line")
 	o.logs = addLogFlags(fs)
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
@@ -100,7 +103,7 @@ func parseRelease(args []string, stderr io.Writer) (*releaseOptions, error) {
 }
 
 func cmdRelease(ctx context.Context, args []string, e *env) error {
-	o, err := parseRelease(args, e.stderr)
+	o, err := parseRelease(args, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -116,6 +119,13 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 	if err != nil {
 		return o.jf.respell(o.config, err)
 	}
+	switch {
+	case o.json:
+		return writeJSON(e.stdout, releaseDoc(o.job, r))
+	case r.DryRun:
+		printReleasePlan(e.stdout, o.job, r)
+		return nil
+	}
 	if !o.quiet {
 		p := r.Privacy
 		from := "from its metadata"
@@ -128,4 +138,46 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 		}
 	}
 	return nil
+}
+
+// releaseJSON is release --json's document (docs/CLI.md, "JSON output"): what was
+// drawn and spent, never the answers drawn (they are in out).
+type releaseJSON struct {
+	DryRun        bool          `json:"dry_run"`
+	Mechanism     string        `json:"mechanism"`
+	Out           string        `json:"out"`
+	Rows          int           `json:"rows"`
+	ReleaseID     string        `json:"release_id"` // "" in a dry run
+	Epsilon       float64       `json:"epsilon"`    // spent by each dataset
+	Delta         float64       `json:"delta"`
+	PrivacySource string        `json:"privacy_source"` // metadata or stated
+	Ledger        string        `json:"ledger"`         // "" without --ledger
+	Budget        *ledger.Point `json:"budget"`         // the ledger's; null without one
+	// Datasets, in a dry run, are the requested datasets and, with a ledger, what
+	// each would have spent after the release; null otherwise.
+	Datasets []releaseDatasetJSON `json:"datasets"`
+}
+
+type releaseDatasetJSON struct {
+	ID             string         `json:"id"`
+	ReleasesBefore *int           `json:"releases_before,omitempty"`
+	SpentAfter     *ledger.Charge `json:"spent_after,omitempty"`
+}
+
+func releaseDoc(job pipeline.ReleaseJob, r *pipeline.Released) releaseJSON {
+	d := releaseJSON{DryRun: r.DryRun, Mechanism: job.Mechanism, Out: r.Out, Rows: r.Rows, ReleaseID: r.ReleaseID,
+		Epsilon: r.Privacy.Epsilon, Delta: r.Privacy.Delta, PrivacySource: r.Privacy.Source, Ledger: job.Ledger}
+	if r.Budget != nil {
+		d.Budget = &ledger.Point{Epsilon: r.Budget.Epsilon, Delta: r.Budget.Delta}
+	}
+	if p := r.Plan; p != nil {
+		d.Datasets = make([]releaseDatasetJSON, len(p.IDs))
+		for i, id := range p.IDs {
+			d.Datasets[i].ID = id
+			if p.After != nil {
+				d.Datasets[i].ReleasesBefore, d.Datasets[i].SpentAfter = &p.Releases[i], &p.After[i]
+			}
+		}
+	}
+	return d
 }

@@ -25,19 +25,19 @@ type reportOptions struct {
 
 // parseReport parses flags: a run's config file may give the inputs, ε, δ, the
 // columns and (its out) the mechanism; flags override it.
-func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
+func parseReport(args []string, stdout io.Writer) (*reportOptions, error) {
 	o := &reportOptions{}
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	jf := addJobFlags(fs, "a run's YAML job file: inputs, ε, δ, columns; its out is the mechanism",
 		"mechanism", "edges", "vertices", "epsilon", "delta", "list",
 		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column", "provenance-key")
 	jf.usage = usageText{"--config FILE | --mechanism M --edges E --vertices V [--epsilon ε --delta δ] [--json] [--html FILE]", "Explains a mechanism: accuracy, why (distance to the binding dataset), against\nrandomized response, deterministic datasets, and the exact DP audit. The mechanism's\nε and δ come from its metadata (graphdp run writes them); a CSV mechanism needs --epsilon."}
-	jf.setUsage("epsilon", "the mechanism's ε: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
-	jf.setUsage("delta", "the mechanism's δ: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
+	jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
+	jf.setUsage("delta", "the mechanism's `δ`: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
 	jf.setUsage("list", "how many DP violations to list (`N`)")
 	fs.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
-	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML page with plots here")
+	fs.StringVar(&o.html, "html", "", "also write a self-contained HTML page with plots to `FILE`")
 	o.logs = addLogFlags(fs)
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
@@ -59,7 +59,7 @@ func parseReport(args []string, stderr io.Writer) (*reportOptions, error) {
 }
 
 func cmdReport(ctx context.Context, args []string, e *env) error {
-	o, err := parseReport(args, e.stderr)
+	o, err := parseReport(args, e.stdout)
 	if err != nil {
 		return err
 	}

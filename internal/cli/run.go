@@ -12,40 +12,56 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 )
 
+// clusterFlags are run's job flags of the cluster runner (with --beam-flag: the
+// "cluster (graphdp-beam)" group of help), defined only in a binary that links it.
+var clusterFlags = []string{"runner", "beam-runner", "endpoint", "staging", "worker-timeout", "shard-size", "shards", "buckets", "rounds-per-pipeline"}
+
 // runOptions are run's flags over its job.
 type runOptions struct {
-	job   pipeline.Job
-	logs  *logFlags
-	quiet bool
+	job    pipeline.Job
+	logs   *logFlags
+	quiet  bool
+	dryRun bool
+	json   bool
 }
 
 // parseRun parses flags: defaults, then the config file, then the flags that were set.
 // prog says which runners are linked in and which is the default.
-func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error) {
+func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error) {
 	o := &runOptions{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	jf := addJobFlags(fs, "YAML job file (flags override it)",
-		"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list",
-		"id-column", "answer-column", "src-column", "dst-column", "p-true-column", "runner", "beam-runner", "endpoint", "staging", "worker-timeout",
-		"shard-size", "shards", "buckets", "rounds-per-pipeline", "provenance-key")
+	fs.SetOutput(stdout) // where -h prints (parseFlags)
+	names := []string{"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list", "max-deterministic", "provenance-key",
+		"id-column", "answer-column", "src-column", "dst-column", "p-true-column"}
+	// The cluster flags only where a cluster runner is linked in (graphdp-beam):
+	// graphdp's help does not list flags it cannot use. Its config files may still
+	// hold beam keys; runner: beam there names the binary to use.
+	_, cluster := prog.Runners["beam"]
+	if cluster {
+		names = append(names, clusterFlags...)
+	}
+	jf := addJobFlags(fs, "YAML job file (flags override it)", names...)
 	jf.usage = usageText{"--config FILE | --edges E --vertices V --hitting-set H --epsilon ε [--delta δ] --out M [flags]", "Computes the optimal (ε,δ)-DP mechanism of a dataset graph given the hitting set's p_true,\nchecks it (every boundary edge hit, an extension exists, the DP audit), and writes one\nrow per dataset."}
 	jf.setUsage("hitting-set", "hitting-set `FILE`: columns id, p_true")
 	jf.setUsage("list", "how many uncovered edges or violations to list (`N`)")
 	jf.defaultRunner = prog.DefaultRunner
-	if prog.DefaultRunner != "" {
+	if cluster && prog.DefaultRunner != "" {
 		fs.Lookup("runner").DefValue = prog.DefaultRunner
 	}
 	o.logs = addLogFlags(fs)
 	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
+	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage)
+	fs.BoolVar(&o.json, "json", false, jsonUsage+": the run summary, as --summary writes it, instead of the summary on stderr")
 	var beamFlags []string
-	fs.Var(repeatedFunc(func(s string) error {
-		if !strings.Contains(s, "=") {
-			return fmt.Errorf("want name=value, got %q", s)
-		}
-		beamFlags = append(beamFlags, "--"+strings.TrimLeft(s, "-"))
-		return nil
-	}), "beam-flag", "with --runner beam: a runner flag passed through, as `name=value` (repeatable; e.g. project=my-gcp-project)")
+	if cluster {
+		fs.Var(repeatedFunc(func(s string) error {
+			if !strings.Contains(s, "=") {
+				return fmt.Errorf("want name=value, got %q", s)
+			}
+			beamFlags = append(beamFlags, "--"+strings.TrimLeft(s, "-"))
+			return nil
+		}), "beam-flag", "with --runner beam: a runner flag passed through, as `NAME=VALUE` (repeatable; e.g. project=my-gcp-project)")
+	}
 	job, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
@@ -53,17 +69,21 @@ func parseRun(args []string, stderr io.Writer, prog Program) (*runOptions, error
 	job.Beam.Extra = append(job.Beam.Extra, beamFlags...)
 	probs := append(job.Problems(pipeline.RunRequired, unknown...), jf.fileProblems(&job)...)
 	if _, linked := prog.Runners[job.Runner]; job.Runner != "local" && !linked && slices.Contains(pipeline.Runners, job.Runner) {
-		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; README, \"Cluster runs\")", job.Runner, prog.Name))
+		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; docs/BEAM.md)", job.Runner, prog.Name))
+	}
+	if o.dryRun && job.Runner != "local" {
+		probs = append(probs, fmt.Sprintf("dry-run: checks the job on this machine, with the local runner, not %s: give --runner local with it", job.Runner))
 	}
 	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
+	job.DryRun = o.dryRun
 	o.job = job
 	return o, nil
 }
 
 func cmdRun(ctx context.Context, args []string, e *env) error {
-	o, err := parseRun(args, e.stderr, e.prog)
+	o, err := parseRun(args, e.stdout, e.prog)
 	if err != nil {
 		return err
 	}
@@ -82,13 +102,20 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 		s   *pipeline.Summary
 		err error
 	)
-	if r, ok := e.prog.Runners[o.job.Runner]; ok {
+	if r, ok := e.prog.Runners[o.job.Runner]; ok && !o.job.DryRun {
 		s, err = r(ctx, o.job, e.log)
 	} else {
 		s, err = pipeline.Run(ctx, o.job, e.log)
 	}
 	if err != nil {
 		return err
+	}
+	switch {
+	case o.json:
+		return s.EncodeJSON(e.stdout)
+	case o.job.DryRun:
+		printRunPlan(e.stdout, o.job, s)
+		return nil
 	}
 	switch {
 	case e.json:

@@ -108,10 +108,13 @@ func TestBadInputGolden(t *testing.T) {
 		{"config_and_flag_problems", func(o string) []string {
 			return []string{"run", "--config", "testdata/bad/config_invalid.yaml", "--delta", "3"}
 		}, 2},
-		// help run is run -h: grouped flags with their defaults, exit 0.
-		{"help_run", func(o string) []string { return []string{"help", "run"} }, 0},
 		// graphdp links no Beam: it names the binary that does, with every other problem.
+		// graphdp defines no cluster flag: --runner is unknown, with the binary that has it.
 		{"runner_beam_not_linked", func(o string) []string { return append(pathArgs(o, "-delta", "1"), "-runner", "beam") }, 2},
+		// A config's runner: beam, with every other problem.
+		{"runner_beam_config_not_linked", func(o string) []string {
+			return append(pathArgs(o, "-delta", "1"), "-config", "testdata/bad/config_runner_beam.yaml")
+		}, 2},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -28,10 +28,10 @@ type toolInputs struct {
 	provenance bool // the command's outputs name the inputs by digest (--provenance-key)
 }
 
-func newToolFlags(name, synopsis, about string, stderr io.Writer, take toolInputs) *toolFlags {
+func newToolFlags(name, synopsis, about string, stdout io.Writer, take toolInputs) *toolFlags {
 	t := &toolFlags{name: name, fs: flag.NewFlagSet(name, flag.ContinueOnError)}
 	fs := t.fs
-	fs.SetOutput(stderr)
+	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	names := []string{"edges", "vertices", "epsilon", "delta", "list", "id-column", "answer-column", "src-column", "dst-column", "p-true-column"}
 	if take.hittingSet != "" {
 		names = append(names, "hitting-set")

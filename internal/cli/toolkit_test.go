@@ -174,13 +174,6 @@ func genCases(t *testing.T, count int) []*genCase {
 	return out
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // writeTable writes columns (all the same length; int64, string, bool or float64
 // values; idType for an empty id column) to a Parquet file with the sink, as a warehouse export would look.
 func writeTable(t *testing.T, path string, idType arrow.DataType, names []string, cols ...[]any) {
@@ -395,7 +388,7 @@ func TestVerifyRejectsNudge(t *testing.T) {
 	}
 }
 
-// The README's examples on the shipped data: run, then verify, query and hitting-set.
+// docs/TOOLKIT.md's examples on the shipped data: run, then verify, query and hitting-set.
 func TestToolkitExample(t *testing.T) {
 	dir := t.TempDir()
 	mech := filepath.Join(dir, "example-mechanism.csv")

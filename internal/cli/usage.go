@@ -19,7 +19,10 @@ import (
 // config file).
 
 // flagGroups orders the groups -h prints; flagGroup puts each flag in one.
-var flagGroups = []string{"inputs", "privacy", "engine", "output", "logging", "cluster (graphdp-beam)", "other"}
+var flagGroups = []string{"inputs", "privacy", "engine", "output", "logging", clusterGroup, "other"}
+
+// clusterGroup holds the flags of the cluster runner, in graphdp-beam only.
+const clusterGroup = "cluster (graphdp-beam)"
 
 var flagGroup = map[string]string{
 	"config": "inputs", "edges": "inputs", "vertices": "inputs", "hitting-set": "inputs", "mechanism": "inputs",
@@ -32,14 +35,13 @@ var flagGroup = map[string]string{
 
 	"engine": "engine", "workers": "engine",
 
-	"out": "output", "summary": "output", "provenance-key": "output", "json": "output", "html": "output", "all-boundary": "output", "list": "output",
+	"out": "output", "summary": "output", "provenance-key": "output", "dry-run": "output", "json": "output", "html": "output", "all-boundary": "output", "list": "output",
 
 	"log-format": "logging", "log-level": "logging", "quiet": "logging",
 
-	"runner": "cluster (graphdp-beam)", "beam-runner": "cluster (graphdp-beam)", "endpoint": "cluster (graphdp-beam)",
-	"staging": "cluster (graphdp-beam)", "worker-timeout": "cluster (graphdp-beam)", "shard-size": "cluster (graphdp-beam)",
-	"shards": "cluster (graphdp-beam)", "buckets": "cluster (graphdp-beam)", "rounds-per-pipeline": "cluster (graphdp-beam)",
-	"beam-flag": "cluster (graphdp-beam)",
+	"runner": clusterGroup, "beam-runner": clusterGroup, "endpoint": clusterGroup, "staging": clusterGroup,
+	"worker-timeout": clusterGroup, "shard-size": clusterGroup, "shards": clusterGroup, "buckets": clusterGroup,
+	"rounds-per-pipeline": clusterGroup, "beam-flag": clusterGroup,
 }
 
 // printFlags writes fs's flags by group, each with its argument, its help and its
@@ -118,7 +120,8 @@ func (u usageText) print(w io.Writer, fs *flag.FlagSet) {
 
 // parseFlags parses args into fs. A bad flag is one line (a *usageError; Main adds
 // how to get help), with the nearest flag when it looks like a typo; -h prints the
-// grouped usage to w and returns errHelp.
+// grouped usage to w (stdout: help asked for is output, "graphdp run -h | grep
+// epsilon") and returns errHelp.
 func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, u usageText) error {
 	fs.SetOutput(io.Discard) // the flag package would print the whole usage on any error
 	fs.Usage = func() {}
@@ -132,6 +135,10 @@ func parseFlags(fs *flag.FlagSet, args []string, w io.Writer, u usageText) error
 		}
 		return nil
 	case errors.Is(err, flag.ErrHelp):
+		if c, ok := w.(*flagCollector); ok { // completion.go: the flags, not their usage
+			c.fs = fs
+			return errHelp
+		}
 		u.print(w, fs)
 		return errHelp
 	}
@@ -207,6 +214,10 @@ func flagMessage(fs *flag.FlagSet, msg string) string {
 		var names []string
 		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 		out := fmt.Sprintf("unknown flag --%s", m[1])
+		if fs.Name() == "run" && flagGroup[m[1]] == clusterGroup {
+			// graphdp defines run's cluster flags only where the runner is linked in.
+			return out + ": a flag of the Beam runner, which this binary does not include; run the same command with graphdp-beam (go build ./cmd/graphdp-beam; docs/BEAM.md)"
+		}
 		if near, ok := pipeline.Nearest(m[1], names); ok {
 			out += fmt.Sprintf(" (did you mean --%s?)", near)
 		}

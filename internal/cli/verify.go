@@ -21,6 +21,7 @@ import (
 type verifyOptions struct {
 	job       pipeline.Job
 	tolerance float64
+	json      bool
 	flags     *toolFlags
 	source    string // the config file, for problems found after parsing
 }
@@ -34,13 +35,14 @@ With --hitting-set it also checks the mechanism agrees with the hitting set (wit
 vertices above it cannot belong to any DP mechanism agreeing with the hitting set.
 The report goes to stdout; exit status 3 on any violation.`
 
-func parseVerify(args []string, stderr io.Writer) (*verifyOptions, error) {
-	take := toolInputs{hittingSet: "hitting-set file (id, p_true): also check agreement and optimality", mechanism: true}
-	t := newToolFlags("verify", "--edges E --vertices V --mechanism M [--epsilon ε --delta δ] [--hitting-set H] [--tolerance 0] [--list N]", verifyAbout, stderr, take)
-	t.jf.setUsage("epsilon", "the mechanism's ε: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
-	t.jf.setUsage("delta", "the mechanism's δ: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
+func parseVerify(args []string, stdout io.Writer) (*verifyOptions, error) {
+	take := toolInputs{hittingSet: "hitting-set `FILE` (id, p_true): also check agreement and optimality", mechanism: true}
+	t := newToolFlags("verify", "--edges E --vertices V --mechanism M [--epsilon ε --delta δ] [--hitting-set H] [--tolerance P] [--list N]", verifyAbout, stdout, take)
+	t.jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
+	t.jf.setUsage("delta", "the mechanism's `δ`: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
 	o := &verifyOptions{flags: t}
-	t.fs.Float64Var(&o.tolerance, "tolerance", 0, "largest DP excess (in probability) still accepted")
+	t.fs.Float64Var(&o.tolerance, "tolerance", 0, "largest DP excess `P` (a probability) still accepted")
+	t.fs.BoolVar(&o.json, "json", false, jsonUsage+" instead of the text report")
 	job, source, probs, err := t.parse(args, take)
 	if err != nil {
 		return nil, err
@@ -53,7 +55,7 @@ func parseVerify(args []string, stderr io.Writer) (*verifyOptions, error) {
 }
 
 func cmdVerify(ctx context.Context, args []string, e *env) error {
-	o, err := parseVerify(args, e.stderr)
+	o, err := parseVerify(args, e.stdout)
 	if err != nil {
 		return err
 	}
@@ -78,6 +80,11 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	ids := x.Vertices.IDs
 	m := x.Mechanism
 	w := e.stdout
+	if o.json {
+		w = io.Discard // the text is built as ever; the document is written at the end
+	}
+	res := &verifyJSON{Mechanism: m.File, Column: m.Column, Epsilon: job.Epsilon, Delta: job.Delta, PrivacySource: priv.Source,
+		Vertices: ids.Len(), Edges: x.Graph.M(), Failed: []string{}}
 	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v (%s): %s, %s\n", m.File, m.Column, job.Epsilon, job.Delta, privacySource(priv), words.Count(int64(ids.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
 
 	// 1. Every DP inequality on every edge.
@@ -102,6 +109,15 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	if audit.Violations > 0 {
 		failed = append(failed, words.Count(audit.Violations, "DP violation", "DP violations"))
 	}
+	res.Audit = verifyAuditJSON{Edges: audit.Edges, Inequalities: 4 * audit.Edges, Tolerance: o.tolerance, Violations: audit.Violations,
+		FirstViolations: []edgeJSON{}}
+	if audit.Edges > 0 {
+		worst := edgeOf(ids, audit.Worst)
+		res.Audit.Worst = &worst
+	}
+	for _, v := range audit.First {
+		res.Audit.FirstViolations = append(res.Audit.FirstViolations, edgeOf(ids, v))
+	}
 
 	// 2. Agreement with the hitting set, and optimality.
 	if x.Hit != nil {
@@ -109,7 +125,15 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 		if err != nil {
 			return err
 		}
-		failed = append(failed, optimality(w, x, c, job.List)...)
+		var hit []string
+		hit, res.HittingSet = optimality(w, x, c, job.List)
+		failed = append(failed, hit...)
+	}
+	res.Passed, res.Failed = len(failed) == 0, append(res.Failed, failed...)
+	if o.json {
+		if err := writeJSON(e.stdout, res); err != nil {
+			return err
+		}
 	}
 	if len(failed) > 0 {
 		fmt.Fprintln(w, "  FAILED")
@@ -119,9 +143,60 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	return nil
 }
 
+// verifyJSON is verify --json's document (docs/CLI.md, "JSON output").
+type verifyJSON struct {
+	Mechanism     string          `json:"mechanism"`
+	Column        string          `json:"column"` // p_one or p_true: the one audited
+	Epsilon       float64         `json:"epsilon"`
+	Delta         float64         `json:"delta"`
+	PrivacySource string          `json:"privacy_source"` // metadata or stated
+	Vertices      int             `json:"vertices"`
+	Edges         int64           `json:"edges"`
+	Audit         verifyAuditJSON `json:"audit"`
+	HittingSet    *verifyHitJSON  `json:"hitting_set"` // null without --hitting-set
+	Passed        bool            `json:"passed"`
+	Failed        []string        `json:"failed"` // what failed, in words; empty when passed
+}
+
+type verifyAuditJSON struct {
+	Edges           int64      `json:"edges"`
+	Inequalities    int64      `json:"inequalities"`
+	Tolerance       float64    `json:"tolerance"`
+	Violations      int64      `json:"violations"`
+	Worst           *edgeJSON  `json:"worst"` // the worst (or, when none breaks, the tightest) pair; null without edges
+	FirstViolations []edgeJSON `json:"first_violations"`
+}
+
+// verifyHitJSON compares the mechanism with the hitting set and the optimum.
+type verifyHitJSON struct {
+	File          string         `json:"file"`
+	Vertices      int            `json:"vertices"`
+	BoundaryEdges int64          `json:"boundary_edges"`
+	Agree         int            `json:"agree"`
+	Disagree      int            `json:"disagree"`
+	Equal         int            `json:"equal"` // outside the hitting set: at the optimum
+	Close         int            `json:"close"` // within 1e-9 of it
+	Below         int            `json:"below"` // not optimal
+	Above         int            `json:"above"` // impossible for a DP extension agreeing with the hitting set
+	Shortfall     float64        `json:"largest_shortfall"`
+	FirstDisagree []mismatchJSON `json:"first_disagree"`
+	FirstBelow    []mismatchJSON `json:"first_below"`
+	FirstAbove    []mismatchJSON `json:"first_above"`
+}
+
+// mismatchJSON is one dataset's p_true against the one expected (the hitting
+// set's, or the optimum with the dataset that binds it and its distance).
+type mismatchJSON struct {
+	ID       string  `json:"id"`
+	PTrue    float64 `json:"p_true"`
+	Expected float64 `json:"expected"`
+	BoundBy  *string `json:"bound_by,omitempty"`
+	Distance *int32  `json:"distance,omitempty"`
+}
+
 // optimality prints how the mechanism compares with the hitting set and with the
 // optimal extension Solve computes (check.CompareOptimal) and returns what failed.
-func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int) []string {
+func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int) ([]string, *verifyHitJSON) {
 	ids := x.Vertices.IDs
 	sol := c.Solution
 	fmt.Fprintf(w, "  hitting set %s: %s, covers all %s; an extension exists\n", x.Hit.File, words.Count(int64(len(x.Hit.Vertex)), "vertex", "vertices"), words.Count(c.BoundaryEdges, "boundary edge", "boundary edges"))
@@ -133,6 +208,21 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 		fmt.Fprintf(w, "    id %s: p_true %s, the hitting set gives %s (off by %.3g)\n", words.Quote(ids.String(int(m.V))), num(m.Got), num(m.Want), m.Got-m.Want)
 	}
 	moreLine(w, int64(o.Disagree), len(o.FirstDisagree))
+	res := &verifyHitJSON{File: x.Hit.File, Vertices: len(x.Hit.Vertex), BoundaryEdges: c.BoundaryEdges, Agree: len(x.Hit.Vertex) - o.Disagree,
+		Disagree: o.Disagree, Equal: o.Equal, Close: o.Close, Below: o.Below, Above: o.Above, Shortfall: o.Shortfall}
+	list := func(ms []check.Mismatch, bound bool) []mismatchJSON {
+		out := []mismatchJSON{}
+		for _, m := range ms {
+			j := mismatchJSON{ID: ids.String(int(m.V)), PTrue: m.Got, Expected: m.Want}
+			if b := sol.Bind[m.V]; bound && b >= 0 {
+				by, d := ids.String(int(b)), sol.Dist[m.V]
+				j.BoundBy, j.Distance = &by, &d
+			}
+			out = append(out, j)
+		}
+		return out
+	}
+	res.FirstDisagree, res.FirstBelow, res.FirstAbove = list(o.FirstDisagree, false), list(o.FirstBelow, true), list(o.FirstAbove, true)
 	if o.Disagree > 0 {
 		failed = append(failed, words.Count(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set"))
 	}
@@ -161,7 +251,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 		moreLine(w, int64(o.Above), len(o.FirstAbove))
 		failed = append(failed, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
 	}
-	return failed
+	return failed, res
 }
 
 // privacySource says where a mechanism's (ε, δ) came from.

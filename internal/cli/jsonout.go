@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/ingest"
+)
+
+// --json prints a command's result as one JSON document on stdout, instead of its
+// text (verify, report, ledger show, ledger verify) or its lines on stderr (run,
+// optimize, hitting-set, query, release). The shapes are documented in docs/CLI.md
+// ("JSON output") and tested by parsing; fields are only ever added. Errors stay
+// on stderr, and a command that fails on its input prints no document.
+
+const jsonUsage = "print the result as JSON on stdout (docs/CLI.md, \"JSON output\")"
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// edgeJSON is one DP inequality pair on an edge: ids as text, the output (0 or
+// 1), both probabilities of that output and the excess (≤ 0: it holds).
+type edgeJSON struct {
+	U      string  `json:"u"`
+	V      string  `json:"v"`
+	Output int     `json:"output"`
+	PU     float64 `json:"p_u"`
+	PV     float64 `json:"p_v"`
+	Excess float64 `json:"excess"`
+}
+
+func edgeOf(ids ingest.IDs, v check.EdgeViolation) edgeJSON {
+	return edgeJSON{U: ids.String(int(v.U)), V: ids.String(int(v.V)), Output: b2i(v.Output), PU: v.PU, PV: v.PV, Excess: v.Excess}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,68 @@
+package optimize
+
+import (
+	"context"
+)
+
+// TradePoint is one certified solve of the trade-off curve: the best utility of the
+// objective when every dataset's p_true must be at least Floor (the price of a
+// floor, issue 31).
+type TradePoint struct {
+	Floor    float64 `json:"floor"`
+	Utility  float64 `json:"utility"`    // certified: a mechanism meeting the floor has it
+	Upper    float64 `json:"upper"`      // certified: none meeting the floor does better
+	MinPTrue float64 `json:"min_p_true"` // of that mechanism
+	Reused   bool    `json:"reused"`     // the previous point's mechanism already met this floor
+}
+
+// TradeOff is the curve of the objective's utility against a common floor t on
+// p_true, at k floors evenly spaced from ½ (0 if the largest is below ½; res's own
+// smallest p_true if lower and res is for the same objective) to the largest a DP
+// mechanism meets (worstFloor), each combined with the asked floors
+// (opt.Floors) and solved and certified like Optimize; res is the chosen result,
+// reused where it meets a floor. Worst's curve is the balanced utility's (Worst is
+// its right end). Solves go in increasing t, each warm-started from the previous
+// one's multipliers; a mechanism meeting a larger floor is optimal for it too (the
+// optimum only falls as the floor rises) and is reused without a solve.
+func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) ([]TradePoint, error) {
+	obj := opt.Objective
+	if obj == Worst {
+		obj = Balanced
+	}
+	tmax, _ := worstFloor(p.Pair, hasBoundary(p.G, p.Answer), opt.Floors)
+	lo := 0.5
+	if tmax < lo {
+		lo = 0
+	}
+	var prev *Result
+	if res.Objective == obj || res.Objective == "" && obj == Accuracy {
+		// res is the curve's point at its own smallest p_true: start there if lower.
+		prev = res
+		lo = min(lo, minPTrue(p.Answer, res.Solution.POne))
+	}
+	opt.Objective, opt.Progress, opt.Hit = obj, nil, res.Hit
+	var out []TradePoint
+	for i := range k {
+		t := tmax
+		if k > 1 {
+			t = lo + (tmax-lo)*float64(i)/float64(k-1)
+		}
+		f := Floors{max(t, opt.Floors[0]), max(t, opt.Floors[1])}
+		if prev != nil && f.meets(p.Answer, prev.Solution.POne) {
+			out = append(out, TradePoint{Floor: t, Utility: prev.Utility, Upper: prev.Upper, MinPTrue: minPTrue(p.Answer, prev.Solution.POne), Reused: true})
+			continue
+		}
+		o := opt
+		o.Floors = f
+		if prev != nil {
+			o.warmY = prev.y
+		}
+		r, err := Optimize(ctx, p, o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, TradePoint{Floor: t, Utility: r.Utility, Upper: r.Upper, MinPTrue: minPTrue(p.Answer, r.Solution.POne)})
+		prev = r
+	}
+	return out, nil
+}
