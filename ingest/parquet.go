@@ -254,7 +254,7 @@ func (t *Table) column(name string) (*Column, error) {
 		for _, c := range sc.Columns() {
 			present = append(present, c.Path())
 		}
-		return nil, columnError(t.path, ErrMissingColumn, name, msgMissingColumn(present))
+		return nil, missingColumn(t.path, name, present)
 	}
 	d := sc.Column(i)
 	if d.MaxRepetitionLevel() > 0 {

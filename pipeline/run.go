@@ -47,6 +47,7 @@ type Loaded struct {
 // whose modelled memory exceeds the budget (memory.go: checkMemory; the engine's
 // share when the job names a hitting set).
 func Load(ctx context.Context, job *Job) (*Loaded, error) {
+	ctx = job.Context(ctx)
 	cols := job.IngestColumns()
 	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
 	if err != nil {
