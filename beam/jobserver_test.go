@@ -95,7 +95,7 @@ func TestPrismJobServer(t *testing.T) {
 	r := rand.New(rand.NewPCG(10, 3))
 	g := gen(r, "random-multi", 120, 1, 0.01)
 	// A hitting set feasible by construction: one end of every boundary edge, at
-	// the balanced α (README, hitting-set), so that values propagate over rounds.
+	// the balanced α (docs/TOOLKIT.md, "graphdp hitting-set"), so that values propagate over rounds.
 	in := map[int]bool{}
 	g.hit, g.ptrue = nil, nil
 	for i := range g.src {

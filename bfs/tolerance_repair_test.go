@@ -9,7 +9,7 @@ import (
 )
 
 // A hitting-set value above its bound by less than Tolerance is accepted
-// (feasibility.go) and written at that bound (README): the written mechanism passes
+// (feasibility.go) and written at that bound (docs/FORMATS.md, "What the values mean"): the written mechanism passes
 // the zero-tolerance audit, and Query equals Solve.
 func TestWithinToleranceOutputPassesAudit(t *testing.T) {
 	ctx := context.Background()

@@ -152,7 +152,7 @@ func (j *Job) MechanismColumns() ingest.MechanismTableColumns {
 var RunRequired = []string{"edges", "vertices", "hitting_set", "out", "epsilon"}
 
 // Runners lists the runner names a job may give. Which are available depends on
-// the binary: graphdp runs local only, graphdp-beam both (README, "Cluster runs").
+// the binary: graphdp runs local only, graphdp-beam both (docs/BEAM.md, "Running on a cluster").
 var Runners = []string{"local", "beam"}
 
 // Validate is run's check: every problem at once (doc.go, invariant 1), after those

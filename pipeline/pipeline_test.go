@@ -271,7 +271,7 @@ func TestEnginesAndCoresByteIdentical(t *testing.T) {
 	}
 }
 
-// The output carries the metadata README promises, with the inputs' fingerprints.
+// The output carries the metadata docs/FORMATS.md promises, with the inputs' fingerprints.
 func TestMetadata(t *testing.T) {
 	dir := t.TempDir()
 	j := exampleJob(t, filepath.Join(dir, "m.arrow"))

@@ -12,7 +12,7 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 )
 
-// OutputSchema is run's output: one row per vertex (README, "Output").
+// OutputSchema is run's output: one row per vertex (docs/FORMATS.md, "Output").
 func OutputSchema(idType, answerType arrow.DataType) *arrow.Schema {
 	return arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: idType},

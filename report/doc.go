@@ -12,7 +12,7 @@
 //  2. Counts partition the datasets: the histogram bins, the accuracy levels, the
 //     distance groups, and gain + equal + lose against randomized response each sum to
 //     Datasets.
-//  3. Definitions (also in README): histogram bins are [k/20, (k+1)/20), the last one
+//  3. Definitions (also in docs/TOOLKIT.md, "graphdp report"): histogram bins are [k/20, (k+1)/20), the last one
 //     closed; quantiles are nearest-rank (the ⌈q·n⌉-th smallest); an accuracy level is
 //     p_true rounded to 9 decimals; a dataset gains on randomized response when its
 //     p_true exceeds α = (e^ε+δ)/(e^ε+1) by more than Tolerance, loses when below by
@@ -23,14 +23,23 @@
 //     most ConstantWithin while both answers occur, or an answer's mean is below
 //     PoorMean. A deterministic dataset (p_one 0 or 1) is private exactly when it has
 //     neighbours and every DP inequality on its edges holds (deterministic.go).
-//  4. The HTML page is self-contained: styles inline, plots as inline SVG, one inline
-//     script (the graph's hover; every dataset also has an SVG title without it),
-//     nothing fetched (no scripts, fonts, stylesheets or images by URL). All text from
-//     the inputs (ids, paths) goes through html/template's escaping.
+//  4. The HTML pages are self-contained: styles inline (style.css, shared by the
+//     report and optimize's region page), plots as inline SVG, and on the report one
+//     inline script (graph.js: hover, click, search, zoom and pan; every dataset also
+//     has an SVG title without it); nothing fetched (no scripts, fonts, stylesheets
+//     or images by URL). All text from the inputs (ids, paths) goes through
+//     html/template's escaping; the script reads ids only from attributes and writes
+//     them only as text.
 //  5. The dataset graph is drawn when it has at most MaxDrawnDatasets datasets and
-//     MaxDrawnEdges edges (else the page says why): one node per dataset in position
-//     order, ringed exactly when in the hitting set, and each dataset's hover path is
-//     a shortest path of the graph from it to its binding vertex. The layout is
-//     computed in Go from the graph alone (seeded, fixed schedule), so the same
-//     inputs give the same page byte for byte (invariant 1).
+//     MaxDrawnEdges edges (else the page says why): one mark per dataset in position
+//     order, a circle for answer 0 and a square for answer 1, ringed exactly when in
+//     the hitting set; boundary edges (ends answering differently) in a path of their
+//     own; each dataset's binding path a shortest path of the graph from it to its
+//     binding vertex. The layout is computed in Go from the graph alone (seeded,
+//     fixed schedule), so the same inputs give the same page byte for byte
+//     (invariant 1); the script changes only what the page shows, never its bytes.
+//  6. The least-accurate table of the page has one row per accuracy level (p_true to
+//     9 decimals) among the LeastLevelsShown lowest, with every dataset at that level
+//     counted and the first few by position named; JSON and text keep the
+//     LeastAccurateListed datasets one by one.
 package report

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/graphdp/graphdp/graph"
 )
@@ -23,29 +24,54 @@ const (
 // drawing is the dataset graph laid out in Go (template only prints numbers). Node i is
 // vertex position i.
 type drawing struct {
-	W, H    float64
-	Nodes   []node
-	Edges   string // one SVG path: "M x y L x y …"
-	Legend  []swatch
-	Lo, Hi  float64 // the colour scale's domain
-	Ticks   []tick  // on the legend bar, At in pixels
-	BarX    float64 // the legend bar's left, top, width, height
-	BarY    float64
-	BarW    float64
-	BarH    float64
-	HasHit  bool // the hitting set is known (marked)
-	HasBind bool // binding vertices are known (hover paths)
-	HasDet  bool // some dataset is deterministic
+	W, H     float64
+	Nodes    []node
+	Edges    string // one SVG path: "M x y L x y …", the edges whose ends answer alike
+	Boundary string // the boundary edges (ends answer differently), drawn apart
+	// LabelZoom is the zoom from which every id is written next to its dot: where
+	// the median distance between nearest dots reaches labelGap(longest label).
+	LabelZoom float64
+	MaxZoom   float64
+	R         float64 // the marks' radius at zoom 1
+	Legend    []swatch
+	Lo, Hi    float64 // the colour scale's domain
+	Ticks     []tick  // on the legend bar, At in pixels
+	BarX      float64 // the legend bar's left, top, width, height
+	BarY      float64
+	BarW      float64
+	BarH      float64
+	LegendW   float64 // the legend's own SVG, under the graph
+	LegendH   float64
+	HasHit    bool // the hitting set is known (marked)
+	HasBind   bool // binding vertices are known (hover paths)
+	HasDet    bool // some dataset is deterministic
+	HasB      bool // some edge is a boundary edge
 }
 
 type node struct {
 	X, Y, R float64
+	Shape   string // SVG path: a circle for answer 0, a square for answer 1
 	Fill    string
+	Ans     bool   // the true answer is 1
 	Hit     bool   // in the hitting set: ringed
 	Det     bool   // answered deterministically: dashed red ring
+	ID      string // the dataset's id, whole (search)
+	Label   string // the id as written next to the dot, shortened past labelRunes
 	Path    string // vertex positions from this vertex to its binding vertex, "" if none
 	Info    string // the hover line
 }
+
+// labelRunes is the longest id written whole next to its dot; a longer one is cut
+// with "…" (hover, search and the table give it whole).
+const labelRunes = 14
+
+// labelGap is the distance in pixels between nearest dots from which ids of up to
+// runes characters are written: about the width of such a label at 11 px, and at
+// least 34.
+func labelGap(runes int) float64 { return math.Max(34, 6.5*float64(runes)+6) }
+
+// maxZoom bounds the page's zoom.
+const maxZoom = 40.0
 
 type swatch struct {
 	X, W float64
@@ -131,12 +157,18 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 		usedW = math.Max(usedW, x)
 	}
 	usedH := y + shelf
-	const width, pad, legendH = 720.0, 16.0, 64.0
+	const width, pad = 720.0, 24.0
 	scale := math.Min(48, (width-2*pad)/math.Max(usedW-margin, 1e-9))
-	r := round1(math.Max(2.5, math.Min(8, 0.4*scale*medianNearest(pos)))) // dots apart where the layout is dense
-	d := &drawing{W: width, HasHit: in.InHit != nil, HasBind: in.Binding != nil}
+	nearest := scale * medianNearest(pos)                // pixels
+	r := round1(math.Max(2.5, math.Min(8, 0.4*nearest))) // dots apart where the layout is dense
+	d := &drawing{W: width, MaxZoom: maxZoom, R: r, HasHit: in.InHit != nil, HasBind: in.Binding != nil}
+	longest := 0
+	for v := range int32(n) {
+		longest = max(longest, min(utf8.RuneCountInString(in.ID(v)), labelRunes))
+	}
+	d.LabelZoom = math.Min(maxZoom, math.Max(1, math.Ceil(labelGap(longest)/math.Max(nearest, 1e-9)*10)/10))
 	offX := pad + r + (width-2*pad-2*r-(usedW-margin)*scale)/2
-	d.H = math.Ceil((usedH-margin)*scale + 2*pad + 2*r + legendH)
+	d.H = math.Ceil((usedH-margin)*scale + 2*pad + 2*r)
 	px := func(v int32) (float64, float64) {
 		return round1(offX + pos[v][0]*scale), round1(pad + r + pos[v][1]*scale)
 	}
@@ -146,23 +178,30 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 		d.Lo = math.Max(0, d.Hi-1.0/Bins)
 		d.Hi = d.Lo + 1.0/Bins
 	}
-	var edges strings.Builder
+	var edges, boundary strings.Builder
 	for v := range int32(n) {
 		x1, y1 := px(v)
 		for _, u := range g.Neighbours(v) {
 			if u > v {
 				x2, y2 := px(u)
-				fmt.Fprintf(&edges, "M%.1f %.1fL%.1f %.1f", x1, y1, x2, y2)
+				b := &edges
+				if in.Answer[u] != in.Answer[v] {
+					b = &boundary
+				}
+				fmt.Fprintf(b, "M%.1f %.1fL%.1f %.1f", x1, y1, x2, y2)
 			}
 		}
 	}
-	d.Edges = edges.String()
+	d.Edges, d.Boundary = edges.String(), boundary.String()
+	d.HasB = d.Boundary != ""
 	d.Nodes = make([]node, n)
 	for v := range int32(n) {
 		x, y := px(v)
-		nd := node{X: x, Y: y, R: r, Fill: colourAt((pt[v] - d.Lo) / (d.Hi - d.Lo)), Det: det[v]}
+		id := in.ID(v)
+		nd := node{X: x, Y: y, R: r, Shape: shape(r, in.Answer[v]), Fill: colourAt((pt[v] - d.Lo) / (d.Hi - d.Lo)),
+			Ans: in.Answer[v], Det: det[v], ID: id, Label: shorten(id, labelRunes)}
 		d.HasDet = d.HasDet || nd.Det
-		info := []string{in.ID(v), "p_true " + strconv.FormatFloat(pt[v], 'f', 6, 64)}
+		info := []string{id, "answer " + answerDigit(in.Answer[v]), "p_true " + strconv.FormatFloat(pt[v], 'f', 6, 64)}
 		if in.InHit != nil && in.InHit[v] {
 			nd.Hit = true
 			info = append(info, "in the hitting set")
@@ -188,8 +227,10 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 		nd.Info = strings.Join(info, " · ")
 		d.Nodes[v] = nd
 	}
-	// The legend: the colour bar with its scale, under the graph.
-	d.BarX, d.BarY, d.BarW, d.BarH = pad+60, d.H-legendH+22, 240, 12
+	// The legend, in its own SVG under the graph (which zooms): the colour bar with
+	// its scale, then the marks.
+	d.LegendW, d.LegendH = width, 92
+	d.BarX, d.BarY, d.BarW, d.BarH = 76, 10, 240, 12
 	const steps = 48
 	for k := range steps {
 		t := (float64(k) + 0.5) / steps
@@ -209,6 +250,34 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 }
 
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
+
+// shape is a dataset's mark centred on (0, 0) (the page translates it to the
+// dataset's place, so that zooming can scale marks about their centres): a circle of
+// radius r for answer 0, a square of the same area for answer 1, so the answers read
+// at a glance whatever the colour.
+func shape(r float64, one bool) string {
+	if one {
+		h := round1(r * math.Sqrt(math.Pi) / 2) // half the side
+		return fmt.Sprintf("M%.1f %.1fh%.1fv%.1fh%.1fZ", -h, -h, 2*h, 2*h, -2*h)
+	}
+	return fmt.Sprintf("M%.1f 0a%.1f %.1f 0 1 0 %.1f 0a%.1f %.1f 0 1 0 %.1f 0Z", -r, r, r, 2*r, r, r, -2*r)
+}
+
+func answerDigit(one bool) string {
+	if one {
+		return "1"
+	}
+	return "0"
+}
+
+// shorten cuts s to at most k runes, the last one "…".
+func shorten(s string, k int) string {
+	if utf8.RuneCountInString(s) <= k {
+		return s
+	}
+	rs := []rune(s)
+	return string(rs[:k-1]) + "…"
+}
 
 func hopWord(d int) string {
 	if d == 1 {

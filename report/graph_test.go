@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -44,21 +45,29 @@ func render(t *testing.T, in Input) string {
 	return b.String()
 }
 
-// drawnNode is one dataset's circle as the page has it.
+// drawnNode is one dataset's mark as the page has it.
 type drawnNode struct {
-	hit, det bool
-	path     []int32
-	info     string
+	one, hit, det bool   // class a1 (answer 1), hit, det
+	square        bool   // its shape is a square (not a circle)
+	id            string // data-id
+	path          []int32
+	info          string
 }
 
-var nodeElem = regexp.MustCompile(`<circle class="node( hit)?( det)?" cx="[^"]*" cy="[^"]*" r="[^"]*" fill="#[0-9a-f]{6}" data-path="([0-9 ]*)" data-info="([^"]*)">`)
+var nodeElem = regexp.MustCompile(`<path class="node a([01])( hit)?( det)?" d="(M[^"]*)" fill="#[0-9a-f]{6}" data-xy="[^"]*" data-id="([^"]*)" data-path="([0-9 ]*)" data-info="([^"]*)">`)
 
 func drawnNodes(t *testing.T, page string) []drawnNode {
 	t.Helper()
 	var out []drawnNode
 	for _, m := range nodeElem.FindAllStringSubmatch(page, -1) {
-		nd := drawnNode{hit: m[1] != "", det: m[2] != "", info: m[4]}
-		for _, f := range strings.Fields(m[3]) {
+		nd := drawnNode{one: m[1] == "1", hit: m[2] != "", det: m[3] != "", id: m[5], info: m[7]}
+		switch {
+		case regexp.MustCompile(`^M-([0-9.]+) -([0-9.]+)h([0-9.]+)v([0-9.]+)h-([0-9.]+)Z$`).MatchString(m[4]): // centred on its group's origin
+			nd.square = true
+		case !regexp.MustCompile(`^M-[0-9.]+ 0a[0-9.]+ [0-9.]+ 0 1 0 [0-9.]+ 0a[0-9.]+ [0-9.]+ 0 1 0 -[0-9.]+ 0Z$`).MatchString(m[4]):
+			t.Fatalf("node %s: shape %q is neither a square nor a circle", nd.id, m[4])
+		}
+		for _, f := range strings.Fields(m[6]) {
 			x, err := strconv.Atoi(f)
 			if err != nil {
 				t.Fatal(err)
@@ -68,6 +77,16 @@ func drawnNodes(t *testing.T, page string) []drawnNode {
 		out = append(out, nd)
 	}
 	return out
+}
+
+// segments counts the "M x yL x y" segments of the page's edge path with this class.
+func segments(t *testing.T, page, class string) int {
+	t.Helper()
+	m := regexp.MustCompile(`<path class="` + class + `" d="([^"]*)"/>`).FindStringSubmatch(page)
+	if m == nil {
+		return 0
+	}
+	return strings.Count(m[1], "M")
 }
 
 // bfsFrom is every vertex's hop distance from s (-1: unreachable), computed here
@@ -92,10 +111,13 @@ func bfsFrom(g *graph.Graph, s int32) []int {
 	return d
 }
 
-// The drawing has one node per dataset, in position order; the hitting set and
-// only it is ringed; each dataset's hover path is a shortest path of the graph
-// from it to its binding vertex (checked against a BFS and the engine's binding
-// distance); and the page is the same byte for byte when rendered again.
+// The drawing has one node per dataset, in position order, a square exactly when
+// its answer is 1 and a circle otherwise, with its id written beside it; the
+// hitting set and only it is ringed; the boundary edges (ends answering
+// differently, counted here from the answers) are drawn apart from the others; each
+// dataset's hover path is a shortest path of the graph from it to its binding
+// vertex (checked against a BFS and the engine's binding distance); and the page is
+// the same byte for byte when rendered again.
 func TestHTMLGraphDrawing(t *testing.T) {
 	families := []string{"random-multi", "grid", "tree", "path", "hypercube"}
 	for seed := range uint64(testgraph.Instances(20, 5)) {
@@ -107,11 +129,34 @@ func TestHTMLGraphDrawing(t *testing.T) {
 		if len(nodes) != p.G.N() {
 			t.Fatalf("%s: %d nodes drawn", name, len(nodes))
 		}
+		boundary := 0
+		for v := range int32(p.G.N()) {
+			for _, u := range p.G.Neighbours(v) {
+				if u > v && p.Answer[u] != p.Answer[v] {
+					boundary++
+				}
+			}
+		}
+		if got := segments(t, page, "edges boundary"); got != boundary {
+			t.Errorf("%s: %d boundary edges drawn, want %d", name, got, boundary)
+		}
+		if got := segments(t, page, "edges"); int64(got) != p.G.M()-int64(boundary) {
+			t.Errorf("%s: %d other edges drawn, want %d", name, got, p.G.M()-int64(boundary))
+		}
+		if got := strings.Count(page[strings.Index(page, `<g class="labels"`):], "</text>"); got < p.G.N() {
+			t.Errorf("%s: %d id labels", name, got)
+		}
 		for v, nd := range nodes {
+			if nd.one != p.Answer[v] || nd.square != p.Answer[v] {
+				t.Errorf("%s: dataset %d (answer %v) drawn as answer-1 class %v, square %v", name, v, p.Answer[v], nd.one, nd.square)
+			}
+			if nd.id != in.ID(int32(v)) {
+				t.Errorf("%s: node %d has id %q", name, v, nd.id)
+			}
 			if nd.hit != in.InHit[v] {
 				t.Errorf("%s: dataset %d ringed %v, in the hitting set %v", name, v, nd.hit, in.InHit[v])
 			}
-			if !strings.HasPrefix(nd.info, in.ID(int32(v))+" · p_true ") {
+			if !strings.HasPrefix(nd.info, in.ID(int32(v))+" · answer "+map[bool]string{false: "0", true: "1"}[p.Answer[v]]+" · p_true ") {
 				t.Errorf("%s: node %d says %q", name, v, nd.info)
 			}
 			if pone := in.POne[v]; nd.det != (pone == 0 || pone == 1) {
@@ -188,7 +233,7 @@ func TestHTMLGraphNotDrawnAboveLimit(t *testing.T) {
 		if !c.drawn && (!strings.Contains(page, c.why) || len(drawnNodes(t, page)) != 0) {
 			t.Errorf("%d datasets: no reason %q", n, c.why)
 		}
-		if !strings.Contains(page, "<h2>Least accurate datasets</h2>") || strings.Count(page, "<tr><td><code>") < LeastAccurateListed {
+		if !strings.Contains(page, "<h2>Least accurate datasets</h2>") || !strings.Contains(page, `<table class="least">`) {
 			t.Errorf("%d datasets: no least-accurate table", n)
 		}
 	}
@@ -241,5 +286,61 @@ func TestLeastAccurate(t *testing.T) {
 	}
 	if !slices.Equal(ids, []string{"1", "2", "3", "4"}) {
 		t.Errorf("ties: %v", ids)
+	}
+}
+
+// The page's least-accurate table has one row per level (p_true to 9 decimals): the
+// LeastLevelsShown lowest, each with the count of every dataset at it and the first
+// ones by position; compared with counting every level.
+func TestLeastLevels(t *testing.T) {
+	check := func(name string, in Input, pt []float64) {
+		t.Helper()
+		count := map[float64][]int32{}
+		for v, p := range pt {
+			q := math.Round(p*1e9) / 1e9
+			count[q] = append(count[q], int32(v))
+		}
+		var qs []float64
+		for q := range count {
+			qs = append(qs, q)
+		}
+		slices.Sort(qs)
+		got := leastLevels(in, pt, LeastLevelsShown)
+		if len(got) != min(len(qs), LeastLevelsShown) {
+			t.Fatalf("%s: %d rows, want %d", name, len(got), min(len(qs), LeastLevelsShown))
+		}
+		for i, l := range got {
+			vs := count[qs[i]]
+			if l.PTrue != qs[i] || l.Count != len(vs) || len(l.First) != min(len(vs), 3) || l.More() != len(vs)-len(l.First) {
+				t.Errorf("%s: row %d = %v × %d (%d named), want %v × %d", name, i, l.PTrue, l.Count, len(l.First), qs[i], len(vs))
+				continue
+			}
+			for j, d := range l.First {
+				if d.ID != in.ID(vs[j]) {
+					t.Errorf("%s: row %d names %s, want %s", name, i, d.ID, in.ID(vs[j]))
+				}
+			}
+		}
+	}
+	for seed := range uint64(testgraph.Instances(20, 5)) {
+		in, p := solvedInput(t, seed, "grid", 30+int(seed)*13)
+		pt := make([]float64, p.G.N())
+		for v := range pt {
+			pt[v] = in.POne[v]
+			if !in.Answer[v] {
+				pt[v] = 1 - in.POne[v]
+			}
+		}
+		check(fmt.Sprintf("seed %d", seed), in, pt)
+	}
+	// Ten datasets tied at the lowest level and one 1e-12 above it (the same level to
+	// 9 decimals), then others (the issue's complaint: ten tied rows): one row of 11,
+	// naming the first 3 and "8 more".
+	g := testgraph.FromEdges(14, nil)
+	pt := []float64{0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.8, 0.9, 0.6 + 1e-12}
+	in := Input{Graph: g, ID: func(v int32) string { return "d" + strconv.Itoa(int(v)) }}
+	check("ties", in, pt)
+	if l := leastLevels(in, pt, LeastLevelsShown); l[0].Count != 11 || l[0].More() != 8 || l[0].First[0].ID != "d1" || len(l) != 4 {
+		t.Errorf("ties: %+v", l)
 	}
 }

@@ -198,8 +198,9 @@ func TestBoundaryDistanceFigure1(t *testing.T) {
 // An inline <script> (the graph's hover) is allowed; one with attributes (src) is not.
 var externalRef = regexp.MustCompile(`(?i)https?:|//[a-z0-9]|<script[^>]|<link|<img|<iframe|@import|url\(|src=|href=`)
 
-// The page holds three inline SVG plots (two charts, the graph), fetches nothing, and escapes text from the
-// inputs (ids, paths).
+// The page holds four inline SVGs (two charts, the graph and its legend), fetches
+// nothing, and escapes text from the inputs (ids, paths) wherever it writes them:
+// hover lines, search list, labels, tables.
 func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	in := pathInput(t, []float64{0.3, 0.4 + 1e-7, 0.2, 0.1})
 	in.ID = func(v int32) string { return `<script>alert("v` + strconv.Itoa(int(v)) + `")</script>` }
@@ -210,8 +211,8 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	if n := strings.Count(page, "<svg "); n != 3 {
-		t.Errorf("%d <svg> elements, want 3", n)
+	if n := strings.Count(page, "<svg "); n != 4 {
+		t.Errorf("%d <svg> elements, want 4", n)
 	}
 	for _, s := range []string{"<rect class=\"bar\"", "<polyline class=\"line\"", "class=\"ref\"", "randomized response 0.6667", "FAILED"} {
 		if !strings.Contains(page, s) {
@@ -223,6 +224,16 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	}
 	if !strings.Contains(page, "&lt;script&gt;alert(&#34;v2&#34;)&lt;/script&gt;") || !strings.Contains(page, "m&lt;b&gt;&#34;&amp;.csv") {
 		t.Errorf("inputs not escaped:\n%s", page)
+	}
+	// Every id, wherever written, is escaped: the only <script> is the page's own.
+	if n := strings.Count(page, "<script>"); n != 1 {
+		t.Errorf("%d <script> tags, want the page's one", n)
+	}
+	for _, s := range []string{`<option value="&lt;script&gt;alert(&#34;v1&#34;)&lt;/script&gt;">`, `data-id="&lt;script&gt;alert(&#34;v3&#34;)&lt;/script&gt;"`,
+		`<text>&lt;script&gt;alert…</text>`} {
+		if !strings.Contains(page, s) {
+			t.Errorf("page lacks %q", s)
+		}
 	}
 	// The regexp itself catches what it must.
 	for _, bad := range []string{`<script src="x.js">`, `<link rel="stylesheet" href="https://x">`, `style="background:url(x.png)"`, `xmlns="http://www.w3.org/2000/svg"`} {
@@ -245,6 +256,32 @@ func TestHistogramTicks(t *testing.T) {
 		if len(labels) < 2 || labels[0] != "0" {
 			t.Errorf("p_one %v: y ticks %v", pone, labels)
 		}
+	}
+}
+
+// The plain-language line works e^ε out: e^0.5 = 1.6487 (to 5 digits), e^(ln 2) = 2,
+// and says δ's exception, or that there is none.
+func TestPlainPrivacy(t *testing.T) {
+	for _, c := range []struct {
+		eps, delta float64
+		want       string
+	}{
+		{0.5, 1e-6, "by at most a factor e^ε = 1.6487, except with probability δ = 1e-06."},
+		{math.Ln2, 0, "by at most a factor e^ε = 2, with no exception (δ = 0)."},
+		{1, 0.01, "by at most a factor e^ε = 2.7183, except with probability δ = 0.01."},
+	} {
+		r := &Report{Epsilon: c.eps, Delta: c.delta}
+		if got := r.PlainPrivacy(); !strings.Contains(got, c.want) || !strings.HasPrefix(got, "Any one person's presence or absence changes the probability") {
+			t.Errorf("ε = %v, δ = %v: %q lacks %q", c.eps, c.delta, got, c.want)
+		}
+	}
+	var b bytes.Buffer
+	if err := Compute(pathInput(t, []float64{0.3, 0.4, 0.2, 0.1})).HTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `<p class="plain" id="plain"><strong>What ε and δ mean here.</strong> Any one person&#39;s presence`) ||
+		!strings.Contains(b.String(), "a factor e^ε = 2, with no exception (δ = 0)") {
+		t.Errorf("the page lacks the plain line")
 	}
 }
 

@@ -53,7 +53,7 @@ type File struct {
 	SHA256 string `json:"sha256"`
 }
 
-// Report is everything a report states (README, "graphdp report").
+// Report is everything a report states (docs/TOOLKIT.md, "graphdp report").
 type Report struct {
 	Version            string             `json:"version"`
 	Inputs             Inputs             `json:"inputs"`
@@ -73,8 +73,9 @@ type Report struct {
 	// first (ties by input position).
 	LeastAccurate []Dataset `json:"least_accurate"`
 
-	graph    *drawing // the dataset graph, when small enough
-	notDrawn string   // why it is not drawn, otherwise
+	graph       *drawing    // the dataset graph, when small enough
+	notDrawn    string      // why it is not drawn, otherwise
+	leastLevels []tiedLevel // the lowest accuracy levels, ties counted (the page's table)
 }
 
 // LeastAccurateListed is how many of the least accurate datasets a report names.
@@ -206,6 +207,7 @@ func Compute(in Input) *Report {
 	r.RandomizedResponse = randomizedResponse(pt, det, in.Pair, in.ID)
 	r.Audit = audit(in)
 	r.LeastAccurate = leastAccurate(in, pt, LeastAccurateListed)
+	r.leastLevels = leastLevels(in, pt, LeastLevelsShown)
 	if r.notDrawn = notDrawn(n, in.Graph.M()); r.notDrawn == "" {
 		r.graph = drawGraph(in, pt, det)
 	}

@@ -1,7 +1,7 @@
 // Command graphdp-beam is graphdp with the Apache Beam cluster runner linked in:
 // the same commands, flags, config files and exit codes, run's default runner is
-// beam, and it is its own Beam worker binary (package beam, worker.go). README,
-// "Cluster runs", and docs/BEAM.md describe it.
+// beam, and it is its own Beam worker binary (package beam, worker.go). docs/BEAM.md
+// describes it ("Running on a cluster" for users, then the design).
 //
 // Invariants:
 //

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// The single-machine binary links no Beam package (README: the first command builds
-// in seconds), while graphdp-beam does: a Beam import reaching cmd/graphdp through
+// The single-machine binary links no Beam package (CONTRIBUTING.md, "Building": a
+// rebuild takes seconds), while graphdp-beam does: a Beam import reaching cmd/graphdp through
 // any package fails here, with the chain that brings it in.
 func TestNoBeamInGraphdp(t *testing.T) {
 	deps := func(pkg string) []string {

@@ -1,6 +1,6 @@
 // Command graphdp computes, audits and uses optimal binary (ε,δ)-DP mechanisms over
 // graphs of datasets on one machine. The command line itself is package
-// internal/cli; see README for the subcommands and exit codes.
+// internal/cli; see docs/TOOLKIT.md for the subcommands and exit codes.
 //
 // Invariants:
 //

@@ -1,5 +1,5 @@
-// Package cli is graphdp's command line: flags and wiring only; see README for the
-// subcommands and exit codes. Two binaries run it: cmd/graphdp (the local runner
+// Package cli is graphdp's command line: flags and wiring only; see docs/TOOLKIT.md for
+// the subcommands and exit codes. Two binaries run it: cmd/graphdp (the local runner
 // only; this package imports no Beam package, and neither may it) and
 // cmd/graphdp-beam (the same commands, plus the beam runner it passes in as a
 // Runner).

@@ -66,7 +66,7 @@ func decodeDoc(t *testing.T, what, stdout string, shape any) map[string]any {
 	return doc
 }
 
-func near(a any, want float64) bool {
+func nearFloat(a any, want float64) bool {
 	f, ok := a.(float64)
 	return ok && math.Abs(f-want) < 1e-12
 }
@@ -100,9 +100,9 @@ func TestJSONOutput(t *testing.T) {
 		doc := decodeDoc(t, "verify", run(t, 0, cmd("verify", "--mechanism", tb+"mech_optimal.csv", "--hitting-set", ph, "--json")), verifyJSON{})
 		audit := doc["audit"].(map[string]any)
 		hit := doc["hitting_set"].(map[string]any)
-		if doc["passed"] != true || !near(doc["vertices"], 4) || !near(doc["edges"], 3) || doc["privacy_source"] != "stated" ||
-			!near(audit["edges"], 3) || !near(audit["inequalities"], 12) || !near(audit["violations"], 0) ||
-			!near(hit["vertices"], 2) || !near(hit["boundary_edges"], 2) || !near(hit["agree"], 2) || !near(hit["below"], 0) {
+		if doc["passed"] != true || !nearFloat(doc["vertices"], 4) || !nearFloat(doc["edges"], 3) || doc["privacy_source"] != "stated" ||
+			!nearFloat(audit["edges"], 3) || !nearFloat(audit["inequalities"], 12) || !nearFloat(audit["violations"], 0) ||
+			!nearFloat(hit["vertices"], 2) || !nearFloat(hit["boundary_edges"], 2) || !nearFloat(hit["agree"], 2) || !nearFloat(hit["below"], 0) {
 			t.Errorf("verify --json: %v", doc)
 		}
 		// A mechanism below the optimum at 2 (0.35 against 0.4, bound by 4 at
@@ -110,8 +110,8 @@ func TestJSONOutput(t *testing.T) {
 		doc = decodeDoc(t, "verify (failed)", run(t, 3, cmd("verify", "--mechanism", tb+"mech_suboptimal.csv", "--hitting-set", ph, "--json")), verifyJSON{})
 		hit = doc["hitting_set"].(map[string]any)
 		below := hit["first_below"].([]any)[0].(map[string]any)
-		if doc["passed"] != false || !near(hit["below"], 1) || below["id"] != "2" || !near(below["p_true"], 0.35) ||
-			math.Abs(below["expected"].(float64)-0.4) > 1e-9 || below["bound_by"] != "4" || !near(below["distance"], 2) ||
+		if doc["passed"] != false || !nearFloat(hit["below"], 1) || below["id"] != "2" || !nearFloat(below["p_true"], 0.35) ||
+			math.Abs(below["expected"].(float64)-0.4) > 1e-9 || below["bound_by"] != "4" || !nearFloat(below["distance"], 2) ||
 			len(doc["failed"].([]any)) != 1 {
 			t.Errorf("verify --json on a suboptimal mechanism: %v", doc)
 		}
@@ -126,17 +126,17 @@ func TestJSONOutput(t *testing.T) {
 		doc := decodeDoc(t, "query", run(t, 0, cmd("query", "--hitting-set", ph, "--id", "2", "--id", "1", "--json")), queryJSON{})
 		rows := doc["rows"].([]any)
 		r2, r1 := rows[0].(map[string]any), rows[1].(map[string]any)
-		if len(rows) != 2 || r2["id"] != "2" || !near(r2["answer"], 1) || math.Abs(r2["p_one"].(float64)-0.4) > 1e-12 || r2["binding_id"] != "4" ||
-			!near(r2["binding_distance"], 2) || r2["in_hitting_set"] != false || r1["id"] != "1" || r1["in_hitting_set"] != true ||
-			!near(doc["hitting_set"], 2) || !near(doc["boundary_edges"], 2) || doc["out"] != "" {
+		if len(rows) != 2 || r2["id"] != "2" || !nearFloat(r2["answer"], 1) || math.Abs(r2["p_one"].(float64)-0.4) > 1e-12 || r2["binding_id"] != "4" ||
+			!nearFloat(r2["binding_distance"], 2) || r2["in_hitting_set"] != false || r1["id"] != "1" || r1["in_hitting_set"] != true ||
+			!nearFloat(doc["hitting_set"], 2) || !nearFloat(doc["boundary_edges"], 2) || doc["out"] != "" {
 			t.Errorf("query --json: %v", doc)
 		}
 	})
 
 	t.Run("hitting-set", func(t *testing.T) {
 		doc := decodeDoc(t, "hitting-set", run(t, 0, cmd("hitting-set", "--out", p("h.csv"), "--json")), hittingSetJSON{})
-		if doc["out"] != p("h.csv") || !near(doc["boundary_edges"], 2) || !near(doc["boundary_vertices"], 4) || !near(doc["maximum_matching"], 2) ||
-			!near(doc["minimum_cover"], 2) || !near(doc["written"], 2) || !near(doc["vertices"], 4) {
+		if doc["out"] != p("h.csv") || !nearFloat(doc["boundary_edges"], 2) || !nearFloat(doc["boundary_vertices"], 4) || !nearFloat(doc["maximum_matching"], 2) ||
+			!nearFloat(doc["minimum_cover"], 2) || !nearFloat(doc["written"], 2) || !nearFloat(doc["vertices"], 4) {
 			t.Errorf("hitting-set --json: %v", doc)
 		}
 		if _, err := os.Stat(p("h.csv")); err != nil {
@@ -151,7 +151,7 @@ func TestJSONOutput(t *testing.T) {
 				args = append(args, "--dry-run")
 			}
 			doc := decodeDoc(t, "run", run(t, 0, args), pipeline.Summary{})
-			if !near(doc["vertices"], 4) || doc["feasible"] != true || !near(doc["boundary_edges"], 2) || !near(doc["hitting_set"], 2) ||
+			if !nearFloat(doc["vertices"], 4) || doc["feasible"] != true || !nearFloat(doc["boundary_edges"], 2) || !nearFloat(doc["hitting_set"], 2) ||
 				(doc["dry_run"] == true) != dry || (doc["out"] == p("m.parquet")) == dry {
 				t.Errorf("run --json (dry run %v): %v", dry, doc)
 			}
@@ -166,7 +166,7 @@ func TestJSONOutput(t *testing.T) {
 			}
 			// The default objective, balanced, weighs each answer ½ in total.
 			doc := decodeDoc(t, "optimize", run(t, 0, args), pipeline.OptimizeSummary{})
-			if !near(doc["vertices"], 4) || !near(doc["boundary_edges"], 2) || !near(doc["hitting_set"], 2) || doc["objective"] != "balanced" || !near(doc["total_weight"], 1) ||
+			if !nearFloat(doc["vertices"], 4) || !nearFloat(doc["boundary_edges"], 2) || !nearFloat(doc["hitting_set"], 2) || doc["objective"] != "balanced" || !nearFloat(doc["total_weight"], 1) ||
 				(doc["dry_run"] == true) != dry || doc["out"] != p("o.csv") {
 				t.Errorf("optimize --json (dry run %v): %v", dry, doc)
 			}
@@ -189,24 +189,24 @@ func TestJSONOutput(t *testing.T) {
 		doc := decodeDoc(t, "release --dry-run", run(t, 0, append(rel, "--dry-run")), releaseJSON{})
 		ds := doc["datasets"].([]any)
 		d0 := ds[0].(map[string]any)
-		if doc["dry_run"] != true || doc["release_id"] != "" || !near(doc["rows"], 2) || len(ds) != 2 || d0["id"] != "2" ||
-			!near(d0["releases_before"], 0) || math.Abs(d0["spent_after"].(map[string]any)["epsilon"].(float64)-math.Ln2) > 1e-12 {
+		if doc["dry_run"] != true || doc["release_id"] != "" || !nearFloat(doc["rows"], 2) || len(ds) != 2 || d0["id"] != "2" ||
+			!nearFloat(d0["releases_before"], 0) || math.Abs(d0["spent_after"].(map[string]any)["epsilon"].(float64)-math.Ln2) > 1e-12 {
 			t.Errorf("release --dry-run --json: %v", doc)
 		}
 		doc = decodeDoc(t, "release", run(t, 0, rel), releaseJSON{})
-		if doc["dry_run"] != false || len(doc["release_id"].(string)) != 32 || !near(doc["rows"], 2) || doc["privacy_source"] != "metadata" ||
-			!near(doc["epsilon"], 0.6931471805599454) || doc["ledger"] != led || !near(doc["budget"].(map[string]any)["epsilon"], 1) || doc["datasets"] != nil {
+		if doc["dry_run"] != false || len(doc["release_id"].(string)) != 32 || !nearFloat(doc["rows"], 2) || doc["privacy_source"] != "metadata" ||
+			!nearFloat(doc["epsilon"], 0.6931471805599454) || doc["ledger"] != led || !nearFloat(doc["budget"].(map[string]any)["epsilon"], 1) || doc["datasets"] != nil {
 			t.Errorf("release --json: %v", doc)
 		}
 		if strings.Contains(run(t, 0, []string{"release", "--mechanism", mech, "--id", "1", "--out", p("r2.csv"), "--json"}), "released") {
 			t.Errorf("release --json names the answers drawn")
 		}
 		doc = decodeDoc(t, "ledger verify", run(t, 0, []string{"ledger", "verify", led, "--json"}), ledgerVerifyJSON{})
-		if doc["verified"] != true || !near(doc["lines"], 2) || !near(doc["releases"], 1) || doc["file"] != led {
+		if doc["verified"] != true || !nearFloat(doc["lines"], 2) || !nearFloat(doc["releases"], 1) || doc["file"] != led {
 			t.Errorf("ledger verify --json: %v", doc)
 		}
 		doc = decodeDoc(t, "ledger verify --head", run(t, 3, []string{"ledger", "verify", led, "--head", strings.Repeat("0", 64), "--json"}), ledgerVerifyJSON{})
-		if doc["verified"] != false || !near(doc["head_line"], 0) {
+		if doc["verified"] != false || !nearFloat(doc["head_line"], 0) {
 			t.Errorf("ledger verify --head (not in the chain) --json: %v", doc)
 		}
 	})

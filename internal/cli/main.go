@@ -18,7 +18,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 )
 
-// Exit statuses (README, "Exit codes").
+// Exit statuses (docs/TOOLKIT.md, "Exit codes"; README has the summary).
 const (
 	exitOK       = 0
 	exitFailure  = 1 // I/O failures, internal errors

@@ -147,20 +147,40 @@ func TestReportExampleByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := string(b)
-	if strings.Count(html, "<svg ") != 3 || !strings.Contains(html, "<polyline") || !strings.Contains(html, "class=\"bar\"") {
+	if strings.Count(html, "<svg ") != 4 || !strings.Contains(html, "<polyline") || !strings.Contains(html, "class=\"bar\"") {
 		t.Errorf("page lacks its plots")
 	}
 	if m := regexp.MustCompile(`(?i)https?:|<script[^>]|<link|<img|url\(|@import|src=|href=`).FindString(html); m != "" {
 		t.Errorf("page refers outside itself: %q", m)
 	}
-	// The graph, read through the CSV mechanism's in_hitting_set and binding_id: the
-	// example's hitting set {h, l, s, t, u} ringed, and a bound by h 3 hops away.
+	// The graph, read through the mechanism's in_hitting_set and binding_id: the
+	// example's hitting set {h, l, s, t, u} ringed (all answer 1: squares), and a
+	// (answer 1) bound by h 3 hops away along a – g – c – h (positions 0 6 2 7).
 	var ringed []string
-	for _, m := range regexp.MustCompile(`<circle class="node hit" [^>]*data-info="([a-v]) ·`).FindAllStringSubmatch(html, -1) {
+	for _, m := range regexp.MustCompile(`<path class="node a1 hit" [^>]*data-id="([a-v])"`).FindAllStringSubmatch(html, -1) {
 		ringed = append(ringed, m[1])
 	}
-	if strings.Join(ringed, "") != "hlstu" || !strings.Contains(html, `data-path="0 6 2 7" data-info="a · p_true 0.915761 · bound by h, 3 hops"`) {
+	if strings.Join(ringed, "") != "hlstu" || !strings.Contains(html, `data-id="a" data-path="0 6 2 7" data-info="a · answer 1 · p_true 0.915761 · bound by h, 3 hops"`) {
 		t.Errorf("graph: ringed %v", ringed)
+	}
+	// The least accurate level, L0, holds 10 datasets (above): one row, naming the
+	// first three by position (f, h, i) with their binding datasets (f – u and i – h
+	// are edges of the figure; h is in the hitting set), and the plain line at ε = 0.5:
+	// e^0.5 = 1.6487.
+	for _, want := range []string{
+		"<tr><td>0.622459709</td><td>10</td><td><code>f</code> ← <code>u</code>, 1, <code>h</code> ← <code>h</code>, 0, <code>i</code> ← <code>h</code>, 1 and 7 more</td></tr>",
+		"by at most a factor e^ε = 1.6487, except with probability δ = 1e-06."} {
+		if !strings.Contains(html, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	// The same inputs give the same page, byte for byte (report doc.go, invariant 1).
+	page2 := filepath.Join(t.TempDir(), "again.html")
+	if code, _, stderr := graphdp(t, "report", "-config", "../../configs/example.yaml", "-mechanism", mech, "-html", page2); code != 0 {
+		t.Fatalf("report again: %s", stderr)
+	}
+	if again, _ := os.ReadFile(page2); string(again) != html {
+		t.Errorf("two reports of the same inputs differ")
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
 		t.Errorf("files left: %v", ents) // mechanism, summary, page: no temporary files

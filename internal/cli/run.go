@@ -70,7 +70,7 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 	job.Beam.Extra = append(job.Beam.Extra, beamFlags...)
 	probs := append(job.Problems(pipeline.RunRequired, unknown...), jf.fileProblems(&job)...)
 	if _, linked := prog.Runners[job.Runner]; job.Runner != "local" && !linked && slices.Contains(pipeline.Runners, job.Runner) {
-		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; README, \"Cluster runs\")", job.Runner, prog.Name))
+		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; docs/BEAM.md)", job.Runner, prog.Name))
 	}
 	if o.dryRun && job.Runner != "local" {
 		probs = append(probs, fmt.Sprintf("dry-run: checks the job on this machine, with the local runner, not %s: give --runner local with it", job.Runner))

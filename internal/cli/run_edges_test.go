@@ -59,7 +59,7 @@ func TestEpsilonTooLargeRejected(t *testing.T) {
 }
 
 // A summary that cannot be written fails the run before --out is replaced: "nothing
-// written" (README) holds for both files.
+// written" (docs/FORMATS.md, "Writing outputs") holds for both files.
 func TestSummaryFailureWritesNothing(t *testing.T) {
 	dir := reviewFiles(t, map[string]string{
 		"v.csv": "id,answer\n1,0\n2,1\n",

@@ -139,7 +139,7 @@ func runGoldenCases(t *testing.T, cases []goldenCase) {
 }
 
 // singleDash is a flag named with one dash ("-alpha"), as no message may name it:
-// every message, usage line and help text says --flag (README, "Flags"). `-h` is the
+// every message, usage line and help text says --flag (docs/TOOLKIT.md, "Flags"). `-h` is the
 // help shorthand people type, and numbers are not flags.
 var singleDash = regexp.MustCompile(`(?:^|[\s(\[|,"'` + "`" + `])-([a-z][a-z0-9-]*)`)
 

@@ -388,7 +388,7 @@ func TestVerifyRejectsNudge(t *testing.T) {
 	}
 }
 
-// The README's examples on the shipped data: run, then verify, query and hitting-set.
+// docs/TOOLKIT.md's examples on the shipped data: run, then verify, query and hitting-set.
 func TestToolkitExample(t *testing.T) {
 	dir := t.TempDir()
 	mech := filepath.Join(dir, "example-mechanism.csv")

@@ -214,7 +214,7 @@ func flagMessage(fs *flag.FlagSet, msg string) string {
 		out := fmt.Sprintf("unknown flag --%s", m[1])
 		if fs.Name() == "run" && flagGroup[m[1]] == clusterGroup {
 			// graphdp defines run's cluster flags only where the runner is linked in.
-			return out + ": a flag of the Beam runner, which this binary does not include; run the same command with graphdp-beam (go build ./cmd/graphdp-beam; README, \"Cluster runs\")"
+			return out + ": a flag of the Beam runner, which this binary does not include; run the same command with graphdp-beam (go build ./cmd/graphdp-beam; docs/BEAM.md)"
 		}
 		if near, ok := pipeline.Nearest(m[1], names); ok {
 			out += fmt.Sprintf(" (did you mean --%s?)", near)

@@ -2,6 +2,9 @@
 // the paper's Figure 1 (docs/DESIGN.md §10.4), 22 datasets a..v with string ids, its 24 edges,
 // and the hitting set {l, h, u, s, t} with the balanced value α = (e^ε+δ)/(e^ε+1) of
 // the paper's corollary (docs/DESIGN.md §10.3) for ε = 0.5, δ = 1e-6.
+// It also writes the vertices and edges as CSV (vertices.csv, edges.csv: the same
+// rows in the same order, answers spelled true/false), the files README's quickstart
+// copies; main_test.go checks that the shipped files are exactly what it writes.
 //
 //	go run ./scripts/mkexample -dir configs/example
 package main
@@ -12,6 +15,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -76,6 +80,24 @@ func write(dir string) error {
 			b.AppendValues(p, nil)
 			return b.NewArray()
 		}()}},
+	}
+	csvs := []struct {
+		file, header string
+		rows         int
+		row          func(i int) string
+	}{
+		{"vertices.csv", "id,answer", len(ids), func(i int) string { return fmt.Sprintf("%s,%t", ids[i], ans[i]) }},
+		{"edges.csv", "src,dst", len(src), func(i int) string { return src[i] + "," + dst[i] }},
+	}
+	for _, c := range csvs {
+		var b strings.Builder
+		b.WriteString(c.header + "\n")
+		for i := range c.rows {
+			b.WriteString(c.row(i) + "\n")
+		}
+		if err := os.WriteFile(filepath.Join(dir, c.file), []byte(b.String()), 0o644); err != nil {
+			return err
+		}
 	}
 	for _, t := range tables {
 		var fields []arrow.Field
