@@ -108,7 +108,7 @@ func flagDefault(f *flag.Flag) string {
 type usageText struct{ synopsis, about string }
 
 func (u usageText) print(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: graphdp %s %s\n", fs.Name(), u.synopsis)
+	fmt.Fprintf(w, "usage: %s %s %s\n", programName(w), fs.Name(), u.synopsis)
 	if u.about != "" {
 		fmt.Fprintf(w, "\n%s\n", u.about)
 	}
