@@ -25,7 +25,9 @@ type csvTable struct {
 	rows   int64 // data rows returned so far
 }
 
-func openCSV(path string) (*csvTable, error) {
+// openCSV opens path and reads its header, splitting fields as ctx says for the
+// file (delimiter.go).
+func openCSV(ctx context.Context, path string) (*csvTable, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, openError(path, err)
@@ -33,6 +35,7 @@ func openCSV(path string) (*csvTable, error) {
 	t := &csvTable{path: path, f: f, hash: sha256.New()}
 	t.r = csv.NewReader(bufio.NewReaderSize(&rowLimiter{r: io.TeeReader(f, t.hash), max: MaxCSVRowBytes}, csvBufferBytes))
 	t.r.ReuseRecord = true
+	t.r.Comma = delimiterOf(ctx, path)
 	hdr, err := t.r.Read()
 	if err == io.EOF {
 		f.Close()
@@ -65,12 +68,16 @@ func (t *csvTable) column(name string) (int, error) {
 		}
 	}
 	switch {
-	case n == 0:
-		return -1, columnError(t.path, ErrMissingColumn, name, msgMissingColumn(t.header))
 	case n > 1:
 		return -1, columnError(t.path, ErrDuplicateColumn, name, msgDuplicateColumn(n))
+	case n == 1:
+		return at, nil
 	}
-	return at, nil
+	e := missingColumn(t.path, name, t.header)
+	if h := headerHint(t.path, t.header, t.r.Comma); h != "" {
+		e.Hint = h
+	}
+	return -1, e
 }
 
 // next returns the next data record (valid until the following call) and
@@ -162,7 +169,7 @@ func (t *csvTable) each(ctx context.Context, fn func(rec []string, row int64) er
 // readCSV reads a CSV file whose named columns are all required: fn gets each data
 // row's fields for them, in the order of names. It returns the file's fingerprint.
 func readCSV(ctx context.Context, path string, names []string, fn func(row int64, fields []string) error) (string, error) {
-	t, err := openCSV(path)
+	t, err := openCSV(ctx, path)
 	if err != nil {
 		return "", err
 	}

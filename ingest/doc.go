@@ -23,7 +23,9 @@
 //     one open file it reuses the page buffers it freed (recycle.go), and gives
 //     them back when the file closes.
 //
-// Formats are chosen by extension: ".parquet" or ".csv" (with a header row).
+// Formats are chosen by extension: ".parquet", or ".csv" or ".tsv" (with a header
+// row; a ".csv" file's fields are split on commas unless the context says otherwise,
+// WithDelimiter; a ".tsv" file's on tabs).
 // In CSV there are no nulls: an empty field is a missing value. Ids in a CSV
 // vertices file are int64 when every one is a canonical decimal integer (ParseID:
 // no '+', no leading zeros, within int64: the spelling that writes back as read),

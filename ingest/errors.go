@@ -24,6 +24,11 @@ type InputError struct {
 	Value  string // offending value as text, "" if none
 	Err    error  // the kind: one of the sentinels below (every reader here sets it)
 	Msg    string // what is wrong / what was expected
+	// Hint, if set, is a likely fix, printed after Msg: a column named Near (the
+	// same name but for case) for a missing column, or the delimiter a CSV header
+	// seems to use.
+	Hint string
+	Near string
 }
 
 // The kinds of bad input, for errors.Is. They are not printed: Msg is.
@@ -72,6 +77,10 @@ func (e *InputError) Error() string {
 	if e.Msg != "" {
 		b.WriteString(": ")
 		b.WriteString(e.Msg)
+	}
+	if e.Hint != "" {
+		b.WriteString("; ")
+		b.WriteString(e.Hint)
 	}
 	return b.String()
 }

@@ -19,10 +19,10 @@ func formatOf(path string) (format, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".parquet":
 		return formatParquet, nil
-	case ".csv":
+	case ".csv", ".tsv":
 		return formatCSV, nil
 	}
-	return 0, fileError(path, ErrUnreadable, "unsupported file extension (accepted: .parquet, .csv)")
+	return 0, fileError(path, ErrUnreadable, "unsupported file extension (accepted: .parquet, .csv, .tsv)")
 }
 
 // IsCSV reports whether path is read as CSV (its extension is .csv, in any case).

@@ -114,7 +114,7 @@ func mechPresence(path string, cols MechanismTableColumns, has func(string) bool
 	named := func(name string) bool { return name != "" && has(name) }
 	pone, ptrue, answer, dist = named(cols.POne), named(cols.PTrue), named(cols.Answer), named(cols.Distance)
 	if !has(cols.ID) {
-		return false, false, false, false, columnError(path, ErrMissingColumn, cols.ID, msgMissingColumn(present))
+		return false, false, false, false, missingColumn(path, cols.ID, present)
 	}
 	switch {
 	case pone:
@@ -474,7 +474,7 @@ func (b bindingIDs) text(r int) string {
 // readMechTableCSV reads ids as integers (asInt) or strings; with asInt it returns
 // errNotInt at the first id that is not one, and the caller starts over.
 func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColumns, asInt bool) (*MechanismTable, error) {
-	t, err := openCSV(path)
+	t, err := openCSV(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -488,6 +488,9 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 		return -1
 	}
 	hasPone, hasPtrue, hasAnswer, hasDist, err := mechPresence(path, cols, func(name string) bool { return idx(name) >= 0 }, t.header)
+	if ie := (*InputError)(nil); errors.As(err, &ie) && ie.Hint == "" {
+		ie.Hint = headerHint(path, t.header, t.r.Comma)
+	}
 	if err != nil {
 		return nil, err
 	}

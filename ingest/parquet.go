@@ -255,7 +255,7 @@ func (t *Table) column(name string) (*Column, error) {
 		for _, c := range sc.Columns() {
 			present = append(present, c.Path())
 		}
-		return nil, columnError(t.path, ErrMissingColumn, name, msgMissingColumn(present))
+		return nil, missingColumn(t.path, name, present)
 	}
 	if n := countColumns(sc, name); n > 1 {
 		// Which one was meant cannot be known: reading the first would be a guess.

@@ -41,13 +41,13 @@ func ReadWeights(ctx context.Context, path, idColumn, weight string, vs *Vertice
 
 // HasColumn reports whether the table at path (Parquet or CSV) has a column named
 // name; unreadable files are errors as the readers report them.
-func HasColumn(path, name string) (bool, error) {
+func HasColumn(ctx context.Context, path, name string) (bool, error) {
 	f, err := formatOf(path)
 	if err != nil {
 		return false, err
 	}
 	if f == formatCSV {
-		t, err := openCSV(path)
+		t, err := openCSV(ctx, path)
 		if err != nil {
 			return false, err
 		}

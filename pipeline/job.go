@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -30,10 +31,14 @@ type Job struct {
 	List       int     `yaml:"list"` // how many uncovered edges or violations to print
 	// MaxDeterministic, if set, fails a run whose datasets answered with p_one 0
 	// or 1 are more than N ("10") or P% of them ("0.5%"): deterministic.go.
-	MaxDeterministic string  `yaml:"max_deterministic"`
-	Columns          Columns `yaml:"columns"`
-	Runner           string  `yaml:"runner"` // local (default) or beam
-	Beam             Beam    `yaml:"beam"`
+	MaxDeterministic string `yaml:"max_deterministic"`
+	// Delimiter separates the fields of .csv inputs: one character, or "tab"
+	// ("": a comma; .tsv files are tab-separated). Load applies it; other readers
+	// take it from their context (ingest.WithDelimiter; Context).
+	Delimiter string  `yaml:"delimiter"`
+	Columns   Columns `yaml:"columns"`
+	Runner    string  `yaml:"runner"` // local (default) or beam
+	Beam      Beam    `yaml:"beam"`
 	// ProvenanceKey is a key file: inputs are then identified by keyed digests
 	// (provenance.go); "" falls back to $GRAPHDP_PROVENANCE_KEY_FILE.
 	ProvenanceKey string `yaml:"provenance_key"`
@@ -218,6 +223,11 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	if j.List < 0 {
 		add("list: must be ≥ 0, got %d", j.List)
 	}
+	if j.Delimiter != "" {
+		if _, err := ingest.ParseDelimiter(j.Delimiter); err != nil {
+			add("delimiter: %v", err)
+		}
+	}
 	if j.MaxDeterministic != "" {
 		if _, err := parseLimit(j.MaxDeterministic); err != nil {
 			add("max_deterministic: %v", err)
@@ -247,6 +257,20 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		add("%v", err)
 	}
 	return probs
+}
+
+// Context is ctx with the job's CSV delimiter (ingest.WithDelimiter), for the
+// readers of its inputs; ctx itself when the job gives none (or a bad one, which
+// Problems reports).
+func (j *Job) Context(ctx context.Context) context.Context {
+	if j.Delimiter == "" {
+		return ctx
+	}
+	r, err := ingest.ParseDelimiter(j.Delimiter)
+	if err != nil {
+		return ctx
+	}
+	return ingest.WithDelimiter(ctx, r)
 }
 
 // Files lists the job's inputs and outputs by config key, for files.Check: a

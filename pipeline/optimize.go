@@ -124,6 +124,7 @@ type Floors struct {
 // it exactly as `graphdp run` does.
 func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeSummary, error) {
 	start := time.Now()
+	ctx = oj.Job.Context(ctx) // the weights are read with the job's delimiter too
 	job := oj.Job
 	job.HittingSet, job.Mechanism, job.Out = "", "", ""
 	x, err := LoadInputs(ctx, &job)
@@ -309,7 +310,7 @@ func readWeights(ctx context.Context, oj OptimizeJob, job Job, vs *ingest.Vertic
 	idCol := job.IngestColumns().ID
 	path := oj.Weights
 	if path == "" {
-		has, err := ingest.HasColumn(job.Vertices, col)
+		has, err := ingest.HasColumn(ctx, job.Vertices, col)
 		if err != nil {
 			return nil, "", err
 		}

@@ -55,6 +55,7 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
+	ctx = job.Context(ctx)
 	cols := job.IngestColumns()
 	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
 	if err != nil {

@@ -15,3 +15,5 @@
 //  4. A runner a binary does not link is a config error (exit 2) naming the binary
 //     that has it, found with every other problem before anything is read.
 package cli
+
+//go:generate go test -run ^TestCLIDoc$ -update-golden .

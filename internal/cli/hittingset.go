@@ -109,7 +109,7 @@ func cmdHittingSet(ctx context.Context, args []string, e *env) error {
 	if err := o.flags.logger(e); err != nil {
 		return err
 	}
-	return runHittingSet(ctx, o, e)
+	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runHittingSet(ctx, o, e) })
 }
 
 // runHittingSet executes a parsed hitting-set; tests call it directly.

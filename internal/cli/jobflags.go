@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
@@ -32,6 +34,7 @@ var jobFlagTable = []jobFlag{
 	{"delta", "delta", "privacy parameter `δ` in [0, 1)", func(j *pipeline.Job) any { return &j.Delta }},
 	{"engine", "engine", "engine `NAME`: propagate (linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
 	{"workers", "workers", "`N` cores to use, at most 1024 (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
+	{"delimiter", "delimiter", "`CHAR` separating the fields of .csv inputs: one character, or tab (default ','; .tsv files are tab-separated)", func(j *pipeline.Job) any { return &j.Delimiter }},
 	{"list", "list", "how many problems to list (`N`)", func(j *pipeline.Job) any { return &j.List }},
 	{"max-deterministic", "max_deterministic", "fail (exit status 3, nothing written) when more than `LIMIT` datasets, a count N or a share P% of them, are answered deterministically (p_one 0 or 1): for scheduled jobs", func(j *pipeline.Job) any { return &j.MaxDeterministic }},
 	{"id-column", "columns.id", "vertex id `COLUMN` of every table", func(j *pipeline.Job) any { return &j.Columns.ID }},
@@ -64,7 +67,8 @@ type jobFlags struct {
 	fromConfig pipeline.Job
 	// defaultRunner, if set, is the runner before the config file and flags apply.
 	defaultRunner string
-	usage         usageText // what -h prints above the flags
+	usage         usageText    // what -h prints above the flags
+	job           pipeline.Job // the job parse returned (inputs: its delimiter and columns)
 }
 
 // addJobFlags defines -config and the named job flags on fs.
@@ -156,7 +160,58 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 			}
 		}
 	})
+	jf.job = job
 	return job, source, unknown, nil
+}
+
+// inputs runs a command's work on its inputs: with the job's CSV delimiter in ctx
+// (pipeline.Job.Context), and a missing column that the file has but for case
+// hinted in the user's terms ("did you mean --id-column ID?", or the config key
+// for a column the command takes no flag for). more maps other column names to the
+// flag naming them (optimize's --weight-column).
+func (jf *jobFlags) inputs(ctx context.Context, work func(context.Context) error, more ...[2]string) error {
+	err := work(jf.job.Context(ctx))
+	var ie *ingest.InputError
+	if !errors.As(err, &ie) || ie.Near == "" || !errors.Is(ie, ingest.ErrMissingColumn) {
+		return err
+	}
+	for _, m := range more {
+		if m[0] == ie.Column {
+			ie.Hint = fmt.Sprintf("did you mean --%s %s?", m[1], shellWord(ie.Near))
+			return err
+		}
+	}
+	for _, def := range jobFlagTable {
+		leaf, ok := strings.CutPrefix(def.key, "columns.")
+		if !ok || columnOf(jf.job, leaf) != ie.Column {
+			continue
+		}
+		if jf.fs.Lookup(def.name) != nil {
+			ie.Hint = fmt.Sprintf("did you mean --%s %s?", def.name, shellWord(ie.Near))
+		} else {
+			ie.Hint = fmt.Sprintf("did you mean %s: %s (in the config file)?", def.key, ie.Near)
+		}
+		break
+	}
+	return err
+}
+
+// columnOf is the column name a job reads for a columns.* key's leaf (its default
+// where the job gives none).
+func columnOf(j pipeline.Job, leaf string) string {
+	c, mc := j.IngestColumns(), j.MechanismColumns()
+	return map[string]string{"id": c.ID, "answer": c.Answer, "src": c.Src, "dst": c.Dst, "p_true": c.PTrue,
+		"p_one": mc.POne, "binding_distance": mc.Distance}[leaf]
+}
+
+// shellWord is s as typed in a shell: as is when it is a plain word, else quoted.
+func shellWord(s string) string {
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // mechanism is the mechanism a command reads: -mechanism (or the config's mechanism

@@ -158,6 +158,9 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		return exitUsage
 	}
 	e := &env{stdout: stdout, stderr: stderr, log: slog.New(slog.DiscardHandler), prog: p, logw: stderr}
+	if p.Name != Graphdp.Name {
+		e.stdout = programOutput{stdout, p.Name} // help names this binary (usageText.print)
+	}
 	var records *slog.Logger
 	if e.json = wantsJSON(args[1:]); e.json {
 		records = jsonRecords(stderr).With("command", args[0])
@@ -209,6 +212,21 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		}
 	}
 	return code
+}
+
+// programOutput is stdout of a binary other than graphdp, naming it for the usage
+// lines help prints there.
+type programOutput struct {
+	io.Writer
+	name string
+}
+
+// programName is the binary whose usage goes to w.
+func programName(w io.Writer) string {
+	if p, ok := w.(programOutput); ok {
+		return p.name
+	}
+	return Graphdp.Name
 }
 
 // errHelp is returned when -h was asked for: usage was printed, exit 0.

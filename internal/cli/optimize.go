@@ -138,7 +138,7 @@ func cmdOptimize(ctx context.Context, args []string, e *env) error {
 	if err := o.flags.logger(e); err != nil {
 		return err
 	}
-	return runOptimize(ctx, o, e)
+	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runOptimize(ctx, o, e) }, [2]string{o.job.WeightColumn, "weight-column"})
 }
 
 // progressEvery is how often optimize prints a progress line.

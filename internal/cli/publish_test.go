@@ -101,6 +101,12 @@ func TestToolOutputPlaceCheckedFirst(t *testing.T) {
 		{[]string{"release", "-config", cfg, "-mechanism", mech, "-id", "a", "-out", missing + "/r.csv"}, "--out: "},
 		{[]string{"optimize", "-config", cfg, "-out", filepath.Join(dir, "h.csv"), "-mechanism-out", long + ".csv"}, "--mechanism-out: "},
 		{[]string{"optimize", "-config", cfg, "-out", filepath.Join(dir, "h.csv"), "-summary", missing + "/o.json"}, "--summary: "},
+		// Issue 28's reproducers: each used to do its work, then fail with exit 1.
+		{[]string{"report", "-config", cfg, "-mechanism", mech, "-html", missing + "/r.html"}, "--html: "},
+		{[]string{"optimize", "-config", cfg, "-out", filepath.Join(dir, "h.csv"), "-html", missing + "/o.html"}, "--html: "},
+		{[]string{"optimize", "-config", cfg, "-out", missing + "/h.csv"}, "--out: "},
+		{[]string{"run", "-config", cfg, "-out", missing + "/m.csv"}, "--out: "},
+		{[]string{"release", "-config", cfg, "-mechanism", mech, "-id", "a", "-out", filepath.Join(dir, "r.csv"), "-ledger", missing + "/l.jsonl"}, "--ledger: "},
 	} {
 		t.Run(c.args[0]+" "+c.flag, func(t *testing.T) {
 			before := snapshot(t, dir)

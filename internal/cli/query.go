@@ -77,7 +77,7 @@ func cmdQuery(ctx context.Context, args []string, e *env) error {
 	if err := o.flags.logger(e); err != nil {
 		return err
 	}
-	return runQuery(ctx, o, e)
+	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runQuery(ctx, o, e) })
 }
 
 // runQuery executes a parsed query; tests call it directly.

@@ -41,7 +41,7 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	var ids idFlags
 	jf := addJobFlags(fs, "a run's YAML job file: its out is the mechanism, its columns, ε and δ apply",
-		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column")
+		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column", "delimiter")
 	o.jf = jf
 	jf.usage = usageText{"--mechanism M (--id X … | --ids FILE) --out F [--ledger L] [--epsilon ε --delta δ]", "Draws the private answers of chosen datasets from a mechanism (exact Bernoulli\nsampling) and writes only id and released. What it spends on each dataset is the\nmechanism's (ε, δ), read from its metadata (graphdp run writes it); with --ledger\n(made by graphdp ledger init) the release is recorded there and refused past its budget."}
 	jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
@@ -110,7 +110,7 @@ func cmdRelease(ctx context.Context, args []string, e *env) error {
 	if err := o.logs.apply(e, "release"); err != nil {
 		return err
 	}
-	return runRelease(ctx, o, e)
+	return o.jf.inputs(ctx, func(ctx context.Context) error { return runRelease(ctx, o, e) })
 }
 
 // runRelease executes a parsed release; tests call it directly.

@@ -48,3 +48,38 @@ func TestRepeatedFlagRefused(t *testing.T) {
 		t.Fatalf("the job with each flag once: exit %d: %s", code, msg)
 	}
 }
+
+// Every command refuses a single-valued flag given twice (exit 2, nothing read):
+// one flag each, since onlyOnce wraps every flag of the set parseFlags parses
+// (completion has no flag of its own).
+func TestRepeatedFlagEveryCommand(t *testing.T) {
+	cases := map[string][]string{
+		"ledger init":   {"ledger", "init", "l.jsonl", "--budget-epsilon", "1", "--budget-epsilon", "2"},
+		"ledger raise":  {"ledger", "raise", "l.jsonl", "--reason", "a", "--reason", "b"},
+		"ledger show":   {"ledger", "show", "l.jsonl", "--list", "1", "--list", "2"},
+		"ledger verify": {"ledger", "verify", "l.jsonl", "--head", "a", "--head", "b"},
+		"ledger repair": {"ledger", "repair", "l.jsonl", "--reason", "a", "--reason", "b"},
+	}
+	for name := range commands {
+		if name != "ledger" && name != "completion" {
+			cases[name] = []string{name, "--log-level", "warn", "--log-level", "error"}
+		}
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for i, a := range args {
+				if a == "l.jsonl" {
+					args[i] = filepath.Join(dir, a)
+				}
+			}
+			code, _, stderr := graphdp(t, args...)
+			if code != 2 || !strings.Contains(stderr, "given twice") {
+				t.Errorf("graphdp %s: exit %d, want 2 with \"given twice\": %s", strings.Join(args, " "), code, stderr)
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				t.Errorf("wrote %v", ents)
+			}
+		})
+	}
+}

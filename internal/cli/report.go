@@ -30,7 +30,7 @@ func parseReport(args []string, stdout io.Writer) (*reportOptions, error) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	jf := addJobFlags(fs, "a run's YAML job file: inputs, ε, δ, columns; its out is the mechanism",
-		"mechanism", "edges", "vertices", "epsilon", "delta", "list",
+		"mechanism", "edges", "vertices", "epsilon", "delta", "list", "delimiter",
 		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column", "provenance-key")
 	jf.usage = usageText{"--config FILE | --mechanism M --edges E --vertices V [--epsilon ε --delta δ] [--json] [--html FILE]", "Explains a mechanism: accuracy, why (distance to the binding dataset), against\nrandomized response, deterministic datasets, and the exact DP audit. The mechanism's\nε and δ come from its metadata (graphdp run writes them); a CSV mechanism needs --epsilon."}
 	jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
@@ -66,7 +66,7 @@ func cmdReport(ctx context.Context, args []string, e *env) error {
 	if err := o.logs.apply(e, "report"); err != nil {
 		return err
 	}
-	return runReport(ctx, o, e)
+	return o.jf.inputs(ctx, func(ctx context.Context) error { return runReport(ctx, o, e) })
 }
 
 // runReport executes a parsed report; tests call it directly. The report is printed

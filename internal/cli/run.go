@@ -23,6 +23,7 @@ type runOptions struct {
 	quiet  bool
 	dryRun bool
 	json   bool
+	jf     *jobFlags
 }
 
 // parseRun parses flags: defaults, then the config file, then the flags that were set.
@@ -31,7 +32,7 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 	o := &runOptions{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stdout) // where -h prints (parseFlags)
-	names := []string{"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list", "max-deterministic", "provenance-key",
+	names := []string{"edges", "vertices", "hitting-set", "out", "summary", "epsilon", "delta", "engine", "workers", "list", "max-deterministic", "delimiter", "provenance-key",
 		"id-column", "answer-column", "src-column", "dst-column", "p-true-column"}
 	// The cluster flags only where a cluster runner is linked in (graphdp-beam):
 	// graphdp's help does not list flags it cannot use. Its config files may still
@@ -78,7 +79,7 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 		return nil, err
 	}
 	job.DryRun = o.dryRun
-	o.job = job
+	o.job, o.jf = job, jf
 	return o, nil
 }
 
@@ -93,7 +94,7 @@ func cmdRun(ctx context.Context, args []string, e *env) error {
 	if f, ok := e.stderr.(*os.File); ok && pipeline.IsTerminal(f) && !o.quiet && !e.json {
 		o.job.Progress = f
 	}
-	return runRun(ctx, o, e)
+	return o.jf.inputs(ctx, func(ctx context.Context) error { return runRun(ctx, o, e) })
 }
 
 // runRun executes a parsed run; tests call it directly.

@@ -26,7 +26,7 @@ const clusterGroup = "cluster (graphdp-beam)"
 
 var flagGroup = map[string]string{
 	"config": "inputs", "edges": "inputs", "vertices": "inputs", "hitting-set": "inputs", "mechanism": "inputs",
-	"ids": "inputs", "id": "inputs", "id-column": "inputs", "answer-column": "inputs", "src-column": "inputs",
+	"ids": "inputs", "id": "inputs", "delimiter": "inputs", "id-column": "inputs", "answer-column": "inputs", "src-column": "inputs",
 	"dst-column": "inputs", "p-true-column": "inputs", "p-one-column": "inputs", "distance-column": "inputs",
 
 	"epsilon": "privacy", "delta": "privacy", "ledger": "privacy", "budget-epsilon": "privacy", "budget-delta": "privacy",
@@ -97,9 +97,7 @@ func flagDefault(f *flag.Flag) string {
 			}
 		}
 		if leaf, ok := strings.CutPrefix(def.key, "columns."); ok {
-			c, mc := j.IngestColumns(), j.MechanismColumns()
-			return map[string]string{"id": c.ID, "answer": c.Answer, "src": c.Src, "dst": c.Dst, "p_true": c.PTrue,
-				"p_one": mc.POne, "binding_distance": mc.Distance}[leaf]
+			return columnOf(j, leaf)
 		}
 		return ""
 	}
@@ -110,7 +108,7 @@ func flagDefault(f *flag.Flag) string {
 type usageText struct{ synopsis, about string }
 
 func (u usageText) print(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: graphdp %s %s\n", fs.Name(), u.synopsis)
+	fmt.Fprintf(w, "usage: %s %s %s\n", programName(w), fs.Name(), u.synopsis)
 	if u.about != "" {
 		fmt.Fprintf(w, "\n%s\n", u.about)
 	}

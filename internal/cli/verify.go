@@ -62,7 +62,7 @@ func cmdVerify(ctx context.Context, args []string, e *env) error {
 	if err := o.flags.logger(e); err != nil {
 		return err
 	}
-	return runVerify(ctx, o, e)
+	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runVerify(ctx, o, e) })
 }
 
 // runVerify executes a parsed verify; tests call it directly.
