@@ -193,7 +193,7 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	// Every output's place is checked before any work: a run must not fail after
 	// the work for want of a folder, a permission or a shorter name (sink.CheckPath).
 	for _, f := range []struct{ key, path string }{{"out", j.Out}, {"summary", j.Summary}} {
-		if f.path == "" || hasScheme(f.path) {
+		if f.path == "" || files.HasScheme(f.path) {
 			continue
 		}
 		if err := sink.CheckPath(f.path); err != nil {
@@ -293,20 +293,8 @@ func Problems(source string, probs []string) error {
 // resolve makes relative paths relative to dir (a config file's folder).
 func (j *Job) resolve(dir string) {
 	for _, p := range []*string{&j.Edges, &j.Vertices, &j.HittingSet, &j.Mechanism, &j.Out, &j.Summary, &j.ProvenanceKey} {
-		if *p != "" && !filepath.IsAbs(*p) && !hasScheme(*p) {
+		if *p != "" && !filepath.IsAbs(*p) && !files.HasScheme(*p) {
 			*p = filepath.Join(dir, *p)
 		}
 	}
-}
-
-func hasScheme(p string) bool {
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
-		case c == ':':
-			return i > 1 && len(p) > i+2 && p[i+1:i+3] == "//"
-		case c == '/' || c == '\\':
-			return false
-		}
-	}
-	return false
 }

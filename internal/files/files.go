@@ -83,7 +83,7 @@ func (x identity) same(y identity) bool {
 
 // identify finds path's identity (doc.go invariants 1–3).
 func identify(path string) identity {
-	if path == "" || hasScheme(path) {
+	if path == "" || HasScheme(path) {
 		return identity{}
 	}
 	if fi, err := os.Stat(path); err == nil {
@@ -100,9 +100,9 @@ func identify(path string) identity {
 	return identity{dir: filepath.Clean(dir), name: name}
 }
 
-// hasScheme reports whether p starts with a URL scheme ("gs://"), as pipeline's
-// job paths may: a path on no local file system.
-func hasScheme(p string) bool {
+// HasScheme reports whether p starts with a URL scheme ("gs://"), as a job's
+// paths may: a path on no local file system.
+func HasScheme(p string) bool {
 	for i := 0; i < len(p); i++ {
 		switch c := p[i]; {
 		case c == ':':
