@@ -3,13 +3,13 @@ package beam
 import (
 	"slices"
 
+	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/graph"
-	"github.com/graphdp/graphdp/report"
 )
 
 // Components and the deterministic datasets, the two parts of the local run's summary
 // that need the whole graph's components (pipeline.Run: graph.CountComponents,
-// report.FindDeterministic). A shard labels its own components (graph.Shard.LocalRoots:
+// check.FindDeterministic). A shard labels its own components (graph.Shard.LocalRoots:
 // each by its smallest global position, graph doc.go invariant 5) and learns, in the
 // finish's exchange, the local roots of its cut neighbours; it reports its component
 // count, a spanning set of the links its cut edges make between roots, and what it
@@ -20,7 +20,7 @@ import (
 type shardComps struct {
 	Comps int64        // local components
 	Links []graph.Link // graph.Spanning of the links across the cut edges u < v
-	// The deterministic datasets (p_one exactly 0 or 1), by report.FindDeterministic's
+	// The deterministic datasets (p_one exactly 0 or 1), by check.FindDeterministic's
 	// rule: in the hitting set, forced; isolated; else forced if its component holds
 	// a hitting-set vertex, unconstrained if not. Isolated and Forced count those the
 	// shard decides; Open those whose local component holds no hitting-set vertex,
@@ -29,7 +29,7 @@ type shardComps struct {
 	Det, Isolated, Forced int64
 	Open                  []rootCount
 	HitRoots              []int32
-	First                 []firstDet // the shard's first report.MaxDeterministicListed, in position order
+	First                 []firstDet // the shard's first check.MaxDeterministicListed, in position order
 }
 
 type rootCount struct {
@@ -62,18 +62,18 @@ func (st *state) components(root []int32, comps int, links []graph.Link, m mecha
 		var reason string
 		switch {
 		case m.InH[i]:
-			reason = report.ReasonForced
+			reason = check.ReasonForced
 			sc.Forced++
 		case len(st.Shard.Neighbours(i)) == 0:
-			reason = report.ReasonIsolated
+			reason = check.ReasonIsolated
 			sc.Isolated++
 		case hitRoot[root[i]]:
-			reason = report.ReasonForced
+			reason = check.ReasonForced
 			sc.Forced++
 		default:
 			open[root[i]]++
 		}
-		if len(sc.First) < report.MaxDeterministicListed {
+		if len(sc.First) < check.MaxDeterministicListed {
 			sc.First = append(sc.First, firstDet{ID: st.IDs.text(i), POne: p + 0, Reason: reason, Root: root[i]}) // + 0: -0 reads 0
 		}
 	}
@@ -130,8 +130,8 @@ func (d *dec) shardComps() shardComps {
 }
 
 // joinComps is the launcher's half (doc.go invariant 5): the shards' parts, in shard order, joined into
-// the whole graph's component count and report.Deterministic.
-func joinComps(parts []shardComps) (int, report.Deterministic) {
+// the whole graph's component count and check.Deterministic.
+func joinComps(parts []shardComps) (int, check.Deterministic) {
 	var ids []int32
 	comps := 0
 	for _, sc := range parts {
@@ -165,7 +165,7 @@ func joinComps(parts []shardComps) (int, report.Deterministic) {
 			hit[find(r)] = true
 		}
 	}
-	var d report.Deterministic
+	var d check.Deterministic
 	for _, sc := range parts {
 		d.Count += int(sc.Det)
 		d.Isolated += int(sc.Isolated)
@@ -178,17 +178,17 @@ func joinComps(parts []shardComps) (int, report.Deterministic) {
 			}
 		}
 		for _, x := range sc.First {
-			if len(d.First) == report.MaxDeterministicListed {
+			if len(d.First) == check.MaxDeterministicListed {
 				break
 			}
 			if x.Reason == "" {
-				x.Reason = report.ReasonUnconstrained
+				x.Reason = check.ReasonUnconstrained
 				if hit[find(x.Root)] {
-					x.Reason = report.ReasonForced
+					x.Reason = check.ReasonForced
 				}
 			}
 			// The run's audit passed (or it fails): private ⟺ it has neighbours.
-			d.First = append(d.First, report.DeterministicDataset{ID: x.ID, Reason: x.Reason, Private: x.Reason != report.ReasonIsolated})
+			d.First = append(d.First, check.DeterministicDataset{ID: x.ID, Reason: x.Reason, Private: x.Reason != check.ReasonIsolated})
 		}
 	}
 	d.NotPrivate = d.Isolated

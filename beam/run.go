@@ -669,7 +669,7 @@ type finished struct {
 	MaxMove       float64     // Solution.MaxMove
 	Moved         int64       // Solution.Moved
 	Components    int         // of the whole graph
-	Deterministic report.Deterministic
+	Deterministic check.Deterministic
 	hitPos        []int32 // the hitting set's vertices, ascending
 	hitIDs        ids     // and their ids
 }

@@ -5,7 +5,9 @@
 // from the engines (package bfs) so that the audit cannot share a mistake with what it
 // audits: it reads only the graph, the p_one values and the bound functions of package
 // dp. It also compares a mechanism with a hitting set and the optimum (CompareOptimal,
-// graphdp verify). It imports graph and dp only.
+// graphdp verify), and decides which datasets a mechanism answers deterministically
+// and whether that is private (FindDeterministic, deterministic.go: used by run, the
+// Beam runner and report alike). It imports graph, dp and internal helpers only.
 //
 // Invariants:
 //
@@ -24,4 +26,7 @@
 //     the same counts. Verify's merge of its ranges (Audit.Merge), its second pass
 //     (Audit.Unranked) and its exact worst (Audit.Exact) are functions too, so a
 //     runner that applies them to its shards gets Verify's Audit field for field.
+//  5. A deterministic dataset (p_one exactly 0 or 1) is private exactly when it has
+//     neighbours and every DP inequality on its edges holds; Private + NotPrivate =
+//     Count and Isolated + Unconstrained + Forced = Count (Deterministic).
 package check

@@ -82,9 +82,9 @@ type OptimizeSummary struct {
 	// and name the option that fixes it.
 	Warnings []string `json:"warnings,omitempty"`
 	// Deterministic are the written mechanism's datasets with p_one exactly 0 or 1,
-	// and which of them are private (report.Deterministic; the mechanism is exactly
+	// and which of them are private (check.Deterministic; the mechanism is exactly
 	// DP, so those with neighbours are).
-	Deterministic *report.Deterministic `json:"deterministic,omitempty"`
+	Deterministic *check.Deterministic `json:"deterministic,omitempty"`
 	// TradeOff is the utility against a common floor on p_true (with --html, which
 	// draws it): a few certified solves from ½ to the largest floor.
 	TradeOff []optimize.TradePoint `json:"trade_off,omitempty"`

@@ -352,14 +352,14 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 }
 
 // findDeterministic finds the datasets answered with p_one exactly 0 or 1, why,
-// and which are private (report.Deterministic).
-func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.IDs) *report.Deterministic {
+// and which are private (check.Deterministic).
+func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.IDs) *check.Deterministic {
 	inHit := make([]bool, g.N())
 	for _, h := range hit {
 		inHit[h] = true
 	}
 	// nil pair: the audit above passed (or run failed), so DP holds on every edge.
-	d, _ := report.FindDeterministic(g, pone, inHit, nil, nil, func(v int32) string { return ids.String(int(v)) })
+	d, _ := check.FindDeterministic(g, pone, inHit, nil, nil, func(v int32) string { return ids.String(int(v)) })
 	return &d
 }
 

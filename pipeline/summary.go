@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/report"
 
 	"github.com/graphdp/graphdp/internal/words"
@@ -51,8 +52,8 @@ type Summary struct {
 	// Classes are the per-answer figures: sensitivity, specificity, min p_true.
 	Classes *report.Classes `json:"classes,omitempty"`
 	// Deterministic are the datasets answered with p_one exactly 0 or 1, and which of
-	// them are private (report.Deterministic).
-	Deterministic *report.Deterministic `json:"deterministic,omitempty"`
+	// them are private (check.Deterministic).
+	Deterministic *check.Deterministic `json:"deterministic,omitempty"`
 
 	Phases       []Phase `json:"phases"`
 	WallSeconds  float64 `json:"wall_seconds"`

@@ -22,7 +22,8 @@
 //     balanced accuracy their mean; a mechanism is degenerate when p_one varies by at
 //     most ConstantWithin while both answers occur, or an answer's mean is below
 //     PoorMean. A deterministic dataset (p_one 0 or 1) is private exactly when it has
-//     neighbours and every DP inequality on its edges holds (deterministic.go).
+//     neighbours and every DP inequality on its edges holds (check.FindDeterministic:
+//     the rule lives beside the audit; report only states it).
 //  4. The HTML pages are self-contained: styles inline (style.css, shared by the
 //     report and optimize's region page), plots as inline SVG, and on the report one
 //     inline script (graph.js: hover, click, search, zoom and pan; every dataset also

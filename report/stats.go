@@ -71,7 +71,7 @@ type Report struct {
 	RandomizedResponse RandomizedResponse `json:"randomized_response"`
 	Audit              Audit              `json:"audit"`
 	// Deterministic are the datasets answered with p_one exactly 0 or 1, private or not.
-	Deterministic Deterministic `json:"deterministic"`
+	Deterministic check.Deterministic `json:"deterministic"`
 	// LeastAccurate are the LeastAccurateListed datasets of lowest p_true, lowest
 	// first (ties by input position).
 	LeastAccurate []Dataset `json:"least_accurate"`
@@ -206,7 +206,7 @@ func Compute(in Input) *Report {
 	}
 	r.ByDistance = ByDistance{Kind: kind, Groups: byDistance(pt, dist)}
 	var det []bool
-	r.Deterministic, det = FindDeterministic(in.Graph, in.POne, in.InHit, in.Distance, &in.Pair, in.ID)
+	r.Deterministic, det = check.FindDeterministic(in.Graph, in.POne, in.InHit, in.Distance, &in.Pair, in.ID)
 	r.RandomizedResponse = randomizedResponse(pt, det, in.Pair, in.ID)
 	r.Audit = audit(in)
 	r.LeastAccurate = leastAccurate(in, pt, LeastAccurateListed)
