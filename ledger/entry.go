@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Framework is the privacy framework of every entry this version writes: approximate
@@ -274,7 +275,7 @@ func validate(e any, prev string) error {
 		seen := make(map[string]struct{}, len(x.Datasets))
 		for _, d := range x.Datasets {
 			if _, dup := seen[d]; dup {
-				return badLine("release entry: dataset %s listed twice", Quote(d))
+				return badLine("release entry: dataset %s listed twice", words.Quote(d))
 			}
 			seen[d] = struct{}{}
 		}
@@ -348,21 +349,6 @@ func isHex(s string, n int) bool {
 		}
 	}
 	return true
-}
-
-// Quote writes a dataset id for a message: as it is when it is printable and
-// unambiguous, else quoted with Go escapes, so that control characters from data
-// never reach the operator's terminal.
-func Quote(id string) string {
-	if id == "" || !utf8.ValidString(id) {
-		return strconv.Quote(id)
-	}
-	for _, r := range id {
-		if !strconv.IsPrint(r) || r == ' ' || r == '"' || r == '\\' || r == ',' || r == ':' {
-			return strconv.Quote(id)
-		}
-	}
-	return id
 }
 
 // ValidID reports whether a dataset id can be recorded exactly: JSON text holds

@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Budget is what each dataset may spend in total.
@@ -138,7 +140,7 @@ func (l *Ledger) apply(n int, d *decoded) error {
 		for _, id := range e.Datasets {
 			if after := l.spent[id].with(p); !after.fits(l.Budget) {
 				c := after.charge(l.Budget)
-				return badLine("release entry: dataset %s would have spent ε = %v, δ = %v, past the budget then in force (ε = %v, δ = %v); graphdp never records such a release", Quote(id), c.Epsilon, c.Delta, l.Budget.Epsilon, l.Budget.Delta)
+				return badLine("release entry: dataset %s would have spent ε = %v, δ = %v, past the budget then in force (ε = %v, δ = %v); graphdp never records such a release", words.Quote(id), c.Epsilon, c.Delta, l.Budget.Epsilon, l.Budget.Delta)
 			}
 		}
 		idx := int32(len(l.Releases))

@@ -123,7 +123,7 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if job.Ledger != "" {
 		for i, id := range ids {
 			if !ledger.ValidID(id) {
-				return nil, &ingest.InputError{File: job.Mechanism, Row: int64(rows[i]), Column: job.Columns.ID, Value: ledger.Quote(id), Err: ingest.ErrRange,
+				return nil, &ingest.InputError{File: job.Mechanism, Row: int64(rows[i]), Column: job.Columns.ID, Value: words.Quote(id), Err: ingest.ErrRange,
 					Msg: "not valid UTF-8: the ledger records ids as JSON text, which would change it (and then charge another id than the one released)"}
 			}
 		}
@@ -288,7 +288,7 @@ func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv Privacy) error {
 		var lines []string
 		for _, o := range over {
 			lines = append(lines, fmt.Sprintf("id %s: %s so far spent ε = %s, δ = %s; with this release ε = %s, δ = %s (%s)",
-				ledger.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), num(o.Before.Epsilon), num(o.Before.Delta), num(o.After.Epsilon), num(o.After.Delta), composition(o.After)))
+				words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), num(o.Before.Epsilon), num(o.Before.Delta), num(o.After.Epsilon), num(o.After.Delta), composition(o.After)))
 		}
 		return &RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
 			Head: fmt.Sprintf("this release (ε = %s, δ = %s per dataset, from %s) would take %d of %d requested datasets past the budget ε = %s, δ = %s; nothing written, ledger unchanged",
@@ -337,7 +337,7 @@ func refuseDeterministic(job ReleaseJob, m *ingest.MechanismTable, rows []int32)
 		if p := m.POne[r]; p == 0 || p == 1 {
 			total++
 			if len(lines) < 10 {
-				lines = append(lines, "id "+ledger.Quote(m.IDs.String(int(r)))+": answered deterministically")
+				lines = append(lines, "id "+words.Quote(m.IDs.String(int(r)))+": answered deterministically")
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 
 	"github.com/graphdp/graphdp/internal/words"
@@ -117,7 +116,7 @@ func printReleasePlan(w io.Writer, job pipeline.ReleaseJob, r *pipeline.Released
 	shown := min(len(ids), planListed)
 	if r.Budget == nil {
 		for _, id := range ids[:shown] {
-			fmt.Fprintf(w, "    id %s\n", ledger.Quote(id))
+			fmt.Fprintf(w, "    id %s\n", words.Quote(id))
 		}
 		moreLine(w, int64(len(ids)), shown)
 		return
@@ -126,7 +125,7 @@ func printReleasePlan(w io.Writer, job pipeline.ReleaseJob, r *pipeline.Released
 	for i, id := range ids[:shown] {
 		a := r.Plan.After[i]
 		fmt.Fprintf(w, "    id %s: %s before; after it ε = %s, δ = %s spent (%s composition)\n",
-			ledger.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), num(a.Epsilon), num(a.Delta), a.Method)
+			words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), num(a.Epsilon), num(a.Delta), a.Method)
 	}
 	moreLine(w, int64(len(ids)), shown)
 }

@@ -184,7 +184,7 @@ func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "graphdp ledger: %s: budget raised from ε = %s, δ = %s to ε = %s, δ = %s per dataset, by %s\n",
-			file, num(old.Epsilon), num(old.Delta), num(nb.Epsilon), num(nb.Delta), ledger.Quote(ledger.User()))
+			file, num(old.Epsilon), num(old.Delta), num(nb.Epsilon), num(nb.Delta), words.Quote(ledger.User()))
 		return nil
 	}
 }
@@ -367,7 +367,7 @@ func showView(l *ledger.Ledger, id string, only bool) *shown {
 
 // text prints v for people; list bounds the datasets listed (0: all).
 func (v *shown) text(w io.Writer, file string, list int) error {
-	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, ledger.Quote(v.CreatedBy))
+	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, words.Quote(v.CreatedBy))
 	fmt.Fprintf(w, "  head %s   (note it elsewhere: graphdp ledger verify --head checks it later)\n", v.Head)
 	fmt.Fprintf(w, "  budget per dataset: ε = %s, δ = %s (%s)\n", num(v.Budget.Epsilon), num(v.Budget.Delta), words.Count(int64(len(v.Raises)), "raise", "raises"))
 	modeWarning(w, file)
@@ -379,7 +379,7 @@ func (v *shown) text(w io.Writer, file string, list int) error {
 		shownN = list
 	}
 	for _, a := range v.Datasets[:shownN] {
-		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ledger.Quote(a.ID), a.Releases, num(a.Spent.Epsilon), num(a.Spent.Delta),
+		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", words.Quote(a.ID), a.Releases, num(a.Spent.Epsilon), num(a.Spent.Delta),
 			num(a.Remaining.Epsilon), num(a.Remaining.Delta), a.Spent.Method, num(a.Basic.Epsilon), num(a.Basic.Delta))
 	}
 	if err := tw.Flush(); err != nil {
@@ -393,13 +393,13 @@ func (v *shown) text(w io.Writer, file string, list int) error {
 	}
 	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Raises)), "raise", "raises"))
 	for _, r := range v.Raises {
-		fmt.Fprintf(w, "  line %d  %s  by %s: ε %s → %s, δ %s → %s: %s\n", r.Line, r.Time, ledger.Quote(r.User),
+		fmt.Fprintf(w, "  line %d  %s  by %s: ε %s → %s, δ %s → %s: %s\n", r.Line, r.Time, words.Quote(r.User),
 			num(r.From.Epsilon), num(r.To.Epsilon), num(r.From.Delta), num(r.To.Delta), strconv.Quote(r.Reason))
 	}
 	if len(v.Repairs) > 0 {
 		fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Repairs)), "repair", "repairs"))
 		for _, r := range v.Repairs {
-			fmt.Fprintf(w, "  line %d  %s  by %s: removed an incomplete line of %s (sha256 %s): %s\n", r.Line, r.Time, ledger.Quote(r.User),
+			fmt.Fprintf(w, "  line %d  %s  by %s: removed an incomplete line of %s (sha256 %s): %s\n", r.Line, r.Time, words.Quote(r.User),
 				words.Count(r.DroppedBytes, "byte", "bytes"), r.DroppedSHA256, strconv.Quote(r.Reason))
 		}
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/words"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
@@ -256,7 +257,7 @@ func TestLedgerWorkflow(t *testing.T) {
 		t.Errorf("raise that lowers: exit %d: %s", code, stderr)
 	}
 	_, stderr = mustRun(t, 0, "ledger", "raise", led, "--budget-epsilon", "10", "--reason", "second quarter")
-	if !strings.Contains(stderr, "budget raised from ε = 7, δ = 1e-06 to ε = 10, δ = 1e-06 per dataset, by "+ledger.Quote(ledger.User())) {
+	if !strings.Contains(stderr, "budget raised from ε = 7, δ = 1e-06 to ε = 10, δ = 1e-06 per dataset, by "+words.Quote(ledger.User())) {
 		t.Errorf("raise: %s", stderr)
 	}
 	rel("2", "4")
