@@ -8,11 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -514,21 +512,7 @@ func TestReleaseRollbackOnFullDisk(t *testing.T) {
 	if err := os.Mkdir(full, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{full, "release", "--mechanism", relMech, "--epsilon", "0.5", "--delta", "0", "--id", "1", "--out", filepath.Join(full, "r.csv"), "--ledger", led}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestOutputsOnFullDisk$")
-	cmd.Env = append(os.Environ(), fullDiskHelperEnv+"="+strings.Join(args, "\x1f"))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
-	out, err := cmd.Output()
-	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
-		t.Skipf("no mount namespace: %v", err)
-	}
-	if err != nil {
-		t.Fatalf("helper: %v: %s", err, out)
-	}
-	status, rest, _ := strings.Cut(string(out), "\n")
-	if why, ok := strings.CutPrefix(status, "skip "); ok {
-		t.Skip(why)
-	}
+	status, rest := onFullDisk(t, full, "release", "--mechanism", relMech, "--epsilon", "0.5", "--delta", "0", "--id", "1", "--out", filepath.Join(full, "r.csv"), "--ledger", led)
 	if status != "exit 1" || !strings.Contains(rest, "no space left on device") || strings.Contains(rest, "charged") {
 		t.Errorf("%s: %s", status, rest)
 	}

@@ -119,6 +119,28 @@ func TestToolOutputPlaceCheckedFirst(t *testing.T) {
 	}
 }
 
+// onFullDisk runs graphdp args in a child test binary whose folder full is a
+// full tmpfs (a mount namespace of its own), and returns its "exit N" line and
+// the rest of what it printed; it skips where no such namespace can be made.
+func onFullDisk(t *testing.T, full string, args ...string) (status, rest string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestOutputsOnFullDisk$")
+	cmd.Env = append(os.Environ(), fullDiskHelperEnv+"="+strings.Join(append([]string{full}, args...), "\x1f"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
+	out, err := cmd.Output()
+	if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
+		t.Skipf("no mount namespace: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("helper: %v: %s", err, out)
+	}
+	status, rest, _ = strings.Cut(string(out), "\n")
+	if why, ok := strings.CutPrefix(status, "skip "); ok {
+		t.Skip(why)
+	}
+	return status, rest
+}
+
 // fullDiskHelperEnv makes the test binary a graphdp run whose summary folder is a
 // full tmpfs mounted in a mount namespace of its own.
 const fullDiskHelperEnv = "GRAPHDP_CLI_FULL_DISK_HELPER"
@@ -159,20 +181,7 @@ func TestOutputsOnFullDisk(t *testing.T) {
 				}
 			}
 			before := snapshot(t, dir)
-			cmd := exec.Command(os.Args[0], "-test.run=^TestOutputsOnFullDisk$")
-			cmd.Env = append(os.Environ(), fullDiskHelperEnv+"="+strings.Join(append([]string{full}, c.args(dir, filepath.Join(dir, "configs/example.yaml"), full)...), "\x1f"))
-			cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS}
-			out, err := cmd.Output()
-			if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
-				t.Skipf("no mount namespace: %v", err)
-			}
-			if err != nil {
-				t.Fatalf("helper: %v: %s", err, out)
-			}
-			status, rest, _ := strings.Cut(string(out), "\n")
-			if why, ok := strings.CutPrefix(status, "skip "); ok {
-				t.Skip(why)
-			}
+			status, rest := onFullDisk(t, full, c.args(dir, filepath.Join(dir, "configs/example.yaml"), full)...)
 			if status != "exit 1" || !strings.Contains(rest, c.full) || !strings.Contains(rest, "no space left on device") || strings.Contains(rest, "published") {
 				t.Errorf("%s, want exit 1 naming %s and the full disk, nothing published:\n%s", status, c.full, rest)
 			}
