@@ -249,7 +249,7 @@ func checkParquet(t *testing.T, data []byte) {
 // (not with -short): a few seconds for the package in all.
 const mutations = 100
 
-// CI's bounded fuzzing of this package's readers (internal/fuzzmut, README "Tests").
+// CI's bounded fuzzing of this package's readers (internal/fuzzmut, CONTRIBUTING.md, "Fuzzing").
 func TestFuzzMutations(t *testing.T) {
 	str := func(ss []string) [][]byte {
 		out := make([][]byte, len(ss))

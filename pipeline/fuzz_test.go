@@ -59,7 +59,7 @@ func checkLoadConfig(t *testing.T, text string) {
 	_ = job.Problems(RunRequired, probs...)
 }
 
-// CI's bounded fuzzing of the config reader (internal/fuzzmut, README "Tests").
+// CI's bounded fuzzing of the config reader (internal/fuzzmut, CONTRIBUTING.md, "Fuzzing").
 func TestFuzzMutations(t *testing.T) {
 	var seeds [][]byte
 	for _, s := range configSeeds {

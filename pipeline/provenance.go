@@ -26,7 +26,7 @@ import (
 //
 // The keyed digest is HMAC-SHA256(key, the file's SHA-256 as 64 lowercase hex
 // digits), so it can be recomputed from sha256sum's output and the key file alone
-// (README, "Provenance"). The zero Provenance has no key.
+// (docs/FORMATS.md, "Provenance"). The zero Provenance has no key.
 type Provenance struct{ key []byte }
 
 // ProvenanceKeyEnv names the environment variable that gives the key file when

@@ -1,4 +1,4 @@
-// Package fuzzmut is the bounded fuzzing `go test ./...` runs (README, "Tests"): each
+// Package fuzzmut is the bounded fuzzing `go test ./...` runs (CONTRIBUTING.md, "Fuzzing"): each
 // fuzz target's inputs — its seeds and its corpus checked in under
 // testdata/fuzz/<Name> — and a fixed number of mutations of them, drawn from a fixed
 // seed, fed to the target's body in-process. Go's coverage-guided fuzzer runs only

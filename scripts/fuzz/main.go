@@ -1,5 +1,5 @@
 // Command fuzz runs Go's coverage-guided fuzzer on every fuzz target of the module,
-// one after the other, for -time each (README, "Tests"). `go test ./...` replays the
+// one after the other, for -time each (CONTRIBUTING.md, "Fuzzing"). `go test ./...` replays the
 // checked-in corpora and runs seeded mutations of them (internal/fuzzmut); this is
 // the longer, coverage-guided search, for a machine with time to spare:
 //
