@@ -74,13 +74,6 @@ func newPDHG(m *lp, x []float64) *pdhg {
 	return s
 }
 
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // step runs one PDHG step and the Halpern update. T(z) is kept in xp and, when a
 // check follows this step, in yp (writing yp costs memory traffic on every arc).
 func (s *pdhg) step(ctx context.Context) error {

@@ -413,10 +413,3 @@ func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
 
 // num formats a probability as the shortest decimal that reads back to the same float64.
 func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
