@@ -1,7 +1,6 @@
 package sink
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -393,23 +391,7 @@ func TestCrashBetweenRenames(t *testing.T) {
 	}
 	c := newFaultCase(t)
 	defer c.rec()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashBetweenRenames$")
-	cmd.Env = append(os.Environ(), crashHelperEnv+"="+c.root)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "ready\n" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("helper: %q, %v", line, err)
-	}
-	cmd.Process.Kill()
-	cmd.Wait()
+	killWhenReady(t, "TestCrashBetweenRenames", crashHelperEnv+"="+c.root)
 
 	st := folderState(t, c.root)
 	if !bytes.Equal(st[outTable].data, c.newCSV) {

@@ -71,25 +71,7 @@ func TestKillMidWriteLeavesNothing(t *testing.T) {
 	if err := os.WriteFile(out, []byte("previous\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestKillMidWriteLeavesNothing$")
-	cmd.Env = append(os.Environ(), killHelperEnv+"="+dir)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "ready\n" {
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("helper: %q, %v", line, err)
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
+	killWhenReady(t, "TestKillMidWriteLeavesNothing", killHelperEnv+"="+dir)
 	if data, _ := os.ReadFile(out); string(data) != "previous\n" {
 		t.Errorf("the previous file was changed: %q", data)
 	}
@@ -110,4 +92,29 @@ func TestKillMidWriteLeavesNothing(t *testing.T) {
 	if names := dirNames(t, dir); len(names) != 1 {
 		t.Errorf("after the next write the directory holds %q", names)
 	}
+}
+
+// killWhenReady runs test in a child test binary with env set, waits for the
+// child to print "ready" and kills it with SIGKILL (a crash at that point).
+func killWhenReady(t *testing.T, test, env string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("helper: %q, %v", line, err)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
 }
