@@ -2,10 +2,10 @@ package cover
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // A Policy gives every hitting-set vertex its p_true by its answer (graphdp
@@ -21,17 +21,17 @@ type Policy struct {
 // (docs/DESIGN.md §10.3).
 func Balanced(pair dp.Pair) Policy {
 	a := pair.Balanced()
-	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (balanced α = (e^ε+δ)/(e^ε+1))", num(a))}
+	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (balanced α = (e^ε+δ)/(e^ε+1))", words.Num(a))}
 }
 
 // Uniform is p_true = a on every vertex.
 func Uniform(a float64) Policy {
-	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (--alpha)", num(a))}
+	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (--alpha)", words.Num(a))}
 }
 
 // ByAnswer is p_true = a0 on answer-0 vertices and a1 on answer-1 vertices.
 func ByAnswer(a0, a1 float64) Policy {
-	return Policy{PTrue: [2]float64{a0, a1}, Name: fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (--alpha-0, --alpha-1)", num(a0), num(a1))}
+	return Policy{PTrue: [2]float64{a0, a1}, Name: fmt.Sprintf("p_true = %s on answer 0, %s on answer 1 (--alpha-0, --alpha-1)", words.Num(a0), words.Num(a1))}
 }
 
 // Values is the policy's p_true for each vertex of set.
@@ -73,6 +73,3 @@ func boundaryOf(g *graph.Graph, answer []bool) (vertices []int32, edges int64) {
 	}
 	return vertices, edges
 }
-
-// num is the shortest decimal that reads back to x.
-func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

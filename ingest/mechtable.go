@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // This file reads a mechanism table on its own, without a vertices file: run's
@@ -168,14 +170,12 @@ func (m *MechanismTable) finish(ptrue []float64) error {
 			want = 1 - want
 		}
 		if math.Abs(p-want) > MechanismPTolerance {
-			return cellError(m.File, ErrInconsistent, int64(i), m.cols.PTrue, mechNum(p), fmt.Sprintf("disagrees with %s = %s and answer %d (expected %s)",
-				m.cols.POne, mechNum(m.POne[i]), mechB2i(m.Answer[i]), mechNum(want)))
+			return cellError(m.File, ErrInconsistent, int64(i), m.cols.PTrue, words.Num(p), fmt.Sprintf("disagrees with %s = %s and answer %d (expected %s)",
+				m.cols.POne, words.Num(m.POne[i]), mechB2i(m.Answer[i]), words.Num(want)))
 		}
 	}
 	return nil
 }
-
-func mechNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 func mechB2i(b bool) int {
 	if b {

@@ -17,6 +17,7 @@ import (
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/cover"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/words"
 	"github.com/graphdp/graphdp/optimize"
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
@@ -204,8 +205,8 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	meta := OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
 		"graphdp.hitting_set": kind,
 		"graphdp.policy":      "optimize: " + s.policy(),
-		"graphdp.utility":     num(res.Utility),
-		"graphdp.upper_bound": num(res.Upper),
+		"graphdp.utility":     words.Num(res.Utility),
+		"graphdp.upper_bound": words.Num(res.Upper),
 	})
 	// Every output is staged, then all are published together (sink.Outputs).
 	out := sink.NewOutputs()

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/words"
 	"github.com/graphdp/graphdp/ledger"
 )
 
@@ -97,10 +98,10 @@ func ResolvePrivacy(file string, meta map[string]string, st Stated, needDelta bo
 	}
 	var probs []string
 	if st.Epsilon != nil && *st.Epsilon != eps {
-		probs = append(probs, fmt.Sprintf("epsilon: %s was given, but %s says it was built with ε = %s (%s); a mechanism's own metadata says what it spends: drop epsilon or correct it", num(*st.Epsilon), file, es, metaEpsilon))
+		probs = append(probs, fmt.Sprintf("epsilon: %s was given, but %s says it was built with ε = %s (%s); a mechanism's own metadata says what it spends: drop epsilon or correct it", words.Num(*st.Epsilon), file, es, metaEpsilon))
 	}
 	if st.Delta != nil && *st.Delta != delta {
-		probs = append(probs, fmt.Sprintf("delta: %s was given, but %s says it was built with δ = %s (%s); a mechanism's own metadata says what it spends: drop delta or correct it", num(*st.Delta), file, ds, metaDelta))
+		probs = append(probs, fmt.Sprintf("delta: %s was given, but %s says it was built with δ = %s (%s); a mechanism's own metadata says what it spends: drop delta or correct it", words.Num(*st.Delta), file, ds, metaDelta))
 	}
 	if len(probs) > 0 {
 		return Privacy{}, &ConfigError{Problems: probs}

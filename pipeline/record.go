@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // OutputSchema is run's output: one row per vertex (docs/FORMATS.md, "Output").
@@ -239,7 +240,7 @@ func appendBits[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint6
 func Metadata(job *Job, engine string, l *Loaded) map[string]string {
 	return OutputMetadata(job.Epsilon, job.Delta, l, map[string]string{
 		"graphdp.engine":    engine,
-		"graphdp.tolerance": num(bfs.Tolerance),
+		"graphdp.tolerance": words.Num(bfs.Tolerance),
 	})
 }
 
@@ -248,8 +249,8 @@ func Metadata(job *Job, engine string, l *Loaded) map[string]string {
 // provenance.go allows (no plain digest of a file holding private data), and extra.
 func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) map[string]string {
 	meta := map[string]string{
-		"graphdp.epsilon": num(epsilon),
-		"graphdp.delta":   num(delta),
+		"graphdp.epsilon": words.Num(epsilon),
+		"graphdp.delta":   words.Num(delta),
 	}
 	if l != nil {
 		p := l.Provenance

@@ -274,10 +274,10 @@ func planRelease(job ReleaseJob, ids []string, priv Privacy) (*Released, error) 
 func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv Privacy) error {
 	var probs []string
 	if job.BudgetEpsilon != nil && *job.BudgetEpsilon != l.Budget.Epsilon {
-		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", num(*job.BudgetEpsilon), job.Ledger, num(l.Budget.Epsilon)))
+		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*job.BudgetEpsilon), job.Ledger, words.Num(l.Budget.Epsilon)))
 	}
 	if job.BudgetDelta != nil && *job.BudgetDelta != l.Budget.Delta {
-		probs = append(probs, fmt.Sprintf("budget-delta: %s was given, but the ledger %s has the budget δ = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", num(*job.BudgetDelta), job.Ledger, num(l.Budget.Delta)))
+		probs = append(probs, fmt.Sprintf("budget-delta: %s was given, but the ledger %s has the budget δ = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*job.BudgetDelta), job.Ledger, words.Num(l.Budget.Delta)))
 	}
 	if len(probs) > 0 {
 		return &ConfigError{Problems: probs}
@@ -288,11 +288,11 @@ func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv Privacy) error {
 		var lines []string
 		for _, o := range over {
 			lines = append(lines, fmt.Sprintf("id %s: %s so far spent ε = %s, δ = %s; with this release ε = %s, δ = %s (%s)",
-				words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), num(o.Before.Epsilon), num(o.Before.Delta), num(o.After.Epsilon), num(o.After.Delta), composition(o.After)))
+				words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Num(o.Before.Epsilon), words.Num(o.Before.Delta), words.Num(o.After.Epsilon), words.Num(o.After.Delta), composition(o.After)))
 		}
 		return &RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
 			Head: fmt.Sprintf("this release (ε = %s, δ = %s per dataset, from %s) would take %d of %d requested datasets past the budget ε = %s, δ = %s; nothing written, ledger unchanged",
-				num(priv.Epsilon), num(priv.Delta), sourceWords(priv.Source), total, len(ids), num(l.Budget.Epsilon), num(l.Budget.Delta))}
+				words.Num(priv.Epsilon), words.Num(priv.Delta), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Epsilon), words.Num(l.Budget.Delta))}
 	}
 	return nil
 }

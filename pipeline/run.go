@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -410,6 +409,3 @@ func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
 	}
 	return Infeasible(l.Hit.File, job.Epsilon, job.Delta, int64(sol.Infeasible), first)
 }
-
-// num formats a probability as the shortest decimal that reads back to the same float64.
-func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -66,7 +66,7 @@ func printRunPlan(w io.Writer, job pipeline.Job, s *pipeline.Summary) {
 		workers = words.Count(int64(job.Workers), "core", "cores")
 	}
 	fmt.Fprintf(w, "  engine:    %s on %s (runner local)\n", s.Engine, workers)
-	fmt.Fprintf(w, "  privacy:   ε = %s, δ = %s\n", num(s.Epsilon), num(s.Delta))
+	fmt.Fprintf(w, "  privacy:   ε = %s, δ = %s\n", words.Num(s.Epsilon), words.Num(s.Delta))
 	fmt.Fprintf(w, "  memory:    %s\n", memoryLine(s.Memory))
 	fmt.Fprintf(w, "  graph:     %s, %s kept of %d rows read (%s, %s), %s\n",
 		words.Count(int64(s.Vertices), "vertex", "vertices"), words.Count(s.EdgesKept, "edge", "edges"), s.EdgesRead,
@@ -89,11 +89,11 @@ func printOptimizePlan(w io.Writer, oj pipeline.OptimizeJob, s *pipeline.Optimiz
 		words.Count(int64(s.Vertices), "dataset", "datasets"), words.Count(s.Edges, "edge", "edges"))
 	fmt.Fprintf(w, "  objective: %s; weights: %s; total %.10g (the utility of answering truthfully)\n", s.Objective, s.Weights, s.TotalWeight)
 	if f := s.Floors; f.Answer0 > 0 || f.Answer1 > 0 {
-		fmt.Fprintf(w, "  floors:    p_true ≥ %s on answer-0 datasets, ≥ %s on answer-1 datasets: met by some DP mechanism\n", num(f.Answer0), num(f.Answer1))
+		fmt.Fprintf(w, "  floors:    p_true ≥ %s on answer-0 datasets, ≥ %s on answer-1 datasets: met by some DP mechanism\n", words.Num(f.Answer0), words.Num(f.Answer1))
 	}
 	fmt.Fprintf(w, "  outputs:   %s (not written)\n", outputsLine([2]string{"out", oj.Out}, [2]string{"mechanism-out", oj.MechanismOut},
 		[2]string{"summary", oj.SummaryOut}, [2]string{"html", oj.HTML}))
-	fmt.Fprintf(w, "  privacy:   ε = %s, δ = %s (balanced α = %.6g)\n", num(s.Epsilon), num(s.Delta), s.Alpha)
+	fmt.Fprintf(w, "  privacy:   ε = %s, δ = %s (balanced α = %.6g)\n", words.Num(s.Epsilon), words.Num(s.Delta), s.Alpha)
 	fmt.Fprintf(w, "  memory:    %s; the solver's arrays come on top\n", memoryLine(s.Memory))
 	fmt.Fprintf(w, "  problem:   %s; the values of %s (%s) to optimise\n",
 		words.Count(s.BoundaryEdges, "boundary edge", "boundary edges"), words.Count(int64(s.HittingSet), "dataset", "datasets"), s.HittingSetIs)
@@ -109,7 +109,7 @@ func printOptimizePlan(w io.Writer, oj pipeline.OptimizeJob, s *pipeline.Optimiz
 func printReleasePlan(w io.Writer, job pipeline.ReleaseJob, r *pipeline.Released) {
 	fmt.Fprintln(w, "graphdp release --dry-run: the release passes every check; nothing drawn, recorded or written")
 	p := r.Privacy
-	fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, num(p.Epsilon), num(p.Delta), privacySource(p))
+	fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, words.Num(p.Epsilon), words.Num(p.Delta), privacySource(p))
 	fmt.Fprintf(w, "  output:    %s (not written)\n", job.Out)
 	ids := r.Plan.IDs
 	fmt.Fprintf(w, "  datasets:  %s\n", words.Count(int64(len(ids)), "dataset", "datasets"))
@@ -121,11 +121,11 @@ func printReleasePlan(w io.Writer, job pipeline.ReleaseJob, r *pipeline.Released
 		moreLine(w, int64(len(ids)), shown)
 		return
 	}
-	fmt.Fprintf(w, "  ledger:    %s: budget ε = %s, δ = %s per dataset; every dataset fits (not recorded)\n", job.Ledger, num(r.Budget.Epsilon), num(r.Budget.Delta))
+	fmt.Fprintf(w, "  ledger:    %s: budget ε = %s, δ = %s per dataset; every dataset fits (not recorded)\n", job.Ledger, words.Num(r.Budget.Epsilon), words.Num(r.Budget.Delta))
 	for i, id := range ids[:shown] {
 		a := r.Plan.After[i]
 		fmt.Fprintf(w, "    id %s: %s before; after it ε = %s, δ = %s spent (%s composition)\n",
-			words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), num(a.Epsilon), num(a.Delta), a.Method)
+			words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Num(a.Epsilon), words.Num(a.Delta), a.Method)
 	}
 	moreLine(w, int64(len(ids)), shown)
 }

@@ -147,7 +147,7 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		var re *pipeline.RejectError
 		if errors.As(err, &re) && re.Kind == "infeasible" {
 			re.Head = fmt.Sprintf("%s with %s is not feasible: %s", what, policy.Name, re.Head)
-			re.Lines = append(re.Lines, fmt.Sprintf("hint: the balanced α = %s is always feasible; a larger p_true conflicts with hitting-set vertices of the other answer nearby", num(x.Pair.Balanced())))
+			re.Lines = append(re.Lines, fmt.Sprintf("hint: the balanced α = %s is always feasible; a larger p_true conflicts with hitting-set vertices of the other answer nearby", words.Num(x.Pair.Balanced())))
 		}
 		return err
 	}
@@ -207,7 +207,7 @@ func (f *optFloat) String() string {
 	if f == nil || !f.set {
 		return ""
 	}
-	return num(f.v)
+	return words.Num(f.v)
 }
 
 func (f *optFloat) Set(s string) error {

@@ -155,7 +155,7 @@ func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "graphdp ledger: created %s (mode 0600, %s): budget ε = %s, δ = %s per dataset\n  head %s\n",
-			file, h.Framework, num(nb.Epsilon), num(nb.Delta), l.Head)
+			file, h.Framework, words.Num(nb.Epsilon), words.Num(nb.Delta), l.Head)
 		return nil
 	}
 }
@@ -184,7 +184,7 @@ func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "graphdp ledger: %s: budget raised from ε = %s, δ = %s to ε = %s, δ = %s per dataset, by %s\n",
-			file, num(old.Epsilon), num(old.Delta), num(nb.Epsilon), num(nb.Delta), words.Quote(ledger.User()))
+			file, words.Num(old.Epsilon), words.Num(old.Delta), words.Num(nb.Epsilon), words.Num(nb.Delta), words.Quote(ledger.User()))
 		return nil
 	}
 }
@@ -230,7 +230,7 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 			file, words.Count(int64(l.Lines), "line", "lines"))
 		fmt.Fprintf(w, "  %s, %s, %s; budget ε = %s, δ = %s per dataset\n",
 			words.Count(int64(len(l.Releases)), "release", "releases"), words.Count(int64(len(l.Raises)), "raise", "raises"),
-			words.Count(int64(len(l.Repairs)), "repair", "repairs"), num(l.Budget.Epsilon), num(l.Budget.Delta))
+			words.Count(int64(len(l.Repairs)), "repair", "repairs"), words.Num(l.Budget.Epsilon), words.Num(l.Budget.Delta))
 		fmt.Fprintf(w, "  head %s\n", l.Head)
 		modeWarning(w, file)
 		if *head != "" {
@@ -369,7 +369,7 @@ func showView(l *ledger.Ledger, id string, only bool) *shown {
 func (v *shown) text(w io.Writer, file string, list int) error {
 	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, words.Quote(v.CreatedBy))
 	fmt.Fprintf(w, "  head %s   (note it elsewhere: graphdp ledger verify --head checks it later)\n", v.Head)
-	fmt.Fprintf(w, "  budget per dataset: ε = %s, δ = %s (%s)\n", num(v.Budget.Epsilon), num(v.Budget.Delta), words.Count(int64(len(v.Raises)), "raise", "raises"))
+	fmt.Fprintf(w, "  budget per dataset: ε = %s, δ = %s (%s)\n", words.Num(v.Budget.Epsilon), words.Num(v.Budget.Delta), words.Count(int64(len(v.Raises)), "raise", "raises"))
 	modeWarning(w, file)
 	fmt.Fprintf(w, "\n%s, the most spent first:\n", words.Count(int64(len(v.Datasets)), "dataset", "datasets"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -379,8 +379,8 @@ func (v *shown) text(w io.Writer, file string, list int) error {
 		shownN = list
 	}
 	for _, a := range v.Datasets[:shownN] {
-		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", words.Quote(a.ID), a.Releases, num(a.Spent.Epsilon), num(a.Spent.Delta),
-			num(a.Remaining.Epsilon), num(a.Remaining.Delta), a.Spent.Method, num(a.Basic.Epsilon), num(a.Basic.Delta))
+		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", words.Quote(a.ID), a.Releases, words.Num(a.Spent.Epsilon), words.Num(a.Spent.Delta),
+			words.Num(a.Remaining.Epsilon), words.Num(a.Remaining.Delta), a.Spent.Method, words.Num(a.Basic.Epsilon), words.Num(a.Basic.Delta))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -389,12 +389,12 @@ func (v *shown) text(w io.Writer, file string, list int) error {
 	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Releases)), "release", "releases"))
 	for _, r := range v.Releases {
 		fmt.Fprintf(w, "  line %d  %s  release %s  ε = %s, δ = %s (%s)  %s\n    mechanism %s  sha256 %s\n",
-			r.Line, r.Time, r.ReleaseID, num(r.Epsilon), num(r.Delta), r.Source, words.Count(int64(len(r.Datasets)), "dataset", "datasets"), r.Mechanism, r.MechanismSHA256)
+			r.Line, r.Time, r.ReleaseID, words.Num(r.Epsilon), words.Num(r.Delta), r.Source, words.Count(int64(len(r.Datasets)), "dataset", "datasets"), r.Mechanism, r.MechanismSHA256)
 	}
 	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Raises)), "raise", "raises"))
 	for _, r := range v.Raises {
 		fmt.Fprintf(w, "  line %d  %s  by %s: ε %s → %s, δ %s → %s: %s\n", r.Line, r.Time, words.Quote(r.User),
-			num(r.From.Epsilon), num(r.To.Epsilon), num(r.From.Delta), num(r.To.Delta), strconv.Quote(r.Reason))
+			words.Num(r.From.Epsilon), words.Num(r.To.Epsilon), words.Num(r.From.Delta), words.Num(r.To.Delta), strconv.Quote(r.Reason))
 	}
 	if len(v.Repairs) > 0 {
 		fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Repairs)), "repair", "repairs"))

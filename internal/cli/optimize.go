@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // optimizeOptions are optimize's flags over its job.
@@ -191,11 +191,10 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 // they are refused, and the largest ones met, printed exactly (the shortest decimal
 // that reads back as the float64 limit, which is itself met).
 func floorRefusal(fe *optimize.FloorError, asked [3]float64) error {
-	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	var flags []string
 	for i, name := range []string{"--min-accuracy-0", "--min-accuracy-1", "--min-accuracy"} {
 		if asked[i] > 0 {
-			flags = append(flags, name+" "+num(asked[i]))
+			flags = append(flags, name+" "+words.Num(asked[i]))
 		}
 	}
 	return &rejected{fmt.Sprintf("%s: no (ε,δ)-DP mechanism gives every answer-1 dataset p_true ≥ %s and every answer-0 dataset p_true ≥ %s: "+
@@ -203,5 +202,5 @@ func floorRefusal(fe *optimize.FloorError, asked [3]float64) error {
 		"  the largest --min-accuracy (both answers) is %s\n"+
 		"  with --min-accuracy-1 %s, the largest --min-accuracy-0 is %s\n"+
 		"  with --min-accuracy-0 %s, the largest --min-accuracy-1 is %s",
-		strings.Join(flags, " "), num(fe.Asked[1]), num(fe.Asked[0]), num(fe.Common), num(fe.Asked[1]), num(fe.Max0), num(fe.Asked[0]), num(fe.Max1))}
+		strings.Join(flags, " "), words.Num(fe.Asked[1]), words.Num(fe.Asked[0]), words.Num(fe.Common), words.Num(fe.Asked[1]), words.Num(fe.Max0), words.Num(fe.Asked[0]), words.Num(fe.Max1))}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/internal/testgraph"
+	"github.com/graphdp/graphdp/internal/words"
 	"github.com/graphdp/graphdp/sink"
 )
 
@@ -35,7 +36,7 @@ type genCase struct {
 }
 
 func (g *genCase) args(cmd string, more ...string) []string {
-	a := []string{cmd, "-vertices", g.vertices, "-edges", g.edges, "-epsilon", num(g.eps), "-delta", num(g.delta)}
+	a := []string{cmd, "-vertices", g.vertices, "-edges", g.edges, "-epsilon", words.Num(g.eps), "-delta", words.Num(g.delta)}
 	return append(a, more...)
 }
 
@@ -360,7 +361,7 @@ func TestVerifyRejectsNudge(t *testing.T) {
 			if w == v {
 				x = p
 			}
-			fmt.Fprintf(&b, "%s,%s\n", rows[w][0], num(x))
+			fmt.Fprintf(&b, "%s,%s\n", rows[w][0], words.Num(x))
 		}
 		bad := filepath.Join(g.dir, "nudged.csv")
 		if err := os.WriteFile(bad, []byte(b.String()), 0o644); err != nil {
@@ -375,7 +376,7 @@ func TestVerifyRejectsNudge(t *testing.T) {
 		b.Reset()
 		b.WriteString("id,p_one\n")
 		for w := range rows {
-			fmt.Fprintf(&b, "%s,%s\n", rows[w][0], num(pone[w]))
+			fmt.Fprintf(&b, "%s,%s\n", rows[w][0], words.Num(pone[w]))
 		}
 		if err := os.WriteFile(bad, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)

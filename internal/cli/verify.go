@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/graphdp/graphdp/bfs"
@@ -205,7 +204,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 	var failed []string
 	fmt.Fprintf(w, "  agreement with the hitting set: %d of %d values within %g\n", len(x.Hit.Vertex)-o.Disagree, len(x.Hit.Vertex), bfs.Tolerance)
 	for _, m := range o.FirstDisagree {
-		fmt.Fprintf(w, "    id %s: p_true %s, the hitting set gives %s (off by %.3g)\n", words.Quote(ids.String(int(m.V))), num(m.Got), num(m.Want), m.Got-m.Want)
+		fmt.Fprintf(w, "    id %s: p_true %s, the hitting set gives %s (off by %.3g)\n", words.Quote(ids.String(int(m.V))), words.Num(m.Got), words.Num(m.Want), m.Got-m.Want)
 	}
 	moreLine(w, int64(o.Disagree), len(o.FirstDisagree))
 	res := &verifyHitJSON{File: x.Hit.File, Vertices: len(x.Hit.Vertex), BoundaryEdges: c.BoundaryEdges, Agree: len(x.Hit.Vertex) - o.Disagree,
@@ -238,7 +237,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 	if o.Below > 0 {
 		fmt.Fprintf(w, "  not optimal (largest shortfall %.3g):\n", o.Shortfall)
 		for _, m := range o.FirstBelow {
-			fmt.Fprintf(w, "    id %s: p_true %s < optimum %s (%s): short by %.3g\n", words.Quote(ids.String(int(m.V))), num(m.Got), num(m.Want), why(m.V), m.Want-m.Got)
+			fmt.Fprintf(w, "    id %s: p_true %s < optimum %s (%s): short by %.3g\n", words.Quote(ids.String(int(m.V))), words.Num(m.Got), words.Num(m.Want), why(m.V), m.Want-m.Got)
 		}
 		moreLine(w, int64(o.Below), len(o.FirstBelow))
 		failed = append(failed, words.Count(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
@@ -246,7 +245,7 @@ func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int)
 	if o.Above > 0 {
 		fmt.Fprintln(w, "  above the optimum (no DP mechanism agreeing with the hitting set gets there):")
 		for _, m := range o.FirstAbove {
-			fmt.Fprintf(w, "    id %s: p_true %s > optimum %s (%s) by %.3g\n", words.Quote(ids.String(int(m.V))), num(m.Got), num(m.Want), why(m.V), m.Got-m.Want)
+			fmt.Fprintf(w, "    id %s: p_true %s > optimum %s (%s) by %.3g\n", words.Quote(ids.String(int(m.V))), words.Num(m.Got), words.Num(m.Want), why(m.V), m.Got-m.Want)
 		}
 		moreLine(w, int64(o.Above), len(o.FirstAbove))
 		failed = append(failed, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
@@ -273,7 +272,7 @@ func edgeLine(ids ingest.IDs, v check.EdgeViolation) string {
 	}
 	u, x := words.Quote(ids.String(int(v.U))), words.Quote(ids.String(int(v.V)))
 	return fmt.Sprintf("edge %s – %s, output %d: Pr[M(%s)=%d] = %s, Pr[M(%s)=%d] = %s, excess %.3g",
-		u, x, j, u, j, num(v.PU), x, j, num(v.PV), v.Excess)
+		u, x, j, u, j, words.Num(v.PU), x, j, words.Num(v.PV), v.Excess)
 }
 
 func moreLine(w io.Writer, total int64, shown int) {
@@ -281,6 +280,3 @@ func moreLine(w io.Writer, total int64, shown int) {
 		fmt.Fprintf(w, "    … and %d more\n", n)
 	}
 }
-
-// num formats a probability as the shortest decimal that reads back to the same float64.
-func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

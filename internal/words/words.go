@@ -16,6 +16,10 @@ func Count(n int64, one, many string) string {
 	return strconv.FormatInt(n, 10) + " " + many
 }
 
+// Num writes x as the shortest decimal that reads back to the same float64 (a
+// probability, ε or δ in a message exactly as graphdp holds it).
+func Num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
 // Humane writes a non-negative quantity with an SI suffix and 3 significant digits:
 // 584, 58.4k, 584k, 5.84M.
 func Humane(x float64) string {
