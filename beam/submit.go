@@ -49,7 +49,7 @@ func (e *WorkerError) Error() string {
 
 // execute runs p on the chosen runner and waits for it.
 func execute(ctx context.Context, opts Options, p *sdk.Pipeline, log *slog.Logger) error {
-	name := runnerName(opts)
+	name := opts.RunnerName()
 	if name == "prism" && opts.Endpoint == "" {
 		_, err := prism.Execute(ctx, p) // in-process job server, LOOPBACK workers in this process
 		return err
@@ -177,7 +177,10 @@ func submit(ctx context.Context, opts Options, p *sdk.Pipeline, log *slog.Logger
 		return fmt.Errorf("job server %s: %w", endpoint, err)
 	}
 	log.Debug("beam job submitted", "job", jobID, "endpoint", endpoint, "environment", envDesc)
-	timeout := opts.WorkerTimeout
+	timeout, err := opts.Timeout() // validated with the job
+	if err != nil {
+		return err
+	}
 	if timeout <= 0 {
 		timeout = DefaultWorkerTimeout
 	}
