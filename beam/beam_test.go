@@ -821,7 +821,7 @@ func TestBeamInternalErrorLikeLocal(t *testing.T) {
 		local, beam, lerr, berr := bothPolicy(t, job, 1, 0.01, opts, p)
 		sameOutcome(t, fmt.Sprintf("%+v", opts), local, beam, lerr, berr)
 		if berr == nil || !strings.HasPrefix(berr.Error(), "internal error: the computed mechanism fails the DP audit on ") ||
-			!strings.Contains(berr.Error(), `e.g. "10"–"20"`) || len(beam) != 0 || len(local) != 0 {
+			!strings.Contains(berr.Error(), "e.g. 10–20 (excess ") || len(beam) != 0 || len(local) != 0 {
 			t.Fatalf("%+v: %v (%d, %d bytes written); want the audit's internal error naming 10–20, nothing written", opts, berr, len(local), len(beam))
 		}
 	}
