@@ -111,7 +111,7 @@ func TestOutputIsDP(t *testing.T) {
 		if sol.Infeasible != 0 {
 			t.Fatalf("%s: feasible instance rejected: %+v", name, sol.Violations)
 		}
-		a := check.Verify(in.G, sol.POne, in.Pair, 0, 3)
+		a, _ := check.Verify(context.Background(), in.G, sol.POne, in.Pair, 0, 3)
 		if a.Violations != 0 {
 			t.Fatalf("%s: %d dp.Pair violations, first %+v", name, a.Violations, a.First)
 		}
