@@ -40,8 +40,6 @@ type OptimizeJob struct {
 	// lower bounds on p_true by answer (docs/OPTIMIZE.md, "Objectives" and "Floors").
 	Objective optimize.Objective
 	Floors    optimize.Floors
-	// Progress, if set, receives the solver's progress (every KKT check).
-	OnProgress func(optimize.Progress)
 }
 
 // OptimizeSummary is what optimize reports (JSON with --summary, shortly on stderr).
@@ -156,7 +154,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		obj = optimize.DefaultObjective
 	}
 	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Progress: oj.OnProgress, Objective: obj, Floors: oj.Floors}
+		Hit: hit, Objective: obj, Floors: oj.Floors}
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -251,7 +250,7 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	if err != nil {
 		return nil, err
 	}
-	in.Progress = new(atomic.Int64)
+	settled := new(progress.Counter)
 	err = checkHitting(progress.With(ctx, checked), s, job, l, in)
 	if cerr := <-components; err == nil {
 		err = cerr
@@ -264,8 +263,8 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	// garbage: the engine's fields reuse their pages.
 	runtime.GC()
 
-	prog.phase("propagate (2 passes)", in.Progress, fixed(2*int64(g.N())), "vertices settled")
-	sol, err := bfs.Solve(ctx, in, eng, job.List)
+	prog.phase("propagate (2 passes)", &settled.Done, fixed(2*int64(g.N())), "vertices settled")
+	sol, err := bfs.Solve(progress.With(ctx, settled), in, eng, job.List)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,11 @@
-// Package progress is graphdp's one way of reporting how far a long loop has got: a
-// Counter carried by the context. A stage that wants a progress display puts a
-// Counter in the context it passes down (With); the loop below adds its work to
-// the Counter it finds there (From), a batch at a time, and does nothing when
-// there is none. Nothing else is plumbed: no struct fields, no twin functions, no
-// callbacks.
+// Package progress is graphdp's one way of reporting how far a long loop has got:
+// through the context. A stage that wants a progress display puts a Counter in the
+// context it passes down (With); the loop below adds its work to the Counter it
+// finds there (From), a batch at a time, and does nothing when there is none. A
+// loop whose state is more than a count (the optimiser's iterations and bounds)
+// hands it to the listener of its type the context carries (Listen, Notify).
+// Nothing else is plumbed: no struct fields, no twin functions, no callback
+// options.
 //
 // Invariants:
 //
@@ -12,7 +14,10 @@
 //  2. Done only grows, by a batch (a row group, a chunk of vertices) at a time, never
 //     per item, so counting costs nothing measurable; Total, when known, grows as
 //     the loop learns it (a Parquet file's row count when its reading starts).
-//  3. A nil *Counter is valid and counts nothing: callers need no nil checks.
+//  3. A nil *Counter is valid and counts nothing, and Notify without a listener
+//     does nothing: callers need no nil checks.
+//  4. A listener is called synchronously, from the loop's goroutine (or several
+//     loops' at once: it serialises itself if it must).
 package progress
 
 import (
@@ -48,5 +53,20 @@ func (c *Counter) Add(n int64) {
 func (c *Counter) Grow(n int64) {
 	if c != nil {
 		c.Total.Add(n)
+	}
+}
+
+type listenKey[T any] struct{}
+
+// Listen returns a context whose loops hand their states of type T to fn (nil: to
+// nobody, hiding an outer listener from the loops below).
+func Listen[T any](ctx context.Context, fn func(T)) context.Context {
+	return context.WithValue(ctx, listenKey[T]{}, fn)
+}
+
+// Notify hands v to ctx's listener for T, if any.
+func Notify[T any](ctx context.Context, v T) {
+	if fn, _ := ctx.Value(listenKey[T]{}).(func(T)); fn != nil {
+		fn(v)
 	}
 }

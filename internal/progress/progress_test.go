@@ -21,3 +21,19 @@ func TestCounter(t *testing.T) {
 		t.Errorf("done %d, total %d; want 7 and 10", c.Done.Load(), c.Total.Load())
 	}
 }
+
+type state struct{ step int }
+
+func TestListen(t *testing.T) {
+	ctx := context.Background()
+	Notify(ctx, state{1}) // nobody listens: nothing happens
+	var got []int
+	ctx = Listen(ctx, func(s state) { got = append(got, s.step) })
+	Notify(ctx, state{2})
+	Notify(ctx, 3)                            // another type: not this listener's
+	Notify(Listen[state](ctx, nil), state{4}) // hidden below
+	Notify(ctx, state{5})
+	if len(got) != 2 || got[0] != 2 || got[1] != 5 {
+		t.Errorf("listener got %v, want [2 5]", got)
+	}
+}
