@@ -1,8 +1,6 @@
 package bfs
 
 import (
-	"cmp"
-	"slices"
 	"sync/atomic"
 
 	"github.com/graphdp/graphdp/dp"
@@ -70,12 +68,7 @@ func (in *Instance) sources(c Pass) []source {
 	for i, h := range in.Hit {
 		src[i] = source{h, c.Value(in.POne(i))}
 	}
-	slices.SortFunc(src, func(x, y source) int {
-		if r := cmp.Compare(x.a, y.a); r != 0 {
-			return r
-		}
-		return cmp.Compare(x.v, y.v)
-	})
+	sortSources(src)
 	return src
 }
 
