@@ -46,7 +46,7 @@ func GivenPOne(answer bool, ptrue float64) float64 {
 
 // HitIndex returns, for every vertex, its index in in.Hit or -1.
 func (in *Instance) HitIndex() []int32 {
-	idx := hugepage.Make[int32](in.G.N()) // the hitting check reads it at random per edge
+	idx := hugepage.Alloc[int32](in.G.N()) // the hitting check reads it at random per edge
 	for i := range idx {
 		idx[i] = -1
 	}
@@ -86,7 +86,7 @@ type Field struct {
 func newField(n int, top float64) *Field {
 	// Huge pages (package hugepage): Propagate writes each at random once per settled
 	// vertex, and the audit reads Value (p_one) at random once per edge.
-	f := &Field{Value: hugepage.Make[float64](n), Bind: hugepage.Make[int32](n), Dist: hugepage.Make[int32](n)}
+	f := &Field{Value: hugepage.Alloc[float64](n), Bind: hugepage.Alloc[int32](n), Dist: hugepage.Alloc[int32](n)}
 	for i := range f.Value {
 		f.Value[i] = top
 		f.Bind[i] = -1
