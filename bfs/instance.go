@@ -1,7 +1,6 @@
 package bfs
 
 import (
-	"sync/atomic"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
@@ -16,10 +15,6 @@ type Instance struct {
 	Hit    []int32   // hitting-set vertices, input order, no repeats
 	PTrue  []float64 // given Pr[M(Hit[i]) = answer(Hit[i])]
 	Pair   dp.Pair
-
-	// Progress, if set, counts the vertices the engine's passes have finished (both
-	// passes: up to 2n), added in batches; the pipeline reads it to report progress.
-	Progress *atomic.Int64
 
 	pone []float64 // p_one per hitting-set vertex once repaired (Solve), else nil
 }

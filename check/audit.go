@@ -1,12 +1,13 @@
 package check
 
 import (
+	"context"
 	"math"
-	"sync/atomic"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/prefetch"
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // EdgeViolation is one (ε,δ)-DP inequality broken on one edge for one output.
@@ -84,31 +85,31 @@ func (a *Audit) Exact(pair dp.Pair, pu, pv float64) {
 // tol. Worst is ranked by an approximate excess and then reported exactly.
 // Vertex ranges of about equal arc counts are checked in parallel and merged in CSR
 // order, so the result (counts, the first violations, the first worst edge) is the
-// same as one pass in CSR order.
-func Verify(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int) Audit {
-	return VerifyCounted(g, pone, pair, tol, limit, nil)
-}
-
-// VerifyCounted is Verify that counts the vertices it has audited in done (a
-// progress display's count, up to g.N()), when done is not nil.
-func VerifyCounted(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, done *atomic.Int64) Audit {
-	a := verifyPass(g, pone, pair, tol, limit, false, done)
-	if a.Unranked() {
-		a = verifyPass(g, pone, pair, tol, limit, true, nil)
+// same as one pass in CSR order. ctx's progress counter (internal/progress) counts
+// the vertices audited (up to g.N()); the error is ctx's, when it is cancelled.
+func Verify(ctx context.Context, g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int) (Audit, error) {
+	a, err := verifyPass(ctx, g, pone, pair, tol, limit, false)
+	if err == nil && a.Unranked() {
+		// The second pass is not counted: the display ended at g.N() with the first.
+		a, err = verifyPass(progress.With(ctx, nil), g, pone, pair, tol, limit, true)
+	}
+	if err != nil {
+		return Audit{}, err
 	}
 	if w := a.Worst; w.U >= 0 {
 		a.Exact(pair, pone[w.U], pone[w.V])
 	}
-	return a
+	return a, nil
 }
 
 // verifyPass is one parallel pass of Verify (rankAll: Auditor.RankAll).
-func verifyPass(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool, done *atomic.Int64) Audit {
+func verifyPass(ctx context.Context, g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool) (Audit, error) {
 	a := NewAudit()
-	for _, r := range scan(g, done, func(lo, hi int32) Audit { return verifyRange(g, pone, pair, tol, limit, rankAll, lo, hi) }) {
+	parts, err := scan(ctx, g, func(lo, hi int32) Audit { return verifyRange(g, pone, pair, tol, limit, rankAll, lo, hi) })
+	for _, r := range parts {
 		a.Merge(&r, limit)
 	}
-	return a
+	return a, err
 }
 
 // exactExcess is pair.Excess with NaN read as a violation.

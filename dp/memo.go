@@ -1,43 +1,85 @@
 package dp
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
-// Memo remembers recent results of one pure function of a float64 — a certified
-// bound (Pair.Upper, Pair.Lower, a pass's step), or any function whose result
-// depends on its argument alone — keyed by the argument's exact bits, so a hit
-// returns bit for bit what the function returned for that very argument (−0 and
-// +0, or two NaNs with different payloads, are different keys). It is a
-// direct-mapped table of memoSize entries: a miss calls the function and keeps
-// its result in place of the entry its argument maps to. On the graphs whose
-// values repeat (a hypercube's layers, a uniform graph's balanced hitting set:
-// one value per distance) almost every certified bound becomes a lookup; where
-// every value is new it costs a hash and a comparison per call. Not safe for
-// concurrent use: one per goroutine. The zero Memo is empty and ready.
-type Memo struct {
-	e [memoSize]memoEntry
+// memo remembers a bound by its exact float64 argument, for the frameworks whose
+// bounds cost a math/big computation (μ-GDP, trade-off curves): the engines and the
+// audit ask for the same values again and again. It is sharded to keep goroutines
+// apart and stops growing at memoCap entries per shard (then it only serves what it
+// holds), so its memory stays bounded whatever the input.
+type memo struct{ shards [memoShards]memoShard }
+
+type memoShard struct {
+	mu sync.RWMutex
+	m  map[uint64]float64
 }
 
-type memoEntry struct {
-	key  uint64
-	val  float64
-	full bool
-}
+const (
+	memoShards = 64
+	memoCap    = 1 << 14
+)
 
-// memoBits is log2 of the entries: 256 entries of 24 bytes, 6 KiB, stay in a
-// core's L1 cache.
-const memoBits = 8
-
-const memoSize = 1 << memoBits
-
-// Get returns f(x), from the table when x was the last argument to map to its
-// entry. f must be the same function at every call on one Memo.
-func (m *Memo) Get(x float64, f func(float64) float64) float64 {
-	k := math.Float64bits(x)
-	e := &m.e[(k*0x9e3779b97f4a7c15)>>(64-memoBits)]
-	if e.full && e.key == k {
-		return e.val
+func newMemo() *memo {
+	m := &memo{}
+	for i := range m.shards {
+		m.shards[i].m = make(map[uint64]float64)
 	}
-	v := f(x)
-	*e = memoEntry{k, v, true}
-	return v
+	return m
+}
+
+func (m *memo) shard(k uint64) *memoShard {
+	return &m.shards[(k*0x9E3779B97F4A7C15)>>58]
+}
+
+func (m *memo) get(a float64) (float64, bool) {
+	k := math.Float64bits(a)
+	s := m.shard(k)
+	s.mu.RLock()
+	b, ok := s.m[k]
+	s.mu.RUnlock()
+	return b, ok
+}
+
+func (m *memo) put(a, b float64) {
+	k := math.Float64bits(a)
+	s := m.shard(k)
+	s.mu.Lock()
+	if len(s.m) < memoCap {
+		s.m[k] = b
+	}
+	s.mu.Unlock()
+}
+
+// gridAround returns grid points gl ≤ a ≤ gh of a fixed grid on [0, 1], for the safe
+// bounds: multiples of 1/1024, refined near 0 and 1 by the powers 2^−k and 1 − 2^−k
+// (k ≤ 60), 0 and 1 themselves. a outside [0, 1] (or NaN) gets 0 and 1.
+func gridAround(a float64) (gl, gh float64) {
+	if !(a > 0 && a < 1) {
+		if a == 0 || a == 1 {
+			return a, a
+		}
+		return 0, 1
+	}
+	const step = 1.0 / 1024
+	switch {
+	case a < step:
+		// 2^(e−1) ≤ a < 2^e; below 2^−60, down to 0.
+		_, e := math.Frexp(a)
+		if e <= -60 {
+			return 0, 0x1p-60
+		}
+		return math.Ldexp(1, e-1), math.Ldexp(1, e)
+	case a > 1-step:
+		q := 1 - a // exact for a > 1/2
+		_, e := math.Frexp(q)
+		if e <= -60 {
+			return 1 - 0x1p-60, 1
+		}
+		return 1 - math.Ldexp(1, e), 1 - math.Ldexp(1, e-1)
+	}
+	i := math.Floor(a / step)
+	return i * step, math.Min((i+1)*step, 1)
 }
