@@ -112,6 +112,9 @@ type backend struct {
 
 func (b *backend) Names() (string, string) { return "beam", Engine }
 
+// Counted: the launcher waits on whole pipelines; progress shows elapsed time.
+func (b *backend) Counted() bool { return false }
+
 func (b *backend) exec(ctx context.Context, p *sdk.Pipeline) error {
 	return execute(ctx, b.opts, p, b.log)
 }
@@ -119,7 +122,7 @@ func (b *backend) exec(ctx context.Context, p *sdk.Pipeline) error {
 // Read is the build pipeline: every input's row groups read, ids joined, each
 // shard's block assembled and written to staging (build.go); the first rejection
 // the single-machine run would report, if any.
-func (b *backend) Read(ctx context.Context, _ pipeline.Meter) (*pipeline.InputFigures, error) {
+func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	if !sdk.Initialized() {
 		sdk.Init()
 	}
@@ -188,7 +191,7 @@ func (b *backend) staging(ctx context.Context) (string, error) {
 }
 
 // Graph sums what the build's shards and joins counted of the graph.
-func (b *backend) Graph(ctx context.Context, _ pipeline.Meter) (*pipeline.GraphFigures, error) {
+func (b *backend) Graph(ctx context.Context) (*pipeline.GraphFigures, error) {
 	st, err := gatherBuild(ctx, b.c.Staging, b.l)
 	if err != nil {
 		return nil, err
@@ -199,7 +202,7 @@ func (b *backend) Graph(ctx context.Context, _ pipeline.Meter) (*pipeline.GraphF
 }
 
 // Check is the shards' hitting-set check (on each shard's edges u < v), summed.
-func (b *backend) Check(ctx context.Context, _ pipeline.Meter) (*pipeline.Hitting, error) {
+func (b *backend) Check(ctx context.Context) (*pipeline.Hitting, error) {
 	h := &pipeline.Hitting{Boundary: b.st.boundary, Uncovered: b.st.uncovered, Components: -1}
 	if h.Uncovered > 0 {
 		first, err := uncoveredIDs(ctx, b.c, b.st)

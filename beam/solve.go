@@ -16,7 +16,7 @@ import (
 // repaired values, at most rp.Max times. Round numbers (staging versions) continue
 // across repairs. The finish pipeline then decides feasibility, audits and counts
 // components (finish.go).
-func (b *backend) Solve(ctx context.Context, _ pipeline.Meter, p pipeline.Policy) (*pipeline.Solved, error) {
+func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solved, error) {
 	rp := p.Repair
 	if p.Audit != nil {
 		b.c.Audit, b.c.AuditEpsilon, b.c.AuditDelta = true, p.Audit.Epsilon, p.Audit.Delta
@@ -127,7 +127,7 @@ func (b *backend) finish(ctx context.Context, pending []string, check bool, tol 
 // Audit is what the finish found: check.Verify's audit merged over the shards, the
 // deterministic datasets (check.FindDeterministic per shard, joined along the cut:
 // components.go) and the components; the first violation's ends are named by id.
-func (b *backend) Audit(ctx context.Context, _ pipeline.Meter) (*pipeline.Audited, error) {
+func (b *backend) Audit(ctx context.Context) (*pipeline.Audited, error) {
 	fd := b.fd
 	a := &pipeline.Audited{Audit: fd.Audit, Deterministic: fd.Deterministic, Components: fd.Components}
 	if fd.Audit.Violations > 0 && len(fd.Audit.First) > 0 {
@@ -143,7 +143,7 @@ func (b *backend) Audit(ctx context.Context, _ pipeline.Meter) (*pipeline.Audite
 
 // Write stages job.Out in out from the shards' output blocks (assemble); the
 // mechanism's Stats are summed on the way, in position order.
-func (b *backend) Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string, _ pipeline.Meter) (*pipeline.Written, error) {
+func (b *backend) Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string) (*pipeline.Written, error) {
 	st, err := assemble(ctx, b.c, b.pl, b.l, b.fd, out, path, meta)
 	if err != nil {
 		return nil, err

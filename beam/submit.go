@@ -177,14 +177,21 @@ func submit(ctx context.Context, opts Options, p *sdk.Pipeline, log *slog.Logger
 		return fmt.Errorf("job server %s: %w", endpoint, err)
 	}
 	log.Debug("beam job submitted", "job", jobID, "endpoint", endpoint, "environment", envDesc)
-	timeout, err := opts.Timeout() // validated with the job
+	timeout, err := workerTimeout(opts)
 	if err != nil {
 		return err
 	}
-	if timeout <= 0 {
-		timeout = DefaultWorkerTimeout
-	}
 	return watch(ctx, client, jobID, timeout, envDesc, log)
+}
+
+// workerTimeout is the options' worker timeout (validated with the job), or
+// DefaultWorkerTimeout.
+func workerTimeout(opts Options) (time.Duration, error) {
+	d, err := opts.Timeout()
+	if err == nil && d <= 0 {
+		d = DefaultWorkerTimeout
+	}
+	return d, err
 }
 
 // commandIsSelf reports whether a PROCESS environment config's command is this

@@ -17,6 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // batchRows is how many values one ReadBatch call decodes; scratch buffers
@@ -372,7 +374,7 @@ func (t *Table) run(ctx context.Context, loaders ...chunkLoader) error {
 	failed.Store(math.MaxInt64)
 	var eg errgroup.Group
 	eg.SetLimit(runtime.GOMAXPROCS(0))
-	rc := rowCounter(ctx)
+	rc := progress.From(ctx)
 	if rc != nil {
 		rc.Total.Add(t.numRows())
 	}

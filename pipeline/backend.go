@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"sync/atomic"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
@@ -18,25 +17,30 @@ import (
 // returns each stage's figures and never writes the summary itself.
 //
 // Stages are called once each, in order, and stop at the first error; Close is
-// called at the end whatever happened. Every id a stage returns (uncovered edges,
+// called at the end whatever happened. Each stage's context carries the phase's
+// progress.Counter (internal/progress) when the backend is Counted. Every id a stage returns (uncovered edges,
 // conflicts, the audit's first violation) is the vertices file's text of the id.
 type Backend interface {
 	// Names are the summary's runner ("local", "beam") and the engine it and the
 	// output's metadata name.
 	Names() (runner, engine string)
+	// Counted reports whether the stages count their work on the context's
+	// progress.Counter (Add, and Grow for the total); else progress shows elapsed
+	// time only.
+	Counted() bool
 	// Read reads the inputs and checks them against each other.
-	Read(ctx context.Context, m Meter) (*InputFigures, error)
+	Read(ctx context.Context) (*InputFigures, error)
 	// Graph builds the dataset graph (or gathers what a build during Read counted).
-	Graph(ctx context.Context, m Meter) (*GraphFigures, error)
+	Graph(ctx context.Context) (*GraphFigures, error)
 	// Check checks that the hitting set touches every boundary edge (check.Hitting).
-	Check(ctx context.Context, m Meter) (*Hitting, error)
+	Check(ctx context.Context) (*Hitting, error)
 	// Solve computes the mechanism (bfs.Solve) under the driver's policy p.
-	Solve(ctx context.Context, m Meter, p Policy) (*Solved, error)
+	Solve(ctx context.Context, p Policy) (*Solved, error)
 	// Audit audits the mechanism on every edge (check.Verify) and finds the datasets
 	// it answers deterministically (check.FindDeterministic).
-	Audit(ctx context.Context, m Meter) (*Audited, error)
+	Audit(ctx context.Context) (*Audited, error)
 	// Write stages the mechanism's table at path in out, with meta.
-	Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string, m Meter) (*Written, error)
+	Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string) (*Written, error)
 	// Report is what the backend tells of itself in the summary (nil: nothing).
 	Report() BackendReport
 	// Close releases what the backend holds (memory, staging).
@@ -51,10 +55,6 @@ type Policy struct {
 	Repair bfs.Repair
 	Audit  *dp.Pair // nil: the job's
 }
-
-// Meter shows a stage's progress: done counts units of total (nil: elapsed time
-// only; total nil or ≤ 0: unknown).
-type Meter func(done *atomic.Int64, total func() int64, unit string)
 
 // BackendReport is a backend's own part of the summary (Beam: its shards and
 // rounds): written under Key in the JSON summary, and as Lines in the printed one.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/graphdp/graphdp/bfs"
@@ -14,6 +13,7 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/sink"
 
+	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -58,14 +58,20 @@ type driver struct {
 	log  *slog.Logger
 	p    Policy
 	t    *timer
-	prog *progress
+	prog *display
 	s    *Summary
 }
 
-// meter is the Meter of the phase called name.
-func (d *driver) meter(name string) Meter {
-	d.prog.phase(name, nil, nil, "")
-	return func(done *atomic.Int64, total func() int64, unit string) { d.prog.phase(name, done, total, unit) }
+// phase starts the phase called name, whose work counts in unit ("": not counted,
+// elapsed time only), and returns ctx with its progress.Counter.
+func (d *driver) phase(ctx context.Context, name, unit string) context.Context {
+	if unit == "" || !d.b.Counted() {
+		d.prog.phase(name, nil, nil, "")
+		return ctx
+	}
+	c := new(progress.Counter)
+	d.prog.phase(name, &c.Done, c.Total.Load, unit)
+	return progress.With(ctx, c)
 }
 
 // stages is the run up to the publication: it stages the mechanism (job.Out) and,
@@ -106,7 +112,7 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	}
 	ld := &Loaded{Vertices: &ingest.Vertices{Fingerprint: in.Vertices.Fingerprint}, Edges: &ingest.Edges{Fingerprint: in.Edges.Fingerprint},
 		Hit: &ingest.HittingSet{Fingerprint: in.HittingSet.Fingerprint}, Provenance: prov}
-	w, err := d.b.Write(ctx, out, job.Out, Metadata(job, engine, ld), d.meter("write"))
+	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, job.Out, Metadata(job, engine, ld))
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +135,7 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 func (d *driver) read(ctx context.Context, prov Provenance) (*InputFigures, error) {
 	job, s, log := &d.job, d.s, d.log
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
-	in, err := d.b.Read(ctx, d.meter("read"))
+	in, err := d.b.Read(d.phase(ctx, "read", "rows"))
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +156,7 @@ func (d *driver) read(ctx context.Context, prov Provenance) (*InputFigures, erro
 		log.Info("the edges file and the run do not fit in memory together: its pages leave the page cache as they are read", "stage", "read", "edges", job.Edges)
 	}
 
-	g, err := d.b.Graph(ctx, d.meter("csr"))
+	g, err := d.b.Graph(d.phase(ctx, "csr", ""))
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +169,7 @@ func (d *driver) read(ctx context.Context, prov Provenance) (*InputFigures, erro
 // check is the check phase: a set that misses boundary edges is rejected, naming the
 // first ones.
 func (d *driver) check(ctx context.Context) error {
-	h, err := d.b.Check(ctx, d.meter("check"))
+	h, err := d.b.Check(d.phase(ctx, "check", "vertices"))
 	if err != nil {
 		return err
 	}
@@ -187,7 +193,7 @@ func (d *driver) components(n int) {
 // docs/DESIGN.md §3.3).
 func (d *driver) solve(ctx context.Context) error {
 	s, job := d.s, &d.job
-	sol, err := d.b.Solve(ctx, d.meter("propagate (2 passes)"), d.p)
+	sol, err := d.b.Solve(d.phase(ctx, "propagate (2 passes)", "vertices settled"), d.p)
 	if err != nil {
 		return err
 	}
@@ -210,7 +216,7 @@ func (d *driver) solve(ctx context.Context) error {
 // backend counted them.
 func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
 	s := d.s
-	a, err := d.b.Audit(ctx, d.meter("audit"))
+	a, err := d.b.Audit(d.phase(ctx, "audit", "vertices"))
 	if err != nil {
 		return nil, err
 	}

@@ -3,14 +3,14 @@ package pipeline
 import (
 	"context"
 	"runtime"
-	"sync/atomic"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
-	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // local is the in-memory backend: the inputs read by Load, the CSR graph, the
@@ -22,8 +22,13 @@ type local struct {
 	g          *graph.Graph
 	in         *bfs.Instance
 	sol        *bfs.Solution
-	components chan int
+	components chan countResult
 	auditPair  dp.Pair // the job's, unless the policy says otherwise
+}
+
+type countResult struct {
+	n   int
+	err error
 }
 
 // Local is the backend of a run on this machine. Workers goes down to the engine and
@@ -34,16 +39,15 @@ func Local(job Job) (Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	job.Mechanism = "" // a config's table for verify: run audits its own output
 	return &local{job: job, eng: eng}, nil
 }
 
 func (b *local) Names() (string, string) { return "local", b.eng.Name() }
 
-func (b *local) Read(ctx context.Context, m Meter) (*InputFigures, error) {
-	rows := new(ingest.RowCounter)
-	m(&rows.Done, rows.Total.Load, "rows")
-	l, err := Load(ingest.WithRowCounter(ctx, rows), &b.job)
+func (b *local) Counted() bool { return true }
+
+func (b *local) Read(ctx context.Context) (*InputFigures, error) {
+	l, err := Load(ctx, &b.job, Request{HittingSet: true, Engine: b.job.Engine})
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +66,7 @@ func (b *local) Read(ctx context.Context, m Meter) (*InputFigures, error) {
 }
 
 // Graph puts the blocks Load's pass filled in order and builds their lists.
-func (b *local) Graph(ctx context.Context, _ Meter) (*GraphFigures, error) {
+func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	g, st, err := b.l.BuildGraph(ctx, b.job.Workers)
 	if err != nil {
 		return nil, err
@@ -77,25 +81,32 @@ func (b *local) Graph(ctx context.Context, _ Meter) (*GraphFigures, error) {
 	// The count of components (one core's union-find) runs beside the hitting-set
 	// check, whose bitmaps stay in cache; the check phase ends when both have
 	// (docs/PERFORMANCE.md, "Issue 12, fifth round").
-	b.components = make(chan int, 1)
-	go func() { b.components <- g.CountComponents() }()
+	b.components = make(chan countResult, 1)
+	go func() {
+		n, err := g.CountComponents(ctx)
+		b.components <- countResult{n, err}
+	}()
 	return &GraphFigures{Kept: st.Kept, Duplicates: st.Duplicates, SelfLoops: st.SelfLoops}, nil
 }
 
-// Check rejects a set that misses boundary edges, naming the first ones.
-func (b *local) Check(ctx context.Context, m Meter) (*Hitting, error) {
-	checked := new(atomic.Int64)
-	m(checked, fixed(int64(b.g.N())), "vertices")
+// Check is check.Hitting beside the count of components.
+func (b *local) Check(ctx context.Context) (*Hitting, error) {
+	progress.From(ctx).Grow(int64(b.g.N()))
 	pair, _ := dp.New(b.job.Epsilon, b.job.Delta) // checked by the driver
 	in, err := bfs.NewInstance(b.g, b.l.Vertices.Answer, b.l.Hit.Vertex, b.l.Hit.PTrue, pair)
 	if err != nil {
 		return nil, err
 	}
 	b.in = in
-	h := hitting(b.l, in, b.job.List, checked)
-	if h.Uncovered == 0 {
-		h.Components = <-b.components
+	h, err := hitting(ctx, b.l, in, b.job.List)
+	c := <-b.components
+	if err == nil {
+		err = c.err
 	}
+	if err != nil {
+		return nil, err
+	}
+	h.Components = c.n
 	// The check's bitmaps and the count's union-find (4 bytes a vertex) are
 	// garbage: the engine's fields reuse their pages.
 	runtime.GC()
@@ -104,13 +115,12 @@ func (b *local) Check(ctx context.Context, m Meter) (*Hitting, error) {
 
 // Solve is bfs.Solve with the engine the job names; conflicts are explained by the
 // hitting-set values' ids (the paper's feasibility lemma, docs/DESIGN.md §3.3).
-func (b *local) Solve(ctx context.Context, m Meter, p Policy) (*Solved, error) {
+func (b *local) Solve(ctx context.Context, p Policy) (*Solved, error) {
 	b.auditPair = b.in.Pair
 	if p.Audit != nil {
 		b.auditPair = *p.Audit
 	}
-	b.in.Progress = new(atomic.Int64)
-	m(b.in.Progress, fixed(2*int64(b.g.N())), "vertices settled")
+	progress.From(ctx).Grow(2 * int64(b.g.N()))
 	sol, err := bfs.SolveRepair(ctx, b.in, b.eng, b.job.List, p.Repair)
 	if err != nil {
 		return nil, err
@@ -121,11 +131,14 @@ func (b *local) Solve(ctx context.Context, m Meter, p Policy) (*Solved, error) {
 
 // Audit is check.Verify on the mechanism, the deterministic datasets and the Stats,
 // summed in position order.
-func (b *local) Audit(ctx context.Context, m Meter) (*Audited, error) {
-	audited := new(atomic.Int64)
-	m(audited, fixed(int64(b.g.N())), "vertices")
+func (b *local) Audit(ctx context.Context) (*Audited, error) {
+	progress.From(ctx).Grow(int64(b.g.N()))
 	sol, ids := b.sol, b.l.Vertices.IDs
-	a := &Audited{Audit: check.VerifyCounted(b.g, sol.POne, b.auditPair, 0, 3, audited), Components: -1}
+	audit, err := check.Verify(ctx, b.g, sol.POne, b.auditPair, 0, 3)
+	if err != nil {
+		return nil, err
+	}
+	a := &Audited{Audit: audit, Components: -1}
 	if a.Audit.Violations > 0 {
 		w := a.Audit.First[0]
 		a.FirstIDs = [2]string{ids.String(int(w.U)), ids.String(int(w.V))}
@@ -141,22 +154,20 @@ func (b *local) Audit(ctx context.Context, m Meter) (*Audited, error) {
 }
 
 // Write stages the output record (one row per vertex, in the vertices file's order).
-func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string, m Meter) (*Written, error) {
+func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string) (*Written, error) {
 	// The engine's queues (and the graph, which nothing reads from here on) are
 	// garbage; collect them so that the output record and the writer reuse their
 	// pages rather than add fresh ones to the run's peak (docs/PERFORMANCE.md,
 	// "Memory model").
-	n := int64(b.g.N())
+	progress.From(ctx).Grow(int64(b.g.N()))
 	b.g = nil
 	runtime.GC()
-	written := new(atomic.Int64)
-	m(written, fixed(n), "rows")
 	rec, err := BuildRecord(nil, b.l, b.sol)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Release()
-	if err := out.Write(sink.WithRowCounter(ctx, written), path, rec, meta); err != nil {
+	if err := out.Write(ctx, path, rec, meta); err != nil {
 		return nil, err
 	}
 	return &Written{Rows: rec.NumRows()}, nil

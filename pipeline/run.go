@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"runtime"
 	"runtime/debug"
-	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -20,9 +19,10 @@ import (
 // Loaded is a job's inputs, read and checked against each other.
 type Loaded struct {
 	Vertices  *ingest.Vertices
-	Edges     *ingest.Edges      // File, Rows and Fingerprint: the rows are not kept (BuildGraph)
-	Hit       *ingest.HittingSet // nil when job.HittingSet is empty
-	Mechanism *ingest.Mechanism  // nil when job.Mechanism is empty
+	Edges     *ingest.Edges          // File, Rows and Fingerprint: the rows are not kept (BuildGraph)
+	Hit       *ingest.HittingSet     // Request.HittingSet, else nil
+	Mechanism *ingest.Mechanism      // Request.Mechanism, else nil
+	Table     *ingest.MechanismTable // Request.Table, else nil
 	// DropBehind: the edges file is read without keeping it in the page cache
 	// (dropBehind).
 	DropBehind bool
@@ -35,15 +35,14 @@ type Loaded struct {
 	builder *graph.Builder
 }
 
-// Load reads a job's inputs: vertices first (they define the ids), then the edges,
-// the hitting set and the mechanism table (each when the job names one)
-// concurrently. It is the one reader of inputs for run and the toolkit commands
-// (LoadInputs). The edges' one pass checks every row and adds its arcs to the
-// graph's build (graph.Builder); BuildGraph finishes it: the edge rows are never
-// held (docs/PERFORMANCE.md, "Memory model"). Before the pass, Load refuses a job
-// whose modelled memory exceeds the budget (memory.go: checkMemory; the engine's
-// share when the job names a hitting set).
-func Load(ctx context.Context, job *Job) (*Loaded, error) {
+// Load reads a job's inputs: vertices first (they define the ids), then the edges
+// and, concurrently, what req asks for (the hitting set, the mechanism). It is the
+// one reader of inputs for every command (load.go). The edges' one pass checks every
+// row and adds its arcs to the graph's build (graph.Builder); BuildGraph finishes
+// it: the edge rows are never held (docs/PERFORMANCE.md, "Memory model"). Before the
+// pass, Load refuses a job whose modelled memory exceeds the budget (memory.go:
+// checkMemory; the engine's share when req reads a hitting set).
+func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
 	prov, err := job.Provenance()
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
@@ -59,10 +58,10 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 		return nil, err
 	}
 	defer es.Close()
-	model := EstimateMemory(vs, es.Rows(), job.Engine, job.Workers)
-	model.Build += csvBytes(job, es.Rows())
+	model := EstimateMemory(vs, es.Rows(), req.Engine, job.Workers)
+	model.Build += csvBytes(job, req, es.Rows())
 	budget, source := memoryBudget()
-	if err := checkMemory(job, vs, es.Rows(), job.HittingSet != "", model, budget, source); err != nil {
+	if err := checkMemory(job, req, vs, es.Rows(), model, budget, source); err != nil {
 		return nil, err
 	}
 	// When the file and the run's memory do not fit in the machine together, the
@@ -94,18 +93,7 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 			return nil
 		})
 	})
-	if job.HittingSet != "" {
-		grp.Go(func() (err error) {
-			l.Hit, err = ingest.ReadHittingSet(gctx, job.HittingSet, cols, vs)
-			return err
-		})
-	}
-	if job.Mechanism != "" {
-		grp.Go(func() (err error) {
-			l.Mechanism, err = ingest.ReadMechanism(gctx, job.Mechanism, cols, vs)
-			return err
-		})
-	}
+	req.read(gctx, grp, job, l)
 	if err = grp.Wait(); err == nil {
 		l.Edges.Fingerprint, err = es.Fingerprint()
 	}
@@ -192,19 +180,25 @@ func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.I
 }
 
 // hitting is check.Hitting on in, the first uncovered edges named by their ids.
-func hitting(l *Loaded, in *bfs.Instance, list int, done *atomic.Int64) *Hitting {
-	hc := check.HittingCounted(in.G, in.Answer, in.Hit, list, done)
+func hitting(ctx context.Context, l *Loaded, in *bfs.Instance, list int) (*Hitting, error) {
+	hc, err := check.Hitting(ctx, in.G, in.Answer, in.Hit, list)
+	if err != nil {
+		return nil, err
+	}
 	h := &Hitting{Boundary: hc.Boundary, Uncovered: hc.Uncovered, Components: -1}
 	ids := l.Vertices.IDs
 	for _, x := range hc.First {
 		h.First = append(h.First, Uncovered{ids.String(int(x.U)), ids.String(int(x.V))})
 	}
-	return h
+	return h, nil
 }
 
 // checkHitting rejects a set that misses boundary edges, naming the first ones.
-func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance, done *atomic.Int64) error {
-	h := hitting(l, in, job.List, done)
+func checkHitting(ctx context.Context, s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
+	h, err := hitting(ctx, l, in, job.List)
+	if err != nil {
+		return err
+	}
 	s.BoundaryEdges, s.Uncovered = h.Boundary, h.Uncovered
 	if h.Uncovered == 0 {
 		return nil
