@@ -8,7 +8,7 @@ import (
 )
 
 // Components and the deterministic datasets, the two parts of the local run's summary
-// that need the whole graph's components (pipeline.Run: graph.CountComponents,
+// that need the whole graph's components (the local backend's graph.CountComponents and
 // check.FindDeterministic). A shard labels its own components (graph.Shard.LocalRoots:
 // each by its smallest global position, graph doc.go invariant 5) and learns, in the
 // finish's exchange, the local roots of its cut neighbours; it reports its component
