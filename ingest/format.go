@@ -6,7 +6,6 @@ import (
 	"strings"
 )
 
-
 // format is a supported input file format, chosen by extension.
 type format int
 
@@ -83,6 +82,6 @@ func byFormat[T part](ctx context.Context, spec string, cols Columns, vs *Vertic
 
 // part is what byFormat reads of one file of a table.
 type part interface {
-	partRows() int64  // its rows
+	partRows() int64 // its rows
 	partSum() string // its fingerprint
 }

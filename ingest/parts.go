@@ -61,7 +61,9 @@ type partList struct {
 }
 
 // onePart is the partList of a table of one file.
-func onePart(file string) *partList { return &partList{spec: file, files: []string{file}, starts: []int64{0}} }
+func onePart(file string) *partList {
+	return &partList{spec: file, files: []string{file}, starts: []int64{0}}
+}
 
 // single reports whether the table is one file.
 func (p *partList) single() bool { return len(p.files) == 1 }
@@ -103,7 +105,9 @@ func tableExt(name string) bool {
 }
 
 // hiddenName reports a file or folder a folder's table skips.
-func hiddenName(name string) bool { return strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".") }
+func hiddenName(name string) bool {
+	return strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")
+}
 
 // listParts expands spec into its files and checks that they share a format.
 func listParts(ctx context.Context, spec string) (*partList, error) {
@@ -138,7 +142,6 @@ func listParts(ctx context.Context, spec string) (*partList, error) {
 	}
 	return p, nil
 }
-
 
 // expandSource lists one source's files: itself, a folder's table files, a glob's matches.
 func expandSource(ctx context.Context, src string) ([]string, error) {
