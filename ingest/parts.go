@@ -87,7 +87,7 @@ func (p *partList) duplicateRow(row int64, column, value string, first int64) *I
 	f1, r1 := p.locate(first)
 	e := DuplicateID(f2, r2, column, value, r1)
 	if f1 != f2 {
-		e.Msg += " of " + f1
+		e.Msg = strings.TrimSuffix(e.Msg, ")") + " of " + f1 + ")"
 	}
 	return e
 }
