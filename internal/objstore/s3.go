@@ -166,7 +166,15 @@ func (u *s3Upload) sendPart(b []byte) error {
 }
 
 func (u *s3Upload) commit(ctx context.Context) error {
-	if u.buf.Len() > 0 || len(u.parts) == 0 {
+	if u.buf.Len() == 0 && len(u.parts) == 0 {
+		// An empty object: no part to send (a part has a body). One PUT is as atomic.
+		u.abort()
+		return retry(ctx, func() error {
+			_, err := u.s.c.PutObject(ctx, &s3.PutObjectInput{Bucket: &u.bucket, Key: &u.key, Body: bytes.NewReader(nil), ContentLength: aws.Int64(0)})
+			return s3Error(err)
+		})
+	}
+	if u.buf.Len() > 0 {
 		if err := u.sendPart(u.buf.Bytes()); err != nil {
 			return err
 		}
