@@ -30,7 +30,7 @@ import (
 type Outputs struct {
 	staged []*staged
 	remote []*remoteOut // outputs in an object store (remote.go)
-	done   bool // committed or aborted: nothing more can be staged
+	done   bool         // committed or aborted: nothing more can be staged
 }
 
 // staged is one output written to its temporary file, not yet published.
