@@ -41,10 +41,11 @@ func getObject(t *testing.T, url string) (string, error) {
 
 // s3Env starts an S3 server (a process of its own) with bucket "warehouse" and
 // gives objstore fresh clients pointed at it.
-func s3Env(t *testing.T) {
-	objtest.StartS3(t, "warehouse")
+func s3Env(t *testing.T) *objtest.S3 {
+	srv := objtest.StartS3(t, "warehouse")
 	objstore.ResetClients()
 	t.Cleanup(objstore.ResetClients)
+	return srv
 }
 
 // A nightly job against S3: the inputs are objects (the edges a folder of Spark
