@@ -3,13 +3,16 @@ package cli
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +20,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/graphdp/graphdp/internal/objstore"
 )
 
 // stallingProxy forwards to the S3 server at target, but holds every part upload
@@ -124,5 +129,86 @@ func TestS3UploadInterrupted(t *testing.T) {
 	}
 	if got, _ := getObject(t, "s3://warehouse/"+key); !strings.HasPrefix(got, "id,") {
 		t.Errorf("after the next run the object is %q, want the mechanism", got)
+	}
+}
+
+// cuttingProxy forwards to the S3 server at target, but cuts the first cuts ranged
+// GETs short: the status, the headers and half the body, then a reset connection.
+func cuttingProxy(t *testing.T, target string, cuts int) (endpoint string, cut *atomic.Int32) {
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut = &atomic.Int32{}
+	rp := httputil.NewSingleHostReverseProxy(u)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.Header.Get("Range") == "" || cut.Load() >= int32(cuts) {
+			rp.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		rp.ServeHTTP(rec, r)
+		body := rec.Body.Bytes()
+		if rec.Code != http.StatusPartialContent || len(body) < 2 {
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(body)
+			return
+		}
+		cut.Add(1)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(body[:len(body)/2])
+		w.(http.Flusher).Flush()
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			if tc, ok := conn.(*net.TCPConn); ok {
+				tc.SetLinger(0) // a reset, not an orderly close
+			}
+			conn.Close()
+		}
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL, cut
+}
+
+// Reads cut short by reset connections are asked again: the run's output is the
+// local run's, byte for byte.
+func TestS3ResetConnectionsRetried(t *testing.T) {
+	srv := s3Env(t)
+	vs, es, hit := partsGraph()
+	v := "id,answer\n" + strings.Join(vs, "\n") + "\n"
+	h := "id,p_true\n" + strings.Join(hit, "\n") + "\n"
+	dir := t.TempDir()
+	local := func(n, body string) string {
+		p := filepath.Join(dir, n)
+		os.WriteFile(p, []byte(body), 0o644)
+		return p
+	}
+	if code, msg := reviewMain("run", "--vertices", local("v.csv", v), "--edges", local("e.csv", edgeRows(es)), "--hitting-set", local("h.csv", h),
+		"--epsilon", "0.5", "--out", filepath.Join(dir, "m.csv"), "--quiet"); code != 0 {
+		t.Fatalf("local run: exit %d: %s", code, msg)
+	}
+	want, _ := os.ReadFile(filepath.Join(dir, "m.csv"))
+	putObject(t, "s3://warehouse/v.csv", v)
+	putObject(t, "s3://warehouse/e.csv", edgeRows(es))
+	putObject(t, "s3://warehouse/h.csv", h)
+
+	proxy, cut := cuttingProxy(t, srv.URL, 3)
+	t.Setenv("AWS_ENDPOINT_URL", proxy)
+	objstore.ResetClients()
+	if code, msg := reviewMain("run", "--vertices", "s3://warehouse/v.csv", "--edges", "s3://warehouse/e.csv", "--hitting-set", "s3://warehouse/h.csv",
+		"--epsilon", "0.5", "--out", filepath.Join(dir, "s3.csv"), "--quiet"); code != 0 {
+		t.Fatalf("run through resets: exit %d: %s", code, msg)
+	}
+	if cut.Load() != 3 {
+		t.Fatalf("%d reads were cut, want 3", cut.Load())
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "s3.csv")); string(got) != string(want) {
+		t.Error("the output differs from the local run's")
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/graphdp/graphdp/internal/objstore"
 	"github.com/graphdp/graphdp/internal/objtest"
 )
@@ -71,8 +73,11 @@ func TestRunOnS3SameBytes(t *testing.T) {
 	putObject(t, "s3://warehouse/out/mechanism.csv", "an older mechanism\n")
 	args := []string{"run", "--vertices", "s3://warehouse/in/vertices.csv", "--edges", "s3://warehouse/in/edges/",
 		"--hitting-set", "s3://warehouse/in/hit.csv", "--epsilon", "0.5", "--quiet"}
-	if code, msg := reviewMain(append(args, "--out", "s3://warehouse/out/mechanism.csv")...); code != 0 {
+	if code, msg := reviewMain(append(args, "--out", "s3://warehouse/out/mechanism.csv", "--summary", "s3://warehouse/out/summary.json")...); code != 0 {
 		t.Fatalf("run on S3: exit %d: %s", code, msg)
+	}
+	if s, err := getObject(t, "s3://warehouse/out/summary.json"); err != nil || !strings.Contains(s, `"edges_read": 900`) {
+		t.Errorf("summary on S3 (%v): %.300s", err, s)
 	}
 	got, err := getObject(t, "s3://warehouse/out/mechanism.csv")
 	if err != nil || got != string(want) {
@@ -88,6 +93,19 @@ func TestRunOnS3SameBytes(t *testing.T) {
 	}
 	if code, msg := reviewMain(append(args, "--out", "s3://no-such-bucket/m.csv")...); code != 1 || !strings.Contains(msg, "s3://no-such-bucket/m.csv") {
 		t.Errorf("missing output bucket: exit %d, want 1 naming it: %s", code, msg)
+	}
+	// A truncated object (a Parquet file cut in half: no footer) is refused, exit 3.
+	src, dst := []any{}, []any{}
+	for _, e := range es {
+		src, dst = append(src, e[0]), append(dst, e[1])
+	}
+	writeTable(t, p("e.parquet"), arrow.PrimitiveTypes.Int64, []string{"src", "dst"}, src, dst)
+	whole, _ := os.ReadFile(p("e.parquet"))
+	putObject(t, "s3://warehouse/in/cut.parquet", string(whole[:len(whole)/2]))
+	cut := []string{"run", "--vertices", "s3://warehouse/in/vertices.csv", "--edges", "s3://warehouse/in/cut.parquet",
+		"--hitting-set", "s3://warehouse/in/hit.csv", "--epsilon", "0.5", "--quiet", "--out", "s3://warehouse/out/x.csv"}
+	if code, msg := reviewMain(cut...); code != 3 || !strings.Contains(msg, "s3://warehouse/in/cut.parquet") {
+		t.Errorf("truncated object: exit %d, want 3 naming it: %s", code, msg)
 	}
 	// Foreign credentials: the store answers 403, exit 3 naming the input.
 	t.Setenv("AWS_ACCESS_KEY_ID", "someone-else")
