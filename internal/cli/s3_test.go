@@ -54,7 +54,7 @@ func s3Env(t *testing.T) *objtest.S3 {
 // part files, with _SUCCESS), the mechanism is written back as an object, and it
 // is byte for byte the local run's on the same rows.
 func TestRunOnS3SameBytes(t *testing.T) {
-	s3Env(t)
+	srv := s3Env(t)
 	vs, es, hit := partsGraph()
 	v := "id,answer\n" + strings.Join(vs, "\n") + "\n"
 	h := "id,p_true\n" + strings.Join(hit, "\n") + "\n"
@@ -82,6 +82,17 @@ func TestRunOnS3SameBytes(t *testing.T) {
 	got, err := getObject(t, "s3://warehouse/out/mechanism.csv")
 	if err != nil || got != string(want) {
 		t.Fatalf("the mechanism on S3 differs from the local run's (%v)", err)
+	}
+
+	// --s3-endpoint wins over AWS_ENDPOINT_URL (here a port nothing listens on).
+	t.Setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1")
+	objstore.ResetClients()
+	t.Cleanup(func() { objstore.SetS3Endpoint("") })
+	if code, msg := reviewMain(append(args, "--out", "s3://warehouse/out/again.csv", "--s3-endpoint", srv.URL)...); code != 0 {
+		t.Fatalf("run with --s3-endpoint: exit %d: %s", code, msg)
+	}
+	if got, _ := getObject(t, "s3://warehouse/out/again.csv"); got != string(want) {
+		t.Error("run with --s3-endpoint: the mechanism differs")
 	}
 
 	// Refusals name the URL: a missing input object is exit 3; a missing output
