@@ -134,9 +134,9 @@ type foldedHash struct {
 
 	mu   sync.Mutex
 	cond sync.Cond
-	turn int   // the row group whose span is hashed next
-	next int64 // the bytes before next are hashed (only the turn's owner moves it)
-	err  error      // a read failed: no digest
+	turn int       // the row group whose span is hashed next
+	next int64     // the bytes before next are hashed (only the turn's owner moves it)
+	err  error     // a read failed: no digest
 	free *spanBufs // span buffers to reuse: this file's, or those of every file of a table
 }
 
