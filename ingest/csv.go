@@ -11,6 +11,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // csvTable is an open CSV file with a header row. The file's bytes are
@@ -137,7 +139,7 @@ func (t *csvTable) parseError(err error, nfields int) error {
 // each calls fn for every data row (rec is valid during the call), checking ctx
 // every batchRows rows, and then returns the digest of the whole file.
 func (t *csvTable) each(ctx context.Context, fn func(rec []string, row int64) error) (string, error) {
-	rc, counted := rowCounter(ctx), int64(0)
+	rc, counted := progress.From(ctx), int64(0)
 	for {
 		rec, row, err := t.next()
 		if err == io.EOF {

@@ -17,6 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // batchRows is how many values one ReadBatch call decodes; scratch buffers
@@ -414,7 +416,7 @@ func runGroups(ctx context.Context, units []tableGroup, loaders int, load func(l
 	failed.Store(math.MaxInt64)
 	var eg errgroup.Group
 	eg.SetLimit(runtime.GOMAXPROCS(0))
-	rc := rowCounter(ctx)
+	rc := progress.From(ctx)
 	if rc != nil {
 		for _, x := range units {
 			rc.Total.Add(x.t.groupRows(x.g))

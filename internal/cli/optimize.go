@@ -16,6 +16,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
+	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -150,7 +151,7 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	if !o.quiet && !o.json {
 		var mu sync.Mutex
 		last := time.Time{}
-		oj.OnProgress = func(p optimize.Progress) {
+		ctx = progress.Listen(ctx, func(p optimize.Progress) {
 			mu.Lock()
 			defer mu.Unlock()
 			if !p.Certified && time.Since(last) < progressEvery {
@@ -164,7 +165,7 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 			}
 			fmt.Fprintf(e.stderr, "  iteration %d (%d restarts, %.1fs): primal %.10g, dual %.10g, gap %.3g, primal residual %.3g\n",
 				p.Iteration, p.Restarts, p.Elapsed.Seconds(), p.Primal, p.Dual, p.RelGap, p.PrimalResidual)
-		}
+		})
 	}
 	s, err := pipeline.Optimize(ctx, oj, e.log)
 	var fe *optimize.FloorError
