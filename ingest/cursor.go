@@ -196,7 +196,7 @@ func convert[T, O any](t *Table, g int, src cursor[T], err error, conv func(row 
 		return nil, err
 	}
 	k := &converted[T, O]{cursor: src, conv: conv}
-	if k.pool, _ = any(&t.ints).(*batches[T]); k.pool != nil {
+	if k.pool, _ = any(t.ints).(*batches[T]); k.pool != nil {
 		k.buf = k.pool.get(t.scratchLen(g))
 	} else {
 		k.buf = make([]T, t.scratchLen(g))

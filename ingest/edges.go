@@ -109,6 +109,7 @@ type EdgeStream struct {
 	pos   batches[int32]
 	csv   *Edges // CSV files are read whole when opened
 	drop  bool   // DropBehind
+	share *partShare
 }
 
 // edgePart is one Parquet file of an edges table.
@@ -145,7 +146,7 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 	if err := checkVertices(vs); err != nil {
 		return nil, err
 	}
-	p, err := openParts(ctx, path, opts)
+	p, err := openPartsChecking(ctx, path, opts, false) // the schemas are checked below
 	if err != nil {
 		return nil, err
 	}
@@ -159,9 +160,20 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 	s := &EdgeStream{File: path, vs: vs}
 	if p.single() {
 		s.File = p.files[0]
+	} else {
+		s.share = &partShare{mem: &recycler{base: readOptions(opts).mem}}
+		opts = append(opts[:len(opts):len(opts)], withShare(s.share))
 	}
-	for _, f := range p.files {
+	var first []string
+	for i, f := range p.files {
 		ep, err := openEdgePart(ctx, f, cols, vs, opts)
+		if err == nil && i == 0 {
+			first, p.first = schemaColumns(ep.t), f
+		} else if err == nil {
+			if err = differs(p, f, first, schemaColumns(ep.t)); err != nil {
+				ep.done()
+			}
+		}
 		if err != nil {
 			s.Close()
 			return nil, err
@@ -335,5 +347,10 @@ func (p *edgePart) fingerprint() (string, error) {
 func (s *EdgeStream) Close() {
 	for _, p := range s.parts {
 		p.done()
+	}
+	s.parts = nil
+	if s.share != nil {
+		s.share.mem.release()
+		s.share = nil
 	}
 }

@@ -134,10 +134,16 @@ type foldedHash struct {
 
 	mu   sync.Mutex
 	cond sync.Cond
-	turn int   // the row group whose span is hashed next
-	next int64 // the bytes before next are hashed (only the turn's owner moves it)
-	err  error // a read failed: no digest
-	free [][]byte
+	turn int       // the row group whose span is hashed next
+	next int64     // the bytes before next are hashed (only the turn's owner moves it)
+	err  error     // a read failed: no digest
+	free *spanBufs // span buffers to reuse: this file's, or those of every file of a table
+}
+
+// spanBufs are span buffers free for reuse.
+type spanBufs struct {
+	mu   sync.Mutex
+	bufs [][]byte
 }
 
 // span is a byte range [lo, hi) of a file.
@@ -163,7 +169,10 @@ func newFoldedHash(t *Table, cores int) *foldedHash {
 		}
 		spans[g], end = s, s.hi
 	}
-	fh := &foldedHash{f: t.src, spans: spans, h: sha256.New(), chk: t.checker()}
+	fh := &foldedHash{f: t.src, spans: spans, h: sha256.New(), chk: t.checker(), free: t.spans}
+	if fh.free == nil {
+		fh.free = &spanBufs{}
+	}
 	fh.w = fh.h
 	if fh.chk != nil {
 		fh.w = io.MultiWriter(fh.h, fh.chk)
@@ -213,12 +222,12 @@ func (t *Table) dropGroup(g int) {
 // is called. A read error is returned (and leaves no digest).
 func (fh *foldedHash) read(g int) (release func(), err error) {
 	s := fh.spans[g]
-	fh.mu.Lock()
+	fh.free.mu.Lock()
 	var b []byte
-	if k := len(fh.free); k > 0 {
-		b, fh.free = fh.free[k-1], fh.free[:k-1]
+	if k := len(fh.free.bufs); k > 0 {
+		b, fh.free.bufs = fh.free.bufs[k-1], fh.free.bufs[:k-1]
 	}
-	fh.mu.Unlock()
+	fh.free.mu.Unlock()
 	if int64(cap(b)) < s.hi-s.lo {
 		// Room for the next spans, which differ by a few percent: a buffer too
 		// small for one is garbage, and at 10^8 rows that garbage was 60 MB of the
@@ -258,9 +267,9 @@ func (fh *foldedHash) read(g int) (release func(), err error) {
 	w := fh.f.serve(s.lo, b)
 	return func() {
 		fh.f.unserve(w)
-		fh.mu.Lock()
-		fh.free = append(fh.free, b)
-		fh.mu.Unlock()
+		fh.free.mu.Lock()
+		fh.free.bufs = append(fh.free.bufs, b)
+		fh.free.mu.Unlock()
 	}, nil
 }
 

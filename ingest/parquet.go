@@ -41,8 +41,21 @@ const (
 type Option func(*options)
 
 type options struct {
-	mem memory.Allocator
+	mem   memory.Allocator
+	share *partShare // buffers shared by the files of one table
 }
+
+// partShare is what the files of one table read together (an EdgeStream's parts)
+// share, so that a folder of many small files reuses one set of buffers as one
+// file does: the decoder's page buffers, the id batches, the folded hash's spans.
+type partShare struct {
+	mem   *recycler
+	ints  batches[int64]
+	spans spanBufs
+}
+
+// withShare makes the readers use s's buffers, released by s.mem.release().
+func withShare(s *partShare) Option { return func(o *options) { o.share = s } }
 
 // WithAllocator makes the Parquet decoder allocate its buffers from mem, as
 // arrow-go's readers take an allocator in their properties; nil (the default)
@@ -69,7 +82,8 @@ type Table struct {
 	path   string
 	rd     *file.Reader
 	src    *servedFile // what rd reads
-	ints   batches[int64]
+	ints   *batches[int64]
+	spans  *spanBufs // the folded hash's buffers (shared by the files of a table), or nil
 	closer func() error
 	starts []int64 // starts[g]: file row of row group g's first row; last entry is the row count
 }
@@ -122,13 +136,23 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 	if err != nil {
 		return nil, openError(path, err)
 	}
-	mem := &recycler{base: readOptions(opts).mem}
+	o := readOptions(opts)
+	mem, release := &recycler{base: o.mem}, true
+	ints, spans := &batches[int64]{}, (*spanBufs)(nil)
+	if o.share != nil {
+		mem, release, ints, spans = o.share.mem, false, &o.share.ints, &o.share.spans
+	}
+	done := func() {
+		if release {
+			mem.release()
+		}
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fileError(path, ErrUnreadable, fmt.Sprintf("not a valid Parquet file: %v", r))
 		}
 		if err != nil {
-			mem.release()
+			done()
 			f.Close()
 		}
 	}()
@@ -152,7 +176,7 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 	if err != nil {
 		return nil, fileError(path, ErrUnreadable, "not a valid Parquet file: "+err.Error())
 	}
-	t = &Table{path: path, rd: rd, src: src, closer: func() error { mem.release(); return f.Close() }, starts: make([]int64, rd.NumRowGroups()+1)}
+	t = &Table{path: path, rd: rd, src: src, ints: ints, spans: spans, closer: func() error { done(); return f.Close() }, starts: make([]int64, rd.NumRowGroups()+1)}
 	for g := range rd.NumRowGroups() {
 		n := rd.MetaData().RowGroup(g).NumRows()
 		if n < 0 || t.starts[g] > math.MaxInt64-n {

@@ -11,12 +11,19 @@ import (
 // CSV header (a file that differs is an error naming both). A zero-byte CSV file is
 // an empty part (a writer's thread with no rows writes one), marked in p.empty.
 func openParts(ctx context.Context, spec string, opts []Option) (*partList, error) {
+	return openPartsChecking(ctx, spec, opts, true)
+}
+
+// openPartsChecking is openParts that leaves Parquet schemas unchecked unless
+// parquet: a caller that opens every file anyway checks each as it opens it
+// (sameSchema), one footer read a file instead of two.
+func openPartsChecking(ctx context.Context, spec string, opts []Option, parquet bool) (*partList, error) {
 	p, err := listParts(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	p.empty = make([]bool, len(p.files))
-	if p.single() {
+	if p.single() || (p.format == formatParquet && !parquet) {
 		return p, nil
 	}
 	var first []string
@@ -51,16 +58,24 @@ func openParts(ctx context.Context, spec string, opts []Option) (*partList, erro
 			p.first = f
 			continue
 		}
-		if !slices.Equal(first, cols) {
-			what := "header"
-			if p.format == formatParquet {
-				what = "schema"
-			}
-			return nil, fileError(f, ErrColumnType, "its "+what+" ("+strings.Join(cols, ", ")+") differs from that of "+p.first+
-				" ("+strings.Join(first, ", ")+"): the files of one table share one "+what)
+		if err := differs(p, f, first, cols); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// differs is the error for file f of p whose columns are cols, the first file's first.
+func differs(p *partList, f string, first, cols []string) error {
+	if slices.Equal(first, cols) {
+		return nil
+	}
+	what := "header"
+	if p.format == formatParquet {
+		what = "schema"
+	}
+	return fileError(f, ErrColumnType, "its "+what+" ("+strings.Join(cols, ", ")+") differs from that of "+p.first+
+		" ("+strings.Join(first, ", ")+"): the files of one table share one "+what)
 }
 
 // schemaColumns lists a Parquet file's leaf columns as "name type", for comparing

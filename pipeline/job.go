@@ -42,6 +42,9 @@ type Job struct {
 	// ProvenanceKey is a key file: inputs are then identified by keyed digests
 	// (provenance.go); "" falls back to $GRAPHDP_PROVENANCE_KEY_FILE.
 	ProvenanceKey string `yaml:"provenance_key"`
+	// S3Endpoint points s3:// paths at an S3-compatible store (a URL); "" is
+	// AWS_ENDPOINT_URL's, else AWS itself (internal/objstore).
+	S3Endpoint string `yaml:"s3_endpoint"`
 
 	// Progress, if set, is a terminal on which long phases draw a status line;
 	// otherwise progress goes to the log (doc.go).

@@ -14,6 +14,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
+	"github.com/graphdp/graphdp/internal/objstore"
 )
 
 // jobFlag is one flag that sets one key of a pipeline.Job: every subcommand takes
@@ -45,6 +46,7 @@ var jobFlagTable = []jobFlag{
 	{"p-one-column", "columns.p_one", "Pr[M = 1] `COLUMN` of a mechanism", func(j *pipeline.Job) any { return &j.Columns.POne }},
 	{"distance-column", "columns.binding_distance", "binding distance `COLUMN` of a mechanism", func(j *pipeline.Job) any { return &j.Columns.Distance }},
 	{"provenance-key", "provenance_key", "key `FILE` (at least 16 bytes): identify inputs holding private data by HMAC-SHA256 under it (default $GRAPHDP_PROVENANCE_KEY_FILE; without a key they get no digest)", func(j *pipeline.Job) any { return &j.ProvenanceKey }},
+	{"s3-endpoint", "s3_endpoint", "`URL` of an S3-compatible store for s3:// paths (default $AWS_ENDPOINT_URL, else AWS)", func(j *pipeline.Job) any { return &j.S3Endpoint }},
 	{"runner", "runner", "runner `NAME`: local or beam (the cluster runner: graphdp-beam only)", func(j *pipeline.Job) any { return &j.Runner }},
 	{"beam-runner", "beam.runner", "with --runner beam: the Beam runner `NAME`: prism, flink, spark or dataflow", func(j *pipeline.Job) any { return &j.Beam.Runner }},
 	{"endpoint", "beam.endpoint", "with --runner beam: the job service `HOST:PORT`", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},
@@ -79,7 +81,7 @@ type jobFlags struct {
 func addJobFlags(fs *flag.FlagSet, configUsage string, names ...string) *jobFlags {
 	jf := &jobFlags{fs: fs}
 	fs.StringVar(&jf.config, "config", "", strings.Replace(configUsage, "YAML job file", "YAML job `FILE`", 1))
-	for _, n := range names {
+	for _, n := range append(names, "s3-endpoint") { // every command may read or write s3://
 		def := lookupJobFlag(n)
 		switch p := def.field(&jf.staged).(type) {
 		case *string:
@@ -169,6 +171,9 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 		}
 	})
 	jf.job = job
+	if job.S3Endpoint != "" {
+		objstore.SetS3Endpoint(job.S3Endpoint)
+	}
 	return job, source, unknown, nil
 }
 

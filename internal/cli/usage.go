@@ -28,7 +28,7 @@ const clusterGroup = "cluster (graphdp-beam)"
 var flagGroup = map[string]string{
 	"config": "inputs", "edges": "inputs", "vertices": "inputs", "hitting-set": "inputs", "mechanism": "inputs",
 	"ids": "inputs", "id": "inputs", "delimiter": "inputs", "id-column": "inputs", "answer-column": "inputs", "src-column": "inputs",
-	"dst-column": "inputs", "p-true-column": "inputs", "p-one-column": "inputs", "distance-column": "inputs",
+	"dst-column": "inputs", "p-true-column": "inputs", "p-one-column": "inputs", "distance-column": "inputs", "s3-endpoint": "inputs",
 
 	"epsilon": "privacy", "delta": "privacy", "ledger": "privacy", "budget-epsilon": "privacy", "budget-delta": "privacy",
 	"allow-deterministic": "privacy", "balanced": "privacy", "alpha": "privacy", "alpha-0": "privacy", "alpha-1": "privacy",
