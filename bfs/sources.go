@@ -24,11 +24,10 @@ func sortSources(src []source) {
 	if slices.IsSortedFunc(src, compareSources) {
 		return
 	}
-	tmp := make([]source, len(src))
-	if fewValues(src, tmp) {
-		copy(src, tmp)
+	if fewValues(src) {
 		return
 	}
+	tmp := make([]source, len(src))
 	from, to := src, tmp
 	if !slices.IsSortedFunc(src, func(x, y source) int { return cmp.Compare(x.v, y.v) }) {
 		for shift := uint(0); shift < 32; shift += radixBits {
@@ -47,10 +46,11 @@ func sortSources(src []source) {
 	}
 }
 
-// fewValues sorts src into to when its values take at most maxFew distinct
-// keys (valueKey), by one counting sort on the key's rank over src put in vertex
-// order; false, with to unspecified, when there are more.
-func fewValues(src, to []source) bool {
+// fewValues sorts src when its values take at most maxFew distinct keys
+// (valueKey): src in vertex order is the answer for one key (no copy), else one
+// counting sort on the key's rank over it; false, src unchanged, when there are
+// more keys.
+func fewValues(src []source) bool {
 	var keys [maxFew]uint64
 	k, last := 0, 0
 	rank := func(a float64) int {
@@ -78,6 +78,10 @@ func fewValues(src, to []source) bool {
 	if !slices.IsSortedFunc(src, func(x, y source) int { return cmp.Compare(x.v, y.v) }) {
 		slices.SortFunc(src, func(x, y source) int { return cmp.Compare(x.v, y.v) })
 	}
+	if k == 1 {
+		return true
+	}
+	to := make([]source, len(src))
 	// Each distinct key's slot: its place among the sorted keys, then its cursor.
 	order := make([]int, k)
 	for i := range order {
@@ -97,6 +101,7 @@ func fewValues(src, to []source) bool {
 		to[count[r]] = s
 		count[r]++
 	}
+	copy(src, to)
 	return true
 }
 
