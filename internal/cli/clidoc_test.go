@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/report"
 )
@@ -26,7 +27,7 @@ var jsonShapes = []struct {
 	command, what string
 	shape         any
 }{
-	{"run", "the run summary, as --summary writes it (with --dry-run: `dry_run` true, no `out`)", pipeline.Summary{}},
+	{"run", "the run summary, as --summary writes it (with --dry-run: `dry_run` true, no `out`; graphdp-beam adds `beam`)", runSummary{}},
 	{"optimize", "the optimize summary, as --summary writes it (with --dry-run: `dry_run` true, nothing solved: the figures of the solve are 0)", pipeline.OptimizeSummary{}},
 	{"hitting-set", "the set written and how it was found", hittingSetJSON{}},
 	{"verify", "the audit and, with --hitting-set, the comparison with the optimum; printed also when a check fails (exit 3)", verifyJSON{}},
@@ -88,6 +89,13 @@ func generateCLIDoc(t *testing.T) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// runSummary is the run summary as graphdp-beam writes it: the Beam backend's
+// report last (pipeline.Summary.Backend, under its key).
+type runSummary struct {
+	pipeline.Summary
+	Beam *beamopt.Report `json:"beam,omitempty"`
 }
 
 func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
