@@ -21,6 +21,8 @@ import (
 	"github.com/graphdp/graphdp/optimize"
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 // OptimizeJob is graphdp optimize: a job's graph, answers, ε and δ (Job; its
@@ -174,7 +176,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	if err != nil {
 		return nil, err
 	}
-	s := &OptimizeSummary{Version: Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
+	s := &OptimizeSummary{Version: version.Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
 		Weights: from, Objective: string(res.Objective), Floors: Floors{res.Floors[0], res.Floors[1]}, Worst: res.Worst,
 		BalancedMeets: res.BalancedMeets, BoundaryEdges: hc.Boundary,
 		HittingSet: len(res.Hit), HittingSetIs: kind,
@@ -272,7 +274,7 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *Inputs, weight []float
 		return nil, err
 	}
 	m := x.Memory
-	s := &OptimizeSummary{Version: Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
+	s := &OptimizeSummary{Version: version.Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
 		Objective: string(obj), Floors: Floors{oj.Floors[0], oj.Floors[1]}, Weights: from, BoundaryEdges: bc.BoundaryEdges, HittingSet: size, HittingSetIs: kind, TotalWeight: total,
 		TargetGap: oj.Gap, Alpha: x.Pair.Balanced(), Out: oj.Out, MechanismOut: oj.MechanismOut, DryRun: true, Memory: &m}
 	if s.TargetGap == 0 {

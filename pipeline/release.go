@@ -30,7 +30,7 @@ type ReleaseJob struct {
 	Out       string
 	Columns   ingest.MechanismTableColumns // Columns.ID also names the IDs file's column
 	// Stated is the (ε, δ) the operator gave. The mechanism's own metadata decides
-	// what the release spends (ResolvePrivacy): a stated value must agree with it,
+	// what the release spends (resolvePrivacy): a stated value must agree with it,
 	// and a mechanism without metadata (CSV) needs both stated.
 	Stated Stated
 	// AllowDeterministic releases datasets with p_one exactly 0 or 1 (their true
@@ -75,9 +75,9 @@ type ReleasePlan struct {
 	Releases []int
 }
 
-// ReleaseSchema is release's output: the requested id and the drawn answer, in the
+// releaseSchema is release's output: the requested id and the drawn answer, in the
 // mechanism's answer type (Int64 when the table has no answer column).
-func ReleaseSchema(idType, answerType arrow.DataType) *arrow.Schema {
+func releaseSchema(idType, answerType arrow.DataType) *arrow.Schema {
 	return arrow.NewSchema([]arrow.Field{
 		{Name: "id", Type: idType},
 		{Name: "released", Type: answerType},
@@ -100,7 +100,7 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if err != nil {
 		return nil, err
 	}
-	priv, err := ResolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
+	priv, err := resolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
 	if err != nil {
 		return nil, err
 	}
@@ -184,25 +184,25 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 			}
 			return nil, err
 		}
-		return nil, &PublishedError{Err: err, Ledger: job.Ledger, ReleaseID: id}
+		return nil, &publishedError{Err: err, Ledger: job.Ledger, ReleaseID: id}
 	}
 	return out, nil
 }
 
-// PublishedError is a release file that was renamed into place but whose write
+// publishedError is a release file that was renamed into place but whose write
 // then failed (the folder's fsync): the file may be there, so the ledger keeps the
 // release charged (exit status 1).
-type PublishedError struct {
+type publishedError struct {
 	Err       error
 	Ledger    string
 	ReleaseID string
 }
 
-func (e *PublishedError) Error() string {
+func (e *publishedError) Error() string {
 	return fmt.Sprintf("%v; the release file is in place and may survive, so the ledger %s keeps it charged (release id %s)", e.Err, e.Ledger, e.ReleaseID)
 }
 
-func (e *PublishedError) Unwrap() error { return e.Err }
+func (e *publishedError) Unwrap() error { return e.Err }
 
 // spend locks the ledger, verifies it whole, refuses a release past its budget (a
 // *RejectError, ledger unchanged) and otherwise records it, durably, before the
@@ -404,7 +404,7 @@ func releaseRecord(m *ingest.MechanismTable, rows []int32, drawn []bool, ansType
 	if rows == nil {
 		rows = []int32{} // appendIDs reads nil as "every id"
 	}
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), ReleaseSchema(m.IDType, ansType))
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), releaseSchema(m.IDType, ansType))
 	defer b.Release()
 	b.Reserve(len(rows))
 	if err := appendIDs(b.Field(0), m.IDs, rows); err != nil {

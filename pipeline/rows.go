@@ -10,9 +10,9 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 )
 
-// HittingSetSchema is a hitting-set table as run reads it: id (the vertices' id
+// hittingSetSchema is a hitting-set table as run reads it: id (the vertices' id
 // type) and p_true, under the job's column names.
-func HittingSetSchema(idType arrow.DataType, cols ingest.Columns) *arrow.Schema {
+func hittingSetSchema(idType arrow.DataType, cols ingest.Columns) *arrow.Schema {
 	return arrow.NewSchema([]arrow.Field{
 		{Name: cols.ID, Type: idType},
 		{Name: cols.PTrue, Type: arrow.PrimitiveTypes.Float64},
@@ -28,7 +28,7 @@ func BuildHittingSet(mem memory.Allocator, vs *ingest.Vertices, cols ingest.Colu
 	if mem == nil {
 		mem = memory.NewGoAllocator()
 	}
-	b := array.NewRecordBuilder(mem, HittingSetSchema(vs.IDType, cols))
+	b := array.NewRecordBuilder(mem, hittingSetSchema(vs.IDType, cols))
 	defer b.Release()
 	b.Reserve(len(vertex))
 	if err := appendIDs(b.Field(0), vs.IDs, vertex); err != nil {

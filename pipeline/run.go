@@ -21,6 +21,8 @@ import (
 
 	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/words"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 // Loaded is a job's inputs, read and checked against each other.
@@ -65,7 +67,7 @@ func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
 		return nil, err
 	}
 	defer es.Close()
-	model := EstimateMemory(vs, es.Rows(), req.Engine, job.Workers)
+	model := estimateMemory(vs, es.Rows(), req.Engine, job.Workers)
 	model.Build += csvBytes(job, req, es.Rows())
 	budget, source := memoryBudget()
 	if err := checkMemory(job, req, vs, es.Rows(), model, budget, source); err != nil {
@@ -194,7 +196,7 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	t := newTimer()
 	prog := newProgress(ctx, log, job.Progress)
 	defer prog.close()
-	s := &Summary{Version: Build().Version, Build: Build(), Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
+	s := &Summary{Version: version.Build().Version, Build: version.Build(), Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
 
 	rows := new(progress.Counter)
 	prog.phase("read", &rows.Done, rows.Total.Load, "rows")
@@ -329,7 +331,7 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	runtime.GC()
 	written := new(progress.Counter)
 	prog.phase("write", &written.Done, fixed(n), "rows")
-	rec, err := BuildRecord(nil, l, sol)
+	rec, err := buildRecord(nil, l, sol)
 	if err != nil {
 		return nil, err
 	}

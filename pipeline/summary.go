@@ -14,16 +14,18 @@ import (
 	"github.com/graphdp/graphdp/report"
 
 	"github.com/graphdp/graphdp/internal/words"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 // Summary is the run summary: written as JSON with --summary, and shortly on stderr.
 type Summary struct {
-	Version string    `json:"version"`
-	Build   BuildInfo `json:"build"`
-	Runner  string    `json:"runner"`
-	Engine  string    `json:"engine"`
-	Epsilon float64   `json:"epsilon"`
-	Delta   float64   `json:"delta"`
+	Version string            `json:"version"`
+	Build   version.BuildInfo `json:"build"`
+	Runner  string            `json:"runner"`
+	Engine  string            `json:"engine"`
+	Epsilon float64           `json:"epsilon"`
+	Delta   float64           `json:"delta"`
 	Inputs  struct {
 		Vertices   Input `json:"vertices"`
 		Edges      Input `json:"edges"`
@@ -70,8 +72,8 @@ type Summary struct {
 // modelShown is the smallest modelled peak the human summary prints.
 const modelShown = 64 << 20
 
-// MemoryModel is a run's modelled memory (EstimateMemory) and the budget it was
-// checked against (MemoryBudget; 0 when unknown).
+// MemoryModel is a run's modelled memory (estimateMemory) and the budget it was
+// checked against (defaultMemoryBudget; 0 when unknown).
 type MemoryModel struct {
 	Memory
 	BudgetBytes  int64  `json:"budget_bytes"`
