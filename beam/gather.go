@@ -158,13 +158,6 @@ func idsAt(ctx context.Context, c Conf, pos []int32) (map[int32]string, map[int3
 
 // num is pipeline's number format in messages: the shortest decimal that reads back.
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // notHitting is pipeline's rejection of a set that misses boundary edges, worded the same.
 func notHitting(ctx context.Context, c Conf, st *buildStats) error {
 	first := st.first[:min(len(st.first), c.List)]

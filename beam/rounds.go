@@ -7,6 +7,8 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/graphdp/graphdp/bfs"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // The rounds stage: block-centric rounds (bfs/rounds.go, bfs doc.go invariant 8), both
@@ -231,7 +233,7 @@ func gather(s int, next func() ([]byte, bool)) (*token, [2][]bfs.Offers, error) 
 			if err != nil {
 				return nil, in, err
 			}
-			in[b2i(one)] = append(in[b2i(one)], o)
+			in[words.Bit(one)] = append(in[words.Bit(one)], o)
 		default:
 			return nil, in, errCorrupt
 		}

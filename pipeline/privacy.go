@@ -26,8 +26,8 @@ type Privacy struct {
 // not given.
 type Stated struct{ Epsilon, Delta *float64 }
 
-// StatedOf is what job states: its ε and δ where they were given.
-func StatedOf(job *Job) Stated {
+// Stated is what the job states: its ε and δ where they were given.
+func (job *Job) Stated() Stated {
 	var s Stated
 	if job.EpsilonSet() {
 		e := job.Epsilon
@@ -48,14 +48,14 @@ const (
 	metaFramework = "graphdp.framework"
 )
 
-// resolvePrivacy is the mechanism's (ε, δ): the file's own metadata when it has
+// ResolvePrivacy is the mechanism's (ε, δ): the file's own metadata when it has
 // them (meta: ingest's, nil for CSV), else what the operator stated. A stated
 // value that differs from the metadata's — compared exactly, as float64 parsed
 // from the metadata's text — is a *ConfigError showing both (exit 2); metadata
 // that is not a valid (ε, δ) is an *ingest.InputError (exit 3). Without metadata,
 // ε must be stated; δ too when needDelta (release: what is charged must not be
 // assumed), else it is 0 (verify and report: auditing at δ = 0 is the strictest).
-func resolvePrivacy(file string, meta map[string]string, st Stated, needDelta bool) (Privacy, error) {
+func ResolvePrivacy(file string, meta map[string]string, st Stated, needDelta bool) (Privacy, error) {
 	es, hasE := meta[metaEpsilon]
 	ds, hasD := meta[metaDelta]
 	if !hasE && !hasD {
@@ -117,14 +117,14 @@ func kindOf(meta map[string]string) string {
 }
 
 // MechanismPrivacy reads the mechanism file's metadata (a Parquet footer; nothing
-// for CSV) and resolves its (ε, δ) against what job states (resolvePrivacy), for
+// for CSV) and resolves its (ε, δ) against what job states (ResolvePrivacy), for
 // verify and report; job.Epsilon and job.Delta are set to the result.
 func MechanismPrivacy(ctx context.Context, job *Job) (Privacy, error) {
 	meta, err := ingest.ReadMetadata(ctx, job.Mechanism)
 	if err != nil {
 		return Privacy{}, err
 	}
-	p, err := resolvePrivacy(job.Mechanism, meta, StatedOf(job), false)
+	p, err := ResolvePrivacy(job.Mechanism, meta, job.Stated(), false)
 	if err != nil {
 		return Privacy{}, err
 	}

@@ -37,3 +37,30 @@ func BuildHittingSet(mem memory.Allocator, vs *ingest.Vertices, cols ingest.Colu
 	b.Field(1).(*array.Float64Builder).AppendValues(ptrue, nil)
 	return b.NewRecordBatch(), nil
 }
+
+// releaseSchema is release's output: the requested id and the drawn answer, in the
+// mechanism's answer type (Int64 when the table has no answer column).
+func releaseSchema(idType, answerType arrow.DataType) *arrow.Schema {
+	return arrow.NewSchema([]arrow.Field{
+		{Name: "id", Type: idType},
+		{Name: "released", Type: answerType},
+	}, nil)
+}
+
+// BuildRelease is a release's output: the id and the drawn answer (in the
+// answer column's type ansType) of each of the table m's rows (nil: none).
+func BuildRelease(m *ingest.MechanismTable, rows []int32, drawn []bool, ansType arrow.DataType) (arrow.RecordBatch, error) {
+	if rows == nil {
+		rows = []int32{} // appendIDs reads nil as "every id"
+	}
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), releaseSchema(m.IDType, ansType))
+	defer b.Release()
+	b.Reserve(len(rows))
+	if err := appendIDs(b.Field(0), m.IDs, rows); err != nil {
+		return nil, err
+	}
+	if err := appendAnswers(b.Field(1), drawn); err != nil {
+		return nil, err
+	}
+	return b.NewRecordBatch(), nil
+}

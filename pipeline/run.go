@@ -308,7 +308,7 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	}
 	cl := tally.Classes()
 	s.Classes = &cl
-	s.Deterministic = findDeterministic(g, sol.POne, l.Hit.Vertex, l.Vertices.IDs)
+	s.Deterministic = FindDeterministic(g, sol.POne, l.Hit.Vertex, l.Vertices.IDs)
 	if d := s.Deterministic; d.Count > 0 {
 		log.Warn("datasets answered deterministically (p_one = 0 or 1)", "stage", "audit", "count", d.Count,
 			"not_private", d.NotPrivate, "private", d.Private,
@@ -348,18 +348,6 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 		}
 	}
 	return s, nil
-}
-
-// findDeterministic finds the datasets answered with p_one exactly 0 or 1, why,
-// and which are private (check.Deterministic).
-func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.IDs) *check.Deterministic {
-	inHit := make([]bool, g.N())
-	for _, h := range hit {
-		inHit[h] = true
-	}
-	// nil pair: the audit above passed (or run failed), so DP holds on every edge.
-	d, _ := check.FindDeterministic(g, pone, inHit, nil, nil, func(v int32) string { return ids.String(int(v)) })
-	return &d
 }
 
 func fillInputs(s *Summary, l *Loaded) {

@@ -63,14 +63,7 @@ func parseHittingSet(args []string, stdout io.Writer) (*hittingSetOptions, error
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	switch {
-	case o.out == "":
-		probs = append(probs, "out: required (a .parquet or .csv file)")
-	default:
-		if ext := strings.ToLower(filepath.Ext(o.out)); ext != ".parquet" && ext != ".csv" {
-			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet or .csv, which run reads)", o.out, filepath.Ext(o.out)))
-		}
-	}
+	probs = append(probs, hittingSetOutProblems(o.out)...)
 	probs = append(probs, t.fileProblems(&job, files.Out("out", o.out))...)
 	policies := 0
 	for _, p := range [][]string{{"balanced"}, {"alpha"}, {"alpha-0", "alpha-1"}} {
@@ -173,5 +166,17 @@ func (f *optFloat) Set(s string) error {
 		return errors.New("not a number")
 	}
 	f.v, f.set = v, true
+	return nil
+}
+
+// hittingSetOutProblems checks the --out of a command that writes a hitting set
+// (hitting-set, optimize): required, and a format run reads.
+func hittingSetOutProblems(out string) []string {
+	if out == "" {
+		return []string{"out: required (a .parquet or .csv file)"}
+	}
+	if ext := strings.ToLower(filepath.Ext(out)); ext != ".parquet" && ext != ".csv" {
+		return []string{fmt.Sprintf("out: %s: unknown format %q (use .parquet or .csv, which run reads)", out, filepath.Ext(out))}
+	}
 	return nil
 }

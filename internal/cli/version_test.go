@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/graphdp/graphdp/internal/version"
 )
 
