@@ -1,8 +1,6 @@
 package bfs
 
 import (
-	"cmp"
-	"slices"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
@@ -43,7 +41,7 @@ func GivenPOne(answer bool, ptrue float64) float64 {
 
 // HitIndex returns, for every vertex, its index in in.Hit or -1.
 func (in *Instance) HitIndex() []int32 {
-	idx := hugepage.Make[int32](in.G.N()) // the hitting check reads it at random per edge
+	idx := hugepage.Alloc[int32](in.G.N()) // the hitting check reads it at random per edge
 	for i := range idx {
 		idx[i] = -1
 	}
@@ -65,12 +63,7 @@ func (in *Instance) sources(c Pass) []source {
 	for i, h := range in.Hit {
 		src[i] = source{h, c.Value(in.POne(i))}
 	}
-	slices.SortFunc(src, func(x, y source) int {
-		if r := cmp.Compare(x.a, y.a); r != 0 {
-			return r
-		}
-		return cmp.Compare(x.v, y.v)
-	})
+	sortSources(src)
 	return src
 }
 
@@ -88,7 +81,7 @@ type Field struct {
 func newField(n int, top float64) *Field {
 	// Huge pages (package hugepage): Propagate writes each at random once per settled
 	// vertex, and the audit reads Value (p_one) at random once per edge.
-	f := &Field{Value: hugepage.Make[float64](n), Bind: hugepage.Make[int32](n), Dist: hugepage.Make[int32](n)}
+	f := &Field{Value: hugepage.Alloc[float64](n), Bind: hugepage.Alloc[int32](n), Dist: hugepage.Alloc[int32](n)}
 	for i := range f.Value {
 		f.Value[i] = top
 		f.Bind[i] = -1

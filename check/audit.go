@@ -153,11 +153,16 @@ type Auditor struct {
 	// RankAll ranks every edge for Worst, not only those not clearly inside their
 	// bounds (Verify's second pass when every edge was clearly inside).
 	RankAll bool
+	// The certified bounds of the values seen last (dp.Memo: exactly the bound of
+	// that value): where values repeat (a value per distance from a balanced
+	// hitting set) a vertex's bound is a lookup, not a certified computation.
+	upper, lower func(float64) float64
+	ups, lows    dp.Memo
 }
 
 // NewAuditor starts an empty audit (Verify's tol and limit).
 func NewAuditor(pair dp.Pair, tol float64, limit int) *Auditor {
-	return &Auditor{Audit: NewAudit(), pair: pair, tol: tol, limit: limit}
+	return &Auditor{Audit: NewAudit(), pair: pair, tol: tol, limit: limit, upper: pair.Upper, lower: pair.Lower}
 }
 
 // Vertex starts the edges of u, whose p_one is pu.
@@ -190,7 +195,7 @@ func (x *Auditor) edge(v int32, pv float64) {
 			break
 		}
 		if x.up != x.up {
-			x.up = x.pair.Upper(pu)
+			x.up = x.ups.Get(pu, x.upper)
 		}
 		ok = pv <= x.up
 	case pv < pu:
@@ -198,7 +203,7 @@ func (x *Auditor) edge(v int32, pv float64) {
 			break
 		}
 		if x.low != x.low {
-			x.low = x.pair.Lower(pu)
+			x.low = x.lows.Get(pu, x.lower)
 		}
 		ok = pv >= x.low
 	case pv != pu: // NaN

@@ -376,7 +376,7 @@ func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, h
 	// until the prefix sum below, kept[b] the block's total.
 	// Off is read at random once per settled vertex by the engines (huge pages:
 	// package hugepage).
-	off := hugepage.Make[int64](n + 1)
+	off := hugepage.Alloc[int64](n + 1)
 	kept := make([]int64, nb)
 	var next atomic.Int64
 	parallel(w, w, func(_, _, _ int) {
