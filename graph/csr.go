@@ -59,18 +59,9 @@ func Build(n int, src, dst []int32) (*Graph, BuildStats) {
 // runs on GOMAXPROCS workers; the result does not depend on their schedule.
 // Linear in n + rows.
 func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
-	return BuildOwnedWorkers(n, srcp, dstp, 0)
-}
-
-// BuildOwnedWorkers is BuildOwned on at most workers goroutines (0: GOMAXPROCS),
-// so a caller bounds its parallelism without setting process-wide state.
-func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildStats) {
 	src, dst := *srcp, *dstp
 	rows := len(src)
 	w := workersFor(rows)
-	if workers > 0 {
-		w = min(w, workers)
-	}
 	b := NewBuilder(n, int64(rows), w)
 	parallel(w, rows, func(_, lo, hi int) {
 		if err := b.Add(src[lo:hi], dst[lo:hi]); err != nil {
@@ -79,7 +70,7 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 	})
 	*srcp, *dstp = nil, nil
 	src, dst = nil, nil
-	g, st, err := b.Finish(workers)
+	g, st, err := b.Finish(0)
 	if err != nil {
 		panic(err)
 	}

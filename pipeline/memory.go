@@ -125,21 +125,30 @@ func MachineMemory() (bytes int64, source string) {
 			return v, "the cgroup limit (" + f + ")"
 		}
 	}
-	f, err := os.Open("/proc/meminfo")
+	if b := procBytes("/proc/meminfo", "MemTotal:"); b > 0 {
+		return b, "the machine's memory (MemTotal)"
+	}
+	return 0, ""
+}
+
+// procBytes is the "<key> <n> kB" line of a /proc file in bytes, or 0 where the
+// file or the line cannot be read.
+func procBytes(path, key string) int64 {
+	f, err := os.Open(path)
 	if err != nil {
-		return 0, ""
+		return 0
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), key); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			if err == nil {
-				return kb << 10, "the machine's memory (MemTotal)"
+				return kb << 10
 			}
 		}
 	}
-	return 0, ""
+	return 0
 }
 
 // checkMemory refuses, before the work, a job whose modelled peak exceeds the

@@ -1,12 +1,10 @@
 package pipeline
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -148,23 +146,7 @@ func (t *timer) done(name string) time.Duration {
 func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 // PeakRSS is the process's peak resident set (VmHWM), or 0 where unknown.
-func PeakRSS() int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
-}
+func PeakRSS() int64 { return procBytes("/proc/self/status", "VmHWM:") }
 
 // EncodeJSON writes the summary as indented JSON to w: the --summary file (Run
 // publishes it with the mechanism).

@@ -97,10 +97,7 @@ func cmdHittingSet(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := o.flags.logger(e); err != nil {
-		return err
-	}
-	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runHittingSet(ctx, o, e) })
+	return o.flags.start(ctx, e, func(ctx context.Context) error { return runHittingSet(ctx, o, e) })
 }
 
 // runHittingSet executes a parsed hitting-set (toolkit.HittingSet) and prints what

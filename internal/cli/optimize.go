@@ -127,10 +127,7 @@ func cmdOptimize(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := o.flags.logger(e); err != nil {
-		return err
-	}
-	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runOptimize(ctx, o, e) }, [2]string{o.job.WeightColumn, "weight-column"})
+	return o.flags.start(ctx, e, func(ctx context.Context) error { return runOptimize(ctx, o, e) }, [2]string{o.job.WeightColumn, "weight-column"})
 }
 
 // progressEvery is how often optimize prints a progress line.

@@ -70,10 +70,7 @@ func cmdQuery(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := o.flags.logger(e); err != nil {
-		return err
-	}
-	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runQuery(ctx, o, e) })
+	return o.flags.start(ctx, e, func(ctx context.Context) error { return runQuery(ctx, o, e) })
 }
 
 // runQuery executes a parsed query (toolkit.Query) and prints the rows; tests call
