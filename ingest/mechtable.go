@@ -138,7 +138,7 @@ func mechPresence(path string, cols MechanismTableColumns, has func(string) bool
 func (m *MechanismTable) finish(ptrue []float64) error {
 	n := m.IDs.Len()
 	var err error
-	if m.Index, err = indexRows(m.File, m.cols.ID, m.IDs, "rows"); err != nil {
+	if m.Index, err = indexRows(onePart(m.File), m.File, m.cols.ID, m.IDs, "rows"); err != nil {
 		return err
 	}
 	if err := m.resolveBinding(); err != nil {

@@ -65,7 +65,7 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism to `FILE`, exactly as run on --out writes it (.parquet, .arrow/.feather or .csv)")
 	fs.StringVar(&oj.SummaryOut, "summary", "", "write the optimize summary as JSON to `FILE`")
 	fs.StringVar(&oj.HTML, "html", "", "write a page to `FILE` drawing the utility over the boundary-homogeneous (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
-	fs.StringVar(&oj.Weights, "weights", "", "weights table `FILE` (.parquet or .csv): id and the weight column (default: the vertices file's weight column if any, else uniform)")
+	fs.Var((*tableFlag)(&oj.Weights), "weights", "weights `TABLE` (.parquet or .csv file, folder or glob; repeatable): id and the weight column (default: the vertices file's weight column if any, else uniform)")
 	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight `COLUMN`")
 	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap `G` between the certified upper bound and the utility (default 1e-6)")
 	fs.StringVar(&o.maxTime, "max-time", "", "stop iterating after this long (`DURATION`, e.g. 10m) and write the best found, with its certified gap")

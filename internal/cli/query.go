@@ -40,7 +40,7 @@ func parseQuery(args []string, stdout io.Writer) (*queryOptions, error) {
 		o.ids = append(o.ids, s)
 		return nil
 	}), "id", "a dataset `ID` to answer for (repeatable)")
-	t.fs.StringVar(&o.idsIn, "ids", "", "`FILE` (.parquet or .csv) whose id column lists the datasets to answer for")
+	t.fs.Var((*tableFlag)(&o.idsIn), "ids", "`TABLE` (.parquet or .csv file, folder or glob; repeatable) whose id column lists the datasets to answer for")
 	t.fs.StringVar(&o.out, "out", "", "output `FILE`: .parquet, .arrow/.feather or .csv (default: CSV on stdout)")
 	t.fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	t.fs.BoolVar(&o.json, "json", false, jsonUsage+": the rows (instead of CSV, unless --out) and what the searches touched")
