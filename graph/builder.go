@@ -11,7 +11,7 @@ import (
 	"github.com/graphdp/graphdp/internal/hugepage"
 )
 
-// Builder is BuildOwned's algorithm for rows that are not held in memory: the
+// Builder is buildOwned's algorithm for rows that are not held in memory: the
 // caller delivers the rows once, in batches of its choosing (a file's row groups)
 // from up to the workers goroutines it declared, and never holds them all.
 //

@@ -65,10 +65,10 @@ func (s *Summary) EmptyEdges() string {
 	return fmt.Sprintf("WARNING: the edges file %s has no rows: every dataset is isolated and answered with certainty (did an upstream export fail?)", s.Inputs.Edges.Path)
 }
 
-// CheckDeterministic refuses (a *RejectError, exit status 3; before anything is
+// checkDeterministic refuses (a *RejectError, exit status 3; before anything is
 // written) a run whose deterministic datasets exceed the job's max_deterministic.
 // Every runner calls it once the audit has counted them.
-func CheckDeterministic(job Job, s *Summary) error {
+func checkDeterministic(job Job, s *Summary) error {
 	if job.MaxDeterministic == "" || s.Deterministic == nil {
 		return nil
 	}

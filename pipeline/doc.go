@@ -1,14 +1,14 @@
 // Package pipeline runs a graphdp job: it owns the stages (ingest → graph → checks →
-// engine → audit → sink), their timing and progress, the run summary, the job
-// description shared by the CLI and config files, and the one loader of a job's
-// tables (Load) that every command reads through.
+// engine → audit → sink), their timing and progress, the run summary, and the job
+// description shared by the CLI and config files.
 //
-// Where a command's use case goes (docs/ARCHITECTURE.md, "Where new work goes"):
-// internal/cli parses and prints; `run` is here (Run, and RunStaged for a command
-// that publishes its own outputs with a run's); every other command's use case is
-// one function in package toolkit, which reads through Load too. A caller states
-// what it reads in a Request (the hitting set, the mechanism, which engine's memory
-// to check) instead of editing the job.
+// One driver, two backends: Drive (drive.go) is the one sequence of a run — read,
+// csr, check, propagate, audit, write — with its timing, progress, logging, errors,
+// repair policy (Policy), summary figures, deterministic-dataset rule and output
+// metadata, over a Backend (backend.go): Local (local.go: Load, graph, bfs, check)
+// or package beam's. Run is Drive over Local. A backend returns each stage's
+// figures and never writes the summary; what it tells of itself goes in through
+// Backend.Report (Summary.Backend).
 //
 // Invariants:
 //
@@ -24,10 +24,7 @@
 //     the CLI maps both to exit status 3.
 //  4. The output is a pure function of the inputs and the job's parameters: one row per
 //     vertex in the vertices file's order, whatever the core count.
-//  5. Load reads exactly what its Request asks for, streams the edges into the graph
-//     build (the rows are never held) and refuses, before the pass, a job whose
-//     modelled memory exceeds the budget (a *ConfigError).
-//  6. Every stage passes its context down: a cancelled run stops inside the loop it
-//     is in (read, build, checks, engine, audit, write). Progress is counted in the
-//     context (internal/progress), never through fields or callbacks.
+//  5. Every backend gives the same output, summary figures, printed text and error
+//     messages (beam's byte-for-byte tests against the local run): the messages and
+//     the figures are made here, from what the stages return, not in a backend.
 package pipeline
