@@ -12,6 +12,7 @@ import (
 	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/report"
+	"github.com/graphdp/graphdp/toolkit"
 )
 
 // docs/CLI.md is generated from the commands' own help (what -h prints) and from
@@ -28,7 +29,7 @@ var jsonShapes = []struct {
 	shape         any
 }{
 	{"run", "the run summary, as --summary writes it (with --dry-run: `dry_run` true, no `out`; graphdp-beam adds `beam`)", runSummary{}},
-	{"optimize", "the optimize summary, as --summary writes it (with --dry-run: `dry_run` true, nothing solved: the figures of the solve are 0)", pipeline.OptimizeSummary{}},
+	{"optimize", "the optimize summary, as --summary writes it (with --dry-run: `dry_run` true, nothing solved: the figures of the solve are 0)", toolkit.OptimizeSummary{}},
 	{"hitting-set", "the set written and how it was found", hittingSetJSON{}},
 	{"verify", "the audit and, with --hitting-set, the comparison with the optimum; printed also when a check fails (exit 3)", verifyJSON{}},
 	{"query", "the rows (instead of CSV on stdout) and what Algorithm 2's searches touched", queryJSON{}},
