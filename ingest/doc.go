@@ -23,6 +23,12 @@
 //     one open file it reuses the page buffers it freed (recycle.go), and gives
 //     them back when the file closes.
 //
+// A table may be many files: a folder, a glob, or several sources joined with
+// SourceSep (parts.go says the order, the checks across files and the fingerprint);
+// its rows are the files' rows in read order, and every error names the file and
+// the row within it. Paths may be s3:// or gs:// objects (remote.go, through
+// internal/objstore: ranged reads).
+//
 // Formats are chosen by extension: ".parquet", or ".csv" or ".tsv" (with a header
 // row; a ".csv" file's fields are split on commas unless the context says otherwise,
 // WithDelimiter; a ".tsv" file's on tabs).

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -70,6 +71,7 @@ type MechanismTable struct {
 
 	cols  MechanismTableColumns
 	ptrue []float64 // p_true kept when there is neither p_one nor an answer column
+	read  []float64 // p_true as read, until finish
 	bind  bindingIDs
 }
 
@@ -91,23 +93,85 @@ const MechanismPTolerance = 1e-9
 // NaN, probabilities outside [0, 1], p_true disagreeing with p_one (beyond
 // MechanismPTolerance), answers other than 0/1, negative distances, repeated ids.
 func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableColumns, opts ...Option) (*MechanismTable, error) {
-	f, err := formatOf(path)
+	p, err := openParts(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
-	var m *MechanismTable
-	if f == formatCSV {
-		m, err = readMechTableCSV(ctx, path, cols, true)
-		if err == errNotInt {
-			m, err = readMechTableCSV(ctx, path, cols, false)
+	m, err := readMechParts(ctx, p, cols, opts, true)
+	if err == errNotInt {
+		m, err = readMechParts(ctx, p, cols, opts, false)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := m.finish(p, m.read); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) && ie.Row >= 0 && ie.File == p.spec && !p.single() {
+			ie.File, ie.Row = p.locate(ie.Row) // a row of the whole table: its file's
 		}
-	} else {
-		m, err = readMechTableParquet(ctx, path, cols, opts)
-	}
-	if err != nil {
 		return nil, err
 	}
+	m.read = nil
 	return m, nil
+}
+
+// readMechParts reads the files of a mechanism table (CSV ids as integers when
+// asInt; errNotInt at the first that is not one) and joins them in read order,
+// unfinished. The footer metadata is the first file's.
+func readMechParts(ctx context.Context, p *partList, cols MechanismTableColumns, opts []Option, asInt bool) (*MechanismTable, error) {
+	read := func(f string) (*MechanismTable, error) {
+		if p.format == formatCSV {
+			return readMechTableCSV(ctx, f, cols, asInt)
+		}
+		return readMechTableParquet(ctx, f, cols, opts)
+	}
+	p.starts = p.starts[:0]
+	if p.single() {
+		p.starts = append(p.starts, 0)
+		return read(p.files[0])
+	}
+	var all *MechanismTable
+	sums := make([]string, len(p.files))
+	for i, f := range p.files {
+		n := 0
+		if all != nil {
+			n = all.IDs.Len()
+		}
+		p.starts = append(p.starts, int64(n))
+		if p.empty[i] {
+			sums[i] = emptySum
+			continue
+		}
+		m, err := read(f)
+		if err != nil {
+			return nil, err
+		}
+		sums[i] = m.Fingerprint
+		if all == nil {
+			all = m
+			continue
+		}
+		all.IDs.Int, all.IDs.Str = append(all.IDs.Int, m.IDs.Int...), append(all.IDs.Str, m.IDs.Str...)
+		all.POne, all.Answer = appendKept(all.POne, m.POne), appendKept(all.Answer, m.Answer)
+		all.Distance, all.InHit, all.read = appendKept(all.Distance, m.Distance), appendKept(all.InHit, m.InHit), appendKept(all.read, m.read)
+		all.bind.Int, all.bind.Str, all.bind.Null = appendKept(all.bind.Int, m.bind.Int), appendKept(all.bind.Str, m.bind.Str), appendKept(all.bind.Null, m.bind.Null)
+		if m.AnswerType != nil && m.AnswerType.ID() == arrow.BOOL {
+			all.AnswerType = m.AnswerType // CSV: true/false in any file
+		}
+	}
+	if all == nil {
+		return nil, fileError(p.spec, ErrSize, "no rows")
+	}
+	all.File, all.Fingerprint = p.spec, joinFingerprints(sums)
+	return all, nil
+}
+
+// appendKept appends b to a, keeping nil (a column the files do not have) nil.
+func appendKept[T any](a, b []T) []T {
+	if a == nil {
+		return nil
+	}
+	return append(a, b...)
 }
 
 // mechPresence says which optional columns a file has and rejects a table that
@@ -135,10 +199,10 @@ func mechPresence(path string, cols MechanismTableColumns, has func(string) bool
 
 // finish checks ids, derives or checks p_one against p_true, in row order so that
 // the first bad row is the one reported.
-func (m *MechanismTable) finish(ptrue []float64) error {
+func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 	n := m.IDs.Len()
 	var err error
-	if m.Index, err = indexRows(onePart(m.File), m.File, m.cols.ID, m.IDs, "rows"); err != nil {
+	if m.Index, err = indexRows(p, m.File, m.cols.ID, m.IDs, "rows"); err != nil {
 		return err
 	}
 	if err := m.resolveBinding(); err != nil {

@@ -104,9 +104,7 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 	if err != nil {
 		return nil, err
 	}
-	if err := m.finish(ptrue); err != nil {
-		return nil, err
-	}
+	m.read = ptrue // finish runs on the whole table (ReadMechanismTable)
 	return m, nil
 }
 

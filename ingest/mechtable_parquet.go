@@ -94,9 +94,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 	if m.Fingerprint, err = fp(); err != nil {
 		return nil, err
 	}
-	if err := m.finish(ptrue); err != nil {
-		return nil, err
-	}
+	m.read = ptrue // finish runs on the whole table (ReadMechanismTable)
 	return m, nil
 }
 

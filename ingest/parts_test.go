@@ -205,3 +205,29 @@ func TestHittingSetFromParts(t *testing.T) {
 		t.Fatalf("one source: %v %v", h, err)
 	}
 }
+
+// A mechanism table from several files is the table of their rows: ids, p_one,
+// answers; a repeated id names both files, a p_true that disagrees with p_one names
+// its file and the row within it.
+func TestMechanismTableFromParts(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "m0.csv", "id,p_one,answer,p_true\n1,0.25,0,0.75\n")
+	b := writeFile(t, dir, "m1.csv", "id,p_one,answer,p_true\n2,0.5,1,0.5\n3,1,1,1\n")
+	m, err := ReadMechanismTable(context.Background(), JoinSources(a, b), DefaultMechanismTableColumns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.IDs.Int, []int64{1, 2, 3}) || !slices.Equal(m.POne, []float64{0.25, 0.5, 1}) || !slices.Equal(m.Answer, []bool{false, true, true}) {
+		t.Errorf("ids %v p_one %v answers %v", m.IDs.Int, m.POne, m.Answer)
+	}
+	c := writeFile(t, dir, "m2.csv", "id,p_one,answer,p_true\n4,0.5,1,0.5\n5,0.5,1,0.25\n")
+	_, err = ReadMechanismTable(context.Background(), JoinSources(a, c), DefaultMechanismTableColumns())
+	if ie := asInputError(t, err, c); ie.Row != 1 || !errors.Is(err, ErrInconsistent) {
+		t.Errorf("p_true disagreeing in the second file: %v", err)
+	}
+	d := writeFile(t, dir, "m3.csv", "id,p_one,answer,p_true\n1,0.5,1,0.5\n")
+	_, err = ReadMechanismTable(context.Background(), JoinSources(a, d), DefaultMechanismTableColumns())
+	if ie := asInputError(t, err, d); ie.Row != 0 || !strings.Contains(ie.Msg, "of "+a) {
+		t.Errorf("id in two files: %v", err)
+	}
+}
