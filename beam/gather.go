@@ -267,7 +267,11 @@ func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) err
 		conflicts = append(conflicts, pipeline.Conflict{Output: v.Output, H: v.IDH, By: id[v.By], AnsH: ans[v.H], AnsBy: ans[v.By],
 			Dist: v.Dist, Given: v.Given, ByValue: v.ByValue, Bound: v.Bound})
 	}
-	return pipeline.Infeasible(c.Hitting, job.Epsilon, job.Delta, fd.Infeasible, conflicts)
+	pair, err := c.pair()
+	if err != nil {
+		return err
+	}
+	return pipeline.InfeasiblePair(c.Hitting, pair, fd.Infeasible, conflicts)
 }
 
 // assemble stages job.Out in out (doc.go invariant 6) shard by shard: each shard's rows
@@ -327,7 +331,11 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, prov pipeline.Prove
 	}
 	ld := &pipeline.Loaded{Vertices: &ingest.Vertices{Fingerprint: fps[fileVertices]}, Edges: &ingest.Edges{Fingerprint: fps[fileEdges]},
 		Hit: &ingest.HittingSet{Fingerprint: fps[fileHit]}, Provenance: prov}
-	err := out.WriteBatches(ctx, job.Out, pipeline.OutputSchema(pl.idType, pl.answerType), next, pipeline.Metadata(&job, Engine, ld))
+	pair, err := c.pair()
+	if err != nil {
+		return err
+	}
+	err = out.WriteBatches(ctx, job.Out, pipeline.OutputSchema(pl.idType, pl.answerType), next, pipeline.Metadata(&job, pair, Engine, ld))
 	if c.N > 0 {
 		s.MeanPTrue /= float64(c.N)
 	}

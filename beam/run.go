@@ -20,7 +20,6 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal"
 
 	"github.com/graphdp/graphdp/bfs"
-	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 )
@@ -131,8 +130,9 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	// The SDK and Prism log through slog's default logger (sdk.Init points it at
 	// stderr, level info): make it the run's, so --log-level and --log-format apply.
 	slog.SetDefault(log)
-	if _, err := dp.New(job.Epsilon, job.Delta); err != nil {
-		return nil, &pipeline.ConfigError{Source: "job", Problems: []string{err.Error()}}
+	pair, err := job.Pair(ctx)
+	if err != nil {
+		return nil, err
 	}
 	prov, err := job.Provenance()
 	if err != nil {
@@ -169,7 +169,8 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 		return nil, err
 	}
 	c := Conf{Staging: staging, Vertices: job.Vertices, Edges: job.Edges, Hitting: job.HittingSet, Cols: cols,
-		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List, Epsilon: job.Epsilon, Delta: job.Delta}
+		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List}
+	c.setPair(pair)
 	opts = opts.withJob(job.Beam)
 	c.ShardSize = int32(opts.shardSize(int64(c.N), pl.rows[fileEdges]))
 	c.Buckets = opts.buckets(pl.rows[fileVertices] + pl.rows[fileEdges] + pl.rows[fileHit])
@@ -187,7 +188,8 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 	}
 	done("read")
 
-	s := &pipeline.Summary{Version: pipeline.Build().Version, Build: pipeline.Build(), Runner: "beam", Engine: Engine, Epsilon: job.Epsilon, Delta: job.Delta}
+	s := &pipeline.Summary{Version: pipeline.Build().Version, Build: pipeline.Build(), Runner: "beam", Engine: Engine}
+	s.SetPrivacy(&job, pair)
 	s.Vertices, s.EdgesRead, s.HittingSet = int(c.N), pl.rows[fileEdges], int(pl.rows[fileHit])
 	fps := make([]string, 3)
 	for k := range fps {

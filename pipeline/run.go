@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"log/slog"
 	"runtime"
 	"runtime/debug"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
-	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/report"
@@ -198,14 +198,15 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	if err != nil {
 		return nil, err
 	}
-	pair, err := dp.New(job.Epsilon, job.Delta)
+	pair, err := job.Pair(ctx)
 	if err != nil {
-		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
+		return nil, err
 	}
 	t := newTimer()
 	prog := newProgress(ctx, log, job.Progress)
 	defer prog.close()
-	s := &Summary{Version: Build().Version, Build: Build(), Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
+	s := &Summary{Version: Build().Version, Build: Build(), Runner: "local", Engine: eng.Name()}
+	s.SetPrivacy(&job, pair)
 
 	rows := new(ingest.RowCounter)
 	prog.phase("read", &rows.Done, rows.Total.Load, "rows")
@@ -279,7 +280,7 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	s.RelaxPerSec = float64(sol.Relaxations) / max(engineTime.Seconds(), 1e-9)
 	log.Info("mechanism computed", "stage", "propagate", "engine", eng.Name(), "relaxations", sol.Relaxations, "seconds", engineTime.Seconds())
 	if sol.Infeasible > 0 {
-		return s, infeasible(job, l, sol)
+		return s, infeasible(pair, l, sol)
 	}
 
 	audited := new(atomic.Int64)
@@ -336,7 +337,7 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 		return nil, err
 	}
 	defer rec.Release()
-	if err := out.Write(sink.WithRowCounter(ctx, written), job.Out, rec, Metadata(&job, eng.Name(), l)); err != nil {
+	if err := out.Write(sink.WithRowCounter(ctx, written), job.Out, rec, Metadata(&job, pair, eng.Name(), l)); err != nil {
 		return nil, err
 	}
 	s.Out = job.Out
@@ -400,12 +401,12 @@ func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance, done *atomic
 
 // infeasible explains which hitting-set values conflict (the paper's feasibility
 // lemma, docs/DESIGN.md §3.3).
-func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
+func infeasible(pair dp.Pair, l *Loaded, sol *bfs.Solution) error {
 	ids, ans := l.Vertices.IDs, l.Vertices.Answer
 	var first []Conflict
 	for _, v := range sol.Violations {
 		first = append(first, Conflict{Output: v.Output, H: ids.String(int(v.H)), By: ids.String(int(v.By)), AnsH: ans[v.H], AnsBy: ans[v.By],
 			Dist: v.Dist, Given: v.Given, ByValue: v.ByValue, Bound: v.Bound})
 	}
-	return Infeasible(l.Hit.File, job.Epsilon, job.Delta, int64(sol.Infeasible), first)
+	return InfeasiblePair(l.Hit.File, pair, int64(sol.Infeasible), first)
 }

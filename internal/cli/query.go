@@ -135,7 +135,7 @@ func runQuery(ctx context.Context, o *queryOptions, e *env) error {
 	}
 	defer rec.Release()
 	if o.out != "" {
-		meta := pipeline.Metadata(&job, "query", &x.Loaded)
+		meta := pipeline.Metadata(&job, x.Pair, "query", &x.Loaded)
 		if err := sink.Write(ctx, o.out, rec, meta); err != nil {
 			return err
 		}
