@@ -21,6 +21,10 @@ import (
 // SetGDPMu records μ of μ-GDP (it has no default).
 func (j *Job) SetGDPMu(mu float64) { j.GDPMu, j.gdpSet = mu, true }
 
+// UsePair makes p the job's pair, whatever its keys say: verify and report audit a
+// mechanism under the framework its metadata states (MechanismPrivacy).
+func (j *Job) UsePair(p dp.Pair) { j.pair = &p }
+
 // GDPMuSet reports whether μ was given.
 func (j *Job) GDPMuSet() bool { return j.gdpSet }
 
@@ -46,6 +50,8 @@ func (j *Job) frameworkKeys() []string {
 // Framework is the job's privacy framework (EpsilonDelta when none is given).
 func (j *Job) Framework() dp.Framework {
 	switch {
+	case j.pair != nil:
+		return j.pair.Framework()
 	case j.gdpSet:
 		return dp.GaussianDP
 	case j.PrivacyProfile != "":
@@ -90,6 +96,9 @@ func (j *Job) frameworkProblems(need bool) []string {
 // or a profile or curve read from its table (CSV or Parquet), judged by package dp; a
 // bad row is an *ingest.InputError naming the file, row and column.
 func (j *Job) Pair(ctx context.Context) (dp.Pair, error) {
+	if j.pair != nil {
+		return *j.pair, nil
+	}
 	switch j.Framework() {
 	case dp.GaussianDP:
 		p, err := dp.NewGDP(j.GDPMu)

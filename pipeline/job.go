@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/sink"
 
@@ -31,9 +32,9 @@ type Job struct {
 	GDPMu          float64 `yaml:"-"`
 	PrivacyProfile string  `yaml:"privacy_profile"`
 	Tradeoff       string  `yaml:"tradeoff"`
-	Engine     string  `yaml:"engine"`  // propagate (default) or per-source
-	Workers    int     `yaml:"workers"`
-	List       int     `yaml:"list"` // how many uncovered edges or violations to print
+	Engine         string  `yaml:"engine"` // propagate (default) or per-source
+	Workers        int     `yaml:"workers"`
+	List           int     `yaml:"list"` // how many uncovered edges or violations to print
 	// MaxDeterministic, if set, fails a run whose datasets answered with p_one 0
 	// or 1 are more than N ("10") or P% of them ("0.5%"): deterministic.go.
 	MaxDeterministic string `yaml:"max_deterministic"`
@@ -57,6 +58,7 @@ type Job struct {
 	DryRun bool `yaml:"-"`
 
 	epsilonSet, deltaSet, gdpSet bool
+	pair                         *dp.Pair // UsePair's, else nil
 }
 
 // Columns are the input column names (ingest.DefaultColumns where empty).

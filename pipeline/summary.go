@@ -44,7 +44,7 @@ type Summary struct {
 	GDPMu          *float64 `json:"gdp_mu,omitempty"`
 	PrivacyProfile string   `json:"privacy_profile,omitempty"`
 	Tradeoff       string   `json:"tradeoff,omitempty"`
-	Inputs  struct {
+	Inputs         struct {
 		Vertices   Input `json:"vertices"`
 		Edges      Input `json:"edges"`
 		HittingSet Input `json:"hitting_set"`
