@@ -18,6 +18,7 @@ type ReportJob struct {
 	Edges     string
 	Epsilon   float64
 	Delta     float64
+	Pair      *dp.Pair                     // another framework's pair (Epsilon and Delta are then unused), or nil
 	Columns   ingest.Columns               // vertices and edges
 	MechCols  ingest.MechanismTableColumns // the mechanism table
 	List      int                          // audit violations to list
@@ -35,6 +36,9 @@ func reportFile(path string, d Digest) report.File {
 // error: the caller decides.
 func Report(ctx context.Context, job ReportJob) (*report.Report, error) {
 	pair, err := dp.New(job.Epsilon, job.Delta)
+	if job.Pair != nil {
+		pair, err = *job.Pair, nil
+	}
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}

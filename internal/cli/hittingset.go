@@ -156,10 +156,9 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 		return err
 	}
 	defer rec.Release()
-	meta := pipeline.OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
-		"graphdp.hitting_set": what,
-		"graphdp.policy":      policy.Name,
-	})
+	extra := pipeline.FrameworkMetadata(x.Pair)
+	extra["graphdp.hitting_set"], extra["graphdp.policy"] = what, policy.Name
+	meta := pipeline.OutputMetadata(x.Pair.Epsilon, x.Pair.Delta, &x.Loaded, extra)
 	if err := sink.Write(ctx, o.out, rec, meta); err != nil {
 		return err
 	}
