@@ -10,7 +10,7 @@ import (
 // in math/big, for μ-GDP (gdp.go). Every result is a pair lo ≤ true value ≤ hi,
 // every operation rounded outward; nothing trusts math.Erf or math.Exp, which only
 // give the starting point of a Newton iteration whose result is then certified by
-// evaluating the enclosure of Φ on both sides (docs/DESIGN.md §7.2).
+// evaluating the enclosure of Φ on both sides (docs/DESIGN.md §11.2).
 
 // piDigits is π to 200 decimals; the enclosure widens it by 10^−199, more than the
 // digits' truncation error (checked against Machin's formula by the tests' oracle).

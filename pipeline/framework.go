@@ -13,7 +13,7 @@ import (
 	"github.com/graphdp/graphdp/internal/words"
 )
 
-// A job states its privacy in exactly one framework (docs/DESIGN.md §7): (ε,δ)-DP
+// A job states its privacy in exactly one framework (docs/DESIGN.md §11): (ε,δ)-DP
 // (epsilon, delta), μ-GDP (gdp_mu), a privacy profile (privacy_profile: a table of
 // epsilon, delta rows) or an f-DP trade-off curve (tradeoff: a table of alpha, beta
 // points). Pair turns the job's framework into the dp.Pair every stage uses.
