@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"io"
 	"log/slog"
 	"os"
@@ -128,6 +129,10 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	ctx = oj.Job.Context(ctx) // the weights are read with the job's delimiter too
 	job := oj.Job
 	job.HittingSet, job.Mechanism, job.Out = "", "", ""
+	if fw := job.Framework(); fw != dp.EpsilonDelta {
+		// The LP and its certified bound are written in e^ε (docs/DESIGN.md §11.5).
+		return nil, &ConfigError{Source: "job", Problems: []string{fmt.Sprintf("optimize: the %s framework is not supported yet; optimize solves (ε,δ) jobs only (give epsilon and delta)", fw)}}
+	}
 	x, err := LoadInputs(ctx, &job)
 	if err != nil {
 		return nil, err
