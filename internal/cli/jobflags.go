@@ -30,7 +30,7 @@ var jobFlagTable = []jobFlag{
 	{"mechanism", "mechanism", "mechanism table `FILE` (.parquet or .csv): id and p_one, or id and p_true (default with --config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
 	{"out", "out", "output `FILE`: .parquet, .arrow/.feather or .csv", func(j *pipeline.Job) any { return &j.Out }},
 	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *pipeline.Job) any { return &j.Summary }},
-	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required)", func(j *pipeline.Job) any { return &j.Epsilon }},
+	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless --gdp-mu, --privacy-profile or --tradeoff states another framework)", func(j *pipeline.Job) any { return &j.Epsilon }},
 	{"delta", "delta", "privacy parameter `δ` in [0, 1)", func(j *pipeline.Job) any { return &j.Delta }},
 	{"gdp-mu", "gdp_mu", "μ-Gaussian DP instead of (ε,δ): `μ` in [0, 100]", func(j *pipeline.Job) any { return &j.GDPMu }},
 	{"privacy-profile", "privacy_profile", "a privacy profile instead of (ε,δ): `FILE` (.csv or .parquet) with columns epsilon, delta, one (ε,δ) pair per row, all of which must hold", func(j *pipeline.Job) any { return &j.PrivacyProfile }},
