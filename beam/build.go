@@ -34,6 +34,9 @@ type Conf struct {
 	Framework    dp.Framework
 	GDPMu        float64
 	PairA, PairB []float64
+	// Audit: the finish audits with AuditEpsilon and AuditDelta (pipeline.Policy).
+	Audit                    bool
+	AuditEpsilon, AuditDelta float64
 }
 
 func (c *Conf) layout() graph.Layout { return graph.Layout{N: c.N, Size: c.ShardSize} }
@@ -62,6 +65,15 @@ func (c *Conf) setPair(p dp.Pair) {
 	case dp.Tradeoff:
 		c.PairA, c.PairB = p.Tradeoff()
 	}
+}
+
+// auditPair is the (ε, δ) the finish audits: the job's, unless the driver's policy
+// set another (pipeline.Policy: tests only).
+func (c *Conf) auditPair() (dp.Pair, error) {
+	if c.Audit {
+		return dp.New(c.AuditEpsilon, c.AuditDelta)
+	}
+	return c.pair()
 }
 
 // split is one row group of one input file.

@@ -139,7 +139,7 @@ func TestFrameworksGeneratedInstances(t *testing.T) {
 			if sol.Infeasible != 0 {
 				t.Fatalf("%s: feasible instance rejected: %+v", name, sol.Violations)
 			}
-			if a := check.Verify(in.G, sol.POne, in.Pair, 0, 3); a.Violations != 0 {
+			if a, err := check.Verify(ctx, in.G, sol.POne, in.Pair, 0, 3); err != nil || a.Violations != 0 {
 				t.Fatalf("%s: %d violations, first %+v", name, a.Violations, a.First)
 			}
 			checkReference(t, name, in, sol, fc)

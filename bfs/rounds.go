@@ -10,6 +10,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/graphdp/graphdp/graph"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // This file is the block-centric round engine (the "think like a graph" model of
@@ -40,9 +42,6 @@ type Cand struct {
 	Bind  int32
 	Dist  int32
 }
-
-// IsNone reports whether c is the empty candidate (nothing binds).
-func (c Cand) IsNone() bool { return c.Bind < 0 }
 
 // None is the candidate of a vertex nothing binds.
 func (p Pass) None() Cand { return Cand{Value: p.Top(), Bind: -1, Dist: -1} }
@@ -508,10 +507,8 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 		}
 		f.Scans += scans[s]
 	}
-	if in.Progress != nil {
-		// A vertex is final only when the rounds end: the pass counts them all then.
-		in.Progress.Add(int64(n))
-	}
+	// A vertex is final only when the rounds end: the pass counts them all then.
+	progress.From(ctx).Add(int64(n))
 	return f, run, nil
 }
 

@@ -41,8 +41,6 @@ type OptimizeJob struct {
 	// lower bounds on p_true by answer (docs/OPTIMIZE.md, "Objectives" and "Floors").
 	Objective optimize.Objective
 	Floors    optimize.Floors
-	// Progress, if set, receives the solver's progress (every KKT check).
-	OnProgress func(optimize.Progress)
 }
 
 // OptimizeSummary is what optimize reports (JSON with --summary, shortly on stderr).
@@ -128,12 +126,13 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	start := time.Now()
 	ctx = oj.Job.Context(ctx) // the weights are read with the job's delimiter too
 	job := oj.Job
-	job.HittingSet, job.Mechanism, job.Out = "", "", ""
+	// The graph is all optimize reads of the job's tables; the memory is checked as
+	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
 	if fw := job.Framework(); fw != dp.EpsilonDelta {
 		// The LP and its certified bound are written in e^ε (docs/DESIGN.md §11.5).
 		return nil, &ConfigError{Source: "job", Problems: []string{fmt.Sprintf("optimize: the %s framework is not supported yet; optimize solves (ε,δ) jobs only (give epsilon and delta)", fw)}}
 	}
-	x, err := LoadInputs(ctx, &job)
+	x, err := LoadInputs(ctx, &job, Request{Engine: "propagate"})
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +159,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		obj = optimize.DefaultObjective
 	}
 	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Progress: oj.OnProgress, Objective: obj, Floors: oj.Floors}
+		Hit: hit, Objective: obj, Floors: oj.Floors}
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err
@@ -176,9 +175,13 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "seconds", time.Since(t1).Seconds())
 	}
 	hom := res.Homogeneous
+	hc, err := check.Hitting(ctx, x.Graph, vs.Answer, res.Hit, 0)
+	if err != nil {
+		return nil, err
+	}
 	s := &OptimizeSummary{Version: Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
 		Weights: from, Objective: string(res.Objective), Floors: Floors{res.Floors[0], res.Floors[1]}, Worst: res.Worst,
-		BalancedMeets: res.BalancedMeets, BoundaryEdges: check.Hitting(x.Graph, vs.Answer, res.Hit, 0).Boundary,
+		BalancedMeets: res.BalancedMeets, BoundaryEdges: hc.Boundary,
 		HittingSet: len(res.Hit), HittingSetIs: kind,
 		TotalWeight: res.TotalWeight, Utility: res.Utility, UpperBound: res.Upper, Gap: res.Gap,
 		TargetGap: oj.Gap, Converged: res.Converged, Alpha: res.Alpha, Balanced: res.Balanced,

@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 
@@ -187,8 +188,9 @@ type Edge struct {
 	Excess float64 `json:"excess"`
 }
 
-// Compute gathers the report's numbers (doc.go).
-func Compute(in Input) *Report {
+// Compute gathers the report's numbers (doc.go). The error is ctx's, when it is
+// cancelled during the audit.
+func Compute(ctx context.Context, in Input) (*Report, error) {
 	n := len(in.POne)
 	r := &Report{Version: in.Version, Inputs: in.Inputs, Epsilon: in.Pair.Epsilon, Delta: in.Pair.Delta,
 		Framework: string(in.Pair.Framework()), Privacy: in.Pair.String(), Datasets: n, Edges: in.Graph.M()}
@@ -199,8 +201,9 @@ func Compute(in Input) *Report {
 			pt[v] = 1 - p
 		}
 	}
-	r.Accuracy = accuracy(pt)
-	r.Classes = ClassesOf(in.Answer, in.POne, pt)
+	st := check.StatsOf(in.Answer, in.POne, pt)
+	r.Accuracy = accuracy(pt, st)
+	r.Classes = st.Classes()
 	r.Levels = levels(pt)
 	dist, kind := in.Distance, "binding"
 	if dist == nil {
@@ -210,13 +213,16 @@ func Compute(in Input) *Report {
 	var det []bool
 	r.Deterministic, det = check.FindDeterministic(in.Graph, in.POne, in.InHit, in.Distance, &in.Pair, in.ID)
 	r.RandomizedResponse = randomizedResponse(pt, det, in.Pair, in.ID)
-	r.Audit = audit(in)
+	var err error
+	if r.Audit, err = audit(ctx, in); err != nil {
+		return nil, err
+	}
 	r.LeastAccurate = leastAccurate(in, pt, LeastAccurateListed)
 	r.leastLevels = leastLevels(in, pt, LeastLevelsShown)
 	if r.notDrawn = notDrawn(n, in.Graph.M()); r.notDrawn == "" {
 		r.graph = drawGraph(in, pt, det)
 	}
-	return r
+	return r, nil
 }
 
 // leastAccurate lists the k datasets of lowest p_true, lowest first, ties by input
@@ -271,23 +277,19 @@ func leastAccurate(in Input, pt []float64, k int) []Dataset {
 	return out
 }
 
-func accuracy(pt []float64) Accuracy {
+// accuracy is pt's distribution; its mean and truthful count are st's (check.Stats).
+func accuracy(pt []float64, st *check.Stats) Accuracy {
 	n := len(pt)
 	a := Accuracy{Histogram: make([]Bin, Bins)}
 	for k := range a.Histogram {
 		a.Histogram[k] = Bin{Lo: float64(k) / Bins, Hi: float64(k+1) / Bins}
 	}
-	sum := 0.0
 	for _, p := range pt {
-		sum += p
-		if p == 1 {
-			a.Truthful++
-		}
 		a.Histogram[min(int(p*Bins), Bins-1)].Count++
 	}
 	sorted := slices.Clone(pt)
 	slices.Sort(sorted)
-	a.Mean, a.Min, a.Max = sum/float64(n), sorted[0], sorted[n-1]
+	a.Mean, a.Min, a.Max, a.Truthful = st.Mean(), sorted[0], sorted[n-1], st.Truthful()
 	for _, pc := range quantilePercents {
 		rank := (pc*n + 99) / 100 // ⌈pc·n/100⌉ in integers
 		a.Quantiles = append(a.Quantiles, Quantile{Q: float64(pc) / 100, PTrue: sorted[max(rank, 1)-1]})
@@ -384,8 +386,11 @@ func randomizedResponse(pt []float64, det []bool, pair dp.Pair, id func(int32) s
 	return rr
 }
 
-func audit(in Input) Audit {
-	v := check.Verify(in.Graph, in.POne, in.Pair, 0, in.List)
+func audit(ctx context.Context, in Input) (Audit, error) {
+	v, err := check.Verify(ctx, in.Graph, in.POne, in.Pair, 0, in.List)
+	if err != nil {
+		return Audit{}, err
+	}
 	a := Audit{Passed: v.Violations == 0, Edges: v.Edges, Violations: v.Violations}
 	edge := func(e check.EdgeViolation) Edge {
 		out := 0
@@ -401,7 +406,7 @@ func audit(in Input) Audit {
 	for _, e := range v.First {
 		a.First = append(a.First, edge(e))
 	}
-	return a
+	return a, nil
 }
 
 // BoundaryDistance is every vertex's hop distance to the nearest endpoint of a

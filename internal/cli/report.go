@@ -7,8 +7,10 @@ import (
 	"github.com/graphdp/graphdp/dp"
 	"io"
 
+	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/files"
 )
@@ -16,7 +18,8 @@ import (
 // reportOptions are report's flags over its job.
 type reportOptions struct {
 	logs   *logFlags
-	job    pipeline.ReportJob
+	job    pipeline.Job                 // inputs, ε, δ, columns, list, provenance key
+	cols   ingest.MechanismTableColumns // the mechanism table's, with the explanation
 	config string
 	json   bool
 	html   string
@@ -49,13 +52,8 @@ func parseReport(args []string, stdout io.Writer) (*reportOptions, error) {
 	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
-	prov, err := job.Provenance() // checked by Problems
-	if err != nil {
-		return nil, err
-	}
 	o.jf, o.config, o.stated = jf, source, job
-	o.job = pipeline.ReportJob{Mechanism: job.Mechanism, Edges: job.Edges, Vertices: job.Vertices, Provenance: prov,
-		Epsilon: job.Epsilon, Delta: job.Delta, List: job.List, MechCols: job.MechanismColumns().WithExplanation(), Columns: job.IngestColumns()}
+	o.job, o.cols = job, job.MechanismColumns().WithExplanation()
 	return o, nil
 }
 
@@ -84,10 +82,10 @@ func runReport(ctx context.Context, o *reportOptions, e *env) error {
 			if err != nil {
 				return err
 			}
-			o.job.Pair = &p
+			o.job.UsePair(p)
 		}
 	}
-	r, err := pipeline.Report(ctx, o.job)
+	r, err := toolkit.Report(ctx, o.job, o.cols)
 	if err != nil {
 		return err
 	}

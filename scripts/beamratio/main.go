@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/graphdp/graphdp/beam"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -31,7 +32,7 @@ func main() {
 	fmt.Println("| job | local s | local RSS MiB | beam s | beam RSS MiB | time × | RSS × | shards | rounds | pipelines | offers | offer MiB | largest round MiB | identical |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, job := range flag.Args() {
-		best := map[string]*pipeline.Summary{}
+		best := map[string]*summary{}
 		out := map[string]string{}
 		for range *reps {
 			for _, runner := range []string{"local", "beam"} {
@@ -49,8 +50,11 @@ func main() {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(1)
 				}
-				var s pipeline.Summary
-				if err := json.Unmarshal(raw, &s); err != nil {
+				var s summary
+				if err := json.Unmarshal(raw, &s.Summary); err == nil {
+					err = json.Unmarshal(raw, &s.beam)
+				}
+				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(1)
 				}
@@ -63,7 +67,7 @@ func main() {
 		a, _ := os.ReadFile(out["local"])
 		b, _ := os.ReadFile(out["beam"])
 		l, m := best["local"], best["beam"]
-		br := m.Beam
+		br := m.beam.Beam
 		var largest int64
 		for _, r := range br.PerRound {
 			largest = max(largest, r.Bytes)
@@ -73,5 +77,13 @@ func main() {
 			job, l.WallSeconds, mib(l.PeakRSSBytes), m.WallSeconds, mib(m.PeakRSSBytes),
 			m.WallSeconds/l.WallSeconds, float64(m.PeakRSSBytes)/float64(l.PeakRSSBytes),
 			br.Shards, br.Rounds, br.Pipelines, br.Offers, mib(br.OfferBytes), mib(largest), bytes.Equal(a, b) && len(a) > 0)
+	}
+}
+
+// summary is a run's JSON summary with the Beam backend's report.
+type summary struct {
+	pipeline.Summary
+	beam struct {
+		Beam *beam.Report `json:"beam"`
 	}
 }
