@@ -48,7 +48,7 @@ func (p Pair) Mu() float64 {
 }
 
 func (g *gdp) framework() Framework { return GaussianDP }
-func (g *gdp) describe() string      { return fmt.Sprintf("μ-GDP with μ = %v", g.mu) }
+func (g *gdp) describe() string     { return fmt.Sprintf("μ-GDP with μ = %v", g.mu) }
 
 func (g *gdp) upper(a float64) float64 {
 	if !(a > 0 && a < 1) || g.mu == 0 {
