@@ -145,7 +145,12 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 		return nil, err
 	}
 	c := Conf{Staging: staging, Vertices: job.Vertices, Edges: job.Edges, Hitting: job.HittingSet, Cols: cols,
-		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List, Epsilon: job.Epsilon, Delta: job.Delta}
+		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List}
+	pair, err := job.Pair(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c.setPair(pair)
 	c.ShardSize = int32(shardSize(opts, int64(c.N), pl.rows[fileEdges]))
 	c.Buckets = buckets(opts, pl.rows[fileVertices]+pl.rows[fileEdges]+pl.rows[fileHit])
 	b.c, b.pl, b.l = c, pl, c.layout()

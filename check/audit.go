@@ -146,9 +146,9 @@ type Auditor struct {
 	u       int32
 	pu      float64
 	up, low float64 // NaN until needed
-	// upA, lowA are the DP pair's float64 bounds (dp.Pair.ApproxBounds), within
-	// dp.ApproxMargin of the real ones: a neighbour clearly inside them passes without
-	// the certified bound (which most vertices then never compute).
+	// upA, lowA are the pair's safe bounds (dp.Pair.SafeBounds): a neighbour inside
+	// them passes without the certified bound (which most vertices then never
+	// compute).
 	upA, lowA float64
 	// RankAll ranks every edge for Worst, not only those not clearly inside their
 	// bounds (Verify's second pass when every edge was clearly inside).
@@ -176,8 +176,7 @@ func (x *Auditor) Vertex(u int32, pu float64) {
 	x.u, x.pu, x.up, x.low = u, pu, math.NaN(), math.NaN()
 	x.upA, x.lowA = math.Inf(-1), math.Inf(1) // nothing is clearly inside
 	if !x.RankAll {
-		lo, up := x.pair.ApproxBounds(pu)
-		x.upA, x.lowA = up-dp.ApproxMargin, lo+dp.ApproxMargin
+		x.lowA, x.upA = x.pair.SafeBounds(pu)
 	}
 }
 

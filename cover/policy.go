@@ -21,6 +21,9 @@ type Policy struct {
 // (docs/DESIGN.md §10.3).
 func Balanced(pair dp.Pair) Policy {
 	a := pair.Balanced()
+	if pair.Framework() != dp.EpsilonDelta {
+		return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (balanced α, the fixed point α = U(1 − α) of %s)", words.Num(a), pair)}
+	}
 	return Policy{PTrue: [2]float64{a, a}, Name: fmt.Sprintf("p_true = %s on every vertex (balanced α = (e^ε+δ)/(e^ε+1))", words.Num(a))}
 }
 

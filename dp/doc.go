@@ -1,5 +1,7 @@
-// Package dp holds the (ε,δ)-differential-privacy bound functions of graphdp in
-// certified arithmetic: the paper's suitable pair (L, U) on p_one = Pr[M = 1], the
+// Package dp holds the privacy bound functions of graphdp in certified arithmetic:
+// the paper's suitable pair (L, U) on p_one = Pr[M = 1] for (ε,δ)-DP (EpsDelta) and,
+// through the framework-generic Pair, for μ-GDP, privacy profiles and f-DP trade-off
+// curves (docs/DESIGN.md §11), the
 // exact per-edge audit, and the balanced value of its corollary (docs/DESIGN.md
 // §1.4, §2 and §10.3). It is its own package because it *is* the privacy guarantee:
 // every engine, the audit, query, hitting-set and the Beam runner call these
@@ -32,4 +34,9 @@
 //     therefore written float64(a*b), a conversion the language defines to round;
 //     math.FMA is written out where a fused operation is meant.
 //     TestNoImplicitFusedMultiplyAdd compiles the package for arm64 and checks.
+//  8. For every framework, Pair.Upper(a) = RD(U*(a)) and Pair.Lower(a) = RU(L*(a))
+//     for the framework's real bounds (f-DP on an edge: U* = 1 − f_s, L* = f_s(1 − ·)):
+//     μ-GDP from math/big enclosures of Φ and Φ⁻¹ (normal.go) at growing precision,
+//     profiles as min/max of (ε,δ) bounds, curves in exact rationals. Invariants 1–4
+//     hold for every framework; Allowed is the only audit.
 package dp

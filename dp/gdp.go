@@ -10,7 +10,7 @@ import (
 // 10^−2000 of 0 or 1 away from the extremes; larger μ only costs precision.
 const MaxMu = 100
 
-// gdp is μ-Gaussian DP as a suitable pair (docs/DESIGN.md §7.2): U*(a) = Φ(Φ⁻¹(a) + μ),
+// gdp is μ-Gaussian DP as a suitable pair (docs/DESIGN.md §11.2): U*(a) = Φ(Φ⁻¹(a) + μ),
 // L*(a) = Φ(Φ⁻¹(a) − μ). Both are computed from certified enclosures (normal.go): the
 // real bound is enclosed by Φ at both ends of an enclosure of Φ⁻¹(a) ± μ, and the
 // precision doubles until both ends round to the same float64; that float64 is then
@@ -48,7 +48,7 @@ func (p Pair) Mu() float64 {
 }
 
 func (g *gdp) framework() Framework { return GaussianDP }
-func (g *gdp) describe() string      { return fmt.Sprintf("μ-GDP with μ = %v", g.mu) }
+func (g *gdp) describe() string     { return fmt.Sprintf("μ-GDP with μ = %v", g.mu) }
 
 func (g *gdp) upper(a float64) float64 {
 	if !(a > 0 && a < 1) || g.mu == 0 {

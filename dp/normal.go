@@ -3,13 +3,14 @@ package dp
 import (
 	"math"
 	"math/big"
+	"sync"
 )
 
 // Certified enclosures of the standard normal distribution function Φ and its inverse
 // in math/big, for μ-GDP (gdp.go). Every result is a pair lo ≤ true value ≤ hi,
 // every operation rounded outward; nothing trusts math.Erf or math.Exp, which only
 // give the starting point of a Newton iteration whose result is then certified by
-// evaluating the enclosure of Φ on both sides (docs/DESIGN.md §7.2).
+// evaluating the enclosure of Φ on both sides (docs/DESIGN.md §11.2).
 
 // piDigits is π to 200 decimals; the enclosure widens it by 10^−199, more than the
 // digits' truncation error (checked against Machin's formula by the tests' oracle).
@@ -19,9 +20,9 @@ const piDigits = "3.141592653589793238462643383279502884197169399375105820974944
 // narrowing (they stay true).
 const maxPiBits = 640
 
-// sqrt2PiBounds encloses √(2π) at prec bits.
-func sqrt2PiBounds(prec uint) (lo, hi *big.Float) {
-	w := prec + 16
+// sqrt2PiBounds encloses √(2π), to maxPiBits bits (computed once).
+var sqrt2PiBounds = sync.OnceValues(func() (lo, hi *big.Float) {
+	const w = maxPiBits + 16
 	pi, _, err := big.ParseFloat(piDigits, 10, 800, big.ToNearestEven)
 	if err != nil {
 		panic(err)
@@ -42,7 +43,7 @@ func sqrt2PiBounds(prec uint) (lo, hi *big.Float) {
 		panic("dp: √(2π) enclosure failed")
 	}
 	return lo, hi
-}
+})
 
 // expBigBounds encloses e^v for a big.Float v ≥ 0: v is halved k times to y ≤ 1/2
 // (exact), e^y − 1 summed with a tail bound (taylorExpm1), and 1 + S squared back k
@@ -78,7 +79,7 @@ func densityBounds(x *big.Float, prec uint) (lo, hi *big.Float) {
 	vhi.SetMantExp(vhi, -1)
 	_, ehi := expBigBounds(vlo, w) // e^(−v) is largest at the smallest v
 	elo, _ := expBigBounds(vhi, w)
-	slo, shi := sqrt2PiBounds(w)
+	slo, shi := sqrt2PiBounds()
 	lo = bf(w, big.ToNegativeInf).Mul(ehi, shi)
 	hi = bf(w, big.ToPositiveInf).Mul(elo, slo)
 	lo.Quo(big.NewFloat(1), lo) // 1/(e^v·√(2π)) rounded down needs the product rounded up
@@ -228,13 +229,21 @@ func quantileBounds(a float64, prec uint) (zl, zh *big.Float) {
 	z := bf(w, big.ToNearestEven).SetFloat64(z0)
 	fa := new(big.Float).SetFloat64(a)
 	step := new(big.Float)
+	// Newton's steps need Φ(z) to full precision but φ(z) only roughly (it sets the
+	// rate, not the limit): φ in float64, whose error of about 2^−52 makes each step
+	// shrink the error by about that factor (besides the quadratic term). So once a
+	// step s is below 2^−(prec−48), the error left is about s·2^−48 + s²: stop there;
+	// the bracket below certifies the result whatever the iteration did.
 	for range 60 {
 		plo, phi := phiBounds(z, w)
 		pm := bf(w, big.ToNearestEven).Add(plo, phi)
 		pm.SetMantExp(pm, -1)
-		dlo, dhi := densityBounds(new(big.Float).Abs(z), w)
-		dm := bf(w, big.ToNearestEven).Add(dlo, dhi)
-		dm.SetMantExp(dm, -1)
+		zf, _ := z.Float64()
+		dm := bf(w, big.ToNearestEven).SetFloat64(math.Exp(-zf*zf/2) / math.Sqrt(2*math.Pi))
+		if zf*zf > 1400 { // φ underflows float64: take it from its enclosure
+			dlo, dhi := densityBounds(new(big.Float).Abs(z), w)
+			dm.Add(dlo, dhi).SetMantExp(dm, -1)
+		}
 		step = bf(w, big.ToNearestEven).Sub(fa, pm)
 		step.Quo(step, dm)
 		// Far in a tail a full step can overshoot; clamp it to one unit of z.
@@ -244,7 +253,12 @@ func quantileBounds(a float64, prec uint) (zl, zh *big.Float) {
 			step.SetInt64(-1)
 		}
 		z.Add(z, step)
-		if step.Sign() == 0 || step.MantExp(nil) < z.MantExp(nil)-int(prec)-4 {
+		if step.Sign() == 0 || step.MantExp(nil) < max(z.MantExp(nil), 0)-int(prec)+48 {
+			left := new(big.Float).Abs(step)
+			left.SetMantExp(left, -44)
+			sq := new(big.Float).Mul(step, step)
+			sq.Mul(sq, big.NewFloat(4*(1+math.Abs(zf))))
+			step = left.Add(left, sq)
 			break
 		}
 	}

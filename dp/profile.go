@@ -26,7 +26,7 @@ func (e *RowError) Error() string {
 // per pair, and accountants' curves need tens, not thousands.
 const MaxProfile = 4096
 
-// profile is a privacy profile {(ε_i, δ_i)} (docs/DESIGN.md §7.3): being
+// profile is a privacy profile {(ε_i, δ_i)} (docs/DESIGN.md §11.3): being
 // (ε_i, δ_i)-DP for every i. Its trade-off function is max_i f_i, so U* = min_i U*_i
 // and L* = max_i L*_i; RD and RU are monotone, so Upper = min_i RD(U*_i) and
 // Lower = max_i RU(L*_i) are exact from the (ε,δ) machinery.

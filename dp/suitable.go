@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// Pair is a suitable pair (L, U) of the paper on p_one = Pr[M = 1] (docs/DESIGN.md §7):
+// Pair is a suitable pair (L, U) of the paper on p_one = Pr[M = 1] (docs/DESIGN.md §11):
 // the privacy condition every engine, the audit, query, hitting-set and the Beam runner
 // apply on each edge. It is one of four frameworks (Framework): (ε,δ)-DP, μ-Gaussian
 // DP, a privacy profile {(ε_i, δ_i)} and an f-DP trade-off curve. Whatever the

@@ -10,7 +10,7 @@ import (
 // MaxTradeoff bounds the points of a trade-off curve.
 const MaxTradeoff = 1 << 16
 
-// tradeoff is f-DP for a user's piecewise-linear trade-off curve (docs/DESIGN.md §7.4)
+// tradeoff is f-DP for a user's piecewise-linear trade-off curve (docs/DESIGN.md §11.4)
 // through points (α_j, β_j), symmetrised as f_s = max(f, f⁻¹): a binary mechanism is
 // f-DP for a pair of neighbours in both orders exactly when it is f_s-DP, and then
 // U*(a) = 1 − f_s(a), L*(a) = f_s(1 − a). Breakpoints are float64, so every value is

@@ -169,7 +169,7 @@ func BenchmarkPhase(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := sink.Write(ctx, j.job.Out, rec, Metadata(&j.job, "propagate", j.l)); err != nil {
+				if err := sink.Write(ctx, j.job.Out, rec, Metadata(&j.job, j.sol.Instance.Pair, "propagate", j.l)); err != nil {
 					b.Fatal(err)
 				}
 				rec.Release()

@@ -135,6 +135,7 @@ type configFile struct {
 	Job     `yaml:",inline"`
 	Epsilon *number `yaml:"epsilon"`
 	Delta   *number `yaml:"delta"`
+	GDPMu   *number `yaml:"gdp_mu"`
 }
 
 // decode applies the known keys (a pruned mapping) to job.
@@ -153,6 +154,9 @@ func decode(n *yaml.Node, job *Job) error {
 	}
 	if raw.Delta != nil {
 		job.SetDelta(float64(*raw.Delta))
+	}
+	if raw.GDPMu != nil {
+		job.SetGDPMu(float64(*raw.GDPMu))
 	}
 	return err
 }
@@ -406,7 +410,7 @@ func keysByLine(root *yaml.Node) map[int]string {
 // configKeys lists every key a config file may hold, dotted (columns.id), from
 // Job's yaml tags: the one list unknown keys are compared with.
 func configKeys() []string {
-	keys := []string{"epsilon", "delta"}
+	keys := []string{"epsilon", "delta", "gdp_mu"}
 	var walk func(t reflect.Type, prefix string)
 	walk = func(t reflect.Type, prefix string) {
 		for f := range t.Fields() {

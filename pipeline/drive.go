@@ -62,6 +62,7 @@ type driver struct {
 	t    *timer
 	prog *display
 	s    *Summary
+	pair dp.Pair // the job's (Job.Pair), set by stages
 }
 
 // phase starts the phase called name, whose work counts in unit ("": not counted,
@@ -80,9 +81,11 @@ func (d *driver) phase(ctx context.Context, name, unit string) context.Context {
 // when job.Summary is set, the summary in out, for the caller to commit.
 func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error) {
 	job := &d.job
-	if _, err := dp.New(job.Epsilon, job.Delta); err != nil {
-		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
+	pair, err := job.Pair(ctx)
+	if err != nil {
+		return nil, err
 	}
+	d.pair = pair
 	prov, err := job.Provenance()
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
@@ -91,7 +94,8 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	d.t = newTimer()
 	d.prog = newProgress(ctx, d.log, job.Progress)
 	defer d.prog.close()
-	d.s = &Summary{Version: version.Build().Version, Build: version.Build(), Runner: runner, Engine: engine, Epsilon: job.Epsilon, Delta: job.Delta}
+	d.s = &Summary{Version: version.Build().Version, Build: version.Build(), Runner: runner, Engine: engine}
+	d.s.SetPrivacy(job, pair)
 	in, err := d.read(ctx, prov)
 	if err != nil {
 		return nil, err
@@ -114,7 +118,7 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	}
 	ld := &Loaded{Vertices: &ingest.Vertices{Fingerprint: in.Vertices.Fingerprint}, Edges: &ingest.Edges{Fingerprint: in.Edges.Fingerprint},
 		Hit: &ingest.HittingSet{Fingerprint: in.HittingSet.Fingerprint}, Provenance: prov}
-	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, job.Out, Metadata(job, engine, ld))
+	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, job.Out, Metadata(job, d.pair, engine, ld))
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +211,7 @@ func (d *driver) solve(ctx context.Context) error {
 	s.RelaxPerSec = float64(sol.Relaxations) / max(engineTime.Seconds(), 1e-9)
 	d.log.Info("mechanism computed", "stage", "propagate", "engine", s.Engine, "relaxations", sol.Relaxations, "seconds", engineTime.Seconds())
 	if sol.Infeasible > 0 {
-		return infeasibleError(job.HittingSet, job.Epsilon, job.Delta, sol.Infeasible, sol.Conflicts)
+		return InfeasiblePair(job.HittingSet, d.pair, sol.Infeasible, sol.Conflicts)
 	}
 	return nil
 }

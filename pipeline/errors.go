@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"slices"
 	"strconv"
 	"strings"
@@ -87,6 +88,16 @@ type Conflict struct {
 // the largest (or smallest) p_true that dataset allows. Root conflicts come first:
 // those of the dataset taking part in the most listed conflicts (the likeliest
 // cause), then in the order found. Probabilities have 9 significant digits.
+// InfeasiblePair is Infeasible worded for pair's framework.
+func InfeasiblePair(file string, pair dp.Pair, total int64, first []Conflict) *RejectError {
+	e := infeasibleError(file, pair.Epsilon, pair.Delta, total, first)
+	if pair.Framework() != dp.EpsilonDelta {
+		e.Head = fmt.Sprintf("no mechanism satisfying %s has these p_true values: %s outside what another hitting-set dataset allows (tolerance %g); nothing written",
+			pair, words.Count(total, "given value lies", "given values lie"), bfs.Tolerance)
+	}
+	return e
+}
+
 func infeasibleError(file string, epsilon, delta float64, total int64, first []Conflict) *RejectError {
 	e := &RejectError{File: file, Kind: "infeasible", Total: total,
 		Head: fmt.Sprintf("no (ε,δ)-DP mechanism has these p_true values (ε=%v, δ=%v): %s outside what another hitting-set dataset allows (tolerance %g); nothing written",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"slices"
 
@@ -26,9 +25,15 @@ type Job struct {
 	Summary    string  `yaml:"summary"` // optional JSON run summary
 	Epsilon    float64 `yaml:"-"`       // see SetEpsilon; the config's key is epsilon
 	Delta      float64 `yaml:"-"`       // the config's key is delta (config.go: number)
-	Engine     string  `yaml:"engine"`  // propagate (default) or per-source
-	Workers    int     `yaml:"workers"`
-	List       int     `yaml:"list"` // how many uncovered edges or violations to print
+	// The other privacy frameworks (framework.go; exactly one per job): μ of μ-GDP
+	// (SetGDPMu; the config's key is gdp_mu), a privacy profile table (columns
+	// epsilon, delta) and an f-DP trade-off curve table (columns alpha, beta).
+	GDPMu          float64 `yaml:"-"`
+	PrivacyProfile string  `yaml:"privacy_profile"`
+	Tradeoff       string  `yaml:"tradeoff"`
+	Engine         string  `yaml:"engine"` // propagate (default) or per-source
+	Workers        int     `yaml:"workers"`
+	List           int     `yaml:"list"` // how many uncovered edges or violations to print
 	// MaxDeterministic, if set, fails a run whose datasets answered with p_one 0
 	// or 1 are more than N ("10") or P% of them ("0.5%"): deterministic.go.
 	MaxDeterministic string `yaml:"max_deterministic"`
@@ -54,7 +59,8 @@ type Job struct {
 	// summary, or the error, the run would (graphdp run --dry-run).
 	DryRun bool `yaml:"-"`
 
-	epsilonSet, deltaSet bool
+	epsilonSet, deltaSet, gdpSet bool
+	pair                         *dp.Pair // UsePair's, else nil
 }
 
 // Columns are the input column names (ingest.DefaultColumns where empty).
@@ -167,20 +173,7 @@ func (j *Job) Problems(required []string, found ...string) []string {
 			add("%s: %s: %v", f.key, f.path, err)
 		}
 	}
-	if !j.epsilonSet {
-		if slices.Contains(required, "epsilon") {
-			add("epsilon: required (a number ≥ 0)")
-		}
-	} else if math.IsNaN(j.Epsilon) || math.IsInf(j.Epsilon, 0) || j.Epsilon < 0 {
-		add("epsilon: must be a finite number ≥ 0, got %v", j.Epsilon)
-	} else if j.Epsilon >= dp.MaxEpsilon {
-		// Not math.Exp(ε) == +Inf: on amd64 math.Exp overflows from about 709.44,
-		// below the true limit, which dp.New encloses exactly (issue 24, defect 9).
-		add("epsilon: must be below %.10g (e^ε overflows float64; any ε that large allows every mechanism), got %v", float64(dp.MaxEpsilon), j.Epsilon)
-	}
-	if math.IsNaN(j.Delta) || j.Delta < 0 || j.Delta >= 1 {
-		add("delta: must be in [0, 1), got %v", j.Delta)
-	}
+	probs = append(probs, j.frameworkProblems(slices.Contains(required, "epsilon"))...)
 	if !slices.Contains(Engines, j.Engine) {
 		add("engine: %q is not one of %v", j.Engine, Engines)
 	}

@@ -92,7 +92,10 @@ func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 // Check is check.Hitting beside the count of components.
 func (b *local) Check(ctx context.Context) (*Hitting, error) {
 	progress.From(ctx).Grow(int64(b.g.N()))
-	pair, _ := dp.New(b.job.Epsilon, b.job.Delta) // checked by the driver
+	pair, err := b.job.Pair(ctx) // checked by the driver
+	if err != nil {
+		return nil, err
+	}
 	in, err := bfs.NewInstance(b.g, b.l.Vertices.Answer, b.l.Hit.Vertex, b.l.Hit.PTrue, pair)
 	if err != nil {
 		return nil, err

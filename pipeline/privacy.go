@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+
+	"github.com/graphdp/graphdp/dp"
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/words"
@@ -14,8 +17,9 @@ import (
 // Privacy is a mechanism's privacy parameters and where they came from: what a
 // release of it spends on each dataset it draws, and what verify and report audit.
 type Privacy struct {
-	Framework      string  // ledger.Framework ("epsilon-delta")
-	Epsilon, Delta float64 // the mechanism's (ε, δ)
+	Framework      string  // ledger.Framework ("epsilon-delta") or another dp.Framework
+	Epsilon, Delta float64 // the mechanism's (ε, δ), for epsilon-delta
+	Pair           dp.Pair // the pair of another framework (zero for epsilon-delta)
 	// Source is ledger.SourceMetadata (read from the file, which graphdp run
 	// wrote) or ledger.SourceStated (given by the operator: a CSV mechanism, or a
 	// Parquet file without graphdp's metadata).
@@ -117,12 +121,43 @@ func kindOf(meta map[string]string) string {
 }
 
 // MechanismPrivacy reads the mechanism file's metadata (a Parquet footer; nothing
-// for CSV) and resolves its (ε, δ) against what job states (ResolvePrivacy), for
-// verify and report; job.Epsilon and job.Delta are set to the result.
+// for CSV) and resolves its privacy against what job states, for verify and report.
+// A mechanism built under another framework than (ε,δ) (graphdp.framework) is
+// audited under that framework: the job then uses its pair (UsePair), and a
+// framework the job states must be the same one with the same parameters. Without
+// such metadata, a framework the job states other than (ε,δ) is used as stated;
+// else the (ε, δ) is resolved by ResolvePrivacy, and job.Epsilon and job.Delta are
+// set to the result.
 func MechanismPrivacy(ctx context.Context, job *Job) (Privacy, error) {
 	meta, err := ingest.ReadMetadata(ctx, job.Mechanism)
 	if err != nil {
 		return Privacy{}, err
+	}
+	mp, ok, err := PairFromMetadata(meta)
+	if err != nil {
+		return Privacy{}, &ingest.InputError{File: job.Mechanism, Row: -1, Column: metaFramework, Err: ingest.ErrRange, Msg: err.Error()}
+	}
+	if ok {
+		if keys := job.frameworkKeys(); len(keys) > 0 {
+			jp, err := job.Pair(ctx)
+			if err != nil {
+				return Privacy{}, err
+			}
+			if jp.String() != mp.String() || !samePair(jp, mp) {
+				return Privacy{}, &ConfigError{Problems: []string{fmt.Sprintf("%s: %s was given, but %s says it was built for %s (%s); a mechanism's own metadata says what it guarantees: drop %s or correct it",
+					keys[0], jp, job.Mechanism, mp, metaFramework, keys[0])}}
+			}
+		}
+		job.UsePair(mp)
+		return Privacy{Framework: string(mp.Framework()), Source: ledger.SourceMetadata, Pair: mp}, nil
+	}
+	if fw := job.Framework(); fw != dp.EpsilonDelta {
+		jp, err := job.Pair(ctx)
+		if err != nil {
+			return Privacy{}, err
+		}
+		job.UsePair(jp)
+		return Privacy{Framework: string(fw), Source: ledger.SourceStated, Pair: jp}, nil
 	}
 	p, err := ResolvePrivacy(job.Mechanism, meta, job.Stated(), false)
 	if err != nil {
@@ -132,3 +167,22 @@ func MechanismPrivacy(ctx context.Context, job *Job) (Privacy, error) {
 	job.SetDelta(p.Delta)
 	return p, nil
 }
+
+// samePair compares two pairs' parameters exactly.
+func samePair(a, b dp.Pair) bool {
+	if a.Framework() != b.Framework() {
+		return false
+	}
+	switch a.Framework() {
+	case dp.GaussianDP:
+		return a.Mu() == b.Mu()
+	case dp.Profile:
+		return slices.Equal(first(a.Profile()), first(b.Profile())) && slices.Equal(second(a.Profile()), second(b.Profile()))
+	case dp.Tradeoff:
+		return slices.Equal(first(a.Tradeoff()), first(b.Tradeoff())) && slices.Equal(second(a.Tradeoff()), second(b.Tradeoff()))
+	}
+	return a.Epsilon == b.Epsilon && a.Delta == b.Delta
+}
+
+func first(a, _ []float64) []float64  { return a }
+func second(_, b []float64) []float64 { return b }

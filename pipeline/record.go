@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"maps"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -238,12 +239,13 @@ func appendBits[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint6
 	}
 }
 
-// Metadata is what run's and query's outputs record about how they were made.
-func Metadata(job *Job, engine string, l *Loaded) map[string]string {
-	return OutputMetadata(job.Epsilon, job.Delta, l, map[string]string{
-		"graphdp.engine":    engine,
-		"graphdp.tolerance": words.Num(bfs.Tolerance),
-	})
+// Metadata is what run's and query's outputs record about how they were made,
+// the privacy framework included (FrameworkMetadata).
+func Metadata(job *Job, pair dp.Pair, engine string, l *Loaded) map[string]string {
+	extra := FrameworkMetadata(pair)
+	extra["graphdp.engine"] = engine
+	extra["graphdp.tolerance"] = words.Num(bfs.Tolerance)
+	return OutputMetadata(pair.Epsilon, pair.Delta, l, extra)
 }
 
 // OutputMetadata is the one builder of an output's metadata: the version, ε and δ,
@@ -267,5 +269,10 @@ func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) 
 		}
 	}
 	maps.Copy(meta, extra)
+	if fw, ok := extra["graphdp.framework"]; ok && fw != string(dp.EpsilonDelta) {
+		// Another framework: an ε and δ here would be read as what the output spends.
+		delete(meta, "graphdp.epsilon")
+		delete(meta, "graphdp.delta")
+	}
 	return version.Build().Metadata(meta)
 }

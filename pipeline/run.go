@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"log/slog"
 	"runtime"
 	"runtime/debug"
@@ -207,6 +208,6 @@ func conflicts(l *Loaded, sol *bfs.Solution) []Conflict {
 
 // infeasible explains which hitting-set values conflict (the paper's feasibility
 // lemma, docs/DESIGN.md §3.3).
-func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
-	return infeasibleError(l.Hit.File, job.Epsilon, job.Delta, int64(sol.Infeasible), conflicts(l, sol))
+func infeasible(pair dp.Pair, l *Loaded, sol *bfs.Solution) error {
+	return InfeasiblePair(l.Hit.File, pair, int64(sol.Infeasible), conflicts(l, sol))
 }

@@ -9,12 +9,24 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/report"
 
 	"github.com/graphdp/graphdp/internal/words"
 
 	"github.com/graphdp/graphdp/internal/version"
 )
+
+// SetPrivacy records the job's framework and its parameters.
+func (s *Summary) SetPrivacy(job *Job, pair dp.Pair) {
+	s.Framework, s.Privacy = string(pair.Framework()), pair.String()
+	s.Epsilon, s.Delta = pair.Epsilon, pair.Delta
+	if pair.Framework() == dp.GaussianDP {
+		mu := pair.Mu()
+		s.GDPMu = &mu
+	}
+	s.PrivacyProfile, s.Tradeoff = job.PrivacyProfile, job.Tradeoff
+}
 
 // Summary is the run summary: written as JSON with --summary, and shortly on stderr.
 type Summary struct {
@@ -24,7 +36,15 @@ type Summary struct {
 	Engine  string            `json:"engine"`
 	Epsilon float64           `json:"epsilon"`
 	Delta   float64           `json:"delta"`
-	Inputs  struct {
+	// Framework is the privacy framework (dp.Framework); Privacy says it and its
+	// parameters in words; GDPMu, PrivacyProfile and Tradeoff are the other
+	// frameworks' parameters (Epsilon and Delta are 0 for them).
+	Framework      string   `json:"framework"`
+	Privacy        string   `json:"privacy"`
+	GDPMu          *float64 `json:"gdp_mu,omitempty"`
+	PrivacyProfile string   `json:"privacy_profile,omitempty"`
+	Tradeoff       string   `json:"tradeoff,omitempty"`
+	Inputs         struct {
 		Vertices   Input `json:"vertices"`
 		Edges      Input `json:"edges"`
 		HittingSet Input `json:"hitting_set"`
@@ -157,6 +177,9 @@ func (s *Summary) Human(w io.Writer) {
 	fmt.Fprintf(w, "graphdp %s: %s, %s kept of %d read (%s, %s), %s\n",
 		s.Engine, words.Count(int64(s.Vertices), "vertex", "vertices"), words.Count(s.EdgesKept, "edge", "edges"), s.EdgesRead,
 		words.Count(s.Duplicates, "duplicate", "duplicates"), words.Count(s.SelfLoops, "self-loop", "self-loops"), components)
+	if s.Framework != "" && s.Framework != string(dp.EpsilonDelta) {
+		fmt.Fprintf(w, "  privacy: %s\n", s.Privacy)
+	}
 	fmt.Fprintf(w, "  hitting set: %s, %s, %d uncovered; feasible: %v\n",
 		words.Count(int64(s.HittingSet), "vertex", "vertices"), words.Count(s.BoundaryEdges, "boundary edge", "boundary edges"), s.Uncovered, s.Feasible)
 	if s.Out != "" {

@@ -20,9 +20,9 @@ type Inputs struct {
 
 // LoadInputs reads what req asks of the job's inputs (Load) and builds the graph.
 func LoadInputs(ctx context.Context, job *Job, req Request) (*Inputs, error) {
-	pair, err := dp.New(job.Epsilon, job.Delta)
+	pair, err := job.Pair(ctx)
 	if err != nil {
-		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
+		return nil, err
 	}
 	l, err := Load(ctx, job, req)
 	if err != nil {
@@ -62,7 +62,7 @@ func Check(ctx context.Context, job Job, x *Inputs) (*Checked, error) {
 		return nil, err
 	}
 	if sol.Infeasible > 0 {
-		return nil, infeasible(job, &x.Loaded, sol)
+		return nil, infeasible(x.Pair, &x.Loaded, sol)
 	}
 	return &Checked{Instance: sol.Instance, Solution: sol, BoundaryEdges: s.BoundaryEdges}, nil
 }

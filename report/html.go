@@ -3,6 +3,7 @@ package report
 import (
 	_ "embed"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"html/template"
 	"io"
 	"math"
@@ -73,6 +74,9 @@ func (r *Report) HTML(w io.Writer) error {
 // (ε,δ)-DP inequality Pr[M(u) = o] ≤ e^ε·Pr[M(v) = o] + δ on every edge u – v
 // (datasets that differ in one person), for both answers o.
 func (r *Report) PlainPrivacy() string {
+	if r.Framework != "" && r.Framework != string(dp.EpsilonDelta) {
+		return "The mechanism satisfies " + r.Privacy + " on every edge of the graph below (datasets that differ in one person): for each such pair, with a = Pr[M = 1] on one, Pr[M = 1] on the other lies between the framework's bounds L(a) and U(a), its trade-off function evaluated exactly at the mechanism's two tests; the audit checks every edge."
+	}
 	f := strconv.FormatFloat(math.Exp(r.Epsilon), 'g', 5, 64)
 	s := "Any one person's presence or absence changes the probability of either released answer (0 or 1) by at most a factor e^ε = " + f
 	if r.Delta > 0 {

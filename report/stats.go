@@ -63,6 +63,8 @@ type Report struct {
 	Inputs             Inputs             `json:"inputs"`
 	Epsilon            float64            `json:"epsilon"`
 	Delta              float64            `json:"delta"`
+	Framework          string             `json:"framework"` // dp.Framework; Epsilon and Delta are 0 unless epsilon-delta
+	Privacy            string             `json:"privacy"`   // the framework and its parameters in words
 	Datasets           int                `json:"datasets"`
 	Edges              int64              `json:"edges"`
 	Accuracy           Accuracy           `json:"accuracy"`
@@ -191,7 +193,7 @@ type Edge struct {
 func Compute(ctx context.Context, in Input) (*Report, error) {
 	n := len(in.POne)
 	r := &Report{Version: in.Version, Inputs: in.Inputs, Epsilon: in.Pair.Epsilon, Delta: in.Pair.Delta,
-		Datasets: n, Edges: in.Graph.M()}
+		Framework: string(in.Pair.Framework()), Privacy: in.Pair.String(), Datasets: n, Edges: in.Graph.M()}
 	pt := make([]float64, n)
 	for v, p := range in.POne {
 		pt[v] = p

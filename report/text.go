@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"io"
 	"math"
 	"strings"
@@ -69,7 +70,11 @@ func (r *Report) Text(w io.Writer) error {
 	p := func(f string, a ...any) { fmt.Fprintf(&b, f, a...) }
 	a, rr := r.Accuracy, r.RandomizedResponse
 	p("graphdp report: %s\n", r.Inputs.Mechanism.Path)
-	p("  %s, %s; ε = %v, δ = %v\n\n", words.Count(int64(r.Datasets), "dataset", "datasets"), words.Count(r.Edges, "edge", "edges"), r.Epsilon, r.Delta)
+	if r.Framework != "" && r.Framework != string(dp.EpsilonDelta) {
+		p("  %s, %s; %s\n\n", words.Count(int64(r.Datasets), "dataset", "datasets"), words.Count(r.Edges, "edge", "edges"), r.Privacy)
+	} else {
+		p("  %s, %s; ε = %v, δ = %v\n\n", words.Count(int64(r.Datasets), "dataset", "datasets"), words.Count(r.Edges, "edge", "edges"), r.Epsilon, r.Delta)
+	}
 	if lines := r.Deterministic.Lines(); lines != nil {
 		p("%s\n", box(lines))
 	}

@@ -76,10 +76,9 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 		return nil, err
 	}
 	defer rec.Release()
-	meta := pipeline.OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
-		"graphdp.hitting_set": b.Kind,
-		"graphdp.policy":      policy.Name,
-	})
+	extra := pipeline.FrameworkMetadata(x.Pair)
+	extra["graphdp.hitting_set"], extra["graphdp.policy"] = b.Kind, policy.Name
+	meta := pipeline.OutputMetadata(x.Pair.Epsilon, x.Pair.Delta, &x.Loaded, extra)
 	if err := sink.Write(ctx, h.Out, rec, meta); err != nil {
 		return nil, err
 	}

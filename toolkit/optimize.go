@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"io"
 	"log/slog"
 	"os"
@@ -130,6 +131,10 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	job := oj.Job
 	// The graph is all optimize reads of the job's tables; the memory is checked as
 	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
+	if fw := job.Framework(); fw != dp.EpsilonDelta {
+		// The LP and its certified bound are written in e^ε (docs/DESIGN.md §11.5).
+		return nil, &pipeline.ConfigError{Source: "job", Problems: []string{fmt.Sprintf("optimize: the %s framework is not supported yet; optimize solves (ε,δ) jobs only (give epsilon and delta)", fw)}}
+	}
 	x, err := pipeline.LoadInputs(ctx, &job, pipeline.Request{Engine: "propagate"})
 	if err != nil {
 		return nil, err

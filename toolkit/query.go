@@ -80,7 +80,7 @@ func Query(ctx context.Context, q QueryJob, log *slog.Logger) (*Answered, error)
 		return nil, err
 	}
 	if q.Out != "" {
-		if err := sink.Write(ctx, q.Out, a.Record, pipeline.Metadata(&job, "query", &x.Loaded)); err != nil {
+		if err := sink.Write(ctx, q.Out, a.Record, pipeline.Metadata(&job, x.Pair, "query", &x.Loaded)); err != nil {
 			a.Record.Release()
 			return nil, err
 		}

@@ -3,7 +3,6 @@ package toolkit
 import (
 	"context"
 
-	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/report"
@@ -21,9 +20,9 @@ func reportFile(path string, d pipeline.Digest) report.File {
 // them), and computes the report. A failed DP audit is part of the report, not an
 // error: the caller decides.
 func Report(ctx context.Context, job pipeline.Job, cols ingest.MechanismTableColumns) (*report.Report, error) {
-	pair, err := dp.New(job.Epsilon, job.Delta)
+	pair, err := job.Pair(ctx)
 	if err != nil {
-		return nil, &pipeline.ConfigError{Source: "job", Problems: []string{err.Error()}}
+		return nil, err
 	}
 	l, err := pipeline.Load(ctx, &job, pipeline.Request{Table: &cols})
 	if err != nil {

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -189,6 +191,42 @@ func TestREADME(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(root, f)); err != nil {
 				t.Errorf("README says the first command writes %s in the repository root: %v", f, err)
 			}
+		}
+	})
+
+	t.Run("frameworks", func(t *testing.T) {
+		cmds := readmeBlock(t, "frameworks")
+		root, stdouts := runBlock(t, cmds, func(c string) string { return c })
+		dir := filepath.Join(root, "frameworks")
+		mean := func(name string) float64 {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s struct {
+				MeanPTrue float64 `json:"mean_p_true"`
+				Framework string  `json:"framework"`
+			}
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatal(err)
+			}
+			return s.MeanPTrue
+		}
+		// README's figures: mean p_true 0.8349 (1-GDP) and 0.9419 (the implied (ε,δ)).
+		if g, i := mean("gdp.json"), mean("implied.json"); math.Abs(g-0.8349) > 5e-5 || math.Abs(i-0.9419) > 5e-5 {
+			t.Errorf("mean p_true %v (gdp) and %v (implied); README says 0.8349 and 0.9419", g, i)
+		}
+		var passed, failed bool
+		for c, out := range stdouts {
+			if strings.Contains(c, "--mechanism gdp.csv") {
+				passed = strings.Contains(out, "passed")
+			}
+			if strings.Contains(c, "--mechanism implied.csv") {
+				failed = strings.Contains(out, "40 violations") && strings.Contains(out, "is not 1-GDP")
+			}
+		}
+		if !passed || !failed {
+			t.Errorf("README says gdp.csv passes the 1-GDP audit (%v) and implied.csv fails it with 40 violations (%v)", passed, failed)
 		}
 	})
 

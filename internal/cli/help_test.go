@@ -72,9 +72,9 @@ func helpArgs() [][]string {
 
 // placeholder is the one style of a flag's argument in help: an upper-case word
 // saying what to give (FILE, N, COLUMN, NAME, DURATION, HOST:PORT, NAME=VALUE, …)
-// or the paper's symbol (ε, δ); never the type the flag package would name
+// or the paper's symbol (ε, δ, μ); never the type the flag package would name
 // (string, value, int, float) or a word of the help text.
-var placeholder = regexp.MustCompile(`^([A-Z][A-Z0-9]*([:=][A-Z]+)?|ε|δ)$`)
+var placeholder = regexp.MustCompile(`^([A-Z][A-Z0-9]*([:=][A-Z]+)?|ε|δ|μ)$`)
 
 // flagLine is a flag's line in help: "  --name ARG" (no ARG: a switch).
 var flagLine = regexp.MustCompile(`^  --([a-z0-9-]+)(?: (\S+))?$`)

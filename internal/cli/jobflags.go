@@ -31,8 +31,11 @@ var jobFlagTable = []jobFlag{
 	{"mechanism", "mechanism", "mechanism `TABLE` (.parquet or .csv file, folder or glob; repeatable): id and p_one, or id and p_true (default with --config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
 	{"out", "out", "output `FILE`: .parquet, .arrow/.feather or .csv", func(j *pipeline.Job) any { return &j.Out }},
 	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *pipeline.Job) any { return &j.Summary }},
-	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required)", func(j *pipeline.Job) any { return &j.Epsilon }},
+	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless --gdp-mu, --privacy-profile or --tradeoff states another framework)", func(j *pipeline.Job) any { return &j.Epsilon }},
 	{"delta", "delta", "privacy parameter `δ` in [0, 1)", func(j *pipeline.Job) any { return &j.Delta }},
+	{"gdp-mu", "gdp_mu", "μ-Gaussian DP instead of (ε,δ): `μ` in [0, 100]", func(j *pipeline.Job) any { return &j.GDPMu }},
+	{"privacy-profile", "privacy_profile", "a privacy profile instead of (ε,δ): `FILE` (.csv or .parquet) with columns epsilon, delta, one (ε,δ) pair per row, all of which must hold", func(j *pipeline.Job) any { return &j.PrivacyProfile }},
+	{"tradeoff", "tradeoff", "f-DP for a trade-off curve instead of (ε,δ): `FILE` (.csv or .parquet) with columns alpha, beta, the points of a convex piecewise-linear curve from alpha 0 to 1", func(j *pipeline.Job) any { return &j.Tradeoff }},
 	{"engine", "engine", "engine `NAME`: propagate (linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
 	{"workers", "workers", "`N` cores to use, at most 1024 (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
 	{"delimiter", "delimiter", "`CHAR` separating the fields of .csv inputs: one character, or tab (default ','; .tsv files are tab-separated)", func(j *pipeline.Job) any { return &j.Delimiter }},
@@ -162,6 +165,8 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 					job.SetEpsilon(jf.staged.Epsilon) // ε has no default: record that it was given
 				case "delta":
 					job.SetDelta(jf.staged.Delta)
+				case "gdp-mu":
+					job.SetGDPMu(jf.staged.GDPMu)
 				default:
 					*p = *def.field(&jf.staged).(*float64)
 				}

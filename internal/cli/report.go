@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"io"
 
 	"github.com/graphdp/graphdp/ingest"
@@ -33,7 +34,7 @@ func parseReport(args []string, stdout io.Writer) (*reportOptions, error) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	jf := addJobFlags(fs, "a run's YAML job file: inputs, ε, δ, columns; its out is the mechanism",
-		"mechanism", "edges", "vertices", "epsilon", "delta", "list", "delimiter",
+		"mechanism", "edges", "vertices", "epsilon", "delta", "gdp-mu", "privacy-profile", "tradeoff", "list", "delimiter",
 		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column", "provenance-key")
 	jf.usage = usageText{"--config FILE | --mechanism M --edges E --vertices V [--epsilon ε --delta δ] [--json] [--html FILE]", "Explains a mechanism: accuracy, why (distance to the binding dataset), against\nrandomized response, deterministic datasets, and the exact DP audit. The mechanism's\nε and δ come from its metadata (graphdp run writes them); a CSV mechanism needs --epsilon."}
 	jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
@@ -76,6 +77,13 @@ func runReport(ctx context.Context, o *reportOptions, e *env) error {
 			return o.jf.respell(o.config, err)
 		}
 		o.job.Epsilon, o.job.Delta = stated.Epsilon, stated.Delta
+		if stated.Framework() != dp.EpsilonDelta {
+			p, err := stated.Pair(ctx)
+			if err != nil {
+				return err
+			}
+			o.job.UsePair(p)
+		}
 	}
 	r, err := toolkit.Report(ctx, o.job, o.cols)
 	if err != nil {

@@ -32,7 +32,7 @@ var flagGroup = map[string]string{
 	"ids": "inputs", "id": "inputs", "delimiter": "inputs", "id-column": "inputs", "answer-column": "inputs", "src-column": "inputs",
 	"dst-column": "inputs", "p-true-column": "inputs", "p-one-column": "inputs", "distance-column": "inputs", "s3-endpoint": "inputs",
 
-	"epsilon": "privacy", "delta": "privacy", "ledger": "privacy", "budget-epsilon": "privacy", "budget-delta": "privacy",
+	"epsilon": "privacy", "delta": "privacy", "gdp-mu": "privacy", "privacy-profile": "privacy", "tradeoff": "privacy", "ledger": "privacy", "budget-epsilon": "privacy", "budget-delta": "privacy",
 	"allow-deterministic": "privacy", "balanced": "privacy", "alpha": "privacy", "alpha-0": "privacy", "alpha-1": "privacy",
 	"tolerance": "privacy",
 
@@ -331,8 +331,11 @@ func (jf *jobFlags) fromConfigGave(def *jobFlag) bool {
 	case *int:
 		return *v != *def.field(&d).(*int)
 	case *float64:
-		if def.name == "epsilon" {
+		switch def.name {
+		case "epsilon":
 			return jf.fromConfig.EpsilonSet()
+		case "gdp-mu":
+			return jf.fromConfig.GDPMuSet()
 		}
 		return *v != *def.field(&d).(*float64)
 	}

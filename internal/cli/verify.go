@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"io"
 	"math"
 	"strings"
@@ -76,9 +77,13 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	if o.json {
 		w = io.Discard // the text is built as ever; the document is written at the end
 	}
-	res := &verifyJSON{Mechanism: m.File, Column: m.Column, Epsilon: job.Epsilon, Delta: job.Delta, PrivacySource: v.Privacy.Source,
-		Vertices: ids.Len(), Edges: x.Graph.M(), Failed: []string{}}
-	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v (%s): %s, %s\n", m.File, m.Column, job.Epsilon, job.Delta, privacySource(v.Privacy), words.Count(int64(ids.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
+	res := &verifyJSON{Mechanism: m.File, Column: m.Column, Epsilon: x.Pair.Epsilon, Delta: x.Pair.Delta, Framework: string(x.Pair.Framework()),
+		Privacy: x.Pair.String(), PrivacySource: v.Privacy.Source, Vertices: ids.Len(), Edges: x.Graph.M(), Failed: []string{}}
+	under := fmt.Sprintf("ε=%v, δ=%v", job.Epsilon, job.Delta)
+	if x.Pair.Framework() != dp.EpsilonDelta {
+		under = x.Pair.String()
+	}
+	fmt.Fprintf(w, "verify %s (column %s) for %s (%s): %s, %s\n", m.File, m.Column, under, privacySource(v.Privacy), words.Count(int64(ids.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
 
 	// 1. Every DP inequality on every edge.
 	fmt.Fprintf(w, "  DP audit: %d edges checked (both directions, both outputs: %d inequalities), %s (edge, output) with excess above %v\n",
@@ -140,6 +145,8 @@ type verifyJSON struct {
 	Column        string          `json:"column"` // p_one or p_true: the one audited
 	Epsilon       float64         `json:"epsilon"`
 	Delta         float64         `json:"delta"`
+	Framework     string          `json:"framework"`      // dp.Framework
+	Privacy       string          `json:"privacy"`        // the framework and its parameters in words
 	PrivacySource string          `json:"privacy_source"` // metadata or stated
 	Vertices      int             `json:"vertices"`
 	Edges         int64           `json:"edges"`

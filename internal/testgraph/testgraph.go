@@ -251,6 +251,9 @@ func RandomProblem(r *rand.Rand, f Family, n int, pair dp.Pair) Problem {
 	switch r.IntN(4) {
 	case 0: // balanced α on every hitting-set vertex: the paper's corollary
 		alpha := (pair.E() + pair.Delta) / (pair.E() + 1)
+		if pair.Framework() != dp.EpsilonDelta {
+			alpha = pair.Balanced()
+		}
 		for i := range ptrue {
 			ptrue[i] = alpha
 		}
