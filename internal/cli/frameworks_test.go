@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/ingest"
-	"github.com/graphdp/graphdp/pipeline"
 )
 
 // exampleArgs runs the shipped example (configs/example) with the given privacy flags.
