@@ -10,10 +10,12 @@
 //
 // What beam holds and what it calls (one kernel, two drivers):
 //
-//  1. beam holds only what is Beam: the transforms (build, rounds, repair, finish:
-//     DoFns and the pipelines that wire them), the coders of their elements
-//     (elements.go, codec.go), their registration (run.go), the staging layout
-//     (rounds.go), Beam's filesystems as an ingest.Opener (fs.go) with gs:// and
+//  1. beam holds only what is Beam: the transforms (build.go, join.go, shard.go,
+//     plan.go; rounds.go; finish.go: DoFns and the pipelines that wire them), the
+//     coders of their elements (elements.go, blocks.go, codec.go), their registration
+//     (run.go), the staging layout (rounds.go) and the worker cache (cache.go), the
+//     ids' index of the joins (idindex.go), the launcher's reading of the staged
+//     figures (gather.go), Beam's filesystems as an ingest.Opener (fs.go) with gs:// and
 //     s3:// read by byte ranges through the cloud clients Beam links (ranged.go,
 //     gcs.go, s3.go), and the launcher (run.go, submit.go, worker.go).
 //  2. Reading is ingest's: a split opens an ingest.Table over beamFiles and reads one

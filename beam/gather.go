@@ -1,0 +1,337 @@
+package beam
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/report"
+	"github.com/graphdp/graphdp/sink"
+)
+
+// firstInputError is the rejection the single-machine run would report, or nil.
+func firstInputError(ctx context.Context, staging string, schema []inputErr) error {
+	names, err := listBlobs(ctx, join(staging, "errors", "*"))
+	if err != nil {
+		return err
+	}
+	var best *inputErr
+	all := slices.Clone(schema)
+	for _, n := range names {
+		b, err := readBlob(ctx, n)
+		if err != nil {
+			return err
+		}
+		x, err := decodeErr(b)
+		if err != nil {
+			return err
+		}
+		all = append(all, x)
+	}
+	for i := range all {
+		if best == nil || all[i].less(*best) {
+			best = &all[i]
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	e := best.E
+	return &e
+}
+
+type buildStats struct {
+	kept, selfLoops, boundary, uncovered, hits int64
+	first                                      []uncovered
+}
+
+func gatherBuild(ctx context.Context, staging string, l graph.Layout) (*buildStats, error) {
+	st := &buildStats{}
+	j2, err := listBlobs(ctx, join(staging, "stats", "join2-*"))
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range j2 {
+		b, err := readBlob(ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		d := dec{b: b}
+		st.selfLoops += d.i64()
+		if d.err != nil {
+			return nil, d.err
+		}
+	}
+	for s := range l.Shards() {
+		b, err := readBlob(ctx, join(staging, "stats", fmt.Sprintf("shard-%06d", s)))
+		if err != nil {
+			return nil, err
+		}
+		x, err := decodeShardStats(b)
+		if err != nil {
+			return nil, err
+		}
+		st.kept += x.Kept
+		st.boundary += x.Boundary
+		st.uncovered += x.Uncovered
+		st.hits += x.Hits
+		st.first = append(st.first, x.First...) // shards in position order: CSR order
+	}
+	return st, nil
+}
+
+// roundsReport is the launcher's sum of the shards' reports of one rounds pipeline.
+type roundsReport struct {
+	excess
+	Pending int64 // offer blocks waiting for the next round
+	Rounds  []pipeline.BeamRound
+}
+
+// gatherReport sums the shards' reports of the pipeline that ended at round.
+func gatherReport(ctx context.Context, staging string, round int, l graph.Layout) (roundsReport, error) {
+	var total roundsReport
+	for sh := range l.Shards() {
+		b, err := readBlob(ctx, reportFile(staging, round, sh))
+		if err != nil {
+			return total, err
+		}
+		d := dec{b: b}
+		total.Pending += d.i64()
+		if d.err != nil {
+			return total, d.err
+		}
+		tok, err := decodeToken(d.b)
+		if err != nil {
+			return total, err
+		}
+		total.Beyond += tok.Excess.Beyond
+		total.Above[0] += tok.Excess.Above[0]
+		total.Above[1] += tok.Excess.Above[1]
+		for k, st := range tok.Stats {
+			if k == len(total.Rounds) {
+				total.Rounds = append(total.Rounds, pipeline.BeamRound{})
+			}
+			r := &total.Rounds[k]
+			r.Shards += int(st.Settled)
+			r.Changed += st.Changed
+			r.Offers += st.Offers
+			r.Bytes += st.Bytes
+			r.Written += st.Written
+		}
+	}
+	return total, nil
+}
+
+// idsAt looks up the ids of a few positions in their shards' info files.
+func idsAt(ctx context.Context, c Conf, pos []int32) (map[int32]string, map[int32]bool, error) {
+	out, answer := make(map[int32]string, len(pos)), make(map[int32]bool, len(pos))
+	l := c.layout()
+	cache := map[int32]*info{}
+	for _, p := range pos {
+		if p < 0 {
+			continue
+		}
+		s := l.Of(p)
+		x := cache[s]
+		if x == nil {
+			b, err := readBlob(ctx, infoFile(c.Staging, int(s)))
+			if err != nil {
+				return nil, nil, err
+			}
+			if x, err = decodeInfo(b); err != nil {
+				return nil, nil, err
+			}
+			cache[s] = x
+		}
+		lo, _ := l.Range(s)
+		out[p], answer[p] = x.IDs.text(int(p-lo)), x.Answer[p-lo]
+	}
+	return out, answer, nil
+}
+
+// num is pipeline's number format in messages: the shortest decimal that reads back.
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// notHitting is pipeline's rejection of a set that misses boundary edges, worded the same.
+func notHitting(ctx context.Context, c Conf, st *buildStats) error {
+	first := st.first[:min(len(st.first), c.List)]
+	var vs []int32
+	for _, x := range first {
+		vs = append(vs, x.V)
+	}
+	idv, _, err := idsAt(ctx, c, vs)
+	if err != nil {
+		return err
+	}
+	var lines []pipeline.Uncovered
+	for _, x := range first {
+		lines = append(lines, pipeline.Uncovered{U: x.IDU, V: idv[x.V]})
+	}
+	return pipeline.NotHittingSet(c.Hitting, st.uncovered, st.boundary, lines)
+}
+
+type finished struct {
+	violations    []violation
+	Infeasible    int64
+	Audit         check.Audit // check.Verify's result: the shards' audits merged, the worst made exact
+	MaxMove       float64     // Solution.MaxMove
+	Moved         int64       // Solution.Moved
+	Components    int         // of the whole graph
+	Deterministic check.Deterministic
+	hitPos        []int32 // the hitting set's vertices, ascending
+	hitIDs        ids     // and their ids
+}
+
+func gatherFinish(ctx context.Context, c Conf, l graph.Layout) (*finished, error) {
+	staging, limit := c.Staging, c.List
+	pair, err := c.pair()
+	if err != nil {
+		return nil, err
+	}
+	fd := &finished{}
+	// check.Verify over the shards, in position order (CSR order, check doc.go
+	// invariant 1): the first passes merged, or the second ones when no shard ranked an
+	// edge; then the winner's excess made exact from its ends' p_one.
+	first, second := check.NewAudit(), check.NewAudit()
+	var ends, ends2 [2]float64
+	var parts []shardComps
+	for s := range l.Shards() {
+		b, err := readBlob(ctx, join(staging, "finish", fmt.Sprintf("shard-%06d", s)))
+		if err != nil {
+			return nil, err
+		}
+		x, err := decodeFinding(b)
+		if err != nil {
+			return nil, err
+		}
+		fd.violations = append(fd.violations, x.Violations...)
+		fd.Infeasible += x.Infeasible
+		if first.Merge(&x.Audit.Audit, 0) {
+			ends = x.Audit.Ends
+		}
+		if second.Merge(&x.RankAll.Audit, 0) {
+			ends2 = x.RankAll.Ends
+		}
+		fd.MaxMove = max(fd.MaxMove, x.MaxMove)
+		fd.Moved += x.Moved
+		fd.hitPos = append(fd.hitPos, x.HitPos...) // shards in position order
+		fd.hitIDs.Str = x.HitIDs.Str
+		fd.hitIDs.Int = append(fd.hitIDs.Int, x.HitIDs.Int...)
+		fd.hitIDs.S = append(fd.hitIDs.S, x.HitIDs.S...)
+		parts = append(parts, x.Comps)
+	}
+	if first.Unranked() {
+		first, ends = second, ends2
+	}
+	first.Exact(pair, ends[0], ends[1])
+	fd.Audit = first
+	fd.Components, fd.Deterministic = joinComps(parts)
+	slices.SortFunc(fd.violations, func(a, b violation) int {
+		if a.Output != b.Output {
+			if !a.Output {
+				return -1
+			}
+			return 1
+		}
+		return int(a.Row - b.Row)
+	})
+	fd.violations = fd.violations[:min(len(fd.violations), limit)]
+	return fd, nil
+}
+
+// infeasible is pipeline's rejection of conflicting hitting-set values, worded the same.
+func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) error {
+	var at []int32
+	for _, v := range fd.violations {
+		at = append(at, v.H, v.By)
+	}
+	id, ans, err := idsAt(ctx, c, at)
+	if err != nil {
+		return err
+	}
+	var conflicts []pipeline.Conflict
+	for _, v := range fd.violations {
+		conflicts = append(conflicts, pipeline.Conflict{Output: v.Output, H: v.IDH, By: id[v.By], AnsH: ans[v.H], AnsBy: ans[v.By],
+			Dist: v.Dist, Given: v.Given, ByValue: v.ByValue, Bound: v.Bound})
+	}
+	return pipeline.Infeasible(c.Hitting, job.Epsilon, job.Delta, fd.Infeasible, conflicts)
+}
+
+// assemble stages job.Out in out (doc.go invariant 6) shard by shard: each shard's rows
+// (its info and output blocks, in position order), laid out by pipeline.Rows and
+// streamed into sink.WriteBatches — the single-machine run's bytes, except the
+// engine named in the metadata. It never reads a graph block and holds one shard's
+// rows (and the sink one row group) at a time, plus the hitting set's ids, which
+// name the binding vertices (fd, from the finish).
+func assemble(ctx context.Context, c Conf, job pipeline.Job, prov pipeline.Provenance, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary, out *sink.Outputs) error {
+	bindIDs := fd.hitIDs.ingest(c.StrIDs)
+	sh := 0
+	var tally report.ClassTally // the per-answer figures, summed in position order as the local run does
+	next := func() (arrow.RecordBatch, error) {
+		if sh == l.Shards() {
+			return nil, nil
+		}
+		b, err := readBlob(ctx, infoFile(c.Staging, sh))
+		if err != nil {
+			return nil, err
+		}
+		x, err := decodeInfo(b)
+		if err != nil {
+			return nil, err
+		}
+		ob, err := readBlob(ctx, join(c.Staging, "out", fmt.Sprintf("shard-%06d", sh)))
+		if err != nil {
+			return nil, err
+		}
+		this := sh
+		sh++
+		d := dec{b: ob}
+		m := &bfs.Mechanism{PTrue: d.f64s(), POne: d.f64s()}
+		inH := d.bools()
+		m.Bind, m.Dist = d.i32s(), d.i32s()
+		if d.err != nil {
+			return nil, d.err
+		}
+		for i, v := range m.Bind { // a binding vertex is in the hitting set: its index there
+			if v < 0 {
+				continue
+			}
+			j, found := slices.BinarySearch(fd.hitPos, v)
+			if !found {
+				return nil, fmt.Errorf("beam: shard %d: binding vertex %d is not in the hitting set", this, v)
+			}
+			m.Bind[i] = int32(j)
+		}
+		for i, p := range m.PTrue { // in position order, as the local run sums
+			s.MeanPTrue += p
+			if p == 1 {
+				s.Truthful++
+			}
+			tally.Add(x.Answer[i], m.POne[i], p)
+		}
+		r := pipeline.Rows{IDType: pl.idType, IDs: x.IDs.ingest(c.StrIDs), AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
+		return r.Record(nil)
+	}
+	ld := &pipeline.Loaded{Vertices: &ingest.Vertices{Fingerprint: fps[fileVertices]}, Edges: &ingest.Edges{Fingerprint: fps[fileEdges]},
+		Hit: &ingest.HittingSet{Fingerprint: fps[fileHit]}, Provenance: prov}
+	err := out.WriteBatches(ctx, job.Out, pipeline.OutputSchema(pl.idType, pl.answerType), next, pipeline.Metadata(&job, Engine, ld))
+	if c.N > 0 {
+		s.MeanPTrue /= float64(c.N)
+	}
+	cl := tally.Classes()
+	s.Classes = &cl
+	return err
+}

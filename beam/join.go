@@ -1,0 +1,201 @@
+package beam
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/graphdp/graphdp/ingest"
+)
+
+// join1Fn resolves, in one id bucket, the hitting-set ids and the edges' src ids,
+// and reports repeated vertex and hitting-set ids.
+type join1Fn struct{ C Conf }
+
+func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]byte) bool, toJoin2, toShard func(int, []byte)) error {
+	var vbs []*vertexBlock
+	var hbs []*hitBlock
+	var ebs []*edgeBlock
+	var b []byte
+	for vals(&b) {
+		var err error
+		switch b[0] {
+		case tagVertex:
+			var x *vertexBlock
+			x, err = decodeVertexBlock(b)
+			vbs = append(vbs, x)
+		case tagHit:
+			var x *hitBlock
+			x, err = decodeHitBlock(b)
+			hbs = append(hbs, x)
+		case tagEdge:
+			var x *edgeBlock
+			x, err = decodeEdgeBlock(b)
+			ebs = append(ebs, x)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	var errs errSet
+	index := newIDIndex(f.C.StrIDs, vbs)
+	index.duplicates(func(id string, first, second int32) {
+		errs.add(fileVertices, 1, 0, ingest.DuplicateID(f.C.Vertices, int64(second), f.C.Cols.ID, id, int64(first)))
+	})
+	// Hitting-set rows: unknown ids, repeated vertices; resolved rows go to their shard.
+	l := f.C.layout()
+	hitRows := make(map[int32]*twoLeast)
+	hitByShard := make(map[int]*hitInfo)
+	for _, hb := range hbs {
+		for i, row := range hb.Row {
+			v, ok := index.get(&hb.IDs, i)
+			if !ok {
+				errs.add(fileHit, 0, 0, ingest.UnknownID(f.C.Hitting, row, f.C.Cols.ID, hb.IDs.text(i), f.C.Vertices))
+				continue
+			}
+			if r, ok := hitRows[v.pos]; ok {
+				r.add(row)
+			} else {
+				hitRows[v.pos] = &twoLeast{row, math.MaxInt64}
+			}
+			s := int(l.Of(v.pos))
+			hi := hitByShard[s]
+			if hi == nil {
+				hi = &hitInfo{}
+				hitByShard[s] = hi
+			}
+			hi.Pos = append(hi.Pos, v.pos)
+			hi.Row = append(hi.Row, row)
+			hi.P = append(hi.P, hb.P[i])
+			index.setHit(&hb.IDs, i)
+		}
+	}
+	for _, r := range hitRows {
+		if r.b != math.MaxInt64 {
+			// The id as the vertices file spells it: the same text for these id types.
+			var text string
+			for _, hb := range hbs {
+				if i := slices.Index(hb.Row, r.b); i >= 0 {
+					text = hb.IDs.text(i)
+				}
+			}
+			errs.add(fileHit, 1, 0, ingest.DuplicateID(f.C.Hitting, r.b, f.C.Cols.ID, text, r.a))
+		}
+	}
+	for _, s := range sortedKeys(hitByShard) {
+		toShard(s, hitByShard[s].encode())
+	}
+	// Vertices go on to the second join with their hit flags.
+	for _, vb := range vbs {
+		vb.Hit = make([]bool, len(vb.Pos))
+		for i := range vb.Pos {
+			v, _ := index.get(&vb.IDs, i)
+			vb.Hit[i] = v.hit
+		}
+		toJoin2(bucket, vb.encode(tagVertex))
+	}
+	// Edges: resolve src, send on to dst's bucket.
+	out := make(map[int]*halfBlock)
+	for _, eb := range ebs {
+		for i, row := range eb.Row {
+			v, ok := index.get(&eb.Src, i)
+			if !ok {
+				errs.add(fileEdges, 0, 0, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Src, eb.Src.text(i), f.C.Vertices))
+				continue
+			}
+			k := eb.Dst.key(i).bucket(f.C.Buckets)
+			hb := out[k]
+			if hb == nil {
+				hb = &halfBlock{Dst: ids{Str: eb.Dst.Str}}
+				out[k] = hb
+			}
+			hb.Row = append(hb.Row, row)
+			hb.Src = append(hb.Src, v.pos)
+			hb.SrcAns = append(hb.SrcAns, v.ans)
+			hb.SrcHit = append(hb.SrcHit, v.hit)
+			hb.Dst.append(&eb.Dst, i)
+		}
+	}
+	for _, k := range sortedKeys(out) {
+		toJoin2(k, out[k].encode())
+	}
+	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join1-%06d", bucket), &errs)
+}
+
+// join2Fn resolves the edges' dst ids in one bucket and sends both arcs of every
+// edge to their tails' shards.
+type join2Fn struct{ C Conf }
+
+func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]byte) bool, toShard func(int, []byte)) error {
+	var vbs []*vertexBlock
+	var halves []*halfBlock
+	var b []byte
+	for vals(&b) {
+		switch b[0] {
+		case tagVertex:
+			vb, err := decodeVertexBlock(b)
+			if err != nil {
+				return err
+			}
+			vbs = append(vbs, vb)
+		case tagHalf:
+			hb, err := decodeHalfBlock(b)
+			if err != nil {
+				return err
+			}
+			halves = append(halves, hb)
+		}
+	}
+	index := newIDIndex(f.C.StrIDs, vbs)
+	var errs errSet
+	l := f.C.layout()
+	out := make(map[int]*arcBlock)
+	to := func(s int32) *arcBlock {
+		ab := out[int(s)]
+		if ab == nil {
+			ab = &arcBlock{}
+			out[int(s)] = ab
+		}
+		return ab
+	}
+	arc := func(u, v int32, ans, hit bool) {
+		ab := to(l.Of(u))
+		ab.U = append(ab.U, u)
+		ab.V = append(ab.V, v)
+		ab.Ans = append(ab.Ans, ans)
+		ab.Hit = append(ab.Hit, hit)
+	}
+	var selfLoops int64
+	for _, hb := range halves {
+		for i, row := range hb.Row {
+			d, ok := index.get(&hb.Dst, i)
+			if !ok {
+				errs.add(fileEdges, 0, 1, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Dst, hb.Dst.text(i), f.C.Vertices))
+				continue
+			}
+			u := hb.Src[i]
+			if u == d.pos {
+				selfLoops++
+				continue
+			}
+			if su := l.Of(u); su == l.Of(d.pos) {
+				ab := to(su)
+				ab.IU = append(ab.IU, u)
+				ab.IV = append(ab.IV, d.pos)
+				continue
+			}
+			arc(u, d.pos, d.ans, d.hit)
+			arc(d.pos, u, hb.SrcAns[i], hb.SrcHit[i])
+		}
+	}
+	for _, s := range sortedKeys(out) {
+		toShard(s, out[s].encode())
+	}
+	var e enc
+	e.i64(selfLoops)
+	if err := writeBlob(ctx, join(f.C.Staging, "stats", fmt.Sprintf("join2-%06d", bucket)), e.b); err != nil {
+		return err
+	}
+	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join2-%06d", bucket), &errs)
+}
