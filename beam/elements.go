@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
@@ -116,6 +117,18 @@ func decodeErr(b []byte) (inputErr, error) {
 type block struct {
 	Shard  graph.Shard
 	HitPos []int32
+
+	// The shard's cut arcs on dense indices (bfs.Cut), numbered once per block: on
+	// first use, and kept with the block in the worker cache.
+	cutOnce sync.Once
+	cut     *bfs.Cut
+	cutErr  error
+}
+
+// cutOf is b's bfs.Cut in layout l.
+func (b *block) cutOf(l graph.Layout) (*bfs.Cut, error) {
+	b.cutOnce.Do(func() { b.cut, b.cutErr = bfs.NewCut(l, &b.Shard) })
+	return b.cut, b.cutErr
 }
 
 // info is what the output and the messages need of a shard's vertices: ids,
@@ -188,7 +201,11 @@ func decodeBlock(b []byte) (*block, error) {
 
 // bytes is the block's size in memory (the worker cache's budget).
 func (b *block) bytes() int64 {
-	return int64(8*len(b.Shard.Off) + 4*len(b.Shard.Adj) + 4*len(b.HitPos))
+	n := int64(8*len(b.Shard.Off) + 4*len(b.Shard.Adj) + 4*len(b.HitPos))
+	if b.cut != nil {
+		n += b.cut.Bytes()
+	}
+	return n
 }
 
 func (x *info) encode() []byte {

@@ -244,6 +244,7 @@ func Run(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) 
 					rs.Offers += r.Offers
 					rs.OfferBytes += r.Bytes
 					rs.Written += r.Written
+					rs.CutArcs += r.CutArcs
 					rs.PerRound = append(rs.PerRound, r)
 				}
 			}

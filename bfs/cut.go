@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/graphdp/graphdp/graph"
 )
@@ -91,9 +92,18 @@ func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
 		}
 		c.Off[i+1] = int32(arcs)
 	}
-	// Words in ascending order give the foreign vertices ascending; the touched words
-	// are few next to all of them only for small shards, so sort them (not vertices).
-	slices.Sort(s.words)
+	// Words in ascending order give the foreign vertices ascending: sort the touched
+	// words (not vertices) when they are few next to all of them, else scan them all.
+	if len(s.words) < nw/16 {
+		slices.Sort(s.words)
+	} else {
+		s.words = s.words[:0]
+		for k, m := range s.mark[:nw] {
+			if m != 0 {
+				s.words = append(s.words, int32(k))
+			}
+		}
+	}
 	f := int32(0)
 	for _, k := range s.words {
 		s.rank[k] = f
@@ -135,4 +145,15 @@ func (c *Cut) dest(t int32) int {
 		return -1
 	}
 	return k
+}
+
+// cutCache holds the rounds engine's cuts of an instance's shards.
+type cutCache struct {
+	sync.Mutex
+	of map[cutKey][]*Cut
+}
+
+type cutKey struct {
+	g *graph.Graph
+	l graph.Layout
 }

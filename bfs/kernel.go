@@ -89,11 +89,12 @@ type Stepper struct {
 	queue            []seed
 	reached, settled []uint64
 
-	// Offer's scratch, indexed by the shard's foreign numbers (Cut): the least
-	// extension offered to each (best, marked in offered) and the bound learnt from
-	// the offers received (known, marked in bounded).
-	best, known      []Cand
-	offered, bounded []uint64
+	// Offer's scratch: the least extension offered to each foreign vertex (best,
+	// marked in offered), by foreign number (Cut), and the least offer each of the
+	// shard's vertices received, with its sender (recv, recvFrom, marked in recvSet).
+	best, recv       []Cand
+	offered, recvSet []uint64
+	recvFrom         []int32
 	cs               cutScratch
 }
 
@@ -125,6 +126,15 @@ func (s *Stepper) Less(x, y Cand) bool {
 		return x.Dist < y.Dist
 	}
 	return x.Bind < y.Bind
+}
+
+// before is Less(*x, *y) with the common case inline: different values decide
+// (None's value is the top, above every candidate's, and an equal value goes to Less).
+func (s *Stepper) before(x, y *Cand) bool {
+	if x.Value != y.Value {
+		return x.Value < y.Value && x.Bind >= 0
+	}
+	return s.Less(*x, *y)
 }
 
 // Extend is c one hop further, or ok = false where it constrains nothing (None, or a
@@ -204,7 +214,7 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 	for _, o := range in {
 		for j, w := range o.V {
 			i := w - sh.Lo
-			if s.Less(o.C[j], cur[i]) {
+			if s.before(&o.C[j], &cur[i]) {
 				seeds = append(seeds, seed{i, o.C[j]})
 			}
 		}
@@ -214,7 +224,17 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 		return nil
 	}
 	slices.SortFunc(seeds, func(x, y seed) int {
+		// Less, inline where the source values agree (then the histories do too).
 		switch {
+		case x.c.Value != y.c.Value:
+			return cmp.Compare(x.c.Value, y.c.Value)
+		case x.c.A == y.c.A || x.c.Dist == 0 || y.c.Dist == 0:
+			if x.c.Dist != y.c.Dist {
+				return cmp.Compare(x.c.Dist, y.c.Dist)
+			}
+			if x.c.Bind != y.c.Bind {
+				return cmp.Compare(x.c.Bind, y.c.Bind)
+			}
 		case s.Less(x.c, y.c):
 			return -1
 		case s.Less(y.c, x.c):
@@ -234,7 +254,7 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 		var it seed
 		// The smaller of the next seed and the FIFO's front; a seed wins ties (an
 		// equal key is the same candidate).
-		if next < len(seeds) && (head == len(q) || !s.Less(q[head].c, seeds[next].c)) {
+		if next < len(seeds) && (head == len(q) || !s.before(&q[head].c, &seeds[next].c)) {
 			it = seeds[next]
 			next++
 			if settled[it.i>>6]&(1<<(it.i&63)) != 0 {
@@ -262,7 +282,7 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 				continue
 			}
 			j := x - sh.Lo
-			if reached[j>>6]&(1<<(j&63)) != 0 || !s.Less(ext, cur[j]) {
+			if reached[j>>6]&(1<<(j&63)) != 0 || !s.before(&ext, &cur[j]) {
 				continue
 			}
 			reached[j>>6] |= 1 << (j & 63)
@@ -284,7 +304,8 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 // no empty entries; arcs is the number of cut arcs of the changed vertices, which
 // bounds the number of offers.
 //
-// Everything is indexed by cut's foreign numbers: no map, no sort of vertices.
+// Everything is indexed by the shard's local indices and cut's foreign numbers: no
+// map, no sort of vertices.
 func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out []Offers, arcs int) {
 	nf := len(cut.Foreign)
 	if nf == 0 || len(changed) == 0 {
@@ -295,7 +316,7 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	s.offered = slices.Grow(s.offered[:0], words)[:words]
 	clear(s.offered)
 	bounded := s.knownBounds(cut, in)
-	best, offered, known := s.best, s.offered, s.known
+	best, offered := s.best, s.offered
 	count := 0
 	for _, i := range changed {
 		fs := cut.Of(i)
@@ -307,16 +328,23 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 		if !ok {
 			continue
 		}
-		for _, w := range fs {
-			bit := uint64(1) << (w & 63)
-			if bounded && s.bounded[w>>6]&bit != 0 && !s.Less(ext, known[w]) {
-				continue // w's candidate is known[w] or better already
+		sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
+		if bounded && s.recvSet[i>>6]&(1<<(i&63)) != 0 {
+			k := s.recvFrom[i]
+			if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok && !s.before(&ext, &s.recv[i]) {
+				sole = w
 			}
+		}
+		for _, w := range fs {
+			if w == sole {
+				continue // w's candidate is s.recv[i] or better already
+			}
+			bit := uint64(1) << (w & 63)
 			if offered[w>>6]&bit == 0 {
 				offered[w>>6] |= bit
 				best[w] = ext
 				count++
-			} else if s.Less(ext, best[w]) {
+			} else if s.before(&ext, &best[w]) {
 				best[w] = ext
 			}
 		}
@@ -346,15 +374,17 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	return out, arcs
 }
 
-// knownBounds are upper bounds, in the order of Less, on the candidates of some of
-// the shard's foreign neighbours, learnt from in, the offers it received this round:
-// an offer c from shard T for its vertex x whose only neighbour in T is w can only be
-// Extend(T's candidate of w) — Offer sends the least extension over x's changed
-// neighbours in T — so w's candidate is at most c (Extend never precedes its
-// argument, and candidates only improve). An extension not below c then cannot
+// knownBounds records, from in (the offers the shard received this round), an upper
+// bound, in the order of Less, on the candidate of some foreign vertices: for each
+// vertex x of the shard, the least offer c it received and the shard T that sent it
+// (s.recv, s.recvFrom, marked in s.recvSet). If w is x's only neighbour in T, c can
+// only be Extend(T's candidate of w) — Offer sends the least extension over x's
+// changed neighbours in T — so w's candidate is at most c (Extend never precedes its
+// argument, and candidates only improve), and an extension of x not below c cannot
 // change w: Settle would drop it. On a path this is the offer back across each
-// boundary, which would otherwise cost a round that changes nothing. The bounds go
-// to s.known, marked in s.bounded, by foreign number; it reports whether there are any.
+// boundary, which would otherwise cost a round that changes nothing. It reads only
+// the shard's own vertices' slots (no cut lists), and reports whether any offer came
+// from another shard.
 func (s *Stepper) knownBounds(cut *Cut, in []Offers) bool {
 	any := false
 	for _, o := range in {
@@ -365,28 +395,39 @@ func (s *Stepper) knownBounds(cut *Cut, in []Offers) bool {
 		if k < 0 {
 			continue // not a neighbour: nothing of ours is next to it
 		}
-		lo, hi := cut.ToOff[k], cut.ToOff[k+1]
 		if !any {
-			nf := len(cut.Foreign)
-			words := (nf + 63) / 64
-			s.known = slices.Grow(s.known[:0], nf)[:nf]
-			s.bounded = slices.Grow(s.bounded[:0], words)[:words]
-			clear(s.bounded)
+			n := len(cut.Off) - 1
+			words := (n + 63) / 64
+			s.recv = slices.Grow(s.recv[:0], n)[:n]
+			s.recvFrom = slices.Grow(s.recvFrom[:0], n)[:n]
+			s.recvSet = slices.Grow(s.recvSet[:0], words)[:words]
+			clear(s.recvSet)
 			any = true
 		}
 		for j, x := range o.V {
-			fs := cut.Of(x - cut.Lo) // ascending
-			a, _ := slices.BinarySearch(fs, lo)
-			if a == len(fs) || fs[a] >= hi || (a+1 < len(fs) && fs[a+1] < hi) {
-				continue // no neighbour in T, or several
-			}
-			w := fs[a]
-			bit := uint64(1) << (w & 63)
-			if s.bounded[w>>6]&bit == 0 || s.Less(o.C[j], s.known[w]) {
-				s.bounded[w>>6] |= bit
-				s.known[w] = o.C[j]
+			i := x - cut.Lo
+			bit := uint64(1) << (i & 63)
+			if s.recvSet[i>>6]&bit == 0 || s.before(&o.C[j], &s.recv[i]) {
+				s.recvSet[i>>6] |= bit
+				s.recv[i], s.recvFrom[i] = o.C[j], int32(k)
 			}
 		}
 	}
 	return any
+}
+
+// soleIn is the only element of fs (ascending) in [lo, hi), if there is exactly one.
+func soleIn(fs []int32, lo, hi int32) (int32, bool) {
+	a := 0
+	if len(fs) > 16 {
+		a, _ = slices.BinarySearch(fs, lo)
+	} else {
+		for a < len(fs) && fs[a] < lo {
+			a++
+		}
+	}
+	if a == len(fs) || fs[a] >= hi || (a+1 < len(fs) && fs[a+1] < hi) {
+		return 0, false
+	}
+	return fs[a], true
 }

@@ -92,17 +92,40 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	for i := range steppers {
 		steppers[i] = p.NewStepper()
 	}
-	cuts := make([]*Cut, k)
-	if err := strided(ctx, w, k, func(worker, s int) error {
+	// The shards' cuts are numbered once per instance and layout: the other colour,
+	// and the passes after a repair, reuse them.
+	cache := in.cuts
+	if cache == nil {
+		cache = &cutCache{}
+	}
+	key := cutKey{g, l}
+	cache.Lock()
+	cuts := cache.of[key]
+	fresh := cuts == nil
+	if fresh {
+		cuts = make([]*Cut, k)
+	}
+	err = strided(ctx, w, k, func(worker, s int) error {
 		shards[s] = g.ShardOf(l, int32(s))
 		cur[s] = p.NoneBlock(shards[s].Len())
 		if len(hitBy[s]) > 0 {
 			inbox[s] = []Offers{p.OwnOffers(int32(s), hitBy[s], poneBy[s])}
 		}
+		if !fresh {
+			return nil
+		}
 		var err error
 		cuts[s], err = steppers[worker].NewCut(l, shards[s])
 		return err
-	}); err != nil {
+	})
+	if err == nil && fresh {
+		if cache.of == nil {
+			cache.of = map[cutKey][]*Cut{}
+		}
+		cache.of[key] = cuts
+	}
+	cache.Unlock()
+	if err != nil {
 		return nil, RoundsRun{}, err
 	}
 	for s := range steppers {

@@ -2,6 +2,8 @@ package bfs
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"testing"
 )
 
@@ -12,8 +14,12 @@ import (
 func BenchmarkUniformRounds(b *testing.B) {
 	in := largeInstance(b)
 	ctx := context.Background()
+	eng := Rounds{}
+	if s := os.Getenv("GRAPHDP_BENCH_SHARD"); s != "" {
+		eng.ShardSize, _ = strconv.Atoi(s)
+	}
 	for b.Loop() {
-		if _, err := passes(ctx, in, Rounds{}); err != nil {
+		if _, err := passes(ctx, in, eng); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -85,11 +85,12 @@ type BeamRun struct {
 	ShardSize         int         `json:"shard_size"` // vertices per shard
 	Buckets           int         `json:"buckets"`
 	RoundsPerPipeline int         `json:"rounds_per_pipeline"`
-	Pipelines         int         `json:"pipelines"`     // rounds, repair and finish pipelines
-	Rounds            int         `json:"rounds"`        // rounds in which some shard settled, all solves
-	Offers            int64       `json:"offers"`        // candidates shuffled, all rounds, both colours
-	OfferBytes        int64       `json:"offer_bytes"`   // their encoded bytes
-	Written           int64       `json:"written_bytes"` // candidates written to staging by the rounds (not shuffled)
+	Pipelines         int         `json:"pipelines"`        // rounds, repair and finish pipelines
+	Rounds            int         `json:"rounds"`           // rounds in which some shard settled, all solves
+	Offers            int64       `json:"offers"`           // candidates shuffled, all rounds, both colours
+	OfferBytes        int64       `json:"offer_bytes"`      // their encoded bytes
+	Written           int64       `json:"written_bytes"`    // candidates written to staging by the rounds (not shuffled)
+	CutArcs           int64       `json:"changed_cut_arcs"` // cut arcs of changed vertices, all rounds: the offers are at most these
 	PerRound          []BeamRound `json:"per_round"`
 }
 
@@ -101,7 +102,8 @@ type BeamRound struct {
 	Changed int64 `json:"changed"`
 	Offers  int64 `json:"offers"`
 	Bytes   int64 `json:"bytes"`
-	Written int64 `json:"written_bytes"` // candidates of the shards that changed, written to staging
+	Written int64 `json:"written_bytes"`    // candidates of the shards that changed, written to staging
+	CutArcs int64 `json:"changed_cut_arcs"` // cut arcs of the vertices that changed: the offers are at most these
 }
 
 // Input identifies one input file: its digest is keyed or absent when the file
@@ -209,8 +211,12 @@ func (s *Summary) Human(w io.Writer) {
 		parts = append(parts, fmt.Sprintf("%s %.3fs", p.Name, p.Seconds))
 	}
 	if b := s.Beam; b != nil {
-		fmt.Fprintf(w, "  beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB)\n",
-			b.Shards, b.ShardSize, b.Rounds, b.Pipelines, b.Offers, float64(b.OfferBytes)/(1<<20))
+		per := 0.0
+		if b.Offers > 0 {
+			per = float64(b.OfferBytes) / float64(b.Offers)
+		}
+		fmt.Fprintf(w, "  beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB, %.1f bytes each) for %d changed cut arcs\n",
+			b.Shards, b.ShardSize, b.Rounds, b.Pipelines, b.Offers, float64(b.OfferBytes)/(1<<20), per, b.CutArcs)
 	}
 	// The model counts the large arrays, not the process's fixed tens of MiB: it is
 	// printed where it says something (docs/PERFORMANCE.md, "Memory model").
