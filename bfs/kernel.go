@@ -95,7 +95,15 @@ type Stepper struct {
 	best, recv       []Cand
 	offered, recvSet []uint64
 	recvFrom         []int32
+	gathered         gathered // what recv holds
 	cs               cutScratch
+}
+
+// gathered identifies the offers Stepper.gather read: the shard (its first position
+// and size) and how many offer lists.
+type gathered struct {
+	lo    int32
+	n, in int
 }
 
 // NewStepper returns a Stepper for p.
@@ -210,12 +218,13 @@ type seed struct {
 // so a round that brings little touches little.
 func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []int32) {
 	n := sh.Len()
+	s.gather(sh.Lo, n, in)
 	seeds := s.seeds[:0]
-	for _, o := range in {
-		for j, w := range o.V {
-			i := w - sh.Lo
-			if s.before(&o.C[j], &cur[i]) {
-				seeds = append(seeds, seed{i, o.C[j]})
+	for wd, m := range s.recvSet {
+		for ; m != 0; m &= m - 1 {
+			i := int32(wd<<6 + bits.TrailingZeros64(m))
+			if s.before(&s.recv[i], &cur[i]) {
+				seeds = append(seeds, seed{i, s.recv[i]})
 			}
 		}
 	}
@@ -315,7 +324,9 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	s.best = slices.Grow(s.best[:0], nf)[:nf]
 	s.offered = slices.Grow(s.offered[:0], words)[:words]
 	clear(s.offered)
-	bounded := s.knownBounds(cut, in)
+	if s.gathered != (gathered{cut.Lo, len(cut.Off) - 1, len(in)}) {
+		s.gather(cut.Lo, len(cut.Off)-1, in) // not called right after its Settle
+	}
 	best, offered := s.best, s.offered
 	count := 0
 	for _, i := range changed {
@@ -329,10 +340,11 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 			continue
 		}
 		sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
-		if bounded && s.recvSet[i>>6]&(1<<(i&63)) != 0 {
-			k := s.recvFrom[i]
-			if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok && !s.before(&ext, &s.recv[i]) {
-				sole = w
+		if t := s.recvFrom[i]; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i]) {
+			if k := cut.dest(t); k >= 0 {
+				if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
+					sole = w
+				}
 			}
 		}
 		for _, w := range fs {
@@ -374,47 +386,44 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	return out, arcs
 }
 
-// knownBounds records, from in (the offers the shard received this round), an upper
-// bound, in the order of Less, on the candidate of some foreign vertices: for each
-// vertex x of the shard, the least offer c it received and the shard T that sent it
-// (s.recv, s.recvFrom, marked in s.recvSet). If w is x's only neighbour in T, c can
-// only be Extend(T's candidate of w) — Offer sends the least extension over x's
-// changed neighbours in T — so w's candidate is at most c (Extend never precedes its
-// argument, and candidates only improve), and an extension of x not below c cannot
-// change w: Settle would drop it. On a path this is the offer back across each
-// boundary, which would otherwise cost a round that changes nothing. It reads only
-// the shard's own vertices' slots (no cut lists), and reports whether any offer came
-// from another shard.
-func (s *Stepper) knownBounds(cut *Cut, in []Offers) bool {
-	any := false
+// gather records, for each vertex of the shard at lo of n vertices, the least
+// candidate in offered to it (s.recv, marked in s.recvSet) and the shard that sent
+// it (s.recvFrom; −1 for the shard's own seeds, whose To is their From). Settle seeds
+// from these, one per vertex, and Offer reads its known bounds from them
+// (knownBounds).
+func (s *Stepper) gather(lo int32, n int, in []Offers) {
+	words := (n + 63) / 64
+	s.recv = slices.Grow(s.recv[:0], n)[:n]
+	s.recvFrom = slices.Grow(s.recvFrom[:0], n)[:n]
+	s.recvSet = slices.Grow(s.recvSet[:0], words)[:words]
+	clear(s.recvSet)
+	recv, from, set := s.recv, s.recvFrom, s.recvSet
 	for _, o := range in {
-		if o.From == cut.Self {
-			continue // the shard's own seeds
+		t := o.From
+		if o.From == o.To {
+			t = -1
 		}
-		k := cut.dest(o.From)
-		if k < 0 {
-			continue // not a neighbour: nothing of ours is next to it
-		}
-		if !any {
-			n := len(cut.Off) - 1
-			words := (n + 63) / 64
-			s.recv = slices.Grow(s.recv[:0], n)[:n]
-			s.recvFrom = slices.Grow(s.recvFrom[:0], n)[:n]
-			s.recvSet = slices.Grow(s.recvSet[:0], words)[:words]
-			clear(s.recvSet)
-			any = true
-		}
-		for j, x := range o.V {
-			i := x - cut.Lo
+		for j, w := range o.V {
+			i := w - lo
 			bit := uint64(1) << (i & 63)
-			if s.recvSet[i>>6]&bit == 0 || s.before(&o.C[j], &s.recv[i]) {
-				s.recvSet[i>>6] |= bit
-				s.recv[i], s.recvFrom[i] = o.C[j], int32(k)
+			if set[i>>6]&bit == 0 || s.before(&o.C[j], &recv[i]) {
+				set[i>>6] |= bit
+				recv[i], from[i] = o.C[j], t
 			}
 		}
 	}
-	return any
+	s.gathered = gathered{lo, n, len(in)}
 }
+
+// knownBounds (Offer's pruning, doc.go invariant 8): the least offer c a vertex x of
+// the shard received, from shard T (gather), is an upper bound, in the order of Less,
+// on the candidate of x's neighbour w in T when w is its only one there: c can only
+// be Extend(T's candidate of w) — Offer sends the least extension over x's changed
+// neighbours in T — and Extend never precedes its argument, and candidates only
+// improve. An extension of x not below c then cannot change w: Settle would drop it.
+// On a path this is the offer back across each boundary, which would otherwise cost
+// a round that changes nothing. The bound costs one slot per vertex of the shard,
+// filled while Settle reads its offers: no cut list is read for it.
 
 // soleIn is the only element of fs (ascending) in [lo, hi), if there is exactly one.
 func soleIn(fs []int32, lo, hi int32) (int32, bool) {
