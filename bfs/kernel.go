@@ -90,9 +90,11 @@ type Stepper struct {
 	reached, settled []uint64
 
 	// Offer's scratch: the least extension offered to each foreign vertex (best,
-	// marked in offered), by foreign number (Cut), and the least offer each of the
+	// marked in offered, an index in exts, the changed vertices' extensions), by
+	// foreign number (Cut), and the least offer each of the
 	// shard's vertices received, with its sender (recv, recvFrom, marked in recvSet).
-	best, recv       []Cand
+	best             []int32 // index in exts
+	exts, recv       []Cand
 	offered, recvSet []uint64
 	recvFrom         []int32
 	gathered         gathered // what recv holds
@@ -322,12 +324,13 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	}
 	words := (nf + 63) / 64
 	s.best = slices.Grow(s.best[:0], nf)[:nf]
+	s.exts = s.exts[:0]
 	s.offered = slices.Grow(s.offered[:0], words)[:words]
 	clear(s.offered)
 	if s.gathered != (gathered{cut.Lo, len(cut.Off) - 1, len(in)}) {
 		s.gather(cut.Lo, len(cut.Off)-1, in) // not called right after its Settle
 	}
-	best, offered := s.best, s.offered
+	best, offered := s.best, s.offered // best[w] indexes s.exts: 4 bytes a slot, not a Cand
 	count := 0
 	for _, i := range changed {
 		fs := cut.Of(i)
@@ -339,6 +342,8 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 		if !ok {
 			continue
 		}
+		e := int32(len(s.exts))
+		s.exts = append(s.exts, ext)
 		sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
 		if t := s.recvFrom[i]; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i]) {
 			if k := cut.dest(t); k >= 0 {
@@ -354,10 +359,10 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 			bit := uint64(1) << (w & 63)
 			if offered[w>>6]&bit == 0 {
 				offered[w>>6] |= bit
-				best[w] = ext
+				best[w] = e
 				count++
-			} else if s.before(&ext, &best[w]) {
-				best[w] = ext
+			} else if s.before(&ext, &s.exts[best[w]]) {
+				best[w] = e
 			}
 		}
 	}
@@ -378,7 +383,7 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 				}
 				out, start = append(out, Offers{To: cut.To[k], From: cut.Self}), n
 			}
-			vs[n], cs[n] = cut.Foreign[f], best[f]
+			vs[n], cs[n] = cut.Foreign[f], s.exts[best[f]]
 			n++
 		}
 	}
