@@ -156,6 +156,7 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 			st := steppers[worker]
 			changed := st.Settle(shards[s], cur[s], inbox[s])
 			out[s], _ = st.Offer(cuts[s], cur[s], changed, inbox[s])
+			inbox[s] = nil // read: a round holds its own offers and the unread ones, not two rounds'
 			for _, i := range changed {
 				scans[s] += int64(len(shards[s].Neighbours(int(i))))
 			}
