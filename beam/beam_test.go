@@ -670,7 +670,7 @@ func TestBeamRepairMatchesLocal(t *testing.T) {
 		if ls.Repaired != bs.Repaired {
 			t.Fatalf("%s: repaired values: local %d, beam %d", name, ls.Repaired, bs.Repaired)
 		}
-		x, err := pipeline.LoadInputs(context.Background(), &job)
+		x, err := pipeline.LoadInputs(context.Background(), &job, pipeline.Request{HittingSet: true, Engine: "propagate"})
 		if err != nil {
 			t.Fatal(err)
 		}

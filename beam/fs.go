@@ -8,11 +8,11 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/objstore"
 	// Beam's filesystems: local paths, gs:// and s3://.
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
@@ -38,18 +38,15 @@ type beamFile struct {
 func (f beamFile) Size() int64  { return f.size }
 func (f beamFile) Close() error { return f.close() }
 
-// Open opens an object of a ranged store (stores) by ranges, anything else with openFile.
+// Open opens a gs:// or s3:// object by ranges (internal/objstore), anything else
+// (and an object that cannot be read by ranges) with openFile.
 func (beamFiles) Open(ctx context.Context, path string) (ingest.File, error) {
-	store, err := stores.get(ctx, path)
-	if err != nil {
-		return nil, err
-	}
-	if store != nil {
-		f, err := openRanged(ctx, store, path)
+	if objstore.IsURL(path) {
+		f, err := objstore.Open(ctx, path)
 		if err == nil {
 			return f, nil
 		}
-		if !errors.Is(err, errWholeObject) {
+		if !errors.Is(err, objstore.ErrWholeObject) {
 			return nil, err
 		}
 	}
@@ -58,46 +55,6 @@ func (beamFiles) Open(ctx context.Context, path string) (ingest.File, error) {
 		return nil, err
 	}
 	return beamFile{ra, size, closeFile}, nil
-}
-
-// stores holds the ranged stores by URL scheme, each client made on first use and
-// kept for the process (a client holds its credentials and connections).
-var stores = &storeCache{newStore: map[string]func(context.Context) (objectStore, error){
-	"gs": newGCSStore,
-	"s3": newS3Store,
-}}
-
-type storeCache struct {
-	mu       sync.Mutex
-	newStore map[string]func(context.Context) (objectStore, error)
-	made     map[string]objectStore
-}
-
-// get returns the store for path's scheme, nil when it has none (local paths).
-func (c *storeCache) get(ctx context.Context, path string) (objectStore, error) {
-	scheme, _, ok := strings.Cut(path, "://")
-	if !ok {
-		return nil, nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s, ok := c.made[scheme]; ok {
-		return s, nil
-	}
-	mk, ok := c.newStore[scheme]
-	if !ok {
-		return nil, nil
-	}
-	// The client outlives this open: its credentials must not end with ctx.
-	s, err := mk(context.WithoutCancel(ctx))
-	if err != nil {
-		return nil, err
-	}
-	if c.made == nil {
-		c.made = map[string]objectStore{}
-	}
-	c.made[scheme] = s
-	return s, nil
 }
 
 // openFile opens path on Beam's filesystems for random access. The local filesystem

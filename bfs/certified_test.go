@@ -76,7 +76,7 @@ func TestLargeEpsilonFeasibleAccepted(t *testing.T) {
 		if sol.Infeasible > 0 {
 			t.Fatalf("%s: rejected: %+v", allEngines[i].Name(), sol.Violations)
 		}
-		if a := check.Verify(g, sol.POne, in.Pair, 0, 3); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, sol.POne, in.Pair, 0, 3); a.Violations != 0 {
 			t.Fatalf("%s: audit %+v", allEngines[i].Name(), a)
 		}
 	}
@@ -106,7 +106,7 @@ func TestNearEdgePathIsCertified(t *testing.T) {
 		if sol.Infeasible > 0 {
 			t.Fatalf("%s: rejected: %+v", allEngines[i].Name(), sol.Violations)
 		}
-		if a := check.Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, sol.POne, pair, 0, 3); a.Violations != 0 {
 			t.Fatalf("%s: audit %+v", allEngines[i].Name(), a)
 		}
 		for v := int32(0); v+1 < n; v++ {
@@ -140,7 +140,7 @@ func TestExactDPAgainstTrueExponential(t *testing.T) {
 			t.Errorf("%s: p_one(1) = %v is not the largest exactly-dp.Pair float64", allEngines[i].Name(), sol.POne[1])
 		}
 	}
-	a := check.Verify(g, []float64{0.325257850108188, 0.3285267458472126}, pair, 0, 3)
+	a, _ := check.Verify(context.Background(), g, []float64{0.325257850108188, 0.3285267458472126}, pair, 0, 3)
 	if a.Violations != 1 || !(a.Worst.Excess > 3.4e-17 && a.Worst.Excess < 3.5e-17) {
 		t.Errorf("audit of the float-lenient mechanism: %+v, want 1 violation of 3.45e-17", a)
 	}
@@ -162,7 +162,7 @@ func TestToleranceRepairPromise(t *testing.T) {
 		if sol.Infeasible > 0 || sol.Moved() != 1 || sol.MaxMove() > Tolerance {
 			t.Fatalf("%s: infeasible %d, moved %d by %g", name, sol.Infeasible, sol.Moved(), sol.MaxMove())
 		}
-		if a := check.Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, sol.POne, pair, 0, 3); a.Violations != 0 {
 			t.Fatalf("%s: audit %+v", name, a)
 		}
 		again := mustInstance(t, g, in.Answer, in.Hit, []float64{sol.PTrue[0], sol.PTrue[1]}, pair)

@@ -31,7 +31,7 @@ func TestGeneratorCoverage(t *testing.T) {
 				break
 			}
 		}
-		if in.G.CountComponents() > 1 {
+		if k, _ := in.G.CountComponents(context.Background()); k > 1 {
 			multi++
 		}
 		if onFeasibilityEdge(in) {

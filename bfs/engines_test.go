@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sync/atomic"
 	"testing"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
@@ -111,7 +111,7 @@ func TestOutputIsDP(t *testing.T) {
 		if sol.Infeasible != 0 {
 			t.Fatalf("%s: feasible instance rejected: %+v", name, sol.Violations)
 		}
-		a := check.Verify(in.G, sol.POne, in.Pair, 0, 3)
+		a, _ := check.Verify(context.Background(), in.G, sol.POne, in.Pair, 0, 3)
 		if a.Violations != 0 {
 			t.Fatalf("%s: %d dp.Pair violations, first %+v", name, a.Violations, a.First)
 		}
@@ -237,17 +237,17 @@ func TestCancelled(t *testing.T) {
 	}
 }
 
-// The engines count in Progress the vertices their passes have finished, never more
+// The engines count in their context's progress counter the vertices their passes have finished, never more
 // than both passes' 2n; the rounds engine, whose vertices are final only when its
 // rounds end, counts all 2n then (the pipeline's progress display reads it).
 func TestEnginesCountProgress(t *testing.T) {
 	in := randomInstance(rand.New(rand.NewPCG(5, 6)), testgraph.Families[0], 40, testgraph.Pairs[0])
 	for _, eng := range []Engine{Propagate{}, PerSource{Workers: 2}, Rounds{ShardSize: 3, Workers: 2}} {
-		in.Progress = new(atomic.Int64)
-		if _, err := Solve(context.Background(), in, eng, 3); err != nil {
+		var c progress.Counter
+		if _, err := Solve(progress.With(context.Background(), &c), in, eng, 3); err != nil {
 			t.Fatal(err)
 		}
-		got, n := in.Progress.Load(), int64(in.G.N())
+		got, n := c.Done.Load(), int64(in.G.N())
 		if _, rounds := eng.(Rounds); got > 2*n || rounds && got != 2*n {
 			t.Errorf("%s counted %d vertices settled of 2·%d", eng.Name(), got, n)
 		}

@@ -1,9 +1,6 @@
 package bfs
 
 import (
-	"cmp"
-	"slices"
-	"sync/atomic"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
@@ -18,10 +15,6 @@ type Instance struct {
 	Hit    []int32   // hitting-set vertices, input order, no repeats
 	PTrue  []float64 // given Pr[M(Hit[i]) = answer(Hit[i])]
 	Pair   dp.Pair
-
-	// Progress, if set, counts the vertices the engine's passes have finished (both
-	// passes: up to 2n), added in batches; the pipeline reads it to report progress.
-	Progress *atomic.Int64
 
 	pone []float64 // p_one per hitting-set vertex once repaired (Solve), else nil
 
@@ -53,7 +46,7 @@ func GivenPOne(answer bool, ptrue float64) float64 {
 
 // HitIndex returns, for every vertex, its index in in.Hit or -1.
 func (in *Instance) HitIndex() []int32 {
-	idx := hugepage.Make[int32](in.G.N()) // the hitting check reads it at random per edge
+	idx := hugepage.Alloc[int32](in.G.N()) // the hitting check reads it at random per edge
 	for i := range idx {
 		idx[i] = -1
 	}
@@ -75,12 +68,7 @@ func (in *Instance) sources(c Pass) []source {
 	for i, h := range in.Hit {
 		src[i] = source{h, c.Value(in.POne(i))}
 	}
-	slices.SortFunc(src, func(x, y source) int {
-		if r := cmp.Compare(x.a, y.a); r != 0 {
-			return r
-		}
-		return cmp.Compare(x.v, y.v)
-	})
+	sortSources(src)
 	return src
 }
 
@@ -98,7 +86,7 @@ type Field struct {
 func newField(n int, top float64) *Field {
 	// Huge pages (package hugepage): Propagate writes each at random once per settled
 	// vertex, and the audit reads Value (p_one) at random once per edge.
-	f := &Field{Value: hugepage.Make[float64](n), Bind: hugepage.Make[int32](n), Dist: hugepage.Make[int32](n)}
+	f := &Field{Value: hugepage.Alloc[float64](n), Bind: hugepage.Alloc[int32](n), Dist: hugepage.Alloc[int32](n)}
 	for i := range f.Value {
 		f.Value[i] = top
 		f.Bind[i] = -1

@@ -41,7 +41,7 @@ func TestNearOneHittingValuesBindThemselves(t *testing.T) {
 			rejected++
 			continue
 		}
-		if a := check.Verify(g, sol.POne, in.Pair, 0, 1); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, sol.POne, in.Pair, 0, 1); a.Violations != 0 {
 			audit++
 			if ex == "" {
 				ex = f.Name

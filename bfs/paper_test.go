@@ -47,7 +47,7 @@ func TestPaperPath(t *testing.T) {
 					eng.Name(), v+1, pone, sol.Bind[v]+1, sol.Dist[v], w.pone, w.bind+1, w.dist)
 			}
 		}
-		a := check.Verify(g, sol.POne, pair, 0, 5)
+		a, _ := check.Verify(context.Background(), g, sol.POne, pair, 0, 5)
 		if a.Violations != 0 {
 			t.Errorf("%s: output not dp.Pair: %+v", eng.Name(), a.First)
 		}
@@ -59,7 +59,7 @@ func TestPaperNotHittingSet(t *testing.T) {
 	g := testgraph.FromEdges(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
 	answer := []bool{false, true, true, false}
 	in, _ := NewInstance(g, answer, []int32{2}, []float64{0.8}, testgraph.MustDP(math.Ln2, 0))
-	hc := check.Hitting(g, answer, in.Hit, 10)
+	hc, _ := check.Hitting(context.Background(), g, answer, in.Hit, 10)
 	if hc.Uncovered != 1 || len(hc.First) != 1 || hc.First[0] != (graph.Edge{U: 0, V: 1}) || hc.Boundary != 2 {
 		t.Fatalf("check = %+v, want v1–v2 of 2 boundary edges uncovered", hc)
 	}
@@ -105,7 +105,7 @@ func TestBalancedCorollary(t *testing.T) {
 					t.Errorf("%s ε=%v δ=%v: d=%d: p_true %v, corollary %v", eng.Name(), pair.Epsilon, delta, d, got, w)
 				}
 			}
-			if a := check.Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
+			if a, _ := check.Verify(context.Background(), g, sol.POne, pair, 0, 3); a.Violations != 0 {
 				t.Errorf("%s ε=%v δ=%v: output not dp.Pair: %+v", eng.Name(), pair.Epsilon, delta, a.First)
 			}
 		}
@@ -122,7 +122,7 @@ func TestFigure1(t *testing.T) {
 		return h
 	}
 	// all six boundary edges are uncovered by the empty set
-	hc := check.Hitting(g, answer, nil, 10)
+	hc, _ := check.Hitting(context.Background(), g, answer, nil, 10)
 	got := map[string]bool{}
 	for _, e := range hc.First {
 		got[string([]byte{names[e.U], names[e.V]})] = true
@@ -136,11 +136,11 @@ func TestFigure1(t *testing.T) {
 		t.Errorf("%+v, want 6 boundary edges, all uncovered", hc)
 	}
 	for _, hs := range []string{"lhust", "aqnistuv"} {
-		if hc := check.Hitting(g, answer, set(hs), 10); hc.Uncovered != 0 {
+		if hc, _ := check.Hitting(context.Background(), g, answer, set(hs), 10); hc.Uncovered != 0 {
 			t.Errorf("{%s} should be a hitting set, %d edges uncovered", hs, hc.Uncovered)
 		}
 	}
-	if hc := check.Hitting(g, answer, set("alnstju"), 10); hc.Uncovered != 1 || hc.First[0] != (graph.Edge{U: 7, V: 8}) {
+	if hc, _ := check.Hitting(context.Background(), g, answer, set("alnstju"), 10); hc.Uncovered != 1 || hc.First[0] != (graph.Edge{U: 7, V: 8}) {
 		t.Errorf("{a,l,n,s,t,j,u} should miss exactly h–i, got %+v", hc)
 	}
 	// dist(a, d) = 5: with {a} answering 1 for sure (p_one = 1) under ε = 0, δ = 0.01,

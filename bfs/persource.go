@@ -5,6 +5,8 @@ import (
 	"runtime"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // PerSource is the paper's Algorithm 1 as written (docs/DESIGN.md §5): one
@@ -49,10 +51,8 @@ func (e PerSource) Pass(ctx context.Context, in *Instance, one bool) (*Field, er
 					return err
 				}
 				s.run(in, src[i], f)
-				if in.Progress != nil {
-					// Per source: its share of the pass's n vertices.
-					in.Progress.Add(int64(n) / int64(len(src)))
-				}
+				// Per source: its share of the pass's n vertices.
+				progress.From(gctx).Add(int64(n) / int64(len(src)))
 			}
 			return nil
 		})

@@ -8,6 +8,7 @@ import (
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/hugepage"
 	"github.com/graphdp/graphdp/internal/prefetch"
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // Propagate is the default engine (docs/DESIGN.md §4): label-setting from the hitting set,
@@ -79,9 +80,7 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if in.Progress != nil {
-				in.Progress.Add(0x10000)
-			}
+			progress.From(ctx).Add(0x10000)
 		}
 		if e.a != lastA {
 			lastA, lastOffer = e.a, c.Step(e.a)

@@ -8,6 +8,8 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/graphdp/graphdp/graph"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // Rounds is the block-centric round engine: the same fixed point as Propagate,
@@ -183,10 +185,8 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 		}
 		f.Scans += scans[s]
 	}
-	if in.Progress != nil {
-		// A vertex is final only when the rounds end: the pass counts them all then.
-		in.Progress.Add(int64(n))
-	}
+	// A vertex is final only when the rounds end: the pass counts them all then.
+	progress.From(ctx).Add(int64(n))
 	return f, run, nil
 }
 

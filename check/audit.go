@@ -1,12 +1,13 @@
 package check
 
 import (
+	"context"
 	"math"
-	"sync/atomic"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/prefetch"
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // EdgeViolation is one (ε,δ)-DP inequality broken on one edge for one output.
@@ -84,31 +85,31 @@ func (a *Audit) Exact(pair dp.Pair, pu, pv float64) {
 // tol. Worst is ranked by an approximate excess and then reported exactly.
 // Vertex ranges of about equal arc counts are checked in parallel and merged in CSR
 // order, so the result (counts, the first violations, the first worst edge) is the
-// same as one pass in CSR order.
-func Verify(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int) Audit {
-	return VerifyCounted(g, pone, pair, tol, limit, nil)
-}
-
-// VerifyCounted is Verify that counts the vertices it has audited in done (a
-// progress display's count, up to g.N()), when done is not nil.
-func VerifyCounted(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, done *atomic.Int64) Audit {
-	a := verifyPass(g, pone, pair, tol, limit, false, done)
-	if a.Unranked() {
-		a = verifyPass(g, pone, pair, tol, limit, true, nil)
+// same as one pass in CSR order. ctx's progress counter (internal/progress) counts
+// the vertices audited (up to g.N()); the error is ctx's, when it is cancelled.
+func Verify(ctx context.Context, g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int) (Audit, error) {
+	a, err := verifyPass(ctx, g, pone, pair, tol, limit, false)
+	if err == nil && a.Unranked() {
+		// The second pass is not counted: the display ended at g.N() with the first.
+		a, err = verifyPass(progress.With(ctx, nil), g, pone, pair, tol, limit, true)
+	}
+	if err != nil {
+		return Audit{}, err
 	}
 	if w := a.Worst; w.U >= 0 {
 		a.Exact(pair, pone[w.U], pone[w.V])
 	}
-	return a
+	return a, nil
 }
 
 // verifyPass is one parallel pass of Verify (rankAll: Auditor.RankAll).
-func verifyPass(g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool, done *atomic.Int64) Audit {
+func verifyPass(ctx context.Context, g *graph.Graph, pone []float64, pair dp.Pair, tol float64, limit int, rankAll bool) (Audit, error) {
 	a := NewAudit()
-	for _, r := range scan(g, done, func(lo, hi int32) Audit { return verifyRange(g, pone, pair, tol, limit, rankAll, lo, hi) }) {
+	parts, err := scan(ctx, g, func(lo, hi int32) Audit { return verifyRange(g, pone, pair, tol, limit, rankAll, lo, hi) })
+	for _, r := range parts {
 		a.Merge(&r, limit)
 	}
-	return a
+	return a, err
 }
 
 // exactExcess is pair.Excess with NaN read as a violation.
@@ -152,11 +153,16 @@ type Auditor struct {
 	// RankAll ranks every edge for Worst, not only those not clearly inside their
 	// bounds (Verify's second pass when every edge was clearly inside).
 	RankAll bool
+	// The certified bounds of the values seen last (dp.Memo: exactly the bound of
+	// that value): where values repeat (a value per distance from a balanced
+	// hitting set) a vertex's bound is a lookup, not a certified computation.
+	upper, lower func(float64) float64
+	ups, lows    dp.Memo
 }
 
 // NewAuditor starts an empty audit (Verify's tol and limit).
 func NewAuditor(pair dp.Pair, tol float64, limit int) *Auditor {
-	return &Auditor{Audit: NewAudit(), pair: pair, tol: tol, limit: limit}
+	return &Auditor{Audit: NewAudit(), pair: pair, tol: tol, limit: limit, upper: pair.Upper, lower: pair.Lower}
 }
 
 // Vertex starts the edges of u, whose p_one is pu.
@@ -189,7 +195,7 @@ func (x *Auditor) edge(v int32, pv float64) {
 			break
 		}
 		if x.up != x.up {
-			x.up = x.pair.Upper(pu)
+			x.up = x.ups.Get(pu, x.upper)
 		}
 		ok = pv <= x.up
 	case pv < pu:
@@ -197,7 +203,7 @@ func (x *Auditor) edge(v int32, pv float64) {
 			break
 		}
 		if x.low != x.low {
-			x.low = x.pair.Lower(pu)
+			x.low = x.lows.Get(pu, x.lower)
 		}
 		ok = pv >= x.low
 	case pv != pu: // NaN

@@ -47,7 +47,7 @@ func BenchmarkVerify(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if a := check.Verify(g, sol.POne, pair, 0, 3); a.Violations != 0 {
+				if a, _ := check.Verify(context.Background(), g, sol.POne, pair, 0, 3); a.Violations != 0 {
 					b.Fatal(a)
 				}
 			}
@@ -75,7 +75,7 @@ func BenchmarkHitting(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if hc := check.Hitting(g, answer, hit, 10); hc.Uncovered != 0 || hc.Boundary == 0 {
+				if hc, _ := check.Hitting(context.Background(), g, answer, hit, 10); hc.Uncovered != 0 || hc.Boundary == 0 {
 					b.Fatal(hc)
 				}
 			}

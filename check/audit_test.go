@@ -1,6 +1,7 @@
 package check_test
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -13,7 +14,7 @@ import (
 // A NaN probability fails the audit (it must never pass it: review finding).
 func TestVerifyNaNFails(t *testing.T) {
 	g := testgraph.FromEdges(2, [][2]int32{{0, 1}})
-	a := check.Verify(g, []float64{math.NaN(), 0.5}, testgraph.MustDP(1, 0), 0, 5)
+	a, _ := check.Verify(context.Background(), g, []float64{math.NaN(), 0.5}, testgraph.MustDP(1, 0), 0, 5)
 	if a.Violations == 0 || a.Worst.U != 0 || !math.IsInf(a.Worst.Excess, 1) {
 		t.Fatalf("audit of a NaN mechanism: %+v", a)
 	}
@@ -44,7 +45,7 @@ func TestAuditMergeOfShardsIsVerify(t *testing.T) {
 			pone[r.IntN(n)] = r.Float64() // most likely breaks an edge
 		}
 		tol, limit := []float64{0, 1e-3}[k%2], r.IntN(4)
-		want := check.Verify(g, pone, pair, tol, limit)
+		want, _ := check.Verify(context.Background(), g, pone, pair, tol, limit)
 
 		// Shards: random cut points.
 		cuts := []int32{0}

@@ -1,6 +1,7 @@
 package check_test
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -16,7 +17,7 @@ import (
 func ExampleVerify() {
 	g, _ := graph.Build(3, []int32{0, 1}, []int32{1, 2})
 	pair, _ := dp.New(math.Nextafter(math.Ln2, 1), 0)
-	a := check.Verify(g, []float64{0.2, 0.4, 0.9}, pair, 0, 10)
+	a, _ := check.Verify(context.Background(), g, []float64{0.2, 0.4, 0.9}, pair, 0, 10)
 	fmt.Printf("%d edges, %d violations\n", a.Edges, a.Violations)
 	for _, v := range a.First {
 		o := 0
@@ -37,7 +38,7 @@ func ExampleVerify() {
 func ExampleHitting() {
 	g, _ := graph.Build(4, []int32{0, 1, 2}, []int32{1, 2, 3})
 	answer := []bool{false, true, true, false}
-	hc := check.Hitting(g, answer, []int32{1}, 10)
+	hc, _ := check.Hitting(context.Background(), g, answer, []int32{1}, 10)
 	fmt.Printf("%d boundary edges, %d uncovered: %v\n", hc.Boundary, hc.Uncovered, hc.First)
 	// Output:
 	// 2 boundary edges, 1 uncovered: [{2 3}]

@@ -1,7 +1,7 @@
 package check
 
 import (
-	"sync/atomic"
+	"context"
 
 	"github.com/graphdp/graphdp/graph"
 )
@@ -15,17 +15,16 @@ type HitCheck struct {
 
 // Hitting scans every edge once; hit lists the set's vertices (repeats allowed).
 // Vertex ranges are scanned in parallel and merged in CSR order (the same result as
-// one pass).
-func Hitting(g *graph.Graph, answer []bool, hit []int32, limit int) HitCheck {
-	return HittingCounted(g, answer, hit, limit, nil)
-}
-
-// HittingCounted is Hitting that counts the vertices it has checked in done (a
-// progress display's count, up to g.N()), when done is not nil.
-func HittingCounted(g *graph.Graph, answer []bool, hit []int32, limit int, done *atomic.Int64) HitCheck {
+// one pass). ctx's progress counter counts the vertices checked (up to g.N()); the
+// error is ctx's, when it is cancelled.
+func Hitting(ctx context.Context, g *graph.Graph, answer []bool, hit []int32, limit int) (HitCheck, error) {
 	ans, in := hitBitmaps(answer, hit)
 	var hc HitCheck
-	for _, r := range scan(g, done, func(lo, hi int32) HitCheck { return checkHittingRange(g, ans, in, limit, lo, hi) }) {
+	parts, err := scan(ctx, g, func(lo, hi int32) HitCheck { return checkHittingRange(g, ans, in, limit, lo, hi) })
+	if err != nil {
+		return hc, err
+	}
+	for _, r := range parts {
 		hc.Boundary += r.Boundary
 		hc.Uncovered += r.Uncovered
 		for _, e := range r.First {
@@ -34,7 +33,7 @@ func HittingCounted(g *graph.Graph, answer []bool, hit []int32, limit int, done 
 			}
 		}
 	}
-	return hc
+	return hc, nil
 }
 
 // hitBitmaps are the answers and the set hit as bitmaps: the edges read them at

@@ -1,10 +1,12 @@
 package check
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 
 	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // scan runs fn on g's vertices in chunks of at most scanChunk consecutive
@@ -13,9 +15,11 @@ import (
 // returns the results in vertex order, so a caller that merges them in order gets
 // one pass's result whatever the schedule. Chunks, not fixed ranges, because the
 // work per edge varies (the audit's certified bounds cluster in places): with a
-// range per core, one core finished a third early on uniform10M. done, when not
-// nil, counts the vertices scanned as the chunks end (a progress display's count).
-func scan[T any](g *graph.Graph, done *atomic.Int64, fn func(lo, hi int32) T) []T {
+// range per core, one core finished a third early on uniform10M. ctx's progress
+// counter (internal/progress), if any, counts the vertices scanned as the chunks
+// end; a cancelled ctx stops the scan between chunks and is its error.
+func scan[T any](ctx context.Context, g *graph.Graph, fn func(lo, hi int32) T) ([]T, error) {
+	done := progress.From(ctx)
 	n := int64(g.N())
 	chunks := max(1, (n+scanChunk-1)/scanChunk)
 	res := make([]T, chunks)
@@ -24,16 +28,20 @@ func scan[T any](g *graph.Graph, done *atomic.Int64, fn func(lo, hi int32) T) []
 	for range min(int64(g.Workers()), chunks) {
 		wg.Go(func() {
 			for k := next.Add(1) - 1; k < chunks; k = next.Add(1) - 1 {
+				if ctx.Err() != nil {
+					return // a chunk lasts milliseconds: cancellation is seen at once
+				}
 				lo, hi := k*scanChunk, min(n, (k+1)*scanChunk)
 				res[k] = fn(int32(lo), int32(hi))
-				if done != nil {
-					done.Add(hi - lo)
-				}
+				done.Add(hi - lo)
 			}
 		})
 	}
 	wg.Wait()
-	return res
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // scanChunk is the vertices scan gives fn at a time: a count every few

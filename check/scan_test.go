@@ -1,11 +1,12 @@
 package check
 
 import (
+	"context"
 	"math/rand/v2"
 	"reflect"
-	"sync/atomic"
 	"testing"
 
+	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
@@ -35,10 +36,13 @@ func TestChunkedScanIsOnePass(t *testing.T) {
 		pone[r.IntN(n)] = r.Float64() // most likely violations
 	}
 	const limit = 5
-	var done atomic.Int64
-	got := VerifyCounted(g, pone, pair, 0, limit, &done)
-	if done.Load() != int64(n) {
-		t.Errorf("audit counted %d vertices of %d", done.Load(), n)
+	var done progress.Counter
+	got, err := Verify(progress.With(context.Background(), &done), g, pone, pair, 0, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Done.Load() != int64(n) {
+		t.Errorf("audit counted %d vertices of %d", done.Done.Load(), n)
 	}
 	want := verifyRange(g, pone, pair, 0, limit, false, 0, int32(n))
 	if w := want.Worst; w.U >= 0 {
@@ -47,14 +51,43 @@ func TestChunkedScanIsOnePass(t *testing.T) {
 	if want.Violations == 0 || !reflect.DeepEqual(got, want) {
 		t.Errorf("chunked audit %+v, one pass %+v", got, want)
 	}
-	done.Store(0)
-	gotH := HittingCounted(g, answer, hit, limit, &done)
+	done.Done.Store(0)
+	gotH, err := Hitting(progress.With(context.Background(), &done), g, answer, hit, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ans, in := hitBitmaps(answer, hit)
 	wantH := checkHittingRange(g, ans, in, limit, 0, int32(n))
-	if done.Load() != int64(n) {
-		t.Errorf("hitting check counted %d vertices of %d", done.Load(), n)
+	if done.Done.Load() != int64(n) {
+		t.Errorf("hitting check counted %d vertices of %d", done.Done.Load(), n)
 	}
 	if wantH.Uncovered == 0 || !reflect.DeepEqual(gotH, wantH) {
 		t.Errorf("chunked hitting check %+v, one pass %+v", gotH, wantH)
+	}
+}
+
+// A cancelled context stops the audit and the hitting check between chunks, and is
+// their error: Ctrl-C does not wait for a whole pass.
+func TestScanStopsOnCancel(t *testing.T) {
+	n := 3 * scanChunk
+	var e [][2]int32
+	for v := range int32(n - 1) {
+		e = append(e, [2]int32{v, v + 1})
+	}
+	g := testgraph.FromEdges(n, e)
+	pone := make([]float64, g.N())
+	answer := make([]bool, g.N())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var done progress.Counter
+	ctx = progress.With(ctx, &done)
+	if _, err := Verify(ctx, g, pone, testgraph.MustDP(1, 0), 0, 3); err != context.Canceled {
+		t.Errorf("Verify on a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, err := Hitting(ctx, g, answer, nil, 3); err != context.Canceled {
+		t.Errorf("Hitting on a cancelled context: %v, want context.Canceled", err)
+	}
+	if done.Done.Load() != 0 {
+		t.Errorf("%d vertices counted after the cancel", done.Done.Load())
 	}
 }

@@ -58,7 +58,7 @@ func exactSum(vals ...float64) *big.Float {
 // enclosure evaluates f at both ends of the e^ε enclosure with outward rounding until
 // round(lower end) == round(upper end). increasing says whether f grows with e^ε;
 // round is rd or ru; safe is the end to return if precision runs out.
-func (p Pair) enclosure(f func(e *big.Float, prec uint, mode big.RoundingMode) *big.Float,
+func (p EpsDelta) enclosure(f func(e *big.Float, prec uint, mode big.RoundingMode) *big.Float,
 	increasing bool, round func(*big.Float) float64, safeLow bool) float64 {
 	for prec := uint(startBits); ; prec *= 2 {
 		elo, ehi := expBounds(p.Epsilon, prec)
@@ -80,14 +80,14 @@ func (p Pair) enclosure(f func(e *big.Float, prec uint, mode big.RoundingMode) *
 	}
 }
 
-func (p Pair) upperBig(a float64) float64 {
+func (p EpsDelta) upperBig(a float64) float64 {
 	b := p.enclosure(func(e *big.Float, prec uint, mode big.RoundingMode) *big.Float {
 		return upperAt(a, p.Delta, e, prec, mode)
 	}, true, rd, true)
 	return max(b, a)
 }
 
-func (p Pair) lowerBig(a float64) float64 {
+func (p EpsDelta) lowerBig(a float64) float64 {
 	b := p.enclosure(func(e *big.Float, prec uint, mode big.RoundingMode) *big.Float {
 		return lowerAt(a, p.Delta, e, prec, mode)
 	}, false, ru, false)
@@ -156,7 +156,7 @@ func excessAt(x, y, delta float64, one bool, e *big.Float, prec uint, mode big.R
 // the exact 1 − p_one for output 0), rounded to the nearest float64 (invariant 5); its
 // sign is exact, and a positive excess too small for a float64 is reported as the
 // smallest positive float64. For reports: the audit decides with Allowed.
-func (p Pair) Excess(x, y float64, one bool) float64 {
+func (p EpsDelta) Excess(x, y float64, one bool) float64 {
 	nearest := func(v *big.Float) float64 {
 		f, _ := v.Float64()
 		if f == 0 && v.Sign() > 0 {
@@ -182,7 +182,7 @@ func (p Pair) Excess(x, y float64, one bool) float64 {
 // ApproxExcess is Excess for both outputs in plain float64 with the nearest e^ε and
 // 1 − p_one rounded: within a few ulps of the truth, for ranking edges by tightness
 // in an audit that decides with Allowed.
-func (p Pair) ApproxExcess(x, y float64) (ex0, ex1 float64) {
+func (p EpsDelta) ApproxExcess(x, y float64) (ex0, ex1 float64) {
 	e, d := p.e, p.Delta
 	ex1 = max(y-(float64(e*x)+d), x-(float64(e*y)+d))
 	qx, qy := 1-x, 1-y
@@ -194,7 +194,7 @@ func (p Pair) ApproxExcess(x, y float64) (ex0, ex1 float64) {
 // boundary-homogeneous mechanisms), rounded down: with p_true = Balanced() on every
 // boundary dataset, neighbours across the boundary satisfy DP exactly, since
 // U*(1 − α) = α and U* is non-decreasing.
-func (p Pair) Balanced() float64 {
+func (p EpsDelta) Balanced() float64 {
 	return p.enclosure(func(e *big.Float, prec uint, mode big.RoundingMode) *big.Float {
 		num := bf(prec, mode).Add(e, new(big.Float).SetFloat64(p.Delta))
 		den := bf(prec, opposite(mode)).Add(e, new(big.Float).SetInt64(1))

@@ -10,7 +10,7 @@ import "math"
 // It is computed in plain float64 from the nearest e^ε: engines never use it (they
 // iterate the certified Upper); it is the paper's claim, property-tested against that
 // iteration (docs/DESIGN.md §2.3).
-func (p Pair) UpperPow(d int, a float64) float64 {
+func (p EpsDelta) UpperPow(d int, a float64) float64 {
 	if d <= 0 || a >= 1 {
 		return min(a, 1)
 	}
@@ -32,7 +32,7 @@ func (p Pair) UpperPow(d int, a float64) float64 {
 
 // tau is the number of steps U takes on its first branch from a: the smallest k with
 // e^k·(a+c) − c ≥ s (MaxInt when a + c = 0, where U stays at 0).
-func (p Pair) tau(a, s, c float64) int {
+func (p EpsDelta) tau(a, s, c float64) int {
 	if a >= s {
 		return 0
 	}
@@ -53,7 +53,7 @@ func (p Pair) tau(a, s, c float64) int {
 // Iterate is U^d(a), the bound a vertex at distance d imposes, by d applications of
 // Upper (stopping early once it reaches 1): the exact sequence every engine computes,
 // each step rounded down from the real U.
-func (p Pair) Iterate(d int, a float64) float64 {
+func (p EpsDelta) Iterate(d int, a float64) float64 {
 	for i := 0; i < d && a < 1; i++ {
 		a = p.Upper(a)
 	}

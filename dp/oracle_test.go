@@ -110,15 +110,15 @@ func TestDoubleDoubleAgreesWithBig(t *testing.T) {
 			undecided := 0
 			pts := testPoints(p, 200, 7)
 			for _, a := range pts {
-				if b, ok := p.upperDD(a); !ok {
+				if b, ok := p.ed.upperDD(a); !ok {
 					undecided++
-				} else if a < 1 && b != p.upperBig(a) {
-					t.Fatalf("ε=%v δ=%v: upperDD(%v) = %v, upperBig %v", eps, delta, a, b, p.upperBig(a))
+				} else if a < 1 && b != p.ed.upperBig(a) {
+					t.Fatalf("ε=%v δ=%v: upperDD(%v) = %v, upperBig %v", eps, delta, a, b, p.ed.upperBig(a))
 				}
-				if b, ok := p.lowerDD(a); !ok {
+				if b, ok := p.ed.lowerDD(a); !ok {
 					undecided++
-				} else if a > 0 && b != p.lowerBig(a) {
-					t.Fatalf("ε=%v δ=%v: lowerDD(%v) = %v, lowerBig %v", eps, delta, a, b, p.lowerBig(a))
+				} else if a > 0 && b != p.ed.lowerBig(a) {
+					t.Fatalf("ε=%v δ=%v: lowerDD(%v) = %v, lowerBig %v", eps, delta, a, b, p.ed.lowerBig(a))
 				}
 			}
 			// At ε = 700, e^−ε·a lies near the bottom of the float64 range, where a

@@ -6,11 +6,11 @@ import (
 	"math/big"
 )
 
-// Pair is the (ε,δ)-DP suitable pair (L, U) of the paper on p_one = Pr[M = 1]
+// EpsDelta is the (ε,δ)-DP suitable pair (L, U) of the paper on p_one = Pr[M = 1]
 // (docs/DESIGN.md §2), with e^ε and e^−ε held as certified double-double enclosures.
-// The zero value is not usable; build one with New. A Pair is immutable and safe for
-// concurrent use.
-type Pair struct {
+// The zero value is not usable; build one with NewEpsDelta (or New, which wraps it in
+// the framework-generic Pair). An EpsDelta is immutable and safe for concurrent use.
+type EpsDelta struct {
 	Epsilon, Delta float64
 
 	e     float64 // e^ε rounded to nearest: for display and the closed form only
@@ -26,16 +26,16 @@ type Pair struct {
 // it is math.Log(math.MaxFloat64), whose e^ is already +Inf (TestMaxEpsilon).
 const MaxEpsilon = 709.782712893383973096206318587
 
-// New validates 0 ≤ ε < MaxEpsilon and 0 ≤ δ < 1 and encloses e^ε.
-func New(epsilon, delta float64) (Pair, error) {
+// NewEpsDelta validates 0 ≤ ε < MaxEpsilon and 0 ≤ δ < 1 and encloses e^ε.
+func NewEpsDelta(epsilon, delta float64) (EpsDelta, error) {
 	if math.IsNaN(epsilon) || epsilon < 0 || math.IsInf(epsilon, 0) {
-		return Pair{}, fmt.Errorf("epsilon must be a finite number ≥ 0, got %v", epsilon)
+		return EpsDelta{}, fmt.Errorf("epsilon must be a finite number ≥ 0, got %v", epsilon)
 	}
 	if epsilon >= MaxEpsilon {
-		return Pair{}, fmt.Errorf("epsilon must be below %.2f (e^ε overflows a float64), got %v", MaxEpsilon, epsilon)
+		return EpsDelta{}, fmt.Errorf("epsilon must be below %.2f (e^ε overflows a float64), got %v", MaxEpsilon, epsilon)
 	}
 	if math.IsNaN(delta) || delta < 0 || delta >= 1 {
-		return Pair{}, fmt.Errorf("delta must be in [0, 1), got %v", delta)
+		return EpsDelta{}, fmt.Errorf("delta must be in [0, 1), got %v", delta)
 	}
 	const prec = 256
 	slo, shi := expm1Bounds(epsilon, prec)
@@ -47,12 +47,12 @@ func New(epsilon, delta float64) (Pair, error) {
 	// 1 − e^−ε = S/(1 + S), increasing in S.
 	mlo := quo(slo, onePlus(slo, prec, big.ToPositiveInf), big.ToNegativeInf)
 	mhi := quo(shi, onePlus(shi, prec, big.ToNegativeInf), big.ToPositiveInf)
-	p := Pair{Epsilon: epsilon, Delta: delta,
+	p := EpsDelta{Epsilon: epsilon, Delta: delta,
 		eps: enclose(lo, hi), ieps: enclose(quo(one, hi, big.ToNegativeInf), quo(one, lo, big.ToPositiveInf)),
 		em1: enclose(slo, shi), iem1: enclose(mlo, mhi)}
 	p.e, p.small = p.eps.hi, p.eps.hi < 2
 	if math.IsInf(p.e, 0) {
-		return Pair{}, fmt.Errorf("epsilon must be below %.2f (e^ε overflows a float64), got %v", MaxEpsilon, epsilon)
+		return EpsDelta{}, fmt.Errorf("epsilon must be below %.2f (e^ε overflows a float64), got %v", MaxEpsilon, epsilon)
 	}
 	return p, nil
 }
@@ -79,11 +79,11 @@ func enclose(lo, hi *big.Float) xf {
 
 // E is e^ε rounded to the nearest float64: for display and the paper's closed form,
 // never for a bound or the audit.
-func (p Pair) E() float64 { return p.e }
+func (p EpsDelta) E() float64 { return p.e }
 
 // Upper is U(a) on p_one (invariant 1): the largest float64 b such that a neighbour of
 // a vertex with p_one = a may have p_one = b. U(a) ≥ a, non-decreasing.
-func (p Pair) Upper(a float64) float64 {
+func (p EpsDelta) Upper(a float64) float64 {
 	if a >= 1 {
 		return 1
 	}
@@ -94,7 +94,7 @@ func (p Pair) Upper(a float64) float64 {
 }
 
 // Lower is L(a) on p_one (invariant 2): the smallest float64 b allowed next to a.
-func (p Pair) Lower(a float64) float64 {
+func (p EpsDelta) Lower(a float64) float64 {
 	if a <= 0 {
 		return 0
 	}
@@ -113,19 +113,19 @@ const ApproxMargin = 0x1p-49
 // a few roundings of terms at most 1; 1 − a is exact where e^ε·(1 − a) ≤ 1 matters).
 // It lets the audit and the bounds skip the certified computation where a value is
 // clearly inside or one branch clearly wins.
-func (p Pair) ApproxBounds(a float64) (lo, up float64) {
+func (p EpsDelta) ApproxBounds(a float64) (lo, up float64) {
 	b1, b2 := p.approxUpper(a)
 	l1, l2 := p.approxLower(a)
 	return max(l1, l2, 0), min(b1, b2, 1)
 }
 
 // approxUpper is U's two branches, e^ε·a + δ and 1 − (1 − a − δ)·e^−ε, in float64.
-func (p Pair) approxUpper(a float64) (b1, b2 float64) {
+func (p EpsDelta) approxUpper(a float64) (b1, b2 float64) {
 	return float64(p.eps.hi*a) + p.Delta, 1 - float64((1-a-p.Delta)*p.ieps.hi)
 }
 
 // approxLower is L's two branches, 1 − δ − e^ε·(1 − a) and (a − δ)·e^−ε, in float64.
-func (p Pair) approxLower(a float64) (l1, l2 float64) {
+func (p EpsDelta) approxLower(a float64) (l1, l2 float64) {
 	return 1 - p.Delta - float64(p.eps.hi*(1-a)), float64((a - p.Delta) * p.ieps.hi)
 }
 
@@ -133,7 +133,7 @@ func (p Pair) approxLower(a float64) (l1, l2 float64) {
 // second branch is below 1 only when 1 − a − δ > 0. RD is monotone, so RD of the
 // minimum is the minimum of the RDs, and a branch that the float64 values show to be
 // larger by more than twice ApproxMargin need not be computed.
-func (p Pair) upperDD(a float64) (float64, bool) {
+func (p EpsDelta) upperDD(a float64) (float64, bool) {
 	b1a, b2a := p.approxUpper(a)
 	if min(b1a, b2a) > 1+2*ApproxMargin {
 		return 1, true
@@ -157,7 +157,7 @@ func (p Pair) upperDD(a float64) (float64, bool) {
 }
 
 // upper2 is RD of U's second branch, 1 − (1 − a − δ)·e^−ε (1 when 1 − a − δ ≤ 0).
-func (p Pair) upper2(a float64) (float64, bool) {
+func (p EpsDelta) upper2(a float64) (float64, bool) {
 	b := 1.0
 	c := add(add(exact(1), exact(-a)), exact(-p.Delta))
 	s, ok := c.sign()
@@ -182,7 +182,7 @@ func (p Pair) upper2(a float64) (float64, bool) {
 
 // lowerDD is RU(max(1 − δ − e^ε·(1 − a), (a − δ)·e^−ε, 0)) in double-double, skipping
 // a branch the float64 values show to be smaller, like upperDD.
-func (p Pair) lowerDD(a float64) (float64, bool) {
+func (p EpsDelta) lowerDD(a float64) (float64, bool) {
 	l1a, l2a := p.approxLower(a)
 	if max(l1a, l2a) < -2*ApproxMargin {
 		return 0, true
@@ -227,14 +227,14 @@ func (p Pair) lowerDD(a float64) (float64, bool) {
 
 // Allowed reports whether p_one values x, y of two neighbours satisfy all four
 // (ε,δ)-DP inequalities exactly (invariant 3).
-func (p Pair) Allowed(x, y float64) bool {
+func (p EpsDelta) Allowed(x, y float64) bool {
 	return p.Lower(x) <= y && y <= p.Upper(x)
 }
 
 // EBounds encloses e^ε in float64: lo ≤ e^ε ≤ hi, lo rounded down and hi rounded up
 // from the certified enclosure, so bounds computed with them by directed rounding are
 // true bounds (package optimize's certified dual bound uses them).
-func (p Pair) EBounds() (lo, hi float64) {
+func (p EpsDelta) EBounds() (lo, hi float64) {
 	x := p.eps
 	err := new(big.Float).SetFloat64(x.err)
 	return rd(exactSum(x.hi, x.lo).Sub(exactSum(x.hi, x.lo), err)), ru(exactSum(x.hi, x.lo).Add(exactSum(x.hi, x.lo), err))

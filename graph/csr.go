@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -375,7 +376,7 @@ func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, h
 	// until the prefix sum below, kept[b] the block's total.
 	// Off is read at random once per settled vertex by the engines (huge pages:
 	// package hugepage).
-	off := hugepage.Make[int64](n + 1)
+	off := hugepage.Alloc[int64](n + 1)
 	kept := make([]int64, nb)
 	var next atomic.Int64
 	parallel(w, w, func(_, _, _ int) {
@@ -652,13 +653,17 @@ func parallel(w, total int, fn func(k, lo, hi int)) {
 // directions, so an edge leaving that component is still seen from its other end.
 // A BFS would touch every vertex's list in queue order, a cache miss per vertex;
 // this reads the CSR front to back. Cost: O(n + arcs outside the giant component)
-// union-find steps, O(log) amortised each in the worst case.
-func (g *Graph) CountComponents() int {
+// union-find steps, O(log) amortised each in the worst case. The error is ctx's:
+// the sweeps look at it every countCheckEvery vertices.
+func (g *Graph) CountComponents(ctx context.Context) (int, error) {
 	n := g.N()
 	comp := NewForest(n)
 	const rounds = 2
 	for r := int64(0); r < rounds; r++ {
 		for u := range int32(n) {
+			if u%countCheckEvery == 0 && ctx.Err() != nil {
+				return 0, ctx.Err()
+			}
 			if i := g.Off[u] + r; i < g.Off[u+1] {
 				comp.Union(u, g.Adj[i])
 			}
@@ -682,6 +687,9 @@ func (g *Graph) CountComponents() int {
 		}
 	}
 	for u := range int32(n) {
+		if u%countCheckEvery == 0 && ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
 		if comp[u] == c {
 			continue
 		}
@@ -695,5 +703,9 @@ func (g *Graph) CountComponents() int {
 			k++
 		}
 	}
-	return k
+	return k, nil
 }
+
+// countCheckEvery is how many vertices CountComponents sweeps between looks at its
+// context: a fraction of a millisecond.
+const countCheckEvery = 1 << 16

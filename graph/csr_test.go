@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -125,8 +126,8 @@ func testBuildLarge(t *testing.T) {
 		if st.Kept != int64(len(wantAdj)/2) || st.Rows != int64(tc.m) || st.Rows != st.Kept+st.Duplicates+st.SelfLoops {
 			t.Fatalf("stats %+v", st)
 		}
-		if _, k := g.Components(); k != g.CountComponents() {
-			t.Fatalf("Components %d, CountComponents %d", k, g.CountComponents())
+		if _, k := g.Components(); k != countComponents(t, g) {
+			t.Fatalf("Components %d, CountComponents %d", k, countComponents(t, g))
 		}
 	}
 }
@@ -141,8 +142,8 @@ func TestCountComponents(t *testing.T) {
 			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
 		}
 		g, _ := Build(n, src, dst)
-		if _, k := g.Components(); k != g.CountComponents() {
-			t.Fatalf("Components %d, CountComponents %d", k, g.CountComponents())
+		if _, k := g.Components(); k != countComponents(t, g) {
+			t.Fatalf("Components %d, CountComponents %d", k, countComponents(t, g))
 		}
 	}
 }
@@ -286,5 +287,25 @@ func TestBuildShardMatchesShardOf(t *testing.T) {
 	}
 	if _, err := BuildShard(10, 5, []int32{15}, []int32{0}); err == nil {
 		t.Error("a tail outside the block was accepted")
+	}
+}
+
+// countComponents is CountComponents on a context never cancelled.
+func countComponents(t *testing.T, g *Graph) int {
+	t.Helper()
+	k, err := g.CountComponents(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// A cancelled context stops the count and is its error.
+func TestCountComponentsStopsOnCancel(t *testing.T) {
+	g, _ := Build(3, []int32{0}, []int32{1})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := g.CountComponents(ctx); err != context.Canceled {
+		t.Errorf("CountComponents on a cancelled context: %v, want context.Canceled", err)
 	}
 }

@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/graphdp/graphdp/graph"
@@ -15,7 +16,8 @@ func ExampleBuild() {
 	for v := range int32(g.N()) {
 		fmt.Println(v, g.Neighbours(v))
 	}
-	fmt.Println("components:", g.CountComponents())
+	k, _ := g.CountComponents(context.Background())
+	fmt.Println("components:", k)
 	// Output:
 	// 4 vertices, 3 edges; rows 5: kept 3, duplicates 1, self-loops 1
 	// 0 [1 2]

@@ -9,16 +9,18 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // csvTable is an open CSV file with a header row. The file's bytes are
 // hashed as the parser reads them, so the fingerprint costs no second pass.
 type csvTable struct {
 	path   string
-	f      *os.File
+	f      io.Closer
+	rest   io.Reader // the file's bytes the parser has not read
 	hash   hash.Hash
 	r      *csv.Reader
 	header []string
@@ -28,12 +30,13 @@ type csvTable struct {
 // openCSV opens path and reads its header, splitting fields as ctx says for the
 // file (delimiter.go).
 func openCSV(ctx context.Context, path string) (*csvTable, error) {
-	f, err := os.Open(path)
+	f, err := openerFor(path).Open(ctx, path)
 	if err != nil {
 		return nil, openError(path, err)
 	}
-	t := &csvTable{path: path, f: f, hash: sha256.New()}
-	t.r = csv.NewReader(bufio.NewReaderSize(&rowLimiter{r: io.TeeReader(f, t.hash), max: MaxCSVRowBytes}, csvBufferBytes))
+	rest := io.NewSectionReader(f, 0, f.Size())
+	t := &csvTable{path: path, f: f, rest: rest, hash: sha256.New()}
+	t.r = csv.NewReader(bufio.NewReaderSize(&rowLimiter{r: io.TeeReader(rest, t.hash), max: MaxCSVRowBytes}, csvBufferBytes))
 	t.r.ReuseRecord = true
 	t.r.Comma = delimiterOf(ctx, path)
 	hdr, err := t.r.Read()
@@ -98,7 +101,7 @@ func (t *csvTable) next() ([]string, int64, error) {
 // fingerprint drains what the parser has not read and returns the digest of
 // the whole file.
 func (t *csvTable) fingerprint() (string, error) {
-	if _, err := io.Copy(t.hash, t.f); err != nil {
+	if _, err := io.Copy(t.hash, t.rest); err != nil {
 		return "", fileError(t.path, ErrUnreadable, "read error: "+err.Error())
 	}
 	return hexSum(t.hash), nil
@@ -136,7 +139,7 @@ func (t *csvTable) parseError(err error, nfields int) error {
 // each calls fn for every data row (rec is valid during the call), checking ctx
 // every batchRows rows, and then returns the digest of the whole file.
 func (t *csvTable) each(ctx context.Context, fn func(rec []string, row int64) error) (string, error) {
-	rc, counted := rowCounter(ctx), int64(0)
+	rc, counted := progress.From(ctx), int64(0)
 	for {
 		rec, row, err := t.next()
 		if err == io.EOF {

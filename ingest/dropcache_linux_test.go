@@ -73,8 +73,8 @@ func TestDropBehindEmptiesThePageCache(t *testing.T) {
 		if err := es.Scan(bg, func(int, []int32, []int32) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
-		first, _ := es.t.groupSpan(0)
-		last, _ := es.t.groupSpan(es.Units() - 1)
+		first, _ := es.parts[0].t.groupSpan(0)
+		last, _ := es.parts[0].t.groupSpan(es.Units() - 1)
 		units := es.Units()
 		es.Close()
 		in, all := resident(t, path, first.lo, last.hi)

@@ -20,7 +20,23 @@ type Edges struct {
 // ReadEdges reads the edges file at path: columns cols.Src and cols.Dst,
 // holding ids of vs (of the same type: integer or string).
 func ReadEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*Edges, error) {
-	return byFormat(ctx, path, cols, vs, opts, readEdgesCSV, readEdgesParquet)
+	e, _, err := byFormat(ctx, path, cols, vs, opts, readEdgesCSV, readEdgesParquet, joinEdges)
+	return e, err
+}
+
+func (e *Edges) partRows() int64 { return e.Rows }
+func (e *Edges) partSum() string { return e.Fingerprint }
+
+// joinEdges is the edges of a table's files, file after file.
+func joinEdges(spec string, parts []*Edges, fp string) *Edges {
+	e := &Edges{File: spec, Src: []int32{}, Dst: []int32{}, Fingerprint: fp}
+	for _, p := range parts {
+		if p != nil {
+			e.Src, e.Dst = append(e.Src, p.Src...), append(e.Dst, p.Dst...)
+		}
+	}
+	e.Rows = int64(len(e.Src))
+	return e
 }
 
 // checkVertices rejects a Vertices the caller did not get from ReadVertices
@@ -76,23 +92,32 @@ func readEdgesCSV(ctx context.Context, path string, cols Columns, vs *Vertices) 
 	return e, nil
 }
 
-// EdgeStream is an edges file opened to be read as vertex positions, a batch of
+// EdgeStream is an edges table opened to be read as vertex positions, a batch of
 // rows at a time, as often as the caller needs: the run builds its graph in one
-// pass over the file (graph.Builder) instead of holding Edges, 8 bytes a row.
-// Each pass checks every row as ReadEdges does and reports the same error.
+// pass over the table (graph.Builder) instead of holding Edges, 8 bytes a row.
+// Each pass checks every row as ReadEdges does and reports the same error. A
+// table of several Parquet files (parts.go) is one stream: its units are the row
+// groups of every file, in read order, read in parallel across files.
 type EdgeStream struct {
-	File string
+	File  string
+	parts []*edgePart  // the Parquet files, in read order
+	units []tableGroup // the row groups of every part, in read order
+	of    []int        // of[u]: the part of unit u
+	vs    *Vertices
+	scan  int     // Scans started
+	sum   *string // the fingerprint, once known
+	pos   batches[int32]
+	csv   *Edges // CSV files are read whole when opened
+	drop  bool   // DropBehind
+}
+
+// edgePart is one Parquet file of an edges table.
+type edgePart struct {
 	t    *Table
 	cols []*Column
-	vs   *Vertices
 	fp   func() (string, error) // a concurrent read's fingerprint; nil when fold hashes
 	fold *foldedHash            // hashes the file as the first Scan reads it
-	scan int                    // Scans started
-	sum  *string                // the fingerprint, once known
-	pos  batches[int32]         // Scan's batches
 	done func()
-	csv  *Edges // a CSV file is read whole when opened
-	drop bool   // DropBehind
 }
 
 // DropBehind makes every later Scan drop each row group's bytes from the OS page
@@ -102,33 +127,58 @@ type EdgeStream struct {
 // the huge pages above all, which the kernel then cannot find free and falls back
 // to small ones (docs/PERFORMANCE.md, "Issue 12, third round"). Reads return the
 // same bytes either way.
-func (s *EdgeStream) DropBehind() { s.drop = s.t != nil }
+func (s *EdgeStream) DropBehind() { s.drop = s.csv == nil }
 
-// Size is the file's size in bytes (0 for CSV, which is read whole when opened).
+// Size is the files' size in bytes (0 for CSV, which is read whole when opened).
 func (s *EdgeStream) Size() int64 {
-	if s.t == nil {
-		return 0
+	var n int64
+	for _, p := range s.parts {
+		n += p.t.src.Size()
 	}
-	return s.t.src.Size()
+	return n
 }
 
-// OpenEdges opens the edges file at path (columns cols.Src and cols.Dst, holding
-// ids of vs) and checks its schema; a CSV file is read and checked whole.
+// OpenEdges opens the edges table at path (one file or many, parts.go; columns
+// cols.Src and cols.Dst, holding ids of vs) and checks its schema; CSV files are
+// read and checked whole.
 func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*EdgeStream, error) {
 	if err := checkVertices(vs); err != nil {
 		return nil, err
 	}
-	f, err := formatOf(path)
+	p, err := openParts(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
-	if f == formatCSV {
-		e, err := readEdgesCSV(ctx, path, cols, vs)
+	if p.format == formatCSV {
+		e, err := ReadEdges(ctx, path, cols, vs)
 		if err != nil {
 			return nil, err
 		}
-		return &EdgeStream{File: path, csv: e, done: func() {}}, nil
+		return &EdgeStream{File: e.File, csv: e}, nil
 	}
+	s := &EdgeStream{File: path, vs: vs}
+	if p.single() {
+		s.File = p.files[0]
+	}
+	for _, f := range p.files {
+		ep, err := openEdgePart(ctx, f, cols, vs, opts)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		for g := range ep.t.numGroups() {
+			s.units = append(s.units, tableGroup{ep.t, g})
+			s.of = append(s.of, len(s.parts))
+		}
+		s.parts = append(s.parts, ep)
+	}
+	return s, nil
+}
+
+// openEdgePart opens one Parquet file of an edges table. Its folded hash may hold
+// a span per core, as a table of one file's: Scan reads at most one row group per
+// core at a time, whichever files they are of.
+func openEdgePart(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*edgePart, error) {
 	var fold *foldedHash
 	t, c, fp, done, err := openParquetColumnsFold(ctx, path, opts, func(t *Table) bool {
 		fold = newFoldedHash(t, runtime.GOMAXPROCS(0))
@@ -143,23 +193,28 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 			return nil, err
 		}
 	}
-	return &EdgeStream{File: path, t: t, cols: c, vs: vs, fp: fp, fold: fold, done: done}, nil
+	return &edgePart{t: t, cols: c, fp: fp, fold: fold, done: done}, nil
 }
 
-// Rows is the file's row count.
+// Rows is the table's row count.
 func (s *EdgeStream) Rows() int64 {
 	if s.csv != nil {
 		return int64(len(s.csv.Src))
 	}
-	return s.t.numRows()
+	var n int64
+	for _, p := range s.parts {
+		n += p.t.numRows()
+	}
+	return n
 }
 
-// Units is how many units Scan numbers its batches with: the row groups (one for CSV).
+// Units is how many units Scan numbers its batches with: the row groups of every
+// file (one for CSV).
 func (s *EdgeStream) Units() int {
 	if s.csv != nil {
 		return 1
 	}
-	return s.t.numGroups()
+	return len(s.units)
 }
 
 // Workers is how many calls of Scan's fn may run at once: one per core, at most
@@ -171,7 +226,7 @@ func (s *EdgeStream) Workers() int { return max(1, min(runtime.GOMAXPROCS(0), s.
 // belongs to its unit), the batches of a unit in file order, and each pass delivers
 // the same batches. fn must not keep src and dst. The error reported is that of
 // the earliest failing unit (its lowest row; doc.go, invariant 4). The first Scan
-// of a Parquet file also computes its Fingerprint from the bytes it reads.
+// of Parquet files also computes their Fingerprint from the bytes it reads.
 func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int32) error) error {
 	if s.csv != nil {
 		if err := ctx.Err(); err != nil {
@@ -179,58 +234,63 @@ func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int3
 		}
 		return fn(0, s.csv.Src, s.csv.Dst)
 	}
-	t := s.t
-	fold := s.fold
-	if s.scan++; s.scan > 1 {
-		fold = nil
-	}
-	return t.run(ctx, func(check func() error, g int) error {
-		if s.drop {
-			defer t.dropGroup(g)
-		}
-		if fold != nil {
-			release, err := fold.read(g)
-			if err != nil {
-				return t.readError(err)
-			}
-			defer release()
-		}
-		a, err := refs(s.vs)(t, s.cols[0], g)
-		if err != nil {
-			return err
-		}
-		defer a.close()
-		b, err := refs(s.vs)(t, s.cols[1], g)
-		if err != nil {
-			return err
-		}
-		defer b.close()
-		src, dst := s.pos.get(t.scratchLen(g)), s.pos.get(t.scratchLen(g))
-		defer s.pos.put(src)
-		defer s.pos.put(dst)
-		for !a.done() {
-			if err := check(); err != nil {
-				return err
-			}
-			_, sp, errA := a.next(src)
-			_, dp, errB := b.next(dst)
-			if errA != nil || errB != nil {
-				return firstError([]error{errA, errB})
-			}
-			if len(sp) != len(dp) {
-				return t.corrupt(s.cols[1], fmt.Errorf("row group %d: %d values of %s against %d", g, len(dp), s.cols[0].name, len(sp)))
-			}
-			if err := fn(g, sp, dp); err != nil {
-				return err
-			}
-		}
-		return nil
+	s.scan++
+	first := s.scan == 1
+	return runGroups(ctx, s.units, 1, func(_ int, check func() error, u int) error {
+		p, g := s.parts[s.of[u]], s.units[u].g
+		return s.scanGroup(ctx, p, g, first, check, func(src, dst []int32) error { return fn(u, src, dst) })
 	})
 }
 
-// Fingerprint is the file's hex SHA-256: from the bytes the first Scan read when it
-// read all of them, else (a file whose row groups are too large to hold, or no
-// complete Scan yet) from a read of the file.
+// scanGroup reads row group g of part p as positions, hashing it first when this
+// is the first Scan and p is hashed as it is read.
+func (s *EdgeStream) scanGroup(ctx context.Context, p *edgePart, g int, first bool, check func() error, fn func(src, dst []int32) error) error {
+	t := p.t
+	if s.drop {
+		defer t.dropGroup(g)
+	}
+	if first && p.fold != nil {
+		release, err := p.fold.read(g)
+		if err != nil {
+			return t.readError(err)
+		}
+		defer release()
+	}
+	a, err := refs(s.vs)(t, p.cols[0], g)
+	if err != nil {
+		return err
+	}
+	defer a.close()
+	b, err := refs(s.vs)(t, p.cols[1], g)
+	if err != nil {
+		return err
+	}
+	defer b.close()
+	src, dst := s.pos.get(t.scratchLen(g)), s.pos.get(t.scratchLen(g))
+	defer s.pos.put(src)
+	defer s.pos.put(dst)
+	for !a.done() {
+		if err := check(); err != nil {
+			return err
+		}
+		_, sp, errA := a.next(src)
+		_, dp, errB := b.next(dst)
+		if errA != nil || errB != nil {
+			return firstError([]error{errA, errB})
+		}
+		if len(sp) != len(dp) {
+			return t.corrupt(p.cols[1], fmt.Errorf("row group %d: %d values of %s against %d", g, len(dp), p.cols[0].name, len(sp)))
+		}
+		if err := fn(sp, dp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Fingerprint is the table's fingerprint (parts.go): each file's hex SHA-256 from
+// the bytes the first Scan read when it read all of them, else (a file whose row
+// groups are too large to hold, or no complete Scan yet) from a read of the file.
 func (s *EdgeStream) Fingerprint() (string, error) {
 	if s.csv != nil {
 		return s.csv.Fingerprint, nil
@@ -238,27 +298,42 @@ func (s *EdgeStream) Fingerprint() (string, error) {
 	if s.sum != nil {
 		return *s.sum, nil
 	}
-	var sum string
-	var err error
-	ok := false
-	if s.fp != nil {
-		sum, err = s.fp()
-		ok = err == nil
-	}
-	if s.fold != nil {
-		if sum, ok, err = s.fold.sum(); err != nil {
-			err = s.t.readError(err)
+	sums := make([]string, len(s.parts))
+	for i, p := range s.parts {
+		sum, err := p.fingerprint()
+		if err != nil {
+			return "", err
 		}
+		sums[i] = sum
 	}
-	if !ok && err == nil {
-		sum, err = fingerprintFile(context.Background(), s.File, s.t.checker())
-	}
-	if err != nil {
-		return "", err
-	}
+	sum := joinFingerprints(sums)
 	s.sum = &sum
 	return sum, nil
 }
 
-// Close releases the file (and stops the fingerprint if it is still running).
-func (s *EdgeStream) Close() { s.done() }
+// fingerprint is one file's hex SHA-256.
+func (p *edgePart) fingerprint() (string, error) {
+	var sum string
+	var err error
+	ok := false
+	if p.fp != nil {
+		sum, err = p.fp()
+		ok = err == nil
+	}
+	if p.fold != nil {
+		if sum, ok, err = p.fold.sum(); err != nil {
+			err = p.t.readError(err)
+		}
+	}
+	if !ok && err == nil {
+		sum, err = fingerprintFile(context.Background(), p.t.path, p.t.checker())
+	}
+	return sum, err
+}
+
+// Close releases the files (and stops the fingerprints still running).
+func (s *EdgeStream) Close() {
+	for _, p := range s.parts {
+		p.done()
+	}
+}

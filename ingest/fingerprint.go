@@ -9,7 +9,6 @@ import (
 	"hash"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"sync"
 
@@ -37,7 +36,7 @@ func fingerprintAsync(ctx context.Context, path string, chk *pqcrc.Checker) (wai
 }
 
 func fingerprintFile(ctx context.Context, path string, chk *pqcrc.Checker) (string, error) {
-	f, err := os.Open(path)
+	f, err := openerFor(path).Open(ctx, path)
 	if err != nil {
 		return "", openError(path, err)
 	}
@@ -47,7 +46,7 @@ func fingerprintFile(ctx context.Context, path string, chk *pqcrc.Checker) (stri
 	if chk != nil {
 		w = io.MultiWriter(h, chk)
 	}
-	err = copyCtx(ctx, w, f)
+	err = copyCtx(ctx, w, io.NewSectionReader(f, 0, f.Size()))
 	if err == nil && chk != nil {
 		err = chk.Close()
 	}

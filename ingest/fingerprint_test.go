@@ -37,14 +37,14 @@ func TestEdgeStreamFoldsTheFingerprint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if es.fold == nil || es.fp != nil {
+			if es.parts[0].fold == nil || es.parts[0].fp != nil {
 				t.Fatalf("%s: the fingerprint is not folded into the first pass", path)
 			}
 			rows := 0
 			if err := es.Scan(bg, func(_ int, s, _ []int32) error { rows += len(s); return nil }); err != nil {
 				t.Fatal(err)
 			}
-			if sum, ok, err := es.fold.sum(); !ok || err != nil || sum != want {
+			if sum, ok, err := es.parts[0].fold.sum(); !ok || err != nil || sum != want {
 				t.Errorf("%s: folded digest %q (complete %v, %v), want %q", path, sum, ok, err, want)
 			}
 			if fp, err := es.Fingerprint(); fp != want || err != nil {
@@ -77,14 +77,14 @@ func TestEdgeStreamFingerprintFallback(t *testing.T) {
 	if err := es.Scan(ctx, func(int, []int32, []int32) error { return nil }); err == nil {
 		t.Fatal("a cancelled Scan succeeded")
 	}
-	if _, ok, _ := es.fold.sum(); ok {
+	if _, ok, _ := es.parts[0].fold.sum(); ok {
 		t.Error("a cancelled Scan gave a folded digest")
 	}
 	if fp, err := es.Fingerprint(); fp != want || err != nil {
 		t.Errorf("after a cancelled Scan: Fingerprint %q (%v), want %q", fp, err, want)
 	}
 
-	tb, err := openParquet(path, nil)
+	tb, err := openParquet(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

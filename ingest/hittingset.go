@@ -18,7 +18,7 @@ const msgPTrue = "p_true must be in [0, 1]"
 // ReadHittingSet reads the hitting-set file at path: columns cols.ID (ids
 // of vs, each at most once) and cols.PTrue (a float in [0, 1]).
 func ReadHittingSet(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*HittingSet, error) {
-	h, err := byFormat(ctx, path, cols, vs, opts, readHittingSetCSV, readHittingSetParquet)
+	h, parts, err := byFormat(ctx, path, cols, vs, opts, readHittingSetCSV, readHittingSetParquet, joinHittingSet)
 	if err != nil {
 		return nil, err
 	}
@@ -27,21 +27,35 @@ func ReadHittingSet(ctx context.Context, path string, cols Columns, vs *Vertices
 			h.PTrue[i] = 0 // -0 is 0: write it as 0
 		}
 	}
-	if err := checkUniqueVertices(path, cols.ID, h.Vertex, vs); err != nil {
+	if err := checkUniqueVertices(parts, cols.ID, h.Vertex, vs); err != nil {
 		return nil, err
 	}
 	return h, nil
 }
 
-// checkUniqueVertices reports the first row naming a vertex an earlier row named.
-func checkUniqueVertices(path, column string, vertex []int32, vs *Vertices) error {
-	first := make([]int32, vs.IDs.Len()) // row+1 of the first mention, 0 = none
-	for i, p := range vertex {
-		if r := first[p]; r != 0 {
-			id := vs.IDs.String(int(p))
-			return DuplicateID(path, int64(i), column, id, int64(r-1))
+func (h *HittingSet) partRows() int64 { return int64(len(h.Vertex)) }
+func (h *HittingSet) partSum() string { return h.Fingerprint }
+
+// joinHittingSet is the rows of a table's files, file after file.
+func joinHittingSet(spec string, parts []*HittingSet, fp string) *HittingSet {
+	h := &HittingSet{File: spec, Vertex: []int32{}, PTrue: []float64{}, Fingerprint: fp}
+	for _, p := range parts {
+		if p != nil {
+			h.Vertex, h.PTrue = append(h.Vertex, p.Vertex...), append(h.PTrue, p.PTrue...)
 		}
-		first[p] = int32(i) + 1
+	}
+	return h
+}
+
+// checkUniqueVertices reports the first row naming a vertex an earlier row named
+// (rows of the table's files, p; each named by its file and row there).
+func checkUniqueVertices(p *partList, column string, vertex []int32, vs *Vertices) error {
+	first := make([]int32, vs.IDs.Len()) // row+1 of the first mention, 0 = none
+	for i, v := range vertex {
+		if r := first[v]; r != 0 {
+			return p.duplicateRow(int64(i), column, vs.IDs.String(int(v)), int64(r-1))
+		}
+		first[v] = int32(i) + 1
 	}
 	return nil
 }

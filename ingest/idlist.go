@@ -12,7 +12,22 @@ type IDList struct {
 
 // ReadIDList reads the id list at path: column cols.ID, holding ids of vs.
 func ReadIDList(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*IDList, error) {
-	return byFormat(ctx, path, cols, vs, opts, readIDListCSV, readIDListParquet)
+	l, _, err := byFormat(ctx, path, cols, vs, opts, readIDListCSV, readIDListParquet, joinIDList)
+	return l, err
+}
+
+func (l *IDList) partRows() int64 { return int64(len(l.Vertex)) }
+func (l *IDList) partSum() string { return l.Fingerprint }
+
+// joinIDList is the ids of a table's files, file after file.
+func joinIDList(spec string, parts []*IDList, fp string) *IDList {
+	l := &IDList{File: spec, Vertex: []int32{}, Fingerprint: fp}
+	for _, p := range parts {
+		if p != nil {
+			l.Vertex = append(l.Vertex, p.Vertex...)
+		}
+	}
+	return l
 }
 
 func readIDListParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*IDList, error) {

@@ -25,7 +25,7 @@ func ReadMechanism(ctx context.Context, path string, cols Columns, vs *Vertices,
 	if err := checkVertices(vs); err != nil {
 		return nil, err
 	}
-	tc := MechanismTableColumns{ID: cols.ID, POne: cols.POne, PTrue: cols.PTrue, Answer: cols.Answer, answersElsewhere: true}
+	tc := MechanismTableColumns{ID: cols.ID, POne: cols.POne, PTrue: cols.PTrue, Answer: cols.Answer, AnswersFromVertices: true}
 	t, err := ReadMechanismTable(ctx, path, tc, opts...)
 	if err != nil {
 		return nil, err

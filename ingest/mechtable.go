@@ -28,8 +28,10 @@ type MechanismTableColumns struct {
 	// Optional, read only when named (report names them; release does not need them):
 	Binding string // the binding vertex's id (nullable, the id column's type)
 	InHit   string // whether the row's value was given (boolean or 0/1)
-
-	answersElsewhere bool // p_true without answers is allowed: ReadMechanism supplies them
+	// AnswersFromVertices accepts p_true without an answer column: the caller
+	// supplies the answers, as ReadMechanism does with the vertices'. POne then
+	// stays nil (ReadMechanism converts p_true itself).
+	AnswersFromVertices bool
 }
 
 // DefaultMechanismTableColumns are run's output names: id, p_one, p_true, answer,
@@ -120,10 +122,10 @@ func mechPresence(path string, cols MechanismTableColumns, has func(string) bool
 	}
 	switch {
 	case pone:
-	case ptrue && !answer && !cols.answersElsewhere:
+	case ptrue && !answer && !cols.AnswersFromVertices:
 		return false, false, false, false, columnError(path, ErrMissingColumn, cols.Answer,
 			"missing: without a "+strconv.Quote(cols.POne)+" column, p_one is derived from "+strconv.Quote(cols.PTrue)+" and the answer (columns present: "+strings.Join(present, ", ")+")")
-	case !ptrue && cols.answersElsewhere:
+	case !ptrue && cols.AnswersFromVertices:
 		return false, false, false, false, columnError(path, ErrMissingColumn, cols.POne,
 			"missing: a mechanism needs "+strconv.Quote(cols.POne)+" or "+strconv.Quote(cols.PTrue)+" (columns present: "+strings.Join(present, ", ")+")")
 	case !ptrue:
@@ -138,7 +140,7 @@ func mechPresence(path string, cols MechanismTableColumns, has func(string) bool
 func (m *MechanismTable) finish(ptrue []float64) error {
 	n := m.IDs.Len()
 	var err error
-	if m.Index, err = indexRows(m.File, m.cols.ID, m.IDs, "rows"); err != nil {
+	if m.Index, err = indexRows(onePart(m.File), m.File, m.cols.ID, m.IDs, "rows"); err != nil {
 		return err
 	}
 	if err := m.resolveBinding(); err != nil {
@@ -148,7 +150,7 @@ func (m *MechanismTable) finish(ptrue []float64) error {
 		return nil
 	}
 	if m.POne == nil && m.Answer == nil {
-		m.ptrue = ptrue // answersElsewhere: ReadMechanism converts it
+		m.ptrue = ptrue // AnswersFromVertices: ReadMechanism converts it
 		return nil
 	}
 	if m.POne == nil {

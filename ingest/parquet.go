@@ -17,6 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // batchRows is how many values one ReadBatch call decodes; scratch buffers
@@ -109,8 +111,8 @@ func (OSFiles) Open(_ context.Context, path string) (File, error) {
 	return osFile{f, st.Size()}, nil
 }
 
-func openParquet(path string, opts []Option) (*Table, error) {
-	return OpenTable(context.Background(), OSFiles{}, path, opts...)
+func openParquet(ctx context.Context, path string, opts []Option) (*Table, error) {
+	return OpenTable(ctx, openerFor(path), path, opts...)
 }
 
 // OpenTable opens the Parquet file at path through open and reads its footer.
@@ -172,7 +174,7 @@ func openParquetColumns(ctx context.Context, path string, opts []Option, names .
 // itself as it reads it: when fold returns true for the open table, no hashing
 // read is started and fp is nil.
 func openParquetColumnsFold(ctx context.Context, path string, opts []Option, fold func(*Table) bool, names ...string) (t *Table, cols []*Column, fp func() (string, error), done func(), err error) {
-	t, err = openParquet(path, opts)
+	t, err = openParquet(ctx, path, opts)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -360,44 +362,64 @@ var errAbandoned = errors.New("ingest: abandoned")
 // run calls every loader on every row group in parallel, at most GOMAXPROCS
 // at once; loaders write into disjoint ranges of preallocated slices, so the
 // result does not depend on scheduling.
-//
-// The error reported does not depend on scheduling either: it is the one from
-// the earliest failing row group, and within it the one with the lowest row.
-// That is why failures do not cancel the group (errgroup.WithContext would
-// stop earlier row groups too); instead, later row groups stop themselves.
 func (t *Table) run(ctx context.Context, loaders ...chunkLoader) error {
-	ng := t.numGroups()
-	errs := make([]error, ng*len(loaders))
+	units := make([]tableGroup, t.numGroups())
+	for g := range units {
+		units[g] = tableGroup{t, g}
+	}
+	return runGroups(ctx, units, len(loaders), func(li int, check func() error, u int) error {
+		return loaders[li](check, u)
+	})
+}
+
+// tableGroup is one row group of one file: a unit of work of runGroups.
+type tableGroup struct {
+	t *Table
+	g int
+}
+
+// runGroups calls load(li, check, u) for every unit u of units (row groups of one
+// or several files, in read order) and every loader li < loaders, in parallel, at
+// most GOMAXPROCS at once.
+//
+// The error reported does not depend on scheduling: it is the one from the
+// earliest failing unit, and within it the one with the lowest row. That is why
+// failures do not cancel the group (errgroup.WithContext would stop earlier units
+// too); instead, later units stop themselves.
+func runGroups(ctx context.Context, units []tableGroup, loaders int, load func(li int, check func() error, u int) error) error {
+	errs := make([]error, len(units)*loaders)
 	var failed atomic.Int64
 	failed.Store(math.MaxInt64)
 	var eg errgroup.Group
 	eg.SetLimit(runtime.GOMAXPROCS(0))
-	rc := rowCounter(ctx)
+	rc := progress.From(ctx)
 	if rc != nil {
-		rc.Total.Add(t.numRows())
+		for _, x := range units {
+			rc.Total.Add(x.t.groupRows(x.g))
+		}
 	}
-	for g := range ng {
-		for li, load := range loaders {
-			if ctx.Err() != nil || failed.Load() < int64(g) {
+	for u, x := range units {
+		for li := range loaders {
+			if ctx.Err() != nil || failed.Load() < int64(u) {
 				break
 			}
 			check := func() error {
-				if failed.Load() < int64(g) {
+				if failed.Load() < int64(u) {
 					return errAbandoned
 				}
 				return ctx.Err()
 			}
 			eg.Go(func() error {
-				err := t.safeLoad(load, check, g)
+				err := x.t.safeLoad(func(check func() error, _ int) error { return load(li, check, u) }, check, x.g)
 				if err == nil && li == 0 && rc != nil {
-					rc.Done.Add(t.starts[g+1] - t.starts[g]) // a row group, counted once
+					rc.Done.Add(x.t.groupRows(x.g)) // a row group, counted once
 				}
 				if err != nil {
-					errs[g*len(loaders)+li] = err
+					errs[u*loaders+li] = err
 					if !errors.Is(err, errAbandoned) && ctx.Err() == nil {
 						for {
 							cur := failed.Load()
-							if cur <= int64(g) || failed.CompareAndSwap(cur, int64(g)) {
+							if cur <= int64(u) || failed.CompareAndSwap(cur, int64(u)) {
 								break
 							}
 						}
@@ -412,7 +434,8 @@ func (t *Table) run(ctx context.Context, loaders ...chunkLoader) error {
 		return err
 	}
 	if f := failed.Load(); f != math.MaxInt64 {
-		return t.damaged(int(f), firstError(errs[int(f)*len(loaders):int(f+1)*len(loaders)]))
+		x := units[f]
+		return x.t.damaged(x.g, firstError(errs[int(f)*loaders:int(f+1)*loaders]))
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // The row counter ends at the exact row count: Parquet a row group at a time, with
@@ -12,8 +14,8 @@ import (
 func TestRowCounter(t *testing.T) {
 	dir := t.TempDir()
 	vpath := writeParquet(t, dir, "v.parquet", pqOpts{rowGroup: 2}, pqCol{"id", i64, `[0,1,2,3,4]`}, pqCol{"answer", boo, `[true,false,true,false,true]`})
-	var rc RowCounter
-	vs, err := ReadVertices(WithRowCounter(bg, &rc), vpath, cols)
+	var rc progress.Counter
+	vs, err := ReadVertices(progress.With(bg, &rc), vpath, cols)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +30,8 @@ func TestRowCounter(t *testing.T) {
 		fmt.Fprintf(&b, "%d,%d\n", i%5, (i+1)%5)
 	}
 	epath := writeFile(t, dir, "e.csv", b.String())
-	var rc2 RowCounter
-	if _, err := ReadEdges(WithRowCounter(bg, &rc2), epath, cols, vs); err != nil {
+	var rc2 progress.Counter
+	if _, err := ReadEdges(progress.With(bg, &rc2), epath, cols, vs); err != nil {
 		t.Fatal(err)
 	}
 	if rc2.Done.Load() != int64(n) || rc2.Total.Load() != 0 {
@@ -54,16 +56,16 @@ func TestRowCounterStringRetry(t *testing.T) {
 		fmt.Fprintf(&v, "%s,%d\n", id, i%2)
 		fmt.Fprintf(&m, "%s,0.5\n", id)
 	}
-	var rc RowCounter
-	vs, err := ReadVertices(WithRowCounter(bg, &rc), writeFile(t, dir, "v.csv", v.String()), cols)
+	var rc progress.Counter
+	vs, err := ReadVertices(progress.With(bg, &rc), writeFile(t, dir, "v.csv", v.String()), cols)
 	if err != nil || vs.IDs.Str == nil {
 		t.Fatalf("vertices: %v (string ids %v)", err, vs != nil && vs.IDs.Str != nil)
 	}
 	if rc.Done.Load() != int64(n) {
 		t.Errorf("vertices: done %d, want %d", rc.Done.Load(), n)
 	}
-	var rc2 RowCounter
-	if _, err := ReadMechanismTable(WithRowCounter(bg, &rc2), writeFile(t, dir, "m.csv", m.String()), mcols); err != nil {
+	var rc2 progress.Counter
+	if _, err := ReadMechanismTable(progress.With(bg, &rc2), writeFile(t, dir, "m.csv", m.String()), mcols); err != nil {
 		t.Fatal(err)
 	}
 	if rc2.Done.Load() != int64(n) {

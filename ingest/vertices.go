@@ -20,34 +20,91 @@ type Vertices struct {
 	Fingerprint string         // hex SHA-256 of the file's bytes
 }
 
-// ReadVertices reads the vertices file at path: columns cols.ID and
-// cols.Answer. Ids must be unique and there must be at least one row.
+// ReadVertices reads the vertices table at path (one file or many, parts.go):
+// columns cols.ID and cols.Answer. Ids must be unique and there must be at least
+// one row.
 func ReadVertices(ctx context.Context, path string, cols Columns, opts ...Option) (*Vertices, error) {
-	f, err := formatOf(path)
+	p, err := openParts(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
-	if f == formatCSV {
-		return readVerticesCSV(ctx, path, cols)
+	// CSV ids are integers when every id of every file is one: read as integers
+	// first, and start over as strings at the first that is not.
+	v, err := readVertexParts(ctx, p, cols, opts, true)
+	if err == errNotInt {
+		v, err = readVertexParts(ctx, p, cols, opts, false)
 	}
-	return readVerticesParquet(ctx, path, cols, opts)
+	if err != nil {
+		return nil, err
+	}
+	if v.Index, err = indexRows(p, v.File, cols.ID, v.IDs, "vertices"); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
-// finish checks the count, builds the index and reports a repeated id.
-func (v *Vertices) finish(idColumn string) (err error) {
-	v.Index, err = indexRows(v.File, idColumn, v.IDs, "vertices")
-	return err
+// readVertexParts reads the files of a vertices table (CSV ids as integers when
+// asInt; errNotInt at the first that is not one) and joins them in read order.
+func readVertexParts(ctx context.Context, p *partList, cols Columns, opts []Option, asInt bool) (*Vertices, error) {
+	read := func(f string) (*Vertices, error) {
+		if p.format == formatCSV {
+			return readVerticesCSVAs(ctx, f, cols, asInt)
+		}
+		return readVerticesParquet(ctx, f, cols, opts)
+	}
+	p.starts = p.starts[:0]
+	if p.single() {
+		p.starts = append(p.starts, 0)
+		return read(p.files[0])
+	}
+	var all *Vertices
+	sums := make([]string, len(p.files))
+	for i, f := range p.files {
+		p.starts = append(p.starts, int64(len(all.answers())))
+		if p.empty[i] {
+			sums[i] = emptySum
+			continue
+		}
+		v, err := read(f)
+		if err != nil {
+			return nil, err
+		}
+		sums[i] = v.Fingerprint
+		if all == nil {
+			all = v
+			continue
+		}
+		all.IDs.Int, all.IDs.Str = append(all.IDs.Int, v.IDs.Int...), append(all.IDs.Str, v.IDs.Str...)
+		all.Answer = append(all.Answer, v.Answer...)
+		if v.AnswerType.ID() == arrow.BOOL { // CSV: true/false in any file
+			all.AnswerType = v.AnswerType
+		}
+	}
+	if all == nil {
+		return nil, fileError(p.spec, ErrSize, "no vertices")
+	}
+	all.File, all.Fingerprint = p.spec, joinFingerprints(sums)
+	return all, nil
 }
 
-// indexRows indexes the ids of a file's rows: at least one and at most MaxInt32
-// (positions are int32), each once (a repeat names both rows). what names the rows.
-func indexRows(file, idColumn string, ids IDs, what string) (*Index, error) {
+// answers is v's answers (none when v is nil).
+func (v *Vertices) answers() []bool {
+	if v == nil {
+		return nil
+	}
+	return v.Answer
+}
+
+// indexRows indexes the ids of a table's rows (its files, p): at least one and at
+// most MaxInt32 (positions are int32), each once (a repeat names both rows, by file
+// and row within it). what names the rows.
+func indexRows(p *partList, file, idColumn string, ids IDs, what string) (*Index, error) {
 	if err := checkCount(file, int64(ids.Len()), what); err != nil {
 		return nil, err
 	}
 	x, d := buildIndex(ids)
 	if d != nil {
-		return nil, DuplicateID(file, d.second, idColumn, ids.String(int(d.second)), d.first)
+		return nil, p.duplicateRow(d.second, idColumn, ids.String(int(d.second)), d.first)
 	}
 	return x, nil
 }
@@ -75,9 +132,6 @@ func readVerticesParquet(ctx context.Context, path string, cols Columns, opts []
 	// The hashing read checks the page checksums: a damaged page is the error to
 	// report, before any a damaged id could cause (a repeat).
 	if v.Fingerprint, err = fp(); err != nil {
-		return nil, err
-	}
-	if err := v.finish(idc.name); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -127,21 +181,6 @@ const (
 	msgEmpty     = "missing value (empty field)"
 )
 
-// readVerticesCSV reads ids as int64 if every id is a canonical decimal int64
-// (ParseID), else as strings. It first assumes integers; at the first id that is not
-// one it starts over in string mode, so an int-keyed file is read once and
-// holds no strings, and a string-keyed file usually fails over at row 0.
-func readVerticesCSV(ctx context.Context, path string, cols Columns) (*Vertices, error) {
-	v, err := readVerticesCSVAs(ctx, path, cols, true)
-	if err == errNotInt {
-		v, err = readVerticesCSVAs(ctx, path, cols, false)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return v, nil
-}
-
 // errNotInt says an id did not parse as an integer (retry with strings).
 var errNotInt = fmt.Errorf("ingest: non-integer id")
 
@@ -165,9 +204,6 @@ func readVerticesCSVAs(ctx context.Context, path string, cols Columns, asInt boo
 		return err
 	})
 	if err != nil {
-		return nil, err
-	}
-	if err := v.finish(cols.ID); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -24,7 +24,7 @@ func validWeight(w float64) bool { return w >= 0 && !math.IsInf(w, 1) }
 // given: its rows then name every dataset once.
 func ReadWeights(ctx context.Context, path, idColumn, weight string, vs *Vertices, opts ...Option) (*Weights, error) {
 	cols := Columns{ID: idColumn, PTrue: weight} // the readers take the value column as PTrue
-	w, err := byFormat(ctx, path, cols, vs, opts, readWeightsCSV, readWeightsParquet)
+	w, parts, err := byFormat(ctx, path, cols, vs, opts, readWeightsCSV, readWeightsParquet, joinWeights)
 	if err != nil {
 		return nil, err
 	}
@@ -33,19 +33,34 @@ func ReadWeights(ctx context.Context, path, idColumn, weight string, vs *Vertice
 			w.Weight[i] = 0 // -0 is 0
 		}
 	}
-	if err := checkUniqueVertices(path, idColumn, w.Vertex, vs); err != nil {
+	if err := checkUniqueVertices(parts, idColumn, w.Vertex, vs); err != nil {
 		return nil, err
 	}
 	return w, nil
 }
 
+func (w *Weights) partRows() int64 { return int64(len(w.Vertex)) }
+func (w *Weights) partSum() string { return w.Fingerprint }
+
+// joinWeights is the rows of a table's files, file after file.
+func joinWeights(spec string, parts []*Weights, fp string) *Weights {
+	w := &Weights{File: spec, Vertex: []int32{}, Weight: []float64{}, Fingerprint: fp}
+	for _, p := range parts {
+		if p != nil {
+			w.Vertex, w.Weight = append(w.Vertex, p.Vertex...), append(w.Weight, p.Weight...)
+		}
+	}
+	return w
+}
+
 // HasColumn reports whether the table at path (Parquet or CSV) has a column named
 // name; unreadable files are errors as the readers report them.
-func HasColumn(ctx context.Context, path, name string) (bool, error) {
-	f, err := formatOf(path)
+func HasColumn(ctx context.Context, spec, name string) (bool, error) {
+	p, err := listParts(ctx, spec) // the files share their columns (openParts checks)
 	if err != nil {
 		return false, err
 	}
+	path, f := p.files[0], p.format
 	if f == formatCSV {
 		t, err := openCSV(ctx, path)
 		if err != nil {
@@ -55,7 +70,7 @@ func HasColumn(ctx context.Context, path, name string) (bool, error) {
 		_, err = t.column(name)
 		return hasColumn(err)
 	}
-	t, err := openParquet(path, nil) // reads only the footer: nothing to allocate
+	t, err := openParquet(ctx, path, nil) // reads only the footer: nothing to allocate
 	if err != nil {
 		return false, err
 	}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/cover"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // Options steer Optimize. The zero value asks for a relative gap of DefaultGap with
@@ -28,9 +30,6 @@ type Options struct {
 	// positions; it must touch every boundary edge, as run requires); nil means a
 	// minimum one (cover.Boundary).
 	Hit []int32
-	// Progress, if set, is called after every KKT check (every checkEvery steps) and
-	// after every certified evaluation.
-	Progress func(Progress)
 	// Objective is the utility maximised ("": Accuracy, the weights as given).
 	Objective Objective
 	// Floors are lower bounds on every dataset's p_true by answer, constraints of
@@ -251,11 +250,11 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	// are tried whenever the float gap has dropped below the target, and again each
 	// time it has dropped fourfold since the last try.
 	inner := target
+	// The solver's state goes to ctx's listener (internal/progress) after every KKT
+	// check (every checkEvery steps) and after every certified evaluation.
 	report := func(pr Progress) {
-		if opt.Progress != nil {
-			pr.Elapsed = time.Since(start)
-			opt.Progress(pr)
-		}
+		pr.Elapsed = time.Since(start)
+		progress.Notify(ctx, pr)
 	}
 	for {
 		out := false // budget exhausted

@@ -2,6 +2,8 @@ package optimize
 
 import (
 	"context"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // TradePoint is one certified solve of the trade-off curve: the best utility of the
@@ -40,7 +42,8 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) 
 		prev = res
 		lo = min(lo, minPTrue(p.Answer, res.Solution.POne))
 	}
-	opt.Objective, opt.Progress, opt.Hit = obj, nil, res.Hit
+	opt.Objective, opt.Hit = obj, res.Hit
+	ctx = progress.Listen[Progress](ctx, nil) // the curve's solves report nothing
 	var out []TradePoint
 	for i := range k {
 		t := tmax

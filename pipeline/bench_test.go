@@ -92,7 +92,7 @@ func getBenchJob(b *testing.B, n int64) *benchJob {
 		j.job.SetEpsilon(0.5)
 		j.job.Delta = 1e-6
 		ctx := context.Background()
-		if j.l, j.err = Load(ctx, &j.job); j.err != nil {
+		if j.l, j.err = Load(ctx, &j.job, runRequest(j.job)); j.err != nil {
 			return
 		}
 		if j.g, _, j.err = j.l.BuildGraph(ctx, 0); j.err != nil {
@@ -117,7 +117,7 @@ func BenchmarkPhase(b *testing.B) {
 			j := getBenchJob(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				l, err := Load(ctx, &j.job)
+				l, err := Load(ctx, &j.job, runRequest(j.job))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -131,7 +131,7 @@ func BenchmarkPhase(b *testing.B) {
 			// The build's Finish and the component count (the edges' pass is read's).
 			for b.Loop() {
 				b.StopTimer()
-				l, err := Load(ctx, &j.job)
+				l, err := Load(ctx, &j.job, runRequest(j.job))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -140,7 +140,7 @@ func BenchmarkPhase(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				g.CountComponents()
+				g.CountComponents(context.Background())
 			}
 		})
 		b.Run(fmt.Sprintf("propagate/n=%d", n), func(b *testing.B) {
@@ -157,8 +157,8 @@ func BenchmarkPhase(b *testing.B) {
 			j := getBenchJob(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				check.Hitting(j.g, j.in.Answer, j.in.Hit, 10)
-				check.Verify(j.g, j.sol.POne, j.in.Pair, 0, 3)
+				check.Hitting(context.Background(), j.g, j.in.Answer, j.in.Hit, 10)
+				check.Verify(context.Background(), j.g, j.sol.POne, j.in.Pair, 0, 3)
 			}
 		})
 		b.Run(fmt.Sprintf("write/n=%d", n), func(b *testing.B) {
@@ -214,7 +214,7 @@ func BenchmarkLoadGraph(b *testing.B) {
 	job := envJob(b)
 	for b.Loop() {
 		t := time.Now()
-		l, err := Load(context.Background(), &job)
+		l, err := Load(context.Background(), &job, runRequest(job))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -42,6 +42,7 @@ func LoadConfig(path string, job *Job) (problems []string, err error) {
 	var found []lineProblem
 	if root != nil {
 		keys := keysByLine(root)
+		joinTableLists(root)
 		known := pruneConfig(root, configTree(reflect.TypeFor[configFile]()), "", &found)
 		if err := decode(known, job); err != nil {
 			var te *yaml.TypeError
@@ -97,6 +98,33 @@ func parseConfig(data []byte) (*yaml.Node, error) {
 		return nil, nil
 	}
 	return doc.Content[0], nil
+}
+
+// tableKeys are the config keys of input tables, which take a file, a folder, a
+// glob, or a list of them (more files of the table; ingest/parts.go).
+var tableKeys = []string{"edges", "vertices", "hitting_set", "mechanism"}
+
+// joinTableLists turns a table key's list of paths into the one spec the Job holds
+// (ingest.JoinSources), in the list's order. A list holding anything but strings is
+// left for the decoder to report.
+func joinTableLists(root *yaml.Node) {
+	if root.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if !slices.Contains(tableKeys, k.Value) || v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+			continue
+		}
+		srcs := make([]string, len(v.Content))
+		for j, it := range v.Content {
+			if it.Kind != yaml.ScalarNode || it.Value == "" {
+				return
+			}
+			srcs[j] = it.Value
+		}
+		root.Content[i+1] = &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: ingest.JoinSources(srcs...), Line: v.Line, Column: v.Column}
+	}
 }
 
 // configFile is what a config file holds: a Job's yaml keys, and ε and δ read as

@@ -276,10 +276,16 @@ func (j *Job) Context(ctx context.Context) context.Context {
 // Files lists the job's inputs and outputs by config key, for files.Check: a
 // command adds its own (the config file, its other outputs) with files.CheckAdded.
 func (j *Job) Files() []files.File {
-	return []files.File{
-		files.In("edges", j.Edges), files.In("vertices", j.Vertices), files.In("hitting_set", j.HittingSet),
-		files.In("mechanism", j.Mechanism), files.Out("out", j.Out), files.Out("summary", j.Summary),
+	var fs []files.File
+	for _, in := range []struct{ key, spec string }{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism}} {
+		for _, src := range ingest.Sources(in.spec) {
+			fs = append(fs, files.In(in.key, src))
+		}
+		if in.spec == "" {
+			fs = append(fs, files.In(in.key, ""))
+		}
 	}
+	return append(fs, files.Out("out", j.Out), files.Out("summary", j.Summary))
 }
 
 // Problems makes a *ConfigError of problems, or returns nil when there are none.
@@ -293,8 +299,12 @@ func Problems(source string, probs []string) error {
 // resolve makes relative paths relative to dir (a config file's folder).
 func (j *Job) resolve(dir string) {
 	for _, p := range []*string{&j.Edges, &j.Vertices, &j.HittingSet, &j.Mechanism, &j.Out, &j.Summary, &j.ProvenanceKey} {
-		if *p != "" && !filepath.IsAbs(*p) && !files.HasScheme(*p) {
-			*p = filepath.Join(dir, *p)
+		srcs := ingest.Sources(*p) // a table's files: each relative to dir
+		for i, s := range srcs {
+			if s != "" && !filepath.IsAbs(s) && !files.HasScheme(s) {
+				srcs[i] = filepath.Join(dir, s)
+			}
 		}
+		*p = ingest.JoinSources(srcs...)
 	}
 }

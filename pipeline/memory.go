@@ -86,9 +86,9 @@ func EstimateMemory(vs *ingest.Vertices, rows int64, engine string, workers int)
 // (MaxCSVRowBytes bounds a row), and a CSV edges file is read whole first, its
 // positions held until the pass ends (Src and Dst: 8 bytes a row). The vertices
 // file is read before and its reader is gone by then.
-func csvBytes(job *Job, rows int64) int64 {
+func csvBytes(job *Job, req Request, rows int64) int64 {
 	var b int64
-	for _, p := range []string{job.Edges, job.HittingSet, job.Mechanism} {
+	for _, p := range append([]string{job.Edges}, req.files(job)...) {
 		if p != "" && ingest.IsCSV(p) {
 			b += ingest.CSVReadBytes
 		}
@@ -144,16 +144,18 @@ func MachineMemory() (bytes int64, source string) {
 
 // checkMemory refuses, before the work, a job whose modelled peak exceeds the
 // budget: a *ConfigError (exit status 2), nothing written, instead of a run the
-// kernel kills half way. engine is false for commands that only build the graph.
-func checkMemory(job *Job, vs *ingest.Vertices, rows int64, engine bool, m Memory, budget int64, source string) error {
+// kernel kills half way. The engine's share counts only when req reads a hitting set
+// (the engine runs from one); else the graph build's.
+func checkMemory(job *Job, req Request, vs *ingest.Vertices, rows int64, m Memory, budget int64, source string) error {
 	if budget <= 0 {
 		return nil
 	}
 	need, phase := m.Build, "the graph build"
+	engine := req.HittingSet
 	if engine && m.Engine > need {
 		need, phase = m.Engine, "the engine"
-		if job.Engine != "" && job.Engine != "propagate" {
-			phase = "the " + job.Engine + " engine"
+		if req.Engine != "" && req.Engine != "propagate" {
+			phase = "the " + req.Engine + " engine"
 		}
 	}
 	if need <= budget {

@@ -23,7 +23,7 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 	j := exampleJob(t, filepath.Join(dir, "m.parquet"))
 	j.Summary = filepath.Join(dir, "run.json")
 	defer func(f func() (int64, string)) { memoryBudget = f }(memoryBudget)
-	l, err := Load(context.Background(), &j)
+	l, err := Load(context.Background(), &j, runRequest(j))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestRefusalNamesPropagate(t *testing.T) {
 	dir := t.TempDir()
 	j := exampleJob(t, filepath.Join(dir, "m.parquet"))
 	defer func(f func() (int64, string)) { memoryBudget = f }(memoryBudget)
-	l, err := Load(context.Background(), &j)
+	l, err := Load(context.Background(), &j, runRequest(j))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestRefusalNamesPropagate(t *testing.T) {
 		t.Errorf("%s written (%v)", j.Out, err)
 	}
 	// The toolkit solves with propagate whatever the config names: checked as such.
-	if _, err := LoadInputs(context.Background(), &j); err != nil {
+	if _, err := LoadInputs(context.Background(), &j, toolRequest(j)); err != nil {
 		t.Errorf("LoadInputs of a rounds config: %v", err)
 	}
 	j.Engine = "propagate"
@@ -205,7 +205,7 @@ func TestMemoryModelCountsCSV(t *testing.T) {
 	j.Edges = write("e.csv", "src,dst\n1,2\n2,3\n3,1\n1,3\n")
 	j.HittingSet = write("h.csv", "id,p_true\n1,0.6\n2,0.6\n")
 	j.SetEpsilon(1)
-	l, err := Load(context.Background(), &j)
+	l, err := Load(context.Background(), &j, runRequest(j))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +215,16 @@ func TestMemoryModelCountsCSV(t *testing.T) {
 		t.Errorf("model %+v, want build %d (two CSV readers, four edge rows held), engine %d", l.Memory.Memory, want, base.Engine)
 	}
 	pq := exampleJob(t, filepath.Join(dir, "m.parquet"))
-	if csvBytes(&pq, 24) != 0 {
-		t.Errorf("a Parquet job's CSV bytes: %d", csvBytes(&pq, 24))
+	if csvBytes(&pq, runRequest(pq), 24) != 0 {
+		t.Errorf("a Parquet job's CSV bytes: %d", csvBytes(&pq, runRequest(pq), 24))
 	}
+}
+
+// runRequest is what run asks Load for: the hitting set, and the job's engine.
+func runRequest(j Job) Request { return Request{HittingSet: true, Engine: j.Engine} }
+
+// toolRequest is what the toolkit asks: the job's hitting set and mechanism when
+// it names them, solved by propagate.
+func toolRequest(j Job) Request {
+	return Request{HittingSet: j.HittingSet != "", Mechanism: j.Mechanism != "", Engine: "propagate"}
 }

@@ -40,8 +40,6 @@ type OptimizeJob struct {
 	// lower bounds on p_true by answer (docs/OPTIMIZE.md, "Objectives" and "Floors").
 	Objective optimize.Objective
 	Floors    optimize.Floors
-	// Progress, if set, receives the solver's progress (every KKT check).
-	OnProgress func(optimize.Progress)
 }
 
 // OptimizeSummary is what optimize reports (JSON with --summary, shortly on stderr).
@@ -127,8 +125,9 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	start := time.Now()
 	ctx = oj.Job.Context(ctx) // the weights are read with the job's delimiter too
 	job := oj.Job
-	job.HittingSet, job.Mechanism, job.Out = "", "", ""
-	x, err := LoadInputs(ctx, &job)
+	// The graph is all optimize reads of the job's tables; the memory is checked as
+	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
+	x, err := LoadInputs(ctx, &job, Request{Engine: "propagate"})
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +154,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		obj = optimize.DefaultObjective
 	}
 	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Progress: oj.OnProgress, Objective: obj, Floors: oj.Floors}
+		Hit: hit, Objective: obj, Floors: oj.Floors}
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err
@@ -171,9 +170,13 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "seconds", time.Since(t1).Seconds())
 	}
 	hom := res.Homogeneous
+	hc, err := check.Hitting(ctx, x.Graph, vs.Answer, res.Hit, 0)
+	if err != nil {
+		return nil, err
+	}
 	s := &OptimizeSummary{Version: Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
 		Weights: from, Objective: string(res.Objective), Floors: Floors{res.Floors[0], res.Floors[1]}, Worst: res.Worst,
-		BalancedMeets: res.BalancedMeets, BoundaryEdges: check.Hitting(x.Graph, vs.Answer, res.Hit, 0).Boundary,
+		BalancedMeets: res.BalancedMeets, BoundaryEdges: hc.Boundary,
 		HittingSet: len(res.Hit), HittingSetIs: kind,
 		TotalWeight: res.TotalWeight, Utility: res.Utility, UpperBound: res.Upper, Gap: res.Gap,
 		TargetGap: oj.Gap, Converged: res.Converged, Alpha: res.Alpha, Balanced: res.Balanced,

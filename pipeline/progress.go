@@ -13,14 +13,14 @@ import (
 	"github.com/graphdp/graphdp/internal/words"
 )
 
-// progress reports long phases while they run: phase, counts done (of the total
+// display reports long phases while they run: phase, counts done (of the total
 // where it is known), a humane rate (584k rows/s) and an ETA. On a terminal
 // (Job.Progress) it redraws one status line every progressTTY; otherwise it logs a
 // structured "progress" line (slog, level info: visible with --log-level info, JSON
 // with --log-format json) every progressLog. Phases shorter than the first tick
 // print nothing. The counters are written by the phases a block at a time (a row
 // group, a batch of rows, 2^16 vertices), never per element, and read only here.
-type progress struct {
+type display struct {
 	log  *slog.Logger
 	tty  io.Writer
 	mu   sync.Mutex
@@ -46,8 +46,8 @@ func IsTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-func newProgress(ctx context.Context, log *slog.Logger, tty io.Writer) *progress {
-	p := &progress{log: log, tty: tty, stop: make(chan struct{})}
+func newProgress(ctx context.Context, log *slog.Logger, tty io.Writer) *display {
+	p := &display{log: log, tty: tty, stop: make(chan struct{})}
 	every := progressLog
 	if tty != nil {
 		every = progressTTY
@@ -71,7 +71,7 @@ func newProgress(ctx context.Context, log *slog.Logger, tty io.Writer) *progress
 
 // phase starts a phase; done (may be nil) counts its work in units out of
 // total() (nil or ≤ 0: unknown, then no percentage and no ETA).
-func (p *progress) phase(name string, done *atomic.Int64, total func() int64, unit string) {
+func (p *display) phase(name string, done *atomic.Int64, total func() int64, unit string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if total == nil {
@@ -114,7 +114,7 @@ func seconds(s float64) string {
 	return fmt.Sprintf("%dh%02dm", int(s)/3600, int(s)%3600/60)
 }
 
-func (p *progress) report() {
+func (p *display) report() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.name == "" {
@@ -144,7 +144,7 @@ func (p *progress) report() {
 }
 
 // close stops reporting and clears the status line.
-func (p *progress) close() {
+func (p *display) close() {
 	close(p.stop)
 	p.wg.Wait()
 	if p.drew {

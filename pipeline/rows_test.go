@@ -19,7 +19,7 @@ func exampleInputs(t *testing.T) (*Job, *Inputs, *Checked) {
 	if unknown, err := LoadConfig(filepath.Join("..", "configs", "example.yaml"), &job); err != nil || len(unknown) > 0 {
 		t.Fatal(err, unknown)
 	}
-	x, err := LoadInputs(context.Background(), &job)
+	x, err := LoadInputs(context.Background(), &job, toolRequest(job))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -20,15 +19,17 @@ import (
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
 
+	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Loaded is a job's inputs, read and checked against each other.
 type Loaded struct {
 	Vertices  *ingest.Vertices
-	Edges     *ingest.Edges      // File, Rows and Fingerprint: the rows are not kept (BuildGraph)
-	Hit       *ingest.HittingSet // nil when job.HittingSet is empty
-	Mechanism *ingest.Mechanism  // nil when job.Mechanism is empty
+	Edges     *ingest.Edges          // File, Rows and Fingerprint: the rows are not kept (BuildGraph)
+	Hit       *ingest.HittingSet     // Request.HittingSet, else nil
+	Mechanism *ingest.Mechanism      // Request.Mechanism, else nil
+	Table     *ingest.MechanismTable // Request.Table, else nil
 	// DropBehind: the edges file is read without keeping it in the page cache
 	// (dropBehind).
 	DropBehind bool
@@ -41,15 +42,14 @@ type Loaded struct {
 	builder *graph.Builder
 }
 
-// Load reads a job's inputs: vertices first (they define the ids), then the edges,
-// the hitting set and the mechanism table (each when the job names one)
-// concurrently. It is the one reader of inputs for run and the toolkit commands
-// (LoadInputs). The edges' one pass checks every row and adds its arcs to the
-// graph's build (graph.Builder); BuildGraph finishes it: the edge rows are never
-// held (docs/PERFORMANCE.md, "Memory model"). Before the pass, Load refuses a job
-// whose modelled memory exceeds the budget (memory.go: checkMemory; the engine's
-// share when the job names a hitting set).
-func Load(ctx context.Context, job *Job) (*Loaded, error) {
+// Load reads a job's inputs: vertices first (they define the ids), then the edges
+// and, concurrently, what req asks for (the hitting set, the mechanism). It is the
+// one reader of inputs for every command (load.go). The edges' one pass checks every
+// row and adds its arcs to the graph's build (graph.Builder); BuildGraph finishes
+// it: the edge rows are never held (docs/PERFORMANCE.md, "Memory model"). Before the
+// pass, Load refuses a job whose modelled memory exceeds the budget (memory.go:
+// checkMemory; the engine's share when req reads a hitting set).
+func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
 	prov, err := job.Provenance()
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
@@ -65,10 +65,10 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 		return nil, err
 	}
 	defer es.Close()
-	model := EstimateMemory(vs, es.Rows(), job.Engine, job.Workers)
-	model.Build += csvBytes(job, es.Rows())
+	model := EstimateMemory(vs, es.Rows(), req.Engine, job.Workers)
+	model.Build += csvBytes(job, req, es.Rows())
 	budget, source := memoryBudget()
-	if err := checkMemory(job, vs, es.Rows(), job.HittingSet != "", model, budget, source); err != nil {
+	if err := checkMemory(job, req, vs, es.Rows(), model, budget, source); err != nil {
 		return nil, err
 	}
 	// When the file and the run's memory do not fit in the machine together, the
@@ -100,18 +100,7 @@ func Load(ctx context.Context, job *Job) (*Loaded, error) {
 			return nil
 		})
 	})
-	if job.HittingSet != "" {
-		grp.Go(func() (err error) {
-			l.Hit, err = ingest.ReadHittingSet(gctx, job.HittingSet, cols, vs)
-			return err
-		})
-	}
-	if job.Mechanism != "" {
-		grp.Go(func() (err error) {
-			l.Mechanism, err = ingest.ReadMechanism(gctx, job.Mechanism, cols, vs)
-			return err
-		})
-	}
+	req.read(gctx, grp, job, l)
 	if err = grp.Wait(); err == nil {
 		l.Edges.Fingerprint, err = es.Fingerprint()
 	}
@@ -207,11 +196,10 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	defer prog.close()
 	s := &Summary{Version: Build().Version, Build: Build(), Runner: "local", Engine: eng.Name(), Epsilon: job.Epsilon, Delta: job.Delta}
 
-	rows := new(ingest.RowCounter)
+	rows := new(progress.Counter)
 	prog.phase("read", &rows.Done, rows.Total.Load, "rows")
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
-	job.Mechanism = "" // a config's table for verify: run audits its own output
-	l, err := Load(ingest.WithRowCounter(ctx, rows), &job)
+	l, err := Load(progress.With(ctx, rows), &job, Request{HittingSet: true, Engine: job.Engine})
 	if err != nil {
 		return nil, err
 	}
@@ -247,29 +235,36 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	// The count of components (one core's union-find) runs beside the hitting-set
 	// check, whose bitmaps stay in cache; the check phase ends when both have
 	// (docs/PERFORMANCE.md, "Issue 12, fifth round").
-	components := make(chan int, 1)
-	go func() { components <- g.CountComponents() }()
+	components := make(chan error, 1)
+	go func() {
+		var err error
+		s.Components, err = g.CountComponents(ctx)
+		components <- err
+	}()
 	log.Info("graph built", "stage", "csr", "edges_kept", st.Kept, "duplicates", st.Duplicates, "self_loops", st.SelfLoops,
 		"seconds", t.done("csr").Seconds())
 
-	checked := new(atomic.Int64)
-	prog.phase("check", checked, fixed(int64(g.N())), "vertices")
+	checked := new(progress.Counter)
+	prog.phase("check", &checked.Done, fixed(int64(g.N())), "vertices")
 	in, err := bfs.NewInstance(g, l.Vertices.Answer, l.Hit.Vertex, l.Hit.PTrue, pair)
 	if err != nil {
 		return nil, err
 	}
-	in.Progress = new(atomic.Int64)
-	if err := checkHitting(s, job, l, in, checked); err != nil {
+	settled := new(progress.Counter)
+	err = checkHitting(progress.With(ctx, checked), s, job, l, in)
+	if cerr := <-components; err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return nil, err
 	}
-	s.Components = <-components
 	t.done("check")
 	// The check's bitmaps and the count's union-find (4 bytes a vertex) are
 	// garbage: the engine's fields reuse their pages.
 	runtime.GC()
 
-	prog.phase("propagate (2 passes)", in.Progress, fixed(2*int64(g.N())), "vertices settled")
-	sol, err := bfs.Solve(ctx, in, eng, job.List)
+	prog.phase("propagate (2 passes)", &settled.Done, fixed(2*int64(g.N())), "vertices settled")
+	sol, err := bfs.Solve(progress.With(ctx, settled), in, eng, job.List)
 	if err != nil {
 		return nil, err
 	}
@@ -282,9 +277,12 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 		return s, infeasible(job, l, sol)
 	}
 
-	audited := new(atomic.Int64)
-	prog.phase("audit", audited, fixed(int64(g.N())), "vertices")
-	audit := check.VerifyCounted(g, sol.POne, pair, 0, 3, audited)
+	audited := new(progress.Counter)
+	prog.phase("audit", &audited.Done, fixed(int64(g.N())), "vertices")
+	audit, err := check.Verify(progress.With(ctx, audited), g, sol.POne, pair, 0, 3)
+	if err != nil {
+		return nil, err
+	}
 	s.AuditWorst = max(audit.Worst.Excess, 0)
 	if audit.Edges == 0 {
 		s.AuditWorst = 0
@@ -329,14 +327,14 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	// than add fresh ones to the run's peak (docs/PERFORMANCE.md, "Memory model").
 	n := int64(g.N())
 	runtime.GC()
-	written := new(atomic.Int64)
-	prog.phase("write", written, fixed(n), "rows")
+	written := new(progress.Counter)
+	prog.phase("write", &written.Done, fixed(n), "rows")
 	rec, err := BuildRecord(nil, l, sol)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Release()
-	if err := out.Write(sink.WithRowCounter(ctx, written), job.Out, rec, Metadata(&job, eng.Name(), l)); err != nil {
+	if err := out.Write(progress.With(ctx, written), job.Out, rec, Metadata(&job, eng.Name(), l)); err != nil {
 		return nil, err
 	}
 	s.Out = job.Out
@@ -384,8 +382,11 @@ func finish(s *Summary, t *timer) {
 }
 
 // checkHitting rejects a set that misses boundary edges, naming the first ones.
-func checkHitting(s *Summary, job Job, l *Loaded, in *bfs.Instance, done *atomic.Int64) error {
-	hc := check.HittingCounted(in.G, in.Answer, in.Hit, job.List, done)
+func checkHitting(ctx context.Context, s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
+	hc, err := check.Hitting(ctx, in.G, in.Answer, in.Hit, job.List)
+	if err != nil {
+		return err
+	}
 	s.BoundaryEdges, s.Uncovered = hc.Boundary, hc.Uncovered
 	if hc.Uncovered == 0 {
 		return nil

@@ -18,17 +18,13 @@ type Inputs struct {
 	Pair  dp.Pair
 }
 
-// LoadInputs reads the job's inputs (Load) and builds the graph.
-func LoadInputs(ctx context.Context, job *Job) (*Inputs, error) {
+// LoadInputs reads what req asks of the job's inputs (Load) and builds the graph.
+func LoadInputs(ctx context.Context, job *Job, req Request) (*Inputs, error) {
 	pair, err := dp.New(job.Epsilon, job.Delta)
 	if err != nil {
 		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
-	// The toolkit solves with propagate (Check) whatever engine a run's config names,
-	// so its memory is checked as propagate's.
-	tool := *job
-	tool.Engine = "propagate"
-	l, err := Load(ctx, &tool)
+	l, err := Load(ctx, job, req)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +54,7 @@ func Check(ctx context.Context, job Job, x *Inputs) (*Checked, error) {
 		return nil, err
 	}
 	var s Summary
-	if err := checkHitting(&s, job, &x.Loaded, in, nil); err != nil {
+	if err := checkHitting(ctx, &s, job, &x.Loaded, in); err != nil {
 		return nil, err
 	}
 	sol, err := bfs.Solve(ctx, in, bfs.Propagate{}, job.List)

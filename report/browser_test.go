@@ -24,7 +24,7 @@ func TestBrowserLargeGraph(t *testing.T) {
 	in, p := solvedInput(t, 3, "random-multi", 300)
 	long := func(v int32) string { return "dataset-with-a-long-name-" + strconv.Itoa(int(v)) }
 	in.ID = long
-	r := Compute(in)
+	r := mustCompute(t, in)
 	if r.graph == nil || r.graph.LabelZoom <= 1 {
 		t.Fatalf("want a drawing too dense to label at zoom 1 (label zoom %v)", r.graph.LabelZoom)
 	}

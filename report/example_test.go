@@ -20,7 +20,7 @@ func ExampleCompute() {
 	pair, _ := dp.New(math.Nextafter(math.Ln2, 1), 0)
 	in, _ := bfs.NewInstance(g, answer, []int32{0, 3}, []float64{0.7, 0.9}, pair)
 	sol, _ := bfs.Solve(context.Background(), in, bfs.Propagate{}, 3)
-	r := report.Compute(report.Input{Graph: g, Answer: answer, POne: sol.POne, Distance: sol.Dist, Pair: pair,
+	r, _ := report.Compute(context.Background(), report.Input{Graph: g, Answer: answer, POne: sol.POne, Distance: sol.Dist, Pair: pair,
 		ID: func(v int32) string { return "v" + strconv.Itoa(int(v)+1) }, List: 3})
 	fmt.Println(r.AuditLine())
 	fmt.Printf("mean p_true %.4f (min %.2f, max %.2f)\n", r.Accuracy.Mean, r.Accuracy.Min, r.Accuracy.Max)

@@ -39,7 +39,7 @@ func solvedInput(t *testing.T, seed uint64, family string, n int) (Input, testgr
 func render(t *testing.T, in Input) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Compute(in).HTML(&b); err != nil {
+	if err := mustCompute(t, in).HTML(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -244,7 +244,7 @@ func TestHTMLGraphNotDrawnAboveLimit(t *testing.T) {
 func TestLeastAccurate(t *testing.T) {
 	for seed := range uint64(testgraph.Instances(20, 5)) {
 		in, p := solvedInput(t, seed, "random-multi", 30+int(seed)*13)
-		got := Compute(in).LeastAccurate
+		got := mustCompute(t, in).LeastAccurate
 		n := p.G.N()
 		pt := make([]float64, n)
 		order := make([]int32, n)
@@ -281,7 +281,7 @@ func TestLeastAccurate(t *testing.T) {
 	in := pathInput(t, []float64{0.3, 0.4, 0.2, 0.1}) // p_true 0.7, 0.4, 0.2, 0.9
 	in.POne = []float64{0.6, 0.4, 0.4, 0.4}           // p_true 0.4, 0.4, 0.4, 0.6
 	var ids []string
-	for _, d := range Compute(in).LeastAccurate {
+	for _, d := range mustCompute(t, in).LeastAccurate {
 		ids = append(ids, d.ID)
 	}
 	if !slices.Equal(ids, []string{"1", "2", "3", "4"}) {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"regexp"
@@ -32,7 +33,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
 
 // Every number of the path example's report, by hand.
 func TestComputePaperPath(t *testing.T) {
-	r := Compute(pathInput(t, []float64{0.3, 0.4, 0.2, 0.1}))
+	r := mustCompute(t, pathInput(t, []float64{0.3, 0.4, 0.2, 0.1}))
 	// Round-trip through JSON: the numbers checked are the ones --json prints.
 	var buf bytes.Buffer
 	if err := r.JSON(&buf); err != nil {
@@ -108,7 +109,7 @@ func levelValues(ls []Level) []float64 {
 
 // One value nudged 1e-7 past its bound: the audit names that edge and output.
 func TestComputeAuditFails(t *testing.T) {
-	r := Compute(pathInput(t, []float64{0.3, 0.4 + 1e-7, 0.2, 0.1}))
+	r := mustCompute(t, pathInput(t, []float64{0.3, 0.4 + 1e-7, 0.2, 0.1}))
 	au := r.Audit
 	if au.Passed || au.Violations != 1 || len(au.First) != 1 {
 		t.Fatalf("audit %+v", au)
@@ -134,7 +135,7 @@ func TestComputePartitions(t *testing.T) {
 	pair, _ := dp.New(1, 0.01)
 	in := Input{Graph: g, Answer: []bool{true, true, false, false, true, true},
 		POne: []float64{0.8, 0.7, 0.3, 0.2, 1, 1}, Pair: pair, ID: func(v int32) string { return strconv.Itoa(int(v)) }}
-	r := Compute(in)
+	r := mustCompute(t, in)
 	sum := func(f func(int) int, n int) int {
 		s := 0
 		for i := range n {
@@ -205,7 +206,7 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	in := pathInput(t, []float64{0.3, 0.4 + 1e-7, 0.2, 0.1})
 	in.ID = func(v int32) string { return `<script>alert("v` + strconv.Itoa(int(v)) + `")</script>` }
 	in.Inputs.Mechanism.Path = `m<b>"&.csv`
-	r := Compute(in)
+	r := mustCompute(t, in)
 	var b bytes.Buffer
 	if err := r.HTML(&b); err != nil {
 		t.Fatal(err)
@@ -248,7 +249,7 @@ func TestHistogramTicks(t *testing.T) {
 	for _, pone := range [][]float64{{0.3, 0.4, 0.2, 0.1}, {0.3, 0.3, 0.3, 0.3}} {
 		in := pathInput(t, pone)
 		in.POne = pone
-		c := histogramChart(Compute(in))
+		c := histogramChart(mustCompute(t, in))
 		var labels []string
 		for _, tk := range c.YTicks {
 			labels = append(labels, tk.Label)
@@ -276,7 +277,7 @@ func TestPlainPrivacy(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := Compute(pathInput(t, []float64{0.3, 0.4, 0.2, 0.1})).HTML(&b); err != nil {
+	if err := mustCompute(t, pathInput(t, []float64{0.3, 0.4, 0.2, 0.1})).HTML(&b); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), `<p class="plain" id="plain"><strong>What ε and δ mean here.</strong> Any one person&#39;s presence`) ||
@@ -322,4 +323,14 @@ func TestClassesWarnings(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mustCompute is Compute on a context never cancelled.
+func mustCompute(t testing.TB, in Input) *Report {
+	t.Helper()
+	r, err := Compute(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 
@@ -185,8 +186,9 @@ type Edge struct {
 	Excess float64 `json:"excess"`
 }
 
-// Compute gathers the report's numbers (doc.go).
-func Compute(in Input) *Report {
+// Compute gathers the report's numbers (doc.go). The error is ctx's, when it is
+// cancelled during the audit.
+func Compute(ctx context.Context, in Input) (*Report, error) {
 	n := len(in.POne)
 	r := &Report{Version: in.Version, Inputs: in.Inputs, Epsilon: in.Pair.Epsilon, Delta: in.Pair.Delta,
 		Datasets: n, Edges: in.Graph.M()}
@@ -208,13 +210,16 @@ func Compute(in Input) *Report {
 	var det []bool
 	r.Deterministic, det = check.FindDeterministic(in.Graph, in.POne, in.InHit, in.Distance, &in.Pair, in.ID)
 	r.RandomizedResponse = randomizedResponse(pt, det, in.Pair, in.ID)
-	r.Audit = audit(in)
+	var err error
+	if r.Audit, err = audit(ctx, in); err != nil {
+		return nil, err
+	}
 	r.LeastAccurate = leastAccurate(in, pt, LeastAccurateListed)
 	r.leastLevels = leastLevels(in, pt, LeastLevelsShown)
 	if r.notDrawn = notDrawn(n, in.Graph.M()); r.notDrawn == "" {
 		r.graph = drawGraph(in, pt, det)
 	}
-	return r
+	return r, nil
 }
 
 // leastAccurate lists the k datasets of lowest p_true, lowest first, ties by input
@@ -382,8 +387,11 @@ func randomizedResponse(pt []float64, det []bool, pair dp.Pair, id func(int32) s
 	return rr
 }
 
-func audit(in Input) Audit {
-	v := check.Verify(in.Graph, in.POne, in.Pair, 0, in.List)
+func audit(ctx context.Context, in Input) (Audit, error) {
+	v, err := check.Verify(ctx, in.Graph, in.POne, in.Pair, 0, in.List)
+	if err != nil {
+		return Audit{}, err
+	}
 	a := Audit{Passed: v.Violations == 0, Edges: v.Edges, Violations: v.Violations}
 	edge := func(e check.EdgeViolation) Edge {
 		out := 0
@@ -399,7 +407,7 @@ func audit(in Input) Audit {
 	for _, e := range v.First {
 		a.First = append(a.First, edge(e))
 	}
-	return a
+	return a, nil
 }
 
 // BoundaryDistance is every vertex's hop distance to the nearest endpoint of a

@@ -3,10 +3,11 @@ package sink
 import (
 	"context"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // The rows-written counter ends at the record's row count, slice by slice, in
@@ -17,14 +18,14 @@ func TestRowCounter(t *testing.T) {
 	rec := newVertexTable(t, mem, 25)
 	defer rec.Release()
 	for _, ext := range []string{".csv", ".parquet", ".arrow"} {
-		var n atomic.Int64
+		var n progress.Counter
 		cfg := defaultConfig()
 		cfg.mem, cfg.sliceRows = mem, 10
-		if err := writeRecord(WithRowCounter(context.Background(), &n), filepath.Join(t.TempDir(), "m"+ext), rec, nil, cfg); err != nil {
+		if err := writeRecord(progress.With(context.Background(), &n), filepath.Join(t.TempDir(), "m"+ext), rec, nil, cfg); err != nil {
 			t.Fatal(err)
 		}
-		if n.Load() != 25 {
-			t.Errorf("%s: %d rows counted, want 25", ext, n.Load())
+		if n.Done.Load() != 25 {
+			t.Errorf("%s: %d rows counted, want 25", ext, n.Done.Load())
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/graphdp/graphdp/internal/files"
+	"github.com/graphdp/graphdp/internal/objstore"
 )
 
 // Outputs are the files one command writes, published together or not at all
@@ -28,7 +29,8 @@ import (
 // Outputs are not safe for concurrent use.
 type Outputs struct {
 	staged []*staged
-	done   bool // committed or aborted: nothing more can be staged
+	remote []*remoteOut // outputs in an object store (remote.go)
+	done   bool         // committed or aborted: nothing more can be staged
 }
 
 // staged is one output written to its temporary file, not yet published.
@@ -53,6 +55,9 @@ func (o *Outputs) WriteFile(ctx context.Context, path string, write func(w io.Wr
 	}
 	if err := ctx.Err(); err != nil {
 		return notPublished("sink: %s: %w", path, err)
+	}
+	if objstore.IsURL(path) {
+		return o.writeRemote(ctx, path, write)
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -155,6 +160,7 @@ func (o *Outputs) Abort() {
 		s.discard()
 		s.dropBackup()
 	}
+	o.abortRemote()
 }
 
 // Commit publishes every staged output: see doc.go, invariant 5, for what it
@@ -167,13 +173,22 @@ func (o *Outputs) Commit(ctx context.Context) error {
 		return notPublished("sink: the outputs were already committed or aborted")
 	}
 	defer o.Abort() // before the first rename, a failure removes every temporary file
-	if len(o.staged) == 0 {
+	if len(o.staged) == 0 && len(o.remote) == 0 {
 		return nil
 	}
-	if err := o.prepare(ctx); err != nil {
+	if len(o.staged) > 0 {
+		if err := o.prepare(ctx); err != nil {
+			return err
+		}
+	}
+	if err := o.send(ctx); err != nil {
 		return err
 	}
+	if err := ctx.Err(); err != nil {
+		return notPublished("sink: %w", err)
+	}
 	o.done = true // from here on, Commit itself cleans up
+	defer o.abortRemote()
 	for k, s := range o.staged {
 		err := inject("rename", s.path)
 		if err == nil {
@@ -187,6 +202,16 @@ func (o *Outputs) Commit(ctx context.Context) error {
 	pe := &PublishError{}
 	for _, s := range o.staged {
 		pe.Published = append(pe.Published, s.path)
+	}
+	if done, err := o.complete(); err != nil {
+		if len(done) == 0 {
+			return o.undo(len(o.staged), err) // the local outputs go back as they were
+		}
+		pe.Published, pe.Err = append(pe.Published, done...), err
+		return pe
+	}
+	if len(o.staged) == 0 {
+		return nil
 	}
 	for _, dir := range o.dirs() {
 		if err := syncDir("syncdir", dir); err != nil {
@@ -255,7 +280,11 @@ func (o *Outputs) prepare(ctx context.Context) error {
 			return notPublished("sink: %s: close temporary file: %w", s.path, err)
 		}
 	}
-	for _, s := range o.staged[:len(o.staged)-1] {
+	keep := o.staged[:len(o.staged)-1]
+	if len(o.remote) > 0 {
+		keep = o.staged // uploads complete after the last rename, which they may have to undo
+	}
+	for _, s := range keep {
 		if fi, err := os.Lstat(s.path); err != nil || fi.IsDir() {
 			continue // nothing to keep (a directory fails its rename, before any other)
 		}

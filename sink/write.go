@@ -10,6 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // RowGroupRows is the fixed number of rows per Parquet row group and per Arrow
@@ -135,7 +137,7 @@ func withMetadata(sc *arrow.Schema, md arrow.Metadata) *arrow.Schema {
 // bytes for the same rows however they came). It checks ctx before each batch and
 // slice and runs cfg.afterSlice after each slice. fn must not retain its argument.
 func forEachSlice(ctx context.Context, t table, cfg config, compact bool, fn func(arrow.RecordBatch) error) error {
-	rc := rowCounter(ctx)
+	rc := progress.From(ctx)
 	var parts []arrow.RecordBatch // the next slice's rows so far
 	var rows, done int64
 	defer func() {

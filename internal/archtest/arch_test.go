@@ -17,14 +17,14 @@ const docRef = "docs/ARCHITECTURE.md §Floors"
 // floors is the table of docs/ARCHITECTURE.md §Floors: package directory (relative
 // to the module root; "scripts/" covers every directory under scripts) → floor.
 var floors = map[string]int{
-	"internal/hugepage": 0, "internal/prefetch": 0, "internal/pqcrc": 0, "internal/words": 0,
-	"internal/files": 0, "internal/oracle": 0, "internal/fuzzmut": 0, "internal/browser": 0,
+	"internal/hugepage": 0, "internal/prefetch": 0, "internal/progress": 0, "internal/pqcrc": 0, "internal/words": 0,
+	"internal/files": 0, "internal/oracle": 0, "internal/fuzzmut": 0, "internal/browser": 0, "internal/objstore": 0, "internal/objtest": 0,
 	"dp": 1, "graph": 1,
 	"bfs": 2, "check": 2, "cover": 2, "internal/testgraph": 2, "internal/graphgen": 2,
 	"ingest": 3, "sink": 3,
 	"ledger": 4, "optimize": 4, "report": 4, "release": 4,
-	"pipeline":     5,
-	"beam":         6,
+	"pipeline": 5,
+	"beam":     6, "toolkit": 6,
 	"internal/cli": 7,
 	"cmd/graphdp":  8, "cmd/graphdp-beam": 8, "scripts/": 8,
 	"internal/archtest": 8, // this package: test files only

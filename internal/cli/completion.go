@@ -16,7 +16,7 @@ import (
 // graphdp completion bash|zsh|fish prints a completion script generated from the
 // command table and each command's own flag set (the one its -h prints), so a
 // new flag completes without touching this file. Values complete where they are
-// files (a FILE or FOLDER placeholder) or one of a few words (completionValues).
+// files (a FILE, FOLDER or TABLE placeholder) or one of a few words (completionValues).
 
 func init() {
 	// In init: cmdCompletion reads the command table it is part of.
@@ -89,7 +89,7 @@ var completionValues = map[string][]string{
 }
 
 // file reports whether the flag's value is a path.
-func (f flagSpec) file() bool { return f.arg == "FILE" || f.arg == "FOLDER" }
+func (f flagSpec) file() bool { return f.arg == "FILE" || f.arg == "FOLDER" || f.arg == "TABLE" }
 
 // flagCollector stands in for stdout while a command parses "-h": parseFlags
 // hands it the command's flag set instead of printing the usage.

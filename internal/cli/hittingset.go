@@ -10,10 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/graphdp/graphdp/cover"
-	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
-	"github.com/graphdp/graphdp/sink"
+	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
@@ -112,73 +110,32 @@ func cmdHittingSet(ctx context.Context, args []string, e *env) error {
 	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runHittingSet(ctx, o, e) })
 }
 
-// runHittingSet executes a parsed hitting-set; tests call it directly.
+// runHittingSet executes a parsed hitting-set (toolkit.HittingSet) and prints what
+// it wrote; tests call it directly.
 func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
-	job := o.job
-	x, err := pipeline.LoadInputs(ctx, &job)
-	if err != nil {
-		return err
-	}
-	vs := x.Vertices
-	bc, err := cover.Boundary(ctx, x.Graph, vs.Answer)
-	if err != nil {
-		return err
-	}
-	set, what := bc.Vertices, "a minimum boundary-hitting set"
-	if o.allBoundary {
-		set, what = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
-	}
-	var policy cover.Policy
+	h := toolkit.HittingSetJob{Job: o.job, Out: o.out, AllBoundary: o.allBoundary}
 	switch {
 	case o.alpha.set:
-		policy = cover.Uniform(o.alpha.v)
+		h.Uniform = &o.alpha.v
 	case o.alpha0.set:
-		policy = cover.ByAnswer(o.alpha0.v, o.alpha1.v)
-	default:
-		policy = cover.Balanced(x.Pair)
+		h.ByAnswer = &[2]float64{o.alpha0.v, o.alpha1.v}
 	}
-	ptrue := policy.Values(set, vs.Answer)
-
-	// Check it as run will: it must hit every boundary edge (it does, by construction)
-	// and its values must admit a DP extension.
-	x.Hit = &ingest.HittingSet{File: o.out, Vertex: set, PTrue: ptrue}
-	c, err := pipeline.Check(ctx, job, x)
-	if err != nil {
-		var re *pipeline.RejectError
-		if errors.As(err, &re) && re.Kind == "infeasible" {
-			re.Head = fmt.Sprintf("%s with %s is not feasible: %s", what, policy.Name, re.Head)
-			re.Lines = append(re.Lines, fmt.Sprintf("hint: the balanced α = %s is always feasible; a larger p_true conflicts with hitting-set vertices of the other answer nearby", words.Num(x.Pair.Balanced())))
-		}
-		return err
-	}
-	rec, err := pipeline.BuildHittingSet(nil, vs, job.IngestColumns(), set, ptrue)
+	b, err := toolkit.HittingSet(ctx, h)
 	if err != nil {
 		return err
 	}
-	defer rec.Release()
-	meta := pipeline.OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
-		"graphdp.hitting_set": what,
-		"graphdp.policy":      policy.Name,
-	})
-	if err := sink.Write(ctx, o.out, rec, meta); err != nil {
-		return err
-	}
-	var mean float64
-	for _, p := range c.Solution.PTrue {
-		mean += p
-	}
-	mean /= float64(len(c.Solution.PTrue))
+	bc := b.Boundary
 	if o.json {
-		return writeJSON(e.stdout, hittingSetJSON{Out: o.out, Vertices: vs.IDs.Len(), BoundaryEdges: bc.BoundaryEdges, BoundaryVertices: bc.Boundary,
-			Matching: bc.Matching, MinimumCover: len(bc.Vertices), Written: len(set), Kind: what, Policy: policy.Name, MeanPTrue: mean})
+		return writeJSON(e.stdout, hittingSetJSON{Out: o.out, Vertices: b.Vertices, BoundaryEdges: bc.BoundaryEdges, BoundaryVertices: bc.Boundary,
+			Matching: bc.Matching, MinimumCover: len(bc.Vertices), Written: len(b.Set), Kind: b.Kind, Policy: b.Policy, MeanPTrue: b.MeanPTrue})
 	}
 	if !o.quiet {
 		w := e.stderr
 		fmt.Fprintf(w, "graphdp hitting-set: %s, %s (of %d); maximum matching %d, so a minimum cover has %s (König)\n",
-			words.Count(bc.BoundaryEdges, "boundary edge", "boundary edges"), words.Count(int64(bc.Boundary), "boundary vertex", "boundary vertices"), vs.IDs.Len(), bc.Matching,
+			words.Count(bc.BoundaryEdges, "boundary edge", "boundary edges"), words.Count(int64(bc.Boundary), "boundary vertex", "boundary vertices"), b.Vertices, bc.Matching,
 			words.Count(int64(len(bc.Vertices)), "vertex", "vertices"))
-		fmt.Fprintf(w, "  wrote %s: %s, %s, %s\n", o.out, words.Count(int64(len(set)), "vertex", "vertices"), what, policy.Name)
-		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists; its optimal mechanism has mean p_true %.6g\n", mean)
+		fmt.Fprintf(w, "  wrote %s: %s, %s, %s\n", o.out, words.Count(int64(len(b.Set)), "vertex", "vertices"), b.Kind, b.Policy)
+		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists; its optimal mechanism has mean p_true %.6g\n", b.MeanPTrue)
 	}
 	return nil
 }

@@ -24,10 +24,10 @@ type jobFlag struct {
 }
 
 var jobFlagTable = []jobFlag{
-	{"edges", "edges", "edges `FILE` (.parquet or .csv): columns src, dst", func(j *pipeline.Job) any { return &j.Edges }},
-	{"vertices", "vertices", "vertices `FILE`: columns id, answer", func(j *pipeline.Job) any { return &j.Vertices }},
-	{"hitting-set", "hitting_set", "hitting-set `FILE`: columns id, p_true", func(j *pipeline.Job) any { return &j.HittingSet }},
-	{"mechanism", "mechanism", "mechanism table `FILE` (.parquet or .csv): id and p_one, or id and p_true (default with --config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
+	{"edges", "edges", "edges `TABLE`: a .parquet or .csv file, a folder of them or a glob (repeatable: more files); columns src, dst", func(j *pipeline.Job) any { return &j.Edges }},
+	{"vertices", "vertices", "vertices `TABLE` (file, folder or glob; repeatable): columns id, answer", func(j *pipeline.Job) any { return &j.Vertices }},
+	{"hitting-set", "hitting_set", "hitting-set `TABLE` (file, folder or glob; repeatable): columns id, p_true", func(j *pipeline.Job) any { return &j.HittingSet }},
+	{"mechanism", "mechanism", "mechanism `TABLE` (.parquet or .csv file, folder or glob; repeatable): id and p_one, or id and p_true (default with --config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
 	{"out", "out", "output `FILE`: .parquet, .arrow/.feather or .csv", func(j *pipeline.Job) any { return &j.Out }},
 	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *pipeline.Job) any { return &j.Summary }},
 	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required)", func(j *pipeline.Job) any { return &j.Epsilon }},
@@ -56,6 +56,10 @@ var jobFlagTable = []jobFlag{
 	{"rounds-per-pipeline", "beam.rounds_per_pipeline", "with --runner beam: `N` rounds one Beam pipeline runs (0: 16)", func(j *pipeline.Job) any { return &j.Beam.RoundsPerPipeline }},
 }
 
+// tableKeys are the keys of input tables: a file, a folder or a glob, and the flag
+// given again adds files to the table (ingest/parts.go).
+var tableKeys = map[string]bool{"edges": true, "vertices": true, "hitting_set": true, "mechanism": true}
+
 // jobFlags parses a subcommand's job: defaults, then the -config file, then the flags
 // that were set.
 type jobFlags struct {
@@ -79,7 +83,11 @@ func addJobFlags(fs *flag.FlagSet, configUsage string, names ...string) *jobFlag
 		def := lookupJobFlag(n)
 		switch p := def.field(&jf.staged).(type) {
 		case *string:
-			fs.StringVar(p, n, "", def.usage)
+			if tableKeys[def.key] {
+				fs.Var((*tableFlag)(p), n, def.usage)
+			} else {
+				fs.StringVar(p, n, "", def.usage)
+			}
 		case *float64:
 			fs.Var((*numberFlag)(p), n, def.usage)
 		case *int:

@@ -16,6 +16,7 @@ import (
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+	"github.com/graphdp/graphdp/toolkit"
 )
 
 // Exit statuses (docs/TOOLKIT.md, "Exit codes"; README has the summary).
@@ -250,6 +251,7 @@ func exitCode(err error) int {
 		ce *pipeline.ConfigError
 		ue *usageError
 		rj *rejected
+		id *toolkit.IDError
 		le *ledger.Error
 	)
 	switch {
@@ -264,7 +266,7 @@ func exitCode(err error) int {
 		return exitRejected
 	case errors.As(err, &ue), errors.As(err, &ce):
 		return exitUsage
-	case errors.As(err, &ie), errors.As(err, &re), errors.As(err, &rj):
+	case errors.As(err, &ie), errors.As(err, &re), errors.As(err, &rj), errors.As(err, &id):
 		return exitRejected
 	}
 	return exitFailure

@@ -16,6 +16,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
+	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -64,7 +65,7 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	fs.StringVar(&oj.MechanismOut, "mechanism-out", "", "also write the mechanism to `FILE`, exactly as run on --out writes it (.parquet, .arrow/.feather or .csv)")
 	fs.StringVar(&oj.SummaryOut, "summary", "", "write the optimize summary as JSON to `FILE`")
 	fs.StringVar(&oj.HTML, "html", "", "write a page to `FILE` drawing the utility over the boundary-homogeneous (α₀, α₁) region, with the balanced, best homogeneous and optimal points")
-	fs.StringVar(&oj.Weights, "weights", "", "weights table `FILE` (.parquet or .csv): id and the weight column (default: the vertices file's weight column if any, else uniform)")
+	fs.Var((*tableFlag)(&oj.Weights), "weights", "weights `TABLE` (.parquet or .csv file, folder or glob; repeatable): id and the weight column (default: the vertices file's weight column if any, else uniform)")
 	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight `COLUMN`")
 	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap `G` between the certified upper bound and the utility (default 1e-6)")
 	fs.StringVar(&o.maxTime, "max-time", "", "stop iterating after this long (`DURATION`, e.g. 10m) and write the best found, with its certified gap")
@@ -150,7 +151,7 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	if !o.quiet && !o.json {
 		var mu sync.Mutex
 		last := time.Time{}
-		oj.OnProgress = func(p optimize.Progress) {
+		ctx = progress.Listen(ctx, func(p optimize.Progress) {
 			mu.Lock()
 			defer mu.Unlock()
 			if !p.Certified && time.Since(last) < progressEvery {
@@ -164,7 +165,7 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 			}
 			fmt.Fprintf(e.stderr, "  iteration %d (%d restarts, %.1fs): primal %.10g, dual %.10g, gap %.3g, primal residual %.3g\n",
 				p.Iteration, p.Restarts, p.Elapsed.Seconds(), p.Primal, p.Dual, p.RelGap, p.PrimalResidual)
-		}
+		})
 	}
 	s, err := pipeline.Optimize(ctx, oj, e.log)
 	var fe *optimize.FloorError

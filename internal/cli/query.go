@@ -6,10 +6,9 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/graphdp/graphdp/bfs"
-	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
@@ -42,7 +41,7 @@ func parseQuery(args []string, stdout io.Writer) (*queryOptions, error) {
 		o.ids = append(o.ids, s)
 		return nil
 	}), "id", "a dataset `ID` to answer for (repeatable)")
-	t.fs.StringVar(&o.idsIn, "ids", "", "`FILE` (.parquet or .csv) whose id column lists the datasets to answer for")
+	t.fs.Var((*tableFlag)(&o.idsIn), "ids", "`TABLE` (.parquet or .csv file, folder or glob; repeatable) whose id column lists the datasets to answer for")
 	t.fs.StringVar(&o.out, "out", "", "output `FILE`: .parquet, .arrow/.feather or .csv (default: CSV on stdout)")
 	t.fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	t.fs.BoolVar(&o.json, "json", false, jsonUsage+": the rows (instead of CSV, unless --out) and what the searches touched")
@@ -80,67 +79,18 @@ func cmdQuery(ctx context.Context, args []string, e *env) error {
 	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runQuery(ctx, o, e) })
 }
 
-// runQuery executes a parsed query; tests call it directly.
+// runQuery executes a parsed query (toolkit.Query) and prints the rows; tests call
+// it directly.
 func runQuery(ctx context.Context, o *queryOptions, e *env) error {
-	job := o.job
-	x, err := pipeline.LoadInputs(ctx, &job)
+	a, err := toolkit.Query(ctx, toolkit.QueryJob{Job: o.job, IDs: o.ids, IDsFile: o.idsIn, Out: o.out}, e.log)
 	if err != nil {
 		return err
 	}
+	defer a.Record.Release()
+	x, c, m, rows := a.Inputs, a.Checked, a.Mechanism, a.Rows
 	vs := x.Vertices
-	var rows []int32
-	if o.idsIn != "" {
-		l, err := ingest.ReadIDList(ctx, o.idsIn, job.IngestColumns(), vs)
-		if err != nil {
-			return err
-		}
-		rows = l.Vertex
-	} else {
-		for _, s := range o.ids {
-			v, err := lookupID(vs, s)
-			if err != nil {
-				return err
-			}
-			rows = append(rows, v)
-		}
-	}
-	c, err := pipeline.Check(ctx, job, x)
-	if err != nil {
-		return err
-	}
-	e.log.Info("checked", "stage", "check", "boundary_edges", c.BoundaryEdges)
-
-	q := bfs.NewQuery(c.Instance)
-	m := &bfs.Mechanism{
-		POne: make([]float64, len(rows)), PTrue: make([]float64, len(rows)),
-		Bind: make([]int32, len(rows)), Dist: make([]int32, len(rows)),
-	}
-	var touched, biggest int
-	var scans int64
-	var depth int32
-	for i, v := range rows {
-		r, err := q.Vertex(ctx, v)
-		if err != nil {
-			return err
-		}
-		m.POne[i], m.PTrue[i], m.Bind[i], m.Dist[i] = r.POne, r.PTrue, r.Bind, r.Dist
-		touched += r.Vertices
-		scans += r.Scans
-		biggest = max(biggest, r.Vertices)
-		depth = max(depth, r.Depth)
-	}
-	rec, err := pipeline.BuildRecordRows(nil, &x.Loaded, rows, m)
-	if err != nil {
-		return err
-	}
-	defer rec.Release()
-	if o.out != "" {
-		meta := pipeline.Metadata(&job, "query", &x.Loaded)
-		if err := sink.Write(ctx, o.out, rec, meta); err != nil {
-			return err
-		}
-	} else if !o.json {
-		if err := sink.WriteCSVTo(ctx, e.stdout, rec); err != nil {
+	if o.out == "" && !o.json {
+		if err := sink.WriteCSVTo(ctx, e.stdout, a.Record); err != nil {
 			return err
 		}
 	}
@@ -151,7 +101,7 @@ func runQuery(ctx context.Context, o *queryOptions, e *env) error {
 		}
 		doc := queryJSON{Rows: make([]queryRowJSON, len(rows)), Out: o.out, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
 			HittingSet: len(x.Hit.Vertex), BoundaryEdges: c.BoundaryEdges,
-			Search: querySearchJSON{Touched: touched, AdjacencyEntries: scans, Largest: biggest, Depth: depth}}
+			Search: querySearchJSON{Touched: a.Touched, AdjacencyEntries: a.Scans, Largest: a.Largest, Depth: a.Depth}}
 		for i, v := range rows {
 			r := queryRowJSON{ID: vs.IDs.String(int(v)), Answer: b2i(vs.Answer[v]), PTrue: m.PTrue[i], POne: m.POne[i], InHittingSet: inH[v]}
 			if b := m.Bind[i]; b >= 0 {
@@ -164,8 +114,8 @@ func runQuery(ctx context.Context, o *queryOptions, e *env) error {
 	}
 	if !o.quiet {
 		fmt.Fprintf(e.stderr, "graphdp query: %s by Algorithm 2; the searches touched %s and read %s in all (largest search %s, depth %d) of %s and %s\n",
-			words.Count(int64(len(rows)), "dataset answered", "datasets answered"), words.Count(int64(touched), "vertex", "vertices"), words.Count(int64(scans), "adjacency entry", "adjacency entries"),
-			words.Count(int64(biggest), "vertex", "vertices"), depth, words.Count(int64(vs.IDs.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
+			words.Count(int64(len(rows)), "dataset answered", "datasets answered"), words.Count(int64(a.Touched), "vertex", "vertices"), words.Count(a.Scans, "adjacency entry", "adjacency entries"),
+			words.Count(int64(a.Largest), "vertex", "vertices"), a.Depth, words.Count(int64(vs.IDs.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
 		fmt.Fprintf(e.stderr, "  checked first, on the whole input: the hitting set (%s) covers all %s and admits a DP extension\n",
 			words.Count(int64(len(x.Hit.Vertex)), "vertex", "vertices"), words.Count(c.BoundaryEdges, "boundary edge", "boundary edges"))
 		if o.out != "" {
@@ -203,20 +153,4 @@ type querySearchJSON struct {
 	AdjacencyEntries int64 `json:"adjacency_entries"`
 	Largest          int   `json:"largest_search"`
 	Depth            int32 `json:"depth"`
-}
-
-// lookupID finds the vertex a command-line id names, in the vertices' id type.
-func lookupID(vs *ingest.Vertices, s string) (int32, error) {
-	if vs.IDs.Int != nil {
-		id, ok := ingest.ParseID(s)
-		if !ok {
-			return 0, &rejected{fmt.Sprintf("--id %q: not an integer id (the ids in %s are integers, written in canonical decimal: no +, no leading zeros)", s, vs.File)}
-		}
-		if v, ok := vs.Index.LookupInt(id); ok {
-			return v, nil
-		}
-	} else if v, ok := vs.Index.LookupString(s); ok {
-		return v, nil
-	}
-	return 0, &rejected{fmt.Sprintf("--id %q: no such id in %s", s, vs.File)}
 }

@@ -52,7 +52,7 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	fs.Var(&budgetEps, "budget-epsilon", "with --ledger: the budget `ε` you expect; refused unless it is the ledger's (the budget lives in the ledger)")
 	fs.Var(&budgetDelta, "budget-delta", "with --ledger: the budget `δ` you expect; refused unless it is the ledger's")
 	jf.setUsage("out", "output `FILE`: .parquet, .arrow/.feather or .csv (columns id, released)")
-	fs.StringVar(&o.job.IDsFile, "ids", "", "table `FILE` of the ids to release (.parquet or .csv, an id column)")
+	fs.Var((*tableFlag)(&o.job.IDsFile), "ids", "`TABLE` of the ids to release (.parquet or .csv file, folder or glob; repeatable; an id column)")
 	fs.Var(&ids, "id", "an `ID` to release (repeatable)")
 	fs.BoolVar(&o.quiet, "quiet", false, "no summary line on stderr")
 	fs.BoolVar(&o.json, "json", false, jsonUsage+" instead of the summary on stderr (never the answers drawn)")

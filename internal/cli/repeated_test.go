@@ -8,9 +8,10 @@ import (
 )
 
 // A flag that takes one value refuses a second one (exit 2) before anything is read
-// or written: "--edges p0.csv --edges p1.csv" used to read p1.csv alone, dropping
-// p0.csv's edges (and the privacy of the datasets on them) without a word. Flags that
-// collect values (--id) still take any number.
+// or written: a repeated --epsilon used to keep the last value without a word. Flags
+// that collect values (--id) still take any number, and a table's flag given again
+// adds files to the table (parts_test.go): "--edges p0.csv --edges p1.csv" once read
+// p1.csv alone.
 func TestRepeatedFlagRefused(t *testing.T) {
 	dir := reviewFiles(t, map[string]string{
 		"v.csv":  "id,answer\n1,1\n2,1\n3,0\n4,0\n",
@@ -25,7 +26,7 @@ func TestRepeatedFlagRefused(t *testing.T) {
 		args []string
 		flag string
 	}{
-		{"edges", []string{"--edges", p("e0.csv"), "--edges", p("e1.csv"), "--epsilon", "1"}, "--edges"},
+		{"out", []string{"--edges", p("e0.csv"), "--epsilon", "1", "--out", p("m2.csv")}, "--out"},
 		{"epsilon", []string{"--edges", p("e0.csv"), "--epsilon", "1", "--epsilon", "3"}, "--epsilon"},
 		{"bool", []string{"--edges", p("e0.csv"), "--epsilon", "1", "--quiet"}, "--quiet"},
 	} {

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/files"
 )
@@ -15,7 +17,8 @@ import (
 // reportOptions are report's flags over its job.
 type reportOptions struct {
 	logs   *logFlags
-	job    pipeline.ReportJob
+	job    pipeline.Job                 // inputs, ε, δ, columns, list, provenance key
+	cols   ingest.MechanismTableColumns // the mechanism table's, with the explanation
 	config string
 	json   bool
 	html   string
@@ -48,13 +51,8 @@ func parseReport(args []string, stdout io.Writer) (*reportOptions, error) {
 	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
-	prov, err := job.Provenance() // checked by Problems
-	if err != nil {
-		return nil, err
-	}
 	o.jf, o.config, o.stated = jf, source, job
-	o.job = pipeline.ReportJob{Mechanism: job.Mechanism, Edges: job.Edges, Vertices: job.Vertices, Provenance: prov,
-		Epsilon: job.Epsilon, Delta: job.Delta, List: job.List, MechCols: job.MechanismColumns().WithExplanation(), Columns: job.IngestColumns()}
+	o.job, o.cols = job, job.MechanismColumns().WithExplanation()
 	return o, nil
 }
 
@@ -79,7 +77,7 @@ func runReport(ctx context.Context, o *reportOptions, e *env) error {
 		}
 		o.job.Epsilon, o.job.Delta = stated.Epsilon, stated.Delta
 	}
-	r, err := pipeline.Report(ctx, o.job)
+	r, err := toolkit.Report(ctx, o.job, o.cols)
 	if err != nil {
 		return err
 	}

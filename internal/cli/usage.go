@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/graphdp/graphdp/ingest"
 	"io"
 	"regexp"
 	"slices"
@@ -152,6 +153,29 @@ type repeatedFunc func(string) error
 func (f repeatedFunc) Set(s string) error { return f(s) }
 func (f repeatedFunc) String() string     { return "" }
 func (f repeatedFunc) repeatable()        {}
+
+// tableFlag is an input table's flag: a file, a folder or a glob, and given again,
+// more files of the same table (ingest.JoinSources; read in the order given).
+type tableFlag string
+
+func (f *tableFlag) Set(s string) error {
+	if s == "" {
+		return errors.New("empty path")
+	}
+	if *f == "" {
+		*f = tableFlag(s)
+	} else {
+		*f = tableFlag(ingest.JoinSources(string(*f), s))
+	}
+	return nil
+}
+func (f *tableFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return string(*f)
+}
+func (f *tableFlag) repeatable() {}
 
 // onlyOnce makes every flag of fs that is not repeatable refuse a second
 // occurrence while fs parses, and returns what puts the flags' own values back

@@ -12,6 +12,7 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -64,30 +65,25 @@ func cmdVerify(ctx context.Context, args []string, e *env) error {
 	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runVerify(ctx, o, e) })
 }
 
-// runVerify executes a parsed verify; tests call it directly.
+// runVerify executes a parsed verify (toolkit.Verify) and prints its report; tests
+// call it directly.
 func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
-	job := o.job
-	priv, err := pipeline.MechanismPrivacy(ctx, &job)
-	if err != nil {
+	v, err := toolkit.Verify(ctx, o.job, o.tolerance, e.log)
+	if v == nil {
 		return o.flags.jf.respell(o.source, err)
 	}
-	e.log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "mechanism", job.Mechanism, "hitting_set", job.HittingSet)
-	x, err := pipeline.LoadInputs(ctx, &job)
-	if err != nil {
-		return err
-	}
+	job, x, audit := v.Job, v.Inputs, v.Audit
 	ids := x.Vertices.IDs
 	m := x.Mechanism
 	w := e.stdout
 	if o.json {
 		w = io.Discard // the text is built as ever; the document is written at the end
 	}
-	res := &verifyJSON{Mechanism: m.File, Column: m.Column, Epsilon: job.Epsilon, Delta: job.Delta, PrivacySource: priv.Source,
+	res := &verifyJSON{Mechanism: m.File, Column: m.Column, Epsilon: job.Epsilon, Delta: job.Delta, PrivacySource: v.Privacy.Source,
 		Vertices: ids.Len(), Edges: x.Graph.M(), Failed: []string{}}
-	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v (%s): %s, %s\n", m.File, m.Column, job.Epsilon, job.Delta, privacySource(priv), words.Count(int64(ids.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
+	fmt.Fprintf(w, "verify %s (column %s) for ε=%v, δ=%v (%s): %s, %s\n", m.File, m.Column, job.Epsilon, job.Delta, privacySource(v.Privacy), words.Count(int64(ids.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
 
 	// 1. Every DP inequality on every edge.
-	audit := check.Verify(x.Graph, m.POne, x.Pair, o.tolerance, job.List)
 	fmt.Fprintf(w, "  DP audit: %d edges checked (both directions, both outputs: %d inequalities), %s (edge, output) with excess above %v\n",
 		audit.Edges, 4*audit.Edges, words.Count(audit.Violations, "violation", "violations"), o.tolerance)
 	if audit.Edges > 0 {
@@ -117,15 +113,14 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	for _, v := range audit.First {
 		res.Audit.FirstViolations = append(res.Audit.FirstViolations, edgeOf(ids, v))
 	}
+	if err != nil {
+		return err // the hitting set failed run's checks
+	}
 
 	// 2. Agreement with the hitting set, and optimality.
-	if x.Hit != nil {
-		c, err := pipeline.Check(ctx, job, x)
-		if err != nil {
-			return err
-		}
+	if v.Checked != nil {
 		var hit []string
-		hit, res.HittingSet = optimality(w, x, c, job.List)
+		hit, res.HittingSet = optimality(w, v)
 		failed = append(failed, hit...)
 	}
 	res.Passed, res.Failed = len(failed) == 0, append(res.Failed, failed...)
@@ -195,11 +190,11 @@ type mismatchJSON struct {
 
 // optimality prints how the mechanism compares with the hitting set and with the
 // optimal extension Solve computes (check.CompareOptimal) and returns what failed.
-func optimality(w io.Writer, x *pipeline.Inputs, c *pipeline.Checked, limit int) ([]string, *verifyHitJSON) {
+func optimality(w io.Writer, v *toolkit.Verified) ([]string, *verifyHitJSON) {
+	x, c, o := v.Inputs, v.Checked, v.Optimal
 	ids := x.Vertices.IDs
 	sol := c.Solution
 	fmt.Fprintf(w, "  hitting set %s: %s, covers all %s; an extension exists\n", x.Hit.File, words.Count(int64(len(x.Hit.Vertex)), "vertex", "vertices"), words.Count(c.BoundaryEdges, "boundary edge", "boundary edges"))
-	o := check.CompareOptimal(x.Vertices.Answer, x.Mechanism.POne, x.Hit.Vertex, x.Hit.PTrue, sol.PTrue, bfs.Tolerance, limit)
 
 	var failed []string
 	fmt.Fprintf(w, "  agreement with the hitting set: %d of %d values within %g\n", len(x.Hit.Vertex)-o.Disagree, len(x.Hit.Vertex), bfs.Tolerance)

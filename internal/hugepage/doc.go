@@ -9,7 +9,7 @@
 // Invariants:
 //
 //  1. Advice never changes what a program computes: a slice holds the same values
-//     before and after Advise, and Make returns what make returns (all zero). Where
+//     before and after Advise, and Make and Alloc return what make returns (all zero). Where
 //     huge pages are unavailable (another OS, THP "never", an old kernel) both are
 //     plain allocation.
 //  2. Only whole 2 MiB-aligned pages inside the slice are advised, so the advice never

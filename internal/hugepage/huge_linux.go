@@ -42,6 +42,28 @@ func Make[T any](n int) []T {
 	return s
 }
 
+// Alloc is Make for an array read at random once per vertex or per edge but not
+// in the innermost loop (a field, offsets, an index): the huge-page advice always,
+// and Make's drop of the pages Go's clear touched only from DropMin bytes. Below,
+// a second first touch of every page costs more than the TLB misses huge pages
+// save (on this VM a page first touched costs about 3 s a GiB on one core:
+// docs/PERFORMANCE.md, "Issue 29"), and memory Go reuses from the collected build
+// scratch is often huge already.
+func Alloc[T any](n int) []T {
+	var zero T
+	if uintptr(n)*unsafe.Sizeof(zero) >= DropMin {
+		return Make[T](n)
+	}
+	s := make([]T, n)
+	Advise(s)
+	return s
+}
+
+// DropMin is the smallest slice Alloc drops after Go's clear: 256 MiB, an array
+// of 10^8 vertices' class (the billion-edge run's fields and offsets), not the
+// 10^7 vertices' class.
+const DropMin = 256 << 20
+
 // whole is the bytes of the whole 2 MiB-aligned pages inside s, nil if none.
 func whole[T any](s []T) []byte {
 	if len(s) == 0 {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,7 +28,24 @@ func TestContentsUnchanged(t *testing.T) {
 		}
 		runtime.GC() // the next Make may reuse (and clear) these pages
 	}
-	if len(Make[int32](0)) != 0 || len(Make[byte](5)) != 5 {
+	// Alloc below and above DropMin: zeros over reused memory too.
+	for _, n := range []int{3 << 20, DropMin/8 + 1} {
+		for range 2 {
+			s := Alloc[int64](n)
+			if len(s) != n {
+				t.Fatalf("Alloc(%d): length %d", n, len(s))
+			}
+			for i, x := range s {
+				if x != 0 {
+					t.Fatalf("Alloc(%d): s[%d] = %d, want 0", n, i, x)
+				}
+				s[i] = -1
+			}
+			runtime.GC()
+		}
+	}
+	debug.FreeOSMemory() // the next test counts the huge pages Make's first touch adds
+	if len(Make[int32](0)) != 0 || len(Make[byte](5)) != 5 || len(Alloc[int32](0)) != 0 {
 		t.Fatal("Make: wrong length")
 	}
 	Advise([]int32(nil)) // nothing to advise: no panic

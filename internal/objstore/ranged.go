@@ -1,4 +1,4 @@
-package beam
+package objstore
 
 import (
 	"context"
@@ -9,18 +9,18 @@ import (
 	"sync"
 )
 
-// This file gives a split random access to a gs:// or s3:// object by ranged GETs,
-// so a row-group split transfers the footer and its row group's column chunks, not
-// the file (BEAM.md, "Ranged reads"; beam doc.go invariant 7). Beam's filesystem
-// API has only a stream from the object's start; the clients themselves
-// (objectStore: gcs.go, s3.go) serve byte ranges.
+// This file gives random access to a gs:// or s3:// object by ranged GETs, so a
+// Parquet reader transfers the footer and the column chunks it reads, not the file
+// (BEAM.md, "Ranged reads"). The clients themselves (objectStore: gcs.go, s3.go)
+// serve byte ranges; a read that fails on the way (a reset connection, a 5xx) is
+// asked again (retry.go).
 
-// readAhead is the least a ranged GET asks for. The Parquet reader reads a column
+// ReadAhead is the least a ranged GET asks for. The Parquet reader reads a column
 // chunk through a 1 MiB buffer (ingest's streamBufferSize), so its large reads go to
 // the store as they are; its small ones — the magic bytes, the 8-byte footer tail
-// then the footer, a short column chunk — come from one window of readAhead bytes
+// then the footer, a short column chunk — come from one window of ReadAhead bytes
 // instead of a request each.
-const readAhead = 64 << 10
+const ReadAhead = 64 << 10
 
 // readWindows is how many fetched windows a file keeps (most recent first): the
 // footer's and those of the column chunks a split reads side by side.
@@ -34,10 +34,20 @@ type objectStore interface {
 	// read fills p from byte off of the version stat returned. A short count with a
 	// nil error means the object ended early (a range past its end gives 0).
 	read(ctx context.Context, bucket, key, version string, off int64, p []byte) (int, error)
+	// list lists the objects whose keys start with prefix, with their sizes.
+	list(ctx context.Context, bucket, prefix string) ([]Object, error)
+	// create starts an upload of key that no reader sees until it is committed.
+	create(ctx context.Context, bucket, key string) (upload, error)
+}
+
+// Object is an object a listing found.
+type Object struct {
+	Key  string
+	Size int64
 }
 
 // rangedFile is an ingest.File over an objectStore: random access to one version
-// of an object, by ranged GETs of at least readAhead bytes.
+// of an object, by ranged GETs of at least ReadAhead bytes.
 type rangedFile struct {
 	ctx              context.Context
 	store            objectStore
@@ -56,7 +66,10 @@ type window struct {
 
 // openRanged stats the object at rawURL (scheme://bucket/key) on store.
 func openRanged(ctx context.Context, store objectStore, rawURL string) (*rangedFile, error) {
-	bucket, key, err := splitObjectURL(rawURL)
+	bucket, key, err := Split(rawURL)
+	if err == nil && key == "" {
+		err = fmt.Errorf("names a bucket, not an object")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -67,8 +80,8 @@ func openRanged(ctx context.Context, store objectStore, rawURL string) (*rangedF
 	return &rangedFile{ctx: ctx, store: store, url: rawURL, bucket: bucket, key: key, ver: ver, size: size}, nil
 }
 
-// splitObjectURL splits scheme://bucket/key.
-func splitObjectURL(raw string) (bucket, key string, err error) {
+// Split splits scheme://bucket/key.
+func Split(raw string) (bucket, key string, err error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", "", fmt.Errorf("not an object URL: %w", err)
@@ -77,7 +90,7 @@ func splitObjectURL(raw string) (bucket, key string, err error) {
 	if len(key) > 0 && key[0] == '/' {
 		key = key[1:]
 	}
-	if u.Host == "" || key == "" {
+	if u.Host == "" {
 		return "", "", fmt.Errorf("not an object URL (want %s://bucket/object)", u.Scheme)
 	}
 	return u.Host, key, nil
@@ -93,8 +106,8 @@ func (f *rangedFile) Close() error {
 }
 
 // ReadAt reads len(p) bytes at off: from a kept window when one holds them all,
-// else by one ranged GET, of the read itself when it is at least readAhead long,
-// else of a readAhead window around it (ending at the object's end when it is near).
+// else by one ranged GET, of the read itself when it is at least ReadAhead long,
+// else of a ReadAhead window around it (ending at the object's end when it is near).
 func (f *rangedFile) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, fmt.Errorf("%s: read at negative offset %d", f.url, off)
@@ -106,13 +119,13 @@ func (f *rangedFile) ReadAt(p []byte, off int64) (int, error) {
 	if f.cached(want, off) {
 		return f.done(len(want), len(p))
 	}
-	if len(want) >= readAhead {
+	if len(want) >= ReadAhead {
 		if err := f.fetch(want, off); err != nil {
 			return 0, err
 		}
 		return f.done(len(want), len(p))
 	}
-	n := min(int64(readAhead), f.size)
+	n := min(int64(ReadAhead), f.size)
 	start := min(off, f.size-n)
 	w := window{off: start, b: make([]byte, n)}
 	if err := f.fetch(w.b, start); err != nil {
@@ -150,7 +163,11 @@ func (f *rangedFile) cached(p []byte, off int64) bool {
 
 // fetch fills p from byte off with one ranged GET.
 func (f *rangedFile) fetch(p []byte, off int64) error {
-	n, err := f.store.read(f.ctx, f.bucket, f.key, f.ver, off, p)
+	var n int
+	err := retry(f.ctx, func() (err error) {
+		n, err = f.store.read(f.ctx, f.bucket, f.key, f.ver, off, p)
+		return err
+	})
 	end := off + int64(len(p)) - 1
 	if err != nil {
 		return fmt.Errorf("%s: read bytes %d-%d: %w", f.url, off, end, err)
@@ -163,8 +180,10 @@ func (f *rangedFile) fetch(p []byte, off int64) error {
 }
 
 var (
-	// errNoObject is a store's answer for a missing object or bucket.
-	errNoObject = errors.New("no such object")
-	// errWholeObject is a store's answer for an object it cannot serve by ranges.
-	errWholeObject = errors.New("the object cannot be read by ranges")
+	// ErrNotFound is a store's answer for a missing object or bucket.
+	ErrNotFound = errors.New("no such object or bucket")
+	// ErrDenied is a store's answer for a request the credentials do not allow (403).
+	ErrDenied = errors.New("access denied")
+	// ErrWholeObject is a store's answer for an object it cannot serve by ranges.
+	ErrWholeObject = errors.New("the object cannot be read by ranges")
 )

@@ -1,0 +1,27 @@
+// Package objstore reads and writes objects of the object stores graphdp's users
+// keep their tables in: s3:// (Amazon S3 and S3-compatible stores) and gs://
+// (Google Cloud Storage). It is the one implementation both the single-machine
+// binary (ingest's readers, sink's outputs) and the Beam runner use.
+//
+// Invariants:
+//
+//  1. Reads are ranged and pinned: Open stats the object once and every later read
+//     asks for that version (an S3 ETag, a GCS generation); an object replaced or
+//     shortened meanwhile is an error, never a mix of two versions.
+//  2. A read or a listing that fails transiently (a 5xx, a reset or refused
+//     connection, a body cut short) is asked again, with backoff (retry.go); a
+//     missing object or bucket (ErrNotFound), a refusal (ErrDenied) or a changed
+//     object is not.
+//  3. An upload is invisible until Commit: an S3 multipart upload completed, a GCS
+//     resumable upload finalized, by Commit alone. Abort (on any error, or a signal
+//     that cancels the context) removes what was sent; an upload left open by a
+//     killed process is aborted by the next Create of the same key (S3), or expires
+//     (GCS resumable sessions last a week; an S3 lifecycle rule
+//     AbortIncompleteMultipartUpload covers keys never written again).
+//  4. Credentials come from each cloud's standard chain: for S3 the AWS SDK's
+//     (environment, shared config and credentials files, SSO, instance and container
+//     roles), with SetS3Endpoint or AWS_ENDPOINT_URL(_S3) for S3-compatible stores;
+//     for GCS application-default credentials, else anonymous access.
+//
+// It knows nothing of graphdp's tables: it moves bytes.
+package objstore

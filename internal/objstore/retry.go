@@ -1,0 +1,64 @@
+package objstore
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"syscall"
+	"time"
+)
+
+// Transient failures are asked again: attempts in all, the wait doubling from
+// firstWait. A store's client retries its own requests too (the AWS SDK three
+// times, the GCS client its idempotent calls); this loop also covers a body cut
+// short after the response began, which no client retries.
+const (
+	attempts  = 6
+	firstWait = 100 * time.Millisecond
+)
+
+// retryWait is firstWait; tests shorten it.
+var retryWait = firstWait
+
+// retry calls do until it succeeds, fails for good, or ctx ends.
+func retry(ctx context.Context, do func() error) error {
+	wait := retryWait
+	var err error
+	for i := range attempts {
+		if err = do(); err == nil || !transient(err) || i == attempts-1 {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return errors.Join(ctx.Err(), err)
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+	return err
+}
+
+// transientError marks a store's error as worth asking again (a 5xx, a 429).
+type transientError struct{ error }
+
+func (e transientError) Unwrap() error { return e.error }
+
+// transient reports whether err may pass if asked again.
+func transient(err error) bool {
+	var te transientError
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, ErrNotFound), errors.Is(err, ErrDenied), errors.Is(err, ErrWholeObject):
+		return false
+	case errors.As(err, &te):
+		return true
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EPIPE),
+		errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return true
+	case errors.As(err, &ne):
+		return true
+	}
+	return false
+}

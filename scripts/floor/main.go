@@ -1,0 +1,278 @@
+// Command floor measures a graphdp run against its I/O floor (issue 29,
+// docs/PERFORMANCE.md "Issue 29"): the time a separate process takes to read
+// every column of the job's input files with arrow-go and to write the run's own
+// output table, Snappy-compressed through package sink as graphdp writes it.
+//
+//	go build -o graphdp ./cmd/graphdp
+//	go run ./scripts/floor -bin ./graphdp -config DIR/job.yaml -reps 3 -ref old.parquet
+//
+// A warm-up run writes the output table. Then floor and run alternate -reps
+// times (floor first), each a fresh process timed from outside, from its start
+// to its exit: the floor pays its own process start, its first touch of memory
+// and its exit as the run does. The floor process loads the output table into
+// memory before its clock starts and reports how long that took; its time is
+// its wall time less that. The command prints each pair, the medians and the
+// median of the pairs' run/floor ratios, the run's phases (medians, from
+// --summary) and peak RSS; with -ref, every run's output is compared byte for
+// byte with the reference file (exit 1 when one differs).
+//
+// The floor's read decodes every column chunk of the three input files, the
+// row groups of each file in parallel on every core, into reused buffers. Its
+// write is sink.Write of the loaded table with the table's own metadata.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+func main() {
+	child := flag.Bool("child", false, "internal: be the floor process")
+	table := flag.String("table", "", "child: the output table to write")
+	inputs := flag.String("inputs", "", "child: comma-separated input files to read")
+	scratch := flag.String("scratch", "", "child: where to write the table")
+	bin := flag.String("bin", "", "the graphdp binary")
+	config := flag.String("config", "", "the job's config file")
+	reps := flag.Int("reps", 3, "floor/run pairs")
+	ref := flag.String("ref", "", "reference output: each run's output must be byte-identical")
+	dir := flag.String("dir", "", "folder for outputs (default: a temporary folder, removed)")
+	flag.Parse()
+	if *child {
+		if err := floorChild(*table, strings.Split(*inputs, ","), *scratch); err != nil {
+			fmt.Fprintln(os.Stderr, "floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *bin == "" || *config == "" || *reps < 1 {
+		fmt.Fprintln(os.Stderr, "floor: -bin and -config are required, -reps at least 1")
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := drive(*bin, *config, *ref, *dir, *reps); err != nil {
+		fmt.Fprintln(os.Stderr, "floor:", err)
+		os.Exit(1)
+	}
+}
+
+// measured is one timed process.
+type measured struct {
+	wall float64 // seconds from start to exit (less the table's load, for a floor)
+	rss  int64   // peak RSS, bytes
+	sum  *pipeline.Summary
+}
+
+func drive(bin, config, ref, dir string, reps int) error {
+	var job pipeline.Job
+	if _, err := pipeline.LoadConfig(config, &job); err != nil {
+		return err
+	}
+	ins := []string{job.Vertices, job.Edges, job.HittingSet}
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "floor-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	out := filepath.Join(dir, "run.parquet")
+	warm, err := runOnce(bin, config, out, filepath.Join(dir, "run.json"))
+	if err != nil {
+		return fmt.Errorf("warm-up run: %w", err)
+	}
+	if err := same(ref, out); err != nil {
+		return err
+	}
+	table := filepath.Join(dir, "table.parquet")
+	if err := os.Rename(out, table); err != nil {
+		return err
+	}
+	fmt.Printf("floor: %s, %s, %d cores, load %s; warm-up run %.2f s\n", filepath.Dir(config), runtime.Version(),
+		runtime.NumCPU(), loadAverage(), warm.wall)
+	var floors, runs []measured
+	for i := range reps {
+		f, err := floorOnce(self, table, ins, filepath.Join(dir, "floor.parquet"))
+		if err != nil {
+			return fmt.Errorf("floor: %w", err)
+		}
+		r, err := runOnce(bin, config, out, filepath.Join(dir, "run.json"))
+		if err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+		if err := same(ref, out); err != nil {
+			return err
+		}
+		floors, runs = append(floors, f), append(runs, r)
+		fmt.Printf("pair %d: floor %.3f s (%.0f MiB), run %.3f s (%.0f MiB), run/floor %.2f\n", i+1,
+			f.wall, mib(f.rss), r.wall, mib(r.rss), r.wall/f.wall)
+	}
+	report(floors, runs, ref != "")
+	return nil
+}
+
+// report prints the medians.
+func report(floors, runs []measured, compared bool) {
+	ratios := make([]float64, len(runs))
+	for i := range runs {
+		ratios[i] = runs[i].wall / floors[i].wall
+	}
+	wall := func(m measured) float64 { return m.wall }
+	rss := func(m measured) float64 { return mib(m.rss) }
+	fmt.Printf("median: floor %.3f s, run %.3f s, run/floor %.2f (pairs: %s)\n", median(floors, wall), median(runs, wall),
+		medianOf(ratios), list(ratios))
+	fmt.Printf("peak RSS median: floor %.0f MiB, run %.0f MiB\n", median(floors, rss), median(runs, rss))
+	var names []string
+	for _, p := range runs[0].sum.Phases {
+		if !slices.Contains(names, p.Name) {
+			names = append(names, p.Name)
+		}
+	}
+	var cells []string
+	for _, n := range names {
+		cells = append(cells, fmt.Sprintf("%s %.3f", n, median(runs, func(m measured) float64 { return phase(m.sum, n) })))
+	}
+	fmt.Printf("run phases (median s): %s\n", strings.Join(cells, ", "))
+	if compared {
+		fmt.Println("outputs: every run byte-identical to the reference")
+	}
+}
+
+// runOnce runs graphdp on the job, its output at out.
+func runOnce(bin, config, out, sum string) (measured, error) {
+	os.Remove(out)
+	os.Remove(sum)
+	cmd := exec.Command(bin, "run", "--config", config, "--out", out, "--summary", sum, "--quiet")
+	m, _, err := timed(cmd)
+	if err != nil {
+		return m, err
+	}
+	b, err := os.ReadFile(sum)
+	if err != nil {
+		return m, err
+	}
+	m.sum = new(pipeline.Summary)
+	if err := json.Unmarshal(b, m.sum); err != nil {
+		return m, err
+	}
+	// graphdp resets its peak RSS at each phase (the summary's per-phase peaks),
+	// which the kernel's account of the process then misses.
+	m.rss = max(m.rss, m.sum.PeakRSSBytes)
+	return m, nil
+}
+
+// floorOnce runs this program as the floor process.
+func floorOnce(self, table string, ins []string, scratch string) (measured, error) {
+	cmd := exec.Command(self, "-child", "-table", table, "-inputs", strings.Join(ins, ","), "-scratch", scratch)
+	m, stdout, err := timed(cmd)
+	if err != nil {
+		return m, err
+	}
+	load, err := strconv.ParseFloat(strings.TrimSpace(stdout), 64)
+	if err != nil {
+		return m, fmt.Errorf("floor process printed %q, not its load time", stdout)
+	}
+	m.wall -= load
+	return m, os.Remove(scratch)
+}
+
+// timed runs cmd, timing it from its start to its exit.
+func timed(cmd *exec.Cmd) (measured, string, error) {
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start).Seconds()
+	if err != nil {
+		return measured{}, "", fmt.Errorf("%s: %w: %s", strings.Join(cmd.Args, " "), err, stderr.String())
+	}
+	m := measured{wall: wall}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		m.rss = ru.Maxrss << 10
+	}
+	return m, stdout.String(), nil
+}
+
+// same compares out with ref byte for byte (nothing to do without ref).
+func same(ref, out string) error {
+	if ref == "" {
+		return nil
+	}
+	a, err := os.ReadFile(ref)
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(a, b) {
+		return fmt.Errorf("%s differs from the reference %s", out, ref)
+	}
+	return nil
+}
+
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
+}
+
+func phase(s *pipeline.Summary, name string) float64 {
+	t := 0.0
+	for _, p := range s.Phases {
+		if p.Name == name {
+			t += p.Seconds
+		}
+	}
+	return t
+}
+
+func median(ms []measured, f func(measured) float64) float64 {
+	xs := make([]float64, len(ms))
+	for i, m := range ms {
+		xs[i] = f(m)
+	}
+	return medianOf(xs)
+}
+
+func medianOf(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+}
+
+func list(xs []float64) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, fmt.Sprintf("%.2f", x))
+	}
+	return strings.Join(s, " ")
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }

@@ -1,0 +1,91 @@
+package toolkit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/graphdp/graphdp/cover"
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/words"
+)
+
+// HittingSetJob is one `graphdp hitting-set`: build the hitting set run starts from.
+type HittingSetJob struct {
+	Job         pipeline.Job
+	Out         string
+	AllBoundary bool // every boundary vertex, not a minimum cover
+	// The values: Uniform (p_true = α everywhere), else ByAnswer (α₀, α₁ by answer),
+	// else the balanced α of the job's (ε, δ).
+	Uniform  *float64
+	ByAnswer *[2]float64
+}
+
+// Built is what hitting-set wrote and checked.
+type Built struct {
+	Vertices  int
+	Boundary  *cover.Cover
+	Set       []int32
+	Kind      string // a minimum boundary-hitting set, or every boundary vertex
+	Policy    string
+	MeanPTrue float64 // of the optimal mechanism run will compute on it
+}
+
+// HittingSet builds the set, checks it as run will (it covers every boundary edge,
+// by construction, and its values admit a DP extension), and writes it to h.Out.
+func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
+	job := h.Job
+	x, err := pipeline.LoadInputs(ctx, &job, pipeline.Request{Engine: "propagate"})
+	if err != nil {
+		return nil, err
+	}
+	vs := x.Vertices
+	bc, err := cover.Boundary(ctx, x.Graph, vs.Answer)
+	if err != nil {
+		return nil, err
+	}
+	b := &Built{Vertices: vs.IDs.Len(), Boundary: bc, Set: bc.Vertices, Kind: "a minimum boundary-hitting set"}
+	if h.AllBoundary {
+		b.Set, b.Kind = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
+	}
+	policy := cover.Balanced(x.Pair)
+	switch {
+	case h.Uniform != nil:
+		policy = cover.Uniform(*h.Uniform)
+	case h.ByAnswer != nil:
+		policy = cover.ByAnswer(h.ByAnswer[0], h.ByAnswer[1])
+	}
+	b.Policy = policy.Name
+	ptrue := policy.Values(b.Set, vs.Answer)
+
+	x.Hit = &ingest.HittingSet{File: h.Out, Vertex: b.Set, PTrue: ptrue}
+	c, err := pipeline.Check(ctx, job, x)
+	if err != nil {
+		var re *pipeline.RejectError
+		if errors.As(err, &re) && re.Kind == "infeasible" {
+			re.Head = fmt.Sprintf("%s with %s is not feasible: %s", b.Kind, policy.Name, re.Head)
+			re.Lines = append(re.Lines, fmt.Sprintf("hint: the balanced α = %s is always feasible; a larger p_true conflicts with hitting-set vertices of the other answer nearby", words.Num(x.Pair.Balanced())))
+		}
+		return nil, err
+	}
+	rec, err := pipeline.BuildHittingSet(nil, vs, job.IngestColumns(), b.Set, ptrue)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	meta := pipeline.OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
+		"graphdp.hitting_set": b.Kind,
+		"graphdp.policy":      policy.Name,
+	})
+	if err := sink.Write(ctx, h.Out, rec, meta); err != nil {
+		return nil, err
+	}
+	for _, p := range c.Solution.PTrue {
+		b.MeanPTrue += p
+	}
+	b.MeanPTrue /= float64(len(c.Solution.PTrue))
+	return b, nil
+}
