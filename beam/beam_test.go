@@ -25,6 +25,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/testgraph"
@@ -214,6 +215,12 @@ func writeTable(t testing.TB, path string, rowGroup int64, sc *arrow.Schema, fil
 	}
 }
 
+// runWith runs job on Beam with opts as its beam: keys.
+func runWith(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) (*pipeline.Summary, error) {
+	job.Beam = opts
+	return Run(ctx, job, log)
+}
+
 // both runs job on this machine and on Beam (Prism) and returns the two outcomes.
 func both(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (local, beam []byte, lerr, berr error) {
 	t.Helper()
@@ -232,7 +239,7 @@ func bothSummaries(t *testing.T, job pipeline.Job, eps, delta float64, opts Opti
 	lj.Out = filepath.Join(dir, "local.csv")
 	bj.Out = filepath.Join(dir, "beam.csv")
 	ls, lerr = pipeline.Run(ctx, lj, quiet)
-	bs, berr = Run(ctx, bj, opts, quiet)
+	bs, berr = runWith(ctx, bj, opts, quiet)
 	local, _ = os.ReadFile(lj.Out)
 	beam, _ = os.ReadFile(bj.Out)
 	return
@@ -490,11 +497,11 @@ func TestBeamParquetOutput(t *testing.T) {
 			if _, err := pipeline.Run(context.Background(), lj, quiet); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Run(context.Background(), bj, Options{ShardSize: 16, Buckets: 3}, quiet)
+			s, err := runWith(context.Background(), bj, Options{ShardSize: 16, Buckets: 3}, quiet)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.Runner != "beam" || s.Vertices != g.n || s.EdgesRead != int64(len(g.src)) || s.Beam.Shards < 5 {
+			if s.Runner != "beam" || s.Vertices != g.n || s.EdgesRead != int64(len(g.src)) || s.Backend.(*Report).Shards < 5 {
 				t.Errorf("summary %+v", s)
 			}
 			rec, meta := readTable(t, lj.Out)
@@ -709,8 +716,8 @@ func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
 	if _, err := pipeline.Run(context.Background(), lj, quiet); err != nil {
 		t.Fatal(err)
 	}
-	bj.Beam.ShardSize = size // through the job's beam: keys
-	s, err := Run(context.Background(), bj, Options{RoundsPerPipeline: 4}, quiet)
+	bj.Beam.ShardSize, bj.Beam.RoundsPerPipeline = size, 4 // the job's beam: keys
+	s, err := Run(context.Background(), bj, quiet)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -719,7 +726,7 @@ func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatalf("beam output differs from the local run's")
 	}
-	br := s.Beam
+	br, _ := s.Backend.(*Report)
 	shards := n / size
 	if br == nil || br.Shards != shards || br.ShardSize != size || br.Rounds != shards || br.Offers != int64(2*(shards-1)) {
 		t.Fatalf("beam run %+v: want %d shards of %d, %d rounds, %d offers", br, shards, size, shards, 2*(shards-1))
@@ -739,14 +746,31 @@ func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
 	}
 }
 
-// A repair bfs.RepairKept refuses is rejected as bfs.Solve rejects it: with the first
-// solve's values above their bounds at all (tolerance 0), nothing written. No input
-// is known that makes bfs.Solve's repair fail (it needs float pathologies), so the
-// rule is forced on a path whose one value lies 5e-10 above its bound: locally that
-// value is repaired (1 move); on Beam, refused, the pair is listed once per output
-// (Pr[M=1] of id 20 above U(Pr[M=1] of id 10), hence Pr[M=0] of id 10 above
-// U(Pr[M=0] of id 20): the DP relation is symmetric).
-func TestBeamRejectsAFailedRepair(t *testing.T) {
+// bothPolicy runs job on this machine and on Beam under the repair policy rp
+// (pipeline.DrivePolicy: one policy, passed to both backends).
+func bothPolicy(t *testing.T, job pipeline.Job, eps, delta float64, opts Options, p pipeline.Policy) (local, beam []byte, lerr, berr error) {
+	t.Helper()
+	job.SetEpsilon(eps)
+	job.Delta = delta
+	dir := filepath.Dir(job.Vertices)
+	ctx := context.Background()
+	lj, bj := job, job
+	lj.Out, bj.Out = filepath.Join(dir, "local-policy.csv"), filepath.Join(dir, "beam-policy.csv")
+	bj.Beam = opts
+	lb, err := pipeline.Local(lj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lerr = pipeline.DrivePolicy(ctx, lj, lb, quiet, p)
+	_, berr = pipeline.DrivePolicy(ctx, bj, New(bj, quiet), quiet, p)
+	local, _ = os.ReadFile(lj.Out)
+	beam, _ = os.ReadFile(bj.Out)
+	return
+}
+
+// failedRepairPath is a path whose one hitting-set value lies 5e-10 above its bound
+// (within bfs.Tolerance): the default policy repairs it (1 move).
+func failedRepairPath(t *testing.T) pipeline.Job {
 	pair, err := dp.New(1, 0.01)
 	if err != nil {
 		t.Fatal(err)
@@ -754,16 +778,52 @@ func TestBeamRejectsAFailedRepair(t *testing.T) {
 	x := 0.2
 	g := &testGraph{name: "path", n: 3, src: []int{0, 1}, dst: []int{1, 2}, answer: []bool{true, true, true},
 		hit: []int{0, 1}, ptrue: []float64{x, pair.Upper(x) + 5e-10}, ids: []int64{10, 20, 30}}
-	job := g.write(t, t.TempDir(), 2)
-	defer func(f func(bool, float64) bool) { repairKept = f }(repairKept)
-	repairKept = func(bool, float64) bool { return false }
-	_, beam, ls, _, lerr, berr := bothSummaries(t, job, 1, 0.01, Options{ShardSize: 1, Buckets: 2, RoundsPerPipeline: 1})
+	return g.write(t, t.TempDir(), 2)
+}
+
+// A repair the policy refuses is rejected by both backends as bfs.Solve rejects it:
+// with the first solve's values above their bounds at all (tolerance 0), nothing
+// written. No input is known that makes the default policy refuse (it needs float
+// pathologies), so the refusal is forced on failedRepairPath, whose one value is
+// repaired by default; refused, the pair is listed once per output (Pr[M=1] of id
+// 20 above U(Pr[M=1] of id 10), hence Pr[M=0] of id 10 above U(Pr[M=0] of id 20):
+// the DP relation is symmetric).
+func TestBeamRejectsAFailedRepair(t *testing.T) {
+	job := failedRepairPath(t)
+	opts := Options{ShardSize: 1, Buckets: 2, RoundsPerPipeline: 1}
+	_, _, ls, _, lerr, _ := bothSummaries(t, job, 1, 0.01, opts)
 	if lerr != nil || ls.Repaired != 1 {
-		t.Fatalf("local: %v, %d repaired; want a repair of 1 value", lerr, ls.Repaired)
+		t.Fatalf("local, default policy: %v, %d repaired; want a repair of 1 value", lerr, ls.Repaired)
 	}
+	refuse := bfs.Repair{Max: bfs.MaxRepairs, Kept: func(bool, float64) bool { return false }}
+	local, beam, lerr, berr := bothPolicy(t, job, 1, 0.01, opts, pipeline.Policy{Repair: refuse})
+	sameOutcome(t, "refused repair", local, beam, lerr, berr)
 	var re *pipeline.RejectError
-	if !errors.As(berr, &re) || re.Kind != "infeasible" || re.Total != 2 || len(beam) != 0 {
+	if !errors.As(berr, &re) || re.Kind != "infeasible" || re.Total != 2 || len(beam) != 0 || len(local) != 0 {
 		t.Fatalf("beam: %v (%d bytes written); want 2 conflicts, nothing written", berr, len(beam))
+	}
+}
+
+// The audit is the net under the engines (bfs doc.go, invariant 4): a mechanism that
+// fails it is an internal error, the same message on both backends, naming the
+// first failing edge (CSR order) by its ends' ids, and nothing is written. The
+// engines never produce one, so the driver's policy makes the audit check a
+// smaller ε (0.5) than the mechanism was made for (1): on failedRepairPath, whose
+// value at id 20 lies on the bound id 10 imposes at ε = 1, the edge 10–20 fails.
+func TestBeamInternalErrorLikeLocal(t *testing.T) {
+	job := failedRepairPath(t)
+	tighter, err := dp.New(0.5, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pipeline.Policy{Repair: bfs.DefaultRepair, Audit: &tighter}
+	for _, opts := range []Options{{ShardSize: 1, Buckets: 2, RoundsPerPipeline: 1}, {ShardSize: 3, Buckets: 1, RoundsPerPipeline: 2}} {
+		local, beam, lerr, berr := bothPolicy(t, job, 1, 0.01, opts, p)
+		sameOutcome(t, fmt.Sprintf("%+v", opts), local, beam, lerr, berr)
+		if berr == nil || !strings.HasPrefix(berr.Error(), "internal error: the computed mechanism fails the DP audit on ") ||
+			!strings.Contains(berr.Error(), "e.g. 10–20 (excess ") || len(beam) != 0 || len(local) != 0 {
+			t.Fatalf("%+v: %v (%d, %d bytes written); want the audit's internal error naming 10–20, nothing written", opts, berr, len(local), len(beam))
+		}
 	}
 }
 
@@ -775,7 +835,7 @@ func TestBeamRejectsAFailedRepair(t *testing.T) {
 // both runners, not a float64 estimate's 1.4e-17 (case #3 below).
 func comparable(s pipeline.Summary) pipeline.Summary {
 	s.Runner, s.Engine, s.Out = "", "", ""
-	s.Phases, s.WallSeconds, s.PeakRSSBytes, s.Relaxations, s.RelaxPerSec, s.Beam = nil, 0, 0, 0, 0, nil
+	s.Phases, s.WallSeconds, s.PeakRSSBytes, s.Relaxations, s.RelaxPerSec, s.Backend = nil, 0, 0, 0, 0, nil
 	s.Memory = nil // the local run's model of its own memory
 	return s
 }

@@ -29,11 +29,23 @@ type Conf struct {
 	Buckets                  int
 	List                     int
 	Epsilon, Delta           float64
+	// Audit: the finish audits with AuditEpsilon and AuditDelta (pipeline.Policy).
+	Audit                    bool
+	AuditEpsilon, AuditDelta float64
 }
 
 func (c *Conf) layout() graph.Layout { return graph.Layout{N: c.N, Size: c.ShardSize} }
 
 func (c *Conf) pair() (dp.Pair, error) { return dp.New(c.Epsilon, c.Delta) }
+
+// auditPair is the (ε, δ) the finish audits: the job's, unless the driver's policy
+// set another (pipeline.Policy: tests only).
+func (c *Conf) auditPair() (dp.Pair, error) {
+	if c.Audit {
+		return dp.New(c.AuditEpsilon, c.AuditDelta)
+	}
+	return c.pair()
+}
 
 // split is one row group of one input file.
 type split struct {

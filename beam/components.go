@@ -8,7 +8,7 @@ import (
 )
 
 // Components and the deterministic datasets, the two parts of the local run's summary
-// that need the whole graph's components (pipeline.Run: graph.CountComponents,
+// that need the whole graph's components (the local backend's graph.CountComponents and
 // check.FindDeterministic). A shard labels its own components (graph.Shard.LocalRoots:
 // each by its smallest global position, graph doc.go invariant 5) and learns, in the
 // finish's exchange, the local roots of its cut neighbours; it reports its component
@@ -20,16 +20,16 @@ import (
 type shardComps struct {
 	Comps int64        // local components
 	Links []graph.Link // graph.Spanning of the links across the cut edges u < v
-	// The deterministic datasets (p_one exactly 0 or 1), by check.FindDeterministic's
-	// rule: in the hitting set, forced; isolated; else forced if its component holds
-	// a hitting-set vertex, unconstrained if not. Isolated and Forced count those the
-	// shard decides; Open those whose local component holds no hitting-set vertex,
-	// per local root (the launcher decides them on the whole component); HitRoots
-	// are the roots of the local components that hold one.
-	Det, Isolated, Forced int64
-	Open                  []rootCount
-	HitRoots              []int32
-	First                 []firstDet // the shard's first check.MaxDeterministicListed, in position order
+	// The deterministic datasets (p_one exactly 0 or 1), by check.DeterministicReason
+	// (check.FindDeterministic's rule) and, the audit having passed, private exactly
+	// when they have neighbours. Det counts those the shard decides (no First: see
+	// First below); Open those whose local component holds no hitting-set vertex, per
+	// local root (the launcher decides them on the whole component); HitRoots are
+	// the roots of the local components that hold one.
+	Det      check.Deterministic
+	Open     []rootCount
+	HitRoots []int32
+	First    []firstDet // the shard's first check.MaxDeterministicListed, in position order
 }
 
 type rootCount struct {
@@ -39,10 +39,11 @@ type rootCount struct {
 
 // firstDet is a named deterministic dataset; Reason "" means: decided by Root.
 type firstDet struct {
-	ID     string
-	POne   float64
-	Reason string
-	Root   int32
+	ID      string
+	POne    float64
+	Reason  string
+	Private bool
+	Root    int32
 }
 
 // components finds the shard's part, given its local roots and comps, the links of
@@ -58,23 +59,16 @@ func (st *state) components(root []int32, comps int, links []graph.Link, m mecha
 		if p != 0 && p != 1 {
 			continue
 		}
-		sc.Det++
-		var reason string
-		switch {
-		case m.InH[i]:
-			reason = check.ReasonForced
-			sc.Forced++
-		case len(st.Shard.Neighbours(i)) == 0:
-			reason = check.ReasonIsolated
-			sc.Isolated++
-		case hitRoot[root[i]]:
-			reason = check.ReasonForced
-			sc.Forced++
-		default:
+		isolated := len(st.Shard.Neighbours(i)) == 0
+		var reason string // "": decided on the whole component, by the launcher
+		if m.InH[i] || isolated || hitRoot[root[i]] {
+			reason = check.DeterministicReason(m.InH[i], isolated, hitRoot[root[i]])
+			sc.Det.Add(reason, !isolated, 1)
+		} else {
 			open[root[i]]++
 		}
 		if len(sc.First) < check.MaxDeterministicListed {
-			sc.First = append(sc.First, firstDet{ID: st.IDs.text(i), POne: p + 0, Reason: reason, Root: root[i]}) // + 0: -0 reads 0
+			sc.First = append(sc.First, firstDet{ID: st.IDs.text(i), POne: p + 0, Reason: reason, Private: !isolated, Root: root[i]}) // + 0: -0 reads 0
 		}
 	}
 	for _, r := range sortedKeys(open) {
@@ -91,9 +85,9 @@ func (e *enc) shardComps(sc shardComps) {
 		e.i64(int64(k[0]))
 		e.i64(int64(k[1]))
 	}
-	e.i64(sc.Det)
-	e.i64(sc.Isolated)
-	e.i64(sc.Forced)
+	for _, n := range []int{sc.Det.Count, sc.Det.Private, sc.Det.NotPrivate, sc.Det.Isolated, sc.Det.Unconstrained, sc.Det.Forced} {
+		e.i64(int64(n))
+	}
 	e.u64(uint64(len(sc.Open)))
 	for _, o := range sc.Open {
 		e.i64(int64(o.Root))
@@ -105,6 +99,7 @@ func (e *enc) shardComps(sc shardComps) {
 		e.str(f.ID)
 		e.f64(f.POne)
 		e.str(f.Reason)
+		e.bool(f.Private)
 		e.i64(int64(f.Root))
 	}
 }
@@ -116,7 +111,9 @@ func (d *dec) shardComps() shardComps {
 	for i := range sc.Links {
 		sc.Links[i] = graph.Link{int32(d.i64()), int32(d.i64())}
 	}
-	sc.Det, sc.Isolated, sc.Forced = d.i64(), d.i64(), d.i64()
+	for _, n := range []*int{&sc.Det.Count, &sc.Det.Private, &sc.Det.NotPrivate, &sc.Det.Isolated, &sc.Det.Unconstrained, &sc.Det.Forced} {
+		*n = int(d.i64())
+	}
 	sc.Open = make([]rootCount, d.count())
 	for i := range sc.Open {
 		sc.Open[i] = rootCount{int32(d.i64()), d.i64()}
@@ -124,7 +121,7 @@ func (d *dec) shardComps() shardComps {
 	sc.HitRoots = d.i32s()
 	sc.First = make([]firstDet, d.count())
 	for i := range sc.First {
-		sc.First[i] = firstDet{ID: d.str(), POne: d.f64(), Reason: d.str(), Root: int32(d.i64())}
+		sc.First[i] = firstDet{ID: d.str(), POne: d.f64(), Reason: d.str(), Private: d.bool(), Root: int32(d.i64())}
 	}
 	return sc
 }
@@ -167,31 +164,19 @@ func joinComps(parts []shardComps) (int, check.Deterministic) {
 	}
 	var d check.Deterministic
 	for _, sc := range parts {
-		d.Count += int(sc.Det)
-		d.Isolated += int(sc.Isolated)
-		d.Forced += int(sc.Forced)
-		for _, o := range sc.Open {
-			if hit[find(o.Root)] {
-				d.Forced += int(o.Count)
-			} else {
-				d.Unconstrained += int(o.Count)
-			}
+		d.Merge(sc.Det)
+		for _, o := range sc.Open { // not isolated: private (the audit passed)
+			d.Add(check.DeterministicReason(false, false, hit[find(o.Root)]), true, int(o.Count))
 		}
 		for _, x := range sc.First {
 			if len(d.First) == check.MaxDeterministicListed {
 				break
 			}
 			if x.Reason == "" {
-				x.Reason = check.ReasonUnconstrained
-				if hit[find(x.Root)] {
-					x.Reason = check.ReasonForced
-				}
+				x.Reason = check.DeterministicReason(false, false, hit[find(x.Root)])
 			}
-			// The run's audit passed (or it fails): private ⟺ it has neighbours.
-			d.First = append(d.First, check.DeterministicDataset{ID: x.ID, Reason: x.Reason, Private: x.Reason != check.ReasonIsolated})
+			d.First = append(d.First, check.DeterministicDataset{ID: x.ID, Reason: x.Reason, Private: x.Private})
 		}
 	}
-	d.NotPrivate = d.Isolated
-	d.Private = d.Count - d.NotPrivate
 	return comps, d
 }

@@ -8,8 +8,15 @@
 // TestNoBeamInGraphdp checks the import graph). The math is not here: every shard step calls the same
 // functions as bfs.Rounds (bfs/rounds.go), so both runners compute the same bits.
 //
-// What beam holds and what it calls (one kernel, two drivers):
+// What beam holds and what it calls (one kernel, one driver, two backends):
 //
+//  0. The run is pipeline's: Run is pipeline.Drive over New, the Beam backend
+//     (pipeline.Backend: run.go, solve.go). pipeline sequences the stages and owns
+//     their timing, logging, errors, repair policy (bfs.Repair, passed to Solve),
+//     summary figures, deterministic-dataset rule and the output's metadata; the
+//     backend returns each stage's figures and its own report (Report: the
+//     summary's "beam" object and line). Its options are the job's beam: keys
+//     (beamopt.Options), read once by New.
 //  1. beam holds only what is Beam: the transforms (build.go, join.go, shard.go,
 //     plan.go; rounds.go; finish.go: DoFns and the pipelines that wire them), the
 //     coders of their elements (elements.go, blocks.go, codec.go), their registration

@@ -237,8 +237,12 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 		}
 		return x.pOne, nil
 	}
+	apair, err := f.C.auditPair()
+	if err != nil {
+		return err
+	}
 	audit := func(rankAll bool) (shardAudit, error) {
-		aud := check.NewAuditor(pair, 0, 0)
+		aud := check.NewAuditor(apair, 0, 1)
 		aud.RankAll = rankAll
 		for i := range st.Shard.Len() {
 			u := lo + int32(i)
@@ -311,8 +315,8 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	return writeBlob(ctx, join(f.C.Staging, "out", fmt.Sprintf("shard-%06d", s)), o.b)
 }
 
-// shardAudit is a shard's check.Audit (no violations listed: a violation is an
-// internal error, reported by count) with the p_one of its worst edge's ends, which
+// shardAudit is a shard's check.Audit (its first violation listed: a violation is
+// an internal error, which names that edge) with the p_one of its worst edge's ends, which
 // the launcher needs to make the merged worst exact (check.Audit.Exact).
 type shardAudit struct {
 	check.Audit
@@ -332,6 +336,15 @@ func (e *enc) audit(a shardAudit) {
 	e.bool(a.WorstBad)
 	e.f64(a.Ends[0])
 	e.f64(a.Ends[1])
+	e.u64(uint64(len(a.First)))
+	for _, v := range a.First {
+		e.i64(int64(v.U))
+		e.i64(int64(v.V))
+		e.bool(v.Output)
+		e.f64(v.PU)
+		e.f64(v.PV)
+		e.f64(v.Excess)
+	}
 }
 
 func (d *dec) audit() shardAudit {
@@ -343,6 +356,12 @@ func (d *dec) audit() shardAudit {
 	w.PU, w.PV, w.Excess = d.f64(), d.f64(), d.f64()
 	a.WorstBad = d.bool()
 	a.Ends = [2]float64{d.f64(), d.f64()}
+	if n := d.count(); n > 0 {
+		a.First = make([]check.EdgeViolation, n)
+	}
+	for i := range a.First {
+		a.First[i] = check.EdgeViolation{U: int32(d.i64()), V: int32(d.i64()), Output: d.bool(), PU: d.f64(), PV: d.f64(), Excess: d.f64()}
+	}
 	return a
 }
 

@@ -10,9 +10,7 @@ import (
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/graph"
-	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
-	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
 )
 
@@ -91,7 +89,7 @@ func gatherBuild(ctx context.Context, staging string, l graph.Layout) (*buildSta
 type roundsReport struct {
 	excess
 	Pending int64 // offer blocks waiting for the next round
-	Rounds  []pipeline.BeamRound
+	Rounds  []Round
 }
 
 // gatherReport sums the shards' reports of the pipeline that ended at round.
@@ -116,7 +114,7 @@ func gatherReport(ctx context.Context, staging string, round int, l graph.Layout
 		total.Above[1] += tok.Excess.Above[1]
 		for k, st := range tok.Stats {
 			if k == len(total.Rounds) {
-				total.Rounds = append(total.Rounds, pipeline.BeamRound{})
+				total.Rounds = append(total.Rounds, Round{})
 			}
 			r := &total.Rounds[k]
 			r.Shards += int(st.Settled)
@@ -157,17 +155,9 @@ func idsAt(ctx context.Context, c Conf, pos []int32) (map[int32]string, map[int3
 	return out, answer, nil
 }
 
-// num is pipeline's number format in messages: the shortest decimal that reads back.
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// notHitting is pipeline's rejection of a set that misses boundary edges, worded the same.
-func notHitting(ctx context.Context, c Conf, st *buildStats) error {
+// uncoveredIDs names the first uncovered boundary edges (at most the job's List) by
+// their ends' ids.
+func uncoveredIDs(ctx context.Context, c Conf, st *buildStats) ([]pipeline.Uncovered, error) {
 	first := st.first[:min(len(st.first), c.List)]
 	var vs []int32
 	for _, x := range first {
@@ -175,13 +165,13 @@ func notHitting(ctx context.Context, c Conf, st *buildStats) error {
 	}
 	idv, _, err := idsAt(ctx, c, vs)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var lines []pipeline.Uncovered
 	for _, x := range first {
 		lines = append(lines, pipeline.Uncovered{U: x.IDU, V: idv[x.V]})
 	}
-	return pipeline.NotHittingSet(c.Hitting, st.uncovered, st.boundary, lines)
+	return lines, nil
 }
 
 type finished struct {
@@ -198,7 +188,7 @@ type finished struct {
 
 func gatherFinish(ctx context.Context, c Conf, l graph.Layout) (*finished, error) {
 	staging, limit := c.Staging, c.List
-	pair, err := c.pair()
+	pair, err := c.auditPair()
 	if err != nil {
 		return nil, err
 	}
@@ -220,10 +210,10 @@ func gatherFinish(ctx context.Context, c Conf, l graph.Layout) (*finished, error
 		}
 		fd.violations = append(fd.violations, x.Violations...)
 		fd.Infeasible += x.Infeasible
-		if first.Merge(&x.Audit.Audit, 0) {
+		if first.Merge(&x.Audit.Audit, 1) {
 			ends = x.Audit.Ends
 		}
-		if second.Merge(&x.RankAll.Audit, 0) {
+		if second.Merge(&x.RankAll.Audit, 1) {
 			ends2 = x.RankAll.Ends
 		}
 		fd.MaxMove = max(fd.MaxMove, x.MaxMove)
@@ -253,34 +243,34 @@ func gatherFinish(ctx context.Context, c Conf, l graph.Layout) (*finished, error
 	return fd, nil
 }
 
-// infeasible is pipeline's rejection of conflicting hitting-set values, worded the same.
-func infeasible(ctx context.Context, c Conf, job pipeline.Job, fd *finished) error {
+// conflicts names the first conflicting hitting-set values by their ids.
+func conflicts(ctx context.Context, c Conf, fd *finished) ([]pipeline.Conflict, error) {
 	var at []int32
 	for _, v := range fd.violations {
 		at = append(at, v.H, v.By)
 	}
 	id, ans, err := idsAt(ctx, c, at)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var conflicts []pipeline.Conflict
 	for _, v := range fd.violations {
 		conflicts = append(conflicts, pipeline.Conflict{Output: v.Output, H: v.IDH, By: id[v.By], AnsH: ans[v.H], AnsBy: ans[v.By],
 			Dist: v.Dist, Given: v.Given, ByValue: v.ByValue, Bound: v.Bound})
 	}
-	return pipeline.Infeasible(c.Hitting, job.Epsilon, job.Delta, fd.Infeasible, conflicts)
+	return conflicts, nil
 }
 
-// assemble stages job.Out in out (doc.go invariant 6) shard by shard: each shard's rows
+// assemble stages the output at path in out (doc.go invariant 6) shard by shard: each shard's rows
 // (its info and output blocks, in position order), laid out by pipeline.Rows and
 // streamed into sink.WriteBatches — the single-machine run's bytes, except the
 // engine named in the metadata. It never reads a graph block and holds one shard's
 // rows (and the sink one row group) at a time, plus the hitting set's ids, which
 // name the binding vertices (fd, from the finish).
-func assemble(ctx context.Context, c Conf, job pipeline.Job, prov pipeline.Provenance, pl *planned, fps []string, l graph.Layout, fd *finished, s *pipeline.Summary, out *sink.Outputs) error {
+func assemble(ctx context.Context, c Conf, pl *planned, l graph.Layout, fd *finished, out *sink.Outputs, path string, meta map[string]string) (*check.Stats, error) {
 	bindIDs := fd.hitIDs.ingest(c.StrIDs)
 	sh := 0
-	var tally report.ClassTally // the per-answer figures, summed in position order as the local run does
+	st := new(check.Stats) // summed in position order, as the local run does
 	next := func() (arrow.RecordBatch, error) {
 		if sh == l.Shards() {
 			return nil, nil
@@ -316,23 +306,14 @@ func assemble(ctx context.Context, c Conf, job pipeline.Job, prov pipeline.Prove
 			}
 			m.Bind[i] = int32(j)
 		}
-		for i, p := range m.PTrue { // in position order, as the local run sums
-			s.MeanPTrue += p
-			if p == 1 {
-				s.Truthful++
-			}
-			tally.Add(x.Answer[i], m.POne[i], p)
+		for i, p := range m.PTrue {
+			st.Add(x.Answer[i], m.POne[i], p)
 		}
 		r := pipeline.Rows{IDType: pl.idType, IDs: x.IDs.ingest(c.StrIDs), AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
 		return r.Record(nil)
 	}
-	ld := &pipeline.Loaded{Vertices: &ingest.Vertices{Fingerprint: fps[fileVertices]}, Edges: &ingest.Edges{Fingerprint: fps[fileEdges]},
-		Hit: &ingest.HittingSet{Fingerprint: fps[fileHit]}, Provenance: prov}
-	err := out.WriteBatches(ctx, job.Out, pipeline.OutputSchema(pl.idType, pl.answerType), next, pipeline.Metadata(&job, Engine, ld))
-	if c.N > 0 {
-		s.MeanPTrue /= float64(c.N)
+	if err := out.WriteBatches(ctx, path, pipeline.OutputSchema(pl.idType, pl.answerType), next, meta); err != nil {
+		return nil, err
 	}
-	cl := tally.Classes()
-	s.Classes = &cl
-	return err
+	return st, nil
 }

@@ -13,7 +13,7 @@ func TestBucketsFollowTheInput(t *testing.T) {
 		{0, 0, 64}, {0, 1_333_333, 64}, {0, 64 * BucketRows, 64}, {0, 64*BucketRows + 1, 65},
 		{0, 1_330_000_000, 1269}, {0, 1 << 40, 1 << 16}, {7, 1 << 40, 7},
 	} {
-		if got := (Options{Buckets: tc.given}).buckets(tc.rows); got != tc.want {
+		if got := buckets(Options{Buckets: tc.given}, tc.rows); got != tc.want {
 			t.Errorf("buckets(%d rows, given %d) = %d, want %d", tc.rows, tc.given, got, tc.want)
 		}
 	}

@@ -457,7 +457,7 @@ func TestBeamOverObjectStores(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			bs, err := Run(context.Background(), bj, Options{ShardSize: 9, Buckets: 3}, quiet)
+			bs, err := runWith(context.Background(), bj, Options{ShardSize: 9, Buckets: 3}, quiet)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -427,3 +427,10 @@ func repairPipeline(c Conf, pending []string, colour, round int) *sdk.Pipeline {
 	sdk.ParDo0(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, pending))
 	return p
 }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

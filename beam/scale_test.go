@@ -93,7 +93,7 @@ func TestScaleOne(t *testing.T) {
 		s, err = pipeline.Run(context.Background(), job, quiet)
 	} else {
 		var buf strings.Builder
-		s, err = Run(context.Background(), job, Options{}, slog.New(slog.NewTextHandler(&buf, nil)))
+		s, err = Run(context.Background(), job, slog.New(slog.NewTextHandler(&buf, nil)))
 		if i := strings.LastIndex(buf.String(), " rounds="); i >= 0 {
 			rounds = strings.Fields(buf.String()[i+len(" rounds="):])[0]
 		}

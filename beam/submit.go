@@ -49,7 +49,7 @@ func (e *WorkerError) Error() string {
 
 // execute runs p on the chosen runner and waits for it.
 func execute(ctx context.Context, opts Options, p *sdk.Pipeline, log *slog.Logger) error {
-	name := runnerName(opts)
+	name := opts.RunnerName()
 	if name == "prism" && opts.Endpoint == "" {
 		_, err := prism.Execute(ctx, p) // in-process job server, LOOPBACK workers in this process
 		return err
@@ -177,11 +177,21 @@ func submit(ctx context.Context, opts Options, p *sdk.Pipeline, log *slog.Logger
 		return fmt.Errorf("job server %s: %w", endpoint, err)
 	}
 	log.Debug("beam job submitted", "job", jobID, "endpoint", endpoint, "environment", envDesc)
-	timeout := opts.WorkerTimeout
-	if timeout <= 0 {
-		timeout = DefaultWorkerTimeout
+	timeout, err := workerTimeout(opts)
+	if err != nil {
+		return err
 	}
 	return watch(ctx, client, jobID, timeout, envDesc, log)
+}
+
+// workerTimeout is the options' worker timeout (validated with the job), or
+// DefaultWorkerTimeout.
+func workerTimeout(opts Options) (time.Duration, error) {
+	d, err := opts.Timeout()
+	if err == nil && d <= 0 {
+		d = DefaultWorkerTimeout
+	}
+	return d, err
 }
 
 // commandIsSelf reports whether a PROCESS environment config's command is this

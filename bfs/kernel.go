@@ -38,9 +38,6 @@ type Cand struct {
 	Dist  int32
 }
 
-// IsNone reports whether c is the empty candidate (nothing binds).
-func (c Cand) IsNone() bool { return c.Bind < 0 }
-
 // None is the candidate of a vertex nothing binds.
 func (p Pass) None() Cand { return Cand{Value: p.Top(), Bind: -1, Dist: -1} }
 

@@ -17,9 +17,6 @@ type Pass struct {
 // NewPass is the pass of output one (true: bounds on Pr[M = 1]) under pair.
 func NewPass(pair dp.Pair, one bool) Pass { return Pass{one, pair} }
 
-// One reports the pass's output.
-func (p Pass) One() bool { return p.one }
-
 // Step is the bound one hop further (U, or −L(−v) for pass 0).
 func (p Pass) Step(v float64) float64 {
 	if p.one {

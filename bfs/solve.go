@@ -81,6 +81,25 @@ const MaxRepairs = 8
 // are moved onto that bound and the instance is solved again, until it is exactly
 // consistent, so the written mechanism passes the audit (doc.go, invariant 4).
 func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution, error) {
+	return SolveRepair(ctx, in, eng, limit, DefaultRepair)
+}
+
+// Repair is Solve's repair policy: at most Max rounds of within-tolerance repair,
+// the result accepted when Kept says so (else the input is rejected with the first
+// solve's violations at tolerance 0). One policy for every backend: a cluster runner
+// that re-solves on its shards applies the same one (package pipeline passes it to
+// each backend). Only tests change it, to reach what lies behind it (a refused
+// repair; a kept one that is not consistent, which the audit must catch).
+type Repair struct {
+	Max  int
+	Kept func(above bool, maxMove float64) bool
+}
+
+// DefaultRepair is the policy of docs/DESIGN.md §8.2: MaxRepairs rounds, RepairKept.
+var DefaultRepair = Repair{Max: MaxRepairs, Kept: RepairKept}
+
+// SolveRepair is Solve with the repair policy rp.
+func SolveRepair(ctx context.Context, in *Instance, eng Engine, limit int, rp Repair) (*Solution, error) {
 	f, err := passes(ctx, in, eng)
 	if err != nil {
 		return nil, err
@@ -89,7 +108,7 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 	sol.Violations, sol.Infeasible = violations(in, f, limit, Tolerance)
 	if sol.Infeasible == 0 {
 		first, consistent := f, false
-		for sol.Repairs < MaxRepairs {
+		for sol.Repairs < rp.Max {
 			next := repair(sol.Instance, f)
 			if consistent = next == nil; consistent {
 				break
@@ -107,7 +126,7 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 		if !consistent {
 			consistent = repair(sol.Instance, f) == nil // after the last allowed round
 		}
-		if !RepairKept(!consistent, sol.MaxMove()) {
+		if !rp.Kept(!consistent, sol.MaxMove()) {
 			sol.Violations, sol.Infeasible = violations(in, first, limit, 0)
 			sol.RepairFailed = true
 			sol.Instance, f = in, first

@@ -9,14 +9,15 @@ import (
 // sortSources sorts src by (value, vertex), the order of cmp.Compare on the
 // values (−0 equals +0; NaNs equal each other and precede every number) and
 // then of the vertices, which are distinct: a total order, so any correct sort
-// gives the same slice. A large set already in order is left (values that
+// gives the same slice. A set already in order is left (values that
 // ascend with the vertex, as on a path); one of a few distinct values (a
 // hypercube's layers, a balanced hitting set) is counting sorted on the values'
 // ranks, in vertex order; any other is radix sorted (least significant digit
 // first: the vertices' digits, then the values' order-preserving bits, skipping
-// the digits every entry shares) (docs/PERFORMANCE.md, "Issue 29").
+// the digits every entry shares) (docs/PERFORMANCE.md, "Issue 29"). Sets
+// smaller than radixMin or larger than radixMax are comparison sorted in place.
 func sortSources(src []source) {
-	if len(src) < radixMin {
+	if len(src) < radixMin || len(src) > radixMax {
 		slices.SortFunc(src, compareSources)
 		return
 	}
@@ -157,8 +158,12 @@ func radixPass(from, to []source, byValue bool, shift uint) bool {
 }
 
 // radixBits is the digit of sortSources' radix sort (2^11 counters stay in L1);
-// radixMin the smallest set it radix sorts.
+// radixMin the smallest set it radix sorts, radixMax the largest: the radix and
+// counting sorts take a copy of the set (16 bytes an entry, per pass running),
+// so a set of 10^7 vertices (a billion-edge graph's) is sorted in place as
+// before rather than add 2·160 MB at the engine's start.
 const (
 	radixBits = 11
 	radixMin  = 1 << 10
+	radixMax  = 1 << 22
 )

@@ -76,41 +76,26 @@ func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int3
 			continue
 		}
 		is[v] = true
-		d.Count++
-		var reason string
 		nb := g.Neighbours(int32(v))
-		switch {
-		case inHit != nil && inHit[v]:
-			reason = ReasonForced
-		case len(nb) == 0:
-			reason = ReasonIsolated
-		case inHit != nil:
-			if reach == nil {
-				var hit []int32
-				for u, h := range inHit {
-					if h {
-						hit = append(hit, int32(u))
+		hitComp := false // a hitting-set dataset in its component (asked only when it decides)
+		if !(inHit != nil && inHit[v]) && len(nb) > 0 {
+			switch {
+			case inHit != nil:
+				if reach == nil {
+					var hit []int32
+					for u, h := range inHit {
+						if h {
+							hit = append(hit, int32(u))
+						}
 					}
+					reach = g.Distances(hit)
 				}
-				reach = g.Distances(hit)
+				hitComp = reach[v] >= 0
+			case dist != nil:
+				hitComp = dist[v] >= 0
 			}
-			reason = ReasonUnconstrained
-			if reach[v] >= 0 { // a hitting-set dataset in its component
-				reason = ReasonForced
-			}
-		case dist != nil && dist[v] >= 0:
-			reason = ReasonForced
-		default:
-			reason = ReasonUnconstrained
 		}
-		switch reason {
-		case ReasonIsolated:
-			d.Isolated++
-		case ReasonUnconstrained:
-			d.Unconstrained++
-		default:
-			d.Forced++
-		}
+		reason := DeterministicReason(inHit != nil && inHit[v], len(nb) == 0, hitComp)
 		private := len(nb) > 0
 		if private && pair != nil {
 			for _, u := range nb {
@@ -121,16 +106,61 @@ func FindDeterministic(g *graph.Graph, pone []float64, inHit []bool, dist []int3
 				}
 			}
 		}
-		if private {
-			d.Private++
-		} else {
-			d.NotPrivate++
-		}
+		d.Add(reason, private, 1)
 		if len(d.First) < MaxDeterministicListed {
 			d.First = append(d.First, DeterministicDataset{ID: id(int32(v)), Reason: reason, Private: private})
 		}
 	}
 	return d, is
+}
+
+// DeterministicReason is why a deterministic dataset is certain: forced when it is
+// in the hitting set (its given value), isolated when it has no neighbours, else
+// forced when its component holds a hitting-set dataset (hitInComponent; a bound
+// forces it) and unconstrained when not. FindDeterministic applies it to every
+// dataset; a cluster runner to each of its shards' datasets, deciding the last
+// case once the components are joined.
+func DeterministicReason(inHit, isolated, hitInComponent bool) string {
+	switch {
+	case inHit:
+		return ReasonForced
+	case isolated:
+		return ReasonIsolated
+	case hitInComponent:
+		return ReasonForced
+	}
+	return ReasonUnconstrained
+}
+
+// Add counts n deterministic datasets of one reason, private or not (a dataset with
+// no neighbours never is): Count, the reason's count, and Private or NotPrivate.
+// It lists none (First); DPFails is the caller's.
+func (d *Deterministic) Add(reason string, private bool, n int) {
+	d.Count += n
+	switch reason {
+	case ReasonIsolated:
+		d.Isolated += n
+	case ReasonUnconstrained:
+		d.Unconstrained += n
+	default:
+		d.Forced += n
+	}
+	if private {
+		d.Private += n
+	} else {
+		d.NotPrivate += n
+	}
+}
+
+// Merge adds o's counts to d (not its First): a cluster runner sums its shards'.
+func (d *Deterministic) Merge(o Deterministic) {
+	d.Count += o.Count
+	d.Private += o.Private
+	d.NotPrivate += o.NotPrivate
+	d.DPFails += o.DPFails
+	d.Isolated += o.Isolated
+	d.Unconstrained += o.Unconstrained
+	d.Forced += o.Forced
 }
 
 // Lines states the warning for people, one line each: the count, which are private

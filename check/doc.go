@@ -7,7 +7,7 @@
 // dp. It also compares a mechanism with a hitting set and the optimum (CompareOptimal,
 // graphdp verify), and decides which datasets a mechanism answers deterministically
 // and whether that is private (FindDeterministic, deterministic.go: used by run, the
-// Beam runner and report alike). It imports graph, dp and internal helpers only.
+// Beam runner and report alike), and a mechanism's Stats (stats.go), likewise. It imports graph, dp and internal helpers only.
 //
 // Invariants:
 //
@@ -29,4 +29,7 @@
 //  5. A deterministic dataset (p_one exactly 0 or 1) is private exactly when it has
 //     neighbours and every DP inequality on its edges holds; Private + NotPrivate =
 //     Count and Isolated + Unconstrained + Forced = Count (Deterministic).
+//  6. Stats (stats.go) are a mechanism's figures — mean p_true, the truthful count,
+//     the per-answer Classes — summed in the order datasets are added: run, the
+//     Beam launcher and report add them in position order and agree to the bit.
 package check

@@ -42,12 +42,12 @@ func (g *Graph) Neighbours(v int32) []int32 { return g.Adj[g.Off[v]:g.Off[v+1]] 
 
 // Build makes the CSR graph on n vertices from edge rows (src[i], dst[i]), which must
 // be positions in [0, n). It ignores self-loops, merges duplicates and both
-// directions, and runs in O(n + rows): see BuildOwned.
+// directions, and runs in O(n + rows): see buildOwned.
 func Build(n int, src, dst []int32) (*Graph, BuildStats) {
-	return BuildOwned(n, &src, &dst)
+	return buildOwned(n, &src, &dst, 0)
 }
 
-// BuildOwned is Build that takes ownership of the edge rows: it sets *src and *dst
+// buildOwned is Build that takes ownership of the edge rows: it sets *src and *dst
 // to nil as soon as it no longer reads them (after the pass below), so that their
 // memory can be reclaimed while the lists are built.
 //
@@ -62,14 +62,9 @@ func Build(n int, src, dst []int32) (*Graph, BuildStats) {
 // are moved down over the gaps. Memory: 12 bytes a row (6 an arc) of scratch
 // besides the rows, about 1.5% more for the chunks' slack, and no other array of arcs. The work
 // runs on GOMAXPROCS workers; the result does not depend on their schedule.
-// Linear in n + rows.
-func BuildOwned(n int, srcp, dstp *[]int32) (*Graph, BuildStats) {
-	return BuildOwnedWorkers(n, srcp, dstp, 0)
-}
-
-// BuildOwnedWorkers is BuildOwned on at most workers goroutines (0: GOMAXPROCS),
-// so a caller bounds its parallelism without setting process-wide state.
-func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildStats) {
+// Linear in n + rows. It runs on at most workers goroutines (0: GOMAXPROCS), so a
+// caller bounds its parallelism without setting process-wide state.
+func buildOwned(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildStats) {
 	src, dst := *srcp, *dstp
 	rows := len(src)
 	w := workersFor(rows)
@@ -91,7 +86,7 @@ func BuildOwnedWorkers(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildSt
 	return g, st
 }
 
-// Builder is BuildOwned's algorithm for rows that are not held in memory: the
+// Builder is buildOwned's algorithm for rows that are not held in memory: the
 // caller delivers the rows once, in batches of its choosing (a file's row groups)
 // from up to the workers goroutines it declared, and never holds them all.
 //
@@ -410,7 +405,7 @@ func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, h
 // 3) from arcs tail[i] → head[i], each tail in the block and each head any
 // position: sorted, deduplicated lists without self-loops, the same lists
 // ShardOf(Build(…)) holds when the arcs are both directions of the graph's edges
-// whose tail lies in the block. It is Build's two-level counting sort (BuildOwned)
+// whose tail lies in the block. It is Build's two-level counting sort (buildOwned)
 // on arcs rather than edge rows: a shard of a graph too large for one machine
 // is built by the same code as the whole graph on one.
 func BuildShard(lo int32, n int, tail, head []int32) (*Shard, error) {
@@ -598,13 +593,13 @@ func radixSort(a, tmp []int32) {
 	}
 }
 
-// blockArcs is about how many arcs one block of BuildOwned holds: its working set
+// blockArcs is about how many arcs one block of buildOwned holds: its working set
 // (heads, tails, both reordered, heads by tail: 16 bytes an arc) stays within a core's
 // share of the L3 cache (measured: 2^16..2^18 alike; 2^20 is 2× slower per block,
 // fewer than 2^16 makes the partition pass slower, more streams).
 var blockArcs = 1 << 17
 
-// maxBlocks bounds the number of scratch streams BuildOwned's partition pass writes.
+// maxBlocks bounds the number of scratch streams buildOwned's partition pass writes.
 const maxBlocks = 1 << 12
 
 // blockShift is log2 of the vertices per block: about blockArcs arcs each on

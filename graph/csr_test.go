@@ -99,7 +99,7 @@ func TestBuildLargeMatchesReference(t *testing.T) {
 	testBuildLarge(t)
 }
 
-// With tiny blocks, BuildOwned partitions the arcs into its maximum number of
+// With tiny blocks, buildOwned partitions the arcs into its maximum number of
 // blocks, many of them empty or holding a hub's whole list.
 func TestBuildSmallBlocksMatchesReference(t *testing.T) {
 	defer func(a int) { blockArcs = a }(blockArcs)

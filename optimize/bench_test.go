@@ -25,7 +25,7 @@ func genProblem(tb testing.TB, spec graphgen.Spec, skew float64) *Problem {
 		tb.Fatal(err)
 	}
 	n := int(gen.N())
-	g, _ := graph.BuildOwned(n, &src, &dst)
+	g, _ := graph.Build(n, src, dst)
 	answer := make([]bool, n)
 	weight := make([]float64, n)
 	for v := range answer {

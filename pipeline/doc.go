@@ -2,6 +2,14 @@
 // engine → audit → sink), their timing and progress, the run summary, and the job
 // description shared by the CLI and config files.
 //
+// One driver, two backends: Drive (drive.go) is the one sequence of a run — read,
+// csr, check, propagate, audit, write — with its timing, progress, logging, errors,
+// repair policy (Policy), summary figures, deterministic-dataset rule and output
+// metadata, over a Backend (backend.go): Local (local.go: Load, graph, bfs, check)
+// or package beam's. Run is Drive over Local. A backend returns each stage's
+// figures and never writes the summary; what it tells of itself goes in through
+// Backend.Report (Summary.Backend).
+//
 // Invariants:
 //
 //  1. A job is validated completely before any input is read; every problem is
@@ -16,4 +24,7 @@
 //     the CLI maps both to exit status 3.
 //  4. The output is a pure function of the inputs and the job's parameters: one row per
 //     vertex in the vertices file's order, whatever the core count.
+//  5. Every backend gives the same output, summary figures, printed text and error
+//     messages (beam's byte-for-byte tests against the local run): the messages and
+//     the figures are made here, from what the stages return, not in a backend.
 package pipeline

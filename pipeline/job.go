@@ -7,8 +7,8 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"time"
 
+	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/sink"
@@ -35,10 +35,10 @@ type Job struct {
 	// Delimiter separates the fields of .csv inputs: one character, or "tab"
 	// ("": a comma; .tsv files are tab-separated). Load applies it; other readers
 	// take it from their context (ingest.WithDelimiter; Context).
-	Delimiter string  `yaml:"delimiter"`
-	Columns   Columns `yaml:"columns"`
-	Runner    string  `yaml:"runner"` // local (default) or beam
-	Beam      Beam    `yaml:"beam"`
+	Delimiter string          `yaml:"delimiter"`
+	Columns   Columns         `yaml:"columns"`
+	Runner    string          `yaml:"runner"` // local (default) or beam
+	Beam      beamopt.Options `yaml:"beam"`   // the Beam backend's options (package beam reads them)
 	// ProvenanceKey is a key file: inputs are then identified by keyed digests
 	// (provenance.go); "" falls back to $GRAPHDP_PROVENANCE_KEY_FILE.
 	ProvenanceKey string `yaml:"provenance_key"`
@@ -65,46 +65,12 @@ type Columns struct {
 	Distance string `yaml:"binding_distance"` // a mechanism table's binding distance column
 }
 
-// Beam holds the options of a cluster run (runner: beam).
-type Beam struct {
-	Runner   string   `yaml:"runner"`   // prism (default), flink, spark, dataflow
-	Endpoint string   `yaml:"endpoint"` // job service host:port for portable runners
-	Extra    []string `yaml:"extra"`    // further runner flags, passed through
-	Staging  string   `yaml:"staging"`  // a folder every worker can reach (gs://…, s3://…); "" = local temp (Prism only)
-	// Partitioning and rounds (docs/BEAM.md's cost model); 0 = a default from the
-	// input size. ShardSize (vertices per shard) and Shards (their number) exclude
-	// each other.
-	ShardSize         int `yaml:"shard_size"`
-	Shards            int `yaml:"shards"`
-	Buckets           int `yaml:"buckets"`             // id-join buckets of the build
-	RoundsPerPipeline int `yaml:"rounds_per_pipeline"` // rounds one Beam pipeline runs
-	// WorkerTimeout is how long a job submitted to a job server may run before
-	// some worker reports progress, as a Go duration ("10m"); "" = the beam
-	// package's default.
-	WorkerTimeout string `yaml:"worker_timeout"`
-}
-
-// Timeout parses WorkerTimeout (0 when it is not given).
-func (b Beam) Timeout() (time.Duration, error) {
-	if b.WorkerTimeout == "" {
-		return 0, nil
-	}
-	d, err := time.ParseDuration(b.WorkerTimeout)
-	if err == nil && d <= 0 {
-		err = fmt.Errorf("must be positive")
-	}
-	if err != nil {
-		return 0, fmt.Errorf("beam.worker_timeout: %q: %v (a duration such as 90s or 10m)", b.WorkerTimeout, err)
-	}
-	return d, nil
-}
-
 // Engines lists the engine names run accepts.
 var Engines = []string{"propagate", "per-source", "rounds"}
 
 // DefaultJob is the starting point before a config file and flags apply.
 func DefaultJob() Job {
-	return Job{Engine: "propagate", List: 10, Runner: "local", Beam: Beam{Runner: "prism"}}
+	return Job{Engine: "propagate", List: 10, Runner: "local", Beam: beamopt.Options{Runner: "prism"}}
 }
 
 // SetEpsilon records that ε was given (it has no default: 0 is a legal value).
@@ -233,26 +199,10 @@ func (j *Job) Problems(required []string, found ...string) []string {
 			add("max_deterministic: %v", err)
 		}
 	}
-	for _, x := range []struct {
-		name string
-		v    int
-	}{{"beam.shard_size", j.Beam.ShardSize}, {"beam.shards", j.Beam.Shards}, {"beam.buckets", j.Beam.Buckets}, {"beam.rounds_per_pipeline", j.Beam.RoundsPerPipeline}} {
-		if x.v < 0 || x.v > math.MaxInt32 {
-			add("%s: must be in [0, %d] (0 means a default from the input size), got %d", x.name, math.MaxInt32, x.v)
-		}
-	}
-	if j.Beam.ShardSize > 0 && j.Beam.Shards > 0 {
-		add("beam.shard_size and beam.shards: give one of them, not both")
-	}
-	switch {
-	case !slices.Contains(Runners, j.Runner):
+	if !slices.Contains(Runners, j.Runner) {
 		add("runner: %q is not one of %v", j.Runner, Runners)
-	case j.Runner == "beam" && j.Beam.Runner == "":
-		add("beam.runner: required with runner: beam")
 	}
-	if _, err := j.Beam.Timeout(); err != nil {
-		add("%v", err)
-	}
+	probs = append(probs, j.Beam.Problems(j.Runner == "beam")...)
 	if _, err := j.Provenance(); err != nil {
 		add("%v", err)
 	}

@@ -50,7 +50,7 @@ type Summary struct {
 	Truthful  int     `json:"truthful"`    // vertices with p_true = 1
 	MeanPTrue float64 `json:"mean_p_true"` // over all vertices
 	// Classes are the per-answer figures: sensitivity, specificity, min p_true.
-	Classes *report.Classes `json:"classes,omitempty"`
+	Classes *check.Classes `json:"classes,omitempty"`
 	// Deterministic are the datasets answered with p_one exactly 0 or 1, and which of
 	// them are private (check.Deterministic).
 	Deterministic *check.Deterministic `json:"deterministic,omitempty"`
@@ -64,7 +64,9 @@ type Summary struct {
 	// beside PeakRSSBytes (docs/PERFORMANCE.md, "Memory model").
 	Memory *MemoryModel `json:"memory_model,omitempty"`
 
-	Beam *BeamRun `json:"beam,omitempty"` // what a Beam run's rounds did
+	// Backend is what the backend tells of itself (Beam: its shards and rounds):
+	// written last, under its Key, in the JSON summary (MarshalJSON).
+	Backend BackendReport `json:"-"`
 }
 
 // modelShown is the smallest modelled peak the human summary prints.
@@ -76,34 +78,6 @@ type MemoryModel struct {
 	Memory
 	BudgetBytes  int64  `json:"budget_bytes"`
 	BudgetSource string `json:"budget_source,omitempty"`
-}
-
-// BeamRun is what the rounds of a Beam run did (docs/BEAM.md's cost model): its
-// partition, its pipelines, and per round the frontier that crossed the wire.
-type BeamRun struct {
-	Shards            int         `json:"shards"`
-	ShardSize         int         `json:"shard_size"` // vertices per shard
-	Buckets           int         `json:"buckets"`
-	RoundsPerPipeline int         `json:"rounds_per_pipeline"`
-	Pipelines         int         `json:"pipelines"`        // rounds, repair and finish pipelines
-	Rounds            int         `json:"rounds"`           // rounds in which some shard settled, all solves
-	Offers            int64       `json:"offers"`           // candidates shuffled, all rounds, both colours
-	OfferBytes        int64       `json:"offer_bytes"`      // their encoded bytes
-	Written           int64       `json:"written_bytes"`    // candidates written to staging by the rounds (not shuffled)
-	CutArcs           int64       `json:"changed_cut_arcs"` // cut arcs of changed vertices, all rounds: the offers are at most these
-	PerRound          []BeamRound `json:"per_round"`
-}
-
-// BeamRound is one round: how many shards settled, how many vertices changed, and the
-// offers (count and bytes) it shuffled to the next round.
-type BeamRound struct {
-	Round   int   `json:"round"`
-	Shards  int   `json:"shards_settled"`
-	Changed int64 `json:"changed"`
-	Offers  int64 `json:"offers"`
-	Bytes   int64 `json:"bytes"`
-	Written int64 `json:"written_bytes"`    // candidates of the shards that changed, written to staging
-	CutArcs int64 `json:"changed_cut_arcs"` // cut arcs of the vertices that changed: the offers are at most these
 }
 
 // Input identifies one input file: its digest is keyed or absent when the file
@@ -174,6 +148,25 @@ func (s *Summary) EncodeJSON(w io.Writer) error {
 	return enc.Encode(s)
 }
 
+// MarshalJSON is the summary's fields, then the backend's report under its key.
+func (s *Summary) MarshalJSON() ([]byte, error) {
+	type fields Summary // without this method
+	b, err := json.Marshal((*fields)(s))
+	if err != nil || s.Backend == nil {
+		return b, err
+	}
+	key, err := json.Marshal(s.Backend.Key())
+	if err != nil {
+		return nil, err
+	}
+	rep, err := json.Marshal(s.Backend)
+	if err != nil {
+		return nil, err
+	}
+	b = append(append(append(append(b[:len(b)-1], ','), key...), ':'), rep...)
+	return append(b, '}'), nil
+}
+
 // Human prints the short summary people read on stderr.
 func (s *Summary) Human(w io.Writer) {
 	components := words.Count(int64(s.Components), "component", "components")
@@ -210,13 +203,10 @@ func (s *Summary) Human(w io.Writer) {
 	for _, p := range s.Phases {
 		parts = append(parts, fmt.Sprintf("%s %.3fs", p.Name, p.Seconds))
 	}
-	if b := s.Beam; b != nil {
-		per := 0.0
-		if b.Offers > 0 {
-			per = float64(b.OfferBytes) / float64(b.Offers)
+	if b := s.Backend; b != nil {
+		for _, l := range b.Lines() {
+			fmt.Fprintf(w, "  %s\n", l)
 		}
-		fmt.Fprintf(w, "  beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB, %.1f bytes each) for %d changed cut arcs\n",
-			b.Shards, b.ShardSize, b.Rounds, b.Pipelines, b.Offers, float64(b.OfferBytes)/(1<<20), per, b.CutArcs)
 	}
 	// The model counts the large arrays, not the process's fixed tens of MiB: it is
 	// printed where it says something (docs/PERFORMANCE.md, "Memory model").

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -18,5 +20,44 @@ func TestSummaryHumanComponents(t *testing.T) {
 		if !strings.HasSuffix(first+"\n", c.want) {
 			t.Errorf("components %d: %q, want it to end in %q", c.n, first, c.want)
 		}
+	}
+}
+
+// shardsReport is a backend's own report, as a cluster backend gives one.
+type shardsReport struct {
+	Shards int `json:"shards"`
+}
+
+func (r *shardsReport) Key() string     { return "cluster" }
+func (r *shardsReport) Lines() []string { return []string{fmt.Sprintf("cluster: %d shards", r.Shards)} }
+
+// A backend's report is the JSON summary's last key (after peak_rss_bytes and the
+// memory model), decodes back, and prints its lines before the time line; without
+// one, the summary has no such key.
+func TestSummaryBackendReport(t *testing.T) {
+	s := &Summary{Engine: "e", Vertices: 3, Backend: &shardsReport{Shards: 7}}
+	var b bytes.Buffer
+	if err := s.EncodeJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Vertices int          `json:"vertices"`
+		Cluster  shardsReport `json:"cluster"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back.Vertices != 3 || back.Cluster.Shards != 7 {
+		t.Fatalf("decoded %+v, %v from %s", back, err, b.String())
+	}
+	if !strings.HasSuffix(strings.TrimSpace(b.String()), "\"cluster\": {\n    \"shards\": 7\n  }\n}") {
+		t.Errorf("the report is not the last key:\n%s", b.String())
+	}
+	var h bytes.Buffer
+	s.Human(&h)
+	if !strings.Contains(h.String(), "\n  cluster: 7 shards\n  time ") {
+		t.Errorf("printed:\n%s", h.String())
+	}
+	s.Backend = nil
+	b.Reset()
+	if err := s.EncodeJSON(&b); err != nil || strings.Contains(b.String(), "cluster") {
+		t.Errorf("without a report: %v\n%s", err, b.String())
 	}
 }

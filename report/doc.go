@@ -17,10 +17,10 @@
 //     p_true rounded to 9 decimals; a dataset gains on randomized response when its
 //     p_true exceeds α = (e^ε+δ)/(e^ε+1) by more than Tolerance, loses when below by
 //     more, and is equal otherwise. The audit is check.Verify with zero tolerance.
-//     Per answer (classes.go): sensitivity and specificity are the unweighted mean
+//     Per answer (check.Stats, check/stats.go): sensitivity and specificity are the unweighted mean
 //     p_true of the answer-1 and answer-0 datasets (1 for an answer with none), the
 //     balanced accuracy their mean; a mechanism is degenerate when p_one varies by at
-//     most ConstantWithin while both answers occur, or an answer's mean is below
+//     most check.ConstantWithin while both answers occur, or an answer's mean is below
 //     PoorMean. A deterministic dataset (p_one 0 or 1) is private exactly when it has
 //     neighbours and every DP inequality on its edges holds (check.FindDeterministic:
 //     the rule lives beside the audit; report only states it).

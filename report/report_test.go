@@ -79,7 +79,7 @@ func TestComputePaperPath(t *testing.T) {
 	// answer 0 with 0.7, 0.9 (specificity 0.8); p_one spans 0.1 … 0.4.
 	c := j.Classes
 	if !near(c.Sensitivity, 0.3) || !near(c.Specificity, 0.8) || !near(c.Balanced, 0.55) || !near(c.MinPTrue, 0.2) ||
-		c.Answer1 != (Class{2, c.Sensitivity, 0.2}) || c.Answer0 != (Class{2, c.Specificity, 0.7}) || !near(c.POneRange, 0.3) {
+		c.Answer1 != (Class{Datasets: 2, Mean: c.Sensitivity, Min: 0.2}) || c.Answer0 != (Class{Datasets: 2, Mean: c.Specificity, Min: 0.7}) || !near(c.POneRange, 0.3) {
 		t.Errorf("classes %+v", c)
 	}
 	// α = (2 + 0)/(2 + 1) = 2/3: v1 (+1/30) and v4 (+7/30) gain, v2 (−4/15) and v3
@@ -290,7 +290,7 @@ func TestPlainPrivacy(t *testing.T) {
 // is the other class's mean; a constant answer has p_one range 0.
 func TestClassesOneAnswer(t *testing.T) {
 	c := ClassesOf([]bool{true, true}, []float64{0.25, 0.25}, nil)
-	if c.Answer0 != (Class{0, 1, 1}) || c.Answer1 != (Class{2, 0.25, 0.25}) || c.Balanced != 0.25 || c.MinPTrue != 0.25 || c.POneRange != 0 {
+	if c.Answer0 != (Class{Datasets: 0, Mean: 1, Min: 1}) || c.Answer1 != (Class{Datasets: 2, Mean: 0.25, Min: 0.25}) || c.Balanced != 0.25 || c.MinPTrue != 0.25 || c.POneRange != 0 {
 		t.Errorf("classes %+v", c)
 	}
 }

@@ -199,8 +199,9 @@ func Compute(ctx context.Context, in Input) (*Report, error) {
 			pt[v] = 1 - p
 		}
 	}
-	r.Accuracy = accuracy(pt)
-	r.Classes = ClassesOf(in.Answer, in.POne, pt)
+	st := check.StatsOf(in.Answer, in.POne, pt)
+	r.Accuracy = accuracy(pt, st)
+	r.Classes = st.Classes()
 	r.Levels = levels(pt)
 	dist, kind := in.Distance, "binding"
 	if dist == nil {
@@ -274,23 +275,19 @@ func leastAccurate(in Input, pt []float64, k int) []Dataset {
 	return out
 }
 
-func accuracy(pt []float64) Accuracy {
+// accuracy is pt's distribution; its mean and truthful count are st's (check.Stats).
+func accuracy(pt []float64, st *check.Stats) Accuracy {
 	n := len(pt)
 	a := Accuracy{Histogram: make([]Bin, Bins)}
 	for k := range a.Histogram {
 		a.Histogram[k] = Bin{Lo: float64(k) / Bins, Hi: float64(k+1) / Bins}
 	}
-	sum := 0.0
 	for _, p := range pt {
-		sum += p
-		if p == 1 {
-			a.Truthful++
-		}
 		a.Histogram[min(int(p*Bins), Bins-1)].Count++
 	}
 	sorted := slices.Clone(pt)
 	slices.Sort(sorted)
-	a.Mean, a.Min, a.Max = sum/float64(n), sorted[0], sorted[n-1]
+	a.Mean, a.Min, a.Max, a.Truthful = st.Mean(), sorted[0], sorted[n-1], st.Truthful()
 	for _, pc := range quantilePercents {
 		rank := (pc*n + 99) / 100 // ⌈pc·n/100⌉ in integers
 		a.Quantiles = append(a.Quantiles, Quantile{Q: float64(pc) / 100, PTrue: sorted[max(rank, 1)-1]})

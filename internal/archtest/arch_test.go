@@ -22,7 +22,7 @@ var floors = map[string]int{
 	"dp": 1, "graph": 1,
 	"bfs": 2, "check": 2, "cover": 2, "internal/testgraph": 2, "internal/graphgen": 2,
 	"ingest": 3, "sink": 3,
-	"ledger": 4, "optimize": 4, "report": 4, "release": 4,
+	"ledger": 4, "optimize": 4, "report": 4, "release": 4, "beam/beamopt": 4,
 	"pipeline": 5,
 	"beam":     6, "toolkit": 6,
 	"internal/cli": 7,

@@ -27,6 +27,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/graphdp/graphdp/beam"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -34,7 +35,15 @@ import (
 type sample struct {
 	wall, cpu float64 // seconds
 	rss       float64 // MiB
-	sum       *pipeline.Summary
+	sum       *summary
+}
+
+// summary is a run's JSON summary with the Beam backend's report.
+type summary struct {
+	pipeline.Summary
+	beam struct {
+		Beam *beam.Report `json:"beam"`
+	}
 }
 
 func main() {
@@ -60,7 +69,7 @@ func main() {
 		a, _ := os.ReadFile(out["local"])
 		b, _ := os.ReadFile(out["beam"])
 		l, m := median(runs["local"]), median(runs["beam"])
-		br := runs["beam"][0].sum.Beam
+		br := runs["beam"][0].sum.beam.Beam
 		var largest int64
 		for _, r := range br.PerRound {
 			largest = max(largest, r.Bytes)
@@ -90,9 +99,15 @@ func run(bin, job, runner string) (sample, string, error) {
 	if err != nil {
 		return sample{}, "", err
 	}
-	var s pipeline.Summary
-	if err := json.Unmarshal(raw, &s); err != nil {
+	var s summary
+	if err := json.Unmarshal(raw, &s.Summary); err == nil {
+		err = json.Unmarshal(raw, &s.beam)
+	}
+	if err != nil {
 		return sample{}, "", err
+	}
+	if runner == "beam" && s.beam.Beam == nil {
+		return sample{}, "", fmt.Errorf("%s: no beam report", sum)
 	}
 	ps := cmd.ProcessState
 	x := sample{wall: s.WallSeconds, cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), sum: &s}

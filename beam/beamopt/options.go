@@ -1,0 +1,89 @@
+// Package beamopt is the Beam backend's options as a job states them (the config
+// file's beam: keys and the --beam-runner, --staging, --shards… flags): the one
+// type both the job description (package pipeline, which parses config files and
+// flags) and the backend (package beam, which reads them once) use. It links no Beam
+// package, so that cmd/graphdp, which has no Beam runner, still parses and checks a
+// job that names one.
+//
+// Invariants:
+//
+//  1. Options holds what the job says, never a default the backend derives from the
+//     input (shard size, buckets): zero means "the backend's default".
+//  2. Problems reports every bad value at once, in the words of the config key.
+package beamopt
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// Options are a cluster run's options (runner: beam).
+type Options struct {
+	Runner   string   `yaml:"runner"`   // prism (default, in-process), flink, spark, dataflow, universal
+	Endpoint string   `yaml:"endpoint"` // job service host:port for portable runners
+	Extra    []string `yaml:"extra"`    // further runner flags, "--name=value", set on Beam's flags
+	// Staging is a folder on a filesystem every worker can reach (gs://…, s3://…, or
+	// a shared mount) for shard states between pipelines; "" means a temporary local
+	// folder, which only Prism can use. It is removed after the run.
+	Staging string `yaml:"staging"`
+	// Partitioning and rounds (docs/BEAM.md's cost model); 0 = a default from the
+	// input size. ShardSize (vertices per shard) and Shards (their number) exclude
+	// each other.
+	ShardSize         int `yaml:"shard_size"`
+	Shards            int `yaml:"shards"`
+	Buckets           int `yaml:"buckets"`             // id-join buckets of the build
+	RoundsPerPipeline int `yaml:"rounds_per_pipeline"` // rounds one Beam pipeline runs
+	// WorkerTimeout is how long a job submitted to a job server may run before
+	// some worker reports progress, as a Go duration ("10m"); "" = the beam
+	// package's default.
+	WorkerTimeout string `yaml:"worker_timeout"`
+}
+
+// Timeout parses WorkerTimeout (0 when it is not given).
+func (o Options) Timeout() (time.Duration, error) {
+	if o.WorkerTimeout == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(o.WorkerTimeout)
+	if err == nil && d <= 0 {
+		err = fmt.Errorf("must be positive")
+	}
+	if err != nil {
+		return 0, fmt.Errorf("beam.worker_timeout: %q: %v (a duration such as 90s or 10m)", o.WorkerTimeout, err)
+	}
+	return d, nil
+}
+
+// RunnerName is the Beam runner the options name: Runner, or prism.
+func (o Options) RunnerName() string {
+	if o.Runner == "" {
+		return "prism"
+	}
+	return o.Runner
+}
+
+// Problems lists the options' bad values (invariant 2); used is whether the job
+// runs on Beam (a Beam runner is then required).
+func (o Options) Problems(used bool) []string {
+	var probs []string
+	add := func(format string, a ...any) { probs = append(probs, fmt.Sprintf(format, a...)) }
+	for _, x := range []struct {
+		name string
+		v    int
+	}{{"beam.shard_size", o.ShardSize}, {"beam.shards", o.Shards}, {"beam.buckets", o.Buckets}, {"beam.rounds_per_pipeline", o.RoundsPerPipeline}} {
+		if x.v < 0 || x.v > math.MaxInt32 {
+			add("%s: must be in [0, %d] (0 means a default from the input size), got %d", x.name, math.MaxInt32, x.v)
+		}
+	}
+	if o.ShardSize > 0 && o.Shards > 0 {
+		add("beam.shard_size and beam.shards: give one of them, not both")
+	}
+	if used && o.Runner == "" {
+		add("beam.runner: required with runner: beam")
+	}
+	if _, err := o.Timeout(); err != nil {
+		add("%v", err)
+	}
+	return probs
+}

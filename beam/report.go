@@ -1,0 +1,46 @@
+package beam
+
+import "fmt"
+
+// Report is what a Beam run's rounds did (docs/BEAM.md's cost model): its partition,
+// its pipelines, and per round the frontier that crossed the wire. It is the Beam
+// backend's part of the run summary (pipeline.BackendReport): the JSON summary's
+// "beam" object and one printed line.
+type Report struct {
+	Shards            int     `json:"shards"`
+	ShardSize         int     `json:"shard_size"` // vertices per shard
+	Buckets           int     `json:"buckets"`
+	RoundsPerPipeline int     `json:"rounds_per_pipeline"`
+	Pipelines         int     `json:"pipelines"`        // rounds, repair and finish pipelines
+	Rounds            int     `json:"rounds"`           // rounds in which some shard settled, all solves
+	Offers            int64   `json:"offers"`           // candidates shuffled, all rounds, both colours
+	OfferBytes        int64   `json:"offer_bytes"`      // their encoded bytes
+	Written           int64   `json:"written_bytes"`    // candidates written to staging by the rounds (not shuffled)
+	CutArcs           int64   `json:"changed_cut_arcs"` // cut arcs of changed vertices, all rounds: the offers are at most these
+	PerRound          []Round `json:"per_round"`
+}
+
+// Round is one round: how many shards settled, how many vertices changed, and the
+// offers (count and bytes) it shuffled to the next round.
+type Round struct {
+	Round   int   `json:"round"`
+	Shards  int   `json:"shards_settled"`
+	Changed int64 `json:"changed"`
+	Offers  int64 `json:"offers"`
+	Bytes   int64 `json:"bytes"`
+	Written int64 `json:"written_bytes"`    // candidates of the shards that changed, written to staging
+	CutArcs int64 `json:"changed_cut_arcs"` // cut arcs of the vertices that changed: the offers are at most these
+}
+
+// Key is the report's key in the JSON summary.
+func (r *Report) Key() string { return "beam" }
+
+// Lines is the report in the printed summary.
+func (r *Report) Lines() []string {
+	per := 0.0
+	if r.Offers > 0 {
+		per = float64(r.OfferBytes) / float64(r.Offers)
+	}
+	return []string{fmt.Sprintf("beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB, %.1f bytes each) for %d changed cut arcs",
+		r.Shards, r.ShardSize, r.Rounds, r.Pipelines, r.Offers, float64(r.OfferBytes)/(1<<20), per, r.CutArcs)}
+}

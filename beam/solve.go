@@ -1,0 +1,153 @@
+package beam
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/sink"
+)
+
+// Solve runs pipelines of RoundsPerPipeline block-centric rounds until no offer is
+// pending, under the driver's repair policy rp (bfs.Solve's): when the first solve
+// is feasible but hitting-set values lie above their bounds (within Tolerance),
+// colour 1's are moved onto them, else colour 0's, and the rounds run again from the
+// repaired values, at most rp.Max times. Round numbers (staging versions) continue
+// across repairs. The finish pipeline then decides feasibility, audits and counts
+// components (finish.go).
+func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solved, error) {
+	rp := p.Repair
+	if p.Audit != nil {
+		b.c.Audit, b.c.AuditEpsilon, b.c.AuditDelta = true, p.Audit.Epsilon, p.Audit.Delta
+	}
+	c, l := b.c, b.l
+	per := b.opts.RoundsPerPipeline
+	if per <= 0 {
+		per = DefaultRoundsPerPipeline
+	}
+	rs := &Report{Shards: l.Shards(), ShardSize: int(c.ShardSize), Buckets: c.Buckets, RoundsPerPipeline: per}
+	b.rs = rs
+	pending := func(round int) []string {
+		files := make([]string, l.Shards())
+		for sh := range files {
+			files[sh] = pendingFile(c.Staging, round, sh)
+		}
+		return files
+	}
+	round, repairs, first := 0, 0, 0
+	var x roundsReport
+	for {
+		var err error
+		if round, x, err = b.rounds(ctx, pending, round, per); err != nil {
+			return nil, err
+		}
+		if repairs == 0 {
+			first = round
+		}
+		if repairs == rp.Max || (repairs == 0 && x.Beyond > 0) {
+			break // infeasible is decided on the first solve, by the finish
+		}
+		colour := 1
+		if x.Above[1] == 0 {
+			colour = 0
+		}
+		if x.Above[colour] == 0 {
+			break
+		}
+		if err := b.exec(ctx, repairPipeline(c, pending(round), colour, round+1)); err != nil {
+			return nil, fmt.Errorf("beam: repair %d: %w", repairs+1, err)
+		}
+		rs.Pipelines++
+		round++
+		repairs++
+		b.log.Info("beam repair", "stage", "propagate", "repair", repairs, "colour", colour, "values", x.Above[colour])
+	}
+	fd, err := b.finish(ctx, pending(round), repairs == 0, bfs.Tolerance)
+	if err != nil {
+		return nil, err
+	}
+	if fd.Infeasible == 0 && !rp.Kept(x.Above[0]+x.Above[1] > 0, fd.MaxMove) {
+		// bfs.Solve's refused repair: the input is rejected with the first solve's
+		// values above their bounds at all (tolerance 0).
+		if fd, err = b.finish(ctx, pending(first), true, 0); err != nil {
+			return nil, err
+		}
+	}
+	b.fd = fd
+	sol := &pipeline.Solved{Infeasible: fd.Infeasible, Repaired: int(fd.Moved), Components: fd.Components}
+	if fd.Infeasible > 0 {
+		if sol.Conflicts, err = conflicts(ctx, c, fd); err != nil {
+			return nil, err
+		}
+	}
+	return sol, nil
+}
+
+// rounds runs rounds pipelines from round until no offer is pending (the fixed
+// point: doc.go invariant 4), and returns the last round and its report.
+func (b *backend) rounds(ctx context.Context, pending func(int) []string, round, per int) (int, roundsReport, error) {
+	rs := b.rs
+	for {
+		if err := b.exec(ctx, roundsPipeline(b.c, pending(round), round, per)); err != nil {
+			return 0, roundsReport{}, fmt.Errorf("beam: rounds %d-%d: %w", round+1, round+per, err)
+		}
+		rs.Pipelines++
+		x, err := gatherReport(ctx, b.c.Staging, round+per, b.l)
+		if err != nil {
+			return 0, x, err
+		}
+		for k, r := range x.Rounds {
+			r.Round = round + 1 + k
+			if r.Shards > 0 {
+				rs.Rounds++
+				rs.Offers += r.Offers
+				rs.OfferBytes += r.Bytes
+				rs.Written += r.Written
+				rs.CutArcs += r.CutArcs
+				rs.PerRound = append(rs.PerRound, r)
+			}
+		}
+		round += per
+		b.log.Info("beam rounds", "stage", "propagate", "round", round, "pending_offers", x.Pending, "rounds_with_work", rs.Rounds)
+		if x.Pending == 0 {
+			return round, x, nil
+		}
+	}
+}
+
+// finish runs the finish pipeline on the candidates pending and gathers its findings.
+func (b *backend) finish(ctx context.Context, pending []string, check bool, tol float64) (*finished, error) {
+	if err := b.exec(ctx, finishPipeline(b.c, pending, check, tol)); err != nil {
+		return nil, fmt.Errorf("beam: finish: %w", err)
+	}
+	b.rs.Pipelines++
+	return gatherFinish(ctx, b.c, b.l)
+}
+
+// Audit is what the finish found: check.Verify's audit merged over the shards, the
+// deterministic datasets (check.FindDeterministic per shard, joined along the cut:
+// components.go) and the components; the first violation's ends are named by id.
+func (b *backend) Audit(ctx context.Context) (*pipeline.Audited, error) {
+	fd := b.fd
+	a := &pipeline.Audited{Audit: fd.Audit, Deterministic: fd.Deterministic, Components: fd.Components}
+	if fd.Audit.Violations > 0 && len(fd.Audit.First) > 0 {
+		w := fd.Audit.First[0]
+		id, _, err := idsAt(ctx, b.c, []int32{w.U, w.V})
+		if err != nil {
+			return nil, err
+		}
+		a.FirstIDs = [2]string{id[w.U], id[w.V]}
+	}
+	return a, nil
+}
+
+// Write stages job.Out in out from the shards' output blocks (assemble); the
+// mechanism's Stats are summed on the way, in position order.
+func (b *backend) Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string) (*pipeline.Written, error) {
+	st, err := assemble(ctx, b.c, b.pl, b.l, b.fd, out, path, meta)
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline.Written{Rows: int64(b.c.N), Stats: st}, nil
+}

@@ -1,0 +1,265 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/progress"
+	"github.com/graphdp/graphdp/internal/words"
+)
+
+// Run executes a validated job on this machine (doc.go): its mechanism and its
+// summary are published together or not at all (sink.Outputs).
+func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
+	b, err := Local(job)
+	if err != nil {
+		return nil, err
+	}
+	return Drive(ctx, job, b, log)
+}
+
+// Drive runs a validated job on backend b: the one sequence of a run's stages for
+// every backend (Backend). The mechanism and the summary are published together or
+// not at all (sink.Outputs).
+func Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary, error) {
+	return DrivePolicy(ctx, job, b, log, Policy{Repair: bfs.DefaultRepair})
+}
+
+// DrivePolicy is Drive under the policy p (tests only).
+func DrivePolicy(ctx context.Context, job Job, b Backend, log *slog.Logger, p Policy) (*Summary, error) {
+	defer b.Close()
+	out := sink.NewOutputs()
+	defer out.Abort()
+	d := &driver{job: job, b: b, log: log, p: p}
+	s, err := d.stages(ctx, out)
+	if err != nil {
+		return s, err
+	}
+	if err := out.Commit(ctx); err != nil {
+		return s, err
+	}
+	log.Info("written", "stage", "write", "out", job.Out, "summary", job.Summary, "rows", s.Vertices)
+	return s, nil
+}
+
+// driver is one run in progress.
+type driver struct {
+	job  Job
+	b    Backend
+	log  *slog.Logger
+	p    Policy
+	t    *timer
+	prog *display
+	s    *Summary
+}
+
+// phase starts the phase called name, whose work counts in unit ("": not counted,
+// elapsed time only), and returns ctx with its progress.Counter.
+func (d *driver) phase(ctx context.Context, name, unit string) context.Context {
+	if unit == "" || !d.b.Counted() {
+		d.prog.phase(name, nil, nil, "")
+		return ctx
+	}
+	c := new(progress.Counter)
+	d.prog.phase(name, &c.Done, c.Total.Load, unit)
+	return progress.With(ctx, c)
+}
+
+// stages is the run up to the publication: it stages the mechanism (job.Out) and,
+// when job.Summary is set, the summary in out, for the caller to commit.
+func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error) {
+	job := &d.job
+	if _, err := dp.New(job.Epsilon, job.Delta); err != nil {
+		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
+	}
+	prov, err := job.Provenance()
+	if err != nil {
+		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
+	}
+	runner, engine := d.b.Names()
+	d.t = newTimer()
+	d.prog = newProgress(ctx, d.log, job.Progress)
+	defer d.prog.close()
+	d.s = &Summary{Version: Build().Version, Build: Build(), Runner: runner, Engine: engine, Epsilon: job.Epsilon, Delta: job.Delta}
+	in, err := d.read(ctx, prov)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.check(ctx); err != nil {
+		return nil, err
+	}
+	if err := d.solve(ctx); err != nil {
+		return d.s, err
+	}
+	stats, err := d.audit(ctx)
+	if err != nil {
+		return d.s, err
+	}
+	s := d.s
+	if job.DryRun {
+		s.DryRun = true
+		finish(s, d.t)
+		return s, nil
+	}
+	ld := &Loaded{Vertices: &ingest.Vertices{Fingerprint: in.Vertices.Fingerprint}, Edges: &ingest.Edges{Fingerprint: in.Edges.Fingerprint},
+		Hit: &ingest.HittingSet{Fingerprint: in.HittingSet.Fingerprint}, Provenance: prov}
+	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, job.Out, Metadata(job, engine, ld))
+	if err != nil {
+		return nil, err
+	}
+	if stats == nil {
+		stats = w.Stats
+	}
+	setStats(s, stats)
+	s.Out = job.Out
+	d.log.Info("staged", "stage", "write", "out", job.Out, "rows", w.Rows, "seconds", d.t.done("write").Seconds())
+	finish(s, d.t)
+	if job.Summary != "" {
+		if err := out.WriteFile(ctx, job.Summary, s.EncodeJSON); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// read is the read and csr phases: the inputs' figures and digests, and the graph's.
+func (d *driver) read(ctx context.Context, prov Provenance) (*InputFigures, error) {
+	job, s, log := &d.job, d.s, d.log
+	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
+	in, err := d.b.Read(d.phase(ctx, "read", "rows"))
+	if err != nil {
+		return nil, err
+	}
+	s.Memory = in.Memory
+	s.Vertices, s.EdgesRead, s.HittingSet = int(in.Vertices.Rows), in.Edges.Rows, int(in.HittingSet.Rows)
+	s.Inputs.Vertices = Input{in.Vertices.Path, prov.Private(in.Vertices.Fingerprint), in.Vertices.Rows}
+	s.Inputs.Edges = Input{in.Edges.Path, prov.Public(in.Edges.Fingerprint), in.Edges.Rows}
+	s.Inputs.HittingSet = Input{in.HittingSet.Path, prov.Private(in.HittingSet.Fingerprint), in.HittingSet.Rows}
+	if w := s.EmptyEdges(); w != "" {
+		log.Warn(strings.TrimPrefix(w, "WARNING: "), "stage", "read", "edges", job.Edges)
+	}
+	attrs := []any{"stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet}
+	if m := in.Memory; m != nil {
+		attrs = append(attrs, "model_build_bytes", m.Build, "model_engine_bytes", m.Engine, "budget_bytes", m.BudgetBytes)
+	}
+	log.Info("read", append(attrs, "seconds", d.t.done("read").Seconds())...)
+	if in.DropBehind {
+		log.Info("the edges file and the run do not fit in memory together: its pages leave the page cache as they are read", "stage", "read", "edges", job.Edges)
+	}
+
+	g, err := d.b.Graph(d.phase(ctx, "csr", ""))
+	if err != nil {
+		return nil, err
+	}
+	s.EdgesKept, s.Duplicates, s.SelfLoops = g.Kept, g.Duplicates, g.SelfLoops
+	log.Info("graph built", "stage", "csr", "edges_kept", g.Kept, "duplicates", g.Duplicates, "self_loops", g.SelfLoops,
+		"seconds", d.t.done("csr").Seconds())
+	return in, nil
+}
+
+// check is the check phase: a set that misses boundary edges is rejected, naming the
+// first ones.
+func (d *driver) check(ctx context.Context) error {
+	h, err := d.b.Check(d.phase(ctx, "check", "vertices"))
+	if err != nil {
+		return err
+	}
+	d.s.BoundaryEdges, d.s.Uncovered = h.Boundary, h.Uncovered
+	if h.Uncovered > 0 {
+		return NotHittingSet(d.job.HittingSet, h.Uncovered, h.Boundary, h.First)
+	}
+	d.components(h.Components)
+	d.t.done("check")
+	return nil
+}
+
+func (d *driver) components(n int) {
+	if n >= 0 {
+		d.s.Components = n
+	}
+}
+
+// solve is the propagate phase, under the run's repair policy: conflicting
+// hitting-set values reject the input (the paper's feasibility lemma,
+// docs/DESIGN.md §3.3).
+func (d *driver) solve(ctx context.Context) error {
+	s, job := d.s, &d.job
+	sol, err := d.b.Solve(d.phase(ctx, "propagate (2 passes)", "vertices settled"), d.p)
+	if err != nil {
+		return err
+	}
+	engineTime := d.t.done("propagate")
+	s.Backend = d.b.Report()
+	d.components(sol.Components)
+	s.Violations, s.Feasible, s.Repaired = int(sol.Infeasible), sol.Infeasible == 0, sol.Repaired
+	s.Relaxations = sol.Relaxations
+	s.RelaxPerSec = float64(sol.Relaxations) / max(engineTime.Seconds(), 1e-9)
+	d.log.Info("mechanism computed", "stage", "propagate", "engine", s.Engine, "relaxations", sol.Relaxations, "seconds", engineTime.Seconds())
+	if sol.Infeasible > 0 {
+		return Infeasible(job.HittingSet, job.Epsilon, job.Delta, sol.Infeasible, sol.Conflicts)
+	}
+	return nil
+}
+
+// audit is the audit phase: a mechanism that fails the (ε,δ)-DP audit is a bug (bfs
+// doc.go, invariant 4) and nothing is written; too many deterministic datasets
+// reject the run (CheckDeterministic). It returns the mechanism's Stats when the
+// backend counted them.
+func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
+	s := d.s
+	a, err := d.b.Audit(d.phase(ctx, "audit", "vertices"))
+	if err != nil {
+		return nil, err
+	}
+	d.components(a.Components)
+	s.AuditWorst = max(a.Audit.Worst.Excess, 0)
+	if a.Audit.Edges == 0 {
+		s.AuditWorst = 0
+	}
+	if a.Audit.Violations > 0 {
+		return nil, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs, e.g. %s–%s (excess %g); nothing written",
+			a.Audit.Violations, words.Quote(a.FirstIDs[0]), words.Quote(a.FirstIDs[1]), a.Audit.First[0].Excess)
+	}
+	if a.Stats != nil {
+		setStats(s, a.Stats)
+	}
+	s.Deterministic = &a.Deterministic
+	if det := s.Deterministic; det.Count > 0 {
+		d.log.Warn("datasets answered deterministically (p_one = 0 or 1)", "stage", "audit", "count", det.Count,
+			"not_private", det.NotPrivate, "private", det.Private,
+			"no_neighbours", det.Isolated, "no_constraint", det.Unconstrained, "forced_by_hitting_set", det.Forced)
+	}
+	if err := CheckDeterministic(d.job, s); err != nil {
+		return nil, err
+	}
+	d.t.done("audit")
+	return a.Stats, nil
+}
+
+func finish(s *Summary, t *timer) {
+	s.Phases = t.phases
+	s.WallSeconds = time.Since(t.start).Seconds()
+	s.PeakRSSBytes = PeakRSS() // the peak since the last phase ended
+	for _, p := range t.phases {
+		s.PeakRSSBytes = max(s.PeakRSSBytes, p.PeakRSSBytes)
+	}
+}
+
+// setStats puts the mechanism's figures in the summary.
+func setStats(s *Summary, st *check.Stats) {
+	if st == nil {
+		return
+	}
+	s.MeanPTrue, s.Truthful = st.Mean(), st.Truthful()
+	cl := st.Classes()
+	s.Classes = &cl
+}

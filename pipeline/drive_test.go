@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
+)
+
+// pathJob is a path 10–20–30 (all answers 1) whose hitting set {10, 20} puts 20's
+// value exactly on the bound 10's imposes at ε = 1, δ = 0.01, plus extra above it.
+func pathJob(t *testing.T, extra float64) Job {
+	t.Helper()
+	pair, err := dp.New(1, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"v.csv": "id,answer\n10,1\n20,1\n30,1\n",
+		"e.csv": "src,dst\n10,20\n20,30\n",
+		"h.csv": "id,p_true\n10,0.2\n20," + strconv.FormatFloat(pair.Upper(0.2)+extra, 'g', -1, 64) + "\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	job := DefaultJob()
+	job.Vertices, job.Edges, job.HittingSet = filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"), filepath.Join(dir, "h.csv")
+	job.Out = filepath.Join(dir, "out.csv")
+	job.SetEpsilon(1)
+	job.Delta = 0.01
+	return job
+}
+
+// The driver's policy reaches what lies behind the engines on the local backend: an
+// audit of a smaller ε than the mechanism's fails (the internal error, naming the
+// first failing edge by its ids, nothing written), and a refused repair rejects the
+// input with the first solve's conflicts at tolerance 0. Beam's tests run the same
+// policies on both backends (beam: TestBeamInternalErrorLikeLocal,
+// TestBeamRejectsAFailedRepair).
+func TestDrivePolicy(t *testing.T) {
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tighter, err := dp.New(0.5, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := pathJob(t, 0)
+	b, err := Local(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = DrivePolicy(context.Background(), job, b, quiet, Policy{Repair: bfs.DefaultRepair, Audit: &tighter})
+	if err == nil || !strings.HasPrefix(err.Error(), "internal error: the computed mechanism fails the DP audit on ") || !strings.Contains(err.Error(), "e.g. 10–20 (excess ") {
+		t.Fatalf("audit at ε = 0.5: %v; want the internal error naming 10–20", err)
+	}
+	if _, err := os.Stat(job.Out); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%s written (%v)", job.Out, err)
+	}
+
+	job = pathJob(t, 5e-10) // within bfs.Tolerance above its bound: repaired by default
+	if b, err = Local(job); err != nil {
+		t.Fatal(err)
+	}
+	s, err := DrivePolicy(context.Background(), job, b, quiet, Policy{Repair: bfs.DefaultRepair})
+	if err != nil || s.Repaired != 1 {
+		t.Fatalf("default policy: %v, %v repaired; want 1", err, s)
+	}
+	os.Remove(job.Out)
+	if b, err = Local(job); err != nil {
+		t.Fatal(err)
+	}
+	refuse := bfs.Repair{Max: bfs.MaxRepairs, Kept: func(bool, float64) bool { return false }}
+	_, err = DrivePolicy(context.Background(), job, b, quiet, Policy{Repair: refuse})
+	var re *RejectError
+	if !errors.As(err, &re) || re.Kind != "infeasible" || re.Total != 2 {
+		t.Fatalf("refused repair: %v; want 2 conflicts", err)
+	}
+}

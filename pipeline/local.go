@@ -1,0 +1,182 @@
+package pipeline
+
+import (
+	"context"
+	"runtime"
+
+	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/progress"
+)
+
+// local is the in-memory backend: the inputs read by Load, the CSR graph, the
+// engine (bfs.Solve), and the checks (check.Hitting, check.Verify).
+type local struct {
+	job        Job
+	eng        bfs.Engine
+	l          *Loaded
+	g          *graph.Graph
+	in         *bfs.Instance
+	sol        *bfs.Solution
+	components chan countResult
+	auditPair  dp.Pair // the job's, unless the policy says otherwise
+}
+
+type countResult struct {
+	n   int
+	err error
+}
+
+// Local is the backend of a run on this machine. Workers goes down to the engine and
+// the CSR build; nothing here sets process-wide state (GOMAXPROCS), which a library
+// must leave to its program.
+func Local(job Job) (Backend, error) {
+	eng, err := Engine(&job)
+	if err != nil {
+		return nil, err
+	}
+	return &local{job: job, eng: eng}, nil
+}
+
+func (b *local) Names() (string, string) { return "local", b.eng.Name() }
+
+func (b *local) Counted() bool { return true }
+
+func (b *local) Read(ctx context.Context) (*InputFigures, error) {
+	l, err := Load(ctx, &b.job, Request{HittingSet: true, Engine: b.job.Engine})
+	if err != nil {
+		return nil, err
+	}
+	b.l = l
+	// The id index (4 bytes a vertex with dense int ids, 12 with sparse ones) served
+	// the inputs' references, all read now; the run writes ids from IDs. Dropped
+	// before the build's peak.
+	l.Vertices.Index = nil
+	mm := l.Memory
+	return &InputFigures{
+		Vertices:   InputFile{l.Vertices.File, l.Vertices.Fingerprint, int64(l.Vertices.IDs.Len())},
+		Edges:      InputFile{l.Edges.File, l.Edges.Fingerprint, l.Edges.Rows},
+		HittingSet: InputFile{l.Hit.File, l.Hit.Fingerprint, int64(len(l.Hit.Vertex))},
+		Memory:     &mm, DropBehind: l.DropBehind,
+	}, nil
+}
+
+// Graph puts the blocks Load's pass filled in order and builds their lists.
+func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
+	g, st, err := b.l.BuildGraph(ctx, b.job.Workers)
+	if err != nil {
+		return nil, err
+	}
+	b.g = g
+	// The build's scratch (4 bytes a row) is garbage now; collect it so that the
+	// engine's arrays reuse its pages rather than grow the heap to twice the graph
+	// (the heap holds almost no pointers: a collection costs milliseconds, and on
+	// a VM a page first touched can cost more than the collection:
+	// docs/PERFORMANCE.md, "Issue 12, fourth round").
+	runtime.GC()
+	// The count of components (one core's union-find) runs beside the hitting-set
+	// check, whose bitmaps stay in cache; the check phase ends when both have
+	// (docs/PERFORMANCE.md, "Issue 12, fifth round").
+	b.components = make(chan countResult, 1)
+	go func() {
+		n, err := g.CountComponents(ctx)
+		b.components <- countResult{n, err}
+	}()
+	return &GraphFigures{Kept: st.Kept, Duplicates: st.Duplicates, SelfLoops: st.SelfLoops}, nil
+}
+
+// Check is check.Hitting beside the count of components.
+func (b *local) Check(ctx context.Context) (*Hitting, error) {
+	progress.From(ctx).Grow(int64(b.g.N()))
+	pair, _ := dp.New(b.job.Epsilon, b.job.Delta) // checked by the driver
+	in, err := bfs.NewInstance(b.g, b.l.Vertices.Answer, b.l.Hit.Vertex, b.l.Hit.PTrue, pair)
+	if err != nil {
+		return nil, err
+	}
+	b.in = in
+	h, err := hitting(ctx, b.l, in, b.job.List)
+	c := <-b.components
+	if err == nil {
+		err = c.err
+	}
+	if err != nil {
+		return nil, err
+	}
+	h.Components = c.n
+	// The check's bitmaps and the count's union-find (4 bytes a vertex) are
+	// garbage: the engine's fields reuse their pages.
+	runtime.GC()
+	return h, nil
+}
+
+// Solve is bfs.Solve with the engine the job names; conflicts are explained by the
+// hitting-set values' ids (the paper's feasibility lemma, docs/DESIGN.md §3.3).
+func (b *local) Solve(ctx context.Context, p Policy) (*Solved, error) {
+	b.auditPair = b.in.Pair
+	if p.Audit != nil {
+		b.auditPair = *p.Audit
+	}
+	progress.From(ctx).Grow(2 * int64(b.g.N()))
+	sol, err := bfs.SolveRepair(ctx, b.in, b.eng, b.job.List, p.Repair)
+	if err != nil {
+		return nil, err
+	}
+	b.sol = sol
+	return &Solved{Infeasible: int64(sol.Infeasible), Conflicts: conflicts(b.l, sol), Repaired: sol.Moved(), Relaxations: sol.Relaxations, Components: -1}, nil
+}
+
+// Audit is check.Verify on the mechanism, the deterministic datasets and the Stats,
+// summed in position order.
+func (b *local) Audit(ctx context.Context) (*Audited, error) {
+	progress.From(ctx).Grow(int64(b.g.N()))
+	sol, ids := b.sol, b.l.Vertices.IDs
+	audit, err := check.Verify(ctx, b.g, sol.POne, b.auditPair, 0, 3)
+	if err != nil {
+		return nil, err
+	}
+	a := &Audited{Audit: audit, Components: -1}
+	if a.Audit.Violations > 0 {
+		w := a.Audit.First[0]
+		a.FirstIDs = [2]string{ids.String(int(w.U)), ids.String(int(w.V))}
+		return a, nil
+	}
+	st := new(check.Stats)
+	for v, p := range sol.PTrue {
+		st.Add(b.l.Vertices.Answer[v], sol.POne[v], p)
+	}
+	a.Stats = st
+	a.Deterministic = *findDeterministic(b.g, sol.POne, b.l.Hit.Vertex, ids)
+	return a, nil
+}
+
+// Write stages the output record (one row per vertex, in the vertices file's order).
+func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string) (*Written, error) {
+	// The engine's queues (and the graph, which nothing reads from here on) are
+	// garbage; collect them so that the output record and the writer reuse their
+	// pages rather than add fresh ones to the run's peak (docs/PERFORMANCE.md,
+	// "Memory model").
+	progress.From(ctx).Grow(int64(b.g.N()))
+	b.g = nil
+	runtime.GC()
+	rec, err := BuildRecord(nil, b.l, b.sol)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	if err := out.Write(ctx, path, rec, meta); err != nil {
+		return nil, err
+	}
+	return &Written{Rows: rec.NumRows()}, nil
+}
+
+func (b *local) Report() BackendReport { return nil }
+
+func (b *local) Close() {
+	if b.l != nil {
+		b.l.Close()
+	}
+}
