@@ -66,3 +66,49 @@ func TestCodecRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Offers read back bit for bit in both encodings: with the table of (value, source
+// value) pairs (few distinct pairs, −0 kept apart from +0) and without it (all pairs
+// distinct); the table makes an offer at most 8 bytes here, against at least 18
+// without; a cut-short message fails with errCorrupt.
+func TestOffersRoundTrip(t *testing.T) {
+	few := bfs.Offers{To: 3, From: 1}
+	many := bfs.Offers{To: 0, From: 2}
+	for i := range 40 {
+		v := int32(1000 + 3*i)
+		value := []float64{0.25, math.Copysign(0, -1), 0, 0.5}[i%4]
+		few.V, few.C = append(few.V, v), append(few.C, bfs.Cand{Value: value, A: 0.125, Bind: int32(i * 7919 % 5000), Dist: int32(i % 5)})
+		many.V, many.C = append(many.V, v), append(many.C, bfs.Cand{Value: float64(i) / 64, A: float64(i) / 128, Bind: int32(i), Dist: 1})
+	}
+	for _, c := range []struct {
+		name     string
+		o        bfs.Offers
+		one      bool
+		table    bool
+		perOffer float64
+		atMost   bool
+	}{{"table", few, true, true, 8, true}, {"raw", many, false, false, 18, false}} {
+		b := encodeOffers(c.one, c.o)
+		if got := b[1]&2 != 0; got != c.table {
+			t.Errorf("%s: table %v, want %v", c.name, got, c.table)
+		}
+		per := float64(len(b)) / float64(len(c.o.V))
+		if c.atMost && per > c.perOffer || !c.atMost && per < c.perOffer {
+			t.Errorf("%s: %.1f bytes an offer", c.name, per)
+		}
+		one, o, err := decodeOffers(b)
+		if err != nil || one != c.one || o.To != c.o.To || o.From != c.o.From || !slices.Equal(o.V, c.o.V) {
+			t.Fatalf("%s: %v %v %+v", c.name, err, one, o)
+		}
+		for i := range o.C {
+			if !sameBits(o.C[i], c.o.C[i]) {
+				t.Fatalf("%s: offer %d: %+v, want %+v", c.name, i, o.C[i], c.o.C[i])
+			}
+		}
+		for cut := 1; cut < len(b); cut++ {
+			if _, _, err := decodeOffers(b[:cut]); err != errCorrupt {
+				t.Fatalf("%s: cut at %d of %d bytes: err %v, want errCorrupt", c.name, cut, len(b), err)
+			}
+		}
+	}
+}

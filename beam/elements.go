@@ -2,9 +2,11 @@ package beam
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
@@ -116,6 +118,18 @@ func decodeErr(b []byte) (inputErr, error) {
 type block struct {
 	Shard  graph.Shard
 	HitPos []int32
+
+	// The shard's cut arcs on dense indices (bfs.Cut), numbered once per block: on
+	// first use, and kept with the block in the worker cache.
+	cutOnce sync.Once
+	cut     *bfs.Cut
+	cutErr  error
+}
+
+// cutOf is b's bfs.Cut in layout l.
+func (b *block) cutOf(l graph.Layout) (*bfs.Cut, error) {
+	b.cutOnce.Do(func() { b.cut, b.cutErr = bfs.NewCut(l, &b.Shard) })
+	return b.cut, b.cutErr
 }
 
 // info is what the output and the messages need of a shard's vertices: ids,
@@ -188,7 +202,11 @@ func decodeBlock(b []byte) (*block, error) {
 
 // bytes is the block's size in memory (the worker cache's budget).
 func (b *block) bytes() int64 {
-	return int64(8*len(b.Shard.Off) + 4*len(b.Shard.Adj) + 4*len(b.HitPos))
+	n := int64(8*len(b.Shard.Off) + 4*len(b.Shard.Adj) + 4*len(b.HitPos))
+	if b.cut != nil {
+		n += b.cut.Bytes()
+	}
+	return n
 }
 
 func (x *info) encode() []byte {
@@ -317,11 +335,25 @@ func excessOf(pair dp.Pair, b *block, v *vals) excess {
 var poneOf = bfs.GivenPOne
 
 // encodeOffers encodes one colour's offers to one shard: the frontier on the wire.
-// Vertices ascend, so they are sent as varint gaps.
+// Vertices ascend, so they are sent as varint gaps; binding vertices and distances
+// as varints. A candidate's value and source value repeat across a message (the value
+// is Step^Dist of the source value, and source values are the hitting set's pass
+// values, often a handful), so when the distinct pairs are at most half the offers
+// they go once, in a table, and each offer names its pair by index (about 6 bytes an
+// offer instead of 21); otherwise each offer carries its two float64s.
 func encodeOffers(one bool, o bfs.Offers) []byte {
 	var e enc
+	e.b = slices.Grow(e.b, 16+6*len(o.V))
 	e.b = append(e.b, tagOffers)
-	e.bool(one)
+	pairs, idx := valuePairs(o.C)
+	flags := byte(0)
+	if one {
+		flags |= 1
+	}
+	if idx != nil {
+		flags |= 2
+	}
+	e.b = append(e.b, flags)
 	e.i64(int64(o.To))
 	e.i64(int64(o.From))
 	e.u64(uint64(len(o.V)))
@@ -330,22 +362,102 @@ func encodeOffers(one bool, o bfs.Offers) []byte {
 		e.u64(uint64(v - prev))
 		prev = v
 	}
-	e.cands(o.C)
+	if idx != nil {
+		e.u64(uint64(len(pairs)))
+		for _, p := range pairs {
+			e.b = binary.LittleEndian.AppendUint64(e.b, p[0])
+			e.b = binary.LittleEndian.AppendUint64(e.b, p[1])
+		}
+		for _, k := range idx {
+			e.u64(uint64(k))
+		}
+	} else {
+		for _, c := range o.C {
+			e.f64(c.Value)
+			e.f64(c.A)
+		}
+	}
+	for _, c := range o.C {
+		e.u64(uint64(c.Bind))
+		e.u64(uint64(c.Dist))
+	}
 	return e.b
+}
+
+// valuePairs is the table of distinct (value, source value) pairs of cs, by their
+// bits, and each candidate's index in it; idx is nil when the pairs are more than
+// half the candidates (a table would not pay).
+func valuePairs(cs []bfs.Cand) (pairs [][2]uint64, idx []uint32) {
+	limit := len(cs) / 2
+	if limit == 0 {
+		return nil, nil
+	}
+	at := make(map[[2]uint64]uint32)
+	idx = make([]uint32, len(cs))
+	last, lastK := [2]uint64{}, uint32(0)
+	for j, c := range cs {
+		key := [2]uint64{math.Float64bits(c.Value), math.Float64bits(c.A)}
+		if j > 0 && key == last {
+			idx[j] = lastK
+			continue
+		}
+		k, ok := at[key]
+		if !ok {
+			if len(pairs) == limit {
+				return nil, nil
+			}
+			k = uint32(len(pairs))
+			at[key] = k
+			pairs = append(pairs, key)
+		}
+		idx[j], last, lastK = k, key, k
+	}
+	return pairs, idx
 }
 
 func decodeOffers(b []byte) (bool, bfs.Offers, error) {
 	d := dec{b: b[1:]}
-	one := d.bool()
+	if len(d.b) == 0 {
+		return false, bfs.Offers{}, errCorrupt
+	}
+	flags := d.b[0]
+	d.b = d.b[1:]
+	one, table := flags&1 != 0, flags&2 != 0
 	o := bfs.Offers{To: int32(d.i64()), From: int32(d.i64())}
-	o.V = make([]int32, d.count())
+	n := d.count()
+	o.V = make([]int32, n)
+	o.C = make([]bfs.Cand, n)
 	prev := int64(0)
 	for i := range o.V {
 		prev += int64(d.u64())
 		o.V[i] = int32(prev)
 	}
-	o.C = d.cands()
-	if d.err == nil && len(o.V) != len(o.C) {
+	if table {
+		pairs := make([][2]float64, d.count())
+		for k := range pairs {
+			pairs[k] = [2]float64{d.f64(), d.f64()}
+		}
+		for i := range o.C {
+			k := d.u64()
+			if k >= uint64(len(pairs)) {
+				d.fail()
+				break
+			}
+			o.C[i].Value, o.C[i].A = pairs[k][0], pairs[k][1]
+		}
+	} else {
+		for i := range o.C {
+			o.C[i].Value, o.C[i].A = d.f64(), d.f64()
+		}
+	}
+	for i := range o.C {
+		bind, dist := d.u64(), d.u64()
+		if bind > math.MaxInt32 || dist > math.MaxInt32 {
+			d.fail()
+		}
+		o.C[i].Bind, o.C[i].Dist = int32(bind), int32(dist)
+	}
+	if d.err == nil && (flags > 3 || len(d.b) != 0) {
 		d.err = errCorrupt
 	}
 	return one, o, d.err

@@ -123,6 +123,7 @@ func gatherReport(ctx context.Context, staging string, round int, l graph.Layout
 			r.Offers += st.Offers
 			r.Bytes += st.Bytes
 			r.Written += st.Written
+			r.CutArcs += st.CutArcs
 		}
 	}
 	return total, nil

@@ -67,6 +67,7 @@ type roundStat struct {
 	Offers  int64 // candidates it sent
 	Bytes   int64 // encoded bytes of those offers (what the shuffle carries)
 	Written int64 // bytes of the candidates it wrote to staging (not shuffled)
+	CutArcs int64 // cut arcs of the vertices that changed (the offers are at most these)
 }
 
 func (t *token) encode() []byte {
@@ -89,6 +90,7 @@ func (t *token) encode() []byte {
 		e.i64(s.Offers)
 		e.i64(s.Bytes)
 		e.i64(s.Written)
+		e.i64(s.CutArcs)
 	}
 	return e.b
 }
@@ -110,7 +112,7 @@ func decodeToken(b []byte) (*token, error) {
 	t.Excess.Beyond, t.Excess.Above[0], t.Excess.Above[1] = d.i64(), d.i64(), d.i64()
 	t.Stats = make([]roundStat, d.count())
 	for i := range t.Stats {
-		t.Stats[i] = roundStat{Settled: d.i64(), Changed: d.i64(), Offers: d.i64(), Bytes: d.i64(), Written: d.i64()}
+		t.Stats[i] = roundStat{Settled: d.i64(), Changed: d.i64(), Offers: d.i64(), Bytes: d.i64(), Written: d.i64(), CutArcs: d.i64()}
 	}
 	return t, d.err
 }
@@ -159,7 +161,10 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 		if err != nil {
 			return err
 		}
-		l := c.layout()
+		cut, err := b.cutOf(c.layout())
+		if err != nil {
+			return err
+		}
 		var changedBy [2][]int32
 		for ci, one := range []bool{false, true} {
 			p := bfs.NewPass(pair, one)
@@ -171,7 +176,9 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 			changed := st.Settle(&b.Shard, v.Cur[ci], seeds)
 			changedBy[ci] = changed
 			stat.Changed += int64(len(changed))
-			for _, o := range st.Offer(l, &b.Shard, v.Cur[ci], changed, seeds) {
+			offers, arcs := st.Offer(cut, v.Cur[ci], changed, seeds)
+			stat.CutArcs += int64(arcs)
+			for _, o := range offers {
 				msg := encodeOffers(one, o)
 				stat.Offers += int64(o.Len())
 				stat.Bytes += int64(len(msg))

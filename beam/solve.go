@@ -105,6 +105,7 @@ func (b *backend) rounds(ctx context.Context, pending func(int) []string, round,
 				rs.Offers += r.Offers
 				rs.OfferBytes += r.Bytes
 				rs.Written += r.Written
+				rs.CutArcs += r.CutArcs
 				rs.PerRound = append(rs.PerRound, r)
 			}
 		}

@@ -51,5 +51,8 @@
 //     Offer does not send what the shard knows cannot beat its target's candidate
 //     (an upper bound learnt from the offers Settle received: Stepper.knownBounds);
 //     dropping those changes no state, only rounds that would change nothing: a
-//     path in k shards takes k rounds.
+//     path in k shards takes k rounds. The kernel works on shard-local dense
+//     indices (Cut: a shard's foreign neighbours numbered once, grouped by shard):
+//     offers are combined per foreign vertex in arrays, never in maps keyed by
+//     vertex, and come out sorted without a sort.
 package bfs

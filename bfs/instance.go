@@ -16,6 +16,11 @@ type Instance struct {
 	Pair   dp.Pair
 
 	pone []float64 // p_one per hitting-set vertex once repaired (Solve), else nil
+
+	// The rounds engine's shard cuts, numbered by its first pass and reused by the
+	// other colour and the passes after a repair (set by NewInstance; copies of the
+	// instance share it, so it is keyed by graph and layout).
+	cuts *cutCache
 }
 
 // POne is the given Pr[M(Hit[i]) = 1]: p_one is the canonical form of a mechanism

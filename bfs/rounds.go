@@ -1,9 +1,7 @@
 package bfs
 
 import (
-	"cmp"
 	"context"
-	"math"
 	"runtime"
 	"slices"
 
@@ -13,359 +11,6 @@ import (
 
 	"github.com/graphdp/graphdp/internal/progress"
 )
-
-// This file is the block-centric round engine (the "think like a graph" model of
-// Giraph++ and Blogel) over the fixed point g(w) = min(own(w), min over neighbours
-// x of Step(g(x))) of docs/DESIGN.md §4.1. Vertices are cut into shards of consecutive positions.
-// In a round every shard that received offers runs to its local fixed point with
-// label-setting inside the shard (Settle), then offers, to the shards it neighbours,
-// the one-hop extensions of its cut vertices that changed (Offer). Both are pure
-// functions of one CSR block, its candidates and the offers it received, so the Beam
-// pipeline (package beam) runs exactly this code on each shard, and Rounds runs it
-// here on goroutines.
-//
-// Why rounds reach Propagate's result bit for bit: a candidate is a full key of
-// doc.go invariant 3 (value, source value, binding vertex, distance), extending a
-// candidate by one hop (Step, distance + 1) preserves the key order (keys in
-// instance.go) and never precedes it. A shard's state is the key-minimum over all
-// walks from the seeds it has seen that stay in the shard; when no offer moves, it is
-// the key-minimum over all walks from the hitting set. A walk longer than the shortest
-// path never beats it (its history is pointwise ≥ and longer), so the limit is the
-// oracle's minimum over shortest paths, which is what Propagate pops.
-
-// Cand is one candidate binding of a vertex: hitting-set vertex Bind, whose own pass
-// value is A, reaches the vertex over Dist hops with pass value Value = Step^Dist(A).
-// The zero-information candidate None has Bind = -1.
-type Cand struct {
-	Value float64
-	A     float64
-	Bind  int32
-	Dist  int32
-}
-
-// None is the candidate of a vertex nothing binds.
-func (p Pass) None() Cand { return Cand{Value: p.Top(), Bind: -1, Dist: -1} }
-
-// Own is the candidate of hitting-set vertex v with given p_one: itself at distance 0.
-func (p Pass) Own(v int32, pone float64) Cand {
-	a := p.Value(pone)
-	return Cand{Value: a, A: a, Bind: v, Dist: 0}
-}
-
-// Depth is the a-priori round bound of a pass whose smallest source value is a: the
-// largest distance at which a candidate can still be below Top (docs/DESIGN.md §4.3: once a
-// value reaches the top it constrains nothing and is not propagated), capped at limit.
-// In float64 Step reaches the top after finitely many steps when δ > 0. With δ = 0 it
-// does not, even for ε > 0: U(a) = 1 − (1 − a)/e^ε, rounded down to stay DP, has a
-// float64 fixed point just below 1 (1 − 2^−52 for ε = 0.5), and with ε = δ = 0 every
-// value is fixed. Then limit (n − 1: no shortest path is longer) is the bound.
-func (p Pass) Depth(a float64, limit int) int {
-	top := p.Top()
-	for d := 0; d < limit; d++ {
-		b := p.Step(a)
-		if b >= top {
-			return d
-		}
-		if b == a { // a fixed point below the top: never reaches it
-			return limit
-		}
-		a = b
-	}
-	return limit
-}
-
-// Stepper compares and relaxes candidates; it owns scratch buffers, so use one per
-// goroutine.
-type Stepper struct {
-	Pass
-	k keys
-
-	// The last Step computed, by the bits of its argument: the certified U and L are
-	// costly, and Settle pops values in order, so runs of equal values share one call
-	// (as in Propagate).
-	stepped         bool
-	stepIn, stepOut float64
-
-	// Settle's scratch: seeds, the FIFO, and reached / settled bitmaps.
-	seeds            []seed
-	queue            []seed
-	reached, settled []uint64
-}
-
-// NewStepper returns a Stepper for p.
-func (p Pass) NewStepper() *Stepper { return &Stepper{Pass: p, k: keys{c: p}} }
-
-// Less is the candidate order of doc.go invariant 3 (keys.less in instance.go, with
-// each candidate carrying its source value instead of looking it up by position);
-// None is after every candidate.
-func (s *Stepper) Less(x, y Cand) bool {
-	if x.Bind < 0 || y.Bind < 0 {
-		return y.Bind < 0 && x.Bind >= 0
-	}
-	if x.Value != y.Value {
-		return x.Value < y.Value
-	}
-	if x.A != y.A && x.Dist > 0 && y.Dist > 0 {
-		k := &s.k
-		k.b1 = k.history(x.A, x.Dist, k.b1)
-		k.b2 = k.history(y.A, y.Dist, k.b2)
-		for i := 1; i <= int(min(x.Dist, y.Dist)); i++ {
-			a, b := k.b1[int(x.Dist)-i], k.b2[int(y.Dist)-i]
-			if a != b {
-				return a < b
-			}
-		}
-	}
-	if x.Dist != y.Dist {
-		return x.Dist < y.Dist
-	}
-	return x.Bind < y.Bind
-}
-
-// Extend is c one hop further, or ok = false where it constrains nothing (None, or a
-// value at the top: Propagate does not queue those either).
-func (s *Stepper) Extend(c Cand) (Cand, bool) {
-	if c.Bind < 0 {
-		return Cand{}, false
-	}
-	if !s.stepped || math.Float64bits(c.Value) != math.Float64bits(s.stepIn) {
-		s.stepped, s.stepIn, s.stepOut = true, c.Value, s.Step(c.Value)
-	}
-	v := s.stepOut
-	if v >= s.Top() {
-		return Cand{}, false
-	}
-	return Cand{Value: v, A: c.A, Bind: c.Bind, Dist: c.Dist + 1}, true
-}
-
-// Offers are candidates for the vertices of one shard: V ascending, one candidate
-// each. Between shards they are the frontier (Stepper.Offer); a shard's own
-// hitting-set candidates are its offers to itself in the first round (Pass.OwnOffers).
-type Offers struct {
-	To   int32 // destination shard
-	From int32 // sending shard (To for a shard's own seeds)
-	V    []int32
-	C    []Cand
-}
-
-// Len is the number of offered vertices.
-func (o *Offers) Len() int { return len(o.V) }
-
-// OwnOffers is the first round's seed of shard to: each hitting-set vertex's own
-// candidate. hit (ascending) and pone are the shard's hitting-set vertices with their
-// p_one (Instance.POne).
-func (p Pass) OwnOffers(to int32, hit []int32, pone []float64) Offers {
-	o := Offers{To: to, From: to, V: hit, C: make([]Cand, len(hit))}
-	for j, h := range hit {
-		o.C[j] = p.Own(h, pone[j])
-	}
-	return o
-}
-
-// NoneBlock is the state of a shard of n vertices before its first round: None
-// everywhere.
-func (p Pass) NoneBlock(n int) []Cand {
-	cur := make([]Cand, n)
-	none := p.None()
-	for i := range cur {
-		cur[i] = none
-	}
-	return cur
-}
-
-// seed is a candidate for the shard's local vertex i.
-type seed struct {
-	i int32
-	c Cand
-}
-
-// Settle is one block-centric round on shard sh (doc.go invariant 8): cur, the shard's
-// candidates, is a local fixed point (no edge inside the shard improves it) for
-// what the shard has received so far; in brings new candidates for its vertices.
-// Settle lowers cur to the local fixed point including them — the key-minimum, in the
-// order of Less, over cur and every walk inside the shard that starts at an offered
-// candidate — and returns the local indices of the vertices it changed, in the order
-// it settled them.
-//
-// It is Propagate's label-setting restricted to the shard: the offers that beat cur
-// are sorted by Less and merged with a FIFO of one-hop extensions. Extend preserves
-// the order of Less and never precedes its argument, so the FIFO stays sorted and
-// every vertex is settled once, at its least candidate: O(seeds·log seeds + the
-// shard's arcs out of changed vertices). Only candidates that beat cur are queued,
-// so a round that brings little touches little.
-func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []int32) {
-	n := sh.Len()
-	seeds := s.seeds[:0]
-	for _, o := range in {
-		for j, w := range o.V {
-			i := w - sh.Lo
-			if s.Less(o.C[j], cur[i]) {
-				seeds = append(seeds, seed{i, o.C[j]})
-			}
-		}
-	}
-	s.seeds = seeds
-	if len(seeds) == 0 {
-		return nil
-	}
-	slices.SortFunc(seeds, func(x, y seed) int {
-		switch {
-		case s.Less(x.c, y.c):
-			return -1
-		case s.Less(y.c, x.c):
-			return 1
-		}
-		return cmp.Compare(x.i, y.i)
-	})
-	words := (n + 63) / 64
-	s.reached = slices.Grow(s.reached[:0], words)[:words]
-	s.settled = slices.Grow(s.settled[:0], words)[:words]
-	clear(s.reached)
-	clear(s.settled)
-	reached, settled := s.reached, s.settled
-	q, head, next := s.queue[:0], 0, 0
-	hi := sh.Lo + int32(n)
-	for {
-		var it seed
-		// The smaller of the next seed and the FIFO's front; a seed wins ties (an
-		// equal key is the same candidate).
-		if next < len(seeds) && (head == len(q) || !s.Less(q[head].c, seeds[next].c)) {
-			it = seeds[next]
-			next++
-			if settled[it.i>>6]&(1<<(it.i&63)) != 0 {
-				continue
-			}
-			reached[it.i>>6] |= 1 << (it.i & 63)
-		} else if head < len(q) {
-			it = q[head]
-			head++
-			if settled[it.i>>6]&(1<<(it.i&63)) != 0 {
-				continue // settled earlier by a smaller seed
-			}
-		} else {
-			break
-		}
-		settled[it.i>>6] |= 1 << (it.i & 63)
-		cur[it.i] = it.c
-		changed = append(changed, it.i)
-		ext, ok := s.Extend(it.c)
-		if !ok {
-			continue
-		}
-		for _, x := range sh.Neighbours(int(it.i)) {
-			if x < sh.Lo || x >= hi {
-				continue
-			}
-			j := x - sh.Lo
-			if reached[j>>6]&(1<<(j&63)) != 0 || !s.Less(ext, cur[j]) {
-				continue
-			}
-			reached[j>>6] |= 1 << (j & 63)
-			q = append(q, seed{j, ext})
-		}
-	}
-	s.queue = q[:0]
-	return changed
-}
-
-// Offer is what shard sh sends after a Settle that changed the vertices changed
-// (local indices): for every vertex w of another shard with a changed neighbour x,
-// the least Extend(cur[x]) over those x. An unchanged vertex's extension was sent in
-// the round it last changed, so only the changed cut is on the wire. Nor is an
-// extension the shard knows cannot beat w's candidate (knownBounds: from in, the
-// offers that Settle received), so a round whose offers could only come back
-// unchanged is not run (doc.go invariant 8). The result is sorted by destination
-// shard and vertex and has no empty entries.
-func (s *Stepper) Offer(l graph.Layout, sh *graph.Shard, cur []Cand, changed []int32, in []Offers) []Offers {
-	self := l.Of(sh.Lo)
-	hi := sh.Lo + int32(sh.Len())
-	known := s.knownBounds(l, sh, in)
-	best := make(map[int32]Cand)
-	for _, i := range changed {
-		var ext Cand
-		extended, ok := false, false
-		for _, w := range sh.Neighbours(int(i)) {
-			if w >= sh.Lo && w < hi {
-				continue
-			}
-			if !extended {
-				ext, ok = s.Extend(cur[i])
-				extended = true
-			}
-			if !ok {
-				break
-			}
-			if b, bounded := known[w]; bounded && !s.Less(ext, b) {
-				continue // w's candidate is b or better already
-			}
-			if b, seen := best[w]; !seen || s.Less(ext, b) {
-				best[w] = ext
-			}
-		}
-	}
-	if len(best) == 0 {
-		return nil
-	}
-	vs := make([]int32, 0, len(best))
-	for w := range best {
-		vs = append(vs, w)
-	}
-	slices.Sort(vs)
-	var out []Offers
-	for _, w := range vs {
-		to := l.Of(w)
-		if to == self {
-			panic("bfs: offer to the sending shard") // invariant 8: only cut arcs leave
-		}
-		if len(out) == 0 || out[len(out)-1].To != to {
-			out = append(out, Offers{To: to, From: self})
-		}
-		o := &out[len(out)-1]
-		o.V = append(o.V, w)
-		o.C = append(o.C, best[w])
-	}
-	return out
-}
-
-// knownBounds are upper bounds, in the order of Less, on the candidates of some of
-// sh's cut neighbours, learnt from in, the offers sh received this round: an offer c
-// from shard T for sh's vertex x whose only neighbour in T is w can only be
-// Extend(T's candidate of w) — Offer sends the least extension over x's changed
-// neighbours in T — so w's candidate is at most c (Extend never precedes its
-// argument, and candidates only improve). An extension not below c then cannot
-// change w: Settle would drop it. On a path this is the offer back across each
-// boundary, which would otherwise cost a round that changes nothing.
-func (s *Stepper) knownBounds(l graph.Layout, sh *graph.Shard, in []Offers) map[int32]Cand {
-	self := l.Of(sh.Lo)
-	var known map[int32]Cand
-	for _, o := range in {
-		if o.From == self {
-			continue // the shard's own seeds
-		}
-		lo, hi := l.Range(o.From)
-		for j, x := range o.V {
-			w, k := int32(-1), 0
-			for _, y := range sh.Neighbours(int(x - sh.Lo)) { // ascending
-				if y >= hi {
-					break
-				}
-				if y >= lo {
-					w, k = y, k+1
-				}
-			}
-			if k != 1 {
-				continue
-			}
-			if known == nil {
-				known = make(map[int32]Cand)
-			}
-			if b, seen := known[w]; !seen || s.Less(o.C[j], b) {
-				known[w] = o.C[j]
-			}
-		}
-	}
-	return known
-}
 
 // Rounds is the block-centric round engine: the same fixed point as Propagate,
 // computed by rounds over shards of ShardSize consecutive vertices (0:
@@ -445,20 +90,52 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 		poneBy[s] = append(poneBy[s], a)
 		minA = min(minA, p.Value(a))
 	}
-	for s := range k {
+	steppers := make([]*Stepper, w)
+	for i := range steppers {
+		steppers[i] = p.NewStepper()
+	}
+	// The shards' cuts are numbered once per instance and layout: the other colour,
+	// and the passes after a repair, reuse them.
+	cache := in.cuts
+	if cache == nil {
+		cache = &cutCache{}
+	}
+	key := cutKey{g, l}
+	cache.Lock()
+	cuts := cache.of[key]
+	fresh := cuts == nil
+	if fresh {
+		cuts = make([]*Cut, k)
+	}
+	err = strided(ctx, w, k, func(worker, s int) error {
 		shards[s] = g.ShardOf(l, int32(s))
 		cur[s] = p.NoneBlock(shards[s].Len())
 		if len(hitBy[s]) > 0 {
 			inbox[s] = []Offers{p.OwnOffers(int32(s), hitBy[s], poneBy[s])}
 		}
+		if !fresh {
+			return nil
+		}
+		var err error
+		cuts[s], err = steppers[worker].NewCut(l, shards[s])
+		return err
+	})
+	if err == nil && fresh {
+		if cache.of == nil {
+			cache.of = map[cutKey][]*Cut{}
+		}
+		cache.of[key] = cuts
+	}
+	cache.Unlock()
+	if err != nil {
+		return nil, RoundsRun{}, err
+	}
+	for s := range steppers {
+		steppers[s].cs = cutScratch{} // the bitmap over all positions is not needed again
 	}
 	run := RoundsRun{}
 	if len(in.Hit) > 0 {
 		run.Bound = p.Depth(minA, max(n-1, 0))
-	}
-	steppers := make([]*Stepper, w)
-	for i := range steppers {
-		steppers[i] = p.NewStepper()
 	}
 	out := make([][]Offers, k)
 	scans := make([]int64, k)
@@ -480,7 +157,8 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 			}
 			st := steppers[worker]
 			changed := st.Settle(shards[s], cur[s], inbox[s])
-			out[s] = st.Offer(l, shards[s], cur[s], changed, inbox[s])
+			out[s], _ = st.Offer(cuts[s], cur[s], changed, inbox[s])
+			inbox[s] = nil // read: a round holds its own offers and the unread ones, not two rounds'
 			for _, i := range changed {
 				scans[s] += int64(len(shards[s].Neighbours(int(i))))
 			}

@@ -13,11 +13,12 @@ type Report struct {
 	ShardSize         int     `json:"shard_size"` // vertices per shard
 	Buckets           int     `json:"buckets"`
 	RoundsPerPipeline int     `json:"rounds_per_pipeline"`
-	Pipelines         int     `json:"pipelines"`     // rounds, repair and finish pipelines
-	Rounds            int     `json:"rounds"`        // rounds in which some shard settled, all solves
-	Offers            int64   `json:"offers"`        // candidates shuffled, all rounds, both colours
-	OfferBytes        int64   `json:"offer_bytes"`   // their encoded bytes
-	Written           int64   `json:"written_bytes"` // candidates written to staging by the rounds (not shuffled)
+	Pipelines         int     `json:"pipelines"`        // rounds, repair and finish pipelines
+	Rounds            int     `json:"rounds"`           // rounds in which some shard settled, all solves
+	Offers            int64   `json:"offers"`           // candidates shuffled, all rounds, both colours
+	OfferBytes        int64   `json:"offer_bytes"`      // their encoded bytes
+	Written           int64   `json:"written_bytes"`    // candidates written to staging by the rounds (not shuffled)
+	CutArcs           int64   `json:"changed_cut_arcs"` // cut arcs of changed vertices, all rounds: the offers are at most these
 	PerRound          []Round `json:"per_round"`
 }
 
@@ -29,7 +30,8 @@ type Round struct {
 	Changed int64 `json:"changed"`
 	Offers  int64 `json:"offers"`
 	Bytes   int64 `json:"bytes"`
-	Written int64 `json:"written_bytes"` // candidates of the shards that changed, written to staging
+	Written int64 `json:"written_bytes"`    // candidates of the shards that changed, written to staging
+	CutArcs int64 `json:"changed_cut_arcs"` // cut arcs of the vertices that changed: the offers are at most these
 }
 
 // Key is the report's key in the JSON summary.
@@ -37,6 +39,10 @@ func (r *Report) Key() string { return "beam" }
 
 // Lines is the report in the printed summary.
 func (r *Report) Lines() []string {
-	return []string{fmt.Sprintf("beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB)",
-		r.Shards, r.ShardSize, r.Rounds, r.Pipelines, r.Offers, float64(r.OfferBytes)/(1<<20))}
+	per := 0.0
+	if r.Offers > 0 {
+		per = float64(r.OfferBytes) / float64(r.Offers)
+	}
+	return []string{fmt.Sprintf("beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB, %.1f bytes each) for %d changed cut arcs",
+		r.Shards, r.ShardSize, r.Rounds, r.Pipelines, r.Offers, float64(r.OfferBytes)/(1<<20), per, r.CutArcs)}
 }

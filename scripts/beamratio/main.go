@@ -1,12 +1,16 @@
 // Command beamratio measures the Beam runner on Prism against the single-machine run in
-// the same minutes (docs/BEAM.md's table): for each job it runs the graphdp-beam binary
+// the same minutes (docs/BEAM.md's tables): for each job it runs the graphdp-beam binary
 // with --runner local and --runner beam alternately, each a fresh process, checks the
-// two outputs are byte-identical (CSV), and prints the best wall time, peak RSS and
-// what the rounds shuffled.
+// two outputs are byte-identical (CSV), and prints the medians of wall time, CPU time
+// (user + system) and peak RSS of each process (Prism and its workers run inside
+// the Beam run's process, so that is the whole tree), and what the rounds shuffled:
+// offers, changed cut arcs (the offers' bound), bytes per offer.
+//
+// On a shared machine the wall times follow the load; the CPU times much less.
 //
 //	go build -o /tmp/graphdp-beam ./cmd/graphdp-beam
-//	go run ./scripts/gen -kind uniform -n 333333 -m 1000000 -out /tmp/bb/uniform
-//	go run ./scripts/beamratio -bin /tmp/graphdp-beam -reps 3 /tmp/bb/uniform/job.yaml
+//	go run ./scripts/gen -kind uniform -n 1000000 -m 10000000 -out /tmp/bb/u7
+//	go run ./scripts/beamratio -bin /tmp/graphdp-beam -reps 3 /tmp/bb/u7/job.yaml
 //
 // A job file may set beam: keys (shards, shard_size, rounds_per_pipeline).
 package main
@@ -19,65 +23,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
-func main() {
-	bin := flag.String("bin", "graphdp-beam", "the graphdp-beam binary (go build ./cmd/graphdp-beam): it runs both runners")
-	reps := flag.Int("reps", 3, "runs of each runner, interleaved; the best is shown")
-	flag.Parse()
-	fmt.Println("| job | local s | local RSS MiB | beam s | beam RSS MiB | time × | RSS × | shards | rounds | pipelines | offers | offer MiB | largest round MiB | identical |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, job := range flag.Args() {
-		best := map[string]*summary{}
-		out := map[string]string{}
-		for range *reps {
-			for _, runner := range []string{"local", "beam"} {
-				dir := filepath.Dir(job)
-				base := strings.TrimSuffix(filepath.Base(job), filepath.Ext(job))
-				o := filepath.Join(dir, base+"-"+runner+".csv")
-				sum := filepath.Join(dir, base+"-"+runner+".json")
-				cmd := exec.Command(*bin, "run", "--config", job, "--runner", runner, "--out", o, "--summary", sum, "--quiet")
-				if b, err := cmd.CombinedOutput(); err != nil {
-					fmt.Fprintf(os.Stderr, "beamratio: %s %s: %v\n%s", job, runner, err, b)
-					os.Exit(1)
-				}
-				raw, err := os.ReadFile(sum)
-				if err != nil {
-					fmt.Fprintln(os.Stderr, err)
-					os.Exit(1)
-				}
-				var s summary
-				if err := json.Unmarshal(raw, &s.Summary); err == nil {
-					err = json.Unmarshal(raw, &s.beam)
-				}
-				if err != nil {
-					fmt.Fprintln(os.Stderr, err)
-					os.Exit(1)
-				}
-				if b := best[runner]; b == nil || s.WallSeconds < b.WallSeconds {
-					best[runner] = &s
-				}
-				out[runner] = o
-			}
-		}
-		a, _ := os.ReadFile(out["local"])
-		b, _ := os.ReadFile(out["beam"])
-		l, m := best["local"], best["beam"]
-		br := m.beam.Beam
-		var largest int64
-		for _, r := range br.PerRound {
-			largest = max(largest, r.Bytes)
-		}
-		mib := func(x int64) float64 { return float64(x) / (1 << 20) }
-		fmt.Printf("| %s | %.2f | %.0f | %.2f | %.0f | %.1f | %.1f | %d | %d | %d | %d | %.1f | %.1f | %v |\n",
-			job, l.WallSeconds, mib(l.PeakRSSBytes), m.WallSeconds, mib(m.PeakRSSBytes),
-			m.WallSeconds/l.WallSeconds, float64(m.PeakRSSBytes)/float64(l.PeakRSSBytes),
-			br.Shards, br.Rounds, br.Pipelines, br.Offers, mib(br.OfferBytes), mib(largest), bytes.Equal(a, b) && len(a) > 0)
-	}
+// sample is one run's measurements.
+type sample struct {
+	wall, cpu float64 // seconds
+	rss       float64 // MiB
+	sum       *summary
 }
 
 // summary is a run's JSON summary with the Beam backend's report.
@@ -85,5 +43,93 @@ type summary struct {
 	pipeline.Summary
 	beam struct {
 		Beam *beamopt.Report `json:"beam"`
+	}
+}
+
+func main() {
+	bin := flag.String("bin", "graphdp-beam", "the graphdp-beam binary (go build ./cmd/graphdp-beam): it runs both runners")
+	reps := flag.Int("reps", 3, "runs of each runner, interleaved; the medians are shown")
+	flag.Parse()
+	fmt.Println("| job | local s | local CPU s | local RSS MiB | beam s | beam CPU s | beam RSS MiB | time × | CPU × | RSS × | shards | rounds | offers | changed cut arcs | offer MiB | bytes/offer | largest round MiB | identical |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	for _, job := range flag.Args() {
+		runs := map[string][]sample{}
+		out := map[string]string{}
+		for range *reps {
+			for _, runner := range []string{"local", "beam"} {
+				s, o, err := run(*bin, job, runner)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "beamratio: %s %s: %v\n", job, runner, err)
+					os.Exit(1)
+				}
+				runs[runner] = append(runs[runner], s)
+				out[runner] = o
+			}
+		}
+		a, _ := os.ReadFile(out["local"])
+		b, _ := os.ReadFile(out["beam"])
+		l, m := median(runs["local"]), median(runs["beam"])
+		br := runs["beam"][0].sum.beam.Beam
+		var largest int64
+		for _, r := range br.PerRound {
+			largest = max(largest, r.Bytes)
+		}
+		mib := func(x int64) float64 { return float64(x) / (1 << 20) }
+		per := 0.0
+		if br.Offers > 0 {
+			per = float64(br.OfferBytes) / float64(br.Offers)
+		}
+		fmt.Printf("| %s | %.2f | %.2f | %.0f | %.2f | %.2f | %.0f | %.1f | %.1f | %.1f | %d | %d | %d | %d | %.1f | %.1f | %.1f | %v |\n",
+			job, l.wall, l.cpu, l.rss, m.wall, m.cpu, m.rss, m.wall/l.wall, m.cpu/l.cpu, m.rss/l.rss,
+			br.Shards, br.Rounds, br.Offers, br.CutArcs, mib(br.OfferBytes), per, mib(largest), bytes.Equal(a, b) && len(a) > 0)
+	}
+}
+
+// run is one fresh process of runner on job: its measurements and output file.
+func run(bin, job, runner string) (sample, string, error) {
+	dir := filepath.Dir(job)
+	base := strings.TrimSuffix(filepath.Base(job), filepath.Ext(job))
+	o := filepath.Join(dir, base+"-"+runner+".csv")
+	sum := filepath.Join(dir, base+"-"+runner+".json")
+	cmd := exec.Command(bin, "run", "--config", job, "--runner", runner, "--out", o, "--summary", sum, "--quiet")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return sample{}, "", fmt.Errorf("%v\n%s", err, b)
+	}
+	raw, err := os.ReadFile(sum)
+	if err != nil {
+		return sample{}, "", err
+	}
+	var s summary
+	if err := json.Unmarshal(raw, &s.Summary); err == nil {
+		err = json.Unmarshal(raw, &s.beam)
+	}
+	if err != nil {
+		return sample{}, "", err
+	}
+	if runner == "beam" && s.beam.Beam == nil {
+		return sample{}, "", fmt.Errorf("%s: no beam report", sum)
+	}
+	ps := cmd.ProcessState
+	x := sample{wall: s.WallSeconds, cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), sum: &s}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		x.rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+	}
+	return x, o, nil
+}
+
+// median is the median of each measurement on its own.
+func median(xs []sample) sample {
+	pick := func(f func(sample) float64) float64 {
+		v := make([]float64, len(xs))
+		for i, x := range xs {
+			v[i] = f(x)
+		}
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	return sample{
+		wall: pick(func(x sample) float64 { return x.wall }),
+		cpu:  pick(func(x sample) float64 { return x.cpu }),
+		rss:  pick(func(x sample) float64 { return x.rss }),
 	}
 }

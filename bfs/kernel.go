@@ -1,0 +1,444 @@
+package bfs
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/graphdp/graphdp/graph"
+)
+
+// This file is the block-centric round engine (the "think like a graph" model of
+// Giraph++ and Blogel) over the fixed point g(w) = min(own(w), min over neighbours
+// x of Step(g(x))) of docs/DESIGN.md §4.1. Vertices are cut into shards of consecutive positions.
+// In a round every shard that received offers runs to its local fixed point with
+// label-setting inside the shard (Settle), then offers, to the shards it neighbours,
+// the one-hop extensions of its cut vertices that changed (Offer). Both are pure
+// functions of one CSR block, its candidates and the offers it received, so the Beam
+// pipeline (package beam) runs exactly this code on each shard, and Rounds runs it
+// here on goroutines.
+//
+// Why rounds reach Propagate's result bit for bit: a candidate is a full key of
+// doc.go invariant 3 (value, source value, binding vertex, distance), extending a
+// candidate by one hop (Step, distance + 1) preserves the key order (keys in
+// instance.go) and never precedes it. A shard's state is the key-minimum over all
+// walks from the seeds it has seen that stay in the shard; when no offer moves, it is
+// the key-minimum over all walks from the hitting set. A walk longer than the shortest
+// path never beats it (its history is pointwise ≥ and longer), so the limit is the
+// oracle's minimum over shortest paths, which is what Propagate pops.
+
+// Cand is one candidate binding of a vertex: hitting-set vertex Bind, whose own pass
+// value is A, reaches the vertex over Dist hops with pass value Value = Step^Dist(A).
+// The zero-information candidate None has Bind = -1.
+type Cand struct {
+	Value float64
+	A     float64
+	Bind  int32
+	Dist  int32
+}
+
+// None is the candidate of a vertex nothing binds.
+func (p Pass) None() Cand { return Cand{Value: p.Top(), Bind: -1, Dist: -1} }
+
+// Own is the candidate of hitting-set vertex v with given p_one: itself at distance 0.
+func (p Pass) Own(v int32, pone float64) Cand {
+	a := p.Value(pone)
+	return Cand{Value: a, A: a, Bind: v, Dist: 0}
+}
+
+// Depth is the a-priori round bound of a pass whose smallest source value is a: the
+// largest distance at which a candidate can still be below Top (docs/DESIGN.md §4.3: once a
+// value reaches the top it constrains nothing and is not propagated), capped at limit.
+// In float64 Step reaches the top after finitely many steps when δ > 0. With δ = 0 it
+// does not, even for ε > 0: U(a) = 1 − (1 − a)/e^ε, rounded down to stay DP, has a
+// float64 fixed point just below 1 (1 − 2^−52 for ε = 0.5), and with ε = δ = 0 every
+// value is fixed. Then limit (n − 1: no shortest path is longer) is the bound.
+func (p Pass) Depth(a float64, limit int) int {
+	top := p.Top()
+	for d := 0; d < limit; d++ {
+		b := p.Step(a)
+		if b >= top {
+			return d
+		}
+		if b == a { // a fixed point below the top: never reaches it
+			return limit
+		}
+		a = b
+	}
+	return limit
+}
+
+// Stepper compares and relaxes candidates; it owns scratch buffers, so use one per
+// goroutine.
+type Stepper struct {
+	Pass
+	k keys
+
+	// The last Step computed, by the bits of its argument: the certified U and L are
+	// costly, and Settle pops values in order, so runs of equal values share one call
+	// (as in Propagate).
+	stepped         bool
+	stepIn, stepOut float64
+
+	// Settle's scratch: seeds, the FIFO, and reached / settled bitmaps.
+	seeds            []seed
+	queue            []seed
+	reached, settled []uint64
+
+	// Offer's scratch: the least extension offered to each foreign vertex (best,
+	// marked in offered, an index in exts, the changed vertices' extensions), by
+	// foreign number (Cut), and the least offer each of the
+	// shard's vertices received, with its sender (recv, recvFrom, marked in recvSet).
+	best             []int32 // index in exts
+	exts, recv       []Cand
+	offered, recvSet []uint64
+	recvFrom         []int32
+	gathered         gathered // what recv holds
+	cs               cutScratch
+}
+
+// gathered identifies the offers Stepper.gather read: the shard (its first position
+// and size) and how many offer lists.
+type gathered struct {
+	lo    int32
+	n, in int
+}
+
+// NewStepper returns a Stepper for p.
+func (p Pass) NewStepper() *Stepper { return &Stepper{Pass: p, k: keys{c: p}} }
+
+// Less is the candidate order of doc.go invariant 3 (keys.less in instance.go, with
+// each candidate carrying its source value instead of looking it up by position);
+// None is after every candidate.
+func (s *Stepper) Less(x, y Cand) bool {
+	if x.Bind < 0 || y.Bind < 0 {
+		return y.Bind < 0 && x.Bind >= 0
+	}
+	if x.Value != y.Value {
+		return x.Value < y.Value
+	}
+	if x.A != y.A && x.Dist > 0 && y.Dist > 0 {
+		k := &s.k
+		k.b1 = k.history(x.A, x.Dist, k.b1)
+		k.b2 = k.history(y.A, y.Dist, k.b2)
+		for i := 1; i <= int(min(x.Dist, y.Dist)); i++ {
+			a, b := k.b1[int(x.Dist)-i], k.b2[int(y.Dist)-i]
+			if a != b {
+				return a < b
+			}
+		}
+	}
+	if x.Dist != y.Dist {
+		return x.Dist < y.Dist
+	}
+	return x.Bind < y.Bind
+}
+
+// before is Less(*x, *y) with the common case inline: different values decide
+// (None's value is the top, above every candidate's, and an equal value goes to Less).
+func (s *Stepper) before(x, y *Cand) bool {
+	if x.Value != y.Value {
+		return x.Value < y.Value && x.Bind >= 0
+	}
+	return s.Less(*x, *y)
+}
+
+// Extend is c one hop further, or ok = false where it constrains nothing (None, or a
+// value at the top: Propagate does not queue those either).
+func (s *Stepper) Extend(c Cand) (Cand, bool) {
+	if c.Bind < 0 {
+		return Cand{}, false
+	}
+	if !s.stepped || math.Float64bits(c.Value) != math.Float64bits(s.stepIn) {
+		s.stepped, s.stepIn, s.stepOut = true, c.Value, s.Step(c.Value)
+	}
+	v := s.stepOut
+	if v >= s.Top() {
+		return Cand{}, false
+	}
+	return Cand{Value: v, A: c.A, Bind: c.Bind, Dist: c.Dist + 1}, true
+}
+
+// Offers are candidates for the vertices of one shard: V ascending, one candidate
+// each. Between shards they are the frontier (Stepper.Offer); a shard's own
+// hitting-set candidates are its offers to itself in the first round (Pass.OwnOffers).
+type Offers struct {
+	To   int32 // destination shard
+	From int32 // sending shard (To for a shard's own seeds)
+	V    []int32
+	C    []Cand
+}
+
+// Len is the number of offered vertices.
+func (o *Offers) Len() int { return len(o.V) }
+
+// OwnOffers is the first round's seed of shard to: each hitting-set vertex's own
+// candidate. hit (ascending) and pone are the shard's hitting-set vertices with their
+// p_one (Instance.POne).
+func (p Pass) OwnOffers(to int32, hit []int32, pone []float64) Offers {
+	o := Offers{To: to, From: to, V: hit, C: make([]Cand, len(hit))}
+	for j, h := range hit {
+		o.C[j] = p.Own(h, pone[j])
+	}
+	return o
+}
+
+// NoneBlock is the state of a shard of n vertices before its first round: None
+// everywhere.
+func (p Pass) NoneBlock(n int) []Cand {
+	cur := make([]Cand, n)
+	none := p.None()
+	for i := range cur {
+		cur[i] = none
+	}
+	return cur
+}
+
+// seed is a candidate for the shard's local vertex i.
+type seed struct {
+	i int32
+	c Cand
+}
+
+// Settle is one block-centric round on shard sh (doc.go invariant 8): cur, the shard's
+// candidates, is a local fixed point (no edge inside the shard improves it) for
+// what the shard has received so far; in brings new candidates for its vertices.
+// Settle lowers cur to the local fixed point including them — the key-minimum, in the
+// order of Less, over cur and every walk inside the shard that starts at an offered
+// candidate — and returns the local indices of the vertices it changed, in the order
+// it settled them.
+//
+// It is Propagate's label-setting restricted to the shard: the offers that beat cur
+// are sorted by Less and merged with a FIFO of one-hop extensions. Extend preserves
+// the order of Less and never precedes its argument, so the FIFO stays sorted and
+// every vertex is settled once, at its least candidate: O(seeds·log seeds + the
+// shard's arcs out of changed vertices). Only candidates that beat cur are queued,
+// so a round that brings little touches little.
+func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []int32) {
+	n := sh.Len()
+	s.gather(sh.Lo, n, in)
+	seeds := s.seeds[:0]
+	for wd, m := range s.recvSet {
+		for ; m != 0; m &= m - 1 {
+			i := int32(wd<<6 + bits.TrailingZeros64(m))
+			if s.before(&s.recv[i], &cur[i]) {
+				seeds = append(seeds, seed{i, s.recv[i]})
+			}
+		}
+	}
+	s.seeds = seeds
+	if len(seeds) == 0 {
+		return nil
+	}
+	slices.SortFunc(seeds, func(x, y seed) int {
+		// Less, inline where the source values agree (then the histories do too).
+		switch {
+		case x.c.Value != y.c.Value:
+			return cmp.Compare(x.c.Value, y.c.Value)
+		case x.c.A == y.c.A || x.c.Dist == 0 || y.c.Dist == 0:
+			if x.c.Dist != y.c.Dist {
+				return cmp.Compare(x.c.Dist, y.c.Dist)
+			}
+			if x.c.Bind != y.c.Bind {
+				return cmp.Compare(x.c.Bind, y.c.Bind)
+			}
+		case s.Less(x.c, y.c):
+			return -1
+		case s.Less(y.c, x.c):
+			return 1
+		}
+		return cmp.Compare(x.i, y.i)
+	})
+	words := (n + 63) / 64
+	s.reached = slices.Grow(s.reached[:0], words)[:words]
+	s.settled = slices.Grow(s.settled[:0], words)[:words]
+	clear(s.reached)
+	clear(s.settled)
+	reached, settled := s.reached, s.settled
+	q, head, next := s.queue[:0], 0, 0
+	hi := sh.Lo + int32(n)
+	for {
+		var it seed
+		// The smaller of the next seed and the FIFO's front; a seed wins ties (an
+		// equal key is the same candidate).
+		if next < len(seeds) && (head == len(q) || !s.before(&q[head].c, &seeds[next].c)) {
+			it = seeds[next]
+			next++
+			if settled[it.i>>6]&(1<<(it.i&63)) != 0 {
+				continue
+			}
+			reached[it.i>>6] |= 1 << (it.i & 63)
+		} else if head < len(q) {
+			it = q[head]
+			head++
+			if settled[it.i>>6]&(1<<(it.i&63)) != 0 {
+				continue // settled earlier by a smaller seed
+			}
+		} else {
+			break
+		}
+		settled[it.i>>6] |= 1 << (it.i & 63)
+		cur[it.i] = it.c
+		changed = append(changed, it.i)
+		ext, ok := s.Extend(it.c)
+		if !ok {
+			continue
+		}
+		for _, x := range sh.Neighbours(int(it.i)) {
+			if x < sh.Lo || x >= hi {
+				continue
+			}
+			j := x - sh.Lo
+			if reached[j>>6]&(1<<(j&63)) != 0 || !s.before(&ext, &cur[j]) {
+				continue
+			}
+			reached[j>>6] |= 1 << (j & 63)
+			q = append(q, seed{j, ext})
+		}
+	}
+	s.queue = q[:0]
+	return changed
+}
+
+// Offer is what shard cut.Self sends after a Settle that changed the vertices changed
+// (local indices): for every foreign vertex w with a changed neighbour x, the least
+// Extend(cur[x]) over those x — offers to one vertex from one shard are combined
+// here, before any shuffle. An unchanged vertex's extension was sent in the round it
+// last changed, so only the changed cut is on the wire. Nor is an extension the shard
+// knows cannot beat w's candidate (knownBounds: from in, the offers that Settle
+// received), so a round whose offers could only come back unchanged is not run
+// (doc.go invariant 8). The result is sorted by destination shard and vertex and has
+// no empty entries; arcs is the number of cut arcs of the changed vertices, which
+// bounds the number of offers.
+//
+// Everything is indexed by the shard's local indices and cut's foreign numbers: no
+// map, no sort of vertices.
+func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out []Offers, arcs int) {
+	nf := len(cut.Foreign)
+	if nf == 0 || len(changed) == 0 {
+		return nil, 0
+	}
+	words := (nf + 63) / 64
+	s.best = slices.Grow(s.best[:0], nf)[:nf]
+	s.exts = s.exts[:0]
+	s.offered = slices.Grow(s.offered[:0], words)[:words]
+	clear(s.offered)
+	if s.gathered != (gathered{cut.Lo, len(cut.Off) - 1, len(in)}) {
+		s.gather(cut.Lo, len(cut.Off)-1, in) // not called right after its Settle
+	}
+	best, offered := s.best, s.offered // best[w] indexes s.exts: 4 bytes a slot, not a Cand
+	count := 0
+	for _, i := range changed {
+		fs := cut.Of(i)
+		if len(fs) == 0 {
+			continue
+		}
+		arcs += len(fs)
+		ext, ok := s.Extend(cur[i])
+		if !ok {
+			continue
+		}
+		e := int32(len(s.exts))
+		s.exts = append(s.exts, ext)
+		sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
+		if t := s.recvFrom[i]; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i]) {
+			if k := cut.dest(t); k >= 0 {
+				if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
+					sole = w
+				}
+			}
+		}
+		for _, w := range fs {
+			if w == sole {
+				continue // w's candidate is s.recv[i] or better already
+			}
+			bit := uint64(1) << (w & 63)
+			if offered[w>>6]&bit == 0 {
+				offered[w>>6] |= bit
+				best[w] = e
+				count++
+			} else if s.before(&ext, &s.exts[best[w]]) {
+				best[w] = e
+			}
+		}
+	}
+	if count == 0 {
+		return nil, arcs
+	}
+	vs, cs := make([]int32, count), make([]Cand, count)
+	n, k, start := 0, 0, 0
+	for wd, m := range offered {
+		for ; m != 0; m &= m - 1 {
+			f := int32(wd<<6 + bits.TrailingZeros64(m))
+			for f >= cut.ToOff[k+1] {
+				k++
+			}
+			if len(out) == 0 || out[len(out)-1].To != cut.To[k] {
+				if len(out) > 0 {
+					out[len(out)-1].V, out[len(out)-1].C = vs[start:n:n], cs[start:n:n]
+				}
+				out, start = append(out, Offers{To: cut.To[k], From: cut.Self}), n
+			}
+			vs[n], cs[n] = cut.Foreign[f], s.exts[best[f]]
+			n++
+		}
+	}
+	out[len(out)-1].V, out[len(out)-1].C = vs[start:n:n], cs[start:n:n]
+	return out, arcs
+}
+
+// gather records, for each vertex of the shard at lo of n vertices, the least
+// candidate in offered to it (s.recv, marked in s.recvSet) and the shard that sent
+// it (s.recvFrom; −1 for the shard's own seeds, whose To is their From). Settle seeds
+// from these, one per vertex, and Offer reads its known bounds from them
+// (knownBounds).
+func (s *Stepper) gather(lo int32, n int, in []Offers) {
+	words := (n + 63) / 64
+	s.recv = slices.Grow(s.recv[:0], n)[:n]
+	s.recvFrom = slices.Grow(s.recvFrom[:0], n)[:n]
+	s.recvSet = slices.Grow(s.recvSet[:0], words)[:words]
+	clear(s.recvSet)
+	recv, from, set := s.recv, s.recvFrom, s.recvSet
+	for _, o := range in {
+		t := o.From
+		if o.From == o.To {
+			t = -1
+		}
+		for j, w := range o.V {
+			i := w - lo
+			bit := uint64(1) << (i & 63)
+			if set[i>>6]&bit == 0 || s.before(&o.C[j], &recv[i]) {
+				set[i>>6] |= bit
+				recv[i], from[i] = o.C[j], t
+			}
+		}
+	}
+	s.gathered = gathered{lo, n, len(in)}
+}
+
+// knownBounds (Offer's pruning, doc.go invariant 8): the least offer c a vertex x of
+// the shard received, from shard T (gather), is an upper bound, in the order of Less,
+// on the candidate of x's neighbour w in T when w is its only one there: c can only
+// be Extend(T's candidate of w) — Offer sends the least extension over x's changed
+// neighbours in T — and Extend never precedes its argument, and candidates only
+// improve. An extension of x not below c then cannot change w: Settle would drop it.
+// On a path this is the offer back across each boundary, which would otherwise cost
+// a round that changes nothing. The bound costs one slot per vertex of the shard,
+// filled while Settle reads its offers: no cut list is read for it.
+
+// soleIn is the only element of fs (ascending) in [lo, hi), if there is exactly one.
+func soleIn(fs []int32, lo, hi int32) (int32, bool) {
+	a := 0
+	if len(fs) > 16 {
+		a, _ = slices.BinarySearch(fs, lo)
+	} else {
+		for a < len(fs) && fs[a] < lo {
+			a++
+		}
+	}
+	if a == len(fs) || fs[a] >= hi || (a+1 < len(fs) && fs[a+1] < hi) {
+		return 0, false
+	}
+	return fs[a], true
+}
