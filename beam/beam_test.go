@@ -25,6 +25,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
+	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
@@ -501,7 +502,7 @@ func TestBeamParquetOutput(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.Runner != "beam" || s.Vertices != g.n || s.EdgesRead != int64(len(g.src)) || s.Backend.(*Report).Shards < 5 {
+			if s.Runner != "beam" || s.Vertices != g.n || s.EdgesRead != int64(len(g.src)) || s.Backend.(*beamopt.Report).Shards < 5 {
 				t.Errorf("summary %+v", s)
 			}
 			rec, meta := readTable(t, lj.Out)
@@ -726,7 +727,7 @@ func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatalf("beam output differs from the local run's")
 	}
-	br, _ := s.Backend.(*Report)
+	br, _ := s.Backend.(*beamopt.Report)
 	shards := n / size
 	if br == nil || br.Shards != shards || br.ShardSize != size || br.Rounds != shards || br.Offers != int64(2*(shards-1)) {
 		t.Fatalf("beam run %+v: want %d shards of %d, %d rounds, %d offers", br, shards, size, shards, 2*(shards-1))

@@ -14,7 +14,7 @@
 //     (pipeline.Backend: run.go, solve.go). pipeline sequences the stages and owns
 //     their timing, logging, errors, repair policy (bfs.Repair, passed to Solve),
 //     summary figures, deterministic-dataset rule and the output's metadata; the
-//     backend returns each stage's figures and its own report (Report: the
+//     backend returns each stage's figures and its own report (beamopt.Report: the
 //     summary's "beam" object and line). Its options are the job's beam: keys
 //     (beamopt.Options), read once by New.
 //  1. beam holds only what is Beam: the transforms (build.go, join.go, shard.go,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/graph"
@@ -89,7 +90,7 @@ func gatherBuild(ctx context.Context, staging string, l graph.Layout) (*buildSta
 type roundsReport struct {
 	excess
 	Pending int64 // offer blocks waiting for the next round
-	Rounds  []Round
+	Rounds  []beamopt.Round
 }
 
 // gatherReport sums the shards' reports of the pipeline that ended at round.
@@ -114,7 +115,7 @@ func gatherReport(ctx context.Context, staging string, round int, l graph.Layout
 		total.Above[1] += tok.Excess.Above[1]
 		for k, st := range tok.Stats {
 			if k == len(total.Rounds) {
-				total.Rounds = append(total.Rounds, Round{})
+				total.Rounds = append(total.Rounds, beamopt.Round{})
 			}
 			r := &total.Rounds[k]
 			r.Shards += int(st.Settled)

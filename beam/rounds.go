@@ -7,6 +7,8 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/graphdp/graphdp/bfs"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // The rounds stage: block-centric rounds (bfs/rounds.go, bfs doc.go invariant 8), both
@@ -231,7 +233,7 @@ func gather(s int, next func() ([]byte, bool)) (*token, [2][]bfs.Offers, error) 
 			if err != nil {
 				return nil, in, err
 			}
-			in[b2i(one)] = append(in[b2i(one)], o)
+			in[words.Bit(one)] = append(in[words.Bit(one)], o)
 		default:
 			return nil, in, errCorrupt
 		}
@@ -419,11 +421,4 @@ func repairPipeline(c Conf, pending []string, colour, round int) *sdk.Pipeline {
 	s = s.Scope(fmt.Sprintf("repair %d", round))
 	sdk.ParDo0(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, pending))
 	return p
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

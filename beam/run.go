@@ -107,7 +107,7 @@ type backend struct {
 	fps     []string
 	st      *buildStats
 	fd      *finished
-	rs      *Report
+	rs      *beamopt.Report
 }
 
 func (b *backend) Names() (string, string) { return "beam", Engine }

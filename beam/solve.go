@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
@@ -26,7 +27,7 @@ func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solve
 	if per <= 0 {
 		per = DefaultRoundsPerPipeline
 	}
-	rs := &Report{Shards: l.Shards(), ShardSize: int(c.ShardSize), Buckets: c.Buckets, RoundsPerPipeline: per}
+	rs := &beamopt.Report{Shards: l.Shards(), ShardSize: int(c.ShardSize), Buckets: c.Buckets, RoundsPerPipeline: per}
 	b.rs = rs
 	pending := func(round int) []string {
 		files := make([]string, l.Shards())

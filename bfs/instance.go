@@ -1,7 +1,6 @@
 package bfs
 
 import (
-
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/hugepage"

@@ -9,25 +9,25 @@ import (
 // sortSources sorts src by (value, vertex), the order of cmp.Compare on the
 // values (−0 equals +0; NaNs equal each other and precede every number) and
 // then of the vertices, which are distinct: a total order, so any correct sort
-// gives the same slice. A large set already in order is left (values that
+// gives the same slice. A set already in order is left (values that
 // ascend with the vertex, as on a path); one of a few distinct values (a
 // hypercube's layers, a balanced hitting set) is counting sorted on the values'
 // ranks, in vertex order; any other is radix sorted (least significant digit
 // first: the vertices' digits, then the values' order-preserving bits, skipping
-// the digits every entry shares) (docs/PERFORMANCE.md, "Issue 29").
+// the digits every entry shares) (docs/PERFORMANCE.md, "Issue 29"). Sets
+// smaller than radixMin or larger than radixMax are comparison sorted in place.
 func sortSources(src []source) {
-	if len(src) < radixMin {
+	if len(src) < radixMin || len(src) > radixMax {
 		slices.SortFunc(src, compareSources)
 		return
 	}
 	if slices.IsSortedFunc(src, compareSources) {
 		return
 	}
-	tmp := make([]source, len(src))
-	if fewValues(src, tmp) {
-		copy(src, tmp)
+	if fewValues(src) {
 		return
 	}
+	tmp := make([]source, len(src))
 	from, to := src, tmp
 	if !slices.IsSortedFunc(src, func(x, y source) int { return cmp.Compare(x.v, y.v) }) {
 		for shift := uint(0); shift < 32; shift += radixBits {
@@ -46,10 +46,11 @@ func sortSources(src []source) {
 	}
 }
 
-// fewValues sorts src into to when its values take at most maxFew distinct
-// keys (valueKey), by one counting sort on the key's rank over src put in vertex
-// order; false, with to unspecified, when there are more.
-func fewValues(src, to []source) bool {
+// fewValues sorts src when its values take at most maxFew distinct keys
+// (valueKey): src in vertex order is the answer for one key (no copy), else one
+// counting sort on the key's rank over it; false, src unchanged, when there are
+// more keys.
+func fewValues(src []source) bool {
 	var keys [maxFew]uint64
 	k, last := 0, 0
 	rank := func(a float64) int {
@@ -77,6 +78,10 @@ func fewValues(src, to []source) bool {
 	if !slices.IsSortedFunc(src, func(x, y source) int { return cmp.Compare(x.v, y.v) }) {
 		slices.SortFunc(src, func(x, y source) int { return cmp.Compare(x.v, y.v) })
 	}
+	if k == 1 {
+		return true
+	}
+	to := make([]source, len(src))
 	// Each distinct key's slot: its place among the sorted keys, then its cursor.
 	order := make([]int, k)
 	for i := range order {
@@ -96,6 +101,7 @@ func fewValues(src, to []source) bool {
 		to[count[r]] = s
 		count[r]++
 	}
+	copy(src, to)
 	return true
 }
 
@@ -157,8 +163,12 @@ func radixPass(from, to []source, byValue bool, shift uint) bool {
 }
 
 // radixBits is the digit of sortSources' radix sort (2^11 counters stay in L1);
-// radixMin the smallest set it radix sorts.
+// radixMin the smallest set it radix sorts, radixMax the largest: the radix and
+// counting sorts take a copy of the set (16 bytes an entry, per pass running),
+// so a set of 10^7 vertices (a billion-edge graph's) is sorted in place as
+// before rather than add 2·160 MB at the engine's start.
 const (
 	radixBits = 11
 	radixMin  = 1 << 10
+	radixMax  = 1 << 22
 )

@@ -15,6 +15,7 @@ import (
 func TestSortSourcesIsTheComparisonOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	gens := map[string]func(i int) float64{
+		"one value": func(int) float64 { return 0.375 },
 		"layers":    func(int) float64 { return []float64{0.25, 0.5, 0.75}[rng.IntN(3)] },
 		"distinct":  func(int) float64 { return rng.Float64() },
 		"ascending": func(i int) float64 { return 0.5 + float64(i)*1e-9 },

@@ -158,6 +158,12 @@ type Auditor struct {
 	// hitting set) a vertex's bound is a lookup, not a certified computation.
 	upper, lower func(float64) float64
 	ups, lows    dp.Memo
+	// The last edge's values and approximate excesses (a pure function of the
+	// two): u's neighbours above it often share a value (a hypercube's next layer,
+	// the next distance from a balanced hitting set).
+	exU, exV   uint64
+	ex0, ex1   float64
+	exRemember bool
 }
 
 // NewAuditor starts an empty audit (Verify's tol and limit).
@@ -212,7 +218,7 @@ func (x *Auditor) edge(v int32, pv float64) {
 	// Rank by an approximate excess (Verify makes the winner's exact). Edges clearly
 	// inside their bounds are not ranked (unless RankAll): where any edge comes within
 	// dp.ApproxMargin of a bound, the tightest is among those.
-	ex0, ex1 := x.pair.ApproxExcess(pu, pv)
+	ex0, ex1 := x.approxExcess(pu, pv)
 	if ok && (a.WorstBad || ex0 <= a.Worst.Excess && ex1 <= a.Worst.Excess) {
 		return // the common case: nothing to record
 	}
@@ -239,6 +245,17 @@ func (x *Auditor) edge(v int32, pv float64) {
 			a.Worst, a.WorstBad = edgeViolation(x.u, v, j, pu, pv, ex), bad
 		}
 	}
+}
+
+// approxExcess is x.pair.ApproxExcess(pu, pv), the last edge's when its values
+// were the same, bit for bit.
+func (x *Auditor) approxExcess(pu, pv float64) (float64, float64) {
+	bu, bv := math.Float64bits(pu), math.Float64bits(pv)
+	if !x.exRemember || bu != x.exU || bv != x.exV {
+		x.ex0, x.ex1 = x.pair.ApproxExcess(pu, pv)
+		x.exU, x.exV, x.exRemember = bu, bv, true
+	}
+	return x.ex0, x.ex1
 }
 
 func edgeViolation(u, v int32, one bool, pu, pv, ex float64) EdgeViolation {

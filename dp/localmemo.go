@@ -12,7 +12,10 @@ import "math"
 // values repeat (a hypercube's layers, a uniform graph's balanced hitting set:
 // one value per distance) almost every certified bound becomes a lookup; where
 // every value is new it costs a hash and a comparison per call. Not safe for
-// concurrent use: one per goroutine. The zero Memo is empty and ready.
+// concurrent use: one per goroutine. The zero Memo is empty and ready. (memo.go's
+// memo is package dp's own, shared and sharded, for the frameworks whose bounds
+// cost a math/big computation; a Memo is a caller's, without locks, in front of
+// any bound.)
 type Memo struct {
 	e [memoSize]memoEntry
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -377,7 +378,7 @@ func Init(path string, b Budget, now time.Time) (*Header, error) {
 		os.Remove(path)
 		return nil, fmt.Errorf("ledger %s: write: %w", path, err)
 	}
-	if err := syncDir(filepath.Dir(path)); err != nil {
+	if err := files.SyncDir(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("ledger %s: written, but fsync of its folder failed: %w", path, err)
 	}
 	return &h, nil
@@ -465,11 +466,3 @@ func User() string {
 
 // stamp is now in RFC 3339 UTC with nanoseconds.
 func stamp(now time.Time) string { return now.UTC().Format(time.RFC3339Nano) }
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	return errors.Join(d.Sync(), d.Close())
-}

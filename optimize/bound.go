@@ -3,6 +3,8 @@ package optimize
 import (
 	"context"
 	"math"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Directed rounding in float64 with error-free transformations: the rounded result
@@ -78,7 +80,7 @@ func certifiedUpper(ctx context.Context, m *lp, y []float64, eLo, eHi, delta flo
 			}
 			// max over the box of t·x_v, rounded up (t is above the exact
 			// coefficient, and the maximum grows with it as x_v ≥ 0).
-			switch c := b2i(m.ans[u]); {
+			switch c := words.Bit(m.ans[u]); {
 			case t > 0 && c == 1:
 				ub = addUp(ub, t)
 			case t > 0:

@@ -7,6 +7,8 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Homogeneous is the two-parameter family of the paper's boundary-homogeneous
@@ -62,7 +64,7 @@ func newFamily(ctx context.Context, p *Problem, hit []int32) (*family, error) {
 	n := p.G.N()
 	var src [2][]int32
 	for _, h := range hit {
-		src[b2i(p.Answer[h])] = append(src[b2i(p.Answer[h])], h)
+		src[words.Bit(p.Answer[h])] = append(src[words.Bit(p.Answer[h])], h)
 	}
 	var d [2][]int32
 	for c := range 2 {
@@ -84,7 +86,7 @@ func newFamily(ctx context.Context, p *Problem, hit []int32) (*family, error) {
 	sum := map[key]float64{}
 	f.near = [2][2]int32{{-1, -1}, {-1, -1}}
 	for v := range n {
-		c := b2i(p.Answer[v])
+		c := words.Bit(p.Answer[v])
 		f.has[c] = true
 		for k := range 2 {
 			if x := d[k][v]; x >= 0 && (f.near[c][k] < 0 || x < f.near[c][k]) {
@@ -109,13 +111,6 @@ func newFamily(ctx context.Context, p *Problem, hit []int32) (*family, error) {
 		return a.d1 < b.d1
 	})
 	return f, nil
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // bound is U^d(a), or 1 (no bound) for d < 0.

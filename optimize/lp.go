@@ -10,6 +10,8 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Problem is one instance: the dataset graph, every dataset's true answer, the
@@ -66,7 +68,7 @@ type lp struct {
 
 // box is x_v's range.
 func (m *lp) box(v int32) (lo, hi float64) {
-	c := b2i(m.ans[v])
+	c := words.Bit(m.ans[v])
 	return m.boxLo[c], m.boxHi[c]
 }
 
@@ -94,7 +96,7 @@ func newLP(ctx context.Context, p *Problem, f Floors, workers int) (*lp, error) 
 	m.parts = partition(g, workers)
 	for u := range n {
 		for _, v := range g.Neighbours(int32(u)) {
-			m.arcs[b2i(p.Answer[u])][b2i(p.Answer[v])] = true
+			m.arcs[words.Bit(p.Answer[u])][words.Bit(p.Answer[v])] = true
 		}
 	}
 	err := m.each(ctx, func(_ int, lo, hi int32) {

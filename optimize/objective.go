@@ -6,6 +6,8 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Objective is the utility Optimize maximises (docs/OPTIMIZE.md, "Objectives").
@@ -46,7 +48,7 @@ func effectiveWeights(p *Problem, obj Objective) []float64 {
 	}
 	var total [2]float64
 	for v, w := range p.Weight {
-		total[b2i(p.Answer[v])] += w
+		total[words.Bit(p.Answer[v])] += w
 	}
 	var scale [2]float64
 	for c := range 2 {
@@ -60,7 +62,7 @@ func effectiveWeights(p *Problem, obj Objective) []float64 {
 	}
 	out := make([]float64, len(p.Weight))
 	for v, w := range p.Weight {
-		if s := scale[b2i(p.Answer[v])]; s > 0 {
+		if s := scale[words.Bit(p.Answer[v])]; s > 0 {
 			out[v] = w / s
 		}
 	}

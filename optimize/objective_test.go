@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/internal/graphgen"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // exactWeights is the objective's weights as exact rationals (objective.go's
@@ -20,11 +21,11 @@ func exactWeights(in instance, obj Objective) []*big.Rat {
 	}
 	total := [2]*big.Rat{new(big.Rat), new(big.Rat)}
 	for v, w := range in.weights {
-		total[b2i(in.p.Answer[v])].Add(total[b2i(in.p.Answer[v])], w)
+		total[words.Bit(in.p.Answer[v])].Add(total[words.Bit(in.p.Answer[v])], w)
 	}
 	out := make([]*big.Rat, len(in.weights))
 	for v, w := range in.weights {
-		c := b2i(in.p.Answer[v])
+		c := words.Bit(in.p.Answer[v])
 		out[v] = new(big.Rat)
 		if total[c].Sign() == 0 {
 			continue
@@ -212,8 +213,8 @@ func TestIssue31Reproducer(t *testing.T) {
 		var cnt [2]float64
 		for v, x := range res.Solution.POne {
 			lo, hi = min(lo, x), max(hi, x)
-			mean[b2i(p.Answer[v])] += res.Solution.PTrue[v]
-			cnt[b2i(p.Answer[v])]++
+			mean[words.Bit(p.Answer[v])] += res.Solution.PTrue[v]
+			cnt[words.Bit(p.Answer[v])]++
 		}
 		return lo, hi, [2]float64{mean[0] / cnt[0], mean[1] / cnt[1]}
 	}

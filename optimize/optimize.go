@@ -147,85 +147,20 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if opt.MaxIterations <= 0 {
 		opt.MaxIterations = DefaultMaxIterations
 	}
-	floors := opt.Floors
-	r := &Result{Objective: obj, Alpha: p.Pair.Balanced()}
-	if obj == Worst {
-		t, up := worstFloor(p.Pair, boundary, floors)
-		floors = Floors{max(floors[0], t), max(floors[1], t)}
-		r.Worst = &WorstCase{Floor: t, Upper: up, Alpha: r.Alpha, Edge: boundary}
-	}
-	r.Floors = floors
-	// The objective's weights: the problem the rest of Optimize solves.
-	p = &Problem{G: p.G, Answer: p.Answer, Weight: effectiveWeights(p, obj), Pair: p.Pair}
-
-	hit := opt.Hit
-	if hit == nil {
-		bc, err := cover.Boundary(ctx, p.G, p.Answer)
-		if err != nil {
-			return nil, err
-		}
-		hit = bc.Vertices
-	}
-	r.Hit = hit
-	for _, w := range p.Weight {
-		r.TotalWeight = addUp(r.TotalWeight, w)
-		r.Randomized = addDown(r.Randomized, mulDown(w, r.Alpha))
-	}
-
-	best := func(sol *bfs.Solution, pt []float64) {
-		if !floors.meets(p.Answer, sol.POne) {
-			return
-		}
-		if u := certifiedUtility(p, sol.POne); r.Solution == nil || u > r.Utility {
-			r.Solution, r.PTrue, r.Utility = sol, pt, u
-		}
-	}
-	// The balanced α on the hitting set: the baseline, and the warm start.
-	bal := make([]float64, len(hit))
-	for i := range bal {
-		bal[i] = r.Alpha
-	}
-	bsol, bpt, err := extend(ctx, p, hit, bal)
+	p, r, err := prepare(ctx, p, opt, obj, boundary)
 	if err != nil {
 		return nil, err
 	}
-	r.BalancedSolution, r.Balanced = bsol, certifiedUtility(p, bsol.POne)
-	r.BalancedMeets = floors.meets(p.Answer, bsol.POne)
-	best(bsol, bpt)
-	if floors.any() {
-		// The floors themselves on the hitting set (floorSeed): it meets them.
-		sols, pts, err := floorSeed(ctx, p, hit, floors)
-		if err != nil {
-			return nil, err
-		}
-		for i := range sols {
-			best(sols[i], pts[i])
-		}
-	}
-	// The best boundary-homogeneous pair: cheap (homogeneous.go), sometimes already optimal.
-	if r.Homogeneous, err = bestHomogeneous(ctx, p, hit, floors); err != nil {
+	floors, hit := r.Floors, r.Hit
+	best := func(sol *bfs.Solution, pt []float64) { r.keep(p, floors, sol, pt) }
+	if err := candidates(ctx, p, hit, floors, r); err != nil {
 		return nil, err
-	}
-	if r.Homogeneous.sol != nil {
-		best(r.Homogeneous.sol, r.Homogeneous.ptrue)
-	}
-	if r.Solution == nil {
-		return nil, fmt.Errorf("optimize: internal error: no candidate meets the floors %v, which are feasible", floors)
 	}
 	if r.Worst != nil {
 		r.Worst.Lower = minPTrue(p.Answer, r.Solution.POne)
 	}
 	r.Upper = r.TotalWeight // p_true ≤ 1
-	finish := func(method string) (*Result, error) {
-		r.Method = method
-		r.Upper = max(r.Upper, r.Utility) // both are certified: equal only when tight
-		r.Gap = addUp(r.Upper, -r.Utility)
-		r.Converged = r.Gap <= target*r.Utility
-		if r.Worst != nil {
-			r.Worst.Lower = minPTrue(p.Answer, r.Solution.POne)
-		}
-		return r, nil
-	}
+	finish := func(method string) (*Result, error) { return r.finish(p, target, method), nil }
 	if r.Upper-r.Utility <= target*r.Utility {
 		return finish("balanced")
 	}
@@ -257,37 +192,11 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		progress.Notify(ctx, pr)
 	}
 	for {
-		out := false // budget exhausted
-		for {
-			if err := s.step(ctx); err != nil {
-				return nil, err
-			}
-			if s.iters%checkEvery != 0 {
-				continue
-			}
-			if err := s.check(ctx); err != nil {
-				return nil, err
-			}
-			rel := (s.dual - s.primal) / math.Abs(s.primal)
-			// What a certification now would give, roughly: the float gap plus the
-			// mixing's loss (at most t·Σw', t = viol/(viol + s0); round.go), or the
-			// float bound against the best candidate so far, whichever is smaller
-			// (with floors at their limit the mixing loses everything, s0 ≈ 0, and
-			// the candidates are optimal: the dual has to be certified against them).
-			loss := r.TotalWeight
-			if s0 > 0 {
-				loss = s.viol / (s.viol + s0) * r.TotalWeight
-			}
-			est := min(math.Abs(s.dual-s.primal)+loss, math.Abs(s.dual-r.Utility)) / math.Abs(s.primal)
-			report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
-				PrimalResidual: s.viol, RelGap: rel, PrimalWeight: s.omega})
-			out = opt.MaxTime > 0 && time.Since(start) > opt.MaxTime ||
-				opt.MaxIterations > 0 && s.iters >= opt.MaxIterations
-			if out || est <= inner {
-				inner = min(inner, est) / 4
-				break
-			}
+		out, est, err := iterate(ctx, s, opt, start, inner, s0, r, report)
+		if err != nil {
+			return nil, err
 		}
+		inner = min(inner, est) / 4
 		// Round: mix into the DP polytope, restrict, extend; certify the dual.
 		if s0 > 0 {
 			viol, err := maxViolation(ctx, m, s.xp)
@@ -322,6 +231,134 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		}
 		if inner < 1e-16 {
 			return finish("pdhg") // float64 cannot resolve more
+		}
+	}
+}
+
+// prepare is Optimize's problem for objective obj (its weights, Worst's floor on
+// the boundary edge boundary) and the result it fills: floors, hitting set (opt's,
+// or a minimum boundary cover), total weight and randomized response's utility.
+func prepare(ctx context.Context, p *Problem, opt Options, obj Objective, boundary bool) (*Problem, *Result, error) {
+	floors := opt.Floors
+	r := &Result{Objective: obj, Alpha: p.Pair.Balanced()}
+	if obj == Worst {
+		t, up := worstFloor(p.Pair, boundary, floors)
+		floors = Floors{max(floors[0], t), max(floors[1], t)}
+		r.Worst = &WorstCase{Floor: t, Upper: up, Alpha: r.Alpha, Edge: boundary}
+	}
+	r.Floors = floors
+	// The objective's weights: the problem the rest of Optimize solves.
+	p = &Problem{G: p.G, Answer: p.Answer, Weight: effectiveWeights(p, obj), Pair: p.Pair}
+
+	hit := opt.Hit
+	if hit == nil {
+		bc, err := cover.Boundary(ctx, p.G, p.Answer)
+		if err != nil {
+			return nil, nil, err
+		}
+		hit = bc.Vertices
+	}
+	r.Hit = hit
+	for _, w := range p.Weight {
+		r.TotalWeight = addUp(r.TotalWeight, w)
+		r.Randomized = addDown(r.Randomized, mulDown(w, r.Alpha))
+	}
+
+	return p, r, nil
+}
+
+// finish closes r as solved by method, with the relative target gap.
+func (r *Result) finish(p *Problem, target float64, method string) *Result {
+	r.Method = method
+	r.Upper = max(r.Upper, r.Utility) // both are certified: equal only when tight
+	r.Gap = addUp(r.Upper, -r.Utility)
+	r.Converged = r.Gap <= target*r.Utility
+	if r.Worst != nil {
+		r.Worst.Lower = minPTrue(p.Answer, r.Solution.POne)
+	}
+	return r
+}
+
+// keep makes sol (with p_true pt) r's solution if it meets the floors and beats r's.
+func (r *Result) keep(p *Problem, floors Floors, sol *bfs.Solution, pt []float64) {
+	if !floors.meets(p.Answer, sol.POne) {
+		return
+	}
+	if u := certifiedUtility(p, sol.POne); r.Solution == nil || u > r.Utility {
+		r.Solution, r.PTrue, r.Utility = sol, pt, u
+	}
+}
+
+// candidates tries Optimize's starting points on hit — the balanced α (also the
+// baseline), the floors themselves, the best boundary-homogeneous pair — and keeps
+// the best that meets the floors in r.
+func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *Result) error {
+	// The balanced α on the hitting set: the baseline, and the warm start.
+	bal := make([]float64, len(hit))
+	for i := range bal {
+		bal[i] = r.Alpha
+	}
+	bsol, bpt, err := extend(ctx, p, hit, bal)
+	if err != nil {
+		return err
+	}
+	r.BalancedSolution, r.Balanced = bsol, certifiedUtility(p, bsol.POne)
+	r.BalancedMeets = floors.meets(p.Answer, bsol.POne)
+	r.keep(p, floors, bsol, bpt)
+	if floors.any() {
+		// The floors themselves on the hitting set (floorSeed): it meets them.
+		sols, pts, err := floorSeed(ctx, p, hit, floors)
+		if err != nil {
+			return err
+		}
+		for i := range sols {
+			r.keep(p, floors, sols[i], pts[i])
+		}
+	}
+	// The best boundary-homogeneous pair: cheap (homogeneous.go), sometimes already optimal.
+	if r.Homogeneous, err = bestHomogeneous(ctx, p, hit, floors); err != nil {
+		return err
+	}
+	if r.Homogeneous.sol != nil {
+		r.keep(p, floors, r.Homogeneous.sol, r.Homogeneous.ptrue)
+	}
+	if r.Solution == nil {
+		return fmt.Errorf("optimize: internal error: no candidate meets the floors %v, which are feasible", floors)
+	}
+	return nil
+}
+
+// iterate runs PDHG steps until a check estimates that a certification would reach
+// inner (est, the estimated relative gap) or the budget is exhausted (out),
+// reporting every check.
+func iterate(ctx context.Context, s *pdhg, opt Options, start time.Time, inner, s0 float64, r *Result, report func(Progress)) (out bool, est float64, err error) {
+	for {
+		if err := s.step(ctx); err != nil {
+			return false, 0, err
+		}
+		if s.iters%checkEvery != 0 {
+			continue
+		}
+		if err := s.check(ctx); err != nil {
+			return false, 0, err
+		}
+		rel := (s.dual - s.primal) / math.Abs(s.primal)
+		// What a certification now would give, roughly: the float gap plus the
+		// mixing's loss (at most t·Σw', t = viol/(viol + s0); round.go), or the
+		// float bound against the best candidate so far, whichever is smaller
+		// (with floors at their limit the mixing loses everything, s0 ≈ 0, and
+		// the candidates are optimal: the dual has to be certified against them).
+		loss := r.TotalWeight
+		if s0 > 0 {
+			loss = s.viol / (s.viol + s0) * r.TotalWeight
+		}
+		est = min(math.Abs(s.dual-s.primal)+loss, math.Abs(s.dual-r.Utility)) / math.Abs(s.primal)
+		report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
+			PrimalResidual: s.viol, RelGap: rel, PrimalWeight: s.omega})
+		out = opt.MaxTime > 0 && time.Since(start) > opt.MaxTime ||
+			opt.MaxIterations > 0 && s.iters >= opt.MaxIterations
+		if out || est <= inner {
+			return out, est, nil
 		}
 	}
 }

@@ -3,6 +3,8 @@ package optimize
 import (
 	"context"
 	"math"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // pdhg is the first-order solver of doc.go: the primal-dual hybrid gradient
@@ -92,7 +94,7 @@ func (s *pdhg) step(ctx context.Context) error {
 			s.kty[v] = t
 			xp := s.x[v]
 			if m.tau[v] != 0 {
-				c := b2i(m.ans[v])
+				c := words.Bit(m.ans[v])
 				xp = min(max(s.x[v]+m.tau[v]*ti*(m.s[v]+t), m.boxLo[c]), m.boxHi[c])
 			}
 			s.xp[v], s.xbar[v] = xp, 2*xp-s.x[v]

@@ -3,6 +3,8 @@ package optimize
 import (
 	"context"
 	"math"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // exactPure solves ε = δ = 0 exactly: every edge forces p_one(u) = p_one(v), so a
@@ -46,7 +48,7 @@ func exactPure(ctx context.Context, p *Problem, r *Result, f Floors, bound bool,
 	}
 	for v, w := range p.Weight {
 		c := comp[v]
-		has[c][b2i(p.Answer[v])] = true
+		has[c][words.Bit(p.Answer[v])] = true
 		if p.Answer[v] {
 			w1[c] = addUp(w1[c], w)
 		} else {

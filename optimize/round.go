@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/graphdp/graphdp/bfs"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // mixMargin is added to the measured largest violation before mixing: it covers the
@@ -88,7 +90,7 @@ func mix(m *lp, x []float64, viol float64, z [2]float64, s0 float64) (xt []float
 	viol += mixMargin
 	t = min(1, viol/(viol+s0)*(1+1e-9))
 	for v, xv := range x {
-		c := b2i(m.ans[v])
+		c := words.Bit(m.ans[v])
 		xt[v] = min(max((1-t)*xv+t*z[c], m.boxLo[c]), m.boxHi[c])
 	}
 	return xt, t

@@ -165,7 +165,7 @@ func BenchmarkPhase(b *testing.B) {
 			j := getBenchJob(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				rec, err := BuildRecord(nil, j.l, j.sol)
+				rec, err := buildRecord(nil, j.l, j.sol)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -17,6 +17,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/graphdp/graphdp/ingest"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // LoadConfig reads a YAML job file over job (defaults first, then the file; flags
@@ -28,7 +30,7 @@ import (
 // Its cost is linear in the file: keys are checked against the known ones, and
 // repeats found, with maps before anything reaches yaml's decoder, which compares
 // every key of a mapping with every other one (a file of 32k unknown keys once took
-// 6.8 s); the decoder sees the known keys only. At most MaxConfigProblems are listed,
+// 6.8 s); the decoder sees the known keys only. At most maxConfigProblems are listed,
 // then how many more there are.
 func LoadConfig(path string, job *Job) (problems []string, err error) {
 	data, err := readConfig(path)
@@ -59,9 +61,9 @@ func LoadConfig(path string, job *Job) (problems []string, err error) {
 	return listProblems(found), nil
 }
 
-// MaxConfigProblems is how many of a config file's own problems are listed; the
+// maxConfigProblems is how many of a config file's own problems are listed; the
 // rest are counted.
-const MaxConfigProblems = 20
+const maxConfigProblems = 20
 
 // maxConfigBytes bounds a config file: a job is a few dozen keys.
 const maxConfigBytes = 8 << 20
@@ -160,7 +162,7 @@ func decode(n *yaml.Node, job *Job) error {
 type keyTree map[string]keyTree
 
 // configTree lists a struct type's yaml keys, inlined structs merged, nested ones
-// as subtrees (ConfigKeys is its dotted list).
+// as subtrees (configKeys is its dotted list).
 func configTree(t reflect.Type) keyTree {
 	tree := keyTree{}
 	for f := range t.Fields() {
@@ -277,19 +279,19 @@ func lineOf(msg string) int {
 }
 
 // listProblems orders a file's problems by line and keeps the first
-// MaxConfigProblems, adding "did you mean" to the unknown keys listed and a last
+// maxConfigProblems, adding "did you mean" to the unknown keys listed and a last
 // line counting the others.
 func listProblems(found []lineProblem) []string {
 	slices.SortStableFunc(found, func(a, b lineProblem) int { return a.line - b.line })
 	var out []string
 	for i, p := range found {
-		if i == MaxConfigProblems {
-			out = append(out, fmt.Sprintf("… and %d more problems in this file (%d in all; the first %d are listed)", len(found)-i, len(found), MaxConfigProblems))
+		if i == maxConfigProblems {
+			out = append(out, fmt.Sprintf("… and %d more problems in this file (%d in all; the first %d are listed)", len(found)-i, len(found), maxConfigProblems))
 			break
 		}
 		msg := p.msg
 		if m := unknownKeyMsg.FindStringSubmatch(msg); m != nil {
-			if near, ok := Nearest(m[1], ConfigKeys()); ok {
+			if near, ok := words.Nearest(m[1], configKeys()); ok {
 				msg += fmt.Sprintf(" (did you mean %q?)", near)
 			}
 		}
@@ -401,9 +403,9 @@ func keysByLine(root *yaml.Node) map[int]string {
 	return keys
 }
 
-// ConfigKeys lists every key a config file may hold, dotted (columns.id), from
+// configKeys lists every key a config file may hold, dotted (columns.id), from
 // Job's yaml tags: the one list unknown keys are compared with.
-func ConfigKeys() []string {
+func configKeys() []string {
 	keys := []string{"epsilon", "delta"}
 	var walk func(t reflect.Type, prefix string)
 	walk = func(t reflect.Type, prefix string) {

@@ -5,6 +5,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/ingest"
 )
 
 // A nightly job wants to fail, not publish, when an upstream export broke: a
@@ -61,10 +65,10 @@ func (s *Summary) EmptyEdges() string {
 	return fmt.Sprintf("WARNING: the edges file %s has no rows: every dataset is isolated and answered with certainty (did an upstream export fail?)", s.Inputs.Edges.Path)
 }
 
-// CheckDeterministic refuses (a *RejectError, exit status 3; before anything is
+// checkDeterministic refuses (a *RejectError, exit status 3; before anything is
 // written) a run whose deterministic datasets exceed the job's max_deterministic.
 // Every runner calls it once the audit has counted them.
-func CheckDeterministic(job Job, s *Summary) error {
+func checkDeterministic(job Job, s *Summary) error {
 	if job.MaxDeterministic == "" || s.Deterministic == nil {
 		return nil
 	}
@@ -84,4 +88,17 @@ func CheckDeterministic(job Job, s *Summary) error {
 	return &RejectError{File: job.Edges, Kind: "deterministic", Lines: lines,
 		Head: fmt.Sprintf("%d of %d datasets are answered deterministically (p_one = 0 or 1), more than --max-deterministic %s (max_deterministic in a config file) allows; nothing written",
 			d.Count, s.Vertices, l)}
+}
+
+// FindDeterministic finds the datasets answered with p_one exactly 0 or 1, why,
+// and which are private (check.Deterministic), for a mechanism pone that passed
+// the DP audit, from hitting set hit.
+func FindDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.IDs) *check.Deterministic {
+	inHit := make([]bool, g.N())
+	for _, h := range hit {
+		inHit[h] = true
+	}
+	// nil pair: the audit passed, so DP holds on every edge.
+	d, _ := check.FindDeterministic(g, pone, inHit, nil, nil, func(v int32) string { return ids.String(int(v)) })
+	return &d
 }

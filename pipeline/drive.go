@@ -15,6 +15,8 @@ import (
 
 	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/words"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 // Run executes a validated job on this machine (doc.go): its mechanism and its
@@ -89,7 +91,7 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	d.t = newTimer()
 	d.prog = newProgress(ctx, d.log, job.Progress)
 	defer d.prog.close()
-	d.s = &Summary{Version: Build().Version, Build: Build(), Runner: runner, Engine: engine, Epsilon: job.Epsilon, Delta: job.Delta}
+	d.s = &Summary{Version: version.Build().Version, Build: version.Build(), Runner: runner, Engine: engine, Epsilon: job.Epsilon, Delta: job.Delta}
 	in, err := d.read(ctx, prov)
 	if err != nil {
 		return nil, err
@@ -175,7 +177,7 @@ func (d *driver) check(ctx context.Context) error {
 	}
 	d.s.BoundaryEdges, d.s.Uncovered = h.Boundary, h.Uncovered
 	if h.Uncovered > 0 {
-		return NotHittingSet(d.job.HittingSet, h.Uncovered, h.Boundary, h.First)
+		return notHittingSetError(d.job.HittingSet, h.Uncovered, h.Boundary, h.First)
 	}
 	d.components(h.Components)
 	d.t.done("check")
@@ -205,14 +207,14 @@ func (d *driver) solve(ctx context.Context) error {
 	s.RelaxPerSec = float64(sol.Relaxations) / max(engineTime.Seconds(), 1e-9)
 	d.log.Info("mechanism computed", "stage", "propagate", "engine", s.Engine, "relaxations", sol.Relaxations, "seconds", engineTime.Seconds())
 	if sol.Infeasible > 0 {
-		return Infeasible(job.HittingSet, job.Epsilon, job.Delta, sol.Infeasible, sol.Conflicts)
+		return infeasibleError(job.HittingSet, job.Epsilon, job.Delta, sol.Infeasible, sol.Conflicts)
 	}
 	return nil
 }
 
 // audit is the audit phase: a mechanism that fails the (ε,δ)-DP audit is a bug (bfs
 // doc.go, invariant 4) and nothing is written; too many deterministic datasets
-// reject the run (CheckDeterministic). It returns the mechanism's Stats when the
+// reject the run (checkDeterministic). It returns the mechanism's Stats when the
 // backend counted them.
 func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
 	s := d.s
@@ -238,7 +240,7 @@ func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
 			"not_private", det.NotPrivate, "private", det.Private,
 			"no_neighbours", det.Isolated, "no_constraint", det.Unconstrained, "forced_by_hitting_set", det.Forced)
 	}
-	if err := CheckDeterministic(d.job, s); err != nil {
+	if err := checkDeterministic(d.job, s); err != nil {
 		return nil, err
 	}
 	d.t.done("audit")

@@ -56,11 +56,11 @@ type Uncovered struct {
 	U, V string
 }
 
-// NotHittingSet is the rejection of a set that misses boundary edges (every runner
+// notHittingSetError is the rejection of a set that misses boundary edges (every runner
 // words it the same): total of boundary edges are uncovered; first are listed, by
 // id only: their answers (which differ, on a boundary edge) are what a release
 // protects, and messages travel further than the data (docs/DESIGN.md §9.1).
-func NotHittingSet(file string, total, boundary int64, first []Uncovered) *RejectError {
+func notHittingSetError(file string, total, boundary int64, first []Uncovered) *RejectError {
 	e := &RejectError{File: file, Kind: "not-hitting-set", Total: total,
 		Head: fmt.Sprintf("not a boundary-hitting set: %d of %d boundary edges have neither end in it; nothing written", total, boundary)}
 	for _, x := range first {
@@ -81,13 +81,13 @@ type Conflict struct {
 	Given, ByValue, Bound float64
 }
 
-// Infeasible is the rejection of conflicting hitting-set values (the paper's
+// infeasibleError is the rejection of conflicting hitting-set values (the paper's
 // feasibility lemma, docs/DESIGN.md §3.3), worded the same by every runner, in the
 // user's terms: the p_true given, the dataset it conflicts with, their distance and
 // the largest (or smallest) p_true that dataset allows. Root conflicts come first:
 // those of the dataset taking part in the most listed conflicts (the likeliest
 // cause), then in the order found. Probabilities have 9 significant digits.
-func Infeasible(file string, epsilon, delta float64, total int64, first []Conflict) *RejectError {
+func infeasibleError(file string, epsilon, delta float64, total int64, first []Conflict) *RejectError {
 	e := &RejectError{File: file, Kind: "infeasible", Total: total,
 		Head: fmt.Sprintf("no (ε,δ)-DP mechanism has these p_true values (ε=%v, δ=%v): %s outside what another hitting-set dataset allows (tolerance %g); nothing written",
 			epsilon, delta, words.Count(total, "given value lies", "given values lie"), bfs.Tolerance)}

@@ -25,7 +25,7 @@ var configSeeds = []string{
 }
 
 // LoadConfig on any file either fails with a *ConfigError or returns its problems:
-// at most MaxConfigProblems and a count, one line each, none holding a control
+// at most maxConfigProblems and a count, one line each, none holding a control
 // character from the file; the job it leaves validates without panicking.
 func FuzzLoadConfig(f *testing.F) {
 	for _, s := range configSeeds {
@@ -48,7 +48,7 @@ func checkLoadConfig(t *testing.T, text string) {
 		}
 		return
 	}
-	if len(probs) > MaxConfigProblems+1 {
+	if len(probs) > maxConfigProblems+1 {
 		t.Fatalf("%d problems listed", len(probs))
 	}
 	for _, p := range probs {

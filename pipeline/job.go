@@ -151,10 +151,8 @@ func (j *Job) Problems(required []string, found ...string) []string {
 			add("%s: required (a file path)", k)
 		}
 	}
-	if j.Out != "" {
-		if _, err := sink.FormatOf(j.Out); err != nil {
-			add("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", j.Out, filepath.Ext(j.Out))
-		}
+	if p := sink.FormatProblem("out", j.Out); j.Out != "" && p != "" {
+		probs = append(probs, p)
 	}
 	// No output may be an input or the other output, however the paths are spelled
 	// (internal/files: device and inode, links resolved).

@@ -35,7 +35,7 @@ type countResult struct {
 // the CSR build; nothing here sets process-wide state (GOMAXPROCS), which a library
 // must leave to its program.
 func Local(job Job) (Backend, error) {
-	eng, err := Engine(&job)
+	eng, err := engineOf(&job)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func (b *local) Audit(ctx context.Context) (*Audited, error) {
 		st.Add(b.l.Vertices.Answer[v], sol.POne[v], p)
 	}
 	a.Stats = st
-	a.Deterministic = *findDeterministic(b.g, sol.POne, b.l.Hit.Vertex, ids)
+	a.Deterministic = *FindDeterministic(b.g, sol.POne, b.l.Hit.Vertex, ids)
 	return a, nil
 }
 
@@ -162,7 +162,7 @@ func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, meta 
 	progress.From(ctx).Grow(int64(b.g.N()))
 	b.g = nil
 	runtime.GC()
-	rec, err := BuildRecord(nil, b.l, b.sol)
+	rec, err := buildRecord(nil, b.l, b.sol)
 	if err != nil {
 		return nil, err
 	}

@@ -59,9 +59,9 @@ const (
 	roundsBytesPerRow = 2 * 2 * 28
 )
 
-// EstimateMemory models a run of engine (a Job.Engine; "" is propagate) on workers
+// estimateMemory models a run of engine (a Job.Engine; "" is propagate) on workers
 // cores (0: GOMAXPROCS) on vs and an edges file of rows rows.
-func EstimateMemory(vs *ingest.Vertices, rows int64, engine string, workers int) Memory {
+func estimateMemory(vs *ingest.Vertices, rows int64, engine string, workers int) Memory {
 	n := int64(vs.IDs.Len())
 	base := vs.Bytes() + offBytesPerVertex*n
 	eng := base + adjBytesPerRow*rows + engineBytesPerVertex*n
@@ -99,12 +99,12 @@ func csvBytes(job *Job, req Request, rows int64) int64 {
 	return b
 }
 
-// memoryBudget is MemoryBudget; tests swap it.
-var memoryBudget = MemoryBudget
+// memoryBudget is defaultMemoryBudget; tests swap it.
+var memoryBudget = defaultMemoryBudget
 
-// MemoryBudget is what a run may hold: the Go runtime's memory limit (GOMEMLIMIT)
+// defaultMemoryBudget is what a run may hold: the Go runtime's memory limit (GOMEMLIMIT)
 // when one is set, else the machine's memory (MachineMemory). source says which.
-func MemoryBudget() (bytes int64, source string) {
+func defaultMemoryBudget() (bytes int64, source string) {
 	if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 {
 		return l, "the Go memory limit (GOMEMLIMIT)"
 	}
@@ -125,21 +125,30 @@ func MachineMemory() (bytes int64, source string) {
 			return v, "the cgroup limit (" + f + ")"
 		}
 	}
-	f, err := os.Open("/proc/meminfo")
+	if b := procBytes("/proc/meminfo", "MemTotal:"); b > 0 {
+		return b, "the machine's memory (MemTotal)"
+	}
+	return 0, ""
+}
+
+// procBytes is the "<key> <n> kB" line of a /proc file in bytes, or 0 where the
+// file or the line cannot be read.
+func procBytes(path, key string) int64 {
+	f, err := os.Open(path)
 	if err != nil {
-		return 0, ""
+		return 0
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), key); ok {
 			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			if err == nil {
-				return kb << 10, "the machine's memory (MemTotal)"
+				return kb << 10
 			}
 		}
 	}
-	return 0, ""
+	return 0
 }
 
 // checkMemory refuses, before the work, a job whose modelled peak exceeds the
@@ -162,7 +171,7 @@ func checkMemory(job *Job, req Request, vs *ingest.Vertices, rows int64, m Memor
 		return nil
 	}
 	remedy := "a machine with more memory, or a higher GOMEMLIMIT if the machine has it"
-	if p := EstimateMemory(vs, rows, "propagate", job.Workers).Peak(); engine && p <= budget && p < need {
+	if p := estimateMemory(vs, rows, "propagate", job.Workers).Peak(); engine && p <= budget && p < need {
 		remedy = fmt.Sprintf("--engine propagate, the same mechanism in about %s; or %s", gib(p), remedy)
 	}
 	return &ConfigError{Source: job.Edges, Problems: []string{fmt.Sprintf(

@@ -28,7 +28,7 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	need := EstimateMemory(l.Vertices, l.Edges.Rows, j.Engine, j.Workers)
+	need := estimateMemory(l.Vertices, l.Edges.Rows, j.Engine, j.Workers)
 	// The example: 22 vertices (int ids, a range index), 24 rows.
 	if need.Build != l.Vertices.Bytes()+8*22+12*24+12*24/64 || need.Engine != l.Vertices.Bytes()+8*22+8*24+64*22 {
 		t.Errorf("model %+v", need)
@@ -163,8 +163,8 @@ func TestRefusalNamesPropagate(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	prop := EstimateMemory(l.Vertices, l.Edges.Rows, "propagate", 0)
-	rounds := EstimateMemory(l.Vertices, l.Edges.Rows, "rounds", 0)
+	prop := estimateMemory(l.Vertices, l.Edges.Rows, "propagate", 0)
+	rounds := estimateMemory(l.Vertices, l.Edges.Rows, "rounds", 0)
 	if want := prop.Engine + roundsBytesPerVertex*22 + roundsBytesPerRow*24; rounds.Engine != want || rounds.Build != prop.Build {
 		t.Fatalf("rounds model %+v, want engine %d and propagate's build %d", rounds, want, prop.Build)
 	}
@@ -210,7 +210,7 @@ func TestMemoryModelCountsCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	base := EstimateMemory(l.Vertices, 4, j.Engine, j.Workers)
+	base := estimateMemory(l.Vertices, 4, j.Engine, j.Workers)
 	if want := base.Build + 2*ingest.CSVReadBytes + 8*4; l.Memory.Build != want || l.Memory.Engine != base.Engine {
 		t.Errorf("model %+v, want build %d (two CSV readers, four edge rows held), engine %d", l.Memory.Memory, want, base.Engine)
 	}

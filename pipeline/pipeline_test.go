@@ -24,6 +24,8 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -318,7 +320,7 @@ func TestMetadata(t *testing.T) {
 		r.Close()
 		f.Close()
 		want := map[string]string{
-			"graphdp.version": Version, "graphdp.engine": "propagate", "graphdp.epsilon": "0.5", "graphdp.delta": "1e-06",
+			"graphdp.version": version.Version, "graphdp.engine": "propagate", "graphdp.epsilon": "0.5", "graphdp.delta": "1e-06",
 			"graphdp.tolerance": "1e-09", "graphdp.edges.sha256": sum(j.Edges),
 		}
 		absent := []string{"graphdp.vertices.sha256", "graphdp.hitting_set.sha256"}

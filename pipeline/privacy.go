@@ -26,8 +26,8 @@ type Privacy struct {
 // not given.
 type Stated struct{ Epsilon, Delta *float64 }
 
-// StatedOf is what job states: its ε and δ where they were given.
-func StatedOf(job *Job) Stated {
+// Stated is what the job states: its ε and δ where they were given.
+func (job *Job) Stated() Stated {
 	var s Stated
 	if job.EpsilonSet() {
 		e := job.Epsilon
@@ -124,7 +124,7 @@ func MechanismPrivacy(ctx context.Context, job *Job) (Privacy, error) {
 	if err != nil {
 		return Privacy{}, err
 	}
-	p, err := ResolvePrivacy(job.Mechanism, meta, StatedOf(job), false)
+	p, err := ResolvePrivacy(job.Mechanism, meta, job.Stated(), false)
 	if err != nil {
 		return Privacy{}, err
 	}

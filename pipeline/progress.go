@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,13 +37,6 @@ const (
 	progressTTY = 500 * time.Millisecond
 	progressLog = 10 * time.Second
 )
-
-// IsTerminal reports whether f is a character device (a terminal), where the
-// progress line is drawn.
-func IsTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
 
 func newProgress(ctx context.Context, log *slog.Logger, tty io.Writer) *display {
 	p := &display{log: log, tty: tty, stop: make(chan struct{})}

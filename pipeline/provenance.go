@@ -29,14 +29,14 @@ import (
 // (docs/FORMATS.md, "Provenance"). The zero Provenance has no key.
 type Provenance struct{ key []byte }
 
-// ProvenanceKeyEnv names the environment variable that gives the key file when
+// provenanceKeyEnv names the environment variable that gives the key file when
 // neither the flag nor the config does.
-const ProvenanceKeyEnv = "GRAPHDP_PROVENANCE_KEY_FILE"
+const provenanceKeyEnv = "GRAPHDP_PROVENANCE_KEY_FILE"
 
 // Bounds of a key file: shorter keys can be searched together with the answers;
 // a longer file is not a key.
 const (
-	MinProvenanceKey = 16
+	minProvenanceKey = 16
 	maxProvenanceKey = 1 << 16
 )
 
@@ -93,17 +93,17 @@ func (j *Job) ProvenanceKeyFile() string {
 	if j.ProvenanceKey != "" {
 		return j.ProvenanceKey
 	}
-	return os.Getenv(ProvenanceKeyEnv)
+	return os.Getenv(provenanceKeyEnv)
 }
 
 // Provenance reads the job's key file (the zero Provenance when it names none). The
-// key is the file's bytes, exactly: at least MinProvenanceKey of them.
+// key is the file's bytes, exactly: at least minProvenanceKey of them.
 func (j *Job) Provenance() (Provenance, error) {
-	return ReadProvenanceKey(j.ProvenanceKeyFile())
+	return readProvenanceKey(j.ProvenanceKeyFile())
 }
 
-// ReadProvenanceKey reads a key file ("" gives the zero Provenance).
-func ReadProvenanceKey(path string) (Provenance, error) {
+// readProvenanceKey reads a key file ("" gives the zero Provenance).
+func readProvenanceKey(path string) (Provenance, error) {
 	if path == "" {
 		return Provenance{}, nil
 	}
@@ -116,8 +116,8 @@ func ReadProvenanceKey(path string) (Provenance, error) {
 	switch {
 	case err != nil:
 		return Provenance{}, fmt.Errorf("provenance_key: %s: %v", path, err)
-	case len(key) < MinProvenanceKey:
-		return Provenance{}, fmt.Errorf("provenance_key: %s: a key of %d bytes is too short (at least %d; make one with: head -c 32 /dev/urandom > %[1]s)", path, len(key), MinProvenanceKey)
+	case len(key) < minProvenanceKey:
+		return Provenance{}, fmt.Errorf("provenance_key: %s: a key of %d bytes is too short (at least %d; make one with: head -c 32 /dev/urandom > %[1]s)", path, len(key), minProvenanceKey)
 	case len(key) > maxProvenanceKey:
 		return Provenance{}, fmt.Errorf("provenance_key: %s: longer than %d bytes: not a key file", path, maxProvenanceKey)
 	}

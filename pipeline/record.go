@@ -11,6 +11,8 @@ import (
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/words"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 // OutputSchema is run's output: one row per vertex (docs/FORMATS.md, "Output").
@@ -26,9 +28,9 @@ func OutputSchema(idType, answerType arrow.DataType) *arrow.Schema {
 	}, nil)
 }
 
-// BuildRecord lays the mechanism out as the output table, in the vertices file's order
+// buildRecord lays the mechanism out as the output table, in the vertices file's order
 // (BuildRecordRows over every vertex).
-func BuildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.RecordBatch, error) {
+func buildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.RecordBatch, error) {
 	return BuildRecordRows(mem, l, nil, &sol.Mechanism)
 }
 
@@ -265,5 +267,5 @@ func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) 
 		}
 	}
 	maps.Copy(meta, extra)
-	return Build().metadata(meta)
+	return version.Build().Metadata(meta)
 }

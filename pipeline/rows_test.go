@@ -30,13 +30,13 @@ func exampleInputs(t *testing.T) (*Job, *Inputs, *Checked) {
 	return &job, x, c
 }
 
-// BuildRecordRows over every vertex in order is BuildRecord, and over a subset it is
-// BuildRecord's rows picked out, repeats included.
+// BuildRecordRows over every vertex in order is buildRecord, and over a subset it is
+// buildRecord's rows picked out, repeats included.
 func TestBuildRecordRows(t *testing.T) {
 	_, x, c := exampleInputs(t)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	full, err := BuildRecord(mem, &x.Loaded, c.Solution)
+	full, err := buildRecord(mem, &x.Loaded, c.Solution)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,13 +62,13 @@ func TestBuildRecordRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		if all && !array.RecordEqual(rec, full) {
-			t.Errorf("all rows: differs from BuildRecord")
+			t.Errorf("all rows: differs from buildRecord")
 		}
 		for i, v := range rows {
 			want := full.NewSlice(int64(v), int64(v)+1)
 			got := rec.NewSlice(int64(i), int64(i)+1)
 			if !array.RecordEqual(got, want) {
-				t.Errorf("row %d (vertex %d) differs from BuildRecord's", i, v)
+				t.Errorf("row %d (vertex %d) differs from buildRecord's", i, v)
 			}
 			want.Release()
 			got.Release()

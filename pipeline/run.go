@@ -58,7 +58,7 @@ func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
 		return nil, err
 	}
 	defer es.Close()
-	model := EstimateMemory(vs, es.Rows(), req.Engine, job.Workers)
+	model := estimateMemory(vs, es.Rows(), req.Engine, job.Workers)
 	model.Build += csvBytes(job, req, es.Rows())
 	budget, source := memoryBudget()
 	if err := checkMemory(job, req, vs, es.Rows(), model, budget, source); err != nil {
@@ -142,8 +142,8 @@ func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, gra
 // graph is not built.
 func (l *Loaded) Close() { l.builder = nil }
 
-// Engine returns the engine a job names.
-func Engine(job *Job) (bfs.Engine, error) {
+// engineOf returns the engine a job names.
+func engineOf(job *Job) (bfs.Engine, error) {
 	switch job.Engine {
 	case "propagate":
 		return bfs.Propagate{}, nil
@@ -165,18 +165,6 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 	defer b.Close()
 	d := &driver{job: job, b: b, log: log, p: Policy{Repair: bfs.DefaultRepair}}
 	return d.stages(ctx, out)
-}
-
-// findDeterministic finds the datasets answered with p_one exactly 0 or 1, why,
-// and which are private (check.Deterministic).
-func findDeterministic(g *graph.Graph, pone []float64, hit []int32, ids ingest.IDs) *check.Deterministic {
-	inHit := make([]bool, g.N())
-	for _, h := range hit {
-		inHit[h] = true
-	}
-	// nil pair: the audit passed (or run failed), so DP holds on every edge.
-	d, _ := check.FindDeterministic(g, pone, inHit, nil, nil, func(v int32) string { return ids.String(int(v)) })
-	return &d
 }
 
 // hitting is check.Hitting on in, the first uncovered edges named by their ids.
@@ -203,7 +191,7 @@ func checkHitting(ctx context.Context, s *Summary, job Job, l *Loaded, in *bfs.I
 	if h.Uncovered == 0 {
 		return nil
 	}
-	return NotHittingSet(l.Hit.File, h.Uncovered, h.Boundary, h.First)
+	return notHittingSetError(l.Hit.File, h.Uncovered, h.Boundary, h.First)
 }
 
 // conflicts names the conflicting hitting-set values of sol by their ids.
@@ -220,5 +208,5 @@ func conflicts(l *Loaded, sol *bfs.Solution) []Conflict {
 // infeasible explains which hitting-set values conflict (the paper's feasibility
 // lemma, docs/DESIGN.md §3.3).
 func infeasible(job Job, l *Loaded, sol *bfs.Solution) error {
-	return Infeasible(l.Hit.File, job.Epsilon, job.Delta, int64(sol.Infeasible), conflicts(l, sol))
+	return infeasibleError(l.Hit.File, job.Epsilon, job.Delta, int64(sol.Infeasible), conflicts(l, sol))
 }

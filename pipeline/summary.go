@@ -1,12 +1,10 @@
 package pipeline
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,16 +12,18 @@ import (
 	"github.com/graphdp/graphdp/report"
 
 	"github.com/graphdp/graphdp/internal/words"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 // Summary is the run summary: written as JSON with --summary, and shortly on stderr.
 type Summary struct {
-	Version string    `json:"version"`
-	Build   BuildInfo `json:"build"`
-	Runner  string    `json:"runner"`
-	Engine  string    `json:"engine"`
-	Epsilon float64   `json:"epsilon"`
-	Delta   float64   `json:"delta"`
+	Version string            `json:"version"`
+	Build   version.BuildInfo `json:"build"`
+	Runner  string            `json:"runner"`
+	Engine  string            `json:"engine"`
+	Epsilon float64           `json:"epsilon"`
+	Delta   float64           `json:"delta"`
 	Inputs  struct {
 		Vertices   Input `json:"vertices"`
 		Edges      Input `json:"edges"`
@@ -72,8 +72,8 @@ type Summary struct {
 // modelShown is the smallest modelled peak the human summary prints.
 const modelShown = 64 << 20
 
-// MemoryModel is a run's modelled memory (EstimateMemory) and the budget it was
-// checked against (MemoryBudget; 0 when unknown).
+// MemoryModel is a run's modelled memory (estimateMemory) and the budget it was
+// checked against (defaultMemoryBudget; 0 when unknown).
 type MemoryModel struct {
 	Memory
 	BudgetBytes  int64  `json:"budget_bytes"`
@@ -122,23 +122,7 @@ func (t *timer) done(name string) time.Duration {
 func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
 
 // PeakRSS is the process's peak resident set (VmHWM), or 0 where unknown.
-func PeakRSS() int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
-}
+func PeakRSS() int64 { return procBytes("/proc/self/status", "VmHWM:") }
 
 // EncodeJSON writes the summary as indented JSON to w: the --summary file (Run
 // publishes it with the mechanism).

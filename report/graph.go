@@ -130,33 +130,7 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 	}
 	// Pack the components on shelves: largest first, each in its own box.
 	const margin = 1.0
-	type box struct{ x0, y0, w, h float64 }
-	boxes := make([]box, len(comps))
-	area, widest := 0.0, 0.0
-	for c, vs := range comps {
-		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-		for _, v := range vs {
-			x0, y0, x1, y1 = math.Min(x0, pos[v][0]), math.Min(y0, pos[v][1]), math.Max(x1, pos[v][0]), math.Max(y1, pos[v][1])
-		}
-		boxes[c] = box{x0, y0, x1 - x0 + margin, y1 - y0 + margin}
-		area += boxes[c].w * boxes[c].h
-		widest = math.Max(widest, boxes[c].w)
-	}
-	rowW := math.Max(widest, math.Sqrt(area*2)) // about twice as wide as high
-	x, y, shelf, usedW := 0.0, 0.0, 0.0, 0.0
-	for c, vs := range comps {
-		b := boxes[c]
-		if x > 0 && x+b.w > rowW {
-			x, y, shelf = 0, y+shelf, 0
-		}
-		for _, v := range vs {
-			pos[v] = [2]float64{pos[v][0] - b.x0 + x, pos[v][1] - b.y0 + y}
-		}
-		x += b.w
-		shelf = math.Max(shelf, b.h)
-		usedW = math.Max(usedW, x)
-	}
-	usedH := y + shelf
+	usedW, usedH := packShelves(comps, pos, margin)
 	const width, pad = 720.0, 24.0
 	scale := math.Min(48, (width-2*pad)/math.Max(usedW-margin, 1e-9))
 	nearest := scale * medianNearest(pos)                // pixels
@@ -227,8 +201,46 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 		nd.Info = strings.Join(info, " · ")
 		d.Nodes[v] = nd
 	}
-	// The legend, in its own SVG under the graph (which zooms): the colour bar with
-	// its scale, then the marks.
+	d.legend(width)
+	return d
+}
+
+// packShelves moves each component's layout (pos) into its own box on shelves, the
+// largest first, rows about twice as wide as high, margin apart; it returns the
+// width and height used.
+func packShelves(comps [][]int32, pos [][2]float64, margin float64) (usedW, usedH float64) {
+	type box struct{ x0, y0, w, h float64 }
+	boxes := make([]box, len(comps))
+	area, widest := 0.0, 0.0
+	for c, vs := range comps {
+		x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for _, v := range vs {
+			x0, y0, x1, y1 = math.Min(x0, pos[v][0]), math.Min(y0, pos[v][1]), math.Max(x1, pos[v][0]), math.Max(y1, pos[v][1])
+		}
+		boxes[c] = box{x0, y0, x1 - x0 + margin, y1 - y0 + margin}
+		area += boxes[c].w * boxes[c].h
+		widest = math.Max(widest, boxes[c].w)
+	}
+	rowW := math.Max(widest, math.Sqrt(area*2)) // about twice as wide as high
+	x, y, shelf, usedW := 0.0, 0.0, 0.0, 0.0
+	for c, vs := range comps {
+		b := boxes[c]
+		if x > 0 && x+b.w > rowW {
+			x, y, shelf = 0, y+shelf, 0
+		}
+		for _, v := range vs {
+			pos[v] = [2]float64{pos[v][0] - b.x0 + x, pos[v][1] - b.y0 + y}
+		}
+		x += b.w
+		shelf = math.Max(shelf, b.h)
+		usedW = math.Max(usedW, x)
+	}
+	return usedW, y + shelf
+}
+
+// legend is the drawing's legend, in its own SVG under the graph (which zooms): the
+// colour bar with its scale, then the marks; width is the drawing's.
+func (d *drawing) legend(width float64) {
 	d.LegendW, d.LegendH = width, 92
 	d.BarX, d.BarY, d.BarW, d.BarH = 76, 10, 240, 12
 	const steps = 48
@@ -246,7 +258,6 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 		p := float64(k) / Bins
 		d.Ticks = append(d.Ticks, tick{At: round1(d.BarX + (p-d.Lo)/(d.Hi-d.Lo)*d.BarW), Label: strconv.FormatFloat(p, 'f', 2, 64)})
 	}
-	return d
 }
 
 func round1(x float64) float64 { return math.Round(x*10) / 10 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/graphdp/graphdp/internal/files"
 )
 
 // bufferSize is the write buffer in front of a temporary file.
@@ -133,11 +135,7 @@ func syncDir(step, dir string) error {
 	if err := inject(step, dir); err != nil {
 		return err
 	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	return errors.Join(d.Sync(), d.Close())
+	return files.SyncDir(dir)
 }
 
 // tempPrefix is the name prefix of path's temporary files: ".<base>.tmp-".

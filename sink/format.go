@@ -59,3 +59,13 @@ func FormatOf(path string) (Format, error) {
 	}
 	return 0, &UnknownFormatError{Path: path, Ext: ext}
 }
+
+// FormatProblem is the configuration problem of an output path, under the job key
+// key, whose extension names no format ("" when it names one): how a job and the
+// commands report it before any work.
+func FormatProblem(key, path string) string {
+	if _, err := FormatOf(path); err == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", key, path, filepath.Ext(path))
+}

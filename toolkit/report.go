@@ -7,6 +7,8 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/report"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 func reportFile(path string, d pipeline.Digest) report.File {
@@ -40,7 +42,7 @@ func Report(ctx context.Context, job pipeline.Job, cols ingest.MechanismTableCol
 	in := report.Input{
 		Graph: g, Answer: vs.Answer, Pair: pair, List: job.List,
 		ID:      func(v int32) string { return vs.IDs.String(int(v)) },
-		Version: pipeline.Version,
+		Version: version.Version,
 		Inputs: report.Inputs{
 			Mechanism: reportFile(m.File, l.Provenance.Private(m.Fingerprint)),
 			Vertices:  reportFile(vs.File, l.Provenance.Private(vs.Fingerprint)),

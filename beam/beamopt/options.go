@@ -1,9 +1,10 @@
 // Package beamopt is the Beam backend's options as a job states them (the config
-// file's beam: keys and the --beam-runner, --staging, --shards… flags): the one
-// type both the job description (package pipeline, which parses config files and
-// flags) and the backend (package beam, which reads them once) use. It links no Beam
-// package, so that cmd/graphdp, which has no Beam runner, still parses and checks a
-// job that names one.
+// file's beam: keys and the --beam-runner, --staging, --shards… flags), and its
+// report as the run summary states it (Report): the types both the job
+// description (package pipeline, which parses config files and flags) and the
+// backend (package beam, which reads the options once and fills the report) use. It
+// links no Beam package, so that cmd/graphdp, which has no Beam runner, still parses
+// and checks a job that names one.
 //
 // Invariants:
 //

@@ -30,19 +30,11 @@ const (
 // that may stand over its limit for now, with why. Each entry must still be over
 // (TestSizeLimits fails on a stale one), so the list only shrinks.
 var allowance = map[string]string{
-	"pipeline":                     "over before issue 25; not yet split",
-	"graph/csr.go":                 "over before issue 25; not yet split",
-	"ingest/mechtable.go":          "over before issue 25; not yet split",
+	"pipeline":                     "56 after the one driver's backend interface (Backend, Drive, Solved, …) landed; was 50 before it, 72 before issue 25",
 	"bfs/rounds.go":                "over before issue 25; not yet split",
-	"optimize:Optimize":            "over before issue 25; not yet split",
 	"beam:shardFn.ProcessElement":  "beam: wt-driver splits beam/build.go and beam/run.go (issue 25, one driver)",
-	"ingest:readMechTableCSV":      "over before issue 25; not yet split",
-	"report:drawGraph":             "over before issue 25; not yet split",
 	"beam:finishFn.ProcessElement": "beam: wt-driver splits beam/build.go and beam/run.go (issue 25, one driver)",
-	"ingest:readMechTableParquet":  "over before issue 25; not yet split",
-	"pipeline:Optimize":            "over before issue 25; not yet split",
 	"beam:join1Fn.ProcessElement":  "beam: wt-driver splits beam/build.go and beam/run.go (issue 25, one driver)",
-	"internal/pqcrc:decoder.skip":  "over before issue 25; not yet split",
 }
 
 var figures = flag.Bool("figures", false, "print every file, function and package over half its limit (for the closing note of a clean-up)")

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/report"
+	"github.com/graphdp/graphdp/toolkit"
 )
 
 // docs/CLI.md is generated from the commands' own help (what -h prints) and from
@@ -26,8 +28,8 @@ var jsonShapes = []struct {
 	command, what string
 	shape         any
 }{
-	{"run", "the run summary, as --summary writes it (with --dry-run: `dry_run` true, no `out`)", pipeline.Summary{}},
-	{"optimize", "the optimize summary, as --summary writes it (with --dry-run: `dry_run` true, nothing solved: the figures of the solve are 0)", pipeline.OptimizeSummary{}},
+	{"run", "the run summary, as --summary writes it (with --dry-run: `dry_run` true, no `out`; graphdp-beam adds `beam`)", runSummary{}},
+	{"optimize", "the optimize summary, as --summary writes it (with --dry-run: `dry_run` true, nothing solved: the figures of the solve are 0)", toolkit.OptimizeSummary{}},
 	{"hitting-set", "the set written and how it was found", hittingSetJSON{}},
 	{"verify", "the audit and, with --hitting-set, the comparison with the optimum; printed also when a check fails (exit 3)", verifyJSON{}},
 	{"query", "the rows (instead of CSV on stdout) and what Algorithm 2's searches touched", queryJSON{}},
@@ -88,6 +90,13 @@ func generateCLIDoc(t *testing.T) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// runSummary is the run summary as graphdp-beam writes it: the Beam backend's
+// report last (pipeline.Summary.Backend, under its key).
+type runSummary struct {
+	pipeline.Summary
+	Beam *beamopt.Report `json:"beam,omitempty"`
 }
 
 func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }

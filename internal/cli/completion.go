@@ -11,6 +11,8 @@ import (
 
 	"github.com/graphdp/graphdp/optimize"
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // graphdp completion bash|zsh|fish prints a completion script generated from the
@@ -54,7 +56,7 @@ func cmdCompletion(_ context.Context, args []string, e *env) error {
 		return &usageError{"a shell is required: bash, zsh or fish"}
 	}
 	msg := fmt.Sprintf("unknown shell %q (bash, zsh or fish)", shell)
-	if near, ok := pipeline.Nearest(shell, shells); ok {
+	if near, ok := words.Nearest(shell, shells); ok {
 		msg += fmt.Sprintf("; did you mean %s?", near)
 	}
 	return &usageError{msg}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -83,7 +84,7 @@ func printRunPlan(w io.Writer, job pipeline.Job, s *pipeline.Summary) {
 }
 
 // printOptimizePlan prints optimize's dry run.
-func printOptimizePlan(w io.Writer, oj pipeline.OptimizeJob, s *pipeline.OptimizeSummary) {
+func printOptimizePlan(w io.Writer, oj toolkit.OptimizeJob, s *toolkit.OptimizeSummary) {
 	fmt.Fprintln(w, "graphdp optimize --dry-run: the inputs and weights pass every check; nothing solved or written")
 	fmt.Fprintf(w, "  inputs:    vertices %s, edges %s: %s, %s\n", oj.Vertices, oj.Edges,
 		words.Count(int64(s.Vertices), "dataset", "datasets"), words.Count(s.Edges, "edge", "edges"))
@@ -106,7 +107,7 @@ func printOptimizePlan(w io.Writer, oj pipeline.OptimizeJob, s *pipeline.Optimiz
 
 // printReleasePlan prints release's dry run: the datasets, what each spends and,
 // with a ledger, what each would have spent after it.
-func printReleasePlan(w io.Writer, job pipeline.ReleaseJob, r *pipeline.Released) {
+func printReleasePlan(w io.Writer, job toolkit.ReleaseJob, r *toolkit.Released) {
 	fmt.Fprintln(w, "graphdp release --dry-run: the release passes every check; nothing drawn, recorded or written")
 	p := r.Privacy
 	fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, words.Num(p.Epsilon), words.Num(p.Delta), privacySource(p))

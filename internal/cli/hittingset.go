@@ -63,14 +63,7 @@ func parseHittingSet(args []string, stdout io.Writer) (*hittingSetOptions, error
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	switch {
-	case o.out == "":
-		probs = append(probs, "out: required (a .parquet or .csv file)")
-	default:
-		if ext := strings.ToLower(filepath.Ext(o.out)); ext != ".parquet" && ext != ".csv" {
-			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet or .csv, which run reads)", o.out, filepath.Ext(o.out)))
-		}
-	}
+	probs = append(probs, hittingSetOutProblems(o.out)...)
 	probs = append(probs, t.fileProblems(&job, files.Out("out", o.out))...)
 	policies := 0
 	for _, p := range [][]string{{"balanced"}, {"alpha"}, {"alpha-0", "alpha-1"}} {
@@ -104,10 +97,7 @@ func cmdHittingSet(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := o.flags.logger(e); err != nil {
-		return err
-	}
-	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runHittingSet(ctx, o, e) })
+	return o.flags.start(ctx, e, func(ctx context.Context) error { return runHittingSet(ctx, o, e) })
 }
 
 // runHittingSet executes a parsed hitting-set (toolkit.HittingSet) and prints what
@@ -173,5 +163,17 @@ func (f *optFloat) Set(s string) error {
 		return errors.New("not a number")
 	}
 	f.v, f.set = v, true
+	return nil
+}
+
+// hittingSetOutProblems checks the --out of a command that writes a hitting set
+// (hitting-set, optimize): required, and a format run reads.
+func hittingSetOutProblems(out string) []string {
+	if out == "" {
+		return []string{"out: required (a .parquet or .csv file)"}
+	}
+	if ext := strings.ToLower(filepath.Ext(out)); ext != ".parquet" && ext != ".csv" {
+		return []string{fmt.Sprintf("out: %s: unknown format %q (use .parquet or .csv, which run reads)", out, filepath.Ext(out))}
+	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/toolkit"
 )
 
 // jsonKeys are the keys a JSON document of type t has: all of them, and those
@@ -165,7 +166,7 @@ func TestJSONOutput(t *testing.T) {
 				args = append(args, "--dry-run")
 			}
 			// The default objective, balanced, weighs each answer ½ in total.
-			doc := decodeDoc(t, "optimize", run(t, 0, args), pipeline.OptimizeSummary{})
+			doc := decodeDoc(t, "optimize", run(t, 0, args), toolkit.OptimizeSummary{})
 			if !nearFloat(doc["vertices"], 4) || !nearFloat(doc["boundary_edges"], 2) || !nearFloat(doc["hitting_set"], 2) || doc["objective"] != "balanced" || !nearFloat(doc["total_weight"], 1) ||
 				(doc["dry_run"] == true) != dry || doc["out"] != p("o.csv") {
 				t.Errorf("optimize --json (dry run %v): %v", dry, doc)

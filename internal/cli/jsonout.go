@@ -6,6 +6,8 @@ import (
 
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/ingest"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // --json prints a command's result as one JSON document on stdout, instead of its
@@ -35,12 +37,5 @@ type edgeJSON struct {
 }
 
 func edgeOf(ids ingest.IDs, v check.EdgeViolation) edgeJSON {
-	return edgeJSON{U: ids.String(int(v.U)), V: ids.String(int(v.V)), Output: b2i(v.Output), PU: v.PU, PV: v.PV, Excess: v.Excess}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
+	return edgeJSON{U: ids.String(int(v.U)), V: ids.String(int(v.V)), Output: words.Bit(v.Output), PU: v.PU, PV: v.PV, Excess: v.Excess}
 }

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/ledger"
-	"github.com/graphdp/graphdp/pipeline"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -75,7 +74,7 @@ func cmdLedger(ctx context.Context, args []string, e *env) error {
 		return run(ctx, file, e)
 	}
 	msg := fmt.Sprintf("unknown ledger subcommand %q (one of %s)", args[0], strings.Join(names, ", "))
-	if near, ok := pipeline.Nearest(args[0], names); ok {
+	if near, ok := words.Nearest(args[0], names); ok {
 		msg += fmt.Sprintf("; did you mean %s?", near)
 	}
 	return &usageError{msg}

@@ -22,6 +22,7 @@ import (
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+	"github.com/graphdp/graphdp/toolkit"
 )
 
 // issue23Job writes the reproducer's inputs of issue 23 (ids 1–4 with answers
@@ -555,7 +556,7 @@ func TestReleaseDeterministicMessageHidesValues(t *testing.T) {
 	}
 }
 
-// The identity check runs again under the ledger's lock, in pipeline.Release
+// The identity check runs again under the ledger's lock, in toolkit.Release
 // itself: an output that is the ledger by another path is refused (exit 2) and the
 // ledger is untouched.
 func TestReleaseSameFileUnderLock(t *testing.T) {
@@ -566,9 +567,9 @@ func TestReleaseSameFileUnderLock(t *testing.T) {
 	os.Symlink(led, link)
 	before, _ := os.ReadFile(led)
 	eps, delta := 0.5, 0.0
-	job := pipeline.ReleaseJob{Mechanism: relMech, IDs: []string{"1"}, Out: link, Columns: ingest.DefaultMechanismTableColumns(),
+	job := toolkit.ReleaseJob{Mechanism: relMech, IDs: []string{"1"}, Out: link, Columns: ingest.DefaultMechanismTableColumns(),
 		Stated: pipeline.Stated{Epsilon: &eps, Delta: &delta}, Ledger: led}
-	_, err := pipeline.Release(context.Background(), job, nil)
+	_, err := toolkit.Release(context.Background(), job, nil)
 	var ce *pipeline.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "is the same file as the out") {
 		t.Errorf("%v", err)

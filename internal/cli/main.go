@@ -17,6 +17,10 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 	"github.com/graphdp/graphdp/toolkit"
+
+	"github.com/graphdp/graphdp/internal/words"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 // Exit statuses (docs/TOOLKIT.md, "Exit codes"; README has the summary).
@@ -146,13 +150,13 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		return exitOK
 	}
 	if args[0] == "version" || args[0] == "--version" {
-		fmt.Fprintln(stdout, p.Name, pipeline.Build())
+		fmt.Fprintln(stdout, p.Name, version.Build())
 		return exitOK
 	}
 	c, ok := commands[args[0]]
 	if !ok {
 		msg := fmt.Sprintf("%s: unknown command %q", p.Name, args[0])
-		if near, ok := pipeline.Nearest(args[0], commandNames()); ok {
+		if near, ok := words.Nearest(args[0], commandNames()); ok {
 			msg += fmt.Sprintf(" (did you mean %s?)", near)
 		}
 		fmt.Fprintf(stderr, "%s\nrun '%s -h' for the commands\n", msg, p.Name)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/graphdp/graphdp/optimize"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/progress"
@@ -22,7 +22,7 @@ import (
 
 // optimizeOptions are optimize's flags over its job.
 type optimizeOptions struct {
-	job       pipeline.OptimizeJob
+	job       toolkit.OptimizeJob
 	maxTime   string
 	workers   int
 	quiet     bool
@@ -87,18 +87,9 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	if t.jf.set("workers") || oj.Workers == 0 {
 		oj.Workers = o.workers
 	}
-	switch {
-	case oj.Out == "":
-		probs = append(probs, "out: required (a .parquet or .csv file)")
-	default:
-		if ext := strings.ToLower(filepath.Ext(oj.Out)); ext != ".parquet" && ext != ".csv" {
-			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet or .csv, which run reads)", oj.Out, filepath.Ext(oj.Out)))
-		}
-	}
-	if oj.MechanismOut != "" {
-		if _, err := sink.FormatOf(oj.MechanismOut); err != nil {
-			probs = append(probs, fmt.Sprintf("mechanism-out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", oj.MechanismOut, filepath.Ext(oj.MechanismOut)))
-		}
+	probs = append(probs, hittingSetOutProblems(oj.Out)...)
+	if p := sink.FormatProblem("mechanism-out", oj.MechanismOut); oj.MechanismOut != "" && p != "" {
+		probs = append(probs, p)
 	}
 	probs = append(probs, t.fileProblems(&job, files.In("weights", oj.Weights), files.Out("out", oj.Out),
 		files.Out("mechanism-out", oj.MechanismOut), files.Out("summary", oj.SummaryOut), files.Out("html", oj.HTML))...)
@@ -136,10 +127,7 @@ func cmdOptimize(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := o.flags.logger(e); err != nil {
-		return err
-	}
-	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runOptimize(ctx, o, e) }, [2]string{o.job.WeightColumn, "weight-column"})
+	return o.flags.start(ctx, e, func(ctx context.Context) error { return runOptimize(ctx, o, e) }, [2]string{o.job.WeightColumn, "weight-column"})
 }
 
 // progressEvery is how often optimize prints a progress line.
@@ -167,7 +155,7 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 				p.Iteration, p.Restarts, p.Elapsed.Seconds(), p.Primal, p.Dual, p.RelGap, p.PrimalResidual)
 		})
 	}
-	s, err := pipeline.Optimize(ctx, oj, e.log)
+	s, err := toolkit.Optimize(ctx, oj, e.log)
 	var fe *optimize.FloorError
 	if errors.As(err, &fe) {
 		return floorRefusal(fe, o.floor)

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/report"
+	"github.com/graphdp/graphdp/toolkit"
 )
 
 // optimize's bad flags and inputs: exit status and exact messages (golden files);
@@ -129,7 +129,7 @@ func TestOptimizeObjectivesAndFloors(t *testing.T) {
 			if code, stdout, stderr := graphdp(t, append(args, c.flags...)...); code != 0 {
 				t.Fatalf("optimize: exit %d\n%s%s", code, stdout, stderr)
 			}
-			var s pipeline.OptimizeSummary
+			var s toolkit.OptimizeSummary
 			js, _ := os.ReadFile(p("s.json"))
 			if err := json.Unmarshal(js, &s); err != nil {
 				t.Fatal(err)
@@ -180,14 +180,14 @@ func TestOptimizeWarnsDegenerate(t *testing.T) {
 	dir := t.TempDir()
 	p := func(n string) string { return filepath.Join(dir, n) }
 	in := []string{"-vertices", "testdata/optimize/rare/vertices.csv", "-edges", "testdata/optimize/rare/edges.csv", "-epsilon", "0.5"}
-	opt := func(obj string) (string, pipeline.OptimizeSummary) {
+	opt := func(obj string) (string, toolkit.OptimizeSummary) {
 		t.Helper()
 		args := append(append([]string{"optimize"}, in...), "-out", p(obj+"-h.csv"), "-mechanism-out", p(obj+"-m.csv"), "-summary", p(obj+".json"), "-objective", obj)
 		code, stdout, stderr := graphdp(t, args...)
 		if code != 0 {
 			t.Fatalf("optimize: exit %d\n%s%s", code, stdout, stderr)
 		}
-		var s pipeline.OptimizeSummary
+		var s toolkit.OptimizeSummary
 		js, _ := os.ReadFile(p(obj + ".json"))
 		if err := json.Unmarshal(js, &s); err != nil {
 			t.Fatal(err)

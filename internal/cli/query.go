@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
@@ -58,10 +57,8 @@ func parseQuery(args []string, stdout io.Writer) (*queryOptions, error) {
 	case len(o.ids) > 0 && o.idsIn != "":
 		probs = append(probs, "id: use --id or --ids, not both")
 	}
-	if o.out != "" {
-		if _, err := sink.FormatOf(o.out); err != nil {
-			probs = append(probs, fmt.Sprintf("out: %s: unknown format %q (use .parquet, .arrow, .feather or .csv)", o.out, filepath.Ext(o.out)))
-		}
+	if p := sink.FormatProblem("out", o.out); o.out != "" && p != "" {
+		probs = append(probs, p)
 	}
 	probs = append(probs, t.fileProblems(&job, files.Out("out", o.out), files.In("ids", o.idsIn))...)
 	o.job = job
@@ -73,10 +70,7 @@ func cmdQuery(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := o.flags.logger(e); err != nil {
-		return err
-	}
-	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runQuery(ctx, o, e) })
+	return o.flags.start(ctx, e, func(ctx context.Context) error { return runQuery(ctx, o, e) })
 }
 
 // runQuery executes a parsed query (toolkit.Query) and prints the rows; tests call
@@ -103,7 +97,7 @@ func runQuery(ctx context.Context, o *queryOptions, e *env) error {
 			HittingSet: len(x.Hit.Vertex), BoundaryEdges: c.BoundaryEdges,
 			Search: querySearchJSON{Touched: a.Touched, AdjacencyEntries: a.Scans, Largest: a.Largest, Depth: a.Depth}}
 		for i, v := range rows {
-			r := queryRowJSON{ID: vs.IDs.String(int(v)), Answer: b2i(vs.Answer[v]), PTrue: m.PTrue[i], POne: m.POne[i], InHittingSet: inH[v]}
+			r := queryRowJSON{ID: vs.IDs.String(int(v)), Answer: words.Bit(vs.Answer[v]), PTrue: m.PTrue[i], POne: m.POne[i], InHittingSet: inH[v]}
 			if b := m.Bind[i]; b >= 0 {
 				id, d := vs.IDs.String(int(b)), m.Dist[i]
 				r.BindingID, r.BindingDistance = &id, &d

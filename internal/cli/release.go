@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/graphdp/graphdp/ledger"
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
@@ -18,7 +18,7 @@ import (
 // releaseOptions are release's flags.
 type releaseOptions struct {
 	logs   *logFlags
-	job    pipeline.ReleaseJob
+	job    toolkit.ReleaseJob
 	config string
 	quiet  bool
 	json   bool
@@ -98,7 +98,7 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	}
 	o.config = source
 	o.job.Mechanism, o.job.Out, o.job.IDs, o.job.Columns = job.Mechanism, job.Out, ids, job.MechanismColumns()
-	o.job.Stated = pipeline.StatedOf(&job)
+	o.job.Stated = job.Stated()
 	return o, nil
 }
 
@@ -115,7 +115,7 @@ func cmdRelease(ctx context.Context, args []string, e *env) error {
 
 // runRelease executes a parsed release; tests call it directly.
 func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
-	r, err := pipeline.Release(ctx, o.job, o.rand)
+	r, err := toolkit.Release(ctx, o.job, o.rand)
 	if err != nil {
 		return o.jf.respell(o.config, err)
 	}
@@ -164,7 +164,7 @@ type releaseDatasetJSON struct {
 	SpentAfter     *ledger.Charge `json:"spent_after,omitempty"`
 }
 
-func releaseDoc(job pipeline.ReleaseJob, r *pipeline.Released) releaseJSON {
+func releaseDoc(job toolkit.ReleaseJob, r *toolkit.Released) releaseJSON {
 	d := releaseJSON{DryRun: r.DryRun, Mechanism: job.Mechanism, Out: r.Out, Rows: r.Rows, ReleaseID: r.ReleaseID,
 		Epsilon: r.Privacy.Epsilon, Delta: r.Privacy.Delta, PrivacySource: r.Privacy.Source, Ledger: job.Ledger}
 	if r.Budget != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/toolkit"
 )
 
 const relMech = "testdata/release/mechanism.csv" // run's output on the paper's path example
@@ -39,7 +40,7 @@ func TestReleaseBadInputGolden(t *testing.T) {
 }
 
 // releaseWith runs a release with an injected bit stream and returns the CSV rows.
-func releaseWith(t *testing.T, src []byte, job pipeline.ReleaseJob) []string {
+func releaseWith(t *testing.T, src []byte, job toolkit.ReleaseJob) []string {
 	t.Helper()
 	job.Out = filepath.Join(t.TempDir(), "released.csv")
 	if job.Columns.ID == "" {
@@ -64,7 +65,7 @@ func releaseWith(t *testing.T, src []byte, job pipeline.ReleaseJob) []string {
 // rows follow the requested order and hold only id and released, in the answer's
 // type (the path mechanism's answers are 0/1 integers).
 func TestReleaseInjectedBits(t *testing.T) {
-	job := pipeline.ReleaseJob{Mechanism: relMech, IDs: []string{"3", "1", "4"}}
+	job := toolkit.ReleaseJob{Mechanism: relMech, IDs: []string{"3", "1", "4"}}
 	if got := strings.Join(releaseWith(t, make([]byte, 64), job), ";"); got != "id,released;3,1;1,1;4,1" {
 		t.Errorf("zero bits: %s", got)
 	}
@@ -75,7 +76,7 @@ func TestReleaseInjectedBits(t *testing.T) {
 	// (0.0110…₂), id 1 = 0.30000000000000004 (0.0100…₂). Stream 011 1…: id 2 matches
 	// 0, 1, 1 and then u₄ = 1 > b₄ = 0, so 0; id 1 then reads 1… > 0.01…, so 0.
 	// Stream 0101 0…: id 2: u₃ = 0 < b₃ = 1, so 1 (3 bits); id 1 reads 1 0…: u₁ = 1 > 0, so 0.
-	job = pipeline.ReleaseJob{Mechanism: relMech, IDs: []string{"2", "1"}}
+	job = toolkit.ReleaseJob{Mechanism: relMech, IDs: []string{"2", "1"}}
 	s1 := append([]byte{0x7f}, bytes.Repeat([]byte{0xff}, 63)...)
 	if got := strings.Join(releaseWith(t, s1, job), ";"); got != "id,released;2,0;1,0" {
 		t.Errorf("stream 0111…: %s", got)
@@ -85,12 +86,12 @@ func TestReleaseInjectedBits(t *testing.T) {
 		t.Errorf("stream 0101 0…: %s", got)
 	}
 	// Without an answer column the released answers are int64 0/1.
-	job = pipeline.ReleaseJob{Mechanism: "testdata/report/mech_plain.csv", IDs: []string{"4"}}
+	job = toolkit.ReleaseJob{Mechanism: "testdata/report/mech_plain.csv", IDs: []string{"4"}}
 	if got := strings.Join(releaseWith(t, make([]byte, 64), job), ";"); got != "id,released;4,1" {
 		t.Errorf("no answer column: %s", got)
 	}
 	// An ids file gives its order.
-	job = pipeline.ReleaseJob{Mechanism: relMech, IDsFile: "testdata/release/ids.csv"}
+	job = toolkit.ReleaseJob{Mechanism: relMech, IDsFile: "testdata/release/ids.csv"}
 	if got := strings.Join(releaseWith(t, make([]byte, 64), job), ";"); got != "id,released;3,1;1,1" {
 		t.Errorf("ids file: %s", got)
 	}

@@ -91,7 +91,7 @@ func cmdRun(ctx context.Context, args []string, e *env) error {
 	if err := o.logs.apply(e, "run"); err != nil {
 		return err
 	}
-	if f, ok := e.stderr.(*os.File); ok && pipeline.IsTerminal(f) && !o.quiet && !e.json {
+	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !o.quiet && !e.json {
 		o.job.Progress = f
 	}
 	return o.jf.inputs(ctx, func(ctx context.Context) error { return runRun(ctx, o, e) })
@@ -126,4 +126,11 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 		s.Human(e.stderr)
 	}
 	return nil
+}
+
+// isTerminal reports whether f is a character device (a terminal), where run draws
+// its progress line (pipeline.Job.Progress).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

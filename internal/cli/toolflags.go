@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 
 	"io"
@@ -89,4 +90,13 @@ func (t *toolFlags) done(source string, probs []string) error {
 // logger configures log/slog for the command, as run does.
 func (t *toolFlags) logger(e *env) error {
 	return t.logs.apply(e, t.name)
+}
+
+// start configures logging as run does and runs the parsed command with its inputs
+// checked first (jobFlags.inputs; extra: further columns to check, as there).
+func (t *toolFlags) start(ctx context.Context, e *env, run func(context.Context) error, extra ...[2]string) error {
+	if err := t.logger(e); err != nil {
+		return err
+	}
+	return t.jf.inputs(ctx, run, extra...)
 }

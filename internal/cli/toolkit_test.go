@@ -136,7 +136,7 @@ func genCases(t *testing.T, count int) []*genCase {
 			if k%2 == 0 {
 				ans[v] = g.answer[v]
 			} else {
-				ans[v] = int64(b2i(g.answer[v]))
+				ans[v] = int64(words.Bit(g.answer[v]))
 			}
 		}
 		idcol := func(pos []int) []any {

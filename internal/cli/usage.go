@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // This file is how every subcommand talks about its flags: -h grouped by purpose
@@ -240,7 +242,7 @@ func flagMessage(fs *flag.FlagSet, msg string) string {
 			// graphdp defines run's cluster flags only where the runner is linked in.
 			return out + ": a flag of the Beam runner, which this binary does not include; run the same command with graphdp-beam (go build ./cmd/graphdp-beam; docs/BEAM.md)"
 		}
-		if near, ok := pipeline.Nearest(m[1], names); ok {
+		if near, ok := words.Nearest(m[1], names); ok {
 			out += fmt.Sprintf(" (did you mean --%s?)", near)
 		}
 		return out

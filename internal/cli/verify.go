@@ -59,10 +59,7 @@ func cmdVerify(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := o.flags.logger(e); err != nil {
-		return err
-	}
-	return o.flags.jf.inputs(ctx, func(ctx context.Context) error { return runVerify(ctx, o, e) })
+	return o.flags.start(ctx, e, func(ctx context.Context) error { return runVerify(ctx, o, e) })
 }
 
 // runVerify executes a parsed verify (toolkit.Verify) and prints its report; tests

@@ -5,13 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 // graphdp version prints the build: module version, VCS revision when known, Go.
 func TestVersionCommand(t *testing.T) {
 	code, stdout, _ := graphdp(t, "version")
-	if code != 0 || stdout != "graphdp "+pipeline.Build().String()+"\n" || !strings.Contains(stdout, runtime.Version()) {
+	if code != 0 || stdout != "graphdp "+version.Build().String()+"\n" || !strings.Contains(stdout, runtime.Version()) {
 		t.Errorf("exit %d, %q", code, stdout)
 	}
 }

@@ -333,55 +333,7 @@ func (d *decoder) skip(t byte) error {
 		d.pos += n
 		return err
 	case tList, tSet, tMap:
-		var n int
-		var elem, val byte
-		if t == tMap {
-			u, err := d.uvarint()
-			if err != nil {
-				return err
-			}
-			if n, err = d.size(u); err != nil || n == 0 {
-				return err
-			}
-			h, err := d.byte()
-			if err != nil {
-				return err
-			}
-			elem, val = h>>4, h&0x0f
-			if elem == tStop || val == tStop {
-				return errors.New("pqcrc: a map of type 0")
-			}
-		} else {
-			h, err := d.byte()
-			if err != nil {
-				return err
-			}
-			elem = h & 0x0f
-			u := uint64(h >> 4)
-			if u == 15 {
-				if u, err = d.uvarint(); err != nil {
-					return err
-				}
-			}
-			if n, err = d.size(u); err != nil {
-				return err
-			}
-		}
-		if d.depth++; d.depth > maxDepth {
-			return errors.New("pqcrc: thrift nesting too deep")
-		}
-		defer func() { d.depth-- }()
-		for range n {
-			if err := d.skip(elem); err != nil {
-				return err
-			}
-			if val != 0 {
-				if err := d.skip(val); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return d.skipContainer(t)
 	case tStruct:
 		if d.depth++; d.depth > maxDepth {
 			return errors.New("pqcrc: thrift nesting too deep")
@@ -410,6 +362,59 @@ func (d *decoder) skip(t byte) error {
 		}
 	}
 	return fmt.Errorf("pqcrc: thrift type %d", t)
+}
+
+// skipContainer is skip of a list, set or map (t).
+func (d *decoder) skipContainer(t byte) error {
+	var n int
+	var elem, val byte
+	if t == tMap {
+		u, err := d.uvarint()
+		if err != nil {
+			return err
+		}
+		if n, err = d.size(u); err != nil || n == 0 {
+			return err
+		}
+		h, err := d.byte()
+		if err != nil {
+			return err
+		}
+		elem, val = h>>4, h&0x0f
+		if elem == tStop || val == tStop {
+			return errors.New("pqcrc: a map of type 0")
+		}
+	} else {
+		h, err := d.byte()
+		if err != nil {
+			return err
+		}
+		elem = h & 0x0f
+		u := uint64(h >> 4)
+		if u == 15 {
+			if u, err = d.uvarint(); err != nil {
+				return err
+			}
+		}
+		if n, err = d.size(u); err != nil {
+			return err
+		}
+	}
+	if d.depth++; d.depth > maxDepth {
+		return errors.New("pqcrc: thrift nesting too deep")
+	}
+	defer func() { d.depth-- }()
+	for range n {
+		if err := d.skip(elem); err != nil {
+			return err
+		}
+		if val != 0 {
+			if err := d.skip(val); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // pageHeader reads a page header, keeping only its compressed size and checksum.

@@ -83,3 +83,11 @@ func Quote(v string) string {
 	}
 	return v
 }
+
+// Bit is 1 for true and 0 for false: an answer or an output as a number.
+func Bit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

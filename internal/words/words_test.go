@@ -50,3 +50,9 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestBit(t *testing.T) {
+	if Bit(true) != 1 || Bit(false) != 0 {
+		t.Errorf("Bit(true), Bit(false) = %d, %d; want 1, 0", Bit(true), Bit(false))
+	}
+}

@@ -21,7 +21,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/graphdp/graphdp/beam"
+	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -84,6 +84,6 @@ func main() {
 type summary struct {
 	pipeline.Summary
 	beam struct {
-		Beam *beam.Report `json:"beam"`
+		Beam *beamopt.Report `json:"beam"`
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"syscall"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -27,7 +28,12 @@ func floorChild(table string, ins []string, scratch string) error {
 		return err
 	}
 	defer rec.Release()
-	fmt.Println(time.Since(start).Seconds())
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return err
+	}
+	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	fmt.Println(time.Since(start).Seconds(), cpu.Seconds())
 	for _, in := range ins {
 		if err := decodeAll(in); err != nil {
 			return err

@@ -10,11 +10,16 @@
 // times (floor first), each a fresh process timed from outside, from its start
 // to its exit: the floor pays its own process start, its first touch of memory
 // and its exit as the run does. The floor process loads the output table into
-// memory before its clock starts and reports how long that took; its time is
-// its wall time less that. The command prints each pair, the medians and the
+// memory before its clock starts and reports how long that took (wall and CPU);
+// its time is its wall time less that. CPU time (user + system, from the
+// kernel's account of each process) is reported beside wall time: on a shared
+// machine it moves less than wall time. The command prints each pair, the medians and the
 // median of the pairs' run/floor ratios, the run's phases (medians, from
 // --summary) and peak RSS; with -ref, every run's output is compared byte for
-// byte with the reference file (exit 1 when one differs).
+// byte with the reference file (exit 1 when one differs). With -base, a second
+// binary runs after the run in every round (floor, run, base), is reported the
+// same way, and its output must be byte-identical to the run's: before and
+// after a change, in the same minutes.
 //
 // The floor's read decodes every column chunk of the three input files, the
 // row groups of each file in parallel on every core, into reused buffers. Its
@@ -31,7 +36,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -49,6 +53,7 @@ func main() {
 	reps := flag.Int("reps", 3, "floor/run pairs")
 	ref := flag.String("ref", "", "reference output: each run's output must be byte-identical")
 	dir := flag.String("dir", "", "folder for outputs (default: a temporary folder, removed)")
+	base := flag.String("base", "", "a second graphdp binary (e.g. main's) run after the run in every round: its ratio too, and its output must equal the run's")
 	flag.Parse()
 	if *child {
 		if err := floorChild(*table, strings.Split(*inputs, ","), *scratch); err != nil {
@@ -62,7 +67,7 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := drive(*bin, *config, *ref, *dir, *reps); err != nil {
+	if err := drive(*bin, *base, *config, *ref, *dir, *reps); err != nil {
 		fmt.Fprintln(os.Stderr, "floor:", err)
 		os.Exit(1)
 	}
@@ -71,11 +76,12 @@ func main() {
 // measured is one timed process.
 type measured struct {
 	wall float64 // seconds from start to exit (less the table's load, for a floor)
+	cpu  float64 // user + system seconds (less the table's load, for a floor)
 	rss  int64   // peak RSS, bytes
 	sum  *pipeline.Summary
 }
 
-func drive(bin, config, ref, dir string, reps int) error {
+func drive(bin, base, config, ref, dir string, reps int) error {
 	var job pipeline.Job
 	if _, err := pipeline.LoadConfig(config, &job); err != nil {
 		return err
@@ -109,7 +115,7 @@ func drive(bin, config, ref, dir string, reps int) error {
 	}
 	fmt.Printf("floor: %s, %s, %d cores, load %s; warm-up run %.2f s\n", filepath.Dir(config), runtime.Version(),
 		runtime.NumCPU(), loadAverage(), warm.wall)
-	var floors, runs []measured
+	var floors, runs, bases []measured
 	for i := range reps {
 		f, err := floorOnce(self, table, ins, filepath.Join(dir, "floor.parquet"))
 		if err != nil {
@@ -123,10 +129,28 @@ func drive(bin, config, ref, dir string, reps int) error {
 			return err
 		}
 		floors, runs = append(floors, f), append(runs, r)
-		fmt.Printf("pair %d: floor %.3f s (%.0f MiB), run %.3f s (%.0f MiB), run/floor %.2f\n", i+1,
-			f.wall, mib(f.rss), r.wall, mib(r.rss), r.wall/f.wall)
+		fmt.Printf("pair %d: floor %.3f s (CPU %.2f s, %.0f MiB), run %.3f s (CPU %.2f s, %.0f MiB), run/floor %.2f\n", i+1,
+			f.wall, f.cpu, mib(f.rss), r.wall, r.cpu, mib(r.rss), r.wall/f.wall)
+		if base == "" {
+			continue
+		}
+		bout := filepath.Join(dir, "base.parquet")
+		b, err := runOnce(base, config, bout, filepath.Join(dir, "base.json"))
+		if err != nil {
+			return fmt.Errorf("base run: %w", err)
+		}
+		if err := same(out, bout); err != nil {
+			return err
+		}
+		bases = append(bases, b)
+		fmt.Printf("        base %.3f s (CPU %.2f s, %.0f MiB), base/floor %.2f\n", b.wall, b.cpu, mib(b.rss), b.wall/f.wall)
 	}
+	fmt.Println("run:")
 	report(floors, runs, ref != "")
+	if base != "" {
+		fmt.Println("base (output byte-identical to the run's):")
+		report(floors, bases, ref != "")
+	}
 	return nil
 }
 
@@ -140,6 +164,13 @@ func report(floors, runs []measured, compared bool) {
 	rss := func(m measured) float64 { return mib(m.rss) }
 	fmt.Printf("median: floor %.3f s, run %.3f s, run/floor %.2f (pairs: %s)\n", median(floors, wall), median(runs, wall),
 		medianOf(ratios), list(ratios))
+	cpus := make([]float64, len(runs))
+	for i := range runs {
+		cpus[i] = runs[i].cpu / floors[i].cpu
+	}
+	cpu := func(m measured) float64 { return m.cpu }
+	fmt.Printf("CPU (user+sys) median: floor %.3f s, run %.3f s, run/floor %.2f (pairs: %s)\n", median(floors, cpu),
+		median(runs, cpu), medianOf(cpus), list(cpus))
 	fmt.Printf("peak RSS median: floor %.0f MiB, run %.0f MiB\n", median(floors, rss), median(runs, rss))
 	var names []string
 	for _, p := range runs[0].sum.Phases {
@@ -187,11 +218,12 @@ func floorOnce(self, table string, ins []string, scratch string) (measured, erro
 	if err != nil {
 		return m, err
 	}
-	load, err := strconv.ParseFloat(strings.TrimSpace(stdout), 64)
-	if err != nil {
-		return m, fmt.Errorf("floor process printed %q, not its load time", stdout)
+	var load, loadCPU float64
+	if _, err := fmt.Sscan(stdout, &load, &loadCPU); err != nil {
+		return m, fmt.Errorf("floor process printed %q, not its load times", stdout)
 	}
 	m.wall -= load
+	m.cpu -= loadCPU
 	return m, os.Remove(scratch)
 }
 
@@ -205,7 +237,7 @@ func timed(cmd *exec.Cmd) (measured, string, error) {
 	if err != nil {
 		return measured{}, "", fmt.Errorf("%s: %w: %s", strings.Join(cmd.Args, " "), err, stderr.String())
 	}
-	m := measured{wall: wall}
+	m := measured{wall: wall, cpu: (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()}
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		m.rss = ru.Maxrss << 10
 	}

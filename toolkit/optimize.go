@@ -1,4 +1,4 @@
-package pipeline
+package toolkit
 
 import (
 	"context"
@@ -19,14 +19,17 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/words"
 	"github.com/graphdp/graphdp/optimize"
+	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/version"
 )
 
 // OptimizeJob is graphdp optimize: a job's graph, answers, ε and δ (Job; its
 // hitting set and out are not used) with the utility's weights and the outputs.
 type OptimizeJob struct {
-	Job
+	pipeline.Job
 	Weights      string // a table of id, weight; "" = the vertices file's weight column if it has one, else uniform
 	WeightColumn string // "" = "weight"
 	Out          string // the hitting set to write (.parquet or .csv: what run reads)
@@ -109,7 +112,7 @@ type OptimizeSummary struct {
 	DryRun bool `json:"dry_run,omitempty"`
 	// Memory is the model Load checked the job against (the graph and propagate's
 	// arrays; the solver's come on top).
-	Memory *MemoryModel `json:"memory_model,omitempty"`
+	Memory *pipeline.MemoryModel `json:"memory_model,omitempty"`
 }
 
 // Floors are the floors on p_true by answer, for the summary.
@@ -127,7 +130,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	job := oj.Job
 	// The graph is all optimize reads of the job's tables; the memory is checked as
 	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
-	x, err := LoadInputs(ctx, &job, Request{Engine: "propagate"})
+	x, err := pipeline.LoadInputs(ctx, &job, pipeline.Request{Engine: "propagate"})
 	if err != nil {
 		return nil, err
 	}
@@ -169,43 +172,17 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		}
 		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "seconds", time.Since(t1).Seconds())
 	}
-	hom := res.Homogeneous
-	hc, err := check.Hitting(ctx, x.Graph, vs.Answer, res.Hit, 0)
+	s, err := summarise(ctx, oj, x, res, from, kind, curve, optSeconds, log)
 	if err != nil {
 		return nil, err
 	}
-	s := &OptimizeSummary{Version: Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: n, Edges: x.Graph.M(),
-		Weights: from, Objective: string(res.Objective), Floors: Floors{res.Floors[0], res.Floors[1]}, Worst: res.Worst,
-		BalancedMeets: res.BalancedMeets, BoundaryEdges: hc.Boundary,
-		HittingSet: len(res.Hit), HittingSetIs: kind,
-		TotalWeight: res.TotalWeight, Utility: res.Utility, UpperBound: res.Upper, Gap: res.Gap,
-		TargetGap: oj.Gap, Converged: res.Converged, Alpha: res.Alpha, Balanced: res.Balanced,
-		GainOverBalanced: res.Utility - res.Balanced, Randomized: res.Randomized,
-		GainOverRandomized: res.Utility - res.Randomized, Homogeneous: hom, Method: res.Method,
-		Iterations: res.Iterations, Restarts: res.Restarts, Mixed: res.Mixed, Out: oj.Out,
-		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
-		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve}
-	s.Warnings = degenerate(s)
-	s.Deterministic = findDeterministic(x.Graph, res.Solution.POne, res.Hit, vs.IDs)
-	if n := len(s.Warnings); n > 0 {
-		fix := strings.TrimPrefix(strings.TrimSpace(s.Warnings[n-1]), "fix: ")
-		for _, l := range s.Warnings[:n-1] {
-			log.Warn(strings.TrimPrefix(l, "WARNING: "), "stage", "optimize", "fix", fix)
-		}
-	}
-	if s.TargetGap == 0 {
-		s.TargetGap = optimize.DefaultGap
-	}
-	if res.Utility > 0 {
-		s.RelativeGap = res.Gap / res.Utility
-	}
 
-	rec, err := BuildHittingSet(nil, vs, job.IngestColumns(), res.Hit, res.PTrue)
+	rec, err := pipeline.BuildHittingSet(nil, vs, job.IngestColumns(), res.Hit, res.PTrue)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Release()
-	meta := OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
+	meta := pipeline.OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
 		"graphdp.hitting_set": kind,
 		"graphdp.policy":      "optimize: " + s.policy(),
 		"graphdp.utility":     words.Num(res.Utility),
@@ -222,7 +199,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 			return nil, err
 		}
 	}
-	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), PeakRSS()
+	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), pipeline.PeakRSS()
 	if oj.HTML != "" {
 		if err := out.WriteFile(ctx, oj.HTML, func(w io.Writer) error {
 			return report.RegionHTML(w, region(prob, res, s))
@@ -246,11 +223,50 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	return s, nil
 }
 
+// summarise is optimize's summary of the solve res (from the weights from, the
+// hitting set of kind kind), with its warnings logged.
+func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *optimize.Result, from, kind string,
+	curve []optimize.TradePoint, optSeconds float64, log *slog.Logger) (*OptimizeSummary, error) {
+	job, vs := oj.Job, x.Vertices
+	hom := res.Homogeneous
+	hc, err := check.Hitting(ctx, x.Graph, vs.Answer, res.Hit, 0)
+	if err != nil {
+		return nil, err
+	}
+	s := &OptimizeSummary{Version: version.Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
+		Weights: from, Objective: string(res.Objective), Floors: Floors{res.Floors[0], res.Floors[1]}, Worst: res.Worst,
+		BalancedMeets: res.BalancedMeets, BoundaryEdges: hc.Boundary,
+		HittingSet: len(res.Hit), HittingSetIs: kind,
+		TotalWeight: res.TotalWeight, Utility: res.Utility, UpperBound: res.Upper, Gap: res.Gap,
+		TargetGap: oj.Gap, Converged: res.Converged, Alpha: res.Alpha, Balanced: res.Balanced,
+		GainOverBalanced: res.Utility - res.Balanced, Randomized: res.Randomized,
+		GainOverRandomized: res.Utility - res.Randomized, Homogeneous: hom, Method: res.Method,
+		Iterations: res.Iterations, Restarts: res.Restarts, Mixed: res.Mixed, Out: oj.Out,
+		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
+		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve}
+	s.Warnings = degenerate(s)
+	s.Deterministic = pipeline.FindDeterministic(x.Graph, res.Solution.POne, res.Hit, vs.IDs)
+	if n := len(s.Warnings); n > 0 {
+		fix := strings.TrimPrefix(strings.TrimSpace(s.Warnings[n-1]), "fix: ")
+		for _, l := range s.Warnings[:n-1] {
+			log.Warn(strings.TrimPrefix(l, "WARNING: "), "stage", "optimize", "fix", fix)
+		}
+	}
+	if s.TargetGap == 0 {
+		s.TargetGap = optimize.DefaultGap
+	}
+	if res.Utility > 0 {
+		s.RelativeGap = res.Gap / res.Utility
+	}
+
+	return s, nil
+}
+
 // planOptimize is optimize's dry run once the inputs and weights are read: the
 // solver's checks (optimize.Precheck), and what the solve would start from (the
 // boundary, the hitting set's size, the objective's total weight); nothing solved
 // or written.
-func planOptimize(ctx context.Context, oj OptimizeJob, x *Inputs, weight []float64, from string, start time.Time) (*OptimizeSummary, error) {
+func planOptimize(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, weight []float64, from string, start time.Time) (*OptimizeSummary, error) {
 	vs := x.Vertices
 	bc, err := cover.Boundary(ctx, x.Graph, vs.Answer)
 	if err != nil {
@@ -272,13 +288,13 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *Inputs, weight []float
 		return nil, err
 	}
 	m := x.Memory
-	s := &OptimizeSummary{Version: Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
+	s := &OptimizeSummary{Version: version.Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
 		Objective: string(obj), Floors: Floors{oj.Floors[0], oj.Floors[1]}, Weights: from, BoundaryEdges: bc.BoundaryEdges, HittingSet: size, HittingSetIs: kind, TotalWeight: total,
 		TargetGap: oj.Gap, Alpha: x.Pair.Balanced(), Out: oj.Out, MechanismOut: oj.MechanismOut, DryRun: true, Memory: &m}
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}
-	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), PeakRSS()
+	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), pipeline.PeakRSS()
 	return s, nil
 }
 
@@ -286,7 +302,7 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *Inputs, weight []float
 // run itself, reading the hitting set from a private copy (the same bytes as
 // oj.Out, which is only staged: published with the mechanism or not at all) in a
 // folder of its own under the system's temporary folder, removed afterwards.
-func stageMechanism(ctx context.Context, oj OptimizeJob, job Job, rec arrow.RecordBatch, meta map[string]string, log *slog.Logger, out *sink.Outputs) error {
+func stageMechanism(ctx context.Context, oj OptimizeJob, job pipeline.Job, rec arrow.RecordBatch, meta map[string]string, log *slog.Logger, out *sink.Outputs) error {
 	tmp, err := os.MkdirTemp("", "graphdp-optimize-")
 	if err != nil {
 		return fmt.Errorf("running the optimised hitting set: %w", err)
@@ -298,14 +314,14 @@ func stageMechanism(ctx context.Context, oj OptimizeJob, job Job, rec arrow.Reco
 	}
 	rj := job
 	rj.HittingSet, rj.Out, rj.Summary, rj.Engine, rj.Progress = hit, oj.MechanismOut, "", "propagate", nil
-	if _, err := stageRun(ctx, rj, log, out); err != nil {
+	if _, err := pipeline.RunStaged(ctx, rj, log, out); err != nil {
 		return fmt.Errorf("running the optimised hitting set: %w", err)
 	}
 	return nil
 }
 
 // readWeights returns w(v) per vertex and a description of where they came from.
-func readWeights(ctx context.Context, oj OptimizeJob, job Job, vs *ingest.Vertices) ([]float64, string, error) {
+func readWeights(ctx context.Context, oj OptimizeJob, job pipeline.Job, vs *ingest.Vertices) ([]float64, string, error) {
 	n := vs.IDs.Len()
 	col := oj.WeightColumn
 	if col == "" {

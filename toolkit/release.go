@@ -1,4 +1,4 @@
-package pipeline
+package toolkit
 
 import (
 	"context"
@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/ledger"
+	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/release"
 	"github.com/graphdp/graphdp/sink"
 
@@ -30,9 +29,9 @@ type ReleaseJob struct {
 	Out       string
 	Columns   ingest.MechanismTableColumns // Columns.ID also names the IDs file's column
 	// Stated is the (ε, δ) the operator gave. The mechanism's own metadata decides
-	// what the release spends (ResolvePrivacy): a stated value must agree with it,
+	// what the release spends (resolvePrivacy): a stated value must agree with it,
 	// and a mechanism without metadata (CSV) needs both stated.
-	Stated Stated
+	Stated pipeline.Stated
 	// AllowDeterministic releases datasets with p_one exactly 0 or 1 (their true
 	// answer, no privacy); without it such a request is refused.
 	AllowDeterministic bool
@@ -56,7 +55,7 @@ type Released struct {
 	Rows      int
 	Out       string
 	ReleaseID string
-	Privacy   Privacy
+	Privacy   pipeline.Privacy
 	// Budget is the ledger's budget when a ledger recorded the release.
 	Budget *ledger.Budget
 	// DryRun: nothing was drawn, recorded or written; ReleaseID is empty, and
@@ -75,15 +74,6 @@ type ReleasePlan struct {
 	Releases []int
 }
 
-// ReleaseSchema is release's output: the requested id and the drawn answer, in the
-// mechanism's answer type (Int64 when the table has no answer column).
-func ReleaseSchema(idType, answerType arrow.DataType) *arrow.Schema {
-	return arrow.NewSchema([]arrow.Field{
-		{Name: "id", Type: idType},
-		{Name: "released", Type: answerType},
-	}, nil)
-}
-
 // Release draws M(v) ~ Bernoulli(p_one(v)) with an exact sampler (package release)
 // for every requested id, in the requested order, and writes id and released
 // atomically. src is the random source: nil means crypto/rand. Every requested id
@@ -100,12 +90,12 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if err != nil {
 		return nil, err
 	}
-	priv, err := ResolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
+	priv, err := pipeline.ResolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
 	if err != nil {
 		return nil, err
 	}
 	if job.Ledger != "" && priv.Source == ledger.SourceStated && priv.Epsilon == 0 && priv.Delta == 0 {
-		return nil, &ConfigError{Problems: []string{fmt.Sprintf("epsilon and delta: 0 and 0 were given for %s, which has no metadata: the ledger would record this release as free. A mechanism that truly spends nothing (ε = 0, δ = 0) is one graphdp run wrote, with its metadata: release that file", job.Mechanism)}}
+		return nil, &pipeline.ConfigError{Problems: []string{fmt.Sprintf("epsilon and delta: 0 and 0 were given for %s, which has no metadata: the ledger would record this release as free. A mechanism that truly spends nothing (ε = 0, δ = 0) is one graphdp run wrote, with its metadata: release that file", job.Mechanism)}}
 	}
 	rows, err := requestedRows(ctx, job, m)
 	if err != nil {
@@ -148,7 +138,7 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if ansType == nil {
 		ansType = arrow.PrimitiveTypes.Int64
 	}
-	rec, err := releaseRecord(m, rows, drawn, ansType)
+	rec, err := pipeline.BuildRelease(m, rows, drawn, ansType)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +149,7 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	}
 	// Nothing derived from the true answers: no hash of the mechanism (a file that
 	// holds the answer column) nor of anything else; ε, δ and a random id.
-	meta := OutputMetadata(priv.Epsilon, priv.Delta, nil, map[string]string{
+	meta := pipeline.OutputMetadata(priv.Epsilon, priv.Delta, nil, map[string]string{
 		"graphdp.release.id":      id,
 		"graphdp.release.sampler": "exact Bernoulli(p_one): uniform bits from crypto/rand against the binary expansion of p_one",
 	})
@@ -184,30 +174,30 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 			}
 			return nil, err
 		}
-		return nil, &PublishedError{Err: err, Ledger: job.Ledger, ReleaseID: id}
+		return nil, &publishedError{Err: err, Ledger: job.Ledger, ReleaseID: id}
 	}
 	return out, nil
 }
 
-// PublishedError is a release file that was renamed into place but whose write
+// publishedError is a release file that was renamed into place but whose write
 // then failed (the folder's fsync): the file may be there, so the ledger keeps the
 // release charged (exit status 1).
-type PublishedError struct {
+type publishedError struct {
 	Err       error
 	Ledger    string
 	ReleaseID string
 }
 
-func (e *PublishedError) Error() string {
+func (e *publishedError) Error() string {
 	return fmt.Sprintf("%v; the release file is in place and may survive, so the ledger %s keeps it charged (release id %s)", e.Err, e.Ledger, e.ReleaseID)
 }
 
-func (e *PublishedError) Unwrap() error { return e.Err }
+func (e *publishedError) Unwrap() error { return e.Err }
 
 // spend locks the ledger, verifies it whole, refuses a release past its budget (a
 // *RejectError, ledger unchanged) and otherwise records it, durably, before the
 // file is written: the returned writer stays locked until the caller closes it.
-func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, priv Privacy) (*ledger.Writer, error) {
+func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, priv pipeline.Privacy) (*ledger.Writer, error) {
 	w, err := ledger.Open(job.Ledger)
 	if err != nil {
 		return nil, err
@@ -238,7 +228,7 @@ func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, pr
 // planRelease is a release's dry run once the ids are resolved: with a ledger,
 // it reads and verifies it whole (a shared lock, nothing written) and decides the
 // budget's fit as the release would.
-func planRelease(job ReleaseJob, ids []string, priv Privacy) (*Released, error) {
+func planRelease(job ReleaseJob, ids []string, priv pipeline.Privacy) (*Released, error) {
 	out := &Released{Rows: len(ids), Out: job.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}
 	if job.Ledger == "" {
 		return out, nil
@@ -271,7 +261,7 @@ func planRelease(job ReleaseJob, ids []string, priv Privacy) (*Released, error) 
 // fits refuses a release the ledger l does not allow: budget figures the operator
 // expects that are not the ledger's (a *ConfigError), or datasets it would take
 // past the budget (a *RejectError).
-func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv Privacy) error {
+func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy) error {
 	var probs []string
 	if job.BudgetEpsilon != nil && *job.BudgetEpsilon != l.Budget.Epsilon {
 		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*job.BudgetEpsilon), job.Ledger, words.Num(l.Budget.Epsilon)))
@@ -280,7 +270,7 @@ func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv Privacy) error {
 		probs = append(probs, fmt.Sprintf("budget-delta: %s was given, but the ledger %s has the budget δ = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*job.BudgetDelta), job.Ledger, words.Num(l.Budget.Delta)))
 	}
 	if len(probs) > 0 {
-		return &ConfigError{Problems: probs}
+		return &pipeline.ConfigError{Problems: probs}
 	}
 	p := ledger.Point{Epsilon: priv.Epsilon, Delta: priv.Delta}
 	over, total := l.Check(ids, p, 10)
@@ -290,7 +280,7 @@ func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv Privacy) error {
 			lines = append(lines, fmt.Sprintf("id %s: %s so far spent ε = %s, δ = %s; with this release ε = %s, δ = %s (%s)",
 				words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Num(o.Before.Epsilon), words.Num(o.Before.Delta), words.Num(o.After.Epsilon), words.Num(o.After.Delta), composition(o.After)))
 		}
-		return &RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
+		return &pipeline.RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
 			Head: fmt.Sprintf("this release (ε = %s, δ = %s per dataset, from %s) would take %d of %d requested datasets past the budget ε = %s, δ = %s; nothing written, ledger unchanged",
 				words.Num(priv.Epsilon), words.Num(priv.Delta), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Epsilon), words.Num(l.Budget.Delta))}
 	}
@@ -320,7 +310,7 @@ func sameFiles(li os.FileInfo, job ReleaseJob) error {
 			continue
 		}
 		if fi, err := os.Stat(f.path); err == nil && os.SameFile(li, fi) {
-			return &ConfigError{Problems: []string{fmt.Sprintf("ledger: %s is the same file as the %s %s; the ledger must be a file of its own", job.Ledger, f.key, f.path)}}
+			return &pipeline.ConfigError{Problems: []string{fmt.Sprintf("ledger: %s is the same file as the %s %s; the ledger must be a file of its own", job.Ledger, f.key, f.path)}}
 		}
 	}
 	return nil
@@ -344,7 +334,7 @@ func refuseDeterministic(job ReleaseJob, m *ingest.MechanismTable, rows []int32)
 	if total == 0 {
 		return nil
 	}
-	return &RejectError{File: job.Mechanism, Kind: "deterministic", Total: int64(total), Lines: lines,
+	return &pipeline.RejectError{File: job.Mechanism, Kind: "deterministic", Total: int64(total), Lines: lines,
 		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one is 0 or 1): each draw of theirs is the same answer, which is private only if their neighbours' p_one make it so (graphdp report, given the graph, tells which are: a constant answer is, an isolated dataset's is not); release does not see the graph, so it refuses them; nothing written (give --allow-deterministic to release them anyway)", total)}
 }
 
@@ -398,20 +388,4 @@ func requestedRows(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable
 		rows[i] = r
 	}
 	return rows, nil
-}
-
-func releaseRecord(m *ingest.MechanismTable, rows []int32, drawn []bool, ansType arrow.DataType) (arrow.RecordBatch, error) {
-	if rows == nil {
-		rows = []int32{} // appendIDs reads nil as "every id"
-	}
-	b := array.NewRecordBuilder(memory.NewGoAllocator(), ReleaseSchema(m.IDType, ansType))
-	defer b.Release()
-	b.Reserve(len(rows))
-	if err := appendIDs(b.Field(0), m.IDs, rows); err != nil {
-		return nil, err
-	}
-	if err := appendAnswers(b.Field(1), drawn); err != nil {
-		return nil, err
-	}
-	return b.NewRecordBatch(), nil
 }

@@ -1,11 +1,13 @@
-package beam
+package beamopt
 
 import "fmt"
 
 // Report is what a Beam run's rounds did (docs/BEAM.md's cost model): its partition,
 // its pipelines, and per round the frontier that crossed the wire. It is the Beam
 // backend's part of the run summary (pipeline.BackendReport): the JSON summary's
-// "beam" object and one printed line.
+// "beam" object and one printed line. It lives here, without the SDK, so that the
+// summary's shape can be documented and read (docs/CLI.md, scripts/beamratio)
+// without linking Beam.
 type Report struct {
 	Shards            int     `json:"shards"`
 	ShardSize         int     `json:"shard_size"` // vertices per shard

@@ -1,4 +1,4 @@
-package pipeline
+package words
 
 // Nearest is the option closest to word by edit distance (insertions, deletions,
 // substitutions and swaps of two neighbouring characters each cost 1), for "did you

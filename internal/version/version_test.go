@@ -1,4 +1,4 @@
-package pipeline
+package version
 
 import (
 	"runtime"
@@ -19,7 +19,7 @@ func TestBuildInfoString(t *testing.T) {
 			t.Errorf("%+v: %q, want %q", c.b, got, c.want)
 		}
 	}
-	m := BuildInfo{Version: "0.1.0", Revision: "abc", Modified: true, Go: "go1.26.1"}.metadata(map[string]string{})
+	m := BuildInfo{Version: "0.1.0", Revision: "abc", Modified: true, Go: "go1.26.1"}.Metadata(map[string]string{})
 	if m["graphdp.version"] != "0.1.0" || m["graphdp.revision"] != "abc+modified" || m["graphdp.go"] != "go1.26.1" {
 		t.Errorf("metadata %v", m)
 	}

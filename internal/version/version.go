@@ -1,4 +1,13 @@
-package pipeline
+// Package version is what a graphdp binary knows of its own release and build: the
+// version recorded in every output's metadata and summary, and the VCS revision and
+// toolchain `graphdp version` prints.
+//
+// Invariants:
+//
+//  1. Build is read once per process and never changes (sync.OnceValue).
+//  2. A development build reports Version; a binary built by `go install …@vX`
+//     reports its module version instead.
+package version
 
 import (
 	"runtime"
@@ -61,8 +70,8 @@ func (b BuildInfo) String() string {
 	return b.Version + " (" + strings.Join(parts, "; ") + ")"
 }
 
-// metadata is the build's part of an output file's metadata.
-func (b BuildInfo) metadata(m map[string]string) map[string]string {
+// Metadata adds the build's part of an output file's metadata to m and returns m.
+func (b BuildInfo) Metadata(m map[string]string) map[string]string {
 	m["graphdp.version"] = b.Version
 	m["graphdp.go"] = b.Go
 	if b.Revision != "" {
