@@ -48,8 +48,10 @@ const (
 	// its shards' candidates (bfs.Cand, 24 bytes a vertex), their copies of the
 	// offsets (8 bytes a vertex, 10 with the allocator's rounding: a default shard's
 	// 4097 offsets take a 40 KiB block) and its field (16); the first colour's field
-	// stays while the second runs (16)...
-	roundsPassBytesPerVertex = 24 + 10 + 16
+	// stays while the second runs (16), and the shard's cut (bfs.Cut, built once per
+	// instance: its offsets, 4 bytes a vertex, and the numbers of its cut arcs and
+	// foreign neighbours; 9 bytes a vertex measured by TestEngineMemoryPerVertex)...
+	roundsPassBytesPerVertex = 24 + 10 + 16 + 9
 	roundsBytesPerVertex     = roundsPassBytesPerVertex + 16
 	// ...and the offers between shards: a shard offers at most once a round to each
 	// cut arc's far end (a vertex settles at most once a round), 28 bytes an offer

@@ -70,11 +70,7 @@ func (r *Report) Text(w io.Writer) error {
 	p := func(f string, a ...any) { fmt.Fprintf(&b, f, a...) }
 	a, rr := r.Accuracy, r.RandomizedResponse
 	p("graphdp report: %s\n", r.Inputs.Mechanism.Path)
-	if r.Framework != "" && r.Framework != string(dp.EpsilonDelta) {
-		p("  %s, %s; %s\n\n", words.Count(int64(r.Datasets), "dataset", "datasets"), words.Count(r.Edges, "edge", "edges"), r.Privacy)
-	} else {
-		p("  %s, %s; ε = %v, δ = %v\n\n", words.Count(int64(r.Datasets), "dataset", "datasets"), words.Count(r.Edges, "edge", "edges"), r.Epsilon, r.Delta)
-	}
+	p("  %s, %s; %s\n\n", words.Count(int64(r.Datasets), "dataset", "datasets"), words.Count(r.Edges, "edge", "edges"), r.privacyWords())
 	if lines := r.Deterministic.Lines(); lines != nil {
 		p("%s\n", box(lines))
 	}
@@ -181,4 +177,13 @@ func box(lines []string) string {
 	}
 	b.WriteString("└" + strings.Repeat("─", w+2) + "┘\n")
 	return b.String()
+}
+
+// privacyWords says the framework the mechanism was audited under: "ε = …, δ = …"
+// for (ε,δ)-DP, the framework's own words otherwise.
+func (r *Report) privacyWords() string {
+	if r.Framework != "" && r.Framework != string(dp.EpsilonDelta) {
+		return r.Privacy
+	}
+	return fmt.Sprintf("ε = %v, δ = %v", r.Epsilon, r.Delta)
 }

@@ -157,12 +157,8 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		hit, kind = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
 	t0 := time.Now()
-	obj := oj.Objective
-	if obj == "" {
-		obj = optimize.DefaultObjective
-	}
 	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Objective: obj, Floors: oj.Floors}
+		Hit: hit, Objective: objectiveOr(oj.Objective), Floors: oj.Floors}
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err
