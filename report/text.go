@@ -143,7 +143,7 @@ func (r *Report) Text(w io.Writer) error {
 	}
 	tw.Flush()
 
-	p("\nRandomized response (p_true = (e^ε+δ)/(e^ε+1) = %.9f on every dataset)\n", rr.PTrue)
+	p("\nRandomized response (p_true = %s = %.9f on every dataset)\n", r.balancedWords(), rr.PTrue)
 	p("  gain: %s", words.Count(int64(rr.Gain), "dataset", "datasets"))
 	switch {
 	case rr.Gain > 0 && rr.MaxGainID != "":
@@ -186,4 +186,13 @@ func (r *Report) privacyWords() string {
 		return r.Privacy
 	}
 	return fmt.Sprintf("ε = %v, δ = %v", r.Epsilon, r.Delta)
+}
+
+// balancedWords names randomized response's constant: (e^ε+δ)/(e^ε+1) under
+// (ε,δ)-DP, the framework's balanced value α = U(1 − α) otherwise (docs/DESIGN.md §11).
+func (r *Report) balancedWords() string {
+	if r.Framework != "" && r.Framework != string(dp.EpsilonDelta) {
+		return "the balanced α = U(1−α)"
+	}
+	return "(e^ε+δ)/(e^ε+1)"
 }
