@@ -23,6 +23,8 @@
 //  4. Names are compared byte for byte: on a case-insensitive file system two
 //     not-yet-existing outputs "A.csv" and "a.csv" are taken as different (once one
 //     exists, its inode decides).
+//  5. An output below an input that is an existing folder (a table of many files)
+//     is refused too: a later run would read it as one of the table's files.
 //
 // The check is a snapshot: a path that changes between the check and the write
 // (another process renaming files) is not covered.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // File is one path a command reads or writes.
@@ -39,10 +40,14 @@ func CheckAdded(checked []File, added ...File) []string {
 	for j := len(checked); j < len(all); j++ {
 		for i := range j {
 			a, b := all[i], all[j]
-			if !a.Output && !b.Output || !ids[i].same(ids[j]) {
+			if !a.Output && !b.Output {
 				continue
 			}
-			probs = append(probs, problem(a, b))
+			if ids[i].same(ids[j]) {
+				probs = append(probs, problem(a, b))
+			} else if in, out, ok := inputFolder(a, b, ids[i], ids[j]); ok {
+				probs = append(probs, fmt.Sprintf("%s and %s: %s lies in the input folder %s; a later run would read it as one of the table's files", out.Key, in.Key, out.Path, in.Path))
+			}
 		}
 	}
 	return probs
@@ -65,10 +70,28 @@ func problem(a, b File) string {
 }
 
 // identity is what names a file: a FileInfo when the path exists, else its
-// resolved folder and base name; zero for a path not compared.
+// resolved folder and base name; zero for a path not compared. real is the
+// resolved absolute path (symbolic links followed as far as the path exists).
 type identity struct {
 	fi        os.FileInfo
 	dir, name string
+	real      string
+}
+
+// inputFolder reports, for a pair of one input and one output, whether the input
+// is an existing folder (a table of many files) and the output lies below it.
+func inputFolder(a, b File, x, y identity) (in, out File, ok bool) {
+	if a.Output == b.Output {
+		return a, b, false
+	}
+	if a.Output {
+		a, b, x, y = b, a, y, x
+	}
+	if x.fi == nil || !x.fi.IsDir() || x.real == "" || y.real == "" {
+		return a, b, false
+	}
+	rel, err := filepath.Rel(x.real, y.real)
+	return a, b, err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func (x identity) same(y identity) bool {
@@ -86,10 +109,11 @@ func identify(path string) identity {
 	if path == "" || HasScheme(path) {
 		return identity{}
 	}
-	if fi, err := os.Stat(path); err == nil {
-		return identity{fi: fi}
-	}
 	abs, err := filepath.Abs(path)
+	if fi, serr := os.Stat(path); serr == nil {
+		real, _ := filepath.EvalSymlinks(abs)
+		return identity{fi: fi, real: real}
+	}
 	if err != nil {
 		return identity{}
 	}
@@ -97,7 +121,8 @@ func identify(path string) identity {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	return identity{dir: filepath.Clean(dir), name: name}
+	dir = filepath.Clean(dir)
+	return identity{dir: dir, name: name, real: filepath.Join(dir, name)}
 }
 
 // HasScheme reports whether p starts with a URL scheme ("gs://"), as a job's
