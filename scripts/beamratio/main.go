@@ -100,11 +100,11 @@ func run(bin, job, runner string) (sample, string, error) {
 		return sample{}, "", err
 	}
 	var s summary
-	if err := json.Unmarshal(raw, &s.Summary); err == nil {
-		err = json.Unmarshal(raw, &s.beam)
+	if err := json.Unmarshal(raw, &s.Summary); err != nil {
+		return sample{}, "", fmt.Errorf("%s: %w", sum, err)
 	}
-	if err != nil {
-		return sample{}, "", err
+	if err := json.Unmarshal(raw, &s.beam); err != nil {
+		return sample{}, "", fmt.Errorf("%s: %w", sum, err)
 	}
 	if runner == "beam" && s.beam.Beam == nil {
 		return sample{}, "", fmt.Errorf("%s: no beam report", sum)

@@ -37,14 +37,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/graphdp/graphdp/internal/graphgen"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
+
+	"github.com/graphdp/graphdp/internal/pqdecode"
 )
 
 // graph is one benchmark case.
@@ -267,7 +266,7 @@ func floor(data, output, scratch string, reps int) (read, write float64, err err
 	for range reps {
 		start := time.Now()
 		for _, f := range []string{"vertices.parquet", "edges.parquet", "hitting.parquet"} {
-			if err := decodeAll(filepath.Join(data, f)); err != nil {
+			if err := pqdecode.All(filepath.Join(data, f)); err != nil {
 				return 0, 0, err
 			}
 		}
@@ -280,59 +279,6 @@ func floor(data, output, scratch string, reps int) (read, write float64, err err
 	}
 	return read, write, os.Remove(scratch)
 }
-
-// decodeAll decodes every column chunk of a Parquet file into reused scratch
-// buffers, row groups in parallel.
-func decodeAll(path string) error {
-	rd, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		return err
-	}
-	defer rd.Close()
-	var eg errgroup.Group
-	eg.SetLimit(runtime.GOMAXPROCS(0))
-	for g := range rd.NumRowGroups() {
-		eg.Go(func() error {
-			rg := rd.RowGroup(g)
-			for c := range rg.NumColumns() {
-				cr, err := rg.Column(c)
-				if err != nil {
-					return err
-				}
-				const batch = 1 << 16
-				defs := make([]int16, batch)
-				for cr.HasNext() {
-					var n int64
-					switch r := cr.(type) {
-					case *file.Int64ColumnChunkReader:
-						n, _, err = r.ReadBatch(batch, make64(batch), defs, nil)
-					case *file.Int32ColumnChunkReader:
-						n, _, err = r.ReadBatch(batch, make([]int32, batch), defs, nil)
-					case *file.Float64ColumnChunkReader:
-						n, _, err = r.ReadBatch(batch, make([]float64, batch), defs, nil)
-					case *file.BooleanColumnChunkReader:
-						n, _, err = r.ReadBatch(batch, make([]bool, batch), defs, nil)
-					case *file.ByteArrayColumnChunkReader:
-						n, _, err = r.ReadBatch(batch, make([]parquet.ByteArray, batch), defs, nil)
-					default:
-						return fmt.Errorf("%s: column %d: unsupported reader %T", path, c, cr)
-					}
-					if err != nil {
-						return err
-					}
-					if n == 0 {
-						break
-					}
-				}
-				cr.Close()
-			}
-			return nil
-		})
-	}
-	return eg.Wait()
-}
-
-func make64(n int) []int64 { return make([]int64, n) }
 
 // readRecord reads a whole Parquet file as one record batch.
 func readRecord(path string) (arrow.RecordBatch, error) {
