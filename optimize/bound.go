@@ -48,7 +48,8 @@ func mulUp(a, b float64) float64 {
 
 func mulDown(a, b float64) float64 { return -mulUp(-a, b) }
 
-// certifiedUpper is UB(y) of doc.go, every operation rounded up, with each line's
+// certifiedUpper is UB(y) of doc.go (y on PDHG's scaled rows, line.b, taken as y·b on
+// the real ones: any multipliers give a bound, so the product's rounding is harmless), every operation rounded up, with each line's
 // slope replaced by the end of its certified enclosure [eLo, eHi] that makes each
 // term larger and its intercept by the certificate's dUp (lines.go: for μ-GDP the
 // tangent above U*, so the bound is on the outer polytope, which contains every
@@ -69,15 +70,16 @@ func certifiedUpper(ctx context.Context, m *lp, y []float64) (float64, error) {
 				// hi = c − 1 + d, rounded up at the upper ends of c and d.
 				hiUp := addUp(addUp(l.eHi, -1), l.dUp)
 				for p := g.Off[u]; p < g.Off[u+1]; p++ {
-					yr := yj[m.rev[p]]
+					yr := yj[m.rev[p]] * l.b // PDHG's scaled row's multiplier, on the real row
 					// c·yr is at most eHi·yr for yr ≥ 0 and eLo·yr for yr < 0.
 					if yr >= 0 {
 						t = addUp(t, mulUp(l.eHi, yr))
 					} else {
 						t = addUp(t, mulUp(l.eLo, yr))
 					}
-					t = addUp(t, -yj[p])
-					if yp := yj[p]; yp > 0 {
+					yp := yj[p] * l.b
+					t = addUp(t, -yp)
+					if yp > 0 {
 						ub = addUp(ub, mulUp(yp, l.dUp))
 					} else if yp < 0 {
 						ub = addUp(ub, mulUp(-yp, hiUp))

@@ -72,7 +72,7 @@ func TestUpperBoundAnyMultipliers(t *testing.T) {
 			continue
 		}
 		opt := ratFloat(exact)
-		lines, _ := frameworkLines(in.p.Pair, 0)
+		lines, _ := frameworkLines(in.p.Pair, 0, nil)
 		m, err := newLP(t.Context(), in.p, lines, f, 1)
 		if err != nil {
 			t.Fatal(err)

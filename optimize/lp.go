@@ -53,8 +53,8 @@ type lp struct {
 	s      []float64 // objective coefficient of x_v
 	c0     float64   // Σ of the answer-0 weights: p_true = 1 − x there
 	lines  []line    // the row families (lines.go); (ε,δ) has one
-	tau    []float64 // diagonal primal steps 1/Σ_i |K_iv| = 1/(deg(v)·Σ_j (1 + e_j)); 0 if isolated
-	sigma  []float64 // dual step of line j's rows, 1/Σ_v |K_pv| = 1/(1 + e_j)
+	tau    []float64 // diagonal primal steps 1/Σ_i |K_iv| = 1/(deg(v)·Σ_j (a_j + b_j)); 0 if isolated
+	sigma  []float64 // dual step of line j's rows, 1/Σ_v |K_pv| = 1/(a_j + b_j) (line.a, line.b)
 	parts  [][2]int32
 
 	// The box of x_v by v's answer c (Floors): [boxLo[c], boxHi[c]], [0, 1] without
@@ -87,8 +87,8 @@ func newLP(ctx context.Context, p *Problem, lines []line, f Floors, workers int)
 		ans: p.Answer, boxLo: [2]float64{0, f[1]}, boxHi: [2]float64{f.hi0(), 1}, certHi0: f.hi0Up()}
 	sum := 0.0
 	for _, l := range lines {
-		m.sigma = append(m.sigma, 1/(1+l.e))
-		sum += 1 + l.e
+		m.sigma = append(m.sigma, 1/(l.a+l.b))
+		sum += l.a + l.b
 	}
 	for v, w := range p.Weight {
 		if p.Answer[v] {

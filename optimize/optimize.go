@@ -100,7 +100,8 @@ type Result struct {
 	// mechanism, and Utility is a μ-GDP mechanism's: Gap covers the relaxation.
 	Lines int
 
-	y []float64 // PDHG's best multipliers (nil without PDHG): TradeOff's warm start
+	y     []float64 // PDHG's best multipliers (nil without PDHG): TradeOff's warm start
+	lines []line    // the LP's lines (nil without the LP): for tests
 }
 
 // Precheck is what Optimize checks before it solves: the problem, the objective,
@@ -181,11 +182,11 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		_, eHi := p.Pair.EBounds()
 		return exactPure(ctx, p, r, floors, eHi == 1, finish)
 	}
-	lines, err := frameworkLines(p.Pair, opt.Chords)
+	lines, err := frameworkLines(p.Pair, opt.Chords, r.Solution.POne)
 	if err != nil {
 		return nil, err
 	}
-	r.Lines = len(lines)
+	r.Lines, r.lines = len(lines), lines
 	m, err := newLP(ctx, p, lines, floors, opt.Workers)
 	if err != nil {
 		return nil, err

@@ -93,7 +93,7 @@ func (s *pdhg) step(ctx context.Context) error {
 			for j, l := range m.lines {
 				y := s.y[int64(j)*arcs : int64(j+1)*arcs]
 				for p := g.Off[v]; p < g.Off[v+1]; p++ {
-					t += l.e*y[m.rev[p]] - y[p]
+					t += l.a*y[m.rev[p]] - l.b*y[p]
 				}
 			}
 			s.kty[v] = t
@@ -114,10 +114,10 @@ func (s *pdhg) step(ctx context.Context) error {
 			for j, l := range m.lines {
 				so, off := m.sigma[j]*s.omega, int64(j)*arcs
 				for p := g.Off[u]; p < g.Off[u+1]; p++ {
-					a := l.e*s.xbar[g.Adj[p]] - xu
+					a := l.a*s.xbar[g.Adj[p]] - l.b*xu
 					q := off + p
 					y := s.y[q]
-					yt := max(0, y+so*(l.lo-a)) + min(0, y+so*(l.hi-a))
+					yt := max(0, y+so*(l.slo-a)) + min(0, y+so*(l.shi-a))
 					if keep {
 						s.yp[q] = yt
 					}
@@ -152,11 +152,11 @@ func (s *pdhg) measure(ctx context.Context) error {
 				yj := s.yp[int64(j)*arcs : int64(j+1)*arcs]
 				for p := g.Off[u]; p < g.Off[u+1]; p++ {
 					y := yj[p]
-					t += l.e*yj[m.rev[p]] - y
+					t += l.a*yj[m.rev[p]] - l.b*y
 					if y > 0 {
-						ub += y * -l.lo
+						ub += y * -l.slo
 					} else {
-						ub -= y * l.hi
+						ub -= y * l.shi
 					}
 				}
 			}
