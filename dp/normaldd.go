@@ -98,7 +98,7 @@ func expNegDD(v xf) (xf, bool) {
 // [ddSeriesLo, ddSeriesHi] (the series loses about x²/2·log2(e) bits to
 // cancellation below 0, so it stops earlier there):
 // Φ(x) = 1/2 + φ(x)·x·Σ_{n≥0} g_n with g_n = u^n/(3·5···(2n+1)), u = x² (all
-// terms positive), summed by Horner's rule up to the first n with g_n ≤ 2^−116 of
+// terms positive), summed by Horner's rule up to the first n with g_n ≤ 2^−106 of
 // the sum and u/(2n+3) ≤ 1/2, so that the omitted terms, shrinking at least by
 // half each, sum to at most 2·g_n, with g_n evaluated at the largest u of the ball
 // (in float64: a relative error below 10^−10, covered by a factor 1 + 10^−9).
@@ -133,7 +133,7 @@ func phiDD(x xf) (val, dens xf, ok bool) {
 		}
 		g = float64(g * (umax / float64(2*n+1)))
 		sum += g
-		small := float64(sum * 0x1p-116)
+		small := float64(sum * 0x1p-106)
 		if float64(2*n+3) >= umax+umax && g <= small {
 			break
 		}
@@ -156,7 +156,7 @@ func phiDD(x xf) (val, dens xf, ok bool) {
 // A_0 = 0, A_1 = 1, B_0 = 1, B_1 = t; all partial numerators and denominators are
 // positive, so R lies between any two consecutive convergents, and the hull of
 // both balls holds it. The loop stops when the gap between them, (k−1)!/(B_k·B_{k−1})
-// (tracked in float64, only to stop), is below 2^−116 of 1/t; A and B are scaled
+// (tracked in float64, only to stop), is below 2^−106 of 1/t; A and B are scaled
 // by 2^−600 together when they grow (exact, scaled).
 func tailDD(t xf) (q, dens xf, ok bool) {
 	tab := ddTab()
@@ -167,7 +167,7 @@ func tailDD(t xf) (q, dens xf, ok bool) {
 	dens = mul(tab.invSqrt2Pi, e)
 	a0, a1, b0, b1 := exact(0), exact(1), exact(1), t
 	gap := 1 / t.hi
-	goal := 0x1p-116 / t.hi
+	goal := 0x1p-106 / t.hi
 	for k := 2; gap > goal; k++ {
 		if k > ddFracMax {
 			return xf{}, xf{}, false
