@@ -22,6 +22,7 @@ type gdp struct {
 	mu   float64
 	up   *memo
 	down *memo
+	grid *gridBounds
 }
 
 // gdpStartBits and gdpMaxBits bound the precision of the enclosures: a bound is
@@ -38,7 +39,7 @@ func NewGDP(mu float64) (Pair, error) {
 	if math.IsNaN(mu) || mu < 0 || mu > MaxMu {
 		return Pair{}, fmt.Errorf("gdp-mu must be a number in [0, %v], got %v", MaxMu, mu)
 	}
-	return Pair{fw: &gdp{mu: mu, up: newMemo(), down: newMemo()}}, nil
+	return Pair{fw: &gdp{mu: mu, up: newMemo(), down: newMemo(), grid: &gridBounds{}}}, nil
 }
 
 // Mu is μ for a μ-GDP pair, NaN for the other frameworks.
@@ -137,8 +138,7 @@ func (g *gdp) balanced() float64 {
 
 // safe bounds a's neighbours from the exact bounds at grid points around a: U* and
 // L* are non-decreasing, so U*(a) ≥ U*(g) for a grid point g ≤ a and L*(a) ≤ L*(g')
-// for g' ≥ a. The grid values are memoised like any other.
+// for g' ≥ a. The grid values are kept in a lock-free table (gridBounds).
 func (g *gdp) safe(a float64) (lo, up float64) {
-	gl, gh := gridAround(a)
-	return g.lower(gh), g.upper(gl)
+	return g.grid.safe(a, g.lower, g.upper)
 }

@@ -165,3 +165,47 @@ func TestShiftedDDMatchesOracle(t *testing.T) {
 		t.Errorf("%d of %d bounds fell back", fallbacks, n)
 	}
 }
+
+// The grid's slots: every point gridAround can return has its own slot in range, so
+// the lock-free table serves each grid point's own bound; and a gdp pair's safe
+// bounds are the exact bounds at the grid points around a.
+func TestGridSlots(t *testing.T) {
+	seen, values := map[int]float64{}, map[float64]bool{}
+	check := func(v float64) {
+		values[v] = true
+		s := gridSlot(v)
+		if s < 0 || s >= gridSlots {
+			t.Fatalf("gridSlot(%v) = %d out of range", v, s)
+		}
+		if w, ok := seen[s]; ok && w != v {
+			t.Fatalf("gridSlot(%v) = gridSlot(%v) = %d", v, w, s)
+		}
+		seen[s] = v
+	}
+	for _, a := range append(randomPoints(5000, 7), math.NaN(), 2, -1) {
+		gl, gh := gridAround(a)
+		check(gl)
+		check(gh)
+	}
+	for i := range 1025 {
+		check(float64(i) / 1024)
+	}
+	for k := 11; k <= 60; k++ {
+		check(math.Ldexp(1, -k))
+		check(1 - math.Ldexp(1, -k))
+	}
+	if len(seen) != len(values) { // 1 − 2^−k is 1 for k > 53: a few slots stay unused
+		t.Errorf("%d slots for %d grid points", len(seen), len(values))
+	}
+	p, _ := NewGDP(0.7)
+	g := p.fw.(*gdp)
+	for _, a := range []float64{1e-30, 0.0004, 0.3, 0.9995, 1 - 1e-17} {
+		gl, gh := gridAround(a)
+		for range 2 { // computed, then from the table
+			lo, up := p.SafeBounds(a)
+			if lo != g.lower(gh) || up != g.upper(gl) {
+				t.Errorf("SafeBounds(%v) = %v, %v; bounds at the grid %v, %v", a, lo, up, g.lower(gh), g.upper(gl))
+			}
+		}
+	}
+}

@@ -14,12 +14,12 @@ import (
 // rounding, the caller falls back to math/big (normal.go).
 
 const (
-	ddExpMax    = 745 // e^(−i) is tabled for i ≤ ddExpMax (e^(−746) < 2^−1074)
-	ddTaylor    = 10  // terms of e^(−r), |r| ≤ 1.004·2^−10: the remainder is below 2^−120
-	ddOddMax    = 400 // reciprocals 1/(2k + 1), k < ddOddMax, for the series
-	ddSeriesLo  = -4.5 // Φ(x) is summed by the series for ddSeriesLo ≤ x ≤ ddSeriesHi,
-	ddSeriesHi  = 7    // from the continued fraction beyond (phiDD)
-	ddFracMax   = 4000
+	ddExpMax   = 745  // e^(−i) is tabled for i ≤ ddExpMax (e^(−746) < 2^−1074)
+	ddTaylor   = 10   // terms of e^(−r), |r| ≤ 1.004·2^−10: the remainder is below 2^−120
+	ddOddMax   = 400  // reciprocals 1/(2k + 1), k < ddOddMax, for the series
+	ddSeriesLo = -4.5 // Φ(x) is summed by the series for ddSeriesLo ≤ x ≤ ddSeriesHi,
+	ddSeriesHi = 7    // from the continued fraction beyond (phiDD)
+	ddFracMax  = 4000
 )
 
 // ddTables holds the constants of the fast path as balls, each enclosed from
