@@ -125,9 +125,11 @@ func (t *tradeoff) fs(x *big.Rat) *big.Rat {
 	return b
 }
 
+// upper is RD(1 − f_s(a)); at a = 0 that is 1 − f_s(0), which is above 0 when the
+// curve starts below 1 (the δ of the curve), and U*(1) = 1.
 func (t *tradeoff) upper(a float64) float64 {
-	if !(a > 0 && a < 1) {
-		return a
+	if !(a >= 0 && a < 1) {
+		return a // U*(1) = 1; NaN stays NaN
 	}
 	if b, ok := t.up.get(a); ok {
 		return b
@@ -139,9 +141,10 @@ func (t *tradeoff) upper(a float64) float64 {
 	return b
 }
 
+// lower is RU(f_s(1 − a)); L*(0) = f_s(1) = 0, and L*(1) = f_s(0).
 func (t *tradeoff) lower(a float64) float64 {
-	if !(a > 0 && a < 1) {
-		return a
+	if !(a > 0 && a <= 1) {
+		return a // L*(0) = 0; NaN stays NaN
 	}
 	if b, ok := t.down.get(a); ok {
 		return b
