@@ -56,7 +56,16 @@ func main() {
 	ref := flag.String("ref", "", "reference output: each run's output must equal it (bytes, or the table value for value)")
 	dir := flag.String("dir", "", "folder for outputs (default: a temporary folder, removed)")
 	base := flag.String("base", "", "a second graphdp binary (e.g. main's) run after the run in every round: its ratio too, and its output must equal the run's (as -ref)")
+	compare := flag.String("compare", "", "internal: compare REF,OUT (-ref) and exit")
 	flag.Parse()
+	if *compare != "" {
+		ref, out, _ := strings.Cut(*compare, ",")
+		if err := compareChild(ref, out); err != nil {
+			fmt.Fprintln(os.Stderr, "floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *child {
 		if err := floorChild(*table, strings.Split(*inputs, ","), *scratch); err != nil {
 			fmt.Fprintln(os.Stderr, "floor:", err)
