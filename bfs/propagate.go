@@ -82,17 +82,16 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			}
 			progress.From(ctx).Add(0x10000)
 		}
-		if e.a != lastA {
-			lastA, lastOffer = e.a, c.Step(e.a)
-		}
-		offer := lastOffer
-		if offer >= top {
+		// The offer is needed only once a neighbour is new: a vertex whose
+		// neighbours were all reached (the last of a front, the far side of a
+		// path's gap) costs no step. A value whose offer is at the top pushes
+		// nothing: its scan is skipped as before, once its offer is known.
+		if lastA == e.a && lastOffer >= top { // NaN never equals: no skip before the first step
 			continue
 		}
-		next := entry{d: e.d + 1, b: e.b, a: offer}
-		lo, hi := g.Off[x], g.Off[x+1]
-		f.Scans += hi - lo
-		for ys := g.Adj[lo:hi]; len(ys) > 0; {
+		stepped := e.a == lastA
+		next := entry{d: e.d + 1, b: e.b, a: lastOffer}
+		for ys := g.Adj[g.Off[x]:g.Off[x+1]]; len(ys) > 0; {
 			// Two phases per chunk of up to 64 neighbours. First the reached bit of
 			// each, without a branch: the loads are independent, so their cache misses
 			// (random over n/8 bytes, no longer cached at 10^8 vertices) overlap
@@ -102,9 +101,16 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			// a list holds y at most once and never x (graph, invariant 1).
 			chunk := ys[:min(len(ys), 64)]
 			ys = ys[len(chunk):]
+			f.Scans += int64(len(chunk))
 			var fresh uint64
 			for i, y := range chunk {
 				fresh |= (^reached[y>>6] >> (y & 63) & 1) << i
+			}
+			if fresh != 0 && !stepped {
+				lastA, lastOffer, stepped = e.a, c.Step(e.a), true
+				if next.a = lastOffer; next.a >= top {
+					break
+				}
 			}
 			for ; fresh != 0; fresh &= fresh - 1 {
 				y := chunk[bits.TrailingZeros64(fresh)]

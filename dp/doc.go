@@ -19,9 +19,11 @@
 //  3. Allowed(x, y) ⟺ Lower(x) ≤ y ≤ Upper(x) ⟺ the four inequalities hold exactly.
 //     The relation is symmetric, and this is the only audit graphdp applies.
 //  4. Both bounds are non-decreasing. Each is computed in double-double arithmetic
-//     with a running error bound; when that bound cannot decide the rounding, the
-//     value is recomputed with math/big at growing precision (bigfallback.go), so the
-//     result never depends on luck.
+//     with a running error bound — for (ε,δ) first by a fused evaluation of the
+//     branch's affine form with one proven bound (edfast.go), then by the general
+//     double-double path (dd.go) where that cannot decide; when neither bound can
+//     decide the rounding, the value is recomputed with math/big at growing
+//     precision (bigfallback.go), so the result never depends on luck.
 //  5. Excess(x, y, output) is the largest real difference (left − right) of that
 //     output's two inequalities, rounded to the nearest float64, with its sign exact;
 //     it is for reports only.

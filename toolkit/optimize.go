@@ -25,6 +25,7 @@ import (
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
 
+	"github.com/graphdp/graphdp/internal/memstat"
 	"github.com/graphdp/graphdp/internal/version"
 )
 
@@ -212,7 +213,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 			return nil, err
 		}
 	}
-	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), pipeline.PeakRSS()
+	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), memstat.PeakRSS()
 	if oj.HTML != "" {
 		if err := out.WriteFile(ctx, oj.HTML, func(w io.Writer) error {
 			return report.RegionHTML(w, region(prob, res, s))
@@ -315,7 +316,7 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, weigh
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}
-	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), pipeline.PeakRSS()
+	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), memstat.PeakRSS()
 	return s, nil
 }
 
