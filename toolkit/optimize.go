@@ -7,7 +7,6 @@ import (
 	"github.com/graphdp/graphdp/dp"
 	"io"
 	"log/slog"
-	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -194,14 +193,12 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		return nil, err
 	}
 	defer rec.Release()
-	extra := pipeline.FrameworkMetadata(x.Pair)
-	maps.Copy(extra, map[string]string{
+	meta := x.Loaded.Metadata(x.Pair, "", map[string]string{
 		"graphdp.hitting_set": kind,
 		"graphdp.policy":      "optimize: " + s.policy(),
 		"graphdp.utility":     words.Num(res.Utility),
 		"graphdp.upper_bound": words.Num(res.Upper),
 	})
-	meta := pipeline.OutputMetadata(x.Pair.Epsilon, x.Pair.Delta, &x.Loaded, extra)
 	// Every output is staged, then all are published together (sink.Outputs).
 	out := sink.NewOutputs()
 	defer out.Abort()
