@@ -69,7 +69,7 @@ func GDPTangent(mu, c float64) (float64, error) {
 		return 0, fmt.Errorf("GDPTangent: the slope must be a finite number > 0, got %v", c)
 	}
 	w := uint(convBits)
-	z := -(math.Log(c) + float64(mu*mu)/2) / mu // the estimate; the bracket certifies it
+	z := -(math.Log(c) + float64(mu*mu*0.5)) / mu // the estimate; the bracket certifies it
 	eta := 1e-9 * max(1, math.Abs(z))
 	for range 60 {
 		zl, zh := z-eta, z+eta
