@@ -90,7 +90,7 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 		}
 		// Once every vertex is reached no scan can push: the pops that remain only
 		// settle (on a random graph, whose last distances hold most vertices, about
-		// half the arcs of a pass are never read). The offer is needed only once a
+		// a third of the arcs of a pass are never read). The offer is needed only once a
 		// neighbour is new: a vertex whose neighbours were all reached (the last of
 		// a front, the far side of a path's gap) costs no step. A value whose offer
 		// is at the top pushes nothing: its scan is skipped as before, once its
