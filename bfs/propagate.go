@@ -51,6 +51,9 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 	// Step is a function of the value alone and values leave the queue sorted, so
 	// runs of pops share it: one call per run.
 	lastA, lastOffer := math.NaN(), 0.0
+	// unreached counts the vertices not yet queued or settled: once it is 0 no
+	// scan can find a new neighbour, so the pops that remain only settle.
+	unreached := n
 	for {
 		// Pop the smaller key; a hitting-set entry (distance 0) wins ties.
 		var e entry
@@ -61,10 +64,13 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 				continue // a smaller value reached it first: infeasible (feasibility.go)
 			}
 			e = entry{v: s.v, b: s.v, a: s.a}
-			reached[s.v>>6] |= 1 << (s.v & 63)
+			if reached[s.v>>6]&(1<<(s.v&63)) == 0 {
+				reached[s.v>>6] |= 1 << (s.v & 63)
+				unreached--
+			}
 		} else if !fifo.empty() {
 			if b := fifo.blocks[0]; fifo.head+prefetchFar < len(b) {
-				ahead(g, f, settled, bitsAhead, b[fifo.head:])
+				ahead(g, f, settled, bitsAhead, b[fifo.head:], unreached > 0)
 			}
 			e = fifo.pop()
 			if settled[e.v>>6]&(1<<(e.v&63)) != 0 {
@@ -82,17 +88,19 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			}
 			progress.From(ctx).Add(0x10000)
 		}
-		if e.a != lastA {
-			lastA, lastOffer = e.a, c.Step(e.a)
-		}
-		offer := lastOffer
-		if offer >= top {
+		// Once every vertex is reached no scan can push: the pops that remain only
+		// settle (on a random graph, whose last distances hold most vertices, about
+		// a third of the arcs of a pass are never read). The offer is needed only once a
+		// neighbour is new: a vertex whose neighbours were all reached (the last of
+		// a front, the far side of a path's gap) costs no step. A value whose offer
+		// is at the top pushes nothing: its scan is skipped as before, once its
+		// offer is known.
+		if unreached == 0 || lastA == e.a && lastOffer >= top { // NaN never equals: no skip before the first step
 			continue
 		}
-		next := entry{d: e.d + 1, b: e.b, a: offer}
-		lo, hi := g.Off[x], g.Off[x+1]
-		f.Scans += hi - lo
-		for ys := g.Adj[lo:hi]; len(ys) > 0; {
+		stepped := e.a == lastA
+		next := entry{d: e.d + 1, b: e.b, a: lastOffer}
+		for ys := g.Adj[g.Off[x]:g.Off[x+1]]; len(ys) > 0; {
 			// Two phases per chunk of up to 64 neighbours. First the reached bit of
 			// each, without a branch: the loads are independent, so their cache misses
 			// (random over n/8 bytes, no longer cached at 10^8 vertices) overlap
@@ -102,13 +110,21 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			// a list holds y at most once and never x (graph, invariant 1).
 			chunk := ys[:min(len(ys), 64)]
 			ys = ys[len(chunk):]
+			f.Scans += int64(len(chunk))
 			var fresh uint64
 			for i, y := range chunk {
 				fresh |= (^reached[y>>6] >> (y & 63) & 1) << i
 			}
+			if fresh != 0 && !stepped {
+				lastA, lastOffer, stepped = e.a, c.Step(e.a), true
+				if next.a = lastOffer; next.a >= top {
+					break
+				}
+			}
 			for ; fresh != 0; fresh &= fresh - 1 {
 				y := chunk[bits.TrailingZeros64(fresh)]
 				reached[y>>6] |= 1 << (y & 63)
+				unreached--
 				next.v = y
 				fifo.push(next)
 			}
@@ -134,18 +150,21 @@ const smallBitmap = 1 << 15
 
 // ahead prefetches for the queued entries q[prefetchBits], q[prefetchNear] and
 // q[prefetchFar] (len(q) > prefetchFar) what their pops will read at random;
-// the reached words only when reached is not nil.
-func ahead(g *graph.Graph, f *Field, settled, reached []uint64, q []queued) {
-	prefetch.At(g.Off, int(q[prefetchFar].v))
+// the reached words only when reached is not nil, offsets, lists and reached
+// words only when lists (some vertex is still unreached: else pops do not scan).
+func ahead(g *graph.Graph, f *Field, settled, reached []uint64, q []queued, lists bool) {
 	y := q[prefetchNear].v
-	if lo := g.Off[y]; lo < int64(len(g.Adj)) {
-		prefetch.At(g.Adj, int(lo))
+	if lists {
+		prefetch.At(g.Off, int(q[prefetchFar].v))
+		if lo := g.Off[y]; lo < int64(len(g.Adj)) {
+			prefetch.At(g.Adj, int(lo))
+		}
 	}
 	prefetch.At(settled, int(y>>6))
 	prefetch.At(f.Value, int(y))
 	prefetch.At(f.Dist, int(y))
 	prefetch.At(f.Bind, int(y))
-	if reached != nil {
+	if reached != nil && lists {
 		z := q[prefetchBits].v
 		prefetch.Bits(reached, g.Adj[g.Off[z]:g.Off[z+1]])
 	}

@@ -19,9 +19,11 @@
 //  3. Allowed(x, y) ⟺ Lower(x) ≤ y ≤ Upper(x) ⟺ the four inequalities hold exactly.
 //     The relation is symmetric, and this is the only audit graphdp applies.
 //  4. Both bounds are non-decreasing. Each is computed in double-double arithmetic
-//     with a running error bound; when that bound cannot decide the rounding, the
-//     value is recomputed with math/big at growing precision (bigfallback.go), so the
-//     result never depends on luck.
+//     with a running error bound — for (ε,δ) first by a fused evaluation of the
+//     branch's affine form with one proven bound (edfast.go), then by the general
+//     double-double path (dd.go) where that cannot decide; when neither bound can
+//     decide the rounding, the value is recomputed with math/big at growing
+//     precision (bigfallback.go), so the result never depends on luck.
 //  5. Excess(x, y, output) is the largest real difference (left − right) of that
 //     output's two inequalities, rounded to the nearest float64, with its sign exact;
 //     it is for reports only.
@@ -36,7 +38,11 @@
 //     TestNoImplicitFusedMultiplyAdd compiles the package for arm64 and checks.
 //  8. For every framework, Pair.Upper(a) = RD(U*(a)) and Pair.Lower(a) = RU(L*(a))
 //     for the framework's real bounds (f-DP on an edge: U* = 1 − f_s, L* = f_s(1 − ·)):
-//     μ-GDP from math/big enclosures of Φ and Φ⁻¹ (normal.go) at growing precision,
-//     profiles as min/max of (ε,δ) bounds, curves in exact rationals. Invariants 1–4
-//     hold for every framework; Allowed is the only audit.
+//     μ-GDP from double-double ball enclosures of Φ and Φ⁻¹ (normaldd.go, gdpdd.go;
+//     every truncation bounded, no float64 special function trusted), and where those
+//     cannot decide the rounding from math/big enclosures (normal.go) at growing
+//     precision; profiles as min/max of (ε,δ) bounds (only the pairs whose estimates
+//     come within 2·ApproxMargin of the binding one are computed exactly), curves in
+//     exact rationals. Invariants 1–4 hold for every framework; Allowed is the only
+//     audit.
 package dp

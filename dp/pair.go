@@ -19,6 +19,7 @@ type EpsDelta struct {
 	ieps  xf      // e^−ε
 	em1   xf      // e^ε − 1
 	iem1  xf      // 1 − e^−ε
+	fast  bool    // ε > 0 and the four in affine's range (edfast.go)
 }
 
 // MaxEpsilon bounds the ε accepted: e^ε must be a finite float64, so ε must lie
@@ -51,6 +52,7 @@ func NewEpsDelta(epsilon, delta float64) (EpsDelta, error) {
 		eps: enclose(lo, hi), ieps: enclose(quo(one, hi, big.ToNegativeInf), quo(one, lo, big.ToPositiveInf)),
 		em1: enclose(slo, shi), iem1: enclose(mlo, mhi)}
 	p.e, p.small = p.eps.hi, p.eps.hi < 2
+	p.fast = epsilon > 0 && fastConst(p.eps) && fastConst(p.ieps) && fastConst(p.em1) && fastConst(p.iem1)
 	if math.IsInf(p.e, 0) {
 		return EpsDelta{}, fmt.Errorf("epsilon must be below %.2f (e^ε overflows a float64), got %v", MaxEpsilon, epsilon)
 	}
@@ -87,6 +89,9 @@ func (p EpsDelta) Upper(a float64) float64 {
 	if a >= 1 {
 		return 1
 	}
+	if b, ok := p.upperFast(a); ok {
+		return b
+	}
 	if b, ok := p.upperDD(a); ok {
 		return b
 	}
@@ -97,6 +102,9 @@ func (p EpsDelta) Upper(a float64) float64 {
 func (p EpsDelta) Lower(a float64) float64 {
 	if a <= 0 {
 		return 0
+	}
+	if b, ok := p.lowerFast(a); ok {
+		return b
 	}
 	if b, ok := p.lowerDD(a); ok {
 		return b

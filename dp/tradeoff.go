@@ -19,6 +19,7 @@ type tradeoff struct {
 	alpha, beta []*big.Rat
 	af, bf      []float64
 	up, down    *memo
+	grid        *gridBounds
 }
 
 // NewTradeoff validates a curve given as points (alpha[j], beta[j]) in input order and
@@ -35,7 +36,7 @@ func NewTradeoff(alpha, beta []float64) (Pair, error) {
 	if len(alpha) > MaxTradeoff {
 		return Pair{}, fmt.Errorf("trade-off curve: %d points, more than the %d allowed", len(alpha), MaxTradeoff)
 	}
-	t := &tradeoff{af: alpha, bf: beta, up: newMemo(), down: newMemo()}
+	t := &tradeoff{af: alpha, bf: beta, up: newMemo(), down: newMemo(), grid: &gridBounds{}}
 	one := big.NewRat(1, 1)
 	for j := range alpha {
 		a, b := alpha[j], beta[j]
@@ -125,9 +126,11 @@ func (t *tradeoff) fs(x *big.Rat) *big.Rat {
 	return b
 }
 
+// upper is RD(1 − f_s(a)); at a = 0 that is 1 − f_s(0), which is above 0 when the
+// curve starts below 1 (the δ of the curve), and U*(1) = 1.
 func (t *tradeoff) upper(a float64) float64 {
-	if !(a > 0 && a < 1) {
-		return a
+	if !(a >= 0 && a < 1) {
+		return a // U*(1) = 1; NaN stays NaN
 	}
 	if b, ok := t.up.get(a); ok {
 		return b
@@ -139,9 +142,10 @@ func (t *tradeoff) upper(a float64) float64 {
 	return b
 }
 
+// lower is RU(f_s(1 − a)); L*(0) = f_s(1) = 0, and L*(1) = f_s(0).
 func (t *tradeoff) lower(a float64) float64 {
-	if !(a > 0 && a < 1) {
-		return a
+	if !(a > 0 && a <= 1) {
+		return a // L*(0) = 0; NaN stays NaN
 	}
 	if b, ok := t.down.get(a); ok {
 		return b
@@ -153,8 +157,7 @@ func (t *tradeoff) lower(a float64) float64 {
 }
 
 func (t *tradeoff) safe(a float64) (lo, up float64) {
-	gl, gh := gridAround(a)
-	return t.lower(gh), t.upper(gl)
+	return t.grid.safe(a, t.lower, t.upper)
 }
 
 // ratRD and ratRU round a rational down and up to a float64.

@@ -48,34 +48,42 @@ func mulUp(a, b float64) float64 {
 
 func mulDown(a, b float64) float64 { return -mulUp(-a, b) }
 
-// certifiedUpper is UB(y) of doc.go, every operation rounded up, with e^ε replaced by
-// the end of its certified enclosure [eLo, eHi] that makes each term larger: for any
-// y it is at least the LP's optimum (weak duality for the box-constrained LP: for
-// every feasible x, s·x ≤ (s + Kᵀy)·x − (the rows' support term) ≤ Σ max over the
-// box of (s + Kᵀy)_v·x_v + …). The box is the real one: the answer-0 end
-// 1 − Floor[0] rounded up (lp.certHi0), the answer-1 floor exact.
-func certifiedUpper(ctx context.Context, m *lp, y []float64, eLo, eHi, delta float64) (float64, error) {
+// certifiedUpper is UB(y) of doc.go (y on PDHG's scaled rows, line.b, taken as y·b on
+// the real ones: any multipliers give a bound, so the product's rounding is harmless), every operation rounded up, with each line's
+// slope replaced by the end of its certified enclosure [eLo, eHi] that makes each
+// term larger and its intercept by the certificate's dUp (lines.go: for μ-GDP the
+// tangent above U*, so the bound is on the outer polytope, which contains every
+// μ-GDP mechanism): for any y it is at least the LP's optimum (weak duality for the
+// box-constrained LP: for every feasible x, s·x ≤ (s + Kᵀy)·x − (the rows' support
+// term) ≤ Σ max over the box of (s + Kᵀy)_v·x_v + …). The box is the real one: the
+// answer-0 end 1 − Floor[0] rounded up (lp.certHi0), the answer-1 floor exact.
+func certifiedUpper(ctx context.Context, m *lp, y []float64) (float64, error) {
 	g := m.g
-	// hi = e − 1 + δ, rounded up at the upper end of e.
-	hiUp := addUp(addUp(eHi, -1), delta)
+	arcs := int64(len(g.Adj))
 	parts := make([]float64, len(m.parts))
 	err := m.each(ctx, func(k int, lo, hi int32) {
 		ub := 0.0
 		for u := lo; u < hi; u++ {
 			t := m.s[u]
-			for p := g.Off[u]; p < g.Off[u+1]; p++ {
-				yr := y[m.rev[p]]
-				// e·yr is at most eHi·yr for yr ≥ 0 and eLo·yr for yr < 0.
-				if yr >= 0 {
-					t = addUp(t, mulUp(eHi, yr))
-				} else {
-					t = addUp(t, mulUp(eLo, yr))
-				}
-				t = addUp(t, -y[p])
-				if yp := y[p]; yp > 0 {
-					ub = addUp(ub, mulUp(yp, delta))
-				} else if yp < 0 {
-					ub = addUp(ub, mulUp(-yp, hiUp))
+			for j, l := range m.lines {
+				yj := y[int64(j)*arcs : int64(j+1)*arcs]
+				// hi = c − 1 + d, rounded up at the upper ends of c and d.
+				hiUp := addUp(addUp(l.eHi, -1), l.dUp)
+				for p := g.Off[u]; p < g.Off[u+1]; p++ {
+					yr := yj[m.rev[p]] * l.b // PDHG's scaled row's multiplier, on the real row
+					// c·yr is at most eHi·yr for yr ≥ 0 and eLo·yr for yr < 0.
+					if yr >= 0 {
+						t = addUp(t, mulUp(l.eHi, yr))
+					} else {
+						t = addUp(t, mulUp(l.eLo, yr))
+					}
+					yp := yj[p] * l.b
+					t = addUp(t, -yp)
+					if yp > 0 {
+						ub = addUp(ub, mulUp(yp, l.dUp))
+					} else if yp < 0 {
+						ub = addUp(ub, mulUp(-yp, hiUp))
+					}
 				}
 			}
 			// max over the box of t·x_v, rounded up (t is above the exact

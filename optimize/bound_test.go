@@ -72,16 +72,16 @@ func TestUpperBoundAnyMultipliers(t *testing.T) {
 			continue
 		}
 		opt := ratFloat(exact)
-		m, err := newLP(t.Context(), in.p, f, 1)
+		lines, _ := frameworkLines(in.p.Pair, 0, nil)
+		m, err := newLP(t.Context(), in.p, lines, f, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		lo, hi := in.p.Pair.EBounds()
 		y := make([]float64, len(in.p.G.Adj))
 		for k := range y {
 			y[k] = (r.Float64() - 0.5) * math.Ldexp(1, r.IntN(6))
 		}
-		ub, err := certifiedUpper(t.Context(), m, y, lo, hi, in.p.Pair.Delta)
+		ub, err := certifiedUpper(t.Context(), m, y)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestUpperBoundAnyMultipliers(t *testing.T) {
 				}
 			}
 		}
-		if ub, err = certifiedUpper(t.Context(), m, s.bestY, lo, hi, in.p.Pair.Delta); err != nil {
+		if ub, err = certifiedUpper(t.Context(), m, s.bestY); err != nil {
 			t.Fatal(err)
 		}
 		if ub < opt-1e-12*max(1, opt) || ub > opt+1e-6*max(1, opt) {

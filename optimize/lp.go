@@ -38,22 +38,23 @@ func (p *Problem) check() error {
 	return nil
 }
 
-// lp is the linear program of doc.go in the form the solver iterates on. Row p is
-// the arc at CSR position p, from u (its owner) to v = Adj[p]:
+// lp is the linear program of doc.go in the form the solver iterates on. Row
+// j·arcs + p is line j's row (lines.go) on the arc at CSR position p, from u (its
+// owner) to v = Adj[p]:
 //
-//	lo ≤ e·x_v − x_u ≤ hi,   lo = −δ, hi = e − 1 + δ,
+//	lo_j ≤ e_j·x_v − x_u ≤ hi_j,   for (ε,δ): lo = −δ, hi = e − 1 + δ,
 //
 // which holds for both arcs of an edge iff the four (ε,δ)-DP inequalities of the
-// edge hold. The objective is maximise c0 + Σ s_v·x_v with s_v = ±w(v).
+// edge hold (for the other frameworks: iff the edge meets the lines' pair). The
+// objective is maximise c0 + Σ s_v·x_v with s_v = ±w(v).
 type lp struct {
 	g      *graph.Graph
 	rev    []uint32  // rev[p]: position of the reverse arc (v→u) of arc p (u→v)
 	s      []float64 // objective coefficient of x_v
 	c0     float64   // Σ of the answer-0 weights: p_true = 1 − x there
-	e      float64   // e^ε rounded to nearest: the iteration only, never a bound
-	lo, hi float64   // the arc rows' range
-	tau    []float64 // diagonal primal steps 1/Σ_i |K_iv| = 1/(deg(v)·(1 + e)); 0 if isolated
-	sigma  float64   // dual step 1/Σ_v |K_pv| = 1/(1 + e), the same for every row
+	lines  []line    // the row families (lines.go); (ε,δ) has one
+	tau    []float64 // diagonal primal steps 1/Σ_i |K_iv| = 1/(deg(v)·Σ_j (a_j + b_j)); 0 if isolated
+	sigma  []float64 // dual step of line j's rows, 1/Σ_v |K_pv| = 1/(a_j + b_j) (line.a, line.b)
 	parts  [][2]int32
 
 	// The box of x_v by v's answer c (Floors): [boxLo[c], boxHi[c]], [0, 1] without
@@ -72,16 +73,23 @@ func (m *lp) box(v int32) (lo, hi float64) {
 	return m.boxLo[c], m.boxHi[c]
 }
 
-func newLP(ctx context.Context, p *Problem, f Floors, workers int) (*lp, error) {
+func newLP(ctx context.Context, p *Problem, lines []line, f Floors, workers int) (*lp, error) {
 	g := p.G
 	n := g.N()
-	e := p.Pair.E()
 	if int64(len(g.Adj)) > math.MaxUint32 {
 		return nil, fmt.Errorf("optimize: %d arcs; at most %d are supported", len(g.Adj), uint64(math.MaxUint32))
 	}
-	m := &lp{g: g, s: make([]float64, n), e: e, lo: -p.Pair.Delta, hi: e - 1 + p.Pair.Delta,
-		tau: make([]float64, n), sigma: 1 / (1 + e), rev: make([]uint32, len(g.Adj)),
+	if int64(len(g.Adj))*int64(len(lines)) > math.MaxInt32*8 {
+		return nil, fmt.Errorf("optimize: %d arcs × %d lines of the framework: too many rows", len(g.Adj), len(lines))
+	}
+	m := &lp{g: g, s: make([]float64, n), lines: lines,
+		tau: make([]float64, n), rev: make([]uint32, len(g.Adj)),
 		ans: p.Answer, boxLo: [2]float64{0, f[1]}, boxHi: [2]float64{f.hi0(), 1}, certHi0: f.hi0Up()}
+	sum := 0.0
+	for _, l := range lines {
+		m.sigma = append(m.sigma, 1/(l.a+l.b))
+		sum += l.a + l.b
+	}
 	for v, w := range p.Weight {
 		if p.Answer[v] {
 			m.s[v] = w
@@ -90,7 +98,7 @@ func newLP(ctx context.Context, p *Problem, f Floors, workers int) (*lp, error) 
 			m.c0 += w
 		}
 		if d := g.Off[v+1] - g.Off[v]; d > 0 {
-			m.tau[v] = 1 / (float64(d) * (1 + e))
+			m.tau[v] = 1 / (float64(d) * sum)
 		}
 	}
 	m.parts = partition(g, workers)
@@ -164,8 +172,15 @@ func (m *lp) objective(x []float64) float64 {
 	return f
 }
 
-// violation is how far arc p's row is outside [lo, hi] at x (0 when inside).
+// violation is how far arc p's rows are outside their ranges at x (0 when inside).
 func (m *lp) violation(x []float64, u int32, p int64) float64 {
-	a := m.e*x[m.g.Adj[p]] - x[u]
-	return max(m.lo-a, a-m.hi, 0)
+	xv, xu, w := x[m.g.Adj[p]], x[u], 0.0
+	for _, l := range m.lines {
+		a := l.e*xv - xu
+		w = max(w, l.lo-a, a-l.hi)
+	}
+	return w
 }
+
+// rows is the number of rows: one per arc and line.
+func (m *lp) rows() int { return len(m.g.Adj) * len(m.lines) }

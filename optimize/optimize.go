@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/cover"
+	"github.com/graphdp/graphdp/dp"
 
 	"github.com/graphdp/graphdp/internal/progress"
 )
@@ -35,6 +36,11 @@ type Options struct {
 	// Floors are lower bounds on every dataset's p_true by answer, constraints of
 	// the same LP; floors no DP mechanism meets are refused with a *FloorError.
 	Floors Floors
+	// Chords is the number of chords of μ-GDP's upper bound U* in the solve, and of
+	// tangents in the certificate (lines.go; 0: DefaultChords). More chords narrow the
+	// certified gap between the inner and outer polytopes and cost a row per arc each.
+	// Unused by the other frameworks, whose LP is exact.
+	Chords int
 
 	warmY []float64 // multipliers to start PDHG from (TradeOff: the previous solve's)
 }
@@ -88,8 +94,14 @@ type Result struct {
 	Iterations, Restarts int
 	Mixed                float64 // the last rounding's mixing weight t (round.go)
 	Method               string  // "pdhg", "balanced" (already within the gap) or "exact" (ε = δ = 0)
+	// Lines is the number of row families of the LP (lines.go): 1 for (ε,δ), the
+	// pairs of a profile, the pieces of a trade-off curve, μ-GDP's chords. For μ-GDP
+	// Upper is certified on the outer polytope (tangents), so it bounds every μ-GDP
+	// mechanism, and Utility is a μ-GDP mechanism's: Gap covers the relaxation.
+	Lines int
 
-	y []float64 // PDHG's best multipliers (nil without PDHG): TradeOff's warm start
+	y     []float64 // PDHG's best multipliers (nil without PDHG): TradeOff's warm start
+	lines []line    // the LP's lines (nil without the LP): for tests
 }
 
 // Precheck is what Optimize checks before it solves: the problem, the objective,
@@ -164,14 +176,18 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if r.Upper-r.Utility <= target*r.Utility {
 		return finish("balanced")
 	}
-	eLo, eHi := p.Pair.EBounds()
-	if p.Pair.E() == 1 && p.Pair.Delta == 0 {
+	if p.Pair.Framework() == dp.EpsilonDelta && p.Pair.E() == 1 && p.Pair.Delta == 0 {
 		// ε = 0 (or so small that e^ε rounds to 1) and δ = 0: solved per component.
 		// The bound is exact only for ε = 0 (eHi = 1); otherwise Σw remains.
+		_, eHi := p.Pair.EBounds()
 		return exactPure(ctx, p, r, floors, eHi == 1, finish)
 	}
-
-	m, err := newLP(ctx, p, floors, opt.Workers)
+	lines, err := frameworkLines(p.Pair, opt.Chords, r.Solution.POne)
+	if err != nil {
+		return nil, err
+	}
+	r.Lines, r.lines = len(lines), lines
+	m, err := newLP(ctx, p, lines, floors, opt.Workers)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +228,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			r.Mixed = t
 		}
 		if s.bestY != nil {
-			ub, err := certifiedUpper(ctx, m, s.bestY, eLo, eHi, p.Pair.Delta)
+			ub, err := certifiedUpper(ctx, m, s.bestY)
 			if err != nil {
 				return nil, err
 			}
@@ -223,7 +239,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			PrimalResidual: s.viol, RelGap: (s.dual - s.primal) / math.Abs(s.primal), PrimalWeight: s.omega,
 			Certified: true, Utility: r.Utility, Upper: r.Upper, CertifiedRelative: (r.Upper - r.Utility) / r.Utility})
 		r.y = s.bestY
-		if r.Upper-r.Utility <= target*r.Utility || out {
+		if r.Upper-r.Utility <= target*r.Utility || out || relaxed(lines, s.bestDual, r) {
 			return finish("pdhg")
 		}
 		if ctx.Err() != nil {
@@ -373,4 +389,16 @@ func minPTrue(answer []bool, pone []float64) float64 {
 		m = min(m, x)
 	}
 	return m
+}
+
+// relaxed reports whether the rest of the gap is the relaxation's: μ-GDP's inner
+// LP (chords) is solved to within a sixteenth of the distance from its float dual
+// bound innerUB to the certified outer bound, so more iterations cannot narrow the
+// gap much; more chords can (Options.Chords).
+func relaxed(lines []line, innerUB float64, r *Result) bool {
+	outer := false
+	for _, l := range lines {
+		outer = outer || l.dUp > -l.lo
+	}
+	return outer && innerUB-r.Utility <= (r.Upper-innerUB)/16
 }

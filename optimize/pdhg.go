@@ -27,7 +27,7 @@ type pdhg struct {
 
 	x, xp, x0 []float64 // iterate, T's primal, anchor
 	xbar      []float64 // 2·xp − x, the dual step's extrapolation (one gather per arc)
-	y, yp, y0 []float64 // per arc
+	y, yp, y0 []float64 // per row: line j's row on arc p at j·arcs + p
 	kty       []float64 // Kᵀy at the last primal step, per vertex
 	omega     float64   // primal weight
 	rho       float64   // reflection
@@ -56,9 +56,9 @@ const (
 )
 
 func newPDHG(m *lp, x []float64) *pdhg {
-	n, arcs := len(m.s), len(m.g.Adj)
+	n, rows := len(m.s), m.rows()
 	s := &pdhg{m: m, x: x, xp: make([]float64, n), x0: make([]float64, n), xbar: make([]float64, n), kty: make([]float64, n),
-		y: make([]float64, arcs), yp: make([]float64, arcs), y0: make([]float64, arcs),
+		y: make([]float64, rows), yp: make([]float64, rows), y0: make([]float64, rows),
 		omega: 1, rho: 1, kkt0: math.Inf(1), kktPrev: math.Inf(1), bestDual: math.Inf(1),
 		partsF: make([][4]float64, len(m.parts))}
 	for v := range x {
@@ -81,15 +81,20 @@ func newPDHG(m *lp, x []float64) *pdhg {
 func (s *pdhg) step(ctx context.Context) error {
 	keep := (s.iters+1)%checkEvery == 0
 	m, g := s.m, s.m.g
-	e, ti, so := m.e, 1/s.omega, m.sigma*s.omega
+	ti := 1 / s.omega
+	arcs := int64(len(g.Adj))
 	lam := float64(s.k+1) / float64(s.k+2)
 	rho := s.rho
-	// Primal: x⁺ = clip(x + τ/ω·(s + Kᵀy)); (Kᵀy)_v = Σ over v's arcs p of e·y[rev p] − y[p].
+	// Primal: x⁺ = clip(x + τ/ω·(s + Kᵀy)); (Kᵀy)_v = Σ over lines j and v's arcs p
+	// of e_j·y[j, rev p] − y[j, p].
 	if err := m.each(ctx, func(_ int, lo, hi int32) {
 		for v := lo; v < hi; v++ {
 			t := 0.0
-			for p := g.Off[v]; p < g.Off[v+1]; p++ {
-				t += e*s.y[m.rev[p]] - s.y[p]
+			for j, l := range m.lines {
+				y := s.y[int64(j)*arcs : int64(j+1)*arcs]
+				for p := g.Off[v]; p < g.Off[v+1]; p++ {
+					t += l.a*y[m.rev[p]] - l.b*y[p]
+				}
 			}
 			s.kty[v] = t
 			xp := s.x[v]
@@ -106,14 +111,18 @@ func (s *pdhg) step(ctx context.Context) error {
 	if err := m.each(ctx, func(_ int, lo, hi int32) {
 		for u := lo; u < hi; u++ {
 			xu := s.xbar[u]
-			for p := g.Off[u]; p < g.Off[u+1]; p++ {
-				a := e*s.xbar[g.Adj[p]] - xu
-				y := s.y[p]
-				yt := max(0, y+so*(m.lo-a)) + min(0, y+so*(m.hi-a))
-				if keep {
-					s.yp[p] = yt
+			for j, l := range m.lines {
+				so, off := m.sigma[j]*s.omega, int64(j)*arcs
+				for p := g.Off[u]; p < g.Off[u+1]; p++ {
+					a := l.a*s.xbar[g.Adj[p]] - l.b*xu
+					q := off + p
+					y := s.y[q]
+					yt := max(0, y+so*(l.slo-a)) + min(0, y+so*(l.shi-a))
+					if keep {
+						s.yp[q] = yt
+					}
+					s.y[q] = lam*((1+rho)*yt-rho*y) + (1-lam)*s.y0[q]
 				}
-				s.y[p] = lam*((1+rho)*yt-rho*y) + (1-lam)*s.y0[p]
 			}
 		}
 	}); err != nil {
@@ -134,19 +143,24 @@ func (s *pdhg) step(ctx context.Context) error {
 // first sum is Σ_v (s_v + (Kᵀyp)_v)⁺).
 func (s *pdhg) measure(ctx context.Context) error {
 	m, g := s.m, s.m.g
-	e := m.e
+	arcs := int64(len(g.Adj))
 	err := m.each(ctx, func(k int, lo, hi int32) {
 		var ub, viol, viol2 float64
 		for u := lo; u < hi; u++ {
 			t := m.s[u]
-			for p := g.Off[u]; p < g.Off[u+1]; p++ {
-				y := s.yp[p]
-				t += e*s.yp[m.rev[p]] - y
-				if y > 0 {
-					ub += y * -m.lo
-				} else {
-					ub -= y * m.hi
+			for j, l := range m.lines {
+				yj := s.yp[int64(j)*arcs : int64(j+1)*arcs]
+				for p := g.Off[u]; p < g.Off[u+1]; p++ {
+					y := yj[p]
+					t += l.a*yj[m.rev[p]] - l.b*y
+					if y > 0 {
+						ub += y * -l.slo
+					} else {
+						ub -= y * l.shi
+					}
 				}
+			}
+			for p := g.Off[u]; p < g.Off[u+1]; p++ {
 				r := m.violation(s.xp, u, p)
 				viol = max(viol, r)
 				viol2 += r * r
@@ -215,11 +229,11 @@ func (s *pdhg) restart(kkt float64) {
 			dx += d * d / m.tau[v]
 		}
 	}
-	for p, yv := range s.yp {
-		d := yv - s.y0[p]
-		dy += d * d
+	arcs := len(m.g.Adj)
+	for q, yv := range s.yp {
+		d := yv - s.y0[q]
+		dy += d * d / m.sigma[q/arcs]
 	}
-	dy /= m.sigma
 	if dx > 0 && dy > 0 && !math.IsInf(dx+dy, 0) {
 		s.omega = math.Exp(0.5*math.Log(math.Sqrt(dy/dx)) + 0.5*math.Log(s.omega))
 		s.omega = min(max(s.omega, 1e-6), 1e6)

@@ -28,9 +28,12 @@ func reference(m *lp) (z [2]float64, s0 float64) {
 		s := math.Inf(1)
 		for a := range 2 {
 			for b := range 2 {
-				if m.arcs[a][b] {
-					r := m.e*z[b] - z[a] // the row of an arc from an answer-a to an answer-b dataset
-					s = min(s, r-m.lo, m.hi-r)
+				if !m.arcs[a][b] {
+					continue
+				}
+				for _, l := range m.lines {
+					r := l.e*z[b] - z[a] // the row of an arc from an answer-a to an answer-b dataset
+					s = min(s, r-l.lo, l.hi-r)
 				}
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
+	"github.com/graphdp/graphdp/internal/objstore"
 )
 
 // Job describes one run. Config files use the yaml keys; flags override them.
@@ -163,6 +164,7 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	// No output may be an input or the other output, however the paths are spelled
 	// (internal/files: device and inode, links resolved).
 	probs = append(probs, files.Check(j.Files()...)...)
+	probs = append(probs, storeProblems(j.Files())...)
 	// Every output's place is checked before any work: a run must not fail after
 	// the work for want of a folder, a permission or a shorter name (sink.CheckPath).
 	for _, f := range []struct{ key, path string }{{"out", j.Out}, {"summary", j.Summary}} {
@@ -230,6 +232,20 @@ func (j *Job) Files() []files.File {
 		}
 	}
 	return append(fs, files.Out("out", j.Out), files.Out("summary", j.Summary))
+}
+
+// storeProblems names each of fs that is an s3:// or gs:// object this binary has
+// no driver for (cmd/graphdp built without -tags cloud): refused before any work,
+// saying how to build graphdp with object storage. internal/cli's fileProblems
+// does the same for a command's own files.
+func storeProblems(fs []files.File) []string {
+	var probs []string
+	for _, f := range fs {
+		if objstore.IsURL(f.Path) && !objstore.Linked(f.Path) {
+			probs = append(probs, fmt.Sprintf("%s: %s: %v", f.Key, f.Path, objstore.ErrNotLinked))
+		}
+	}
+	return probs
 }
 
 // Problems makes a *ConfigError of problems, or returns nil when there are none.

@@ -8,6 +8,8 @@
 //  1. Everything but the runner is graphdp's: the program is internal/cli's
 //     Program with one more runner ("beam"), so commands, checks, messages and
 //     exit codes cannot drift from cmd/graphdp.
-//  2. A process a Beam runner starts as a worker (beam.InitWorker) serves the
+//  2. It always links the object-store drivers (internal/objstore/clouds): its
+//     workers read s3:// and gs:// inputs.
+//  3. A process a Beam runner starts as a worker (beam.InitWorker) serves the
 //     SDK harness and never reaches the command line.
 package main

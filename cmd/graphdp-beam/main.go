@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/graphdp/graphdp/beam"
 	"github.com/graphdp/graphdp/internal/cli"
+	_ "github.com/graphdp/graphdp/internal/objstore/clouds" // s3:// and gs://, always: the runners' workers read them
 )
 
 func main() {

@@ -247,6 +247,11 @@ func (jf *jobFlags) mechanism(job pipeline.Job) string {
 // to be written (sink.CheckPath), before any work.
 func (jf *jobFlags) fileProblems(job *pipeline.Job, own ...files.File) []string {
 	probs := files.CheckAdded(job.Files(), append([]files.File{files.In("config", jf.config)}, own...)...)
+	for _, f := range own { // the job's own files: Job.Problems
+		if objstore.IsURL(f.Path) && !objstore.Linked(f.Path) {
+			probs = append(probs, fmt.Sprintf("%s: %s: %v", f.Key, f.Path, objstore.ErrNotLinked))
+		}
+	}
 	for _, f := range own {
 		// The ledger is appended in place (pipeline/ledger.go), not written by sink.
 		if !f.Output || f.Path == "" || f.Key == "ledger" {

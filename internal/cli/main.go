@@ -18,6 +18,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 	"github.com/graphdp/graphdp/toolkit"
 
+	"github.com/graphdp/graphdp/internal/objstore"
 	"github.com/graphdp/graphdp/internal/words"
 
 	"github.com/graphdp/graphdp/internal/memstat"
@@ -262,6 +263,10 @@ func exitCode(err error) int {
 	switch {
 	case err == nil, errors.Is(err, errHelp):
 		return exitOK
+	case errors.Is(err, objstore.ErrNotLinked):
+		// s3:// or gs:// in a binary built without them (a path Problems did not
+		// list): how it was built is the request's problem, not the input's.
+		return exitUsage
 	case errors.As(err, &le):
 		// A ledger that does not exist yet, init over a file, a raise that
 		// lowers: the request; a ledger that fails verification: the input.

@@ -3,6 +3,11 @@
 // (Google Cloud Storage). It is the one implementation both the single-machine
 // binary (ingest's readers, sink's outputs) and the Beam runner use.
 //
+// The clients themselves are drivers (Store) that internal/objstore/clouds
+// registers: this package imports no cloud SDK, so a binary that does not import
+// clouds (cmd/graphdp built without -tags cloud) builds fast and answers an s3://
+// or gs:// URL with ErrNotLinked.
+//
 // Invariants:
 //
 //  1. Reads are ranged and pinned: Open stats the object once and every later read

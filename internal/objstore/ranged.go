@@ -11,7 +11,7 @@ import (
 
 // This file gives random access to a gs:// or s3:// object by ranged GETs, so a
 // Parquet reader transfers the footer and the column chunks it reads, not the file
-// (BEAM.md, "Ranged reads"). The clients themselves (objectStore: gcs.go, s3.go)
+// (BEAM.md, "Ranged reads"). The clients themselves (a Store: internal/objstore/clouds)
 // serve byte ranges; a read that fails on the way (a reset connection, a 5xx) is
 // asked again (retry.go).
 
@@ -26,31 +26,17 @@ const ReadAhead = 64 << 10
 // footer's and those of the column chunks a split reads side by side.
 const readWindows = 4
 
-// objectStore reads objects of one bucket service by byte ranges.
-type objectStore interface {
-	// stat returns the object's size and a version that pins later reads to the
-	// bytes measured (a GCS generation, an S3 ETag).
-	stat(ctx context.Context, bucket, key string) (size int64, version string, err error)
-	// read fills p from byte off of the version stat returned. A short count with a
-	// nil error means the object ended early (a range past its end gives 0).
-	read(ctx context.Context, bucket, key, version string, off int64, p []byte) (int, error)
-	// list lists the objects whose keys start with prefix, with their sizes.
-	list(ctx context.Context, bucket, prefix string) ([]Object, error)
-	// create starts an upload of key that no reader sees until it is committed.
-	create(ctx context.Context, bucket, key string) (upload, error)
-}
-
 // Object is an object a listing found.
 type Object struct {
 	Key  string
 	Size int64
 }
 
-// rangedFile is an ingest.File over an objectStore: random access to one version
+// rangedFile is an ingest.File over a Store: random access to one version
 // of an object, by ranged GETs of at least ReadAhead bytes.
 type rangedFile struct {
 	ctx              context.Context
-	store            objectStore
+	store            Store
 	url              string
 	bucket, key, ver string
 	size             int64
@@ -65,7 +51,7 @@ type window struct {
 }
 
 // openRanged stats the object at rawURL (scheme://bucket/key) on store.
-func openRanged(ctx context.Context, store objectStore, rawURL string) (*rangedFile, error) {
+func openRanged(ctx context.Context, store Store, rawURL string) (*rangedFile, error) {
 	bucket, key, err := Split(rawURL)
 	if err == nil && key == "" {
 		err = fmt.Errorf("names a bucket, not an object")
@@ -73,7 +59,7 @@ func openRanged(ctx context.Context, store objectStore, rawURL string) (*rangedF
 	if err != nil {
 		return nil, err
 	}
-	size, ver, err := store.stat(ctx, bucket, key)
+	size, ver, err := store.Stat(ctx, bucket, key)
 	if err != nil {
 		return nil, err
 	}
@@ -164,8 +150,8 @@ func (f *rangedFile) cached(p []byte, off int64) bool {
 // fetch fills p from byte off with one ranged GET.
 func (f *rangedFile) fetch(p []byte, off int64) error {
 	var n int
-	err := retry(f.ctx, func() (err error) {
-		n, err = f.store.read(f.ctx, f.bucket, f.key, f.ver, off, p)
+	err := Retry(f.ctx, func() (err error) {
+		n, err = f.store.Read(f.ctx, f.bucket, f.key, f.ver, off, p)
 		return err
 	})
 	end := off + int64(len(p)) - 1

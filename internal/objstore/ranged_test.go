@@ -10,22 +10,22 @@ import (
 	"testing"
 )
 
-// memStore is an objectStore over bytes that counts its reads.
+// memStore is a Store over bytes that counts its reads.
 type memStore struct {
 	data  []byte
 	reads atomic.Int64
 }
 
-func (m *memStore) stat(context.Context, string, string) (int64, string, error) {
+func (m *memStore) Stat(context.Context, string, string) (int64, string, error) {
 	return int64(len(m.data)), "v1", nil
 }
 
-func (m *memStore) list(context.Context, string, string) ([]Object, error) { return nil, nil }
-func (m *memStore) create(context.Context, string, string) (upload, error) {
+func (m *memStore) List(context.Context, string, string) ([]Object, error) { return nil, nil }
+func (m *memStore) Create(context.Context, string, string) (Writer, error) {
 	return nil, errors.New("read-only")
 }
 
-func (m *memStore) read(_ context.Context, _, _, ver string, off int64, p []byte) (int, error) {
+func (m *memStore) Read(_ context.Context, _, _, ver string, off int64, p []byte) (int, error) {
 	m.reads.Add(1)
 	if ver != "v1" {
 		return 0, errors.New("wrong version")

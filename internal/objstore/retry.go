@@ -21,8 +21,9 @@ const (
 // retryWait is firstWait; tests shorten it.
 var retryWait = firstWait
 
-// retry calls do until it succeeds, fails for good, or ctx ends.
-func retry(ctx context.Context, do func() error) error {
+// Retry calls do until it succeeds, fails for good, or ctx ends: a driver's calls
+// that may be asked again (a part upload, a commit) go through it.
+func Retry(ctx context.Context, do func() error) error {
 	wait := retryWait
 	var err error
 	for i := range attempts {
@@ -39,7 +40,16 @@ func retry(ctx context.Context, do func() error) error {
 	return err
 }
 
-// transientError marks a store's error as worth asking again (a 5xx, a 429).
+// Transient marks err, a store's answer, as worth asking again (a 5xx, a 429);
+// nil stays nil.
+func Transient(err error) error {
+	if err == nil {
+		return nil
+	}
+	return transientError{err}
+}
+
+// transientError is an error Transient marked.
 type transientError struct{ error }
 
 func (e transientError) Unwrap() error { return e.error }
@@ -50,7 +60,7 @@ func transient(err error) bool {
 	var ne net.Error
 	switch {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded),
-		errors.Is(err, ErrNotFound), errors.Is(err, ErrDenied), errors.Is(err, ErrWholeObject):
+		errors.Is(err, ErrNotFound), errors.Is(err, ErrDenied), errors.Is(err, ErrWholeObject), errors.Is(err, ErrNotLinked):
 		return false
 	case errors.As(err, &te):
 		return true

@@ -2,12 +2,67 @@ package objstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"sync"
 )
+
+// Store is one object service's client, as a driver registers it (Register): it
+// reads objects by byte ranges, lists them and uploads them atomically.
+type Store interface {
+	// Stat returns the object's size and a version that pins later reads to the
+	// bytes measured (a GCS generation, an S3 ETag).
+	Stat(ctx context.Context, bucket, key string) (size int64, version string, err error)
+	// Read fills p from byte off of the version Stat returned. A short count with a
+	// nil error means the object ended early (a range past its end gives 0).
+	Read(ctx context.Context, bucket, key, version string, off int64, p []byte) (int, error)
+	// List lists the objects whose keys start with prefix, with their sizes.
+	List(ctx context.Context, bucket, prefix string) ([]Object, error)
+	// Create starts an upload of key that no reader sees until it is committed.
+	Create(ctx context.Context, bucket, key string) (Writer, error)
+}
+
+// Writer is a store's upload in progress (doc.go, invariant 3).
+type Writer interface {
+	io.Writer
+	// Commit makes the object visible, whole.
+	Commit(ctx context.Context) error
+	// Abort discards what was sent; it is a no-op after Commit.
+	Abort()
+}
+
+// A Driver makes a Store's client from the environment (credentials, endpoint).
+type Driver func(context.Context) (Store, error)
+
+// Register makes scheme:// URLs ("s3", "gs") use driver. The package that imports
+// the cloud SDKs (internal/objstore/clouds) calls it from its init, so a binary has
+// the stores it links and no others (doc.go).
+func Register(scheme string, driver Driver) {
+	stores.mu.Lock()
+	defer stores.mu.Unlock()
+	if stores.newStore == nil {
+		stores.newStore = map[string]Driver{}
+	}
+	stores.newStore[scheme] = driver
+}
+
+// Linked reports whether url's store has a driver in this binary (IsURL paths
+// only; false for any other).
+func Linked(url string) bool {
+	scheme, _, ok := strings.Cut(url, "://")
+	stores.mu.Lock()
+	defer stores.mu.Unlock()
+	_, known := stores.newStore[scheme]
+	return ok && known
+}
+
+// ErrNotLinked is the answer for an s3:// or gs:// URL in a binary built without
+// its driver: the message says how to build one with it.
+var ErrNotLinked = errors.New("this binary was built without object storage (s3://, gs://); " +
+	"graphdp has it when built with the cloud tag: go build -tags cloud ./cmd/graphdp (graphdp-beam always has it)")
 
 // File is an open object: random access to Size bytes.
 type File interface {
@@ -42,8 +97,8 @@ func List(ctx context.Context, url string) ([]string, error) {
 		return nil, err
 	}
 	var objs []Object
-	err = retry(ctx, func() (err error) {
-		objs, err = st.list(ctx, bucket, prefix)
+	err = Retry(ctx, func() (err error) {
+		objs, err = st.List(ctx, bucket, prefix)
 		return err
 	})
 	if err != nil {
@@ -61,14 +116,7 @@ func List(ctx context.Context, url string) ([]string, error) {
 // Commit returns nil (doc.go, invariant 3).
 type Upload struct {
 	url string
-	up  upload
-}
-
-// upload is a store's upload in progress.
-type upload interface {
-	io.Writer
-	commit(ctx context.Context) error
-	abort()
+	up  Writer
 }
 
 // Create starts an upload to url (an S3 multipart upload, a GCS resumable upload).
@@ -84,7 +132,7 @@ func Create(ctx context.Context, url string) (*Upload, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", url, err)
 	}
-	up, err := st.create(ctx, bucket, key)
+	up, err := st.Create(ctx, bucket, key)
 	if err != nil {
 		return nil, fmt.Errorf("%s: start upload: %w", url, err)
 	}
@@ -102,14 +150,14 @@ func (u *Upload) Write(p []byte) (int, error) {
 
 // Commit makes the object visible, whole.
 func (u *Upload) Commit(ctx context.Context) error {
-	if err := u.up.commit(ctx); err != nil {
+	if err := u.up.Commit(ctx); err != nil {
 		return fmt.Errorf("%s: complete upload: %w", u.url, err)
 	}
 	return nil
 }
 
 // Abort discards the upload; the object under the name, if any, is untouched.
-func (u *Upload) Abort() { u.up.abort() }
+func (u *Upload) Abort() { u.up.Abort() }
 
 // s3Endpoint is the S3 service endpoint SetS3Endpoint gave ("" for AWS's own).
 var s3Endpoint struct {
@@ -126,8 +174,9 @@ func SetS3Endpoint(url string) {
 	s3Endpoint.Unlock()
 }
 
-// endpointS3 is the endpoint s3:// uses: SetS3Endpoint's, else the environment's.
-func endpointS3() string {
+// S3Endpoint is the endpoint s3:// uses: SetS3Endpoint's, else the environment's
+// (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL); "" for AWS itself.
+func S3Endpoint() string {
 	s3Endpoint.Lock()
 	defer s3Endpoint.Unlock()
 	if s3Endpoint.url != "" {
@@ -139,28 +188,28 @@ func endpointS3() string {
 	return os.Getenv("AWS_ENDPOINT_URL")
 }
 
-// stores holds the stores by URL scheme, each client made on first use and kept
-// for the process (a client holds its credentials and connections).
-var stores = &storeCache{newStore: map[string]func(context.Context) (objectStore, error){
-	"gs": newGCSStore,
-	"s3": newS3Store,
-}}
+// stores holds the drivers by URL scheme (Register), each client made on first use
+// and kept for the process (a client holds its credentials and connections).
+var stores = &storeCache{}
 
 type storeCache struct {
 	mu       sync.Mutex
-	newStore map[string]func(context.Context) (objectStore, error)
-	made     map[string]objectStore
+	newStore map[string]Driver
+	made     map[string]Store
 }
 
 // get returns the store for url's scheme.
-func (c *storeCache) get(ctx context.Context, url string) (objectStore, error) {
-	scheme, _, ok := strings.Cut(url, "://")
-	mk, known := c.newStore[scheme]
-	if !ok || !known {
+func (c *storeCache) get(ctx context.Context, url string) (Store, error) {
+	if !IsURL(url) {
 		return nil, fmt.Errorf("%s: not an s3:// or gs:// URL", url)
 	}
+	scheme, _, _ := strings.Cut(url, "://")
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	mk, known := c.newStore[scheme]
+	if !known {
+		return nil, fmt.Errorf("%s: %w", url, ErrNotLinked)
+	}
 	if s, ok := c.made[scheme]; ok {
 		return s, nil
 	}
@@ -170,7 +219,7 @@ func (c *storeCache) get(ctx context.Context, url string) (objectStore, error) {
 		return nil, err
 	}
 	if c.made == nil {
-		c.made = map[string]objectStore{}
+		c.made = map[string]Store{}
 	}
 	c.made[scheme] = s
 	return s, nil

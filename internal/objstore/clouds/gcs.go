@@ -1,4 +1,4 @@
-package objstore
+package clouds
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"google.golang.org/api/googleapi"
 	"google.golang.org/api/iterator"
 	"google.golang.org/api/option"
+
+	"github.com/graphdp/graphdp/internal/objstore"
 )
 
 // gcsStore reads gs:// objects by ranged GETs (storage's NewRangeReader) and
@@ -21,7 +23,7 @@ type gcsStore struct{ c *storage.Client }
 // newGCSStore makes a client with application default credentials, else
 // unauthenticated (public buckets), as Beam's GCS filesystem does; the client
 // honours STORAGE_EMULATOR_HOST.
-func newGCSStore(ctx context.Context) (objectStore, error) {
+func newGCSStore(ctx context.Context) (objstore.Store, error) {
 	c, err := storage.NewClient(ctx, option.WithScopes(storage.ScopeReadWrite))
 	if err != nil {
 		if c, err = storage.NewClient(ctx, option.WithoutAuthentication()); err != nil {
@@ -31,26 +33,26 @@ func newGCSStore(ctx context.Context) (objectStore, error) {
 	return gcsStore{c}, nil
 }
 
-func (s gcsStore) stat(ctx context.Context, bucket, key string) (int64, string, error) {
+func (s gcsStore) Stat(ctx context.Context, bucket, key string) (int64, string, error) {
 	a, err := s.c.Bucket(bucket).Object(key).Attrs(ctx)
 	if err != nil {
 		return 0, "", gcsError(err)
 	}
 	if a.ContentEncoding == "gzip" {
 		// GCS serves such objects decompressed and whole, whatever the range.
-		return 0, "", ErrWholeObject
+		return 0, "", objstore.ErrWholeObject
 	}
 	return a.Size, strconv.FormatInt(a.Generation, 10), nil
 }
 
-func (s gcsStore) read(ctx context.Context, bucket, key, version string, off int64, p []byte) (int, error) {
+func (s gcsStore) Read(ctx context.Context, bucket, key, version string, off int64, p []byte) (int, error) {
 	gen, err := strconv.ParseInt(version, 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("bad generation %q", version)
 	}
 	r, err := s.c.Bucket(bucket).Object(key).Generation(gen).NewRangeReader(ctx, off, int64(len(p)))
 	if errors.Is(err, storage.ErrObjectNotExist) {
-		return 0, fmt.Errorf("generation %d is gone (the object was replaced or deleted after it was opened): %w", gen, ErrNotFound)
+		return 0, fmt.Errorf("generation %d is gone (the object was replaced or deleted after it was opened): %w", gen, objstore.ErrNotFound)
 	}
 	var ge *googleapi.Error
 	if errors.As(err, &ge) && ge.Code == http.StatusRequestedRangeNotSatisfiable {
@@ -67,8 +69,8 @@ func (s gcsStore) read(ctx context.Context, bucket, key, version string, off int
 	return n, err
 }
 
-func (s gcsStore) list(ctx context.Context, bucket, prefix string) ([]Object, error) {
-	var out []Object
+func (s gcsStore) List(ctx context.Context, bucket, prefix string) ([]objstore.Object, error) {
+	var out []objstore.Object
 	it := s.c.Bucket(bucket).Objects(ctx, &storage.Query{Prefix: prefix})
 	for {
 		a, err := it.Next()
@@ -78,7 +80,7 @@ func (s gcsStore) list(ctx context.Context, bucket, prefix string) ([]Object, er
 		if err != nil {
 			return nil, gcsError(err)
 		}
-		out = append(out, Object{Key: a.Name, Size: a.Size})
+		out = append(out, objstore.Object{Key: a.Name, Size: a.Size})
 	}
 }
 
@@ -93,7 +95,7 @@ type gcsUpload struct {
 	done   bool
 }
 
-func (s gcsStore) create(ctx context.Context, bucket, key string) (upload, error) {
+func (s gcsStore) Create(ctx context.Context, bucket, key string) (objstore.Writer, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	w := s.c.Bucket(bucket).Object(key).NewWriter(ctx)
 	w.ChunkSize = gcsChunk
@@ -105,16 +107,16 @@ func (u *gcsUpload) Write(p []byte) (int, error) {
 	return n, gcsError(err)
 }
 
-func (u *gcsUpload) commit(context.Context) error {
+func (u *gcsUpload) Commit(context.Context) error {
 	err := gcsError(u.w.Close())
 	u.done = err == nil
 	if !u.done {
-		u.abort()
+		u.Abort()
 	}
 	return err
 }
 
-func (u *gcsUpload) abort() {
+func (u *gcsUpload) Abort() {
 	if !u.done {
 		u.done = true
 		u.cancel() // the upload stops; nothing was finalized
@@ -129,13 +131,13 @@ func gcsError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, storage.ErrObjectNotExist) || errors.Is(err, storage.ErrBucketNotExist):
-		return fmt.Errorf("%w (%v)", ErrNotFound, err)
+		return fmt.Errorf("%w (%v)", objstore.ErrNotFound, err)
 	case errors.As(err, &ge) && ge.Code == http.StatusNotFound:
-		return fmt.Errorf("%w (%v)", ErrNotFound, err)
+		return fmt.Errorf("%w (%v)", objstore.ErrNotFound, err)
 	case errors.As(err, &ge) && ge.Code == http.StatusForbidden:
-		return fmt.Errorf("%w (%v)", ErrDenied, err)
+		return fmt.Errorf("%w (%v)", objstore.ErrDenied, err)
 	case errors.As(err, &ge) && (ge.Code >= 500 || ge.Code == http.StatusTooManyRequests):
-		return transientError{err}
+		return objstore.Transient(err)
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package objstore
+package clouds
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+
+	"github.com/graphdp/graphdp/internal/objstore"
 )
 
 // s3Store reads s3:// objects by ranged GETs (GetObject with Range) and writes
@@ -23,7 +25,7 @@ type s3Store struct{ c *s3.Client }
 // shared files, instance role). An endpoint (SetS3Endpoint, AWS_ENDPOINT_URL_S3,
 // AWS_ENDPOINT_URL) points it at an S3-compatible service, addressed path-style
 // (http://host/bucket/key), which they all serve.
-func newS3Store(ctx context.Context) (objectStore, error) {
+func newS3Store(ctx context.Context) (objstore.Store, error) {
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("s3: cannot load the AWS configuration: %w", err)
@@ -31,7 +33,7 @@ func newS3Store(ctx context.Context) (objectStore, error) {
 	if cfg.Region == "" {
 		cfg.Region = "us-east-1" // S3-compatible stores mostly ignore it; AWS redirects
 	}
-	ep := endpointS3()
+	ep := objstore.S3Endpoint()
 	return s3Store{s3.NewFromConfig(cfg, func(o *s3.Options) {
 		if ep != "" {
 			o.BaseEndpoint = aws.String(ep)
@@ -40,7 +42,7 @@ func newS3Store(ctx context.Context) (objectStore, error) {
 	})}, nil
 }
 
-func (s s3Store) stat(ctx context.Context, bucket, key string) (int64, string, error) {
+func (s s3Store) Stat(ctx context.Context, bucket, key string) (int64, string, error) {
 	h, err := s.c.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &bucket, Key: &key})
 	if err != nil {
 		return 0, "", s3Error(err)
@@ -51,7 +53,7 @@ func (s s3Store) stat(ctx context.Context, bucket, key string) (int64, string, e
 	return *h.ContentLength, aws.ToString(h.ETag), nil
 }
 
-func (s s3Store) read(ctx context.Context, bucket, key, version string, off int64, p []byte) (int, error) {
+func (s s3Store) Read(ctx context.Context, bucket, key, version string, off int64, p []byte) (int, error) {
 	in := &s3.GetObjectInput{
 		Bucket: &bucket,
 		Key:    &key,
@@ -80,8 +82,8 @@ func (s s3Store) read(ctx context.Context, bucket, key, version string, off int6
 	return n, err
 }
 
-func (s s3Store) list(ctx context.Context, bucket, prefix string) ([]Object, error) {
-	var out []Object
+func (s s3Store) List(ctx context.Context, bucket, prefix string) ([]objstore.Object, error) {
+	var out []objstore.Object
 	p := s3.NewListObjectsV2Paginator(s.c, &s3.ListObjectsV2Input{Bucket: &bucket, Prefix: &prefix})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
@@ -89,7 +91,7 @@ func (s s3Store) list(ctx context.Context, bucket, prefix string) ([]Object, err
 			return nil, s3Error(err)
 		}
 		for _, o := range page.Contents {
-			out = append(out, Object{Key: aws.ToString(o.Key), Size: aws.ToInt64(o.Size)})
+			out = append(out, objstore.Object{Key: aws.ToString(o.Key), Size: aws.ToInt64(o.Size)})
 		}
 	}
 	return out, nil
@@ -111,13 +113,13 @@ type s3Upload struct {
 	done        bool
 }
 
-// create aborts the uploads of key a killed run left open (no other writer of the
+// Create aborts the uploads of key a killed run left open (no other writer of the
 // same output can be running: its outputs would be lost to one another anyway),
 // then starts one.
-func (s s3Store) create(ctx context.Context, bucket, key string) (upload, error) {
+func (s s3Store) Create(ctx context.Context, bucket, key string) (objstore.Writer, error) {
 	s.abortStale(ctx, bucket, key)
 	var out *s3.CreateMultipartUploadOutput
-	err := retry(ctx, func() (err error) {
+	err := objstore.Retry(ctx, func() (err error) {
 		out, err = s.c.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: &bucket, Key: &key})
 		return s3Error(err)
 	})
@@ -153,7 +155,7 @@ func (u *s3Upload) Write(p []byte) (int, error) {
 func (u *s3Upload) sendPart(b []byte) error {
 	num := int32(len(u.parts) + 1)
 	var out *s3.UploadPartOutput
-	err := retry(u.ctx, func() (err error) {
+	err := objstore.Retry(u.ctx, func() (err error) {
 		out, err = u.s.c.UploadPart(u.ctx, &s3.UploadPartInput{Bucket: &u.bucket, Key: &u.key, UploadId: u.id,
 			PartNumber: &num, Body: bytes.NewReader(b), ContentLength: aws.Int64(int64(len(b)))})
 		return s3Error(err)
@@ -165,11 +167,11 @@ func (u *s3Upload) sendPart(b []byte) error {
 	return nil
 }
 
-func (u *s3Upload) commit(ctx context.Context) error {
+func (u *s3Upload) Commit(ctx context.Context) error {
 	if u.buf.Len() == 0 && len(u.parts) == 0 {
 		// An empty object: no part to send (a part has a body). One PUT is as atomic.
-		u.abort()
-		return retry(ctx, func() error {
+		u.Abort()
+		return objstore.Retry(ctx, func() error {
 			_, err := u.s.c.PutObject(ctx, &s3.PutObjectInput{Bucket: &u.bucket, Key: &u.key, Body: bytes.NewReader(nil), ContentLength: aws.Int64(0)})
 			return s3Error(err)
 		})
@@ -179,7 +181,7 @@ func (u *s3Upload) commit(ctx context.Context) error {
 			return err
 		}
 	}
-	err := retry(ctx, func() error {
+	err := objstore.Retry(ctx, func() error {
 		_, err := u.s.c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: &u.bucket, Key: &u.key, UploadId: u.id,
 			MultipartUpload: &types.CompletedMultipartUpload{Parts: u.parts}})
 		return s3Error(err)
@@ -190,7 +192,7 @@ func (u *s3Upload) commit(ctx context.Context) error {
 	return err
 }
 
-func (u *s3Upload) abort() {
+func (u *s3Upload) Abort() {
 	if u.done {
 		return
 	}
@@ -207,11 +209,11 @@ func s3Error(err error) error {
 	}
 	switch st := httpStatus(err); {
 	case st == http.StatusNotFound:
-		return fmt.Errorf("%w (%v)", ErrNotFound, err)
+		return fmt.Errorf("%w (%v)", objstore.ErrNotFound, err)
 	case st == http.StatusForbidden:
-		return fmt.Errorf("%w (%v)", ErrDenied, err)
+		return fmt.Errorf("%w (%v)", objstore.ErrDenied, err)
 	case st >= 500 || st == http.StatusTooManyRequests:
-		return transientError{err}
+		return objstore.Transient(err)
 	}
 	return err
 }
