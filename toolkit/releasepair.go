@@ -77,7 +77,9 @@ func gdpCharge(l *ledger.Ledger, ids []string, mu float64, out pipeline.Privacy)
 		remE, remD = min(remE, l.Budget.Epsilon-a.Basic.Epsilon), min(remD, l.Budget.Delta-a.Basic.Delta)
 	}
 	remE, remD = max(remE, 0), max(remD, 0)
-	delta := func(t float64) (float64, error) { return dp.GDPDelta(mu, min(t*remE, math.Nextafter(dp.MaxEpsilon, 0)*0.999)) }
+	delta := func(t float64) (float64, error) {
+		return dp.GDPDelta(mu, min(t*remE, math.Nextafter(dp.MaxEpsilon, 0)*0.999))
+	}
 	fitsAt := func(t float64) (bool, error) {
 		d, err := delta(t)
 		return d <= t*remD, err

@@ -157,8 +157,8 @@ type releaseJSON struct {
 	ReleaseID     string        `json:"release_id"` // "" in a dry run
 	Epsilon       float64       `json:"epsilon"`    // spent by each dataset (with a ledger: charged)
 	Delta         float64       `json:"delta"`
-	Framework     string        `json:"framework"` // the mechanism's privacy framework
-	Privacy       string        `json:"privacy"`   // it and its parameters, in words
+	Framework     string        `json:"framework"`      // the mechanism's privacy framework
+	Privacy       string        `json:"privacy"`        // it and its parameters, in words
 	PrivacySource string        `json:"privacy_source"` // metadata or stated
 	Ledger        string        `json:"ledger"`         // "" without --ledger
 	Budget        *ledger.Point `json:"budget"`         // the ledger's; null without one
