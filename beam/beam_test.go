@@ -748,7 +748,7 @@ func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
 }
 
 // bothPolicy runs job on this machine and on Beam under the repair policy rp
-// (pipeline.DrivePolicy: one policy, passed to both backends).
+// (pipeline.Policy.Drive: one policy, passed to both backends).
 func bothPolicy(t *testing.T, job pipeline.Job, eps, delta float64, opts Options, p pipeline.Policy) (local, beam []byte, lerr, berr error) {
 	t.Helper()
 	job.SetEpsilon(eps)
@@ -762,8 +762,8 @@ func bothPolicy(t *testing.T, job pipeline.Job, eps, delta float64, opts Options
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, lerr = pipeline.DrivePolicy(ctx, lj, lb, quiet, p)
-	_, berr = pipeline.DrivePolicy(ctx, bj, New(bj, quiet), quiet, p)
+	_, lerr = p.Drive(ctx, lj, lb, quiet)
+	_, berr = p.Drive(ctx, bj, New(bj, quiet), quiet)
 	local, _ = os.ReadFile(lj.Out)
 	beam, _ = os.ReadFile(bj.Out)
 	return

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphdp/graphdp/internal/memstat"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -102,5 +103,5 @@ func TestScaleOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = s
-	fmt.Printf("RESULT %.2f %.0f %s\n", time.Since(start).Seconds(), float64(pipeline.PeakRSS())/(1<<20), rounds)
+	fmt.Printf("RESULT %.2f %.0f %s\n", time.Since(start).Seconds(), float64(memstat.PeakRSS())/(1<<20), rounds)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"sync/atomic"
 )
 
 // MaxMu bounds the μ accepted for μ-GDP: at μ = 100 every bound already sits within
@@ -11,15 +12,17 @@ import (
 const MaxMu = 100
 
 // gdp is μ-Gaussian DP as a suitable pair (docs/DESIGN.md §11.2): U*(a) = Φ(Φ⁻¹(a) + μ),
-// L*(a) = Φ(Φ⁻¹(a) − μ). Both are computed from certified enclosures (normal.go): the
-// real bound is enclosed by Φ at both ends of an enclosure of Φ⁻¹(a) ± μ, and the
-// precision doubles until both ends round to the same float64; that float64 is then
-// RD(U*(a)) (or RU(L*(a))). Results are memoised by exact input: the engines ask for
+// L*(a) = Φ(Φ⁻¹(a) − μ). Both are computed from certified enclosures: first
+// double-double balls (gdpdd.go, normaldd.go), which decide all but a few bounds in
+// the extreme tails; else math/big (normal.go), where the real bound is enclosed by Φ
+// at both ends of an enclosure of Φ⁻¹(a) ± μ, and the precision doubles until both
+// ends round to the same float64. That float64 is RD(U*(a)) (or RU(L*(a))). Results are memoised by exact input: the engines ask for
 // few distinct values (values run along hop chains from the hitting set).
 type gdp struct {
 	mu   float64
 	up   *memo
 	down *memo
+	grid *gridBounds
 }
 
 // gdpStartBits and gdpMaxBits bound the precision of the enclosures: a bound is
@@ -36,7 +39,7 @@ func NewGDP(mu float64) (Pair, error) {
 	if math.IsNaN(mu) || mu < 0 || mu > MaxMu {
 		return Pair{}, fmt.Errorf("gdp-mu must be a number in [0, %v], got %v", MaxMu, mu)
 	}
-	return Pair{fw: &gdp{mu: mu, up: newMemo(), down: newMemo()}}, nil
+	return Pair{fw: &gdp{mu: mu, up: newMemo(), down: newMemo(), grid: &gridBounds{}}}, nil
 }
 
 // Mu is μ for a μ-GDP pair, NaN for the other frameworks.
@@ -74,8 +77,23 @@ func (g *gdp) lower(a float64) float64 {
 	return b
 }
 
-// shifted is RD(Φ(Φ⁻¹(a) + s)) (down) or RU of it, for a in (0, 1).
+// shifted is RD(Φ(Φ⁻¹(a) + s)) (down) or RU of it, for a in (0, 1): from the
+// double-double balls when they decide it (gdpdd.go), else from math/big
+// (shiftedBig). Both are exact, so they agree wherever the first decides.
 func (g *gdp) shifted(a, s float64, down bool) float64 {
+	if b, ok := shiftedDD(a, s, down); ok {
+		return b
+	}
+	ddFallbacks.Add(1)
+	return g.shiftedBig(a, s, down)
+}
+
+// ddFallbacks counts the bounds the double-double path left to math/big (for the
+// tests and benchmarks' figures).
+var ddFallbacks atomic.Int64
+
+// shiftedBig is shifted from math/big enclosures at growing precision.
+func (g *gdp) shiftedBig(a, s float64, down bool) float64 {
 	fs := new(big.Float).SetFloat64(s)
 	round := ru
 	if down {
@@ -103,6 +121,11 @@ func (g *gdp) shifted(a, s float64, down bool) float64 {
 // balanced is RD(Φ(μ/2)): the fixed point of α = U*(1 − α) is Φ⁻¹(α) = μ/2, since
 // Φ⁻¹(1 − α) = −Φ⁻¹(α).
 func (g *gdp) balanced() float64 {
+	if v, _, ok := phiDD(exact(g.mu / 2)); ok { // μ/2 is exact
+		if b, ok := v.floor(); ok {
+			return b
+		}
+	}
 	h := new(big.Float).SetFloat64(g.mu)
 	h.SetMantExp(h, -1)
 	for prec := uint(gdpStartBits); ; prec *= 2 {
@@ -115,8 +138,7 @@ func (g *gdp) balanced() float64 {
 
 // safe bounds a's neighbours from the exact bounds at grid points around a: U* and
 // L* are non-decreasing, so U*(a) ≥ U*(g) for a grid point g ≤ a and L*(a) ≤ L*(g')
-// for g' ≥ a. The grid values are memoised like any other.
+// for g' ≥ a. The grid values are kept in a lock-free table (gridBounds).
 func (g *gdp) safe(a float64) (lo, up float64) {
-	gl, gh := gridAround(a)
-	return g.lower(gh), g.upper(gl)
+	return g.grid.safe(a, g.lower, g.upper)
 }

@@ -69,8 +69,9 @@ func GDPTangent(mu, c float64) (float64, error) {
 		return 0, fmt.Errorf("GDPTangent: the slope must be a finite number > 0, got %v", c)
 	}
 	w := uint(convBits)
-	z := -(math.Log(c) + float64(mu*mu)/2) / mu // the estimate; the bracket certifies it
-	eta := 1e-9 * max(1, math.Abs(z))
+	h := float64(float64(mu*mu) / 2)
+	z := -(math.Log(c) + h) / mu // the estimate; the bracket certifies it
+	eta := 1e-14 * max(1, math.Abs(z)) // the bracket costs about 2·φ·eta of slack
 	for range 60 {
 		zl, zh := z-eta, z+eta
 		if slopeSign(mu, c, zl, w) > 0 && slopeSign(mu, c, zh, w) < 0 {

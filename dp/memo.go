@@ -3,6 +3,7 @@ package dp
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 )
 
 // memo remembers a bound by its exact float64 argument, for the frameworks whose
@@ -82,4 +83,45 @@ func gridAround(a float64) (gl, gh float64) {
 	}
 	i := math.Floor(a / step)
 	return i * step, math.Min((i+1)*step, 1)
+}
+
+// gridSlots counts the points of gridAround's grid: the multiples i/1024 (0 and 1
+// included), then 2^−k and 1 − 2^−k for 11 ≤ k ≤ 60.
+const gridSlots = 1025 + 2*50
+
+// gridSlot is the index of a grid point v (one gridAround returns).
+func gridSlot(v float64) int {
+	switch {
+	case v > 0 && v < 1.0/1024:
+		_, e := math.Frexp(v) // v = 2^(e−1)
+		return 1025 + (-(e - 1) - 11)
+	case v < 1 && v > 1-1.0/1024:
+		_, e := math.Frexp(1 - v)
+		return 1075 + (-(e - 1) - 11)
+	}
+	return int(v * 1024)
+}
+
+// gridBounds holds a framework's exact bounds at the grid points, each computed on
+// first use and then read without a lock: the audit's shortcut (safe) asks for two
+// of them at every vertex. A slot holds the bits of the bound complemented, so that
+// 0 means "not yet" (no bound is the NaN whose complement is 0); two goroutines may
+// both compute a slot, and both store the same value.
+type gridBounds struct{ up, down [gridSlots]atomic.Uint64 }
+
+// safe is (f.lower at the grid point above a, f.upper at the one below): bounds every
+// value allowed next to a must lie within, by monotonicity.
+func (g *gridBounds) safe(a float64, lower, upper func(float64) float64) (lo, up float64) {
+	gl, gh := gridAround(a)
+	return g.get(&g.down, gh, lower), g.get(&g.up, gl, upper)
+}
+
+func (g *gridBounds) get(tab *[gridSlots]atomic.Uint64, v float64, f func(float64) float64) float64 {
+	s := &tab[gridSlot(v)]
+	if b := s.Load(); b != 0 {
+		return math.Float64frombits(^b)
+	}
+	r := f(v)
+	s.Store(^math.Float64bits(r))
+	return r
 }

@@ -94,18 +94,52 @@ func (pr *profile) describe() string {
 	return b.String()
 }
 
+// upper is min_i RD(U*_i(a)). Each pair's float64 estimate lies within ApproxMargin
+// of its real bound, so a pair whose estimate exceeds the smallest estimate by more
+// than 2·ApproxMargin cannot hold the minimum: only the others are computed exactly
+// (usually one; RD is monotone, so the minimum of their RDs is RD of the minimum).
 func (pr *profile) upper(a float64) float64 {
-	b := pr.pairs[0].Upper(a)
-	for _, ed := range pr.pairs[1:] {
-		b = min(b, ed.Upper(a))
+	if !(a >= 0 && a <= 1) { // outside the estimates' promise: every pair
+		b := pr.pairs[0].Upper(a)
+		for _, ed := range pr.pairs[1:] {
+			b = min(b, ed.Upper(a))
+		}
+		return b
+	}
+	least := math.Inf(1)
+	for _, ed := range pr.pairs {
+		_, u := ed.ApproxBounds(a)
+		least = min(least, u)
+	}
+	b := math.Inf(1)
+	for _, ed := range pr.pairs {
+		if _, u := ed.ApproxBounds(a); u <= least+2*ApproxMargin {
+			b = min(b, ed.Upper(a))
+		}
 	}
 	return b
 }
 
+// lower is max_i RU(L*_i(a)), computing exactly only the pairs whose estimates come
+// within 2·ApproxMargin of the largest (as upper).
 func (pr *profile) lower(a float64) float64 {
-	b := pr.pairs[0].Lower(a)
-	for _, ed := range pr.pairs[1:] {
-		b = max(b, ed.Lower(a))
+	if !(a >= 0 && a <= 1) {
+		b := pr.pairs[0].Lower(a)
+		for _, ed := range pr.pairs[1:] {
+			b = max(b, ed.Lower(a))
+		}
+		return b
+	}
+	most := math.Inf(-1)
+	for _, ed := range pr.pairs {
+		l, _ := ed.ApproxBounds(a)
+		most = max(most, l)
+	}
+	b := math.Inf(-1)
+	for _, ed := range pr.pairs {
+		if l, _ := ed.ApproxBounds(a); l >= most-2*ApproxMargin {
+			b = max(b, ed.Lower(a))
+		}
 	}
 	return b
 }

@@ -19,6 +19,7 @@ type tradeoff struct {
 	alpha, beta []*big.Rat
 	af, bf      []float64
 	up, down    *memo
+	grid        *gridBounds
 }
 
 // NewTradeoff validates a curve given as points (alpha[j], beta[j]) in input order and
@@ -35,7 +36,7 @@ func NewTradeoff(alpha, beta []float64) (Pair, error) {
 	if len(alpha) > MaxTradeoff {
 		return Pair{}, fmt.Errorf("trade-off curve: %d points, more than the %d allowed", len(alpha), MaxTradeoff)
 	}
-	t := &tradeoff{af: alpha, bf: beta, up: newMemo(), down: newMemo()}
+	t := &tradeoff{af: alpha, bf: beta, up: newMemo(), down: newMemo(), grid: &gridBounds{}}
 	one := big.NewRat(1, 1)
 	for j := range alpha {
 		a, b := alpha[j], beta[j]
@@ -156,8 +157,7 @@ func (t *tradeoff) lower(a float64) float64 {
 }
 
 func (t *tradeoff) safe(a float64) (lo, up float64) {
-	gl, gh := gridAround(a)
-	return t.lower(gh), t.upper(gl)
+	return t.grid.safe(a, t.lower, t.upper)
 }
 
 // ratRD and ratRU round a rational down and up to a float64.

@@ -115,9 +115,9 @@ func randomCurve(t *testing.T, r *rand.Rand) (dp.Pair, [][2]*big.Rat) {
 // mechanism passes the framework's exact audit and re-solves bit for bit.
 func TestProfileAndCurveMatchExactLP(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 1))
-	count := 120
+	count := 60
 	if testing.Short() {
-		count = 30
+		count = 20
 	}
 	for i := range count {
 		in := randomInstance(t, r, 2+r.IntN(8))
@@ -166,7 +166,7 @@ func phiTest(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
 // TestGDPLinesEncloseU: the chords' lines lie below U*(a) = Φ(Φ⁻¹(a) + μ) and the
 // tangents' above it, at thousands of points, against Φ from math.Erfc (an
 // independent float64 computation, hence the 1e-12 allowance); and the tangents
-// touch: at z* = −(ln c + μ²/2)/μ, where U*′ = c, each is within 1e-8 of U*.
+// touch: at z* = −(ln c + μ²/2)/μ, where U*′ = c, each is within 1e-11 of U*.
 func TestGDPLinesEncloseU(t *testing.T) {
 	for _, mu := range []float64{0.05, 0.5, 1, 2, 5} {
 		pair, err := dp.NewGDP(mu)
@@ -194,7 +194,7 @@ func TestGDPLinesEncloseU(t *testing.T) {
 		for i, l := range ls {
 			z := -(math.Log(l.e) + mu*mu/2) / mu
 			a := phiTest(z)
-			if d := l.e*a + l.dUp - phiTest(z+mu); d > 1e-8 {
+			if d := l.e*a + l.dUp - phiTest(z+mu); d > 1e-11 {
 				t.Errorf("μ = %v: tangent %d (slope %v) is %v above U* where it should touch", mu, i, l.e, d)
 			}
 		}
@@ -208,9 +208,9 @@ func TestGDPLinesEncloseU(t *testing.T) {
 // optimum's extension); the mechanism passes the exact μ-GDP audit.
 func TestGDPInnerOuterExactLP(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 2))
-	count := 24
+	count := 8
 	if testing.Short() {
-		count = 8
+		count = 3
 	}
 	for i := range count {
 		in := randomInstance(t, r, 2+r.IntN(4))
@@ -250,7 +250,7 @@ func TestGDPInnerOuterExactLP(t *testing.T) {
 // 2Φ(μ/2) (from math.Erfc). The certificate must enclose it, and with 256 chords
 // the gap be below 1e-3.
 func TestGDPSingleEdge(t *testing.T) {
-	for _, mu := range []float64{0.01, 0.3, 1, 3, 8} {
+	for _, mu := range []float64{0.3, 1, 3} {
 		pair, err := dp.NewGDP(mu)
 		if err != nil {
 			t.Fatal(err)
@@ -294,8 +294,8 @@ func TestGDPGapShrinksWithChords(t *testing.T) {
 	for _, c := range []struct {
 		kind string
 		mu   float64
-	}{{"uniform", 0.5}, {"grid", 1}, {"hypercube", 2}} {
-		spec := graphgen.Spec{Kind: c.kind, N: 64, M: 160, Dim: 6, Seed: 7, Frac: 0.4, Epsilon: 1}
+	}{{"uniform", 0.5}, {"hypercube", 2}} {
+		spec := graphgen.Spec{Kind: c.kind, N: 32, M: 80, Dim: 5, Seed: 7, Frac: 0.4, Epsilon: 1}
 		p := genProblem(t, spec, 0)
 		var err error
 		if p.Pair, err = dp.NewGDP(c.mu); err != nil {
@@ -303,7 +303,7 @@ func TestGDPGapShrinksWithChords(t *testing.T) {
 		}
 		prev := math.Inf(1)
 		for _, chords := range []int{8, 32, 128} {
-			res, err := Optimize(context.Background(), p, Options{Gap: 1e-12, Chords: chords, MaxIterations: 1 << 15})
+			res, err := Optimize(context.Background(), p, Options{Gap: 1e-12, Chords: chords, MaxIterations: 1 << 13})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -169,7 +169,7 @@ func BenchmarkPhase(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := sink.Write(ctx, j.job.Out, rec, Metadata(&j.job, j.sol.Instance.Pair, "propagate", j.l)); err != nil {
+				if err := sink.Write(ctx, j.job.Out, rec, j.l.Metadata(j.sol.Instance.Pair, "propagate", nil)); err != nil {
 					b.Fatal(err)
 				}
 				rec.Release()
@@ -237,7 +237,7 @@ func envJob(b *testing.B) Job {
 		b.Skip("GRAPHDP_BENCH_JOB not set")
 	}
 	job := DefaultJob()
-	if _, err := LoadConfig(path, &job); err != nil {
+	if _, err := job.LoadConfig(path); err != nil {
 		b.Fatal(err)
 	}
 	return job

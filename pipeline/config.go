@@ -21,7 +21,7 @@ import (
 	"github.com/graphdp/graphdp/internal/words"
 )
 
-// LoadConfig reads a YAML job file over job (defaults first, then the file; flags
+// LoadConfig reads a YAML job file over j (defaults first, then the file; flags
 // override later). It returns the file's problems — unknown and repeated keys, values
 // of the wrong type — for Validate to report together with every other one (after
 // flags apply), and an error only when the file cannot be read or parsed. Relative
@@ -32,7 +32,7 @@ import (
 // every key of a mapping with every other one (a file of 32k unknown keys once took
 // 6.8 s); the decoder sees the known keys only. At most maxConfigProblems are listed,
 // then how many more there are.
-func LoadConfig(path string, job *Job) (problems []string, err error) {
+func (j *Job) LoadConfig(path string) (problems []string, err error) {
 	data, err := readConfig(path)
 	if err != nil {
 		return nil, &ConfigError{Source: path, Problems: []string{err.Error()}}
@@ -46,7 +46,7 @@ func LoadConfig(path string, job *Job) (problems []string, err error) {
 		keys := keysByLine(root)
 		joinTableLists(root)
 		known := pruneConfig(root, configTree(reflect.TypeFor[configFile]()), "", &found)
-		if err := decode(known, job); err != nil {
+		if err := decode(known, j); err != nil {
 			var te *yaml.TypeError
 			if !errors.As(err, &te) {
 				return nil, &ConfigError{Source: path, Problems: []string{tidyYAML(err.Error(), keys)}}
@@ -57,7 +57,7 @@ func LoadConfig(path string, job *Job) (problems []string, err error) {
 			}
 		}
 	}
-	job.resolve(filepath.Dir(path))
+	j.resolve(filepath.Dir(path))
 	return listProblems(found), nil
 }
 

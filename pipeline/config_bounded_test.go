@@ -31,7 +31,7 @@ func TestConfigProblemsBounded(t *testing.T) {
 	}
 	b.WriteString("delta: 0.25\ncolumns:\n  idd: x\n")
 	job := DefaultJob()
-	probs, err := LoadConfig(write("many.yaml", b.String()), &job)
+	probs, err := job.LoadConfig(write("many.yaml", b.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestConfigProblemsBounded(t *testing.T) {
 		fmt.Fprintf(&r, "  k%d: %d\n", i, i)
 	}
 	job = DefaultJob()
-	probs, err = LoadConfig(write("repeated.yaml", r.String()), &job)
+	probs, err = job.LoadConfig(write("repeated.yaml", r.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestConfigProblemsBounded(t *testing.T) {
 	}
 	// Few problems: every one listed, in line order, types and keys together.
 	job = DefaultJob()
-	probs, err = LoadConfig(write("few.yaml", "workers: many\nbogus: 1\nedges:\n  a: 1\ncolumns: 3\nbeam:\n  shards: x\n  shardz: 2\n"), &job)
+	probs, err = job.LoadConfig(write("few.yaml", "workers: many\nbogus: 1\nedges:\n  a: 1\ncolumns: 3\nbeam:\n  shards: x\n  shardz: 2\n"))
 	want := []string{
 		`line 1: workers: "many" is not an integer`,
 		`line 2: unknown key "bogus"`,

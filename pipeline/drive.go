@@ -16,6 +16,7 @@ import (
 	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/words"
 
+	"github.com/graphdp/graphdp/internal/memstat"
 	"github.com/graphdp/graphdp/internal/version"
 )
 
@@ -33,11 +34,12 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 // every backend (Backend). The mechanism and the summary are published together or
 // not at all (sink.Outputs).
 func Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary, error) {
-	return DrivePolicy(ctx, job, b, log, Policy{Repair: bfs.DefaultRepair})
+	return Policy{Repair: bfs.DefaultRepair}.Drive(ctx, job, b, log)
 }
 
-// DrivePolicy is Drive under the policy p (tests only).
-func DrivePolicy(ctx context.Context, job Job, b Backend, log *slog.Logger, p Policy) (*Summary, error) {
+// Drive is Drive under the policy p: tests reach a refused repair and the audit's
+// internal error through it, on every backend.
+func (p Policy) Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary, error) {
 	defer b.Close()
 	out := sink.NewOutputs()
 	defer out.Abort()
@@ -118,7 +120,7 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	}
 	ld := &Loaded{Vertices: &ingest.Vertices{Fingerprint: in.Vertices.Fingerprint}, Edges: &ingest.Edges{Fingerprint: in.Edges.Fingerprint},
 		Hit: &ingest.HittingSet{Fingerprint: in.HittingSet.Fingerprint}, Provenance: prov}
-	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, job.Out, Metadata(job, d.pair, engine, ld))
+	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, job.Out, ld.Metadata(d.pair, engine, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +213,7 @@ func (d *driver) solve(ctx context.Context) error {
 	s.RelaxPerSec = float64(sol.Relaxations) / max(engineTime.Seconds(), 1e-9)
 	d.log.Info("mechanism computed", "stage", "propagate", "engine", s.Engine, "relaxations", sol.Relaxations, "seconds", engineTime.Seconds())
 	if sol.Infeasible > 0 {
-		return InfeasiblePair(job.HittingSet, d.pair, sol.Infeasible, sol.Conflicts)
+		return infeasiblePair(job.HittingSet, d.pair, sol.Infeasible, sol.Conflicts)
 	}
 	return nil
 }
@@ -254,7 +256,7 @@ func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
 func finish(s *Summary, t *timer) {
 	s.Phases = t.phases
 	s.WallSeconds = time.Since(t.start).Seconds()
-	s.PeakRSSBytes = PeakRSS() // the peak since the last phase ended
+	s.PeakRSSBytes = memstat.PeakRSS() // the peak since the last phase ended
 	for _, p := range t.phases {
 		s.PeakRSSBytes = max(s.PeakRSSBytes, p.PeakRSSBytes)
 	}

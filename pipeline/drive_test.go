@@ -59,7 +59,7 @@ func TestDrivePolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = DrivePolicy(context.Background(), job, b, quiet, Policy{Repair: bfs.DefaultRepair, Audit: &tighter})
+	_, err = Policy{Repair: bfs.DefaultRepair, Audit: &tighter}.Drive(context.Background(), job, b, quiet)
 	if err == nil || !strings.HasPrefix(err.Error(), "internal error: the computed mechanism fails the DP audit on ") || !strings.Contains(err.Error(), "e.g. 10–20 (excess ") {
 		t.Fatalf("audit at ε = 0.5: %v; want the internal error naming 10–20", err)
 	}
@@ -71,7 +71,7 @@ func TestDrivePolicy(t *testing.T) {
 	if b, err = Local(job); err != nil {
 		t.Fatal(err)
 	}
-	s, err := DrivePolicy(context.Background(), job, b, quiet, Policy{Repair: bfs.DefaultRepair})
+	s, err := Policy{Repair: bfs.DefaultRepair}.Drive(context.Background(), job, b, quiet)
 	if err != nil || s.Repaired != 1 {
 		t.Fatalf("default policy: %v, %v repaired; want 1", err, s)
 	}
@@ -80,7 +80,7 @@ func TestDrivePolicy(t *testing.T) {
 		t.Fatal(err)
 	}
 	refuse := bfs.Repair{Max: bfs.MaxRepairs, Kept: func(bool, float64) bool { return false }}
-	_, err = DrivePolicy(context.Background(), job, b, quiet, Policy{Repair: refuse})
+	_, err = Policy{Repair: refuse}.Drive(context.Background(), job, b, quiet)
 	var re *RejectError
 	if !errors.As(err, &re) || re.Kind != "infeasible" || re.Total != 2 {
 		t.Fatalf("refused repair: %v; want 2 conflicts", err)

@@ -88,8 +88,8 @@ type Conflict struct {
 // the largest (or smallest) p_true that dataset allows. Root conflicts come first:
 // those of the dataset taking part in the most listed conflicts (the likeliest
 // cause), then in the order found. Probabilities have 9 significant digits.
-// InfeasiblePair is Infeasible worded for pair's framework.
-func InfeasiblePair(file string, pair dp.Pair, total int64, first []Conflict) *RejectError {
+// infeasiblePair is Infeasible worded for pair's framework.
+func infeasiblePair(file string, pair dp.Pair, total int64, first []Conflict) *RejectError {
 	e := infeasibleError(file, pair.Epsilon, pair.Delta, total, first)
 	if pair.Framework() != dp.EpsilonDelta {
 		e.Head = fmt.Sprintf("no mechanism satisfying %s has these p_true values: %s outside what another hitting-set dataset allows (tolerance %g); nothing written",

@@ -14,7 +14,7 @@ import (
 // command does, with its output redirected to a temporary folder.
 func ExampleRun() {
 	job := pipeline.DefaultJob()
-	unknown, err := pipeline.LoadConfig("../configs/example.yaml", &job)
+	unknown, err := job.LoadConfig("../configs/example.yaml")
 	if err != nil {
 		panic(err)
 	}

@@ -22,7 +22,7 @@ import (
 func (j *Job) SetGDPMu(mu float64) { j.GDPMu, j.gdpSet = mu, true }
 
 // UsePair makes p the job's pair, whatever its keys say: verify and report audit a
-// mechanism under the framework its metadata states (MechanismPrivacy).
+// mechanism under the framework its metadata states (Job.MechanismPrivacy).
 func (j *Job) UsePair(p dp.Pair) { j.pair = &p }
 
 // GDPMuSet reports whether μ was given.
@@ -144,12 +144,12 @@ func tableError(file string, err error) error {
 	return ingest.RowError(file, -1, "", "", err.Error())
 }
 
-// FrameworkMetadata is the output metadata that states a pair's framework and its
+// frameworkMetadata is the output metadata that states a pair's framework and its
 // parameters: graphdp.framework always; graphdp.epsilon and graphdp.delta for
 // (ε,δ); graphdp.gdp_mu for μ-GDP; graphdp.privacy_profile ("ε:δ" pairs joined by
 // ";") or graphdp.tradeoff ("α:β" points joined by ";") for the tables, so that the
 // mechanism alone says what it guarantees.
-func FrameworkMetadata(p dp.Pair) map[string]string {
+func frameworkMetadata(p dp.Pair) map[string]string {
 	m := map[string]string{"graphdp.framework": string(p.Framework())}
 	switch p.Framework() {
 	case dp.EpsilonDelta:
@@ -172,10 +172,10 @@ func joinPairs(a, b []float64) string {
 	return strings.Join(parts, ";")
 }
 
-// PairFromMetadata is the pair a mechanism's metadata states (FrameworkMetadata),
+// pairFromMetadata is the pair a mechanism's metadata states (frameworkMetadata),
 // ok = false when it states no framework other than (ε,δ) (whose keys the privacy
 // statement reads, privacy.go).
-func PairFromMetadata(meta map[string]string) (p dp.Pair, ok bool, err error) {
+func pairFromMetadata(meta map[string]string) (p dp.Pair, ok bool, err error) {
 	fw := dp.Framework(meta["graphdp.framework"])
 	parse := func(key string) ([]float64, []float64, error) {
 		var a, b []float64

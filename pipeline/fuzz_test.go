@@ -40,7 +40,7 @@ func checkLoadConfig(t *testing.T, text string) {
 		t.Fatal(err)
 	}
 	job := DefaultJob()
-	probs, err := LoadConfig(path, &job)
+	probs, err := job.LoadConfig(path)
 	if err != nil {
 		var ce *ConfigError
 		if !errors.As(err, &ce) {

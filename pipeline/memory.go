@@ -1,17 +1,14 @@
 package pipeline
 
 import (
-	"bufio"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
 
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/memstat"
 )
 
 // Memory is the model of docs/PERFORMANCE.md ("Memory model"): the bytes a run holds
@@ -105,52 +102,12 @@ func csvBytes(job *Job, req Request, rows int64) int64 {
 var memoryBudget = defaultMemoryBudget
 
 // defaultMemoryBudget is what a run may hold: the Go runtime's memory limit (GOMEMLIMIT)
-// when one is set, else the machine's memory (MachineMemory). source says which.
+// when one is set, else the machine's memory (memstat.Machine). source says which.
 func defaultMemoryBudget() (bytes int64, source string) {
 	if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 {
 		return l, "the Go memory limit (GOMEMLIMIT)"
 	}
-	return MachineMemory()
-}
-
-// MachineMemory is the memory this process may use: its cgroup's limit (v2
-// memory.max, v1 memory.limit_in_bytes) when there is one, else the machine's
-// MemTotal; 0 where neither can be read.
-func MachineMemory() (bytes int64, source string) {
-	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
-		if err == nil && v > 0 && v < 1<<60 {
-			return v, "the cgroup limit (" + f + ")"
-		}
-	}
-	if b := procBytes("/proc/meminfo", "MemTotal:"); b > 0 {
-		return b, "the machine's memory (MemTotal)"
-	}
-	return 0, ""
-}
-
-// procBytes is the "<key> <n> kB" line of a /proc file in bytes, or 0 where the
-// file or the line cannot be read.
-func procBytes(path, key string) int64 {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), key); ok {
-			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err == nil {
-				return kb << 10
-			}
-		}
-	}
-	return 0
+	return memstat.Machine()
 }
 
 // checkMemory refuses, before the work, a job whose modelled peak exceeds the

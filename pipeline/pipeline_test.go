@@ -33,7 +33,7 @@ var quiet = slog.New(slog.DiscardHandler)
 func exampleJob(t *testing.T, out string) Job {
 	t.Helper()
 	j := DefaultJob()
-	unknown, err := LoadConfig("../configs/example.yaml", &j)
+	unknown, err := j.LoadConfig("../configs/example.yaml")
 	if err != nil || len(unknown) > 0 {
 		t.Fatalf("example config: %v %v", err, unknown)
 	}

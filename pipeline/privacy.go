@@ -31,14 +31,14 @@ type Privacy struct {
 type Stated struct{ Epsilon, Delta *float64 }
 
 // Stated is what the job states: its ε and δ where they were given.
-func (job *Job) Stated() Stated {
+func (j *Job) Stated() Stated {
 	var s Stated
-	if job.EpsilonSet() {
-		e := job.Epsilon
+	if j.EpsilonSet() {
+		e := j.Epsilon
 		s.Epsilon = &e
 	}
-	if job.DeltaSet() {
-		d := job.Delta
+	if j.DeltaSet() {
+		d := j.Delta
 		s.Delta = &d
 	}
 	return s
@@ -121,50 +121,50 @@ func kindOf(meta map[string]string) string {
 }
 
 // MechanismPrivacy reads the mechanism file's metadata (a Parquet footer; nothing
-// for CSV) and resolves its privacy against what job states, for verify and report.
+// for CSV) and resolves its privacy against what j states, for verify and report.
 // A mechanism built under another framework than (ε,δ) (graphdp.framework) is
 // audited under that framework: the job then uses its pair (UsePair), and a
 // framework the job states must be the same one with the same parameters. Without
 // such metadata, a framework the job states other than (ε,δ) is used as stated;
-// else the (ε, δ) is resolved by ResolvePrivacy, and job.Epsilon and job.Delta are
+// else the (ε, δ) is resolved by ResolvePrivacy, and j.Epsilon and j.Delta are
 // set to the result.
-func MechanismPrivacy(ctx context.Context, job *Job) (Privacy, error) {
-	meta, err := ingest.ReadMetadata(ctx, job.Mechanism)
+func (j *Job) MechanismPrivacy(ctx context.Context) (Privacy, error) {
+	meta, err := ingest.ReadMetadata(ctx, j.Mechanism)
 	if err != nil {
 		return Privacy{}, err
 	}
-	mp, ok, err := PairFromMetadata(meta)
+	mp, ok, err := pairFromMetadata(meta)
 	if err != nil {
-		return Privacy{}, &ingest.InputError{File: job.Mechanism, Row: -1, Column: metaFramework, Err: ingest.ErrRange, Msg: err.Error()}
+		return Privacy{}, &ingest.InputError{File: j.Mechanism, Row: -1, Column: metaFramework, Err: ingest.ErrRange, Msg: err.Error()}
 	}
 	if ok {
-		if keys := job.frameworkKeys(); len(keys) > 0 {
-			jp, err := job.Pair(ctx)
+		if keys := j.frameworkKeys(); len(keys) > 0 {
+			jp, err := j.Pair(ctx)
 			if err != nil {
 				return Privacy{}, err
 			}
 			if jp.String() != mp.String() || !samePair(jp, mp) {
 				return Privacy{}, &ConfigError{Problems: []string{fmt.Sprintf("%s: %s was given, but %s says it was built for %s (%s); a mechanism's own metadata says what it guarantees: drop %s or correct it",
-					keys[0], jp, job.Mechanism, mp, metaFramework, keys[0])}}
+					keys[0], jp, j.Mechanism, mp, metaFramework, keys[0])}}
 			}
 		}
-		job.UsePair(mp)
+		j.UsePair(mp)
 		return Privacy{Framework: string(mp.Framework()), Source: ledger.SourceMetadata, Pair: mp}, nil
 	}
-	if fw := job.Framework(); fw != dp.EpsilonDelta {
-		jp, err := job.Pair(ctx)
+	if fw := j.Framework(); fw != dp.EpsilonDelta {
+		jp, err := j.Pair(ctx)
 		if err != nil {
 			return Privacy{}, err
 		}
-		job.UsePair(jp)
+		j.UsePair(jp)
 		return Privacy{Framework: string(fw), Source: ledger.SourceStated, Pair: jp}, nil
 	}
-	p, err := ResolvePrivacy(job.Mechanism, meta, job.Stated(), false)
+	p, err := ResolvePrivacy(j.Mechanism, meta, j.Stated(), false)
 	if err != nil {
 		return Privacy{}, err
 	}
-	job.SetEpsilon(p.Epsilon)
-	job.SetDelta(p.Delta)
+	j.SetEpsilon(p.Epsilon)
+	j.SetDelta(p.Delta)
 	return p, nil
 }
 

@@ -30,16 +30,16 @@ func OutputSchema(idType, answerType arrow.DataType) *arrow.Schema {
 }
 
 // buildRecord lays the mechanism out as the output table, in the vertices file's order
-// (BuildRecordRows over every vertex).
+// (Loaded.Record over every vertex).
 func buildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.RecordBatch, error) {
-	return BuildRecordRows(mem, l, nil, &sol.Mechanism)
+	return l.Record(mem, nil, &sol.Mechanism)
 }
 
-// BuildRecordRows lays out the output table of some vertices (graphdp query), or of
-// every vertex in order when rows is nil: row i is vertex rows[i], with m's entries at
+// Record lays out the output table of some vertices (graphdp query), or of every
+// vertex in order when rows is nil: row i is vertex rows[i], with m's entries at
 // index i (m holds one entry per row, Bind as vertex positions). mem may be nil (Go
 // allocator). It is Rows.Record with the ids, answers and hitting set of l.
-func BuildRecordRows(mem memory.Allocator, l *Loaded, rows []int32, m *bfs.Mechanism) (arrow.RecordBatch, error) {
+func (l *Loaded) Record(mem memory.Allocator, rows []int32, m *bfs.Mechanism) (arrow.RecordBatch, error) {
 	vs := l.Vertices
 	inH := make([]bool, vs.IDs.Len())
 	for _, h := range l.Hit.Vertex {
@@ -58,7 +58,7 @@ func BuildRecordRows(mem memory.Allocator, l *Loaded, rows []int32, m *bfs.Mecha
 	return r.Record(mem)
 }
 
-// Rows are rows of the output table as columns: the whole table (BuildRecordRows),
+// Rows are rows of the output table as columns: the whole table (Loaded.Record),
 // or a part of it (a Beam shard's, written batch by batch with sink.WriteBatches).
 type Rows struct {
 	IDType, AnswerType arrow.DataType // the vertices file's id and answer types
@@ -239,13 +239,17 @@ func appendBits[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint6
 	}
 }
 
-// Metadata is what run's and query's outputs record about how they were made,
-// the privacy framework included (FrameworkMetadata).
-func Metadata(job *Job, pair dp.Pair, engine string, l *Loaded) map[string]string {
-	extra := FrameworkMetadata(pair)
-	extra["graphdp.engine"] = engine
-	extra["graphdp.tolerance"] = words.Num(bfs.Tolerance)
-	return OutputMetadata(pair.Epsilon, pair.Delta, l, extra)
+// Metadata is what an output made from l under pair records about how it was made:
+// the privacy framework (frameworkMetadata), for run's and query's outputs the
+// engine (engine != "") and its tolerance, then extra, through OutputMetadata.
+func (l *Loaded) Metadata(pair dp.Pair, engine string, extra map[string]string) map[string]string {
+	meta := frameworkMetadata(pair)
+	if engine != "" {
+		meta["graphdp.engine"] = engine
+		meta["graphdp.tolerance"] = words.Num(bfs.Tolerance)
+	}
+	maps.Copy(meta, extra)
+	return OutputMetadata(pair.Epsilon, pair.Delta, l, meta)
 }
 
 // OutputMetadata is the one builder of an output's metadata: the version, ε and δ,

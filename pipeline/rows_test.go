@@ -16,7 +16,7 @@ import (
 func exampleInputs(t *testing.T) (*Job, *Inputs, *Checked) {
 	t.Helper()
 	job := DefaultJob()
-	if unknown, err := LoadConfig(filepath.Join("..", "configs", "example.yaml"), &job); err != nil || len(unknown) > 0 {
+	if unknown, err := job.LoadConfig(filepath.Join("..", "configs", "example.yaml")); err != nil || len(unknown) > 0 {
 		t.Fatal(err, unknown)
 	}
 	x, err := LoadInputs(context.Background(), &job, toolRequest(job))
@@ -30,9 +30,9 @@ func exampleInputs(t *testing.T) (*Job, *Inputs, *Checked) {
 	return &job, x, c
 }
 
-// BuildRecordRows over every vertex in order is buildRecord, and over a subset it is
+// Loaded.Record over every vertex in order is buildRecord, and over a subset it is
 // buildRecord's rows picked out, repeats included.
-func TestBuildRecordRows(t *testing.T) {
+func TestLoadedRecord(t *testing.T) {
 	_, x, c := exampleInputs(t)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -57,7 +57,7 @@ func TestBuildRecordRows(t *testing.T) {
 			m.Bind = append(m.Bind, sol.Bind[v])
 			m.Dist = append(m.Dist, sol.Dist[v])
 		}
-		rec, err := BuildRecordRows(mem, &x.Loaded, rows, m)
+		rec, err := x.Loaded.Record(mem, rows, m)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/memstat"
 	"github.com/graphdp/graphdp/sink"
 )
 
@@ -69,7 +70,7 @@ func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
 	// file's pages would crowd out the run's huge pages in the page cache
 	// (docs/PERFORMANCE.md, "Issue 12, third round"): each row group's are
 	// dropped once read.
-	mem, _ := MachineMemory()
+	mem, _ := memstat.Machine()
 	drop := dropBehind(es.Size(), model, mem)
 	if drop {
 		es.DropBehind()
@@ -209,5 +210,5 @@ func conflicts(l *Loaded, sol *bfs.Solution) []Conflict {
 // infeasible explains which hitting-set values conflict (the paper's feasibility
 // lemma, docs/DESIGN.md §3.3).
 func infeasible(pair dp.Pair, l *Loaded, sol *bfs.Solution) error {
-	return InfeasiblePair(l.Hit.File, pair, int64(sol.Infeasible), conflicts(l, sol))
+	return infeasiblePair(l.Hit.File, pair, int64(sol.Infeasible), conflicts(l, sol))
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/graphdp/graphdp/internal/words"
 
+	"github.com/graphdp/graphdp/internal/memstat"
 	"github.com/graphdp/graphdp/internal/version"
 )
 
@@ -123,7 +123,7 @@ type timer struct {
 }
 
 func newTimer() *timer {
-	resetPeakRSS()
+	memstat.ResetPeak()
 	now := time.Now()
 	return &timer{start: now, last: now}
 }
@@ -131,18 +131,11 @@ func newTimer() *timer {
 func (t *timer) done(name string) time.Duration {
 	now := time.Now()
 	d := now.Sub(t.last)
-	t.phases = append(t.phases, Phase{name, d.Seconds(), PeakRSS()})
-	resetPeakRSS()
+	t.phases = append(t.phases, Phase{name, d.Seconds(), memstat.PeakRSS()})
+	memstat.ResetPeak()
 	t.last = now
 	return d
 }
-
-// resetPeakRSS restarts the kernel's count of the peak resident set (VmHWM), so that
-// it measures the next phase alone (Linux; elsewhere a no-op, and PeakRSS is 0).
-func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
-// PeakRSS is the process's peak resident set (VmHWM), or 0 where unknown.
-func PeakRSS() int64 { return procBytes("/proc/self/status", "VmHWM:") }
 
 // EncodeJSON writes the summary as indented JSON to w: the --summary file (Run
 // publishes it with the mechanism).

@@ -76,9 +76,7 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 		return nil, err
 	}
 	defer rec.Release()
-	extra := pipeline.FrameworkMetadata(x.Pair)
-	extra["graphdp.hitting_set"], extra["graphdp.policy"] = b.Kind, policy.Name
-	meta := pipeline.OutputMetadata(x.Pair.Epsilon, x.Pair.Delta, &x.Loaded, extra)
+	meta := x.Loaded.Metadata(x.Pair, "", map[string]string{"graphdp.hitting_set": b.Kind, "graphdp.policy": policy.Name})
 	if err := sink.Write(ctx, h.Out, rec, meta); err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/sink"
 
+	"github.com/graphdp/graphdp/internal/memstat"
 	"github.com/graphdp/graphdp/internal/version"
 )
 
@@ -44,16 +45,29 @@ type OptimizeJob struct {
 	// lower bounds on p_true by answer (docs/OPTIMIZE.md, "Objectives" and "Floors").
 	Objective optimize.Objective
 	Floors    optimize.Floors
+	// Chords is the number of chords (and tangents) of μ-GDP's upper bound
+	// (optimize.Options.Chords; 0: optimize.DefaultChords).
+	Chords int
 }
 
 // OptimizeSummary is what optimize reports (JSON with --summary, shortly on stderr).
 type OptimizeSummary struct {
-	Version  string  `json:"version"`
-	Epsilon  float64 `json:"epsilon"`
-	Delta    float64 `json:"delta"`
-	Vertices int     `json:"vertices"`
-	Edges    int64   `json:"edges"`
-	Weights  string  `json:"weights"` // where the weights came from
+	Version string  `json:"version"`
+	Epsilon float64 `json:"epsilon"`
+	Delta   float64 `json:"delta"`
+	// Framework and Privacy are the privacy framework and its parameters in words
+	// (Epsilon and Delta are 0 for the frameworks other than (ε,δ)).
+	Framework string `json:"framework"`
+	Privacy   string `json:"privacy"`
+	// Lines is the number of row families of the LP (optimize.Result.Lines); for
+	// μ-GDP, Chords is the grid asked and Relaxation says that the upper bound is
+	// certified on the tangents' outer polytope while the mechanism is μ-GDP.
+	Lines      int    `json:"lines,omitempty"`
+	Chords     int    `json:"chords,omitempty"`
+	Relaxation string `json:"relaxation,omitempty"`
+	Vertices   int    `json:"vertices"`
+	Edges      int64  `json:"edges"`
+	Weights    string `json:"weights"` // where the weights came from
 
 	BoundaryEdges int64  `json:"boundary_edges"`
 	HittingSet    int    `json:"hitting_set"`      // its size
@@ -131,10 +145,6 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	job := oj.Job
 	// The graph is all optimize reads of the job's tables; the memory is checked as
 	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
-	if fw := job.Framework(); fw != dp.EpsilonDelta {
-		// The LP and its certified bound are written in e^ε (docs/DESIGN.md §11.5).
-		return nil, &pipeline.ConfigError{Source: "job", Problems: []string{fmt.Sprintf("optimize: the %s framework is not supported yet; optimize solves (ε,δ) jobs only (give epsilon and delta)", fw)}}
-	}
 	x, err := pipeline.LoadInputs(ctx, &job, pipeline.Request{Engine: "propagate"})
 	if err != nil {
 		return nil, err
@@ -158,7 +168,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	}
 	t0 := time.Now()
 	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Objective: objectiveOr(oj.Objective), Floors: oj.Floors}
+		Hit: hit, Objective: objectiveOr(oj.Objective), Floors: oj.Floors, Chords: oj.Chords}
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err
@@ -183,7 +193,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		return nil, err
 	}
 	defer rec.Release()
-	meta := pipeline.OutputMetadata(job.Epsilon, job.Delta, &x.Loaded, map[string]string{
+	meta := x.Loaded.Metadata(x.Pair, "", map[string]string{
 		"graphdp.hitting_set": kind,
 		"graphdp.policy":      "optimize: " + s.policy(),
 		"graphdp.utility":     words.Num(res.Utility),
@@ -200,7 +210,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 			return nil, err
 		}
 	}
-	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), pipeline.PeakRSS()
+	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), memstat.PeakRSS()
 	if oj.HTML != "" {
 		if err := out.WriteFile(ctx, oj.HTML, func(w io.Writer) error {
 			return report.RegionHTML(w, region(prob, res, s))
@@ -228,13 +238,13 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 // hitting set of kind kind), with its warnings logged.
 func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *optimize.Result, from, kind string,
 	curve []optimize.TradePoint, optSeconds float64, log *slog.Logger) (*OptimizeSummary, error) {
-	job, vs := oj.Job, x.Vertices
+	vs := x.Vertices
 	hom := res.Homogeneous
 	hc, err := check.Hitting(ctx, x.Graph, vs.Answer, res.Hit, 0)
 	if err != nil {
 		return nil, err
 	}
-	s := &OptimizeSummary{Version: version.Version, Epsilon: job.Epsilon, Delta: job.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
+	s := &OptimizeSummary{Version: version.Version, Epsilon: x.Pair.Epsilon, Delta: x.Pair.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
 		Weights: from, Objective: string(res.Objective), Floors: Floors{res.Floors[0], res.Floors[1]}, Worst: res.Worst,
 		BalancedMeets: res.BalancedMeets, BoundaryEdges: hc.Boundary,
 		HittingSet: len(res.Hit), HittingSetIs: kind,
@@ -245,6 +255,14 @@ func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *opt
 		Iterations: res.Iterations, Restarts: res.Restarts, Mixed: res.Mixed, Out: oj.Out,
 		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
 		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve}
+	s.Framework, s.Privacy, s.Lines = string(x.Pair.Framework()), x.Pair.String(), res.Lines
+	if x.Pair.Framework() == dp.GaussianDP && res.Lines > 0 {
+		s.Chords = max(oj.Chords, 0)
+		if s.Chords == 0 {
+			s.Chords = optimize.DefaultChords
+		}
+		s.Relaxation = "the mechanism is μ-GDP (solved on chords below U, an inner polytope); upper_bound is certified on tangents above U (an outer one), so gap covers both: more --chords narrow it"
+	}
 	s.Warnings = degenerate(s)
 	s.Deterministic = pipeline.FindDeterministic(x.Graph, res.Solution.POne, res.Hit, vs.IDs)
 	if n := len(s.Warnings); n > 0 {
@@ -295,7 +313,7 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, weigh
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}
-	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), pipeline.PeakRSS()
+	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), memstat.PeakRSS()
 	return s, nil
 }
 

@@ -76,11 +76,11 @@ func Query(ctx context.Context, q QueryJob, log *slog.Logger) (*Answered, error)
 		a.Largest = max(a.Largest, r.Vertices)
 		a.Depth = max(a.Depth, r.Depth)
 	}
-	if a.Record, err = pipeline.BuildRecordRows(nil, &x.Loaded, rows, m); err != nil {
+	if a.Record, err = x.Loaded.Record(nil, rows, m); err != nil {
 		return nil, err
 	}
 	if q.Out != "" {
-		if err := sink.Write(ctx, q.Out, a.Record, pipeline.Metadata(&job, x.Pair, "query", &x.Loaded)); err != nil {
+		if err := sink.Write(ctx, q.Out, a.Record, x.Loaded.Metadata(x.Pair, "query", nil)); err != nil {
 			a.Record.Release()
 			return nil, err
 		}

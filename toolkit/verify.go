@@ -25,7 +25,7 @@ type Verified struct {
 // and with the optimum. A hitting set that fails run's checks returns the audit
 // with the error.
 func Verify(ctx context.Context, job pipeline.Job, tolerance float64, log *slog.Logger) (*Verified, error) {
-	priv, err := pipeline.MechanismPrivacy(ctx, &job)
+	priv, err := job.MechanismPrivacy(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/toolkit"
 )
 
 // exampleArgs runs the shipped example (configs/example) with the given privacy flags.
@@ -113,5 +116,67 @@ func write(t *testing.T, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// optimize takes every framework (issue 26): on the path example it writes a
+// hitting set whose run under the same framework is the written mechanism byte for
+// byte, verify passes it under that framework, the metadata states the framework,
+// and the summary's certificate encloses the utility; under μ-GDP the summary says
+// the bound is the tangents' (relaxation) and gives the chords.
+func TestOptimizeEveryFramework(t *testing.T) {
+	dir := t.TempDir()
+	profile := filepath.Join(dir, "profile.csv")
+	curve := filepath.Join(dir, "curve.csv")
+	write(t, profile, "epsilon,delta\n0.5,0.01\n1,1e-4\n2,1e-8\n")
+	write(t, curve, "alpha,beta\n0,0.9\n0.05,0.3\n0.5,0.05\n1,0\n")
+	in := []string{"-edges", "testdata/path/edges.csv", "-vertices", "testdata/path/vertices.csv"}
+	for _, c := range []struct {
+		name  string
+		flags []string
+	}{
+		{"gdp", []string{"-gdp-mu", "1", "-chords", "32"}},
+		{"privacy-profile", []string{"-privacy-profile", profile}},
+		{"tradeoff", []string{"-tradeoff", curve}},
+	} {
+		p := func(n string) string { return filepath.Join(dir, c.name+"-"+n) }
+		args := append(append([]string{"optimize", "-quiet", "-out", p("h.parquet"), "-mechanism-out", p("m.parquet"),
+			"-summary", p("s.json"), "-gap", "1e-4"}, in...), c.flags...)
+		if code, stdout, stderr := graphdp(t, args...); code != 0 {
+			t.Fatalf("%s: optimize exit %d: %s%s", c.name, code, stdout, stderr)
+		}
+		runFlags := c.flags
+		if c.name == "gdp" {
+			runFlags = c.flags[:2] // run has no -chords
+		}
+		if code, _, stderr := graphdp(t, append(append([]string{"run", "-quiet", "-hitting-set", p("h.parquet"), "-out", p("run.parquet")}, in...), runFlags...)...); code != 0 {
+			t.Fatalf("%s: run exit %d: %s", c.name, code, stderr)
+		}
+		a, _ := os.ReadFile(p("m.parquet"))
+		if b, _ := os.ReadFile(p("run.parquet")); len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s: run on the optimised hitting set differs from -mechanism-out", c.name)
+		}
+		code, stdout, stderr := graphdp(t, append(append([]string{"verify", "-hitting-set", p("h.parquet"), "-mechanism", p("m.parquet")}, in...), runFlags...)...)
+		if code != 0 || !strings.Contains(stdout, "passed") {
+			t.Errorf("%s: verify exit %d: %s%s", c.name, code, stdout, stderr)
+		}
+		meta, err := ingest.ReadMetadata(t.Context(), p("h.parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if meta["graphdp.framework"] != c.name {
+			t.Errorf("%s: hitting set metadata graphdp.framework = %q", c.name, meta["graphdp.framework"])
+		}
+		var s toolkit.OptimizeSummary
+		raw, _ := os.ReadFile(p("s.json"))
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Framework != c.name || !(s.Utility > 0 && s.Utility <= s.UpperBound) || s.Lines < 1 {
+			t.Errorf("%s: summary framework %q, utility %v, upper bound %v, lines %d", c.name, s.Framework, s.Utility, s.UpperBound, s.Lines)
+		}
+		if gdp := c.name == "gdp"; gdp != (s.Relaxation != "") || gdp && s.Chords != 32 {
+			t.Errorf("%s: relaxation %q, chords %d", c.name, s.Relaxation, s.Chords)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 		job.Runner = jf.defaultRunner
 	}
 	if jf.config != "" {
-		if unknown, err = pipeline.LoadConfig(jf.config, &job); err != nil {
+		if unknown, err = job.LoadConfig(jf.config); err != nil {
 			return job, "", nil, err
 		}
 		source = jf.config + " with flags"

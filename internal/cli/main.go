@@ -21,6 +21,7 @@ import (
 	"github.com/graphdp/graphdp/internal/objstore"
 	"github.com/graphdp/graphdp/internal/words"
 
+	"github.com/graphdp/graphdp/internal/memstat"
 	"github.com/graphdp/graphdp/internal/version"
 )
 
@@ -92,7 +93,7 @@ var commands = map[string]command{
 // 130 or 143 saying "interrupted; nothing written". A second one kills the process.
 //
 // Without GOMEMLIMIT, the Go memory limit is set to 90% of the machine's memory
-// (pipeline.MachineMemory: the cgroup's limit or MemTotal), so that the collector
+// (memstat.Machine: the cgroup's limit or MemTotal), so that the collector
 // works harder near it instead of letting garbage grow the heap past what the
 // machine has; run's memory check (exit 2) compares its model with that limit.
 //
@@ -104,7 +105,7 @@ var commands = map[string]command{
 // add 200 MiB to the peak at 10^7 vertices.
 func (p Program) RunProcess() {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		if m, _ := pipeline.MachineMemory(); m > 0 {
+		if m, _ := memstat.Machine(); m > 0 {
 			debug.SetMemoryLimit(m - m/10)
 		}
 	}

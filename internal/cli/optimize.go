@@ -52,6 +52,9 @@ negatives differently, use --objective accuracy and weigh the datasets by answer
 Solves the linear program of docs/OPTIMIZE.md (a first-order primal-dual method,
 PDHG with restarts), rounds through run's certified engine, and certifies the
 result with a dual bound: no DP mechanism's utility exceeds the upper bound shown.
+Every framework: a privacy profile or trade-off curve is linear (the LP is exact);
+under --gdp-mu the LP uses --chords chords below μ-GDP's bound (the mechanism is
+μ-GDP) and the bound is certified on the tangents above it, so the gap covers both.
 Writes the hitting set (--out, what run reads), optionally the mechanism
 (--mechanism-out: exactly what run writes on that hitting set) and a JSON summary.`
 
@@ -68,6 +71,7 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	fs.Var((*tableFlag)(&oj.Weights), "weights", "weights `TABLE` (.parquet or .csv file, folder or glob; repeatable): id and the weight column (default: the vertices file's weight column if any, else uniform)")
 	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight `COLUMN`")
 	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap `G` between the certified upper bound and the utility (default 1e-6)")
+	fs.IntVar(&oj.Chords, "chords", 0, fmt.Sprintf("under --gdp-mu: `N` chords of μ-GDP's bound in the LP, tangents in the certificate (default %d; more narrow the gap)", optimize.DefaultChords))
 	fs.StringVar(&o.maxTime, "max-time", "", "stop iterating after this long (`DURATION`, e.g. 10m) and write the best found, with its certified gap")
 	fs.IntVar(&o.workers, "workers", 0, "`N` cores to use (0: all)")
 	fs.BoolVar(&oj.AllBoundary, "all-boundary", false, "optimise the values of every boundary dataset, not of a minimum cover")
@@ -93,6 +97,9 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	}
 	probs = append(probs, t.fileProblems(&job, files.In("weights", oj.Weights), files.Out("out", oj.Out),
 		files.Out("mechanism-out", oj.MechanismOut), files.Out("summary", oj.SummaryOut), files.Out("html", oj.HTML))...)
+	if oj.Chords < 0 || oj.Chords > 1<<14 {
+		probs = append(probs, fmt.Sprintf("chords: must be in [0, %d] (0 means %d), got %d", 1<<14, optimize.DefaultChords, oj.Chords))
+	}
 	if !(oj.Gap >= 0 && oj.Gap < 1) {
 		probs = append(probs, fmt.Sprintf("gap: must be in [0, 1) (0 means %g), got %v", optimize.DefaultGap, oj.Gap))
 	}

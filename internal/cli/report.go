@@ -73,7 +73,7 @@ func cmdReport(ctx context.Context, args []string, e *env) error {
 func runReport(ctx context.Context, o *reportOptions, e *env) error {
 	if o.jf != nil {
 		stated := o.stated
-		if _, err := pipeline.MechanismPrivacy(ctx, &stated); err != nil {
+		if _, err := stated.MechanismPrivacy(ctx); err != nil {
 			return o.jf.respell(o.config, err)
 		}
 		o.job.Epsilon, o.job.Delta = stated.Epsilon, stated.Delta

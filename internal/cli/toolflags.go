@@ -65,7 +65,7 @@ func (t *toolFlags) parse(args []string, take toolInputs) (job pipeline.Job, sou
 	}
 	required := []string{"edges", "vertices", "epsilon"}
 	if take.mechanism {
-		// A mechanism's ε and δ come from its metadata (pipeline.MechanismPrivacy);
+		// A mechanism's ε and δ come from its metadata (pipeline.Job.MechanismPrivacy);
 		// only a mechanism without any needs them given.
 		job.Mechanism = t.jf.mechanism(job)
 		required = []string{"edges", "vertices", "mechanism"}

@@ -94,7 +94,7 @@ type measured struct {
 
 func drive(bin, base, config, ref, dir string, reps int) error {
 	var job pipeline.Job
-	if _, err := pipeline.LoadConfig(config, &job); err != nil {
+	if _, err := job.LoadConfig(config); err != nil {
 		return err
 	}
 	ins := []string{job.Vertices, job.Edges, job.HittingSet}
