@@ -92,18 +92,13 @@ type dec struct {
 
 func (d *dec) fail() { d.err, d.b = errCorrupt, nil }
 
-func (d *dec) u64() uint64 {
-	x, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return x
-}
+func (d *dec) u64() uint64 { return varint(d, binary.Uvarint) }
 
-func (d *dec) i64() int64 {
-	x, n := binary.Varint(d.b)
+func (d *dec) i64() int64 { return varint(d, binary.Varint) }
+
+// varint reads one varint with read (binary.Uvarint or binary.Varint).
+func varint[T uint64 | int64](d *dec, read func([]byte) (T, int)) T {
+	x, n := read(d.b)
 	if n <= 0 {
 		d.fail()
 		return 0

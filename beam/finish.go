@@ -174,36 +174,9 @@ type finding struct {
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
-	var st *state
-	type neighbour struct {
-		pOne float64
-		root int32
-	}
-	nbr := make(map[int32]neighbour)
-	var b []byte
-	for elems(&b) {
-		switch b[0] {
-		case tagToken:
-			tok, err := decodeToken(b)
-			if err != nil {
-				return err
-			}
-			if st, err = loadState(ctx, f.C.Staging, s, tok); err != nil {
-				return err
-			}
-		case tagNeighbor:
-			d := dec{b: b[1:]}
-			vs, ps, rs := d.i32s(), d.f64s(), d.i32s()
-			if d.err != nil || len(vs) != len(ps) || len(vs) != len(rs) {
-				return errCorrupt
-			}
-			for i, v := range vs {
-				nbr[v] = neighbour{ps[i], rs[i]}
-			}
-		}
-	}
-	if st == nil {
-		return fmt.Errorf("beam: shard %d: no state", s)
+	st, nbr, err := f.collect(ctx, s, elems)
+	if err != nil {
+		return err
 	}
 	pair, err := f.C.pair()
 	if err != nil {
@@ -220,67 +193,137 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 			fd.Moved++
 		}
 	}
-	// The audit of check.Verify on this shard's edges u < v, through the same Auditor
-	// (its second pass too when this shard's first ranked nothing: the launcher takes
-	// those if no shard ranked any); on the same edges, the links between local
-	// components across the cut.
-	root, comps := st.Shard.LocalRoots()
-	var links []graph.Link
-	lo, hi := st.Shard.Lo, st.Shard.Lo+int32(st.Shard.Len())
-	pone := func(v int32) (float64, error) {
-		if v >= lo && v < hi {
-			return m.POne[v-lo], nil
-		}
-		x, ok := nbr[v]
-		if !ok {
-			return 0, fmt.Errorf("beam: shard %d: no p_one for neighbour %d", s, v)
-		}
-		return x.pOne, nil
-	}
 	apair, err := f.C.auditPair()
 	if err != nil {
 		return err
 	}
-	audit := func(rankAll bool) (shardAudit, error) {
-		aud := check.NewAuditor(apair, 0, 1)
-		aud.RankAll = rankAll
-		for i := range st.Shard.Len() {
-			u := lo + int32(i)
-			aud.Vertex(u, m.POne[i])
-			for _, v := range st.Shard.Neighbours(i) {
-				if v < u {
-					continue
-				}
-				pv, err := pone(v)
-				if err != nil {
-					return shardAudit{}, err
-				}
-				if !rankAll && v >= hi {
-					links = append(links, graph.Link{root[i], nbr[v].root})
-				}
-				aud.Edge(v, pv)
-			}
-		}
-		a := shardAudit{Audit: aud.Audit}
-		if w := a.Worst; w.U >= 0 {
-			a.Ends[0], _ = pone(w.U)
-			a.Ends[1], _ = pone(w.V)
-		}
-		return a, nil
-	}
-	if fd.Audit, err = audit(false); err != nil {
+	root, comps := st.Shard.LocalRoots()
+	sa := &shardAuditor{s: s, st: st, pOne: m.POne, nbr: nbr, root: root}
+	if fd.Audit, err = sa.audit(apair, false); err != nil {
 		return err
 	}
 	if fd.Audit.Unranked() {
-		if fd.RankAll, err = audit(true); err != nil {
+		if fd.RankAll, err = sa.audit(apair, true); err != nil {
 			return err
 		}
 	}
-	fd.Comps = st.components(root, comps, links, m)
+	fd.Comps = st.components(root, comps, sa.links, m)
 	fd.HitPos, fd.HitIDs.Str = st.HitPos, st.IDs.Str
 	for _, h := range st.HitPos {
-		fd.HitIDs.append(&st.IDs, int(h-lo))
+		fd.HitIDs.append(&st.IDs, int(h-st.Shard.Lo))
 	}
+	if err := writeBlob(ctx, join(f.C.Staging, "finish", fmt.Sprintf("shard-%06d", s)), fd.encode()); err != nil {
+		return err
+	}
+	// The shard's rows of the output table (ids and answers are in its info file).
+	var o enc
+	o.f64s(m.PTrue)
+	o.f64s(m.POne)
+	o.bools(m.InH)
+	o.i32s(m.Bind)
+	o.i32s(m.Dist)
+	return writeBlob(ctx, join(f.C.Staging, "out", fmt.Sprintf("shard-%06d", s)), o.b)
+}
+
+// neighbour is what the finish knows of a vertex in another shard: its p_one and
+// the root of its local component (components.go).
+type neighbour struct {
+	pOne float64
+	root int32
+}
+
+// collect reads shard s's grouped elements: its state (through the last round's
+// token) and its cut neighbours' p_one and roots.
+func (f *finishFn) collect(ctx context.Context, s int, elems func(*[]byte) bool) (*state, map[int32]neighbour, error) {
+	var st *state
+	nbr := make(map[int32]neighbour)
+	var b []byte
+	for elems(&b) {
+		switch b[0] {
+		case tagToken:
+			tok, err := decodeToken(b)
+			if err != nil {
+				return nil, nil, err
+			}
+			if st, err = loadState(ctx, f.C.Staging, s, tok); err != nil {
+				return nil, nil, err
+			}
+		case tagNeighbor:
+			d := dec{b: b[1:]}
+			vs, ps, rs := d.i32s(), d.f64s(), d.i32s()
+			if d.err != nil || len(vs) != len(ps) || len(vs) != len(rs) {
+				return nil, nil, errCorrupt
+			}
+			for i, v := range vs {
+				nbr[v] = neighbour{ps[i], rs[i]}
+			}
+		}
+	}
+	if st == nil {
+		return nil, nil, fmt.Errorf("beam: shard %d: no state", s)
+	}
+	return st, nbr, nil
+}
+
+// shardAuditor runs check.Verify's audit on shard s's edges u < v, through the same
+// Auditor (its second pass too when this shard's first ranked nothing: the launcher
+// takes those if no shard ranked any); on the same edges, the first pass gathers the
+// links between local components across the cut.
+type shardAuditor struct {
+	s     int
+	st    *state
+	pOne  []float64 // the shard's own vertices' p_one
+	nbr   map[int32]neighbour
+	root  []int32 // the shard's vertices' local roots
+	links []graph.Link
+}
+
+// pone is vertex v's p_one, the shard's own or a cut neighbour's.
+func (a *shardAuditor) pone(v int32) (float64, error) {
+	lo := a.st.Shard.Lo
+	if v >= lo && v < lo+int32(a.st.Shard.Len()) {
+		return a.pOne[v-lo], nil
+	}
+	x, ok := a.nbr[v]
+	if !ok {
+		return 0, fmt.Errorf("beam: shard %d: no p_one for neighbour %d", a.s, v)
+	}
+	return x.pOne, nil
+}
+
+// audit is one pass of the audit under apair (rankAll: the Auditor's second pass).
+func (a *shardAuditor) audit(apair dp.Pair, rankAll bool) (shardAudit, error) {
+	sh := &a.st.Shard
+	lo, hi := sh.Lo, sh.Lo+int32(sh.Len())
+	aud := check.NewAuditor(apair, 0, 1)
+	aud.RankAll = rankAll
+	for i := range sh.Len() {
+		u := lo + int32(i)
+		aud.Vertex(u, a.pOne[i])
+		for _, v := range sh.Neighbours(i) {
+			if v < u {
+				continue
+			}
+			pv, err := a.pone(v)
+			if err != nil {
+				return shardAudit{}, err
+			}
+			if !rankAll && v >= hi {
+				a.links = append(a.links, graph.Link{a.root[i], a.nbr[v].root})
+			}
+			aud.Edge(v, pv)
+		}
+	}
+	out := shardAudit{Audit: aud.Audit}
+	if w := out.Worst; w.U >= 0 {
+		out.Ends[0], _ = a.pone(w.U)
+		out.Ends[1], _ = a.pone(w.V)
+	}
+	return out, nil
+}
+
+// encode is decodeFinding's inverse.
+func (fd *finding) encode() []byte {
 	var e enc
 	e.u64(uint64(len(fd.Violations)))
 	for _, v := range fd.Violations {
@@ -302,17 +345,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	e.shardComps(fd.Comps)
 	e.i32s(fd.HitPos)
 	e.ids(&fd.HitIDs)
-	if err := writeBlob(ctx, join(f.C.Staging, "finish", fmt.Sprintf("shard-%06d", s)), e.b); err != nil {
-		return err
-	}
-	// The shard's rows of the output table (ids and answers are in its info file).
-	var o enc
-	o.f64s(m.PTrue)
-	o.f64s(m.POne)
-	o.bools(m.InH)
-	o.i32s(m.Bind)
-	o.i32s(m.Dist)
-	return writeBlob(ctx, join(f.C.Staging, "out", fmt.Sprintf("shard-%06d", s)), o.b)
+	return e.b
 }
 
 // shardAudit is a shard's check.Audit (its first violation listed: a violation is

@@ -14,12 +14,39 @@ import (
 type join1Fn struct{ C Conf }
 
 func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]byte) bool, toJoin2, toShard func(int, []byte)) error {
-	var vbs []*vertexBlock
-	var hbs []*hitBlock
-	var ebs []*edgeBlock
+	vbs, hbs, ebs, err := collectJoin1(vals)
+	if err != nil {
+		return err
+	}
+	var errs errSet
+	index := newIDIndex(f.C.StrIDs, vbs)
+	index.duplicates(func(id string, first, second int32) {
+		errs.add(fileVertices, 1, 0, ingest.DuplicateID(f.C.Vertices, int64(second), f.C.Cols.ID, id, int64(first)))
+	})
+	hitByShard := f.resolveHits(index, hbs, &errs)
+	for _, s := range sortedKeys(hitByShard) {
+		toShard(s, hitByShard[s].encode())
+	}
+	// Vertices go on to the second join with their hit flags.
+	for _, vb := range vbs {
+		vb.Hit = make([]bool, len(vb.Pos))
+		for i := range vb.Pos {
+			v, _ := index.get(&vb.IDs, i)
+			vb.Hit[i] = v.hit
+		}
+		toJoin2(bucket, vb.encode(tagVertex))
+	}
+	out := f.resolveSrc(index, ebs, &errs)
+	for _, k := range sortedKeys(out) {
+		toJoin2(k, out[k].encode())
+	}
+	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join1-%06d", bucket), &errs)
+}
+
+// collectJoin1 decodes a bucket's grouped vertex, hitting-set and edge blocks.
+func collectJoin1(vals func(*[]byte) bool) (vbs []*vertexBlock, hbs []*hitBlock, ebs []*edgeBlock, err error) {
 	var b []byte
 	for vals(&b) {
-		var err error
 		switch b[0] {
 		case tagVertex:
 			var x *vertexBlock
@@ -35,15 +62,16 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			ebs = append(ebs, x)
 		}
 		if err != nil {
-			return err
+			return nil, nil, nil, err
 		}
 	}
-	var errs errSet
-	index := newIDIndex(f.C.StrIDs, vbs)
-	index.duplicates(func(id string, first, second int32) {
-		errs.add(fileVertices, 1, 0, ingest.DuplicateID(f.C.Vertices, int64(second), f.C.Cols.ID, id, int64(first)))
-	})
-	// Hitting-set rows: unknown ids, repeated vertices; resolved rows go to their shard.
+	return vbs, hbs, ebs, nil
+}
+
+// resolveHits resolves the bucket's hitting-set rows against index: an unknown id
+// and a repeated vertex are input errors; the resolved rows are returned by the shard
+// they go to, and their vertices are marked hit in index.
+func (f *join1Fn) resolveHits(index idIndex, hbs []*hitBlock, errs *errSet) map[int]*hitInfo {
 	l := f.C.layout()
 	hitRows := make(map[int32]*twoLeast)
 	hitByShard := make(map[int]*hitInfo)
@@ -83,19 +111,13 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			errs.add(fileHit, 1, 0, ingest.DuplicateID(f.C.Hitting, r.b, f.C.Cols.ID, text, r.a))
 		}
 	}
-	for _, s := range sortedKeys(hitByShard) {
-		toShard(s, hitByShard[s].encode())
-	}
-	// Vertices go on to the second join with their hit flags.
-	for _, vb := range vbs {
-		vb.Hit = make([]bool, len(vb.Pos))
-		for i := range vb.Pos {
-			v, _ := index.get(&vb.IDs, i)
-			vb.Hit[i] = v.hit
-		}
-		toJoin2(bucket, vb.encode(tagVertex))
-	}
-	// Edges: resolve src, send on to dst's bucket.
+	return hitByShard
+}
+
+// resolveSrc resolves the edges' src ids against index (an unknown one is an input
+// error) and returns the half edges by the bucket of their dst id, where join2
+// resolves it.
+func (f *join1Fn) resolveSrc(index idIndex, ebs []*edgeBlock, errs *errSet) map[int]*halfBlock {
 	out := make(map[int]*halfBlock)
 	for _, eb := range ebs {
 		for i, row := range eb.Row {
@@ -117,10 +139,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			hb.Dst.append(&eb.Dst, i)
 		}
 	}
-	for _, k := range sortedKeys(out) {
-		toJoin2(k, out[k].encode())
-	}
-	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join1-%06d", bucket), &errs)
+	return out
 }
 
 // join2Fn resolves the edges' dst ids in one bucket and sends both arcs of every

@@ -57,8 +57,7 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 type shardFn struct{ C Conf }
 
 func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
-	l := f.C.layout()
-	lo, hi := l.Range(int32(s))
+	lo, hi := f.C.layout().Range(int32(s))
 	n := int(hi - lo)
 	st := &state{block: &block{}, info: &info{IDs: ids{Str: f.C.StrIDs}, Answer: make([]bool, n)}, vals: &vals{}}
 	if st.IDs.Str {
@@ -66,16 +65,41 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	} else {
 		st.IDs.Int = make([]int64, n)
 	}
-	isHit := make([]bool, n)
-	var arcs []*arcBlock
-	var hits []*hitInfo
+	arcs, hits, err := st.collect(elems, lo)
+	if err != nil {
+		return err
+	}
+	isHit := st.placeHits(hits, lo, n)
+	sh, outer, err := buildShardBlock(lo, n, arcs)
+	if err != nil {
+		return err
+	}
+	st.Shard = *sh
+	stats := st.checkEdges(lo, hi, isHit, outer, f.C.List)
+	pair, err := f.C.pair()
+	if err != nil {
+		return err
+	}
+	for ci, one := range []bool{false, true} {
+		st.Cur[ci] = bfs.NewPass(pair, one).NoneBlock(n)
+	}
+	stats.Hits = int64(len(st.HitPos))
+	if err := writeBlob(ctx, join(f.C.Staging, "stats", fmt.Sprintf("shard-%06d", s)), stats.encode()); err != nil {
+		return err
+	}
+	return st.writeRound0(ctx, f.C.Staging, s)
+}
+
+// collect reads a shard's grouped elements: the vertices' ids and answers go into
+// st (at their positions less lo), the arc and hitting-set blocks are returned.
+func (st *state) collect(elems func(*[]byte) bool, lo int32) (arcs []*arcBlock, hits []*hitInfo, err error) {
 	var b []byte
 	for elems(&b) {
 		switch b[0] {
 		case tagInfo:
 			vb, err := decodeVertexBlock(b)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			for i, p := range vb.Pos {
 				st.Answer[p-lo] = vb.Ans[i]
@@ -88,18 +112,24 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 		case tagArc:
 			ab, err := decodeArcBlock(b)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			arcs = append(arcs, ab)
 		case tagHit:
 			hb, err := decodeHitInfo(b)
 			if err != nil {
-				return err
+				return nil, nil, err
 			}
 			hits = append(hits, hb)
 		}
 	}
-	// Hitting-set entries in position order.
+	return arcs, hits, nil
+}
+
+// placeHits records the shard's hitting-set entries in st in position order (a
+// repeated vertex keeps its first row) and returns which of the shard's n vertices
+// are in the hitting set.
+func (st *state) placeHits(hits []*hitInfo, lo int32, n int) []bool {
 	type hrow struct {
 		pos int32
 		row int64
@@ -117,6 +147,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 		}
 		return int(a.row - b.row)
 	})
+	isHit := make([]bool, n)
 	for _, h := range hs {
 		if isHit[h.pos-lo] {
 			continue // a repeated vertex: rejected (join1); keep the state well-formed
@@ -127,74 +158,72 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 		st.HitP = append(st.HitP, h.p)
 		st.HitOne = append(st.HitOne, poneOf(st.Answer[h.pos-lo], h.p))
 	}
-	// The CSR block: graph.BuildShard, the single-machine build's code, on the
-	// shard's arcs (both directions of its inner edges). Neighbours in other
-	// shards bring their answer and hit flag along.
-	type flags struct{ ans, hit bool }
+	return isHit
+}
+
+// nbFlags are a neighbour's answer and hitting-set flag.
+type nbFlags struct{ ans, hit bool }
+
+// buildShardBlock is the shard's CSR block: graph.BuildShard, the single-machine
+// build's code, on the shard's arcs (both directions of its inner edges).
+// Neighbours in other shards bring their answer and hit flag along (outer).
+func buildShardBlock(lo int32, n int, arcs []*arcBlock) (*graph.Shard, map[int32]nbFlags, error) {
 	total := 0
 	for _, ab := range arcs {
 		total += len(ab.U) + 2*len(ab.IU)
 	}
 	tail, head := make([]int32, 0, total), make([]int32, 0, total)
-	outer := make(map[int32]flags)
+	outer := make(map[int32]nbFlags)
 	for _, ab := range arcs {
 		tail, head = append(tail, ab.U...), append(head, ab.V...)
 		for i, v := range ab.V {
-			outer[v] = flags{ab.Ans[i], ab.Hit[i]}
+			outer[v] = nbFlags{ab.Ans[i], ab.Hit[i]}
 		}
 		tail, head = append(tail, ab.IU...), append(head, ab.IV...)
 		tail, head = append(tail, ab.IV...), append(head, ab.IU...)
 	}
-	arcs = nil
 	sh, err := graph.BuildShard(lo, n, tail, head)
-	if err != nil {
-		return err
-	}
-	tail, head = nil, nil
-	st.Shard = *sh
+	return sh, outer, err
+}
+
+// checkEdges is check.Hitting's count on the shard's edges u < v (u in [lo, hi)):
+// the kept edges, the boundary ones, the uncovered ones and the first list of them.
+func (st *state) checkEdges(lo, hi int32, isHit []bool, outer map[int32]nbFlags, list int) shardStats {
 	stats := shardStats{}
-	var hc check.HitCheck // check.Hitting's count, on the shard's edges u < v
-	for i := range n {
+	var hc check.HitCheck
+	for i := range int(hi - lo) {
 		u := lo + int32(i)
-		for _, v := range sh.Neighbours(i) {
+		for _, v := range st.Shard.Neighbours(i) {
 			if v <= u {
 				continue
 			}
 			stats.Kept++
 			fv := outer[v]
 			if v < hi {
-				fv = flags{st.Answer[v-lo], isHit[v-lo]}
+				fv = nbFlags{st.Answer[v-lo], isHit[v-lo]}
 			}
-			if hc.Edge(u, v, st.Answer[i], fv.ans, isHit[i], fv.hit, f.C.List) {
+			if hc.Edge(u, v, st.Answer[i], fv.ans, isHit[i], fv.hit, list) {
 				stats.First = append(stats.First, uncovered{U: u, V: v, AnsU: st.Answer[i], AnsV: fv.ans, IDU: st.IDs.text(i)})
 			}
 		}
 	}
 	stats.Boundary, stats.Uncovered = hc.Boundary, hc.Uncovered
-	pair, err := f.C.pair()
-	if err != nil {
-		return err
-	}
-	for ci, one := range []bool{false, true} {
-		st.Cur[ci] = bfs.NewPass(pair, one).NoneBlock(n)
-	}
-	stats.Hits = int64(len(st.HitPos))
-	if err := writeBlob(ctx, join(f.C.Staging, "stats", fmt.Sprintf("shard-%06d", s)), stats.encode()); err != nil {
-		return err
-	}
-	// Round 0: the graph and the vertices' info once, the candidates None, and a
-	// token that seeds the hitting set in round 1.
+	return stats
+}
+
+// writeRound0 stages round 0 of shard s: the graph and the vertices' info once, the
+// candidates None, and a token that seeds the hitting set in round 1. A worker that
+// keeps its cache between stages settles round 1 without reading them back.
+func (st *state) writeRound0(ctx context.Context, staging string, s int) error {
 	for _, w := range []struct {
 		path string
 		b    []byte
-	}{{blockFile(f.C.Staging, s), st.block.encode()}, {infoFile(f.C.Staging, s), st.info.encode()}, {valsFile(f.C.Staging, 0, s), st.vals.encode()}} {
+	}{{blockFile(staging, s), st.block.encode()}, {infoFile(staging, s), st.info.encode()}, {valsFile(staging, 0, s), st.vals.encode()}} {
 		if err := writeBlob(ctx, w.path, w.b); err != nil {
 			return err
 		}
 	}
-	// A worker that keeps its cache between stages settles round 1 without reading
-	// them back.
-	keepBlock(blockFile(f.C.Staging, s), st.block)
-	putVals(f.C.Staging, 0, s, st.vals)
-	return writePending(ctx, f.C.Staging, 0, s, &token{Own: true}, nil)
+	keepBlock(blockFile(staging, s), st.block)
+	putVals(staging, 0, s, st.vals)
+	return writePending(ctx, staging, 0, s, &token{Own: true}, nil)
 }

@@ -24,22 +24,25 @@ type Propagate struct{}
 func (Propagate) Name() string { return "propagate" }
 
 // Pass computes g_c for every vertex.
+//
+// Two bitmaps instead of a state byte per vertex: the inner loop tests one bit per
+// arc, so its random reads stay within n/8 bytes (cache-resident where n bytes would
+// not be); settled is read once per pop. FIFO entries carry their key (value,
+// distance, binding vertex), so a pop reads the queue sequentially and writes the
+// field once, instead of reading three arrays at random. At 10^8 vertices a bitmap
+// is 12.5 MB, no longer cache-resident: huge pages keep the TLB's reach over it
+// (package hugepage). The reached words are prefetched only where the bitmap is
+// larger than a core's L2 cache: below, the loads hit anyway and the prefetch is
+// overhead. Step is a function of the value alone and values leave the queue
+// sorted, so runs of pops share it: one call per run. unreached counts the vertices
+// not yet queued or settled: once it is 0 no scan can find a new neighbour.
 func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, error) {
 	g, c := in.G, NewPass(in.Pair, one)
 	n := g.N()
 	top := c.Top()
 	f := newField(n, top)
-	// Two bitmaps instead of a state byte per vertex: the inner loop tests one bit
-	// per arc, so its random reads stay within n/8 bytes (cache-resident where n
-	// bytes would not be); settled is read once per pop. FIFO entries carry their
-	// key (value, distance, binding vertex), so a pop reads the queue sequentially
-	// and writes the field once, instead of reading three arrays at random. At 10^8
-	// vertices a bitmap is 12.5 MB, no longer cache-resident: huge pages keep the
-	// TLB's reach over it (package hugepage).
 	reached := hugepage.Make[uint64]((n + 63) / 64) // queued or settled
 	settled := hugepage.Make[uint64]((n + 63) / 64)
-	// The reached words are prefetched only where the bitmap is larger than a
-	// core's L2 cache: below, the loads hit anyway and the prefetch is overhead.
 	var bitsAhead []uint64
 	if len(reached) > smallBitmap {
 		bitsAhead = reached
@@ -48,9 +51,8 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 	src := in.sources(c)
 	next := 0
 	var steps int
-	// Step is a function of the value alone and values leave the queue sorted, so
-	// runs of pops share it: one call per run.
 	lastA, lastOffer := math.NaN(), 0.0
+	unreached := n
 	for {
 		// Pop the smaller key; a hitting-set entry (distance 0) wins ties.
 		var e entry
@@ -61,10 +63,13 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 				continue // a smaller value reached it first: infeasible (feasibility.go)
 			}
 			e = entry{v: s.v, b: s.v, a: s.a}
-			reached[s.v>>6] |= 1 << (s.v & 63)
+			if reached[s.v>>6]&(1<<(s.v&63)) == 0 {
+				reached[s.v>>6] |= 1 << (s.v & 63)
+				unreached--
+			}
 		} else if !fifo.empty() {
 			if b := fifo.blocks[0]; fifo.head+prefetchFar < len(b) {
-				ahead(g, f, settled, bitsAhead, b[fifo.head:])
+				ahead(g, f, settled, bitsAhead, b[fifo.head:], unreached > 0)
 			}
 			e = fifo.pop()
 			if settled[e.v>>6]&(1<<(e.v&63)) != 0 {
@@ -82,11 +87,14 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			}
 			progress.From(ctx).Add(0x10000)
 		}
-		// The offer is needed only once a neighbour is new: a vertex whose
-		// neighbours were all reached (the last of a front, the far side of a
-		// path's gap) costs no step. A value whose offer is at the top pushes
-		// nothing: its scan is skipped as before, once its offer is known.
-		if lastA == e.a && lastOffer >= top { // NaN never equals: no skip before the first step
+		// Once every vertex is reached no scan can push: the pops that remain only
+		// settle (on a random graph, whose last distances hold most vertices, about
+		// a third of the arcs of a pass are never read). The offer is needed only once a
+		// neighbour is new: a vertex whose neighbours were all reached (the last of
+		// a front, the far side of a path's gap) costs no step. A value whose offer
+		// is at the top pushes nothing: its scan is skipped as before, once its
+		// offer is known.
+		if unreached == 0 || lastA == e.a && lastOffer >= top { // NaN never equals: no skip before the first step
 			continue
 		}
 		stepped := e.a == lastA
@@ -115,6 +123,7 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 			for ; fresh != 0; fresh &= fresh - 1 {
 				y := chunk[bits.TrailingZeros64(fresh)]
 				reached[y>>6] |= 1 << (y & 63)
+				unreached--
 				next.v = y
 				fifo.push(next)
 			}
@@ -140,18 +149,21 @@ const smallBitmap = 1 << 15
 
 // ahead prefetches for the queued entries q[prefetchBits], q[prefetchNear] and
 // q[prefetchFar] (len(q) > prefetchFar) what their pops will read at random;
-// the reached words only when reached is not nil.
-func ahead(g *graph.Graph, f *Field, settled, reached []uint64, q []queued) {
-	prefetch.At(g.Off, int(q[prefetchFar].v))
+// the reached words only when reached is not nil, offsets, lists and reached
+// words only when lists (some vertex is still unreached: else pops do not scan).
+func ahead(g *graph.Graph, f *Field, settled, reached []uint64, q []queued, lists bool) {
 	y := q[prefetchNear].v
-	if lo := g.Off[y]; lo < int64(len(g.Adj)) {
-		prefetch.At(g.Adj, int(lo))
+	if lists {
+		prefetch.At(g.Off, int(q[prefetchFar].v))
+		if lo := g.Off[y]; lo < int64(len(g.Adj)) {
+			prefetch.At(g.Adj, int(lo))
+		}
 	}
 	prefetch.At(settled, int(y>>6))
 	prefetch.At(f.Value, int(y))
 	prefetch.At(f.Dist, int(y))
 	prefetch.At(f.Bind, int(y))
-	if reached != nil {
+	if reached != nil && lists {
 		z := q[prefetchBits].v
 		prefetch.Bits(reached, g.Adj[g.Off[z]:g.Off[z+1]])
 	}

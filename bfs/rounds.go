@@ -66,128 +66,170 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
-	g := in.G
-	n := g.N()
+	n := in.G.N()
 	l, err := graph.NewLayout(n, size)
 	if err != nil {
 		return nil, RoundsRun{}, err
 	}
-	p := NewPass(in.Pair, one)
-	k := l.Shards()
-	shards := make([]*graph.Shard, k)
-	cur := make([][]Cand, k)
-	inbox := make([][]Offers, k)
-	hitBy := make([][]int32, k)
-	poneBy := make([][]float64, k)
-	minA := p.Top()
+	rs := &roundState{p: NewPass(in.Pair, one), l: l, k: l.Shards(), w: w}
+	minA := rs.seed(in)
+	if err := rs.prepare(ctx, in); err != nil {
+		return nil, RoundsRun{}, err
+	}
+	run := RoundsRun{}
+	if len(in.Hit) > 0 {
+		run.Bound = rs.p.Depth(minA, max(n-1, 0))
+	}
+	if err := rs.rounds(ctx, &run); err != nil {
+		return nil, run, err
+	}
+	f := rs.field(n)
+	// A vertex is final only when the rounds end: the pass counts them all then.
+	progress.From(ctx).Add(int64(n))
+	return f, run, nil
+}
+
+// roundState is one pass of Rounds: the layout's k shards with their cuts, each
+// shard's candidates and unread offers, its scans, and a Stepper a worker.
+type roundState struct {
+	p        Pass
+	l        graph.Layout
+	k, w     int
+	shards   []*graph.Shard
+	cuts     []*Cut
+	cur      [][]Cand
+	inbox    [][]Offers
+	scans    []int64
+	steppers []*Stepper
+	hitBy    [][]int32   // the hitting set's vertices by shard, ascending
+	poneBy   [][]float64 // their p_one
+}
+
+// seed sorts the hitting set into its shards and returns the least value it seeds
+// (the top of the pass when it is empty), for the bound on the rounds.
+func (rs *roundState) seed(in *Instance) (minA float64) {
+	rs.hitBy, rs.poneBy = make([][]int32, rs.k), make([][]float64, rs.k)
+	minA = rs.p.Top()
 	order := slices.Clone(in.Hit)
 	idx := in.HitIndex()
 	slices.Sort(order)
 	for _, h := range order {
-		s := l.Of(h)
+		s := rs.l.Of(h)
 		a := in.POne(int(idx[h]))
-		hitBy[s] = append(hitBy[s], h)
-		poneBy[s] = append(poneBy[s], a)
-		minA = min(minA, p.Value(a))
+		rs.hitBy[s] = append(rs.hitBy[s], h)
+		rs.poneBy[s] = append(rs.poneBy[s], a)
+		minA = min(minA, rs.p.Value(a))
 	}
-	steppers := make([]*Stepper, w)
-	for i := range steppers {
-		steppers[i] = p.NewStepper()
+	return minA
+}
+
+// prepare makes each shard, its candidates (None), the hitting set's own offers as
+// its first inbox, and its cut. The shards' cuts are numbered once per instance and
+// layout: the other colour, and the passes after a repair, reuse them.
+func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
+	k, g := rs.k, in.G
+	rs.shards, rs.cur, rs.inbox, rs.scans = make([]*graph.Shard, k), make([][]Cand, k), make([][]Offers, k), make([]int64, k)
+	rs.steppers = make([]*Stepper, rs.w)
+	for i := range rs.steppers {
+		rs.steppers[i] = rs.p.NewStepper()
 	}
-	// The shards' cuts are numbered once per instance and layout: the other colour,
-	// and the passes after a repair, reuse them.
 	cache := in.cuts
 	if cache == nil {
 		cache = &cutCache{}
 	}
-	key := cutKey{g, l}
+	key := cutKey{g, rs.l}
 	cache.Lock()
-	cuts := cache.of[key]
-	fresh := cuts == nil
+	rs.cuts = cache.of[key]
+	fresh := rs.cuts == nil
 	if fresh {
-		cuts = make([]*Cut, k)
+		rs.cuts = make([]*Cut, k)
 	}
-	err = strided(ctx, w, k, func(worker, s int) error {
-		shards[s] = g.ShardOf(l, int32(s))
-		cur[s] = p.NoneBlock(shards[s].Len())
-		if len(hitBy[s]) > 0 {
-			inbox[s] = []Offers{p.OwnOffers(int32(s), hitBy[s], poneBy[s])}
+	err := strided(ctx, rs.w, k, func(worker, s int) error {
+		rs.shards[s] = g.ShardOf(rs.l, int32(s))
+		rs.cur[s] = rs.p.NoneBlock(rs.shards[s].Len())
+		if len(rs.hitBy[s]) > 0 {
+			rs.inbox[s] = []Offers{rs.p.OwnOffers(int32(s), rs.hitBy[s], rs.poneBy[s])}
 		}
 		if !fresh {
 			return nil
 		}
 		var err error
-		cuts[s], err = steppers[worker].NewCut(l, shards[s])
+		rs.cuts[s], err = rs.steppers[worker].NewCut(rs.l, rs.shards[s])
 		return err
 	})
 	if err == nil && fresh {
 		if cache.of == nil {
 			cache.of = map[cutKey][]*Cut{}
 		}
-		cache.of[key] = cuts
+		cache.of[key] = rs.cuts
 	}
 	cache.Unlock()
+	rs.hitBy, rs.poneBy = nil, nil // in the inboxes now
 	if err != nil {
-		return nil, RoundsRun{}, err
+		return err
 	}
-	for s := range steppers {
-		steppers[s].cs = cutScratch{} // the bitmap over all positions is not needed again
+	for s := range rs.steppers {
+		rs.steppers[s].cs = cutScratch{} // the bitmap over all positions is not needed again
 	}
-	run := RoundsRun{}
-	if len(in.Hit) > 0 {
-		run.Bound = p.Depth(minA, max(n-1, 0))
-	}
+	return nil
+}
+
+// rounds runs rounds until no shard has an offer to read: in each, every shard with
+// offers settles (Settle) and offers its changed cut vertices onward (Offer).
+func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
+	k := rs.k
 	out := make([][]Offers, k)
-	scans := make([]int64, k)
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, run, err
+			return err
 		}
 		active := false
 		for s := range k {
-			active = active || len(inbox[s]) > 0
+			active = active || len(rs.inbox[s]) > 0
 		}
 		if !active {
-			break
+			return nil
 		}
-		if err := strided(ctx, w, k, func(worker, s int) error {
+		if err := strided(ctx, rs.w, k, func(worker, s int) error {
 			out[s] = nil
-			if len(inbox[s]) == 0 {
+			if len(rs.inbox[s]) == 0 {
 				return nil
 			}
-			st := steppers[worker]
-			changed := st.Settle(shards[s], cur[s], inbox[s])
-			out[s], _ = st.Offer(cuts[s], cur[s], changed, inbox[s])
-			inbox[s] = nil // read: a round holds its own offers and the unread ones, not two rounds'
+			st := rs.steppers[worker]
+			changed := st.Settle(rs.shards[s], rs.cur[s], rs.inbox[s])
+			out[s], _ = st.Offer(rs.cuts[s], rs.cur[s], changed, rs.inbox[s])
+			rs.inbox[s] = nil // read: a round holds its own offers and the unread ones, not two rounds'
 			for _, i := range changed {
-				scans[s] += int64(len(shards[s].Neighbours(int(i))))
+				rs.scans[s] += int64(len(rs.shards[s].Neighbours(int(i))))
 			}
 			return nil
 		}); err != nil {
-			return nil, run, err
+			return err
 		}
 		run.Rounds++
 		// Route in source-shard order: Settle's minimum does not depend on it, but
 		// the order is fixed anyway.
-		inbox = make([][]Offers, k)
+		rs.inbox = make([][]Offers, k)
 		for s := range k {
 			for _, o := range out[s] {
-				inbox[o.To] = append(inbox[o.To], o)
+				rs.inbox[o.To] = append(rs.inbox[o.To], o)
 				run.Offers += int64(o.Len())
 			}
 		}
 	}
+}
+
+// field lays the shards' final candidates out as the pass's field over n vertices.
+func (rs *roundState) field(n int) *Field {
 	f := &Field{Value: make([]float64, n), Bind: make([]int32, n), Dist: make([]int32, n)}
-	for s := range k {
-		lo, _ := l.Range(int32(s))
-		for i, c := range cur[s] {
+	for s := range rs.k {
+		lo, _ := rs.l.Range(int32(s))
+		for i, c := range rs.cur[s] {
 			f.Value[int(lo)+i], f.Bind[int(lo)+i], f.Dist[int(lo)+i] = c.Value, c.Bind, c.Dist
 		}
-		f.Scans += scans[s]
+		f.Scans += rs.scans[s]
 	}
-	// A vertex is final only when the rounds end: the pass counts them all then.
-	progress.From(ctx).Add(int64(n))
-	return f, run, nil
+	return f
 }
 
 // strided runs fn(worker, i) for i in [0, n) on w goroutines, each with a fixed worker

@@ -38,7 +38,11 @@
 //     TestNoImplicitFusedMultiplyAdd compiles the package for arm64 and checks.
 //  8. For every framework, Pair.Upper(a) = RD(U*(a)) and Pair.Lower(a) = RU(L*(a))
 //     for the framework's real bounds (f-DP on an edge: U* = 1 − f_s, L* = f_s(1 − ·)):
-//     μ-GDP from math/big enclosures of Φ and Φ⁻¹ (normal.go) at growing precision,
-//     profiles as min/max of (ε,δ) bounds, curves in exact rationals. Invariants 1–4
-//     hold for every framework; Allowed is the only audit.
+//     μ-GDP from double-double ball enclosures of Φ and Φ⁻¹ (normaldd.go, gdpdd.go;
+//     every truncation bounded, no float64 special function trusted), and where those
+//     cannot decide the rounding from math/big enclosures (normal.go) at growing
+//     precision; profiles as min/max of (ε,δ) bounds (only the pairs whose estimates
+//     come within 2·ApproxMargin of the binding one are computed exactly), curves in
+//     exact rationals. Invariants 1–4 hold for every framework; Allowed is the only
+//     audit.
 package dp

@@ -30,8 +30,9 @@ func shiftedDD(a, s float64, down bool) (float64, bool) {
 			return 1 - 0x1p-53, true
 		}
 		return 1, true
-	case x.hi < 0 && x.lowerMagnitude() >= 40:
-		// Φ(x) = Q(|x|) < φ(40)/40 < e^(−800) < 2^−1154, and > 0.
+	case x.hi < 0 && x.lowerMagnitude() >= 38.5:
+		// Φ(x) = Q(|x|) < φ(38.5)/38.5 = e^(−741.125)/(38.5·√(2π)) < e^(−745.6), below
+		// 2^−1074 = e^(−744.44…), and > 0.
 		if down {
 			return 0, true
 		}

@@ -119,7 +119,7 @@ func gdpGrid(short bool) (mus, as []float64) {
 	mus = []float64{1e-4, 0.003, 0.1, 0.5, 1, 2.5, 7, 20, 40}
 	as = []float64{1e-300, 1e-250, 1e-100, 1e-20, 1e-5, 0.001, 0.1, 0.3, 0.5, 0.5 + 0x1p-50, 0.7, 0.95, 1 - 1e-6, 1 - 1e-12, 1 - 1e-16}
 	rng := rand.New(rand.NewPCG(26, 1))
-	for range 10 {
+	for range 6 {
 		as = append(as, math.Pow(10, -300*rng.Float64()), 1-math.Pow(10, -16*rng.Float64()), rng.Float64())
 	}
 	if short {
@@ -207,5 +207,47 @@ func TestGridSlots(t *testing.T) {
 				t.Errorf("SafeBounds(%v) = %v, %v; bounds at the grid %v, %v", a, lo, up, g.lower(gh), g.upper(gl))
 			}
 		}
+	}
+}
+
+// On random points (μ log-uniform in [1e-4, 40], a log-uniform in both tails and
+// uniform in the middle) the fast path gives bit for bit the math/big path's bound
+// wherever it decides, and decides all but the extreme tails.
+func TestShiftedDDAgreesWithBig(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 40
+	}
+	rng := rand.New(rand.NewPCG(26, 29))
+	g := &gdp{}
+	fallbacks := 0
+	for i := range n {
+		mu := math.Pow(10, -4+rng.Float64()*math.Log10(4e5))
+		var a float64
+		switch i % 3 {
+		case 0:
+			a = math.Pow(10, -300*rng.Float64())
+		case 1:
+			a = 1 - math.Pow(10, -16*rng.Float64())
+		default:
+			a = rng.Float64()
+		}
+		if !(a > 0 && a < 1) {
+			continue
+		}
+		for _, s := range []float64{mu, -mu} {
+			got, ok := shiftedDD(a, s, s > 0)
+			if !ok {
+				fallbacks++
+				continue
+			}
+			if want := g.shiftedBig(a, s, s > 0); got != want {
+				t.Errorf("μ = %v, a = %v, s = %v: fast %v, math/big %v", mu, a, s, got, want)
+			}
+		}
+	}
+	t.Logf("%d bounds, %d left to math/big", 2*n, fallbacks)
+	if fallbacks*10 > 2*n {
+		t.Errorf("%d of %d bounds fell back", fallbacks, 2*n)
 	}
 }

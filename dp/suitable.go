@@ -178,25 +178,30 @@ func (p Pair) Balanced() float64 {
 	return fixedPoint(p.Upper)
 }
 
-// fixedPoint is the largest float64 α in [1/2, 1] with α ≤ up(1 − α), by bisection on
-// the floats' bit patterns (ordered like the values for non-negative floats): the
-// predicate holds at 1/2 (up(1/2) ≥ 1/2) and, up being non-decreasing, fails from
-// its first failure on. 1 − α is exact for α in [1/2, 1] (Sterbenz).
+// fixedPoint is the largest float64 α in [1/2, 1] with α ≤ up(1 − α) (LargestFloat):
+// the predicate holds at 1/2 (up(1/2) ≥ 1/2) and, up being non-decreasing, fails
+// from its first failure on. 1 − α is exact for α in [1/2, 1] (Sterbenz).
 func fixedPoint(up func(float64) float64) float64 {
-	ok := func(a float64) bool { return a <= up(1-a) }
-	lo, hi := math.Float64bits(0.5), math.Float64bits(1)
+	return LargestFloat(0.5, func(a float64) bool { return a <= up(1-a) })
+}
+
+// LargestFloat is the largest float64 t in [lo, 1] (0 ≤ lo ≤ 1) with ok(t), for ok
+// true at lo and monotone (true, then false): a bisection on the bit patterns of
+// non-negative float64 values, which are ordered like the values.
+func LargestFloat(lo float64, ok func(float64) bool) float64 {
 	if ok(1) {
 		return 1
 	}
-	for hi-lo > 1 { // ok(lo), !ok(hi)
-		mid := lo + (hi-lo)/2
-		if ok(math.Float64frombits(mid)) {
-			lo = mid
+	a, b := math.Float64bits(lo), math.Float64bits(1) // ok(a), !ok(b)
+	for b-a > 1 {
+		m := a + (b-a)/2
+		if ok(math.Float64frombits(m)) {
+			a = m
 		} else {
-			hi = mid
+			b = m
 		}
 	}
-	return math.Float64frombits(lo)
+	return math.Float64frombits(a)
 }
 
 // E is e^ε rounded to nearest for (ε,δ) (EpsDelta.E); NaN for the other frameworks,

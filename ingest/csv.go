@@ -36,7 +36,7 @@ func openCSV(ctx context.Context, path string) (*csvTable, error) {
 	}
 	rest := io.NewSectionReader(f, 0, f.Size())
 	t := &csvTable{path: path, f: f, rest: rest, hash: sha256.New()}
-	t.r = csv.NewReader(bufio.NewReaderSize(&rowLimiter{r: io.TeeReader(rest, t.hash), max: MaxCSVRowBytes}, csvBufferBytes))
+	t.r = csv.NewReader(bufio.NewReaderSize(&rowLimiter{r: io.TeeReader(rest, t.hash), max: maxCSVRowBytes}, csvBufferBytes))
 	t.r.ReuseRecord = true
 	t.r.Comma = delimiterOf(ctx, path)
 	hdr, err := t.r.Read()
@@ -113,7 +113,7 @@ func (t *csvTable) fingerprint() (string, error) {
 func (t *csvTable) parseError(err error, nfields int) error {
 	if errors.Is(err, errRowTooLong) {
 		e := &InputError{File: t.path, Row: t.rows, Err: ErrRowSize,
-			Msg: fmt.Sprintf("longer than %d bytes (64 KiB), the most a CSV row may hold (a graphdp table has a few short columns); nothing read", MaxCSVRowBytes)}
+			Msg: fmt.Sprintf("longer than %d bytes (64 KiB), the most a CSV row may hold (a graphdp table has a few short columns); nothing read", maxCSVRowBytes)}
 		if t.header == nil {
 			e.Row, e.Msg = -1, "header row "+e.Msg
 		}

@@ -6,14 +6,14 @@ import (
 	"io"
 )
 
-// MaxCSVRowBytes bounds one CSV row: its fields, separators and quotes, quoted line
+// maxCSVRowBytes bounds one CSV row: its fields, separators and quotes, quoted line
 // breaks included, the line break that ends it not. graphdp's tables have a few
 // short columns (an id, a 0/1 answer, a probability), so a longer row is not one of
 // them; and encoding/csv holds about 40 bytes for every field of the row it parses
 // (the field's string header, its index and its position), so a 50 MB row of
 // commas once took 3.1 GB. A longer row is an *InputError of kind ErrRowSize naming
 // the file and the row.
-const MaxCSVRowBytes = 64 << 10
+const maxCSVRowBytes = 64 << 10
 
 // csvBufferBytes is the read buffer of an open CSV file.
 const csvBufferBytes = 1 << 20
@@ -24,10 +24,10 @@ const csvBufferBytes = 1 << 20
 // buffers as they grow, the string made of them), and its fields, at most one a
 // byte of the row, at 160 bytes each — 40 held, the rest the slices' growth and the
 // header's copy. TestCSVRowBounded measures the worst rows against it.
-const CSVReadBytes = csvBufferBytes + 4*MaxCSVRowBytes + 160*(MaxCSVRowBytes+1)
+const CSVReadBytes = csvBufferBytes + 4*maxCSVRowBytes + 160*(maxCSVRowBytes+1)
 
 // errRowTooLong is what rowLimiter's Read returns at the byte that makes a row
-// longer than MaxCSVRowBytes; csvTable.parseError names the row.
+// longer than maxCSVRowBytes; csvTable.parseError names the row.
 var errRowTooLong = errors.New("ingest: CSV row too long")
 
 // rowLimiter passes a CSV file's bytes through, and fails the read at the first

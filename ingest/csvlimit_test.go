@@ -22,7 +22,7 @@ func allocated(fn func()) uint64 {
 }
 
 // Issue 24, defect 8: a 50 MB CSV row of commas took 3.1 GB (encoding/csv holds 40
-// bytes a field). Now a row longer than MaxCSVRowBytes is an InputError naming the
+// bytes a field). Now a row longer than maxCSVRowBytes is an InputError naming the
 // file and the row, found after reading at most that much of it: what the reader
 // allocates stays below CSVReadBytes, the bound the memory model counts, for the
 // 50 MB row and for the worst row that is still read (the limit's worth of commas).
@@ -47,13 +47,13 @@ func TestCSVRowBounded(t *testing.T) {
 	}{
 		{"50 MB of commas", write("commas.csv", "id,answer\n1,1\n", commas(50<<20), "\n2,0\n"),
 			InputError{Row: 1, Err: ErrRowSize, Msg: msg}},
-		{"one byte too many", write("over.csv", "id,answer\n1,1\n", strings.Repeat("x", MaxCSVRowBytes-1), ",1\n"),
+		{"one byte too many", write("over.csv", "id,answer\n1,1\n", strings.Repeat("x", maxCSVRowBytes-1), ",1\n"),
 			InputError{Row: 1, Err: ErrRowSize, Msg: msg}},
-		{"no final line break", write("tail.csv", "id,answer\n", strings.Repeat("x", MaxCSVRowBytes-1), ",1"),
+		{"no final line break", write("tail.csv", "id,answer\n", strings.Repeat("x", maxCSVRowBytes-1), ",1"),
 			InputError{Row: 0, Err: ErrRowSize, Msg: msg}},
-		{"quoted line breaks count", write("quoted.csv", "id,answer\n\"", strings.Repeat("a\n", MaxCSVRowBytes/2), "\",1\n"),
+		{"quoted line breaks count", write("quoted.csv", "id,answer\n\"", strings.Repeat("a\n", maxCSVRowBytes/2), "\",1\n"),
 			InputError{Row: 0, Err: ErrRowSize, Msg: msg}},
-		{"header", write("header.csv", "id,answer", commas(MaxCSVRowBytes), "\n1,1\n"),
+		{"header", write("header.csv", "id,answer", commas(maxCSVRowBytes), "\n1,1\n"),
 			InputError{Row: -1, Err: ErrRowSize, Msg: "header row " + msg}},
 	}
 	for _, c := range cases {
@@ -71,21 +71,21 @@ func TestCSVRowBounded(t *testing.T) {
 			}
 		})
 	}
-	// At the limit a row is read: a 64 KiB id is a dataset (MaxCSVRowBytes bytes with
+	// At the limit a row is read: a 64 KiB id is a dataset (maxCSVRowBytes bytes with
 	// its ",1"), and a row of that many commas is parsed, and refused for its field
 	// count, within CSVReadBytes.
-	id := strings.Repeat("x", MaxCSVRowBytes-2)
+	id := strings.Repeat("x", maxCSVRowBytes-2)
 	v, err := ReadVertices(bg, write("max.csv", "id,answer\n", id, ",1\n2,0\n"), cols)
 	if err != nil || v.IDs.Len() != 2 || v.IDs.Str[0] != id {
-		t.Fatalf("a row of exactly MaxCSVRowBytes: %v", err)
+		t.Fatalf("a row of exactly maxCSVRowBytes: %v", err)
 	}
-	path := write("maxcommas.csv", "id,answer\n", commas(MaxCSVRowBytes), "\n")
+	path := write("maxcommas.csv", "id,answer\n", commas(maxCSVRowBytes), "\n")
 	n := allocated(func() { _, err = ReadVertices(bg, path, cols) })
 	if !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), "65537 fields, but the header has 2") {
 		t.Errorf("error %v, want the field count", err)
 	}
 	if n > CSVReadBytes {
-		t.Errorf("a row of %d commas: allocated %d bytes, more than CSVReadBytes = %d", MaxCSVRowBytes, n, CSVReadBytes)
+		t.Errorf("a row of %d commas: allocated %d bytes, more than CSVReadBytes = %d", maxCSVRowBytes, n, CSVReadBytes)
 	}
 	t.Logf("CSVReadBytes %d; the worst row read allocated %d", CSVReadBytes, n)
 }

@@ -24,7 +24,7 @@
 //     them back when the file closes.
 //
 // A table may be many files: a folder, a glob, or several sources joined with
-// SourceSep (parts.go says the order, the checks across files and the fingerprint);
+// sourceSep (parts.go says the order, the checks across files and the fingerprint);
 // its rows are the files' rows in read order, and every error names the file and
 // the row within it. Paths may be s3:// or gs:// objects (remote.go, through
 // internal/objstore: ranged reads).

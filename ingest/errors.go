@@ -35,7 +35,7 @@ type InputError struct {
 var (
 	ErrUnreadable      = errors.New("unreadable file")                 // cannot open or read, not valid Parquet/CSV, a Parquet page whose checksum fails, unknown extension
 	ErrSize            = errors.New("wrong number of rows")            // no rows, or more than the int32 positions allow
-	ErrRowSize         = errors.New("row too long")                    // a CSV row longer than MaxCSVRowBytes
+	ErrRowSize         = errors.New("row too long")                    // a CSV row longer than maxCSVRowBytes
 	ErrMissingColumn   = errors.New("missing column")                  // a required column is absent
 	ErrDuplicateColumn = errors.New("duplicate column")                // a required column's name is given to several columns
 	ErrColumnType      = errors.New("wrong column type")               // a column of a type that cannot hold the values

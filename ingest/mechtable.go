@@ -83,15 +83,15 @@ type bindingIDs struct {
 	Null []bool
 }
 
-// MechanismPTolerance is how far a table's p_true may be from the one its p_one and
+// mechanismPTolerance is how far a table's p_true may be from the one its p_one and
 // answer give (float rounding of 1 − x), the feasibility tolerance of bfs.
-const MechanismPTolerance = 1e-9
+const mechanismPTolerance = 1e-9
 
 // ReadMechanismTable reads the mechanism table at path (Parquet or CSV). It needs
 // cols.ID and either cols.POne or both cols.PTrue and cols.Answer; cols.Distance
 // is read when present. Every value problem is an *InputError with its row: nulls,
 // NaN, probabilities outside [0, 1], p_true disagreeing with p_one (beyond
-// MechanismPTolerance), answers other than 0/1, negative distances, repeated ids.
+// mechanismPTolerance), answers other than 0/1, negative distances, repeated ids.
 func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableColumns, opts ...Option) (*MechanismTable, error) {
 	p, err := openParts(ctx, path, opts)
 	if err != nil {
@@ -233,7 +233,7 @@ func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 		if !m.Answer[i] {
 			want = 1 - want
 		}
-		if math.Abs(p-want) > MechanismPTolerance {
+		if math.Abs(p-want) > mechanismPTolerance {
 			return cellError(m.File, ErrInconsistent, int64(i), m.cols.PTrue, words.Num(p), fmt.Sprintf("disagrees with %s = %s and answer %d (expected %s)",
 				m.cols.POne, words.Num(m.POne[i]), words.Bit(m.Answer[i]), words.Num(want)))
 		}

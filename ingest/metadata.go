@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -26,21 +27,65 @@ func (t *Table) metadata() (map[string]string, error) {
 	return meta, nil
 }
 
-// ReadMetadata is the key/value metadata of the table at path: a Parquet file's
-// footer (only the footer is read), nil for a CSV file (CSV carries none).
+// ReadMetadata is the key/value metadata of the table spec names: its Parquet
+// files' footers (only the footers are read; the first file's is returned), nil
+// for CSV (CSV carries none). The files of one table must agree on every graphdp.*
+// key but those saying how a file was made (describes): a mechanism's privacy is
+// the table's, and a file that differs from the first is an error naming both.
 // Failures are *InputError.
-func ReadMetadata(ctx context.Context, path string) (map[string]string, error) {
-	f, err := formatOf(path)
+func ReadMetadata(ctx context.Context, spec string) (map[string]string, error) {
+	p, err := listParts(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	if f == formatCSV {
+	if p.format == formatCSV {
 		return nil, nil
 	}
-	t, err := OpenTable(ctx, OSFiles{}, path)
-	if err != nil {
-		return nil, err
+	var first map[string]string
+	for _, f := range p.files {
+		t, err := openParquet(ctx, f, nil)
+		if err != nil {
+			return nil, err
+		}
+		meta, err := t.metadata()
+		t.close()
+		if err != nil {
+			return nil, err
+		}
+		if first == nil {
+			first, p.first = meta, f
+			continue
+		}
+		if k, ok := graphdpDiffers(first, meta); ok {
+			return nil, fileError(f, ErrInconsistent, "its metadata key "+strconv.Quote(k)+" is "+strconv.Quote(meta[k])+
+				", but "+p.first+" says "+strconv.Quote(first[k])+": the files of one table share their graphdp.* metadata")
+		}
 	}
-	defer t.Close()
-	return t.metadata()
+	return first, nil
+}
+
+// describes are the graphdp.* keys that say how a file was made, not what it
+// holds: files of one table written by different runs may differ in them.
+var describes = []string{"graphdp.version", "graphdp.source", "graphdp.engine"}
+
+// graphdpDiffers is the first graphdp.* key (sorted; describes aside) a and b do
+// not agree on.
+func graphdpDiffers(a, b map[string]string) (string, bool) {
+	var keys []string
+	for _, m := range []map[string]string{a, b} {
+		for k := range m {
+			if strings.HasPrefix(k, "graphdp.") && !slices.Contains(describes, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		va, ina := a[k]
+		vb, inb := b[k]
+		if va != vb || ina != inb {
+			return k, true
+		}
+	}
+	return "", false
 }

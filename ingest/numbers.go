@@ -15,8 +15,8 @@ type NumberColumns struct {
 	Fingerprint string
 }
 
-// MaxNumberRows bounds a NumberColumns table: profiles and curves are small.
-const MaxNumberRows = 1 << 16
+// maxNumberRows bounds a NumberColumns table: profiles and curves are small.
+const maxNumberRows = 1 << 16
 
 const msgFiniteNumber = "must be a finite number"
 
@@ -62,7 +62,7 @@ func readNumbersParquet(ctx context.Context, path, a, b string, opts []Option) (
 		}
 	}
 	n := t.numRows()
-	if n > MaxNumberRows {
+	if n > maxNumberRows {
 		return nil, fileError(t.path, ErrSize, "more rows than a profile or curve may have (65536)")
 	}
 	out := &NumberColumns{File: path, A: make([]float64, n), B: make([]float64, n)}
@@ -81,7 +81,7 @@ func readNumbersCSV(ctx context.Context, path, a, b string) (*NumberColumns, err
 	out := &NumberColumns{File: path, A: []float64{}, B: []float64{}}
 	var err error
 	out.Fingerprint, err = readCSV(ctx, path, []string{a, b}, func(row int64, f []string) error {
-		if row >= MaxNumberRows {
+		if row >= maxNumberRows {
 			return fileError(path, ErrSize, "more rows than a profile or curve may have (65536)")
 		}
 		var x [2]float64

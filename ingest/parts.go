@@ -17,7 +17,7 @@ import (
 // A table may be stored as many files, as warehouses write it (Spark's part-*
 // files, Hive's dt=… folders, DuckDB's PER_THREAD_OUTPUT). A table's spec is
 // one or more sources, each a file, a folder or a glob; several sources (a flag
-// given several times, a config list) are joined with SourceSep. The table's
+// given several times, a config list) are joined with sourceSep. The table's
 // rows are its files' rows, file after file, in read order:
 //
 //   - the sources in the order given, each expanded on its own;
@@ -36,18 +36,18 @@ import (
 // else the SHA-256 of the files' hex SHA-256s, each followed by a newline, in read
 // order (`sha256sum FILES | cut -c1-64 | sha256sum`).
 
-// SourceSep separates the sources of one table spec.
-const SourceSep = "\n"
+// sourceSep separates the sources of one table spec.
+const sourceSep = "\n"
 
 // JoinSources makes one table spec of several sources (a flag given repeatedly).
-func JoinSources(sources ...string) string { return strings.Join(sources, SourceSep) }
+func JoinSources(sources ...string) string { return strings.Join(sources, sourceSep) }
 
 // Sources splits a table spec into its sources.
 func Sources(spec string) []string {
 	if spec == "" {
 		return nil
 	}
-	return strings.Split(spec, SourceSep)
+	return strings.Split(spec, sourceSep)
 }
 
 // partList is a table's files in read order.

@@ -43,19 +43,27 @@ func (r *recycler) Allocate(size int) []byte {
 	if size < minRecycled || size > maxRecycled {
 		return r.base.Allocate(size)
 	}
+	b, kept := r.take(size)
+	if kept {
+		clear(b) // the Go allocator's buffers come zeroed; keep that promise
+	}
+	return b
+}
+
+// take returns a buffer of size bytes (a recycled size) of its class: a kept one,
+// its bytes as they were (kept true), else a fresh one from base, zeroed.
+func (r *recycler) take(size int) (b []byte, kept bool) {
 	c := class(size)
 	r.mu.Lock()
 	l := r.free[c-minClass]
 	if k := len(l); k > 0 {
-		b := l[k-1]
+		b = l[k-1]
 		r.free[c-minClass] = l[:k-1]
 		r.mu.Unlock()
-		b = b[:size]
-		clear(b) // the Go allocator's buffers come zeroed; keep that promise
-		return b
+		return b[:size], true
 	}
 	r.mu.Unlock()
-	return r.base.Allocate(1 << c)[:size]
+	return r.base.Allocate(1 << c)[:size], false
 }
 
 func (r *recycler) Reallocate(size int, b []byte) []byte {
@@ -65,8 +73,20 @@ func (r *recycler) Reallocate(size int, b []byte) []byte {
 	if !recycled(cap(b)) && (size < minRecycled || size > maxRecycled) {
 		return r.base.Reallocate(size, b)
 	}
-	nb := r.Allocate(size)
-	copy(nb, b)
+	if size < minRecycled || size > maxRecycled {
+		nb := r.base.Allocate(size)
+		copy(nb, b)
+		r.Free(b)
+		return nb
+	}
+	// Grown within the classes: only the bytes past the old ones need zeroing (a
+	// page buffer grows page after page; zeroing it whole was a tenth of a
+	// 100-part read's CPU, docs/PERFORMANCE.md, "Issue 27").
+	nb, kept := r.take(size)
+	n := copy(nb, b)
+	if kept {
+		clear(nb[n:])
+	}
 	r.Free(b)
 	return nb
 }

@@ -56,9 +56,37 @@ func TestRecycler(t *testing.T) {
 	} else {
 		r.Free(got)
 	}
+	// Grown into a kept buffer of the next class (its old bytes still there): the
+	// contents copied, the rest zeroed.
+	dirty := r.Allocate(1 << 18)
+	for i := range dirty {
+		dirty[i] = 0xee
+	}
+	r.Free(dirty)
+	g := r.Allocate(1 << 17)
+	for i := range g {
+		g[i] = 0x11
+	}
+	g = r.Reallocate(200_000, g)
+	if &g[0] != &dirty[0] {
+		t.Fatal("the kept buffer of the class was not reused")
+	}
+	for i, v := range g {
+		if want := byte(0x11 * b2i(i < 1<<17)); v != want {
+			t.Fatalf("grown into a kept buffer: byte %d is %x, want %x", i, v, want)
+		}
+	}
+	r.Free(g)
 	if base.CurrentAlloc() == 0 {
 		t.Fatal("kept buffers not counted by the base")
 	}
 	r.release()
 	base.AssertSize(t, 0)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -117,25 +117,6 @@ func floorsFeasible(pair dp.Pair, boundary bool, f Floors) bool {
 	return !boundary || f[1] <= pair.Upper(f.hi0())
 }
 
-// largestFloat is the largest float64 t in [lo, 1] with ok(t), for ok true at lo and
-// monotone (true, then false): a bisection on the bit patterns of non-negative
-// float64 values, which are ordered like the values.
-func largestFloat(lo float64, ok func(float64) bool) float64 {
-	if ok(1) {
-		return 1
-	}
-	a, b := math.Float64bits(lo), math.Float64bits(1) // ok(a), !ok(b)
-	for b-a > 1 {
-		m := a + (b-a)/2
-		if ok(math.Float64frombits(m)) {
-			a = m
-		} else {
-			b = m
-		}
-	}
-	return math.Float64frombits(a)
-}
-
 // FloorError refuses floors no DP mechanism meets, with the largest ones that are met.
 type FloorError struct {
 	Asked  Floors
@@ -154,8 +135,8 @@ func (e *FloorError) Error() string {
 // floorError computes the largest feasible floors for a refusal.
 func floorError(pair dp.Pair, f Floors) *FloorError {
 	e := &FloorError{Asked: f}
-	e.Common = largestFloat(0.5, func(t float64) bool { return floorsFeasible(pair, true, Floors{t, t}) })
-	e.Max0 = largestFloat(0, func(t float64) bool { return floorsFeasible(pair, true, Floors{t, f[1]}) })
+	e.Common = dp.LargestFloat(0.5, func(t float64) bool { return floorsFeasible(pair, true, Floors{t, t}) })
+	e.Max0 = dp.LargestFloat(0, func(t float64) bool { return floorsFeasible(pair, true, Floors{t, f[1]}) })
 	e.Max1 = pair.Upper(f.hi0())
 	return e
 }
@@ -185,7 +166,7 @@ func worstFloor(pair dp.Pair, boundary bool, asked Floors) (floor, upper float64
 	ok := func(t float64) bool {
 		return floorsFeasible(pair, true, Floors{max(t, asked[0]), max(t, asked[1])})
 	}
-	floor = largestFloat(0, ok)
+	floor = dp.LargestFloat(0, ok)
 	pess := func(t float64) bool {
 		a, b := max(t, asked[0]), max(t, asked[1])
 		return b <= pair.Upper(addUp(1, -a))
@@ -193,7 +174,7 @@ func worstFloor(pair dp.Pair, boundary bool, asked Floors) (floor, upper float64
 	upper = 1
 	if !pess(1) {
 		// pess(floor) holds (it is weaker than ok); bisect for its last float64.
-		upper = math.Nextafter(largestFloat(floor, pess), 2)
+		upper = math.Nextafter(dp.LargestFloat(floor, pess), 2)
 	}
 	return floor, upper
 }

@@ -164,7 +164,6 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		return nil, err
 	}
 	floors, hit := r.Floors, r.Hit
-	best := func(sol *bfs.Solution, pt []float64) { r.keep(p, floors, sol, pt) }
 	if err := candidates(ctx, p, hit, floors, r); err != nil {
 		return nil, err
 	}
@@ -213,26 +212,8 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 			return nil, err
 		}
 		inner = min(inner, est) / 4
-		// Round: mix into the DP polytope, restrict, extend; certify the dual.
-		if s0 > 0 {
-			viol, err := maxViolation(ctx, m, s.xp)
-			if err != nil {
-				return nil, err
-			}
-			xt, t := mix(m, s.xp, viol, z, s0)
-			sol, pt, err := extend(ctx, p, hit, restrict(p, hit, xt))
-			if err != nil {
-				return nil, err
-			}
-			best(sol, pt)
-			r.Mixed = t
-		}
-		if s.bestY != nil {
-			ub, err := certifiedUpper(ctx, m, s.bestY)
-			if err != nil {
-				return nil, err
-			}
-			r.Upper = min(r.Upper, ub)
+		if err := r.roundAndCertify(ctx, p, m, s, z, s0, floors); err != nil {
+			return nil, err
 		}
 		r.Iterations, r.Restarts = s.iters, s.restarts
 		report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
@@ -293,6 +274,34 @@ func (r *Result) finish(p *Problem, target float64, method string) *Result {
 		r.Worst.Lower = minPTrue(p.Answer, r.Solution.POne)
 	}
 	return r
+}
+
+// roundAndCertify turns the PDHG state s into a certified step: it rounds s's point
+// (mix it into the DP polytope with the reference z, s0 when there is one, restrict
+// it to the hitting set, extend it: r keeps the better mechanism) and lowers r.Upper
+// by the dual bound of s's best multipliers.
+func (r *Result) roundAndCertify(ctx context.Context, p *Problem, m *lp, s *pdhg, z [2]float64, s0 float64, floors Floors) error {
+	if s0 > 0 {
+		viol, err := maxViolation(ctx, m, s.xp)
+		if err != nil {
+			return err
+		}
+		xt, t := mix(m, s.xp, viol, z, s0)
+		sol, pt, err := extend(ctx, p, r.Hit, restrict(p, r.Hit, xt))
+		if err != nil {
+			return err
+		}
+		r.keep(p, floors, sol, pt)
+		r.Mixed = t
+	}
+	if s.bestY != nil {
+		ub, err := certifiedUpper(ctx, m, s.bestY)
+		if err != nil {
+			return err
+		}
+		r.Upper = min(r.Upper, ub)
+	}
+	return nil
 }
 
 // keep makes sol (with p_true pt) r's solution if it meets the floors and beats r's.

@@ -10,6 +10,12 @@
 // figures and never writes the summary; what it tells of itself goes in through
 // Backend.Report (Summary.Backend).
 //
+// The shared loader: Load and LoadInputs read a job's tables as a Request says
+// (which tables, whether a graph, which engine the memory check models), for run
+// and for every other command's use case (package toolkit), so that all of them get
+// the same readers, typed errors, streamed graph build and memory check. Check is
+// run's hitting-set and feasibility check, for the same.
+//
 // Invariants:
 //
 //  1. A job is validated completely before any input is read; every problem is

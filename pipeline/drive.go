@@ -37,8 +37,9 @@ func Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary,
 	return Policy{Repair: bfs.DefaultRepair}.Drive(ctx, job, b, log)
 }
 
-// Drive is Drive under the policy p: tests reach a refused repair and the audit's
-// internal error through it, on every backend.
+// Drive runs a validated job on backend b under the policy p (package Drive uses
+// the default repair); tests reach a refused repair and the audit's internal error
+// through it, on every backend.
 func (p Policy) Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary, error) {
 	defer b.Close()
 	out := sink.NewOutputs()

@@ -82,9 +82,9 @@ func estimateMemory(vs *ingest.Vertices, rows int64, engine string, workers int)
 // csvBytes is what a job's CSV inputs hold during Load's pass, beside the model's
 // build: each CSV file read then (the edges, the hitting set, the mechanism, read at
 // once) holds its reader's buffers, at most ingest.CSVReadBytes whatever its rows
-// (MaxCSVRowBytes bounds a row), and a CSV edges file is read whole first, its
-// positions held until the pass ends (Src and Dst: 8 bytes a row). The vertices
-// file is read before and its reader is gone by then.
+// (ingest's 64 KiB limit on a row bounds it), and a CSV edges file is read whole
+// first, its positions held until the pass ends (Src and Dst: 8 bytes a row). The
+// vertices file is read before and its reader is gone by then.
 func csvBytes(job *Job, req Request, rows int64) int64 {
 	var b int64
 	for _, p := range append([]string{job.Edges}, req.files(job)...) {

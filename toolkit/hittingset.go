@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/cover"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
@@ -80,9 +81,6 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 	if err := sink.Write(ctx, h.Out, rec, meta); err != nil {
 		return nil, err
 	}
-	for _, p := range c.Solution.PTrue {
-		b.MeanPTrue += p
-	}
-	b.MeanPTrue /= float64(len(c.Solution.PTrue))
+	b.MeanPTrue = check.StatsOf(vs.Answer, c.Solution.POne, c.Solution.PTrue).Mean()
 	return b, nil
 }

@@ -29,13 +29,7 @@ const (
 // package's directory, so that a move between files keeps its name) or package
 // that may stand over its limit for now, with why. Each entry must still be over
 // (TestSizeLimits fails on a stale one), so the list only shrinks.
-var allowance = map[string]string{
-	"bfs:Rounds.run":               "132 lines after issue 30's dense kernel (cuts built once per instance); split next",
-	"ingest":                       "54 after issue 27's tables from many files (JoinSources, part errors); was 49 before; split the part listing out next",
-	"beam:shardFn.ProcessElement":  "beam: wt-driver splits beam/build.go and beam/run.go (issue 25, one driver)",
-	"beam:finishFn.ProcessElement": "beam: wt-driver splits beam/build.go and beam/run.go (issue 25, one driver)",
-	"beam:join1Fn.ProcessElement":  "beam: wt-driver splits beam/build.go and beam/run.go (issue 25, one driver)",
-}
+var allowance = map[string]string{}
 
 var figures = flag.Bool("figures", false, "print every file, function and package over half its limit (for the closing note of a clean-up)")
 
