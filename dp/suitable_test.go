@@ -180,7 +180,7 @@ func TestTradeoffHandValues(t *testing.T) {
 	if x.Sign() == 0 {
 		t.Fatal()
 	}
-	if got, want := p.Upper(0.1), ratRD(u); got != want {
+	if got, want := p.Upper(0.1), RatDown(u); got != want {
 		t.Errorf("Upper(0.1) = %v, want RD(0.7 − f's rounding) = %v", got, want)
 	}
 	// f(0.9) = 0.1 − 0.1·(0.7/0.8) = 0.0125 for the float 0.9 up to its rounding.
