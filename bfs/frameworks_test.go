@@ -104,14 +104,16 @@ func shiftRef(a, s float64) float64 {
 	return normalCDF(normalQuantile(a) + s)
 }
 
-// Generated instances of every framework: all engines give bit-identical fields, the
-// written mechanism passes the exact audit (L*(a) ≤ b ≤ U*(a) on every edge), and
+// Generated instances of every framework, a thousand each: all engines give
+// bit-identical fields (propagate, per-source, rounds with a random shard size),
+// the written mechanism passes the exact audit (L*(a) ≤ b ≤ U*(a) on every edge),
+// Algorithm 2 (query) at every vertex gives Solve's mechanism bit for bit, and
 // p_true outside the hitting set is within 1e-12 of the reference optimum
 // min_h U^d(a_h) (max_h L^d(a_h) for answer-0 datasets).
 func TestFrameworksGeneratedInstances(t *testing.T) {
-	count := 16
+	count := 1000
 	if testing.Short() {
-		count = 4
+		count = 150
 	}
 	ctx := context.Background()
 	for _, fc := range frameworkCases(t) {
@@ -122,7 +124,7 @@ func TestFrameworksGeneratedInstances(t *testing.T) {
 			name := fmt.Sprintf("%s #%d %s n=%d", fc.name, k, fam.Name, in.G.N())
 			for _, one := range []bool{false, true} {
 				want := oracle(in, one)
-				for _, eng := range append(engines, Rounds{ShardSize: 3}) {
+				for _, eng := range append(engines, Rounds{ShardSize: 1 + r.IntN(6)}) {
 					got, err := eng.Pass(ctx, in, one)
 					if err != nil {
 						t.Fatal(err)
@@ -141,6 +143,17 @@ func TestFrameworksGeneratedInstances(t *testing.T) {
 			}
 			if a, err := check.Verify(ctx, in.G, sol.POne, in.Pair, 0, 3); err != nil || a.Violations != 0 {
 				t.Fatalf("%s: %d violations, first %+v", name, a.Violations, a.First)
+			}
+			q := NewQuery(sol.Instance)
+			for v := int32(0); int(v) < in.G.N(); v++ {
+				got, err := q.Vertex(ctx, v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Float64bits(got.POne) != math.Float64bits(sol.POne[v]) || math.Float64bits(got.PTrue) != math.Float64bits(sol.PTrue[v]) ||
+					got.Bind != sol.Bind[v] || got.Dist != sol.Dist[v] {
+					t.Fatalf("%s: vertex %d: query (p_one %v, bind %d, dist %d), Solve (%v, %d, %d)", name, v, got.POne, got.Bind, got.Dist, sol.POne[v], sol.Bind[v], sol.Dist[v])
+				}
 			}
 			checkReference(t, name, in, sol, fc)
 		}

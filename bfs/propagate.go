@@ -24,22 +24,25 @@ type Propagate struct{}
 func (Propagate) Name() string { return "propagate" }
 
 // Pass computes g_c for every vertex.
+//
+// Two bitmaps instead of a state byte per vertex: the inner loop tests one bit per
+// arc, so its random reads stay within n/8 bytes (cache-resident where n bytes would
+// not be); settled is read once per pop. FIFO entries carry their key (value,
+// distance, binding vertex), so a pop reads the queue sequentially and writes the
+// field once, instead of reading three arrays at random. At 10^8 vertices a bitmap
+// is 12.5 MB, no longer cache-resident: huge pages keep the TLB's reach over it
+// (package hugepage). The reached words are prefetched only where the bitmap is
+// larger than a core's L2 cache: below, the loads hit anyway and the prefetch is
+// overhead. Step is a function of the value alone and values leave the queue
+// sorted, so runs of pops share it: one call per run. unreached counts the vertices
+// not yet queued or settled: once it is 0 no scan can find a new neighbour.
 func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, error) {
 	g, c := in.G, NewPass(in.Pair, one)
 	n := g.N()
 	top := c.Top()
 	f := newField(n, top)
-	// Two bitmaps instead of a state byte per vertex: the inner loop tests one bit
-	// per arc, so its random reads stay within n/8 bytes (cache-resident where n
-	// bytes would not be); settled is read once per pop. FIFO entries carry their
-	// key (value, distance, binding vertex), so a pop reads the queue sequentially
-	// and writes the field once, instead of reading three arrays at random. At 10^8
-	// vertices a bitmap is 12.5 MB, no longer cache-resident: huge pages keep the
-	// TLB's reach over it (package hugepage).
 	reached := hugepage.Make[uint64]((n + 63) / 64) // queued or settled
 	settled := hugepage.Make[uint64]((n + 63) / 64)
-	// The reached words are prefetched only where the bitmap is larger than a
-	// core's L2 cache: below, the loads hit anyway and the prefetch is overhead.
 	var bitsAhead []uint64
 	if len(reached) > smallBitmap {
 		bitsAhead = reached
@@ -48,11 +51,7 @@ func (Propagate) Pass(ctx context.Context, in *Instance, one bool) (*Field, erro
 	src := in.sources(c)
 	next := 0
 	var steps int
-	// Step is a function of the value alone and values leave the queue sorted, so
-	// runs of pops share it: one call per run.
 	lastA, lastOffer := math.NaN(), 0.0
-	// unreached counts the vertices not yet queued or settled: once it is 0 no
-	// scan can find a new neighbour, so the pops that remain only settle.
 	unreached := n
 	for {
 		// Pop the smaller key; a hitting-set entry (distance 0) wins ties.

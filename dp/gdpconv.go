@@ -70,7 +70,7 @@ func GDPTangent(mu, c float64) (float64, error) {
 	}
 	w := uint(convBits)
 	h := float64(float64(mu*mu) / 2)
-	z := -(math.Log(c) + h) / mu // the estimate; the bracket certifies it
+	z := -(math.Log(c) + h) / mu       // the estimate; the bracket certifies it
 	eta := 1e-14 * max(1, math.Abs(z)) // the bracket costs about 2·φ·eta of slack
 	for range 60 {
 		zl, zh := z-eta, z+eta

@@ -194,6 +194,31 @@ func TestTradeoffHandValues(t *testing.T) {
 	}
 }
 
+// At the ends: U*(0) = 1 − f_s(0) and L*(1) = f_s(0), with f_s(0) = max(f(0), f⁻¹(0)).
+// For f(x) = max(0, 0.9 − x) (the curve of ε = 0, δ = 0.1), f(0) = 0.9 and f hits 0
+// at 0.9, so U*(0) = 0.1 (a dataset with p_one = 0 may have a neighbour at 0.1, as
+// under (0, 0.1)-DP) and L*(1) = 0.9; U*(1) = 1, L*(0) = 0.
+func TestTradeoffEnds(t *testing.T) {
+	p := mustTradeoff(t, []float64{0, 0.9, 1}, []float64{0.9, 0, 0})
+	ed, err := New(0, 0.1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1 − 0.9 with the float64 0.9 (a hair above 9/10): just below the float64 0.1.
+	if got, want := p.Upper(0), ratRD(new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFloat64(0.9))); got != want || math.Abs(got-ed.Upper(0)) > 1e-16 {
+		t.Errorf("Upper(0) = %v, want RD(1 − 0.9) = %v ≈ the (0, 0.1) pair's %v", got, want, ed.Upper(0))
+	}
+	if got := p.Lower(1); got != 0.9 || got != ed.Lower(1) {
+		t.Errorf("Lower(1) = %v, want 0.9 = the (0, 0.1) pair's %v", got, ed.Lower(1))
+	}
+	if p.Upper(1) != 1 || p.Lower(0) != 0 {
+		t.Errorf("Upper(1) = %v, Lower(0) = %v", p.Upper(1), p.Lower(0))
+	}
+	if !p.Allowed(0, p.Upper(0)) || p.Allowed(0, math.Nextafter(p.Upper(0), 1)) {
+		t.Errorf("Allowed(0, ·) does not stop at Upper(0) = %v", p.Upper(0))
+	}
+}
+
 // The trade-off curve of (ε,δ)-DP, f(x) = max(0, 1 − δ − e^ε x, e^−ε(1 − δ − x)),
 // sampled at its two kinks, gives back the (ε,δ) bounds (up to the rounding of the
 // kinks to float64): the f-DP reading of today's pair.

@@ -41,6 +41,14 @@
 //     the extended mechanism rounded down. Stop when UB − utility ≤ gap·utility, else
 //     iterate further.
 //
+// Every framework (lines.go, docs/DESIGN.md §11.7): the rows above are one family
+// per line c·a + d of the framework's U* (e^ε and δ replaced by c and d) — one line
+// for (ε,δ), one per profile row, one per piece of a trade-off curve (the LP is
+// exact), and for μ-GDP chords below U* in the solve (an inner polytope) with the
+// parallel tangents above it in the certificate (an outer one). "DP" below means
+// the job's framework; for μ-GDP, Upper bounds the outer LP, hence every μ-GDP
+// mechanism, and the gap covers the relaxation.
+//
 // Invariants:
 //
 //  1. Result.Upper ≥ the LP optimum, for the true e^ε and the exact real arithmetic of

@@ -48,14 +48,14 @@ func (p *Problem) check() error {
 // edge hold (for the other frameworks: iff the edge meets the lines' pair). The
 // objective is maximise c0 + Σ s_v·x_v with s_v = ±w(v).
 type lp struct {
-	g      *graph.Graph
-	rev    []uint32  // rev[p]: position of the reverse arc (v→u) of arc p (u→v)
-	s      []float64 // objective coefficient of x_v
-	c0     float64   // Σ of the answer-0 weights: p_true = 1 − x there
-	lines  []line    // the row families (lines.go); (ε,δ) has one
-	tau    []float64 // diagonal primal steps 1/Σ_i |K_iv| = 1/(deg(v)·Σ_j (a_j + b_j)); 0 if isolated
-	sigma  []float64 // dual step of line j's rows, 1/Σ_v |K_pv| = 1/(a_j + b_j) (line.a, line.b)
-	parts  [][2]int32
+	g     *graph.Graph
+	rev   []uint32  // rev[p]: position of the reverse arc (v→u) of arc p (u→v)
+	s     []float64 // objective coefficient of x_v
+	c0    float64   // Σ of the answer-0 weights: p_true = 1 − x there
+	lines []line    // the row families (lines.go); (ε,δ) has one
+	tau   []float64 // diagonal primal steps 1/Σ_i |K_iv| = 1/(deg(v)·Σ_j (a_j + b_j)); 0 if isolated
+	sigma []float64 // dual step of line j's rows, 1/Σ_v |K_pv| = 1/(a_j + b_j) (line.a, line.b)
+	parts [][2]int32
 
 	// The box of x_v by v's answer c (Floors): [boxLo[c], boxHi[c]], [0, 1] without
 	// floors; certHi[0] is RU(1 − Floor[0]), the real box's end rounded outward, for

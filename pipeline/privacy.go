@@ -59,7 +59,20 @@ const (
 // that is not a valid (ε, δ) is an *ingest.InputError (exit 3). Without metadata,
 // ε must be stated; δ too when needDelta (release: what is charged must not be
 // assumed), else it is 0 (verify and report: auditing at δ = 0 is the strictest).
+// A mechanism whose metadata states another framework (graphdp.framework) resolves
+// to that framework's pair (Privacy.Pair), and nothing may be stated beside it.
 func ResolvePrivacy(file string, meta map[string]string, st Stated, needDelta bool) (Privacy, error) {
+	if f, ok := meta[metaFramework]; ok && f != ledger.Framework {
+		// Another framework (issue 26): its pair, from the metadata that states it.
+		p, ok, err := pairFromMetadata(meta)
+		if err != nil || !ok {
+			return Privacy{}, &ingest.InputError{File: file, Row: -1, Column: metaFramework, Err: ingest.ErrRange, Msg: "metadata " + metaFramework + ": " + fmt.Sprintf("privacy framework %q: %v", f, err)}
+		}
+		if st.Epsilon != nil || st.Delta != nil {
+			return Privacy{}, &ConfigError{Problems: []string{fmt.Sprintf("epsilon/delta: given, but %s says it was built for %s (%s); a mechanism's own metadata says what it guarantees: drop epsilon and delta", file, p, metaFramework)}}
+		}
+		return Privacy{Framework: f, Pair: p, Source: ledger.SourceMetadata}, nil
+	}
 	es, hasE := meta[metaEpsilon]
 	ds, hasD := meta[metaDelta]
 	if !hasE && !hasD {
@@ -81,9 +94,6 @@ func ResolvePrivacy(file string, meta map[string]string, st Stated, needDelta bo
 	}
 	bad := func(key, msg string) error {
 		return &ingest.InputError{File: file, Row: -1, Column: key, Err: ingest.ErrRange, Msg: "metadata " + key + ": " + msg}
-	}
-	if f, ok := meta[metaFramework]; ok && f != ledger.Framework {
-		return Privacy{}, bad(metaFramework, fmt.Sprintf("privacy framework %q; this graphdp knows only %q", f, ledger.Framework))
 	}
 	if !hasE || !hasD {
 		missing := metaDelta

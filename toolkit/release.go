@@ -58,6 +58,9 @@ type Released struct {
 	Privacy   pipeline.Privacy
 	// Budget is the ledger's budget when a ledger recorded the release.
 	Budget *ledger.Budget
+	// Charged is, with a ledger, the (ε, δ) charged to each dataset: Privacy's own
+	// for an (ε,δ) mechanism, the one chargeAs chose for another framework.
+	Charged *pipeline.Privacy
 	// DryRun: nothing was drawn, recorded or written; ReleaseID is empty, and
 	// Plan says what the release would do.
 	DryRun bool
@@ -149,10 +152,14 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	}
 	// Nothing derived from the true answers: no hash of the mechanism (a file that
 	// holds the answer column) nor of anything else; ε, δ and a random id.
-	meta := pipeline.OutputMetadata(priv.Epsilon, priv.Delta, nil, map[string]string{
+	extra := map[string]string{
 		"graphdp.release.id":      id,
 		"graphdp.release.sampler": "exact Bernoulli(p_one): uniform bits from crypto/rand against the binary expansion of p_one",
-	})
+	}
+	meta := pipeline.OutputMetadata(priv.Epsilon, priv.Delta, nil, extra)
+	if priv.Framework != ledger.Framework { // the mechanism's framework and its parameters
+		meta = (*pipeline.Loaded)(nil).Metadata(priv.Pair, "", extra)
+	}
 	out := &Released{Rows: len(rows), Out: job.Out, ReleaseID: id, Privacy: priv}
 	if job.Ledger == "" {
 		if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
@@ -160,10 +167,11 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 		}
 		return out, nil
 	}
-	w, err := spend(job, m, ids, id, priv)
+	w, charged, err := spend(job, m, ids, id, priv)
 	if err != nil {
 		return nil, err
 	}
+	out.Charged = &charged
 	defer w.Close()
 	b := w.Budget
 	out.Budget = &b
@@ -197,12 +205,12 @@ func (e *publishedError) Unwrap() error { return e.Err }
 // spend locks the ledger, verifies it whole, refuses a release past its budget (a
 // *RejectError, ledger unchanged) and otherwise records it, durably, before the
 // file is written: the returned writer stays locked until the caller closes it.
-func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, priv pipeline.Privacy) (*ledger.Writer, error) {
+func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, priv pipeline.Privacy) (*ledger.Writer, pipeline.Privacy, error) {
 	w, err := ledger.Open(job.Ledger)
 	if err != nil {
-		return nil, err
+		return nil, priv, err
 	}
-	fail := func(err error) (*ledger.Writer, error) { w.Close(); return nil, err }
+	fail := func(err error) (*ledger.Writer, pipeline.Privacy, error) { w.Close(); return nil, priv, err }
 	li, err := w.Stat()
 	if err != nil {
 		return fail(err)
@@ -210,7 +218,7 @@ func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, pr
 	if err := sameFiles(li, job); err != nil {
 		return fail(err)
 	}
-	if err := fits(job, w.Ledger, ids, priv); err != nil {
+	if priv, err = fits(job, w.Ledger, ids, priv); err != nil {
 		return fail(err)
 	}
 	now := time.Now
@@ -222,7 +230,7 @@ func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, pr
 	if err := w.AppendRelease(r, now()); err != nil {
 		return fail(err)
 	}
-	return w, nil
+	return w, priv, nil
 }
 
 // planRelease is a release's dry run once the ids are resolved: with a ledger,
@@ -244,9 +252,10 @@ func planRelease(job ReleaseJob, ids []string, priv pipeline.Privacy) (*Released
 	if err := sameFiles(li, job); err != nil {
 		return nil, err
 	}
-	if err := fits(job, l, ids, priv); err != nil {
+	if priv, err = fits(job, l, ids, priv); err != nil {
 		return nil, err
 	}
+	out.Charged = &priv
 	b := l.Budget
 	out.Budget = &b
 	p := ledger.Point{Epsilon: priv.Epsilon, Delta: priv.Delta}
@@ -261,7 +270,9 @@ func planRelease(job ReleaseJob, ids []string, priv pipeline.Privacy) (*Released
 // fits refuses a release the ledger l does not allow: budget figures the operator
 // expects that are not the ledger's (a *ConfigError), or datasets it would take
 // past the budget (a *RejectError).
-func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy) error {
+// A mechanism of another framework is charged as the (ε, δ) chargeAs gives, which
+// is returned.
+func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy) (pipeline.Privacy, error) {
 	var probs []string
 	if job.BudgetEpsilon != nil && *job.BudgetEpsilon != l.Budget.Epsilon {
 		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*job.BudgetEpsilon), job.Ledger, words.Num(l.Budget.Epsilon)))
@@ -270,7 +281,11 @@ func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy)
 		probs = append(probs, fmt.Sprintf("budget-delta: %s was given, but the ledger %s has the budget δ = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*job.BudgetDelta), job.Ledger, words.Num(l.Budget.Delta)))
 	}
 	if len(probs) > 0 {
-		return &pipeline.ConfigError{Problems: probs}
+		return priv, &pipeline.ConfigError{Problems: probs}
+	}
+	priv, err := chargeAs(l, ids, priv)
+	if err != nil {
+		return priv, err
 	}
 	p := ledger.Point{Epsilon: priv.Epsilon, Delta: priv.Delta}
 	over, total := l.Check(ids, p, 10)
@@ -280,11 +295,11 @@ func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy)
 			lines = append(lines, fmt.Sprintf("id %s: %s so far spent ε = %s, δ = %s; with this release ε = %s, δ = %s (%s)",
 				words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Num(o.Before.Epsilon), words.Num(o.Before.Delta), words.Num(o.After.Epsilon), words.Num(o.After.Delta), composition(o.After)))
 		}
-		return &pipeline.RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
+		return priv, &pipeline.RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
 			Head: fmt.Sprintf("this release (ε = %s, δ = %s per dataset, from %s) would take %d of %d requested datasets past the budget ε = %s, δ = %s; nothing written, ledger unchanged",
 				words.Num(priv.Epsilon), words.Num(priv.Delta), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Epsilon), words.Num(l.Budget.Delta))}
 	}
-	return nil
+	return priv, nil
 }
 
 // composition names the accounting of a charge.

@@ -132,7 +132,14 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 		if p.Source == ledger.SourceStated {
 			from = "as given"
 		}
-		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (ε = %g, δ = %g each, %s), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, p.Epsilon, p.Delta, from, r.Out)
+		spent := fmt.Sprintf("ε = %g, δ = %g each", p.Epsilon, p.Delta)
+		if p.Framework != ledger.Framework {
+			spent = p.Pair.String() + " each"
+		}
+		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (%s, %s), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, spent, from, r.Out)
+		if c := r.Charged; c != nil && p.Framework != ledger.Framework {
+			fmt.Fprintf(e.stderr, "  charged to each dataset as ε = %g, δ = %g, which it guarantees (docs/LEDGER.md, \"Other frameworks\")\n", c.Epsilon, c.Delta)
+		}
 		if r.Budget != nil {
 			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget ε = %g, δ = %g per dataset; graphdp ledger show %s)\n", o.job.Ledger, r.ReleaseID, r.Budget.Epsilon, r.Budget.Delta, o.job.Ledger)
 		}
@@ -148,8 +155,10 @@ type releaseJSON struct {
 	Out           string        `json:"out"`
 	Rows          int           `json:"rows"`
 	ReleaseID     string        `json:"release_id"` // "" in a dry run
-	Epsilon       float64       `json:"epsilon"`    // spent by each dataset
+	Epsilon       float64       `json:"epsilon"`    // spent by each dataset (with a ledger: charged)
 	Delta         float64       `json:"delta"`
+	Framework     string        `json:"framework"`      // the mechanism's privacy framework
+	Privacy       string        `json:"privacy"`        // it and its parameters, in words
 	PrivacySource string        `json:"privacy_source"` // metadata or stated
 	Ledger        string        `json:"ledger"`         // "" without --ledger
 	Budget        *ledger.Point `json:"budget"`         // the ledger's; null without one
@@ -166,7 +175,14 @@ type releaseDatasetJSON struct {
 
 func releaseDoc(job toolkit.ReleaseJob, r *toolkit.Released) releaseJSON {
 	d := releaseJSON{DryRun: r.DryRun, Mechanism: job.Mechanism, Out: r.Out, Rows: r.Rows, ReleaseID: r.ReleaseID,
-		Epsilon: r.Privacy.Epsilon, Delta: r.Privacy.Delta, PrivacySource: r.Privacy.Source, Ledger: job.Ledger}
+		Epsilon: r.Privacy.Epsilon, Delta: r.Privacy.Delta, PrivacySource: r.Privacy.Source, Ledger: job.Ledger,
+		Framework: r.Privacy.Framework, Privacy: fmt.Sprintf("(ε,δ)-DP with ε = %v, δ = %v", r.Privacy.Epsilon, r.Privacy.Delta)}
+	if r.Privacy.Framework != ledger.Framework {
+		d.Privacy = r.Privacy.Pair.String()
+	}
+	if r.Charged != nil {
+		d.Epsilon, d.Delta = r.Charged.Epsilon, r.Charged.Delta
+	}
 	if r.Budget != nil {
 		d.Budget = &ledger.Point{Epsilon: r.Budget.Epsilon, Delta: r.Budget.Delta}
 	}

@@ -1,0 +1,116 @@
+package toolkit
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/ledger"
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+// chargeAs is the (ε, δ) a release of a mechanism built under priv's framework is
+// charged to the (ε,δ) ledger l for the datasets ids (docs/LEDGER.md, "Other
+// frameworks"). Each rule states a true (ε, δ) guarantee of the mechanism, so the
+// ledger's composition stays sound; the entry is an ordinary (ε, δ) release, which
+// every graphdp that reads ledgers verifies.
+//
+//   - (ε,δ): its own (ε, δ).
+//   - A privacy profile: the mechanism is (ε_i, δ_i)-DP for every row i; the row
+//     of smallest ε (then δ) that keeps every dataset within the budget, or, if
+//     none does, the smallest-ε row (the release is then refused as over budget).
+//   - μ-GDP: the mechanism is (ε, δ(ε))-DP for every ε ≥ 0 with the exact
+//     conversion δ(ε) = Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2), bounded above by
+//     dp.GDPDelta. ε is chosen to spend the same fraction t of what is left of
+//     both budgets (the most-spent dataset's basic-composition remainders ε_r and
+//     δ_r): the smallest t in [0, 1] with δ(t·ε_r) ≤ t·δ_r, found by bisection; t = 1
+//     when none fits (refused as over budget).
+//   - A trade-off curve: no rule (refused, *pipeline.ConfigError).
+func chargeAs(l *ledger.Ledger, ids []string, priv pipeline.Privacy) (pipeline.Privacy, error) {
+	out := pipeline.Privacy{Framework: ledger.Framework, Source: priv.Source}
+	switch dp.Framework(priv.Framework) {
+	case dp.EpsilonDelta:
+		return priv, nil
+	case dp.Profile:
+		eps, delta := priv.Pair.Profile()
+		order := make([]int, len(eps))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			if eps[a] != eps[b] {
+				return cmpF(eps[a], eps[b])
+			}
+			return cmpF(delta[a], delta[b])
+		})
+		for _, i := range order {
+			if _, total := l.Check(ids, ledger.Point{Epsilon: eps[i], Delta: delta[i]}, 0); total == 0 {
+				out.Epsilon, out.Delta = eps[i], delta[i]
+				return out, nil
+			}
+		}
+		out.Epsilon, out.Delta = eps[order[0]], delta[order[0]]
+		return out, nil
+	case dp.GaussianDP:
+		return gdpCharge(l, ids, priv.Pair.Mu(), out)
+	}
+	return pipeline.Privacy{}, &pipeline.ConfigError{Problems: []string{fmt.Sprintf(
+		"ledger: the mechanism was built for %s, and the ledger has no rule to charge a trade-off curve to an (ε, δ) budget yet; release it without --ledger (its metadata states the curve), or build it under --privacy-profile with the (ε, δ) pairs the curve guarantees", priv.Pair)}}
+}
+
+func cmpF(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// gdpCharge is chargeAs's μ-GDP rule.
+func gdpCharge(l *ledger.Ledger, ids []string, mu float64, out pipeline.Privacy) (pipeline.Privacy, error) {
+	remE, remD := l.Budget.Epsilon, l.Budget.Delta
+	for _, id := range ids {
+		a, _ := l.Account(id)
+		remE, remD = min(remE, l.Budget.Epsilon-a.Basic.Epsilon), min(remD, l.Budget.Delta-a.Basic.Delta)
+	}
+	remE, remD = max(remE, 0), max(remD, 0)
+	delta := func(t float64) (float64, error) {
+		return dp.GDPDelta(mu, min(t*remE, math.Nextafter(dp.MaxEpsilon, 0)*0.999))
+	}
+	fitsAt := func(t float64) (bool, error) {
+		d, err := delta(t)
+		return d <= t*remD, err
+	}
+	t := 1.0
+	if ok, err := fitsAt(1); err != nil {
+		return pipeline.Privacy{}, err
+	} else if ok {
+		lo := 0.0 // fitsAt(lo) false or lo = 0; fitsAt(t) true
+		for range 60 {
+			mid := (lo + t) / 2
+			ok, err := fitsAt(mid)
+			if err != nil {
+				return pipeline.Privacy{}, err
+			}
+			if ok {
+				t = mid
+			} else {
+				lo = mid
+			}
+		}
+	}
+	e := min(t*remE, math.Nextafter(dp.MaxEpsilon, 0)*0.999)
+	d, err := dp.GDPDelta(mu, e)
+	if err != nil {
+		return pipeline.Privacy{}, err
+	}
+	if d >= 1 {
+		return pipeline.Privacy{}, &pipeline.ConfigError{Problems: []string{fmt.Sprintf(
+			"ledger: a %v-GDP release is (ε, δ)-DP only with δ ≥ 1 at ε = %v, what the budget leaves: it cannot be charged", mu, e)}}
+	}
+	out.Epsilon, out.Delta = e, d
+	return out, nil
+}
