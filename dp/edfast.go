@@ -72,7 +72,7 @@ func affine(a1, a2, b1, b2, b3 float64, k xf) (xf, bool) {
 // oneMinus is the sign of c = 1 − a − δ for a in (0, 1): RN(RN(1 − a) − δ) is within
 // 2^−52 of c (each TwoSum's dropped part is at most half an ulp of a value ≤ 1), so
 // its sign is c's once it is at least 2^−50 away from 0; ok is false otherwise.
-func (p EpsDelta) oneMinus(a float64) (sign int, ok bool) {
+func (p *EpsDelta) oneMinus(a float64) (sign int, ok bool) {
 	s := float64(1-a) - p.Delta
 	switch {
 	case s >= 0x1p-50:
@@ -85,7 +85,7 @@ func (p EpsDelta) oneMinus(a float64) (sign int, ok bool) {
 
 // upperFast is upperDD's value by affine (ok false: not decided here). It chooses
 // branches as upperDD does.
-func (p EpsDelta) upperFast(a float64) (float64, bool) {
+func (p *EpsDelta) upperFast(a float64) (float64, bool) {
 	if !p.fast || !(a > 0 && a < 1) {
 		return 0, false
 	}
@@ -131,7 +131,7 @@ func (p EpsDelta) upperFast(a float64) (float64, bool) {
 }
 
 // lowerFast is lowerDD's value by affine (ok false: not decided here).
-func (p EpsDelta) lowerFast(a float64) (float64, bool) {
+func (p *EpsDelta) lowerFast(a float64) (float64, bool) {
 	if !p.fast || !(a > 0 && a < 1) {
 		return 0, false
 	}

@@ -88,3 +88,26 @@ func TestGDPTangentMatchesOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestGDPEpsilon: the ε returned is a true guarantee (the oracle's δ(ε) ≤ δ) and
+// nearly the smallest (the oracle's δ just below it exceeds δ); μ = 1, δ = 1e-6 gives
+// the README's 4.8866 when rounded up.
+func TestGDPEpsilon(t *testing.T) {
+	for _, c := range [][2]float64{{1, 1e-6}, {0.5, 1e-5}, {2, 1e-3}, {0.1, 1e-9}, {5, 1e-6}} {
+		e, err := GDPEpsilon(c[0], c[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, _ := oDelta(c[0], e).Float64()
+		below, _ := oDelta(c[0], e*(1-1e-9)).Float64()
+		if at > c[1] || below <= c[1] {
+			t.Errorf("μ = %v, δ = %v: ε = %v has oracle δ %v, and δ %v just below it", c[0], c[1], e, at, below)
+		}
+	}
+	if e, _ := GDPEpsilon(1, 1e-6); math.Ceil(e*1e4)/1e4 != 4.8866 {
+		t.Errorf("GDPEpsilon(1, 1e-6) = %v, README says 4.8866 rounded up", e)
+	}
+	if _, err := GDPEpsilon(1, 0); err == nil {
+		t.Error("δ = 0: no error")
+	}
+}

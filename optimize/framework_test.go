@@ -115,9 +115,9 @@ func randomCurve(t *testing.T, r *rand.Rand) (dp.Pair, [][2]*big.Rat) {
 // mechanism passes the framework's exact audit and re-solves bit for bit.
 func TestProfileAndCurveMatchExactLP(t *testing.T) {
 	r := rand.New(rand.NewPCG(26, 1))
-	count := 60
+	count := 40
 	if testing.Short() {
-		count = 20
+		count = 12
 	}
 	for i := range count {
 		in := randomInstance(t, r, 2+r.IntN(8))

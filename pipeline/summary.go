@@ -24,6 +24,9 @@ func (s *Summary) SetPrivacy(job *Job, pair dp.Pair) {
 	if pair.Framework() == dp.GaussianDP {
 		mu := pair.Mu()
 		s.GDPMu = &mu
+		if e, err := dp.GDPEpsilon(mu, 1e-6); err == nil {
+			s.GDPEpsilon6 = &e
+		}
 	}
 	s.PrivacyProfile, s.Tradeoff = job.PrivacyProfile, job.Tradeoff
 }
@@ -39,9 +42,13 @@ type Summary struct {
 	// Framework is the privacy framework (dp.Framework); Privacy says it and its
 	// parameters in words; GDPMu, PrivacyProfile and Tradeoff are the other
 	// frameworks' parameters (Epsilon and Delta are 0 for them).
-	Framework      string   `json:"framework"`
-	Privacy        string   `json:"privacy"`
-	GDPMu          *float64 `json:"gdp_mu,omitempty"`
+	Framework string   `json:"framework"`
+	Privacy   string   `json:"privacy"`
+	GDPMu     *float64 `json:"gdp_mu,omitempty"`
+	// GDPEpsilon6 is, for μ-GDP, an ε at which the mechanism is certainly
+	// (ε, 10⁻⁶)-DP (dp.GDPEpsilon: the exact conversion, bounded above): the (ε, δ)
+	// μ-GDP implies, for comparison with an (ε,δ) run (README, "Privacy frameworks").
+	GDPEpsilon6    *float64 `json:"gdp_epsilon_at_delta_1e-6,omitempty"`
 	PrivacyProfile string   `json:"privacy_profile,omitempty"`
 	Tradeoff       string   `json:"tradeoff,omitempty"`
 	Inputs         struct {
@@ -172,6 +179,9 @@ func (s *Summary) Human(w io.Writer) {
 		words.Count(s.Duplicates, "duplicate", "duplicates"), words.Count(s.SelfLoops, "self-loop", "self-loops"), components)
 	if s.Framework != "" && s.Framework != string(dp.EpsilonDelta) {
 		fmt.Fprintf(w, "  privacy: %s\n", s.Privacy)
+		if s.GDPEpsilon6 != nil {
+			fmt.Fprintf(w, "  implies (ε, δ)-DP at δ = 1e-06 with ε = %.6g (a mechanism built for that (ε, δ) is not μ-GDP in general)\n", *s.GDPEpsilon6)
+		}
 	}
 	fmt.Fprintf(w, "  hitting set: %s, %s, %d uncovered; feasible: %v\n",
 		words.Count(int64(s.HittingSet), "vertex", "vertices"), words.Count(s.BoundaryEdges, "boundary edge", "boundary edges"), s.Uncovered, s.Feasible)

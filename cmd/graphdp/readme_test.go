@@ -212,6 +212,14 @@ func TestREADME(t *testing.T) {
 			}
 			return s.MeanPTrue
 		}
+		// README's ε: the 1-GDP summary's implied ε at δ = 1e-6, rounded up to 4.8866.
+		b, _ := os.ReadFile(filepath.Join(dir, "gdp.json"))
+		var gs struct {
+			E *float64 `json:"gdp_epsilon_at_delta_1e-6"`
+		}
+		if err := json.Unmarshal(b, &gs); err != nil || gs.E == nil || math.Ceil(*gs.E*1e4)/1e4 != 4.8866 {
+			t.Errorf("gdp.json's gdp_epsilon_at_delta_1e-6 is %v (%v); README runs the implied mechanism at ε = 4.8866", gs.E, err)
+		}
 		// README's figures: mean p_true 0.8349 (1-GDP) and 0.9419 (the implied (ε,δ)).
 		if g, i := mean("gdp.json"), mean("implied.json"); math.Abs(g-0.8349) > 5e-5 || math.Abs(i-0.9419) > 5e-5 {
 			t.Errorf("mean p_true %v (gdp) and %v (implied); README says 0.8349 and 0.9419", g, i)
