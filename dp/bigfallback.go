@@ -29,7 +29,7 @@ func opposite(mode big.RoundingMode) big.RoundingMode {
 	return big.ToNegativeInf
 }
 
-// rd and ru round a big.Float down and up to a float64.
+// rd rounds a big.Float down to a float64 (BigUp: up).
 func rd(x *big.Float) float64 {
 	f, acc := x.Float64()
 	if acc == big.Above {
@@ -38,7 +38,9 @@ func rd(x *big.Float) float64 {
 	return f
 }
 
-func ru(x *big.Float) float64 {
+// BigUp is the smallest float64 ≥ x: x rounded up (the ledger sums spent budgets
+// with it, so that a total is never understated).
+func BigUp(x *big.Float) float64 {
 	f, acc := x.Float64()
 	if acc == big.Below {
 		f = math.Nextafter(f, math.Inf(1))
@@ -57,7 +59,7 @@ func exactSum(vals ...float64) *big.Float {
 
 // enclosure evaluates f at both ends of the e^ε enclosure with outward rounding until
 // round(lower end) == round(upper end). increasing says whether f grows with e^ε;
-// round is rd or ru; safe is the end to return if precision runs out.
+// round is rd or BigUp; safe is the end to return if precision runs out.
 func (p EpsDelta) enclosure(f func(e *big.Float, prec uint, mode big.RoundingMode) *big.Float,
 	increasing bool, round func(*big.Float) float64, safeLow bool) float64 {
 	for prec := uint(startBits); ; prec *= 2 {
@@ -90,7 +92,7 @@ func (p EpsDelta) upperBig(a float64) float64 {
 func (p EpsDelta) lowerBig(a float64) float64 {
 	b := p.enclosure(func(e *big.Float, prec uint, mode big.RoundingMode) *big.Float {
 		return lowerAt(a, p.Delta, e, prec, mode)
-	}, false, ru, false)
+	}, false, BigUp, false)
 	return min(b, a)
 }
 

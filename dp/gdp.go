@@ -95,7 +95,7 @@ var ddFallbacks atomic.Int64
 // shiftedBig is shifted from math/big enclosures at growing precision.
 func (g *gdp) shiftedBig(a, s float64, down bool) float64 {
 	fs := new(big.Float).SetFloat64(s)
-	round := ru
+	round := BigUp
 	if down {
 		round = rd
 	}

@@ -183,7 +183,7 @@ func oRound(x *big.Float, down bool) (float64, bool) {
 		if down {
 			return rd(v)
 		}
-		return ru(v)
+		return BigUp(v)
 	}
 	return r(lo), r(lo) == r(hi)
 }

@@ -51,7 +51,7 @@ func GDPDelta(mu, epsilon float64) (float64, error) {
 	if d.Sign() < 0 {
 		return 0, nil // δ(ε) ≥ 0 exactly; the enclosure's width only
 	}
-	return min(ru(d), 1), nil
+	return min(BigUp(d), 1), nil
 }
 
 // GDPTangent is an intercept d, rounded up to a float64, with U*(a) ≤ c·a + d for
@@ -81,7 +81,7 @@ func GDPTangent(mu, c float64) (float64, error) {
 			p2, _ := phiBounds(new(big.Float).SetFloat64(zl), w)
 			sub := bf(2*w, big.ToNegativeInf).Mul(new(big.Float).SetFloat64(c), p2)
 			d := bf(2*w, big.ToPositiveInf).Sub(p1, sub)
-			return ru(d), nil
+			return BigUp(d), nil
 		}
 		eta *= 4
 	}

@@ -78,7 +78,7 @@ func TestBoundsMatchOracle(t *testing.T) {
 			p := mustPair(t, eps, delta)
 			for _, a := range testPoints(p, n, math.Float64bits(eps)^math.Float64bits(delta)) {
 				u, l := p.Upper(a), p.Lower(a)
-				wantU, wantL := rd(oracleU(eps, delta, a)), ru(oracleL(eps, delta, a))
+				wantU, wantL := rd(oracleU(eps, delta, a)), BigUp(oracleL(eps, delta, a))
 				if u != wantU {
 					t.Fatalf("ε=%v δ=%v: Upper(%v) = %v, exact RD(U*) = %v", eps, delta, a, u, wantU)
 				}

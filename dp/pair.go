@@ -245,5 +245,5 @@ func (p EpsDelta) Allowed(x, y float64) bool {
 func (p EpsDelta) EBounds() (lo, hi float64) {
 	x := p.eps
 	err := new(big.Float).SetFloat64(x.err)
-	return rd(exactSum(x.hi, x.lo).Sub(exactSum(x.hi, x.lo), err)), ru(exactSum(x.hi, x.lo).Add(exactSum(x.hi, x.lo), err))
+	return rd(exactSum(x.hi, x.lo).Sub(exactSum(x.hi, x.lo), err)), BigUp(exactSum(x.hi, x.lo).Add(exactSum(x.hi, x.lo), err))
 }

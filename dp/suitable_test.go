@@ -180,7 +180,7 @@ func TestTradeoffHandValues(t *testing.T) {
 	if x.Sign() == 0 {
 		t.Fatal()
 	}
-	if got, want := p.Upper(0.1), ratRD(u); got != want {
+	if got, want := p.Upper(0.1), RatDown(u); got != want {
 		t.Errorf("Upper(0.1) = %v, want RD(0.7 − f's rounding) = %v", got, want)
 	}
 	// f(0.9) = 0.1 − 0.1·(0.7/0.8) = 0.0125 for the float 0.9 up to its rounding.
@@ -205,7 +205,7 @@ func TestTradeoffEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 1 − 0.9 with the float64 0.9 (a hair above 9/10): just below the float64 0.1.
-	if got, want := p.Upper(0), ratRD(new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFloat64(0.9))); got != want || math.Abs(got-ed.Upper(0)) > 1e-16 {
+	if got, want := p.Upper(0), RatDown(new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFloat64(0.9))); got != want || math.Abs(got-ed.Upper(0)) > 1e-16 {
 		t.Errorf("Upper(0) = %v, want RD(1 − 0.9) = %v ≈ the (0, 0.1) pair's %v", got, want, ed.Upper(0))
 	}
 	if got := p.Lower(1); got != 0.9 || got != ed.Lower(1) {

@@ -137,7 +137,7 @@ func (t *tradeoff) upper(a float64) float64 {
 	}
 	x := new(big.Rat).SetFloat64(a)
 	u := new(big.Rat).Sub(big.NewRat(1, 1), t.fs(x))
-	b := max(ratRD(u), a)
+	b := max(RatDown(u), a)
 	t.up.put(a, b)
 	return b
 }
@@ -151,7 +151,7 @@ func (t *tradeoff) lower(a float64) float64 {
 		return b
 	}
 	x := new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFloat64(a))
-	b := min(ratRU(t.fs(x)), a)
+	b := min(RatUp(t.fs(x)), a)
 	t.down.put(a, b)
 	return b
 }
@@ -160,8 +160,10 @@ func (t *tradeoff) safe(a float64) (lo, up float64) {
 	return t.grid.safe(a, t.lower, t.upper)
 }
 
-// ratRD and ratRU round a rational down and up to a float64.
-func ratRD(r *big.Rat) float64 {
+// RatDown is the largest float64 ≤ r: r rounded down (RatUp: up). Bounds made
+// from exact rationals (a curve's chords here and in package optimize) round
+// outward through them.
+func RatDown(r *big.Rat) float64 {
 	f, _ := r.Float64()
 	if new(big.Rat).SetFloat64(f).Cmp(r) > 0 {
 		f = math.Nextafter(f, math.Inf(-1))
@@ -169,7 +171,8 @@ func ratRD(r *big.Rat) float64 {
 	return f
 }
 
-func ratRU(r *big.Rat) float64 {
+// RatUp is the smallest float64 ≥ r.
+func RatUp(r *big.Rat) float64 {
 	f, _ := r.Float64()
 	if new(big.Rat).SetFloat64(f).Cmp(r) < 0 {
 		f = math.Nextafter(f, math.Inf(1))

@@ -206,9 +206,9 @@ func buildStringIndex(ids []string) (*Index, *duplicate) {
 	return x, nil
 }
 
-// NewIndex indexes ids (for callers that build vertices without a file, such
+// newIndex indexes ids (for callers that build vertices without a file, such
 // as tests). A repeated id is an *InputError with an empty File.
-func NewIndex(ids IDs) (*Index, error) {
+func newIndex(ids IDs) (*Index, error) {
 	if ids.Len() > math.MaxInt32 {
 		return nil, fileError("", ErrSize, "too many vertices (more than 2^31-1)")
 	}

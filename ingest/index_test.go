@@ -118,13 +118,13 @@ func TestIndexDuplicates(t *testing.T) {
 	if _, d := buildStringIndex([]string{"a", "b", "b"}); d == nil || *d != (duplicate{1, 2}) {
 		t.Errorf("string: duplicate = %v", d)
 	}
-	if _, err := NewIndex(IDs{Int: []int64{0, 1, 0}}); err == nil {
-		t.Error("NewIndex accepted a duplicate")
+	if _, err := newIndex(IDs{Int: []int64{0, 1, 0}}); err == nil {
+		t.Error("newIndex accepted a duplicate")
 	}
 }
 
 func TestIndexStrings(t *testing.T) {
-	x, err := NewIndex(IDs{Str: []string{"b", "", "a"}})
+	x, err := newIndex(IDs{Str: []string{"b", "", "a"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -185,7 +185,7 @@ func totalDelta(keep, g *big.Float, prec uint) float64 {
 	rest := new(big.Float).SetPrec(prec).SetMode(big.ToNegativeInf).Sub(one, g)
 	prod := new(big.Float).SetPrec(prec).SetMode(big.ToNegativeInf).Mul(keep, rest)
 	tot := new(big.Float).SetPrec(prec).SetMode(big.ToPositiveInf).Sub(one, prod)
-	return ceil64(tot)
+	return dp.BigUp(tot)
 }
 
 // powDown is b^n rounded down (b ≥ 0), by repeated squaring.
@@ -201,15 +201,6 @@ func powDown(b *big.Float, n int, prec uint) *big.Float {
 		}
 	}
 	return r
-}
-
-// ceil64 is the smallest float64 ≥ x (x ≥ 0).
-func ceil64(x *big.Float) float64 {
-	f, acc := x.Float64()
-	if acc == big.Below {
-		f = math.Nextafter(f, math.Inf(1))
-	}
-	return f
 }
 
 // Charge is what one dataset's releases have spent, under the accounting the

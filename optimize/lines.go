@@ -95,7 +95,7 @@ func tradeoffLines(alpha, beta []float64) ([]line, error) {
 		}
 		e, _ := c.Float64()
 		df, _ := d.Float64()
-		out = append(out, newLine(e, df, ratDown(c), ratUp(c), ratUp(d), true))
+		out = append(out, newLine(e, df, dp.RatDown(c), dp.RatUp(c), dp.RatUp(d), true))
 	}
 	for j := 0; j+1 < len(alpha); j++ {
 		a0, b0 := new(big.Rat).SetFloat64(alpha[j]), new(big.Rat).SetFloat64(beta[j])
@@ -118,23 +118,6 @@ func tradeoffLines(alpha, beta []float64) ([]line, error) {
 		out = append(out, newLine(1, 0, 1, 1, 0, true))
 	}
 	return out, nil
-}
-
-// ratDown and ratUp round a rational down and up to a float64.
-func ratDown(r *big.Rat) float64 {
-	f, _ := r.Float64()
-	if new(big.Rat).SetFloat64(f).Cmp(r) > 0 {
-		f = math.Nextafter(f, math.Inf(-1))
-	}
-	return f
-}
-
-func ratUp(r *big.Rat) float64 {
-	f, _ := r.Float64()
-	if new(big.Rat).SetFloat64(f).Cmp(r) < 0 {
-		f = math.Nextafter(f, math.Inf(1))
-	}
-	return f
 }
 
 // gdpGridZ bounds the chords' grid in z = Φ⁻¹(a): past |z| = 8 the values are

@@ -83,14 +83,18 @@ type swatch struct {
 var colourStops = [][3]float64{{0xc9, 0x3a, 0x1e}, {0xf4, 0x9a, 0x55}, {0xe9, 0xe4, 0xc9}, {0x84, 0xb6, 0xd8}, {0x2b, 0x5c, 0x9e}}
 
 // colourAt maps t in [0, 1] onto the scale.
-func colourAt(t float64) string {
-	t = math.Max(0, math.Min(1, t))
-	f := t * float64(len(colourStops)-1)
-	k := min(int(f), len(colourStops)-2)
-	u := f - float64(k)
+func colourAt(t float64) string { return ramp(colourStops, t) }
+
+// ramp maps t in [0, 1] (clamped) onto an even interpolation in sRGB between
+// stops, as a #rrggbb colour.
+func ramp(stops [][3]float64, t float64) string {
+	t = min(max(t, 0), 1)
+	x := t * float64(len(stops)-1)
+	i := min(int(x), len(stops)-2)
+	f := x - float64(i)
 	var c [3]int
-	for i := range c {
-		c[i] = int(math.Round(colourStops[k][i] + u*(colourStops[k+1][i]-colourStops[k][i])))
+	for k := range c {
+		c[k] = int(math.Round(stops[i][k] + f*(stops[i+1][k]-stops[i][k])))
 	}
 	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
 }

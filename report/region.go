@@ -350,19 +350,11 @@ func niceTicks(lo, hi float64) []float64 {
 	return ts
 }
 
-// heat maps [0, 1] to a dark-blue → yellow scale.
-func heat(t float64) string {
-	t = min(max(t, 0), 1)
-	stops := [][3]float64{{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}
-	x := t * float64(len(stops)-1)
-	i := min(int(x), len(stops)-2)
-	f := x - float64(i)
-	var c [3]int
-	for k := range c {
-		c[k] = int(math.Round(stops[i][k] + f*(stops[i+1][k]-stops[i][k])))
-	}
-	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
-}
+// heatStops is a dark-blue → yellow scale.
+var heatStops = [][3]float64{{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}}
+
+// heat maps [0, 1] to the heatStops scale.
+func heat(t float64) string { return ramp(heatStops, t) }
 
 var regionPage = mustParse(template.New("region").Funcs(template.FuncMap{
 	"g":    func(x float64) string { return fmt.Sprintf("%.10g", x) },
