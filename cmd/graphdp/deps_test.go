@@ -11,7 +11,9 @@ import (
 // rebuild takes seconds), while graphdp-beam does: a Beam import reaching cmd/graphdp through
 // any package fails here, with the chain that brings it in. Built plainly it links
 // no cloud SDK either (they would more than double a cold build: docs/PERFORMANCE.md,
-// "Issue 27"); built with -tags cloud it links them, and still no Beam.
+// "Issue 27"); built with -tags cloud it links them, and still no Beam. Built
+// either way it links no gRPC or protobuf: sink writes Parquet through
+// parquet/file, not pqarrow, whose arrow/flight import brought in 98 packages.
 func TestNoBeamInGraphdp(t *testing.T) {
 	deps := func(pkg string, flags ...string) []string {
 		args := append(append([]string{"list"}, flags...), "-deps", "-f", "{{.ImportPath}}", pkg)
@@ -25,8 +27,7 @@ func TestNoBeamInGraphdp(t *testing.T) {
 		return strings.Fields(string(out))
 	}
 	isBeam := func(p string) bool { return strings.HasPrefix(p, "github.com/apache/beam/") }
-	// The cloud SDKs internal/objstore/clouds imports; any package of theirs counts
-	// (gRPC does not: Arrow's pqarrow links it through arrow/flight).
+	// The cloud SDKs internal/objstore/clouds imports; any package of theirs counts.
 	clouds := []string{"cloud.google.com/go/storage", "github.com/aws/aws-sdk-go-v2/service/s3"}
 	isCloud := func(p string) bool {
 		return strings.HasPrefix(p, "cloud.google.com/") || strings.HasPrefix(p, "github.com/aws/") ||
@@ -45,7 +46,15 @@ func TestNoBeamInGraphdp(t *testing.T) {
 			}
 		}
 	}
+	isRPC := func(p string) bool {
+		return strings.HasPrefix(p, "google.golang.org/grpc") || strings.HasPrefix(p, "google.golang.org/protobuf")
+	}
+	rpcSeen := false
 	for _, p := range lean {
+		if isRPC(p) && !rpcSeen {
+			rpcSeen = true
+			t.Errorf("cmd/graphdp built without -tags cloud links %s (gRPC and protobuf came only through pqarrow's arrow/flight import: sink writes Parquet with parquet/file; docs/PERFORMANCE.md, \"Issue 27\")", p)
+		}
 		if isCloud(p) {
 			t.Errorf("cmd/graphdp built without -tags cloud links %s (the cloud SDKs belong to internal/objstore/clouds, imported by cmd/graphdp/cloud.go only)", p)
 		}
