@@ -122,9 +122,14 @@ func printReleasePlan(w io.Writer, job toolkit.ReleaseJob, r *toolkit.Released) 
 		moreLine(w, int64(len(ids)), shown)
 		return
 	}
-	fmt.Fprintf(w, "  ledger:    %s: budget ε = %s, δ = %s per dataset; every dataset fits (not recorded)\n", job.Ledger, words.Num(r.Budget.Epsilon), words.Num(r.Budget.Delta))
+	fmt.Fprintf(w, "  ledger:    %s: budget %s per dataset; every dataset fits (not recorded)\n", job.Ledger, budgetWords(*r.Budget))
 	for i, id := range ids[:shown] {
 		a := r.Plan.After[i]
+		if r.Budget.Mu > 0 {
+			fmt.Fprintf(w, "    id %s: %s before; after it μ = %s spent (√(Σ μᵢ²))\n",
+				words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Num(a.Mu))
+			continue
+		}
 		fmt.Fprintf(w, "    id %s: %s before; after it ε = %s, δ = %s spent (%s composition)\n",
 			words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Num(a.Epsilon), words.Num(a.Delta), a.Method)
 	}
