@@ -141,11 +141,11 @@ func (l *Ledger) apply(n int, d *decoded) error {
 	case *Repair:
 		l.Repairs = append(l.Repairs, RepairAt{n, *e})
 	case *Release:
-		if at, dup := l.releaseID[e.ReleaseID]; dup {
-			return badLine("release entry: release id %s was already recorded at line %d", e.ReleaseID, at)
-		}
 		if e.Framework != l.Header.Framework {
 			return badLine("release entry: framework %q in a %q ledger", e.Framework, l.Header.Framework)
+		}
+		if at, dup := l.releaseID[e.ReleaseID]; dup {
+			return badLine("release entry: release id %s was already recorded at line %d", e.ReleaseID, at)
 		}
 		p := Point{e.Epsilon, e.Delta}
 		with := func(s spend) spend { return s.with(p) }
