@@ -199,7 +199,9 @@ func TestGDPLedgerTamperAndMixing(t *testing.T) {
 	}
 }
 
-func hashOf(line []byte) string { return string(line[len(line)-len(lineSuffix)-64 : len(line)-len(lineSuffix)]) }
+func hashOf(line []byte) string {
+	return string(line[len(line)-len(lineSuffix)-64 : len(line)-len(lineSuffix)])
+}
 
 func entryPrev(line []byte) []byte {
 	_, after, _ := bytes.Cut(line, []byte(`"prev":"`))
