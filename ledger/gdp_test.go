@@ -136,6 +136,11 @@ func TestGDPLedgerEdge(t *testing.T) {
 	if c := l.AfterGDP("b", 0.62); c.Mu != ComposeMu(1.9, 0.62) {
 		t.Errorf("AfterGDP = %+v, want μ %v", c, ComposeMu(1.9, 0.62))
 	}
+	// Three releases at μ = 1 against a budget of √3 (as float64): the spend,
+	// √3 rounded up, is an ulp above the budget and fits within Slack.
+	if _, err := Read(newLedger(t, Budget{Mu: math.Sqrt(3)}, gdpRel(1, "a"), gdpRel(1, "a"), gdpRel(1, "a"))); err != nil {
+		t.Errorf("3 × μ = 1 within a budget of √3: %v", err)
+	}
 	// A line recording a release past the budget does not verify, hash or not.
 	ls := lines(t, path)
 	body := bytes.Replace(entryOf(ls[3]), []byte(`"mu":1.9`), []byte(`"mu":2.1`), 1)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/toolkit"
 
@@ -110,7 +111,11 @@ func printOptimizePlan(w io.Writer, oj toolkit.OptimizeJob, s *toolkit.OptimizeS
 func printReleasePlan(w io.Writer, job toolkit.ReleaseJob, r *toolkit.Released) {
 	fmt.Fprintln(w, "graphdp release --dry-run: the release passes every check; nothing drawn, recorded or written")
 	p := r.Privacy
-	fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, words.Num(p.Epsilon), words.Num(p.Delta), privacySource(p))
+	if p.Framework != ledger.Framework {
+		fmt.Fprintf(w, "  mechanism: %s: %s per dataset (%s)\n", job.Mechanism, p.Pair, privacySource(p))
+	} else {
+		fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, words.Num(p.Epsilon), words.Num(p.Delta), privacySource(p))
+	}
 	fmt.Fprintf(w, "  output:    %s (not written)\n", job.Out)
 	ids := r.Plan.IDs
 	fmt.Fprintf(w, "  datasets:  %s\n", words.Count(int64(len(ids)), "dataset", "datasets"))

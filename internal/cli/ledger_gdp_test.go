@@ -88,6 +88,18 @@ func TestLedgerGDPBudget(t *testing.T) {
 		t.Errorf("(ε, δ) raise of a μ-GDP ledger: exit %d, %s", code, stderr)
 	}
 	mustRun(t, 0, "ledger", "raise", led, "--gdp-mu", "2.5", "--reason", "quarterly review")
+	// A dry run states the μ charged and each dataset's μ after it: √4 = 2.
+	stdout, _ = mustRun(t, 0, "release", "--dry-run", "--json", "--mechanism", mech, "--id", "4", "--out", filepath.Join(dir, "d.csv"), "--ledger", led)
+	var plan struct {
+		Mu       float64 `json:"mu"`
+		BudgetMu float64 `json:"budget_mu"`
+		Datasets []struct {
+			SpentAfter ledger.Charge `json:"spent_after"`
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &plan); err != nil || plan.Mu != 1 || plan.BudgetMu != 2.5 || len(plan.Datasets) != 1 || plan.Datasets[0].SpentAfter.Mu != 2 {
+		t.Errorf("dry run: %v, %s", err, stdout)
+	}
 	if code, stderr := release(5, "1"); code != 0 {
 		t.Fatalf("fourth release after the raise: exit %d, %s", code, stderr)
 	}

@@ -137,7 +137,9 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 			spent = p.Pair.String() + " each"
 		}
 		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (%s, %s), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, spent, from, r.Out)
-		if c := r.Charged; c != nil && p.Framework != ledger.Framework {
+		if c := r.Charged; c != nil && r.Budget != nil && r.Budget.Mu > 0 {
+			fmt.Fprintf(e.stderr, "  charged to each dataset as μ = %g, composing with its earlier releases to √(Σ μᵢ²) (docs/LEDGER.md, \"A μ-GDP budget\")\n", p.Pair.Mu())
+		} else if c != nil && p.Framework != ledger.Framework {
 			fmt.Fprintf(e.stderr, "  charged to each dataset as ε = %g, δ = %g, which it guarantees (docs/LEDGER.md, \"Other frameworks\")\n", c.Epsilon, c.Delta)
 		}
 		if r.Budget != nil {
@@ -162,6 +164,7 @@ type releaseJSON struct {
 	PrivacySource string        `json:"privacy_source"`      // metadata or stated
 	Ledger        string        `json:"ledger"`              // "" without --ledger
 	Budget        *ledger.Point `json:"budget"`              // the ledger's; null without one
+	Mu            float64       `json:"mu,omitempty"`        // with a μ-GDP ledger: the μ charged to each dataset
 	BudgetMu      float64       `json:"budget_mu,omitempty"` // a μ-GDP ledger's budget
 	// Datasets, in a dry run, are the requested datasets and, with a ledger, what
 	// each would have spent after the release; null otherwise.
@@ -186,7 +189,9 @@ func releaseDoc(job toolkit.ReleaseJob, r *toolkit.Released) releaseJSON {
 	}
 	if r.Budget != nil {
 		d.Budget = &ledger.Point{Epsilon: r.Budget.Epsilon, Delta: r.Budget.Delta}
-		d.BudgetMu = r.Budget.Mu
+		if d.BudgetMu = r.Budget.Mu; d.BudgetMu > 0 {
+			d.Mu = r.Privacy.Pair.Mu()
+		}
 	}
 	if p := r.Plan; p != nil {
 		d.Datasets = make([]releaseDatasetJSON, len(p.IDs))
