@@ -211,12 +211,15 @@ type Charge struct {
 	// Method is "basic" (sums of ε and of δ) or "optimal" (the KOV theorem at the
 	// budget's δ: all releases equal).
 	Method string `json:"method"`
+	// Mu is, on a μ-GDP ledger (Method MethodGDP), the spent μ: √(Σ μᵢ²) rounded up.
+	Mu float64 `json:"mu,omitempty"`
 }
 
 // Charge methods.
 const (
 	MethodBasic   = "basic"
 	MethodOptimal = "optimal"
+	MethodGDP     = "gdp" // √(Σ μᵢ²) of μ-GDP releases (gdp.go)
 )
 
 // spend is one dataset's releases: how many, the basic-composition sums (rounded
@@ -226,6 +229,7 @@ type spend struct {
 	sum   Point
 	first Point
 	equal bool
+	sumSq float64 // μ-GDP ledgers: Σ μᵢ², each square and sum rounded up
 }
 
 // with is s after one more release spending p.
@@ -247,7 +251,10 @@ func (s spend) with(p Point) spend {
 // never more than basic composition: the family's i = 0 is (kε, 1 − (1 − δ)^k),
 // with 1 − (1 − δ)^k ≤ kδ.
 func (s spend) charge(b Budget) Charge {
-	best := Charge{s.sum.Epsilon, s.sum.Delta, MethodBasic}
+	if b.Mu > 0 {
+		return Charge{Method: MethodGDP, Mu: sqrtUp(s.sumSq)}
+	}
+	best := Charge{Epsilon: s.sum.Epsilon, Delta: s.sum.Delta, Method: MethodBasic}
 	if s.k == 0 {
 		return best
 	}
@@ -267,7 +274,7 @@ func (s spend) charge(b Budget) Charge {
 	}
 	p := pts[n-1]
 	if !within(best.Delta, b.Delta) || p.Epsilon < best.Epsilon || (p.Epsilon == best.Epsilon && p.Delta < best.Delta) {
-		best = Charge{p.Epsilon, p.Delta, MethodOptimal}
+		best = Charge{Epsilon: p.Epsilon, Delta: p.Delta, Method: MethodOptimal}
 	}
 	return best
 }
@@ -275,6 +282,9 @@ func (s spend) charge(b Budget) Charge {
 // fits reports whether s is within budget b: basic composition first, which
 // decides most cases without the optimal composition's arithmetic.
 func (s spend) fits(b Budget) bool {
+	if b.Mu > 0 {
+		return within(sqrtUp(s.sumSq), b.Mu)
+	}
 	if within(s.sum.Epsilon, b.Epsilon) && within(s.sum.Delta, b.Delta) {
 		return true
 	}
@@ -282,4 +292,9 @@ func (s spend) fits(b Budget) bool {
 }
 
 // Fits reports whether c is within the budget (with Slack).
-func (c Charge) Fits(b Budget) bool { return within(c.Epsilon, b.Epsilon) && within(c.Delta, b.Delta) }
+func (c Charge) Fits(b Budget) bool {
+	if b.Mu > 0 {
+		return within(c.Mu, b.Mu)
+	}
+	return within(c.Epsilon, b.Epsilon) && within(c.Delta, b.Delta)
+}

@@ -150,12 +150,12 @@ func TestCharge(t *testing.T) {
 		s = s.with(Point{0.1, 0})
 	}
 	// Budget δ = 0: only i = 0 fits, which is basic's ε.
-	if c := s.charge(Budget{1, 0}); c.Method != MethodBasic || c.Epsilon != mulUp(10, 0.1) || c.Delta != 0 {
+	if c := s.charge(Budget{1, 0, 0}); c.Method != MethodBasic || c.Epsilon != mulUp(10, 0.1) || c.Delta != 0 {
 		t.Errorf("δ budget 0: %+v", c)
 	}
 	// Budget δ = 1e-3: the theorem trades some δ for a smaller ε. The charge is the
 	// family's point of smallest ε with δ ≤ 1e-3, checked against the family itself.
-	c := s.charge(Budget{1, 1e-3})
+	c := s.charge(Budget{1, 1e-3, 0})
 	var want Point
 	for _, p := range KOV(10, 0.1, 0) {
 		if p.Delta <= 1e-3 {
@@ -167,7 +167,7 @@ func TestCharge(t *testing.T) {
 	}
 	// Mixed releases: basic.
 	m := s.with(Point{0.2, 0})
-	if c := m.charge(Budget{1, 1e-3}); c.Method != MethodBasic || c.Epsilon != m.sum.Epsilon {
+	if c := m.charge(Budget{1, 1e-3, 0}); c.Method != MethodBasic || c.Epsilon != m.sum.Epsilon {
 		t.Errorf("mixed: %+v", c)
 	}
 	// 3 × 0.1 fits 0.3 (Slack), 4 × 0.1 does not.
@@ -175,7 +175,7 @@ func TestCharge(t *testing.T) {
 	for range 3 {
 		t3 = t3.with(Point{0.1, 0})
 	}
-	if !t3.charge(Budget{0.3, 0}).Fits(Budget{0.3, 0}) || t3.with(Point{0.1, 0}).charge(Budget{0.3, 0}).Fits(Budget{0.3, 0}) {
+	if !t3.charge(Budget{0.3, 0, 0}).Fits(Budget{0.3, 0, 0}) || t3.with(Point{0.1, 0}).charge(Budget{0.3, 0, 0}).Fits(Budget{0.3, 0, 0}) {
 		t.Errorf("3 × 0.1 against 0.3")
 	}
 }

@@ -40,6 +40,11 @@
 //     composition; k ≤ MaxKOV equal releases also by the KOV theorem, whichever
 //     gives the smaller ε within the budget's δ.
 //  8. A budget only rises, each raise recorded with its user and reason.
+//  9. One framework per ledger. A ledger's budget is an (ε, δ) (Framework) or a μ
+//     of Gaussian DP (FrameworkGDP); every raise and release entry has the
+//     header's framework. On a μ-GDP ledger a dataset's spent μ is √(Σ μᵢ²) over
+//     its releases (exact composition), each square, sum and root rounded up, so
+//     it is never below the true value (gdp.go).
 //
 // The ledger holds each mechanism's SHA-256. A mechanism holds every true answer,
 // and a hash of it lets anyone who has the graph test candidate answers; that is

@@ -21,6 +21,12 @@ import (
 // entry of another framework is refused by this version, never misread.
 const Framework = "epsilon-delta"
 
+// FrameworkGDP is the framework of a ledger whose budget is a μ of Gaussian
+// differential privacy (`ledger init --gdp-mu`): its budget, raise and release
+// entries carry one more field (budget_mu, mu), their ε and δ fields are 0, and a
+// dataset's spent μ is √(Σ μᵢ²) over its releases (gdp.go).
+const FrameworkGDP = "gdp"
+
 // Version is the format version written in the header.
 const Version = 1
 
@@ -46,8 +52,9 @@ type Header struct {
 	Version       int     `json:"version"`
 	Ledger        string  `json:"ledger"` // 128 random bits in hex: tells two ledgers apart
 	Framework     string  `json:"framework"`
-	BudgetEpsilon float64 `json:"budget_epsilon"` // the total ε each dataset may spend
-	BudgetDelta   float64 `json:"budget_delta"`   // the total δ each dataset may spend
+	BudgetEpsilon float64 `json:"budget_epsilon"`      // the total ε each dataset may spend
+	BudgetDelta   float64 `json:"budget_delta"`        // the total δ each dataset may spend
+	BudgetMu      float64 `json:"budget_mu,omitempty"` // FrameworkGDP only: the total μ
 	User          string  `json:"user"`
 }
 
@@ -59,6 +66,7 @@ type Raise struct {
 	Framework     string  `json:"framework"`
 	BudgetEpsilon float64 `json:"budget_epsilon"`
 	BudgetDelta   float64 `json:"budget_delta"`
+	BudgetMu      float64 `json:"budget_mu,omitempty"` // FrameworkGDP only
 	User          string  `json:"user"`
 	Reason        string  `json:"reason"`
 }
@@ -76,7 +84,8 @@ type Release struct {
 	Framework       string   `json:"framework"`
 	Epsilon         float64  `json:"epsilon"`
 	Delta           float64  `json:"delta"`
-	Source          string   `json:"source"` // SourceMetadata or SourceStated
+	Mu              float64  `json:"mu,omitempty"` // FrameworkGDP only: the release's μ
+	Source          string   `json:"source"`       // SourceMetadata or SourceStated
 	Datasets        []string `json:"datasets"`
 }
 
@@ -180,7 +189,7 @@ func decodeLine(line []byte, prev string) (*decoded, error) {
 	if k, ok := raw["kind"]; !ok || json.Unmarshal(k, &kind) != nil || fields[kind] == nil {
 		return nil, badLine("its entry has no known kind (budget, raise, release or repair)")
 	}
-	want := fields[kind]
+	want := wantFields(kind, raw)
 	for _, f := range want {
 		v, ok := raw[f]
 		switch {
@@ -235,18 +244,12 @@ func validate(e any, prev string) error {
 		if !isHex(x.Ledger, 32) {
 			return badLine("budget entry: ledger id %q is not 32 hex digits", x.Ledger)
 		}
-		if err := checkFramework(kind, x.Framework); err != nil {
-			return err
-		}
-		if err := checkBudget(kind, x.BudgetEpsilon, x.BudgetDelta); err != nil {
+		if err := checkBudgetEntry(kind, x.Framework, x.BudgetEpsilon, x.BudgetDelta, x.BudgetMu); err != nil {
 			return err
 		}
 	case *Raise:
 		kind, gotPrev, when = x.Kind, x.Prev, x.Time
-		if err := checkFramework(kind, x.Framework); err != nil {
-			return err
-		}
-		if err := checkBudget(kind, x.BudgetEpsilon, x.BudgetDelta); err != nil {
+		if err := checkBudgetEntry(kind, x.Framework, x.BudgetEpsilon, x.BudgetDelta, x.BudgetMu); err != nil {
 			return err
 		}
 		if strings.TrimSpace(x.Reason) == "" {
@@ -260,11 +263,8 @@ func validate(e any, prev string) error {
 		if !isHex(x.MechanismSHA256, 64) {
 			return badLine("release entry: mechanism_sha256 is not 64 hex digits")
 		}
-		if err := checkFramework(kind, x.Framework); err != nil {
+		if err := checkReleaseCharge(x); err != nil {
 			return err
-		}
-		if err := CheckCharge(x.Epsilon, x.Delta); err != nil {
-			return badLine("release entry: %v", err)
 		}
 		if x.Source != SourceMetadata && x.Source != SourceStated {
 			return badLine("release entry: source %q is not %q or %q", x.Source, SourceMetadata, SourceStated)
@@ -326,13 +326,6 @@ func CheckBudget(epsilon, delta float64) error {
 func checkBudget(kind string, epsilon, delta float64) error {
 	if err := CheckBudget(epsilon, delta); err != nil {
 		return badLine("%s entry: %v", kind, err)
-	}
-	return nil
-}
-
-func checkFramework(kind, f string) error {
-	if f != Framework {
-		return badLine("%s entry: privacy framework %q; this graphdp accounts only %q", kind, f, Framework)
 	}
 	return nil
 }

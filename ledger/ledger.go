@@ -19,8 +19,9 @@ import (
 	"github.com/graphdp/graphdp/internal/words"
 )
 
-// Budget is what each dataset may spend in total.
-type Budget struct{ Epsilon, Delta float64 }
+// Budget is what each dataset may spend in total: (Epsilon, Delta) on an (ε, δ)
+// ledger; Mu (> 0, Epsilon and Delta 0) on a μ-GDP ledger.
+type Budget struct{ Epsilon, Delta, Mu float64 }
 
 // Ledger is a ledger file read and verified in full.
 type Ledger struct {
@@ -118,14 +119,20 @@ func (l *Ledger) apply(n int, d *decoded) error {
 		if !ok {
 			return badLine("the first line is a %s entry; a ledger starts with its budget", d.kind)
 		}
-		l.Header, l.Budget = *h, Budget{h.BudgetEpsilon, h.BudgetDelta}
+		l.Header, l.Budget = *h, Budget{h.BudgetEpsilon, h.BudgetDelta, h.BudgetMu}
 		return nil
 	}
 	switch e := d.entry.(type) {
 	case *Header:
 		return badLine("a second budget entry (line 1 is the budget; it changes only by a raise)")
 	case *Raise:
-		nb := Budget{e.BudgetEpsilon, e.BudgetDelta}
+		if e.Framework != l.Header.Framework {
+			return badLine("raise entry: framework %q in a %q ledger", e.Framework, l.Header.Framework)
+		}
+		nb := Budget{e.BudgetEpsilon, e.BudgetDelta, e.BudgetMu}
+		if nb.Mu < l.Budget.Mu {
+			return badLine("raise entry: the budget μ = %v is not raised to μ = %v (a raise only raises)", l.Budget.Mu, nb.Mu)
+		}
 		if nb.Epsilon < l.Budget.Epsilon || nb.Delta < l.Budget.Delta || nb == l.Budget {
 			return badLine("raise entry: the budget ε = %v, δ = %v is not raised to ε = %v, δ = %v (a raise only raises)", l.Budget.Epsilon, l.Budget.Delta, nb.Epsilon, nb.Delta)
 		}
@@ -134,13 +141,23 @@ func (l *Ledger) apply(n int, d *decoded) error {
 	case *Repair:
 		l.Repairs = append(l.Repairs, RepairAt{n, *e})
 	case *Release:
+		if e.Framework != l.Header.Framework {
+			return badLine("release entry: framework %q in a %q ledger", e.Framework, l.Header.Framework)
+		}
 		if at, dup := l.releaseID[e.ReleaseID]; dup {
 			return badLine("release entry: release id %s was already recorded at line %d", e.ReleaseID, at)
 		}
 		p := Point{e.Epsilon, e.Delta}
+		with := func(s spend) spend { return s.with(p) }
+		if l.GDP() {
+			with = func(s spend) spend { return s.withMu(e.Mu) }
+		}
 		for _, id := range e.Datasets {
-			if after := l.spent[id].with(p); !after.fits(l.Budget) {
+			if after := with(l.spent[id].spend); !after.fits(l.Budget) {
 				c := after.charge(l.Budget)
+				if l.GDP() {
+					return badLine("release entry: dataset %s would have spent μ = %v, past the budget then in force (μ = %v); graphdp never records such a release", words.Quote(id), c.Mu, l.Budget.Mu)
+				}
 				return badLine("release entry: dataset %s would have spent ε = %v, δ = %v, past the budget then in force (ε = %v, δ = %v); graphdp never records such a release", words.Quote(id), c.Epsilon, c.Delta, l.Budget.Epsilon, l.Budget.Delta)
 			}
 		}
@@ -149,7 +166,7 @@ func (l *Ledger) apply(n int, d *decoded) error {
 		l.releaseID[e.ReleaseID] = n
 		for _, id := range e.Datasets {
 			s := l.spent[id]
-			s.spend = s.spend.with(p)
+			s.spend = with(s.spend)
 			s.releases = append(s.releases, idx)
 			l.spent[id] = s
 		}
@@ -300,7 +317,15 @@ func (w *Writer) Close() error { return w.f.Close() }
 // AppendRelease records r (its Kind, Prev and Time are set here) in one write
 // followed by fsync. On failure the file is cut back to its previous length.
 func (w *Writer) AppendRelease(r Release, now time.Time) error {
-	r.Kind, r.Prev, r.Time, r.Framework = KindRelease, w.Head, stamp(now), Framework
+	r.Kind, r.Prev, r.Time, r.Framework = KindRelease, w.Head, stamp(now), w.Header.Framework
+	if w.GDP() {
+		r.Epsilon, r.Delta = 0, 0
+		if err := CheckMu("μ", r.Mu); err != nil {
+			return &Error{File: w.File, Kind: ErrUsage, Msg: "a release on a μ-GDP ledger: " + err.Error()}
+		}
+	} else {
+		r.Mu = 0
+	}
 	return w.append(&r)
 }
 
@@ -347,7 +372,8 @@ func (w *Writer) cut() error {
 // Init creates the ledger at path with budget b: mode 0600, refusing to replace
 // anything (O_EXCL), the header line fsynced and the folder too.
 func Init(path string, b Budget, now time.Time) (*Header, error) {
-	if err := CheckBudget(b.Epsilon, b.Delta); err != nil {
+	framework, err := checkNewBudget(b)
+	if err != nil {
 		return nil, &Error{File: path, Kind: ErrUsage, Msg: err.Error()}
 	}
 	var id [16]byte
@@ -355,7 +381,7 @@ func Init(path string, b Budget, now time.Time) (*Header, error) {
 		return nil, fmt.Errorf("ledger %s: id: %w", path, err)
 	}
 	h := Header{Kind: KindBudget, Prev: "", Time: stamp(now), Version: Version, Ledger: hex.EncodeToString(id[:]),
-		Framework: Framework, BudgetEpsilon: b.Epsilon, BudgetDelta: b.Delta, User: User()}
+		Framework: framework, BudgetEpsilon: b.Epsilon, BudgetDelta: b.Delta, BudgetMu: b.Mu, User: User()}
 	line, _, err := encodeLine(&h)
 	if err != nil {
 		return nil, err
@@ -387,7 +413,13 @@ func Init(path string, b Budget, now time.Time) (*Header, error) {
 // Raise records a raise of the budget to b, by the current user, for reason.
 // Both figures must be at least the current ones and one of them larger.
 func (w *Writer) Raise(b Budget, reason string, now time.Time) error {
-	if err := CheckBudget(b.Epsilon, b.Delta); err != nil {
+	if w.GDP() {
+		return w.raiseGDP(b, reason, now)
+	}
+	if err := CheckBudget(b.Epsilon, b.Delta); err != nil || b.Mu != 0 {
+		if err == nil {
+			err = fmt.Errorf("the ledger's budget is (ε, δ), not μ-GDP: raise it with --budget-epsilon/--budget-delta")
+		}
 		return &Error{File: w.File, Kind: ErrUsage, Msg: err.Error()}
 	}
 	if len(bytes.TrimSpace([]byte(reason))) == 0 {

@@ -77,24 +77,24 @@ func brokenAt(t *testing.T, name string, data []byte, n int, want string) {
 
 // Init makes a 0600 file with one budget line, and never replaces a file.
 func TestInit(t *testing.T) {
-	path := newLedger(t, Budget{1, 1e-6})
+	path := newLedger(t, Budget{1, 1e-6, 0})
 	fi, err := os.Stat(path)
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v, %v", fi.Mode(), err)
 	}
 	l, err := Read(path)
-	if err != nil || l.Lines != 1 || l.Budget != (Budget{1, 1e-6}) || l.Header.Framework != Framework || l.Header.User == "" {
+	if err != nil || l.Lines != 1 || l.Budget != (Budget{1, 1e-6, 0}) || l.Header.Framework != Framework || l.Header.User == "" {
 		t.Fatalf("%+v, %v", l, err)
 	}
 	before, _ := os.ReadFile(path)
-	_, err = Init(path, Budget{5, 0}, t0)
+	_, err = Init(path, Budget{5, 0, 0}, t0)
 	var le *Error
 	if !errors.As(err, &le) || le.Kind != ErrExists {
 		t.Errorf("init over a ledger: %v", err)
 	}
 	other := filepath.Join(t.TempDir(), "v.csv")
 	os.WriteFile(other, []byte("id,answer\n1,0"), 0o644)
-	if _, err := Init(other, Budget{1, 0}, t0); !errors.As(err, &le) || le.Kind != ErrExists {
+	if _, err := Init(other, Budget{1, 0, 0}, t0); !errors.As(err, &le) || le.Kind != ErrExists {
 		t.Errorf("init over a CSV: %v", err)
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
@@ -103,7 +103,7 @@ func TestInit(t *testing.T) {
 	if got, _ := os.ReadFile(other); string(got) != "id,answer\n1,0" {
 		t.Errorf("init changed a CSV: %q", got)
 	}
-	if _, err := Init(filepath.Join(t.TempDir(), "x"), Budget{-1, 0}, t0); !errors.As(err, &le) || le.Kind != ErrUsage {
+	if _, err := Init(filepath.Join(t.TempDir(), "x"), Budget{-1, 0, 0}, t0); !errors.As(err, &le) || le.Kind != ErrUsage {
 		t.Errorf("negative budget: %v", err)
 	}
 }
@@ -113,7 +113,7 @@ func TestInit(t *testing.T) {
 // forged line appended; a truncation at a line boundary is caught by a head noted
 // before (HeadAt).
 func TestTamperEvident(t *testing.T) {
-	path := newLedger(t, Budget{2, 1e-5}, rel(0.5, 0, "1", "2"), rel(0.5, 1e-6, "2"), rel(0.25, 0, "3"))
+	path := newLedger(t, Budget{2, 1e-5, 0}, rel(0.5, 0, "1", "2"), rel(0.5, 1e-6, "2"), rel(0.25, 0, "3"))
 	ls := lines(t, path)
 	if _, err := Parse("L", join(ls)); err != nil {
 		t.Fatalf("the ledger itself: %v", err)
@@ -151,7 +151,7 @@ func TestTamperEvident(t *testing.T) {
 // line (issue 24, defect 3d): negative ε, null, {}, unknown or missing fields,
 // non-canonical bytes, a raise that lowers — even with a correct hash and chain.
 func TestStrictEntries(t *testing.T) {
-	path := newLedger(t, Budget{2, 1e-5}, rel(0.5, 0, "1"))
+	path := newLedger(t, Budget{2, 1e-5, 0}, rel(0.5, 0, "1"))
 	ls := lines(t, path)
 	head := string(ls[1][bytes.LastIndex(ls[1], []byte(`"sha256":"`))+10:][:64])
 	// chained frames body as line 3, with a correct hash and prev.
@@ -221,7 +221,7 @@ func TestNotALedgerUntouched(t *testing.T) {
 // the next append completes the line: issue 24, defect 3b); an incomplete one is
 // refused naming it, until repair removes it and records that it did.
 func TestUnterminatedLastLine(t *testing.T) {
-	path := newLedger(t, Budget{1, 0}, rel(0.5, 0, "1"), rel(0.5, 0, "1"))
+	path := newLedger(t, Budget{1, 0, 0}, rel(0.5, 0, "1"), rel(0.5, 0, "1"))
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, bytes.TrimSuffix(data, []byte("\n")), 0o600)
 	w, err := Open(path)
@@ -276,7 +276,7 @@ func TestUnterminatedLastLine(t *testing.T) {
 
 // Rollback removes exactly the last append (and the newline it added).
 func TestRollback(t *testing.T) {
-	path := newLedger(t, Budget{1, 0}, rel(0.5, 0, "1"))
+	path := newLedger(t, Budget{1, 0, 0}, rel(0.5, 0, "1"))
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, bytes.TrimSuffix(data, []byte("\n")), 0o600)
 	before, _ := os.ReadFile(path)
@@ -298,7 +298,7 @@ func TestRollback(t *testing.T) {
 
 // Raise only raises, needs a reason, and is recorded with its user.
 func TestRaise(t *testing.T) {
-	path := newLedger(t, Budget{1, 1e-6}, rel(1, 0, "1"))
+	path := newLedger(t, Budget{1, 1e-6, 0}, rel(1, 0, "1"))
 	w, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -307,7 +307,7 @@ func TestRaise(t *testing.T) {
 	for _, c := range []struct {
 		b      Budget
 		reason string
-	}{{Budget{0.5, 1e-6}, "lower"}, {Budget{2, 0}, "lower δ"}, {Budget{1, 1e-6}, "same"}, {Budget{2, 1e-6}, " "}} {
+	}{{Budget{0.5, 1e-6, 0}, "lower"}, {Budget{2, 0, 0}, "lower δ"}, {Budget{1, 1e-6, 0}, "same"}, {Budget{2, 1e-6, 0}, " "}} {
 		if err := w.Raise(c.b, c.reason, t0); !errors.As(err, &le) || le.Kind != ErrUsage {
 			t.Errorf("raise to %v (%q): %v", c.b, c.reason, err)
 		}
@@ -315,12 +315,12 @@ func TestRaise(t *testing.T) {
 	if over, _ := w.Check([]string{"1"}, Point{0.5, 0}, 1); len(over) != 1 {
 		t.Errorf("dataset 1 has room before the raise")
 	}
-	if err := w.Raise(Budget{2, 1e-6}, "quarterly review", t0); err != nil {
+	if err := w.Raise(Budget{2, 1e-6, 0}, "quarterly review", t0); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
 	l, err := Read(path)
-	if err != nil || l.Budget != (Budget{2, 1e-6}) || len(l.Raises) != 1 || l.Raises[0].Reason != "quarterly review" || l.Raises[0].User != User() || l.Raises[0].Line != 3 {
+	if err != nil || l.Budget != (Budget{2, 1e-6, 0}) || len(l.Raises) != 1 || l.Raises[0].Reason != "quarterly review" || l.Raises[0].User != User() || l.Raises[0].Line != 3 {
 		t.Fatalf("%v %+v", err, l)
 	}
 	if over, _ := l.Check([]string{"1"}, Point{0.5, 0}, 1); len(over) != 0 {
@@ -331,7 +331,7 @@ func TestRaise(t *testing.T) {
 // Any line the ledger writes it reads back: a 2 MiB dataset id (issue 24, defect 10).
 func TestLongLine(t *testing.T) {
 	id := strings.Repeat("x", 2<<20)
-	path := newLedger(t, Budget{1, 0}, rel(0.5, 0, id), rel(0.5, 0, id))
+	path := newLedger(t, Budget{1, 0, 0}, rel(0.5, 0, id), rel(0.5, 0, id))
 	l, err := Read(path)
 	if err != nil {
 		t.Fatal(err)
@@ -348,7 +348,7 @@ func TestAccountsRecount(t *testing.T) {
 	for range 10 {
 		rs = append(rs, rel(0.1, 0, "e"))
 	}
-	path := newLedger(t, Budget{3, 1e-3}, rs...)
+	path := newLedger(t, Budget{3, 1e-3, 0}, rs...)
 	l, err := Read(path)
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,10 @@ type Account struct {
 	// optimal composition the next release's fit is decided by composing all
 	// releases again, not by subtracting: Remaining is a guide.
 	Remaining Point `json:"remaining"`
+	// RemainingMu is, on a μ-GDP ledger, the budget μ minus the spent μ
+	// (Spent.Mu), rounded down, never below 0. It too is a guide: μ composes as
+	// √(Σ μᵢ²), so the next release fits when √(Spent.Mu² + μ²) does.
+	RemainingMu float64 `json:"remaining_mu,omitempty"`
 	// ReleaseLines are the lines of its releases, in order.
 	ReleaseLines []int `json:"release_lines"`
 }
@@ -32,6 +36,9 @@ func (l *Ledger) Accounts() []Account {
 		out = append(out, l.account(id))
 	}
 	slices.SortFunc(out, func(a, b Account) int {
+		if c := cmp.Compare(b.Spent.Mu, a.Spent.Mu); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(b.Spent.Epsilon, a.Spent.Epsilon); c != 0 {
 			return c
 		}
@@ -46,7 +53,11 @@ func (l *Ledger) Accounts() []Account {
 // Account is one dataset's account; ok is false if it was never released.
 func (l *Ledger) Account(id string) (Account, bool) {
 	if _, ok := l.spent[id]; !ok {
-		return Account{ID: id, Remaining: Point{l.Budget.Epsilon, l.Budget.Delta}, Spent: Charge{Method: MethodBasic}}, false
+		a := Account{ID: id, Remaining: Point{l.Budget.Epsilon, l.Budget.Delta}, Spent: Charge{Method: MethodBasic}, RemainingMu: l.Budget.Mu}
+		if l.GDP() {
+			a.Spent.Method = MethodGDP
+		}
+		return a, false
 	}
 	return l.account(id), true
 }
@@ -55,7 +66,7 @@ func (l *Ledger) account(id string) Account {
 	s := l.spent[id]
 	c := s.spend.charge(l.Budget)
 	a := Account{ID: id, Releases: s.k, Basic: s.sum, Spent: c,
-		Remaining: Point{subDown(l.Budget.Epsilon, c.Epsilon), subDown(l.Budget.Delta, c.Delta)}}
+		Remaining: Point{subDown(l.Budget.Epsilon, c.Epsilon), subDown(l.Budget.Delta, c.Delta)}, RemainingMu: subDown(l.Budget.Mu, c.Mu)}
 	for _, r := range s.releases {
 		a.ReleaseLines = append(a.ReleaseLines, l.Releases[r].Line)
 	}

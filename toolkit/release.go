@@ -227,6 +227,9 @@ func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, pr
 	}
 	r := ledger.Release{ReleaseID: id, Mechanism: job.Mechanism, MechanismSHA256: m.Fingerprint,
 		Epsilon: priv.Epsilon, Delta: priv.Delta, Source: priv.Source, Datasets: ids}
+	if w.GDP() {
+		r.Epsilon, r.Delta, r.Mu = 0, 0, priv.Pair.Mu()
+	}
 	if err := w.AppendRelease(r, now()); err != nil {
 		return fail(err)
 	}
@@ -261,7 +264,11 @@ func planRelease(job ReleaseJob, ids []string, priv pipeline.Privacy) (*Released
 	p := ledger.Point{Epsilon: priv.Epsilon, Delta: priv.Delta}
 	for _, id := range ids {
 		a, _ := l.Account(id)
-		out.Plan.After = append(out.Plan.After, l.After(id, p))
+		c := l.After(id, p)
+		if l.GDP() {
+			c = l.AfterGDP(id, priv.Pair.Mu())
+		}
+		out.Plan.After = append(out.Plan.After, c)
 		out.Plan.Releases = append(out.Plan.Releases, a.Releases)
 	}
 	return out, nil
@@ -273,6 +280,9 @@ func planRelease(job ReleaseJob, ids []string, priv pipeline.Privacy) (*Released
 // A mechanism of another framework is charged as the (ε, δ) chargeAs gives, which
 // is returned.
 func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy) (pipeline.Privacy, error) {
+	if l.GDP() {
+		return fitsGDP(job, l, ids, priv)
+	}
 	var probs []string
 	if job.BudgetEpsilon != nil && *job.BudgetEpsilon != l.Budget.Epsilon {
 		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*job.BudgetEpsilon), job.Ledger, words.Num(l.Budget.Epsilon)))

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/internal/words"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -113,4 +114,36 @@ func gdpCharge(l *ledger.Ledger, ids []string, mu float64, out pipeline.Privacy)
 	}
 	out.Epsilon, out.Delta = e, d
 	return out, nil
+}
+
+// fitsGDP is fits on a μ-GDP ledger (docs/LEDGER.md, "A μ-GDP budget"): only a
+// μ-GDP release is charged — each dataset's spent μ becomes √(Σ μᵢ²) with its μ —
+// and one taking a dataset past the budget μ is refused (a *RejectError). Any
+// other framework is refused (*pipeline.ConfigError): no sound rule turns an (ε, δ)
+// guarantee, a profile or a curve into a μ-GDP one.
+func fitsGDP(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy) (pipeline.Privacy, error) {
+	if job.BudgetEpsilon != nil || job.BudgetDelta != nil {
+		return priv, &pipeline.ConfigError{Problems: []string{fmt.Sprintf("budget-epsilon/budget-delta: the ledger %s has a μ-GDP budget (μ = %v), not an (ε, δ) one", job.Ledger, l.Budget.Mu)}}
+	}
+	if dp.Framework(priv.Framework) != dp.GaussianDP {
+		what := fmt.Sprintf("(ε,δ)-DP with ε = %v, δ = %v", priv.Epsilon, priv.Delta)
+		if priv.Framework != ledger.Framework {
+			what = priv.Pair.String()
+		}
+		return priv, &pipeline.ConfigError{Problems: []string{fmt.Sprintf(
+			"ledger: %s has a μ-GDP budget (μ = %v), and the mechanism %s is %s: only a μ-GDP release can be charged to it. An (ε, δ) guarantee (and so a privacy profile or a trade-off curve) does not imply any μ-GDP guarantee, so there is no sound rule to convert it; release it against an (ε, δ) ledger, or build the mechanism under --gdp-mu", job.Ledger, l.Budget.Mu, job.Mechanism, what)}}
+	}
+	mu := priv.Pair.Mu()
+	over, total := l.CheckGDP(ids, mu, 10)
+	if total == 0 {
+		return priv, nil
+	}
+	var lines []string
+	for _, o := range over {
+		lines = append(lines, fmt.Sprintf("id %s: %s so far spent μ = %s; with this release μ = %s (√(Σ μᵢ²), rounded up)",
+			words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Num(o.Before.Mu), words.Num(o.After.Mu)))
+	}
+	return priv, &pipeline.RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
+		Head: fmt.Sprintf("this release (μ = %s per dataset, from %s) would take %d of %d requested datasets past the budget μ = %s; nothing written, ledger unchanged",
+			words.Num(mu), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Mu))}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/toolkit"
 
@@ -110,7 +111,11 @@ func printOptimizePlan(w io.Writer, oj toolkit.OptimizeJob, s *toolkit.OptimizeS
 func printReleasePlan(w io.Writer, job toolkit.ReleaseJob, r *toolkit.Released) {
 	fmt.Fprintln(w, "graphdp release --dry-run: the release passes every check; nothing drawn, recorded or written")
 	p := r.Privacy
-	fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, words.Num(p.Epsilon), words.Num(p.Delta), privacySource(p))
+	if p.Framework != ledger.Framework {
+		fmt.Fprintf(w, "  mechanism: %s: %s per dataset (%s)\n", job.Mechanism, p.Pair, privacySource(p))
+	} else {
+		fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, words.Num(p.Epsilon), words.Num(p.Delta), privacySource(p))
+	}
 	fmt.Fprintf(w, "  output:    %s (not written)\n", job.Out)
 	ids := r.Plan.IDs
 	fmt.Fprintf(w, "  datasets:  %s\n", words.Count(int64(len(ids)), "dataset", "datasets"))
@@ -122,9 +127,14 @@ func printReleasePlan(w io.Writer, job toolkit.ReleaseJob, r *toolkit.Released) 
 		moreLine(w, int64(len(ids)), shown)
 		return
 	}
-	fmt.Fprintf(w, "  ledger:    %s: budget ε = %s, δ = %s per dataset; every dataset fits (not recorded)\n", job.Ledger, words.Num(r.Budget.Epsilon), words.Num(r.Budget.Delta))
+	fmt.Fprintf(w, "  ledger:    %s: budget %s per dataset; every dataset fits (not recorded)\n", job.Ledger, budgetWords(*r.Budget))
 	for i, id := range ids[:shown] {
 		a := r.Plan.After[i]
+		if r.Budget.Mu > 0 {
+			fmt.Fprintf(w, "    id %s: %s before; after it μ = %s spent (√(Σ μᵢ²))\n",
+				words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Num(a.Mu))
+			continue
+		}
 		fmt.Fprintf(w, "    id %s: %s before; after it ε = %s, δ = %s spent (%s composition)\n",
 			words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Num(a.Epsilon), words.Num(a.Delta), a.Method)
 	}

@@ -28,10 +28,10 @@ type ledgerCommand struct {
 
 // ledgerCommands are graphdp ledger's subcommands.
 var ledgerCommands = []ledgerCommand{
-	{"init", "FILE --budget-epsilon E [--budget-delta D]",
-		"Creates a privacy ledger with the budget each dataset may spend (mode 0600; an existing\nfile is never replaced). graphdp release --ledger FILE records every release there\nand refuses one that would take a dataset past the budget.", ledgerInit},
-	{"raise", "FILE --budget-epsilon E [--budget-delta D] --reason \"…\"",
-		"Raises the budget: the one way to change it, recorded as an entry of its own with\nthe user and the reason. A budget never goes down (a raise that lowers is refused).\nWithout --budget-delta, δ stays as it is.", ledgerRaise},
+	{"init", "FILE (--budget-epsilon E [--budget-delta D] | --gdp-mu M)",
+		"Creates a privacy ledger with the budget each dataset may spend (mode 0600; an existing\nfile is never replaced). graphdp release --ledger FILE records every release there\nand refuses one that would take a dataset past the budget. With --gdp-mu the budget\nis μ-GDP: only μ-GDP releases are charged, composing to √(Σ μᵢ²).", ledgerInit},
+	{"raise", "FILE (--budget-epsilon E [--budget-delta D] | --gdp-mu M) --reason \"…\"",
+		"Raises the budget: the one way to change it, recorded as an entry of its own with\nthe user and the reason. A budget never goes down (a raise that lowers is refused).\nWithout --budget-delta, δ stays as it is. A μ-GDP ledger is raised with --gdp-mu.", ledgerRaise},
 	{"show", "FILE [--json] [--id X] [--list N]",
 		"Shows the budget, what each dataset spent and has left (the most spent first), the\nreleases and the raises, and the head hash: note it elsewhere, and\ngraphdp ledger verify --head checks later that the file was not rewritten.", ledgerShow},
 	{"verify", "FILE [--head H]",
@@ -104,17 +104,40 @@ func parseWithFile(fs *flag.FlagSet, args []string, w io.Writer, u usageText) (s
 	return "", &usageError{fmt.Sprintf("unexpected argument %q (one ledger FILE; every other input is a flag)", pos[1])}
 }
 
-// budgetFlags are --budget-epsilon and --budget-delta.
+// budgetFlags are --budget-epsilon and --budget-delta, or --gdp-mu.
 type budgetFlags struct {
-	eps, delta numberFlag
-	fs         *flag.FlagSet
+	eps, delta, mu numberFlag
+	fs             *flag.FlagSet
 }
 
 func addBudgetFlags(fs *flag.FlagSet, what string) *budgetFlags {
 	b := &budgetFlags{fs: fs}
 	fs.Var(&b.eps, "budget-epsilon", what+" ε each dataset may spend in total, a finite number `E` ≥ 0 (required)")
 	fs.Var(&b.delta, "budget-delta", what+" δ each dataset may spend in total, a number `D` in [0, 1]")
+	fs.Var(&b.mu, "gdp-mu", what+" μ-GDP budget: the total μ `M` > 0 each dataset may spend, releases composing to √(Σ μᵢ²) (instead of --budget-epsilon)")
 	return b
+}
+
+// gdp is the μ-GDP budget --gdp-mu gives (ok false without it).
+func (b *budgetFlags) gdp() (nb ledger.Budget, ok bool, err error) {
+	if !flagSet(b.fs, "gdp-mu") {
+		return nb, false, nil
+	}
+	if flagSet(b.fs, "budget-epsilon") || flagSet(b.fs, "budget-delta") {
+		return nb, true, &usageError{"--gdp-mu is a μ-GDP budget: give it alone, without --budget-epsilon or --budget-delta"}
+	}
+	if err := ledger.CheckMu("--gdp-mu", float64(b.mu)); err != nil {
+		return nb, true, &usageError{err.Error()}
+	}
+	return ledger.Budget{Mu: float64(b.mu)}, true, nil
+}
+
+// budgetWords is a budget in words: "μ = M" or "ε = E, δ = D".
+func budgetWords(b ledger.Budget) string {
+	if b.Mu > 0 {
+		return "μ = " + words.Num(b.Mu)
+	}
+	return fmt.Sprintf("ε = %s, δ = %s", words.Num(b.Epsilon), words.Num(b.Delta))
 }
 
 func flagSet(fs *flag.FlagSet, name string) bool {
@@ -141,7 +164,10 @@ func (b *budgetFlags) budget(keep float64) (ledger.Budget, error) {
 func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	b := addBudgetFlags(fs, "the")
 	return func(_ context.Context, file string, e *env) error {
-		nb, err := b.budget(0)
+		nb, gdp, err := b.gdp()
+		if !gdp && err == nil {
+			nb, err = b.budget(0)
+		}
 		if err != nil {
 			return err
 		}
@@ -153,8 +179,8 @@ func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "graphdp ledger: created %s (mode 0600, %s): budget ε = %s, δ = %s per dataset\n  head %s\n",
-			file, h.Framework, words.Num(nb.Epsilon), words.Num(nb.Delta), l.Head)
+		fmt.Fprintf(e.stderr, "graphdp ledger: created %s (mode 0600, %s): budget %s per dataset\n  head %s\n",
+			file, h.Framework, budgetWords(nb), l.Head)
 		return nil
 	}
 }
@@ -166,8 +192,12 @@ func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		if strings.TrimSpace(*reason) == "" {
 			return &usageError{"--reason is required: a raise is recorded with who raised the budget and why"}
 		}
-		if !flagSet(fs, "budget-epsilon") {
-			return &usageError{"--budget-epsilon is required (the new total ε each dataset may spend)"}
+		nb, gdp, err := b.gdp()
+		if err != nil {
+			return err
+		}
+		if !gdp && !flagSet(fs, "budget-epsilon") {
+			return &usageError{"--budget-epsilon (or, on a μ-GDP ledger, --gdp-mu) is required (the new total each dataset may spend)"}
 		}
 		w, err := ledger.Open(file)
 		if err != nil {
@@ -175,15 +205,16 @@ func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		}
 		defer w.Close()
 		old := w.Budget
-		nb, err := b.budget(old.Delta)
-		if err != nil {
-			return err
+		if !gdp {
+			if nb, err = b.budget(old.Delta); err != nil {
+				return err
+			}
 		}
 		if err := w.Raise(nb, *reason, time.Now()); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "graphdp ledger: %s: budget raised from ε = %s, δ = %s to ε = %s, δ = %s per dataset, by %s\n",
-			file, words.Num(old.Epsilon), words.Num(old.Delta), words.Num(nb.Epsilon), words.Num(nb.Delta), words.Quote(ledger.User()))
+		fmt.Fprintf(e.stderr, "graphdp ledger: %s: budget raised from %s to %s per dataset, by %s\n",
+			file, budgetWords(old), budgetWords(nb), words.Quote(ledger.User()))
 		return nil
 	}
 }
@@ -217,7 +248,7 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 			w = io.Discard // the text is built as ever; the document is written at the end
 			defer func() {
 				doc := ledgerVerifyJSON{File: file, Lines: l.Lines, Releases: len(l.Releases), Raises: len(l.Raises), Repairs: len(l.Repairs),
-					Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, Head: l.Head, Verified: true}
+					Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, BudgetMu: l.Budget.Mu, Head: l.Head, Verified: true}
 				if *head != "" {
 					n := l.HeadAt(*head)
 					doc.HeadGiven, doc.HeadLine, doc.Verified = *head, &n, n > 0
@@ -227,9 +258,9 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		}
 		fmt.Fprintf(w, "ledger %s: %s verified: hash chain intact, every entry well formed, every release within the budget then in force\n",
 			file, words.Count(int64(l.Lines), "line", "lines"))
-		fmt.Fprintf(w, "  %s, %s, %s; budget ε = %s, δ = %s per dataset\n",
+		fmt.Fprintf(w, "  %s, %s, %s; budget %s per dataset\n",
 			words.Count(int64(len(l.Releases)), "release", "releases"), words.Count(int64(len(l.Raises)), "raise", "raises"),
-			words.Count(int64(len(l.Repairs)), "repair", "repairs"), words.Num(l.Budget.Epsilon), words.Num(l.Budget.Delta))
+			words.Count(int64(len(l.Repairs)), "repair", "repairs"), budgetWords(l.Budget))
 		fmt.Fprintf(w, "  head %s\n", l.Head)
 		modeWarning(w, file)
 		if *head != "" {
@@ -253,6 +284,7 @@ type ledgerVerifyJSON struct {
 	Raises    int          `json:"raises"`
 	Repairs   int          `json:"repairs"`
 	Budget    ledger.Point `json:"budget"`
+	BudgetMu  float64      `json:"budget_mu,omitempty"` // a μ-GDP ledger's budget
 	Head      string       `json:"head"`
 	HeadGiven string       `json:"head_given,omitempty"`
 	HeadLine  *int         `json:"head_line,omitempty"` // the line whose hash --head is; 0: not in the chain
@@ -299,6 +331,7 @@ type shown struct {
 	Lines     int              `json:"lines"`
 	Head      string           `json:"head"`
 	Budget    ledger.Point     `json:"budget"`
+	BudgetMu  float64          `json:"budget_mu,omitempty"` // a μ-GDP ledger's budget
 	Datasets  []ledger.Account `json:"datasets"`
 	Releases  []shownRelease   `json:"releases"`
 	Raises    []shownRaise     `json:"raises"`
@@ -313,6 +346,7 @@ type shownRelease struct {
 	MechanismSHA256 string   `json:"mechanism_sha256"`
 	Epsilon         float64  `json:"epsilon"`
 	Delta           float64  `json:"delta"`
+	Mu              float64  `json:"mu,omitempty"` // on a μ-GDP ledger
 	Source          string   `json:"source"`
 	Datasets        []string `json:"datasets"`
 }
@@ -324,6 +358,8 @@ type shownRaise struct {
 	Reason string       `json:"reason"`
 	From   ledger.Point `json:"from"`
 	To     ledger.Point `json:"to"`
+	FromMu float64      `json:"from_mu,omitempty"` // on a μ-GDP ledger
+	ToMu   float64      `json:"to_mu,omitempty"`
 }
 
 type shownRepair struct {
@@ -338,7 +374,7 @@ type shownRepair struct {
 // showView collects what show prints: every dataset, or only id's.
 func showView(l *ledger.Ledger, id string, only bool) *shown {
 	v := &shown{File: l.File, LedgerID: l.Header.Ledger, Framework: l.Header.Framework, Created: l.Header.Time, CreatedBy: l.Header.User,
-		Lines: l.Lines, Head: l.Head, Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta},
+		Lines: l.Lines, Head: l.Head, Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, BudgetMu: l.Budget.Mu,
 		Datasets: []ledger.Account{}, Releases: []shownRelease{}, Raises: []shownRaise{}, Repairs: []shownRepair{}}
 	if only {
 		a, _ := l.Account(id)
@@ -350,13 +386,13 @@ func showView(l *ledger.Ledger, id string, only bool) *shown {
 		if only && !slices.Contains(r.Datasets, id) {
 			continue
 		}
-		v.Releases = append(v.Releases, shownRelease{r.Line, r.Time, r.ReleaseID, r.Mechanism, r.MechanismSHA256, r.Epsilon, r.Delta, r.Source, r.Datasets})
+		v.Releases = append(v.Releases, shownRelease{r.Line, r.Time, r.ReleaseID, r.Mechanism, r.MechanismSHA256, r.Epsilon, r.Delta, r.Mu, r.Source, r.Datasets})
 	}
-	from := ledger.Point{Epsilon: l.Header.BudgetEpsilon, Delta: l.Header.BudgetDelta}
+	from, fromMu := ledger.Point{Epsilon: l.Header.BudgetEpsilon, Delta: l.Header.BudgetDelta}, l.Header.BudgetMu
 	for _, r := range l.Raises {
 		to := ledger.Point{Epsilon: r.BudgetEpsilon, Delta: r.BudgetDelta}
-		v.Raises = append(v.Raises, shownRaise{r.Line, r.Time, r.User, r.Reason, from, to})
-		from = to
+		v.Raises = append(v.Raises, shownRaise{r.Line, r.Time, r.User, r.Reason, from, to, fromMu, r.BudgetMu})
+		from, fromMu = to, r.BudgetMu
 	}
 	for _, r := range l.Repairs {
 		v.Repairs = append(v.Repairs, shownRepair{r.Line, r.Time, r.User, r.Reason, r.DroppedBytes, r.DroppedSHA256})
@@ -366,6 +402,9 @@ func showView(l *ledger.Ledger, id string, only bool) *shown {
 
 // text prints v for people; list bounds the datasets listed (0: all).
 func (v *shown) text(w io.Writer, file string, list int) error {
+	if v.BudgetMu > 0 {
+		return v.textGDP(w, file, list)
+	}
 	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, words.Quote(v.CreatedBy))
 	fmt.Fprintf(w, "  head %s   (note it elsewhere: graphdp ledger verify --head checks it later)\n", v.Head)
 	fmt.Fprintf(w, "  budget per dataset: ε = %s, δ = %s (%s)\n", words.Num(v.Budget.Epsilon), words.Num(v.Budget.Delta), words.Count(int64(len(v.Raises)), "raise", "raises"))

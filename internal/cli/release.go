@@ -137,11 +137,13 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 			spent = p.Pair.String() + " each"
 		}
 		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (%s, %s), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, spent, from, r.Out)
-		if c := r.Charged; c != nil && p.Framework != ledger.Framework {
+		if c := r.Charged; c != nil && r.Budget != nil && r.Budget.Mu > 0 {
+			fmt.Fprintf(e.stderr, "  charged to each dataset as μ = %g, composing with its earlier releases to √(Σ μᵢ²) (docs/LEDGER.md, \"A μ-GDP budget\")\n", p.Pair.Mu())
+		} else if c != nil && p.Framework != ledger.Framework {
 			fmt.Fprintf(e.stderr, "  charged to each dataset as ε = %g, δ = %g, which it guarantees (docs/LEDGER.md, \"Other frameworks\")\n", c.Epsilon, c.Delta)
 		}
 		if r.Budget != nil {
-			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget ε = %g, δ = %g per dataset; graphdp ledger show %s)\n", o.job.Ledger, r.ReleaseID, r.Budget.Epsilon, r.Budget.Delta, o.job.Ledger)
+			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget %s per dataset; graphdp ledger show %s)\n", o.job.Ledger, r.ReleaseID, budgetWords(*r.Budget), o.job.Ledger)
 		}
 	}
 	return nil
@@ -157,11 +159,13 @@ type releaseJSON struct {
 	ReleaseID     string        `json:"release_id"` // "" in a dry run
 	Epsilon       float64       `json:"epsilon"`    // spent by each dataset (with a ledger: charged)
 	Delta         float64       `json:"delta"`
-	Framework     string        `json:"framework"`      // the mechanism's privacy framework
-	Privacy       string        `json:"privacy"`        // it and its parameters, in words
-	PrivacySource string        `json:"privacy_source"` // metadata or stated
-	Ledger        string        `json:"ledger"`         // "" without --ledger
-	Budget        *ledger.Point `json:"budget"`         // the ledger's; null without one
+	Framework     string        `json:"framework"`           // the mechanism's privacy framework
+	Privacy       string        `json:"privacy"`             // it and its parameters, in words
+	PrivacySource string        `json:"privacy_source"`      // metadata or stated
+	Ledger        string        `json:"ledger"`              // "" without --ledger
+	Budget        *ledger.Point `json:"budget"`              // the ledger's; null without one
+	Mu            float64       `json:"mu,omitempty"`        // with a μ-GDP ledger: the μ charged to each dataset
+	BudgetMu      float64       `json:"budget_mu,omitempty"` // a μ-GDP ledger's budget
 	// Datasets, in a dry run, are the requested datasets and, with a ledger, what
 	// each would have spent after the release; null otherwise.
 	Datasets []releaseDatasetJSON `json:"datasets"`
@@ -185,6 +189,9 @@ func releaseDoc(job toolkit.ReleaseJob, r *toolkit.Released) releaseJSON {
 	}
 	if r.Budget != nil {
 		d.Budget = &ledger.Point{Epsilon: r.Budget.Epsilon, Delta: r.Budget.Delta}
+		if d.BudgetMu = r.Budget.Mu; d.BudgetMu > 0 {
+			d.Mu = r.Privacy.Pair.Mu()
+		}
 	}
 	if p := r.Plan; p != nil {
 		d.Datasets = make([]releaseDatasetJSON, len(p.IDs))
