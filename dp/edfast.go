@@ -95,11 +95,7 @@ func (p *EpsDelta) upperFast(a float64) (float64, bool) {
 	}
 	b := 1.0
 	if b1a <= b2a+2*ApproxMargin { // e^ε·a + δ
-		x, ok := affine(p.Delta, 0, a, 0, 0, p.eps)
-		if !ok {
-			return 0, false
-		}
-		f, ok := x.floorNear()
+		f, ok := floorOf(affine(p.Delta, 0, a, 0, 0, p.eps))
 		if !ok {
 			return 0, false
 		}
@@ -117,10 +113,7 @@ func (p *EpsDelta) upperFast(a float64) (float64, bool) {
 			} else {
 				x, ok = affine(1, 0, 1, -a, -p.Delta, p.ieps.neg())
 			}
-			if !ok {
-				return 0, false
-			}
-			f, ok := x.floorNear()
+			f, ok := floorOf(x, ok)
 			if !ok {
 				return 0, false
 			}
@@ -128,6 +121,15 @@ func (p *EpsDelta) upperFast(a float64) (float64, bool) {
 		}
 	}
 	return max(b, a), true
+}
+
+// floorOf is x.floorNear for an affine result (x, ok): not decided (ok false)
+// when either is not.
+func floorOf(x xf, ok bool) (float64, bool) {
+	if !ok {
+		return 0, false
+	}
+	return x.floorNear()
 }
 
 // lowerFast is lowerDD's value by affine (ok false: not decided here).

@@ -298,3 +298,19 @@ func (c Charge) Fits(b Budget) bool {
 	}
 	return within(c.Epsilon, b.Epsilon) && within(c.Delta, b.Delta)
 }
+
+// check is Check and CheckGDP: add is one more release's spend.
+func (l *Ledger) check(ids []string, max int, add func(spend) spend) (over []Over, total int) {
+	for _, id := range ids {
+		s := l.spent[id]
+		after := add(s.spend)
+		if after.fits(l.Budget) {
+			continue
+		}
+		total++
+		if len(over) < max {
+			over = append(over, Over{ID: id, Before: s.spend.charge(l.Budget), After: after.charge(l.Budget), Releases: s.k})
+		}
+	}
+	return over, total
+}

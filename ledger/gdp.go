@@ -114,18 +114,7 @@ func ComposeMu(mus ...float64) float64 {
 // ledger's μ budget; over lists the datasets it would take past it (at most max,
 // total counting all). Before and After of each carry Mu (Method MethodGDP).
 func (l *Ledger) CheckGDP(ids []string, mu float64, max int) (over []Over, total int) {
-	for _, id := range ids {
-		s := l.spent[id]
-		after := s.spend.withMu(mu)
-		if after.fits(l.Budget) {
-			continue
-		}
-		total++
-		if len(over) < max {
-			over = append(over, Over{ID: id, Before: s.spend.charge(l.Budget), After: after.charge(l.Budget), Releases: s.k})
-		}
-	}
-	return over, total
+	return l.check(ids, max, func(s spend) spend { return s.withMu(mu) })
 }
 
 // AfterGDP is what id would be charged after one more μ-GDP release.

@@ -190,18 +190,7 @@ func (l *Ledger) HeadAt(head string) int {
 // lists the datasets it would take past the budget (at most max of them, total
 // counting all).
 func (l *Ledger) Check(ids []string, p Point, max int) (over []Over, total int) {
-	for _, id := range ids {
-		s := l.spent[id]
-		after := s.spend.with(p)
-		if after.fits(l.Budget) {
-			continue
-		}
-		total++
-		if len(over) < max {
-			over = append(over, Over{ID: id, Before: s.spend.charge(l.Budget), After: after.charge(l.Budget), Releases: s.k})
-		}
-	}
-	return over, total
+	return l.check(ids, max, func(s spend) spend { return s.with(p) })
 }
 
 // After is what id would be charged under the budget after one more release

@@ -400,25 +400,23 @@ func showView(l *ledger.Ledger, id string, only bool) *shown {
 	return v
 }
 
-// text prints v for people; list bounds the datasets listed (0: all).
+// text prints v for people; list bounds the datasets listed (0: all). The
+// framework's own figures (ε and δ, or μ) come from v.figures.
 func (v *shown) text(w io.Writer, file string, list int) error {
-	if v.BudgetMu > 0 {
-		return v.textGDP(w, file, list)
-	}
+	f := v.figures()
 	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, words.Quote(v.CreatedBy))
 	fmt.Fprintf(w, "  head %s   (note it elsewhere: graphdp ledger verify --head checks it later)\n", v.Head)
-	fmt.Fprintf(w, "  budget per dataset: ε = %s, δ = %s (%s)\n", words.Num(v.Budget.Epsilon), words.Num(v.Budget.Delta), words.Count(int64(len(v.Raises)), "raise", "raises"))
+	fmt.Fprintf(w, "  budget per dataset: %s (%s)\n", f.budget, words.Count(int64(len(v.Raises)), "raise", "raises"))
 	modeWarning(w, file)
 	fmt.Fprintf(w, "\n%s, the most spent first:\n", words.Count(int64(len(v.Datasets)), "dataset", "datasets"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  id\treleases\tspent ε\tspent δ\tremaining ε\tremaining δ\taccounting\tbasic ε\tbasic δ")
+	fmt.Fprintln(tw, "  id\treleases\t"+f.header)
 	shownN := len(v.Datasets)
 	if list > 0 && list < shownN {
 		shownN = list
 	}
 	for _, a := range v.Datasets[:shownN] {
-		fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", words.Quote(a.ID), a.Releases, words.Num(a.Spent.Epsilon), words.Num(a.Spent.Delta),
-			words.Num(a.Remaining.Epsilon), words.Num(a.Remaining.Delta), a.Spent.Method, words.Num(a.Basic.Epsilon), words.Num(a.Basic.Delta))
+		fmt.Fprintf(tw, "  %s\t%d\t%s\n", words.Quote(a.ID), a.Releases, f.row(a))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -426,13 +424,12 @@ func (v *shown) text(w io.Writer, file string, list int) error {
 	moreLine(w, int64(len(v.Datasets)), shownN)
 	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Releases)), "release", "releases"))
 	for _, r := range v.Releases {
-		fmt.Fprintf(w, "  line %d  %s  release %s  ε = %s, δ = %s (%s)  %s\n    mechanism %s  sha256 %s\n",
-			r.Line, r.Time, r.ReleaseID, words.Num(r.Epsilon), words.Num(r.Delta), r.Source, words.Count(int64(len(r.Datasets)), "dataset", "datasets"), r.Mechanism, r.MechanismSHA256)
+		fmt.Fprintf(w, "  line %d  %s  release %s  %s (%s)  %s\n    mechanism %s  sha256 %s\n",
+			r.Line, r.Time, r.ReleaseID, f.spent(r), r.Source, words.Count(int64(len(r.Datasets)), "dataset", "datasets"), r.Mechanism, r.MechanismSHA256)
 	}
 	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Raises)), "raise", "raises"))
 	for _, r := range v.Raises {
-		fmt.Fprintf(w, "  line %d  %s  by %s: ε %s → %s, δ %s → %s: %s\n", r.Line, r.Time, words.Quote(r.User),
-			words.Num(r.From.Epsilon), words.Num(r.To.Epsilon), words.Num(r.From.Delta), words.Num(r.To.Delta), strconv.Quote(r.Reason))
+		fmt.Fprintf(w, "  line %d  %s  by %s: %s: %s\n", r.Line, r.Time, words.Quote(r.User), f.raised(r), strconv.Quote(r.Reason))
 	}
 	if len(v.Repairs) > 0 {
 		fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Repairs)), "repair", "repairs"))
@@ -442,4 +439,34 @@ func (v *shown) text(w io.Writer, file string, list int) error {
 		}
 	}
 	return nil
+}
+
+// shownFigures are the parts of ledger show's text that depend on the ledger's
+// framework: the budget, the datasets' columns, a release's spend and a raise.
+type shownFigures struct {
+	budget, header string
+	row            func(ledger.Account) string
+	spent          func(shownRelease) string
+	raised         func(shownRaise) string
+}
+
+// figures is the (ε, δ) ledger's text; a μ-GDP ledger's is figuresGDP.
+func (v *shown) figures() shownFigures {
+	if v.BudgetMu > 0 {
+		return v.figuresGDP()
+	}
+	return shownFigures{
+		budget: fmt.Sprintf("ε = %s, δ = %s", words.Num(v.Budget.Epsilon), words.Num(v.Budget.Delta)),
+		header: "spent ε\tspent δ\tremaining ε\tremaining δ\taccounting\tbasic ε\tbasic δ",
+		row: func(a ledger.Account) string {
+			return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", words.Num(a.Spent.Epsilon), words.Num(a.Spent.Delta),
+				words.Num(a.Remaining.Epsilon), words.Num(a.Remaining.Delta), a.Spent.Method, words.Num(a.Basic.Epsilon), words.Num(a.Basic.Delta))
+		},
+		spent: func(r shownRelease) string {
+			return fmt.Sprintf("ε = %s, δ = %s", words.Num(r.Epsilon), words.Num(r.Delta))
+		},
+		raised: func(r shownRaise) string {
+			return fmt.Sprintf("ε %s → %s, δ %s → %s", words.Num(r.From.Epsilon), words.Num(r.To.Epsilon), words.Num(r.From.Delta), words.Num(r.To.Delta))
+		},
+	}
 }
