@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,5 +83,53 @@ func TestRepeatedFlagEveryCommand(t *testing.T) {
 				t.Errorf("wrote %v", ents)
 			}
 		})
+	}
+}
+
+// TestFlagOverridesConfig: a flag and a config key that disagree follow the
+// documented rule (docs/FORMATS.md, "flags override" the file), and the summary
+// records the value used. The same config without the flag records its own value,
+// so the assertion would fail if the config won.
+func TestFlagOverridesConfig(t *testing.T) {
+	dir := t.TempDir()
+	abs := func(p string) string {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	cfg := filepath.Join(dir, "job.yaml")
+	body := "vertices: " + abs("testdata/path/vertices.csv") + "\nedges: " + abs("testdata/path/edges.csv") +
+		"\nhitting_set: " + abs("testdata/path/hitting.csv") + "\nepsilon: 0.5\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want float64
+	}{
+		{"flag", []string{"--epsilon", "1"}, 1},
+		{"config", nil, 0.5},
+	} {
+		sum := filepath.Join(dir, tc.name+".json")
+		args := append([]string{"run", "--quiet", "--config", cfg, "--out", filepath.Join(dir, tc.name+".csv"), "--summary", sum}, tc.args...)
+		if code, _, stderr := graphdp(t, args...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, stderr)
+		}
+		raw, err := os.ReadFile(sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Epsilon float64 `json:"epsilon"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Epsilon != tc.want {
+			t.Errorf("%s: summary epsilon %v, want %v (flags override the config)", tc.name, s.Epsilon, tc.want)
+		}
 	}
 }
