@@ -30,12 +30,10 @@ const batchRows = 1 << 16
 // one (localBufferSize): it holds a page header and the start of its page, and the
 // rest of the page, longer than the buffer, is read straight into the decoder's
 // page buffer (arrow-go's buffered reader does that), one copy fewer per byte and
-// 16 KiB instead of 1 MiB of garbage per column chunk. 16 KiB is the first size
-// arrow-go v18.8.0 peeks for a page header (defaultPageHeaderSize; a longer header
-// grows the buffer); a folder of part files opens a buffer for every column chunk
-// of every file, and at 64 KiB zeroing them was a tenth of the extra cpu of 100
-// parts (docs/PERFORMANCE.md, "Issue 27"). Remote files (a cluster runner's
-// Opener) keep 1 MiB reads.
+// 16 KiB instead of 1 MiB of garbage per column chunk: arrow-go's first peek for
+// a page header (a longer one grows the buffer). A folder of parts opens one per
+// column chunk per file; at 64 KiB, zeroing them cost 100 parts about a tenth of
+// their extra cpu (docs/PERFORMANCE.md, "Issue 27"). Remote files keep 1 MiB.
 const (
 	streamBufferSize = 1 << 20
 	localBufferSize  = 16 << 10
