@@ -55,15 +55,7 @@ func s3Env(t *testing.T) *objtest.S3 {
 // is byte for byte the local run's on the same rows.
 func TestRunOnS3SameBytes(t *testing.T) {
 	srv := s3Env(t)
-	vs, es, hit := partsGraph()
-	v := "id,answer\n" + strings.Join(vs, "\n") + "\n"
-	h := "id,p_true\n" + strings.Join(hit, "\n") + "\n"
-	dir := reviewFiles(t, map[string]string{"v.csv": v, "e.csv": edgeRows(es), "h.csv": h})
-	p := func(n string) string { return filepath.Join(dir, n) }
-	if code, msg := reviewMain("run", "--vertices", p("v.csv"), "--edges", p("e.csv"), "--hitting-set", p("h.csv"), "--epsilon", "0.5", "--out", p("m.csv"), "--quiet"); code != 0 {
-		t.Fatalf("local run: exit %d: %s", code, msg)
-	}
-	want, _ := os.ReadFile(p("m.csv"))
+	v, h, es, want := partsReference(t)
 
 	putObject(t, "s3://warehouse/in/vertices.csv", v)
 	putObject(t, "s3://warehouse/in/hit.csv", h)
@@ -110,8 +102,9 @@ func TestRunOnS3SameBytes(t *testing.T) {
 	for _, e := range es {
 		src, dst = append(src, e[0]), append(dst, e[1])
 	}
-	writeTable(t, p("e.parquet"), arrow.PrimitiveTypes.Int64, []string{"src", "dst"}, src, dst)
-	whole, _ := os.ReadFile(p("e.parquet"))
+	ep := filepath.Join(t.TempDir(), "e.parquet")
+	writeTable(t, ep, arrow.PrimitiveTypes.Int64, []string{"src", "dst"}, src, dst)
+	whole, _ := os.ReadFile(ep)
 	putObject(t, "s3://warehouse/in/cut.parquet", string(whole[:len(whole)/2]))
 	cut := []string{"run", "--vertices", "s3://warehouse/in/vertices.csv", "--edges", "s3://warehouse/in/cut.parquet",
 		"--hitting-set", "s3://warehouse/in/hit.csv", "--epsilon", "0.5", "--quiet", "--out", "s3://warehouse/out/x.csv"}
@@ -132,15 +125,7 @@ func TestRunOnGCSSameBytes(t *testing.T) {
 	objtest.StartGCS(t, "warehouse")
 	objstore.ResetClients()
 	t.Cleanup(objstore.ResetClients)
-	vs, es, hit := partsGraph()
-	v := "id,answer\n" + strings.Join(vs, "\n") + "\n"
-	h := "id,p_true\n" + strings.Join(hit, "\n") + "\n"
-	dir := reviewFiles(t, map[string]string{"v.csv": v, "e.csv": edgeRows(es), "h.csv": h})
-	p := func(n string) string { return filepath.Join(dir, n) }
-	if code, msg := reviewMain("run", "--vertices", p("v.csv"), "--edges", p("e.csv"), "--hitting-set", p("h.csv"), "--epsilon", "0.5", "--out", p("m.csv"), "--quiet"); code != 0 {
-		t.Fatalf("local run: exit %d: %s", code, msg)
-	}
-	want, _ := os.ReadFile(p("m.csv"))
+	v, h, es, want := partsReference(t)
 	putObject(t, "gs://warehouse/in/vertices.csv", v)
 	putObject(t, "gs://warehouse/in/hit.csv", h)
 	putObject(t, "gs://warehouse/in/edges/part-00000.csv", edgeRows(es[:300]))
@@ -160,4 +145,24 @@ func TestRunOnGCSSameBytes(t *testing.T) {
 	if code, msg := reviewMain(append(miss, "--out", "gs://warehouse/out/x.csv")...); code != 3 || !strings.Contains(msg, "gs://warehouse/in/nope.csv") {
 		t.Errorf("missing input object: exit %d, want 3 naming it: %s", code, msg)
 	}
+}
+
+// partsReference is partsGraph's tables as CSV text (vertices, hitting set, the
+// edges) and the mechanism a local run at ε = 0.5 writes from them: what a run
+// over object storage must reproduce byte for byte.
+func partsReference(t *testing.T) (v, h string, es [][2]int64, want []byte) {
+	t.Helper()
+	vs, es, hit := partsGraph()
+	v = "id,answer\n" + strings.Join(vs, "\n") + "\n"
+	h = "id,p_true\n" + strings.Join(hit, "\n") + "\n"
+	dir := reviewFiles(t, map[string]string{"v.csv": v, "e.csv": edgeRows(es), "h.csv": h})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	if code, msg := reviewMain("run", "--vertices", p("v.csv"), "--edges", p("e.csv"), "--hitting-set", p("h.csv"), "--epsilon", "0.5", "--out", p("m.csv"), "--quiet"); code != 0 {
+		t.Fatalf("local run: exit %d: %s", code, msg)
+	}
+	want, err := os.ReadFile(p("m.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, h, es, want
 }
