@@ -19,7 +19,10 @@
 //     folder with every symbolic link resolved (filepath.EvalSymlinks of the
 //     absolute folder), plus its base name. Two such outputs are one file when
 //     both agree; a path that exists is never the same as one that does not.
-//  3. Paths with a URL scheme (gs://, s3://) and empty paths are not compared.
+//  3. Paths with a URL scheme (gs://, s3://) are compared by their URL (the key's
+//     ".", ".." and doubled slashes resolved); one ending in "/" is a folder of
+//     objects, so an output below an input folder is refused. Empty paths are not
+//     compared.
 //  4. Names are compared byte for byte: on a case-insensitive file system two
 //     not-yet-existing outputs "A.csv" and "a.csv" are taken as different (once one
 //     exists, its inode decides).

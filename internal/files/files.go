@@ -3,6 +3,7 @@ package files
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -76,6 +77,21 @@ type identity struct {
 	fi        os.FileInfo
 	dir, name string
 	real      string
+	prefix    string // an object-store folder ("s3://b/in/"): every key below it
+}
+
+// remoteIdentity names an object by its URL, the key's "." and ".." segments and
+// doubled slashes resolved; a URL ending in "/" is a folder of objects.
+func remoteIdentity(url string) identity {
+	i := strings.Index(url, "://") + 3
+	key := path.Clean("/" + url[i:])
+	real := url[:i] + key[1:]
+	dir, name := path.Split(real)
+	id := identity{dir: dir, name: name, real: real}
+	if strings.HasSuffix(url, "/") {
+		id.prefix = strings.TrimSuffix(real, "/") + "/"
+	}
+	return id
 }
 
 // inputFolder reports, for a pair of one input and one output, whether the input
@@ -86,6 +102,9 @@ func inputFolder(a, b File, x, y identity) (in, out File, ok bool) {
 	}
 	if a.Output {
 		a, b, x, y = b, a, y, x
+	}
+	if x.prefix != "" {
+		return a, b, y.real != "" && strings.HasPrefix(y.real, x.prefix)
 	}
 	if x.fi == nil || !x.fi.IsDir() || x.real == "" || y.real == "" {
 		return a, b, false
@@ -106,8 +125,11 @@ func (x identity) same(y identity) bool {
 
 // identify finds path's identity (doc.go invariants 1–3).
 func identify(path string) identity {
-	if path == "" || HasScheme(path) {
+	if path == "" {
 		return identity{}
+	}
+	if HasScheme(path) {
+		return remoteIdentity(path)
 	}
 	abs, err := filepath.Abs(path)
 	if fi, serr := os.Stat(path); serr == nil {

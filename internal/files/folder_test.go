@@ -43,3 +43,25 @@ func TestOutputInInputFolder(t *testing.T) {
 		t.Errorf("two inputs compared: %q", probs)
 	}
 }
+
+// An object-store folder (a URL ending in "/", as README's nightly job gives its
+// part files) refuses an output below it, and only below it.
+func TestOutputInObjectFolder(t *testing.T) {
+	for _, c := range []struct {
+		out  string
+		want bool
+	}{
+		{"s3://w/edges/m.parquet", true},
+		{"s3://w/edges/dt=1/m.parquet", true},
+		{"s3://w/x/../edges/m.csv", true},
+		{"s3://w/edges2/m.parquet", false},
+		{"s3://w/edges.parquet", false},
+		{"gs://w/edges/m.parquet", false},
+	} {
+		probs := Check(In("edges", "s3://w/edges/"), Out("out", c.out))
+		got := len(probs) == 1 && strings.Contains(probs[0], "lies in the input folder s3://w/edges/")
+		if got != c.want || (!c.want && len(probs) != 0) {
+			t.Errorf("out %s: problems %q, want refused %v", c.out, probs, c.want)
+		}
+	}
+}
