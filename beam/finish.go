@@ -173,7 +173,7 @@ type finding struct {
 	HitIDs ids
 }
 
-func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
+func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool, _ func(int, []byte)) error {
 	st, nbr, err := f.collect(ctx, s, elems)
 	if err != nil {
 		return err
@@ -427,6 +427,6 @@ func finishPipeline(c Conf, pending []string, check bool, tol float64) *sdk.Pipe
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope("finish")
 	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, sdk.CreateList(s, pending))
-	sdk.ParDo0(s, &finishFn{C: c, Check: check, Tol: tol}, sdk.GroupByKey(s, msgs))
+	endAt(s, &finishFn{C: c, Check: check, Tol: tol}, sdk.GroupByKey(s, msgs))
 	return p
 }

@@ -308,7 +308,7 @@ type pendingFn struct {
 	Round int
 }
 
-func (f *pendingFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool) error {
+func (f *pendingFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool, _ func(int, []byte)) error {
 	var msgs [][]byte
 	var tok *token
 	var offers int64
@@ -378,7 +378,7 @@ func roundsPipeline(c Conf, pending []string, from, k int) *sdk.Pipeline {
 		rs := s.Scope(fmt.Sprintf("round %d", from+r))
 		msgs = sdk.ParDo(rs, &settleFn{C: c, Round: from + r}, sdk.GroupByKey(rs, msgs))
 	}
-	sdk.ParDo0(s, &pendingFn{C: c, Round: from + k}, sdk.GroupByKey(s, msgs))
+	endAt(s, &pendingFn{C: c, Round: from + k}, sdk.GroupByKey(s, msgs))
 	return p
 }
 
@@ -392,7 +392,7 @@ type repairFn struct {
 	Round  int
 }
 
-func (f *repairFn) ProcessElement(ctx context.Context, path string) error {
+func (f *repairFn) ProcessElement(ctx context.Context, path string, _ func(int, []byte)) error {
 	s, tok, err := readPending(ctx, path)
 	if err != nil {
 		return err
@@ -426,6 +426,6 @@ func (f *repairFn) ProcessElement(ctx context.Context, path string) error {
 func repairPipeline(c Conf, pending []string, colour, round int) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope(fmt.Sprintf("repair %d", round))
-	sdk.ParDo0(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, pending))
+	endAt(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, pending))
 	return p
 }

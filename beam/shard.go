@@ -56,7 +56,7 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 // boundary edges (u < v, u in the shard) against the hitting set.
 type shardFn struct{ C Conf }
 
-func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
+func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool, _ func(int, []byte)) error {
 	lo, hi := f.C.layout().Range(int32(s))
 	n := int(hi - lo)
 	st := &state{block: &block{}, info: &info{IDs: ids{Str: f.C.StrIDs}, Answer: make([]bool, n)}, vals: &vals{}}
