@@ -41,3 +41,37 @@ func TestForeignIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestIntTable: the joins' id table agrees with a Go map on ids in runs, negative,
+// extreme and random, set once or overwritten, and absent.
+func TestIntTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var ks []int64
+	for k := int64(-50); k < 1000; k++ {
+		ks = append(ks, k)
+	}
+	ks = append(ks, math.MinInt64, math.MaxInt64, 1<<40, -(1 << 40))
+	for range 5000 {
+		ks = append(ks, r.Int64())
+	}
+	for _, n := range []int{0, 1, 7, len(ks)} {
+		tab, want := newIntTable(n), map[int64]vref{}
+		for i, k := range ks[:n] {
+			v := vref{pos: int32(i), second: -1, ans: i%2 == 0}
+			tab.set(k, v)
+			want[k] = v
+			if i%3 == 0 { // overwrite, as setHit does
+				v.hit = true
+				tab.set(k, v)
+				want[k] = v
+			}
+		}
+		for _, k := range append(ks, 1<<50, -7777777) {
+			got, ok := tab.get(k)
+			w, wok := want[k]
+			if ok != wok || got != w {
+				t.Fatalf("n=%d: get(%d) = %+v, %v; want %+v, %v", n, k, got, ok, w, wok)
+			}
+		}
+	}
+}
