@@ -231,7 +231,7 @@ func (f *readFn) edges(ctx context.Context, g int, errs *errSet, toJoin func(int
 		// Re-read without the failing column cut short: keep what is valid.
 		n = min(n, int64(src.len()), int64(dst.len()))
 	}
-	buckets := make(map[int]*edgeBlock)
+	buckets := make([]*edgeBlock, f.C.Buckets) // by bucket (nil: no rows)
 	for i := range int(n) {
 		k := src.key(i).bucket(f.C.Buckets)
 		eb := buckets[k]
@@ -243,8 +243,10 @@ func (f *readFn) edges(ctx context.Context, g int, errs *errSet, toJoin func(int
 		eb.Src.append(&src, i)
 		eb.Dst.append(&dst, i)
 	}
-	for _, k := range sortedKeys(buckets) {
-		toJoin(k, buckets[k].encode())
+	for k, eb := range buckets {
+		if eb != nil {
+			toJoin(k, eb.encode())
+		}
 	}
 	return nil
 }

@@ -36,9 +36,10 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 		}
 		toJoin2(bucket, vb.encode(tagVertex))
 	}
-	out := f.resolveSrc(index, ebs, &errs)
-	for _, k := range sortedKeys(out) {
-		toJoin2(k, out[k].encode())
+	for k, hb := range f.resolveSrc(index, ebs, &errs) {
+		if hb != nil {
+			toJoin2(k, hb.encode())
+		}
 	}
 	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join1-%06d", bucket), &errs)
 }
@@ -115,10 +116,10 @@ func (f *join1Fn) resolveHits(index idIndex, hbs []*hitBlock, errs *errSet) map[
 }
 
 // resolveSrc resolves the edges' src ids against index (an unknown one is an input
-// error) and returns the half edges by the bucket of their dst id, where join2
-// resolves it.
-func (f *join1Fn) resolveSrc(index idIndex, ebs []*edgeBlock, errs *errSet) map[int]*halfBlock {
-	out := make(map[int]*halfBlock)
+// error) and returns the half edges by the bucket of their dst id (nil: none), where
+// join2 resolves it.
+func (f *join1Fn) resolveSrc(index idIndex, ebs []*edgeBlock, errs *errSet) []*halfBlock {
+	out := make([]*halfBlock, f.C.Buckets)
 	for _, eb := range ebs {
 		for i, row := range eb.Row {
 			v, ok := index.get(&eb.Src, i)
@@ -169,12 +170,12 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	index := newIDIndex(f.C.StrIDs, vbs)
 	var errs errSet
 	l := f.C.layout()
-	out := make(map[int]*arcBlock)
+	out := make([]*arcBlock, l.Shards()) // by shard (nil: no arcs)
 	to := func(s int32) *arcBlock {
-		ab := out[int(s)]
+		ab := out[s]
 		if ab == nil {
 			ab = &arcBlock{}
-			out[int(s)] = ab
+			out[s] = ab
 		}
 		return ab
 	}
@@ -208,8 +209,10 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 			arc(d.pos, u, hb.SrcAns[i], hb.SrcHit[i])
 		}
 	}
-	for _, s := range sortedKeys(out) {
-		toShard(s, out[s].encode())
+	for s, ab := range out {
+		if ab != nil {
+			toShard(s, ab.encode())
+		}
 	}
 	var e enc
 	e.i64(selfLoops)
