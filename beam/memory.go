@@ -33,8 +33,10 @@ const (
 	// The solve: the blocks (4 bytes an arc, kept by the worker cache), their cuts
 	// (bfs.Cut: 8 bytes a cut arc), a round's offers as Prism and the harness hold
 	// them and as the settle decodes them, the candidates of both colours and the
-	// finish's neighbour values. Measured 140 bytes a row and about 200 a vertex.
-	prismSolveBytesPerRow    = 150
+	// finish's neighbour values. Measured 140 bytes a row and about 200 a vertex at
+	// 10^7 rows (10 shards); at 10^8 rows (96 shards, 99% of the arcs cut) the
+	// rounds reached 218 bytes a row and were still held at the Go memory limit.
+	prismSolveBytesPerRow    = 220
 	prismSolveBytesPerVertex = 220
 )
 

@@ -217,6 +217,7 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 			if err := rs.merge(ctx, lo, hi, rs.boxes[1-read]); err != nil {
 				return err
 			}
+			clear(rs.pending[lo:hi]) // merged: garbage now, not held until the next round
 			lo = hi
 		}
 		run.Rounds++
