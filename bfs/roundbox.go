@@ -28,13 +28,18 @@ func (b *box) put(st *Stepper, lo int32, size int, o *Offers) {
 	for j, w := range o.V {
 		i := w - lo
 		bit := uint64(1) << (i & 63)
+		c, held := &o.C[j], &b.c[i]
 		switch {
 		case b.set[i>>6]&bit == 0:
 			b.set[i>>6] |= bit
-			b.c[i], b.from[i] = o.C[j], o.From
+			*held, b.from[i] = *c, o.From
 			b.n++
-		case st.before(&o.C[j], &b.c[i]) || o.C[j] == b.c[i] && o.From < b.from[i]:
-			b.c[i], b.from[i] = o.C[j], o.From
+		case c.Value != held.Value: // before's common case, inline (offers are never None)
+			if c.Value < held.Value {
+				*held, b.from[i] = *c, o.From
+			}
+		case st.before(c, held) || *c == *held && o.From < b.from[i]:
+			*held, b.from[i] = *c, o.From
 		}
 	}
 }
