@@ -23,7 +23,8 @@ type local struct {
 	in         *bfs.Instance
 	sol        *bfs.Solution
 	components chan countResult
-	auditPair  dp.Pair // the job's, unless the policy says otherwise
+	hits       *check.HitBlocks // the hitting check made during the build; nil: Check makes it
+	auditPair  dp.Pair          // the job's, unless the policy says otherwise
 }
 
 type countResult struct {
@@ -67,6 +68,15 @@ func (b *local) Read(ctx context.Context) (*InputFigures, error) {
 
 // Graph puts the blocks Load's pass filled in order and builds their lists.
 func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
+	// The hitting check runs inside the build, on each block's lists while they
+	// are in cache (check.HitBlocks), not as a pass of its own over the graph.
+	// The builder is sized for vs.IDs.Len() vertices (Load), one answer each.
+	if bl := b.l.builder; bl != nil && len(b.l.Vertices.Answer) == b.l.Vertices.IDs.Len() {
+		b.hits = check.NewHitBlocks(b.l.Vertices.Answer, b.l.Hit.Vertex, b.job.List, bl.Blocks())
+		if b.hits != nil {
+			bl.Visit = b.hits.Visit
+		}
+	}
 	g, st, err := b.l.BuildGraph(ctx, b.job.Workers)
 	if err != nil {
 		return nil, err
@@ -78,9 +88,8 @@ func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	// a VM a page first touched can cost more than the collection:
 	// docs/PERFORMANCE.md, "Issue 12, fourth round").
 	runtime.GC()
-	// The count of components (one core's union-find) runs beside the hitting-set
-	// check, whose bitmaps stay in cache; the check phase ends when both have
-	// (docs/PERFORMANCE.md, "Issue 12, fifth round").
+	// The count of components (graph.CountComponents, on every core) runs while
+	// the instance is made; the check phase ends when it has.
 	b.components = make(chan countResult, 1)
 	go func() {
 		n, err := g.CountComponents(ctx)
@@ -89,7 +98,8 @@ func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	return &GraphFigures{Kept: st.Kept, Duplicates: st.Duplicates, SelfLoops: st.SelfLoops}, nil
 }
 
-// Check is check.Hitting beside the count of components.
+// Check is the hitting check (made during the build, else check.Hitting) and the
+// count of components, which started when the graph was built.
 func (b *local) Check(ctx context.Context) (*Hitting, error) {
 	progress.From(ctx).Grow(int64(b.g.N()))
 	pair, err := b.job.Pair(ctx) // checked by the driver
@@ -101,7 +111,14 @@ func (b *local) Check(ctx context.Context) (*Hitting, error) {
 		return nil, err
 	}
 	b.in = in
-	h, err := hitting(ctx, b.l, in, b.job.List)
+	var h *Hitting
+	if b.hits != nil && len(b.l.Vertices.Answer) == b.g.N() {
+		h = namedHitting(b.l, b.hits.Result())
+		progress.From(ctx).Add(int64(b.g.N()))
+	} else {
+		h, err = hitting(ctx, b.l, in, b.job.List)
+	}
+	b.hits = nil
 	c := <-b.components
 	if err == nil {
 		err = c.err
