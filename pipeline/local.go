@@ -71,7 +71,8 @@ func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	// The hitting check runs inside the build, on each block's lists while they
 	// are in cache (check.HitBlocks), not as a pass of its own over the graph.
 	// The builder is sized for vs.IDs.Len() vertices (Load), one answer each.
-	if bl := b.l.builder; bl != nil && len(b.l.Vertices.Answer) == b.l.Vertices.IDs.Len() {
+	n := b.l.Vertices.IDs.Len()
+	if bl := b.l.builder; bl != nil && len(b.l.Vertices.Answer) == n && n <= fuseHitMax {
 		b.hits = check.NewHitBlocks(b.l.Vertices.Answer, b.l.Hit.Vertex, b.job.List, bl.Blocks())
 		if b.hits != nil {
 			bl.Visit = b.hits.Visit
@@ -97,6 +98,12 @@ func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	}()
 	return &GraphFigures{Kept: st.Kept, Duplicates: st.Duplicates, SelfLoops: st.SelfLoops}, nil
 }
+
+// fuseHitMax is the most vertices whose hitting check runs inside the build: its
+// two bitmaps (n/4 bytes, 16 MiB here) then live beside the build's scratch, at the
+// run's peak. Above, the check is a pass of its own after the build, as before, so
+// that the billion-edge run's peak (10^8 vertices) does not grow.
+const fuseHitMax = 1 << 26
 
 // Check is the hitting check (made during the build, else check.Hitting) and the
 // count of components, which started when the graph was built.
