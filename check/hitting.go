@@ -19,16 +19,11 @@ type HitCheck struct {
 // error is ctx's, when it is cancelled.
 func Hitting(ctx context.Context, g *graph.Graph, answer []bool, hit []int32, limit int) (HitCheck, error) {
 	ans, in := hitBitmaps(answer, hit)
+	var hc HitCheck
 	parts, err := scan(ctx, g, func(lo, hi int32) HitCheck { return checkHittingRange(g, ans, in, limit, lo, hi) })
 	if err != nil {
-		return HitCheck{}, err
+		return hc, err
 	}
-	return mergeHits(parts, limit), nil
-}
-
-// mergeHits is the check of parts, consecutive in CSR order, as one pass's.
-func mergeHits(parts []HitCheck, limit int) HitCheck {
-	var hc HitCheck
 	for _, r := range parts {
 		hc.Boundary += r.Boundary
 		hc.Uncovered += r.Uncovered
@@ -38,7 +33,7 @@ func mergeHits(parts []HitCheck, limit int) HitCheck {
 			}
 		}
 	}
-	return hc
+	return hc, nil
 }
 
 // hitBitmaps are the answers and the set hit as bitmaps: the edges read them at
@@ -63,21 +58,17 @@ func checkHittingRange(g *graph.Graph, ans, in []uint64, limit int, lo, hi int32
 	var hc HitCheck
 	// No prefetch: the bitmaps stay in cache, and prefetching their words was
 	// measured slower (docs/PERFORMANCE.md, "Issue 12, fifth round").
-	eachAbove(g, lo, hi, nil, func(u int32, above []int32) { hc.vertex(ans, in, limit, u, above) })
-	return hc
-}
-
-// vertex counts the edges from u to the vertices above it (u's list above u),
-// given the answers' and the set's bitmaps.
-func (hc *HitCheck) vertex(ans, in []uint64, limit int, u int32, above []int32) {
-	au := ans[u>>6]>>(u&63)&1 != 0
-	hu := in[u>>6]>>(u&63)&1 != 0
-	for _, v := range above {
-		// Edge ignores the set unless the answers differ.
-		if av := ans[v>>6]>>(v&63)&1 != 0; av != au {
-			hc.Edge(u, v, au, av, hu, in[v>>6]>>(v&63)&1 != 0, limit)
+	eachAbove(g, lo, hi, nil, func(u int32, above []int32) {
+		au := ans[u>>6]>>(u&63)&1 != 0
+		hu := in[u>>6]>>(u&63)&1 != 0
+		for _, v := range above {
+			// Edge ignores the set unless the answers differ.
+			if av := ans[v>>6]>>(v&63)&1 != 0; av != au {
+				hc.Edge(u, v, au, av, hu, in[v>>6]>>(v&63)&1 != 0, limit)
+			}
 		}
-	}
+	})
+	return hc
 }
 
 // Edge counts the edge u < v (each undirected edge once, in CSR order), given its

@@ -41,18 +41,7 @@ type Builder struct {
 	mu           sync.Mutex
 	all          []*stage
 	rows, loops  atomic.Int64
-	// Visit, when set before Finish, sees each block's lists as soon as the build
-	// has made them, while they are still in the building core's cache: a check
-	// over every edge costs no pass of its own over the finished graph. Calls run
-	// concurrently on Finish's workers, once per block; blocks are numbered 0 …
-	// Blocks()−1 in vertex order. Block k holds vertices v0 … v0+len(deg)−1, vertex
-	// v0+i's sorted list being the deg[i] entries of adj after those of the
-	// vertices before it; none of them may be kept or changed.
-	Visit func(block int, v0 int32, deg []int64, adj []int32)
 }
-
-// Blocks is the number of blocks Finish builds (and Visit sees).
-func (b *Builder) Blocks() int { return b.nb }
 
 // ErrMoreRows is Add's or Finish's error when the rows delivered hold more arcs
 // than the Builder has room for: more than NewBuilder's rows, beyond what the
@@ -222,7 +211,7 @@ func (b *Builder) Finish(workers int) (*Graph, BuildStats, error) {
 	if workers > 0 {
 		w = min(w, workers)
 	}
-	off, adj := buildLists(b.n, b.shift, heads, low, start, end, bits.Len(uint(max(b.n-1, 0))), w, b.Visit)
+	off, adj := buildLists(b.n, b.shift, heads, low, start, end, bits.Len(uint(max(b.n-1, 0))), w)
 	st.Kept = int64(len(adj)) / 2
 	st.Duplicates = st.Rows - st.SelfLoops - st.Kept
 	return &Graph{Off: off, Adj: adj}, st, nil
@@ -300,9 +289,8 @@ func (b *Builder) order(heads []int32, low []uint16, owner, fill []int32) (start
 // and not overlapping — it builds each block's sorted, deduplicated lists in place
 // on w workers and moves the blocks down over the gaps between them and those
 // duplicates left. hbits is the number of significant bits of the largest head. It
-// returns the n+1 offsets and the lists (heads, shortened). visit, if not nil,
-// sees each block's lists once built (Builder.Visit).
-func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, hbits, w int, visit func(int, int32, []int64, []int32)) ([]int64, []int32) {
+// returns the n+1 offsets and the lists (heads, shortened).
+func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, hbits, w int) ([]int64, []int32) {
 	nb := len(start)
 	// Build each block's lists in place; off[v+1] holds v's deduplicated degree
 	// until the prefix sum below, kept[b] the block's total.
@@ -320,9 +308,6 @@ func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, h
 			}
 			v0, v1 := b<<shift, min(n, (b+1)<<shift)
 			kept[b] = bw.build(heads[start[b]:end[b]], low[start[b]:end[b]], off[v0+1:v1+1], hbits)
-			if visit != nil {
-				visit(b, int32(v0), off[v0+1:v1+1], heads[start[b]:start[b]+kept[b]])
-			}
 		}
 	})
 	low = nil

@@ -119,7 +119,7 @@ func BuildShard(lo int32, n int, tail, head []int32) (*Shard, error) {
 			cur[b]++
 		}
 	}
-	off, adj := buildLists(n, shift, heads, low, start[:nb], start[1:], bits.Len(uint(maxHead)), workersFor(len(heads)), nil)
+	off, adj := buildLists(n, shift, heads, low, start[:nb], start[1:], bits.Len(uint(maxHead)), workersFor(len(heads)))
 	return &Shard{Lo: lo, Off: off, Adj: adj}, nil
 }
 

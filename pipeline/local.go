@@ -23,8 +23,7 @@ type local struct {
 	in         *bfs.Instance
 	sol        *bfs.Solution
 	components chan countResult
-	hits       *check.HitBlocks // the hitting check made during the build; nil: Check makes it
-	auditPair  dp.Pair          // the job's, unless the policy says otherwise
+	auditPair  dp.Pair // the job's, unless the policy says otherwise
 }
 
 type countResult struct {
@@ -68,16 +67,6 @@ func (b *local) Read(ctx context.Context) (*InputFigures, error) {
 
 // Graph puts the blocks Load's pass filled in order and builds their lists.
 func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
-	// The hitting check runs inside the build, on each block's lists while they
-	// are in cache (check.HitBlocks), not as a pass of its own over the graph.
-	// The builder is sized for vs.IDs.Len() vertices (Load), one answer each.
-	n := b.l.Vertices.IDs.Len()
-	if bl := b.l.builder; bl != nil && len(b.l.Vertices.Answer) == n && n <= fuseHitMax {
-		b.hits = check.NewHitBlocks(b.l.Vertices.Answer, b.l.Hit.Vertex, b.job.List, bl.Blocks())
-		if b.hits != nil {
-			bl.Visit = b.hits.Visit
-		}
-	}
 	g, st, err := b.l.BuildGraph(ctx, b.job.Workers)
 	if err != nil {
 		return nil, err
@@ -89,8 +78,10 @@ func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	// a VM a page first touched can cost more than the collection:
 	// docs/PERFORMANCE.md, "Issue 12, fourth round").
 	runtime.GC()
-	// The count of components (graph.CountComponents, on every core) runs while
-	// the instance is made; the check phase ends when it has.
+	// The count of components (a union-find on every core) runs beside the
+	// hitting-set check, whose bitmaps stay in cache; the check phase ends when both
+	// have (docs/PERFORMANCE.md, "Issue 12, fifth round" and "Issue 29, third
+	// session": on one core the count outlasted the check).
 	b.components = make(chan countResult, 1)
 	go func() {
 		n, err := g.CountComponents(ctx)
@@ -99,14 +90,7 @@ func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	return &GraphFigures{Kept: st.Kept, Duplicates: st.Duplicates, SelfLoops: st.SelfLoops}, nil
 }
 
-// fuseHitMax is the most vertices whose hitting check runs inside the build: its
-// two bitmaps (n/4 bytes, 16 MiB here) then live beside the build's scratch, at the
-// run's peak. Above, the check is a pass of its own after the build, as before, so
-// that the billion-edge run's peak (10^8 vertices) does not grow.
-const fuseHitMax = 1 << 26
-
-// Check is the hitting check (made during the build, else check.Hitting) and the
-// count of components, which started when the graph was built.
+// Check is check.Hitting beside the count of components.
 func (b *local) Check(ctx context.Context) (*Hitting, error) {
 	progress.From(ctx).Grow(int64(b.g.N()))
 	pair, err := b.job.Pair(ctx) // checked by the driver
@@ -118,14 +102,7 @@ func (b *local) Check(ctx context.Context) (*Hitting, error) {
 		return nil, err
 	}
 	b.in = in
-	var h *Hitting
-	if b.hits != nil && len(b.l.Vertices.Answer) == b.g.N() {
-		h = namedHitting(b.l, b.hits.Result())
-		progress.From(ctx).Add(int64(b.g.N()))
-	} else {
-		h, err = hitting(ctx, b.l, in, b.job.List)
-	}
-	b.hits = nil
+	h, err := hitting(ctx, b.l, in, b.job.List)
 	c := <-b.components
 	if err == nil {
 		err = c.err

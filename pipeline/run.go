@@ -175,18 +175,12 @@ func hitting(ctx context.Context, l *Loaded, in *bfs.Instance, list int) (*Hitti
 	if err != nil {
 		return nil, err
 	}
-	return namedHitting(l, hc), nil
-}
-
-// namedHitting is the result of a hitting check, its first uncovered edges named
-// by their ids.
-func namedHitting(l *Loaded, hc check.HitCheck) *Hitting {
 	h := &Hitting{Boundary: hc.Boundary, Uncovered: hc.Uncovered, Components: -1}
 	ids := l.Vertices.IDs
 	for _, x := range hc.First {
 		h.First = append(h.First, Uncovered{ids.String(int(x.U)), ids.String(int(x.V))})
 	}
-	return h
+	return h, nil
 }
 
 // checkHitting rejects a set that misses boundary edges, naming the first ones.
