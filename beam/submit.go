@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -50,11 +52,19 @@ func (e *WorkerError) Error() string {
 // execute runs p on the chosen runner and waits for it.
 func execute(ctx context.Context, opts Options, p *sdk.Pipeline, log *slog.Logger) error {
 	name := opts.RunnerName()
-	if name == "prism" && opts.Endpoint == "" {
-		_, err := prism.Execute(ctx, p) // in-process job server, LOOPBACK workers in this process
-		return err
-	}
-	if opts.Endpoint != "" {
+	switch {
+	case name == "prism" && opts.Endpoint == "":
+		// An in-process job server, LOOPBACK workers in this process. Not through
+		// prism.Execute: the SDK's runner leaves an empty beamloopbackworker-* file
+		// in the temporary folder at every pipeline (its placeholder for the worker
+		// binary), which submit does not.
+		ep, err := inProcessPrism()
+		if err != nil {
+			return err
+		}
+		*jobopts.Endpoint, *jobopts.EnvironmentType = ep, "loopback"
+		return submit(ctx, opts, p, log)
+	case opts.Endpoint != "":
 		*jobopts.Endpoint = opts.Endpoint
 	}
 	for _, a := range opts.Extra {
@@ -78,6 +88,50 @@ func execute(ctx context.Context, opts Options, p *sdk.Pipeline, log *slog.Logge
 		return err
 	}
 	return submit(ctx, opts, p, log)
+}
+
+// prismServer is the in-process Prism job server, started by the first
+// in-process run and shared by every later one (as prism.Execute shares it).
+var prismServer struct {
+	once     sync.Once
+	endpoint string
+	err      error
+}
+
+// inProcessPrism starts the in-process Prism job server once and returns its
+// endpoint. Prism listens on a port it is given, so a free one is picked and,
+// should another process take it first (Prism panics), another.
+func inProcessPrism() (string, error) {
+	prismServer.once.Do(func() {
+		for try := 0; try < 5; try++ {
+			l, err := net.Listen("tcp", "localhost:0")
+			if err != nil {
+				prismServer.err = fmt.Errorf("in-process Prism: %w", err)
+				return
+			}
+			port := l.Addr().(*net.TCPAddr).Port
+			l.Close()
+			if err := startInProcessPrism(port); err != nil {
+				prismServer.err = err
+				continue
+			}
+			prismServer.endpoint, prismServer.err = fmt.Sprintf("localhost:%d", port), nil
+			return
+		}
+	})
+	return prismServer.endpoint, prismServer.err
+}
+
+// startInProcessPrism starts Prism's job server on port, turning its panic on a taken
+// port into an error.
+func startInProcessPrism(port int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("in-process Prism on port %d: %v", port, r)
+		}
+	}()
+	_, err = prism.CreateJobServer(context.Background(), prism.Options{Port: port})
+	return err
 }
 
 // submit runs p on a portable job server (Prism as a separate process, Flink's or

@@ -9,7 +9,6 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -104,31 +103,13 @@ func TestGCSUploadInterrupted(t *testing.T) {
 	}{{"SIGTERM", syscall.SIGTERM, 143}, {"SIGKILL", syscall.SIGKILL, -1}} {
 		t.Run(c.name, func(t *testing.T) {
 			before := passed.Load()
-			cmd := exec.Command(os.Args[0], args...)
-			cmd.Env = append(os.Environ(), execHelperEnv+"=1", "STORAGE_EMULATOR_HOST="+proxy)
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan struct{})
-			go func() { cmd.Wait(); close(exited) }()
-			select {
-			case <-stalled:
-			case <-exited:
-				t.Fatalf("graphdp ended before its second chunk; stderr:\n%s", stderr.String())
-			case <-time.After(2 * time.Minute):
-				cmd.Process.Kill()
-				<-exited
-				t.Fatalf("no second chunk came; stderr:\n%s", stderr.String())
-			}
-			if passed.Load() != before+1 {
-				t.Fatalf("%d chunks reached the server before the stall, want 1", passed.Load()-before)
-			}
-			cmd.Process.Signal(c.sig)
-			<-exited
-			if got := cmd.ProcessState.ExitCode(); got != c.code {
-				t.Errorf("exit %d, want %d; stderr:\n%s", got, c.code, stderr.String())
+			code, stderr := signalledMidUpload(t, args, "STORAGE_EMULATOR_HOST="+proxy, stalled, c.sig, func() {
+				if passed.Load() != before+1 {
+					t.Errorf("%d chunks reached the server before the stall, want 1", passed.Load()-before)
+				}
+			})
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
 			}
 			if got, err := getObject(t, url); err != nil || got != "yesterday\n" {
 				t.Errorf("the object under the name is %.40q (%v), want the previous one", got, err)

@@ -52,6 +52,39 @@ func stallingProxy(t *testing.T, target string) (endpoint string, parts chan str
 	return ts.URL, parts
 }
 
+// signalledMidUpload starts a graphdp process with args and env (besides the test
+// binary's helper switch), waits until stalled says its upload is held, calls
+// held (when not nil), sends sig and returns the process's exit code (-1 when a
+// signal ended it) and its stderr. It fails the test when the process ends first or
+// no upload comes within two minutes.
+func signalledMidUpload(t *testing.T, args []string, env string, stalled <-chan struct{}, sig syscall.Signal, held func()) (int, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), execHelperEnv+"=1", env)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	select {
+	case <-stalled:
+	case <-exited:
+		t.Fatalf("graphdp ended before its upload was held; stderr:\n%s", stderr.String())
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		<-exited
+		t.Fatalf("no upload was held; stderr:\n%s", stderr.String())
+	}
+	if held != nil {
+		held()
+	}
+	cmd.Process.Signal(sig)
+	<-exited
+	return cmd.ProcessState.ExitCode(), stderr.String()
+}
+
 // openUploads counts the multipart uploads of key open on the server.
 func openUploads(t *testing.T, key string) int {
 	t.Helper()
@@ -89,28 +122,9 @@ func TestS3UploadInterrupted(t *testing.T) {
 		stale int // uploads left open
 	}{{"SIGTERM", syscall.SIGTERM, 143, 0}, {"SIGKILL", syscall.SIGKILL, -1, 1}} {
 		t.Run(c.name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], args...)
-			cmd.Env = append(os.Environ(), execHelperEnv+"=1", "AWS_ENDPOINT_URL="+proxy)
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan struct{})
-			go func() { cmd.Wait(); close(exited) }()
-			select {
-			case <-parts:
-			case <-exited:
-				t.Fatalf("graphdp ended before uploading; stderr:\n%s", stderr.String())
-			case <-time.After(time.Minute):
-				cmd.Process.Kill()
-				<-exited
-				t.Fatalf("no part upload came; stderr:\n%s", stderr.String())
-			}
-			cmd.Process.Signal(c.sig)
-			<-exited
-			if got := cmd.ProcessState.ExitCode(); got != c.code {
-				t.Errorf("exit %d, want %d; stderr:\n%s", got, c.code, stderr.String())
+			code, stderr := signalledMidUpload(t, args, "AWS_ENDPOINT_URL="+proxy, parts, c.sig, nil)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, c.code, stderr)
 			}
 			if got, err := getObject(t, "s3://warehouse/"+key); err != nil || got != "yesterday\n" {
 				t.Errorf("the object under the name is %q (%v), want the previous one", got, err)
