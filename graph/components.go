@@ -134,7 +134,7 @@ func (g *Graph) Components() ([]int32, int) {
 }
 
 // CountComponents is the number of connected components, without labels: GAP's
-// Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018). Union-find (link
+// Afforest (Sutton, Ben-Nun, Barak, IPDPS 2018) run on one core. Union-find (link
 // by smaller index, path halving) first joins every vertex to its first two
 // neighbours in one sequential sweep of the CSR; the component the most sampled
 // vertices then belong to — the giant one, if any — is skipped in the sweep over
@@ -143,12 +143,8 @@ func (g *Graph) Components() ([]int32, int) {
 // A BFS would touch every vertex's list in queue order, a cache miss per vertex;
 // this reads the CSR front to back. Cost: O(n + arcs outside the giant component)
 // union-find steps, O(log) amortised each in the worst case. The error is ctx's:
-// the sweeps look at it every countCheckEvery vertices. A large graph is counted
-// on Workers() goroutines (countParallel); the count is the same.
+// the sweeps look at it every countCheckEvery vertices.
 func (g *Graph) CountComponents(ctx context.Context) (int, error) {
-	if w := g.Workers(); w > 1 {
-		return g.countParallel(ctx, w)
-	}
 	n := g.N()
 	comp := NewForest(n)
 	const rounds = 2
@@ -165,7 +161,20 @@ func (g *Graph) CountComponents(ctx context.Context) (int, error) {
 	for u := range int32(n) {
 		comp[u] = comp.Find(u)
 	}
-	c := frequentRoot(comp) // the most frequent root among evenly spaced samples
+	// The most frequent root among evenly spaced samples.
+	c := int32(-1)
+	if n > 0 {
+		counts := map[int32]int{}
+		stride := max(1, n/1024)
+		best := 0
+		for i := 0; i < n; i += stride {
+			r := comp[i]
+			counts[r]++
+			if counts[r] > best || (counts[r] == best && r < c) {
+				best, c = counts[r], r
+			}
+		}
+	}
 	for u := range int32(n) {
 		if u%countCheckEvery == 0 && ctx.Err() != nil {
 			return 0, ctx.Err()

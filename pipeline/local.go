@@ -78,10 +78,9 @@ func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	// a VM a page first touched can cost more than the collection:
 	// docs/PERFORMANCE.md, "Issue 12, fourth round").
 	runtime.GC()
-	// The count of components (a union-find on every core) runs beside the
-	// hitting-set check, whose bitmaps stay in cache; the check phase ends when both
-	// have (docs/PERFORMANCE.md, "Issue 12, fifth round" and "Issue 29, third
-	// session": on one core the count outlasted the check).
+	// The count of components (one core's union-find) runs beside the hitting-set
+	// check, whose bitmaps stay in cache; the check phase ends when both have
+	// (docs/PERFORMANCE.md, "Issue 12, fifth round").
 	b.components = make(chan countResult, 1)
 	go func() {
 		n, err := g.CountComponents(ctx)
