@@ -34,11 +34,6 @@ type mechanism struct {
 func (st *state) mechanism() mechanism {
 	n := st.Shard.Len()
 	m := mechanism{POne: make([]float64, n), PTrue: make([]float64, n), InH: make([]bool, n), Bind: make([]int32, n), Dist: make([]int32, n)}
-	hit := make(map[int32]int, len(st.HitPos))
-	for j, h := range st.HitPos {
-		hit[h-st.Shard.Lo] = j
-		m.InH[h-st.Shard.Lo] = true
-	}
 	for v := range n {
 		ans := st.Answer[v]
 		c0, c1 := st.Cur[0][v], st.Cur[1][v]
@@ -49,11 +44,12 @@ func (st *state) mechanism() mechanism {
 			m.Bind[v], m.Dist[v] = c1.Bind, c1.Dist
 		}
 		m.POne[v] = p
-		given := math.NaN()
-		if j, isHit := hit[int32(v)]; isHit {
-			given = st.HitP[j]
-		}
-		m.PTrue[v] = bfs.OutputPTrue(ans, p, given)
+		m.PTrue[v] = bfs.OutputPTrue(ans, p, math.NaN())
+	}
+	for j, h := range st.HitPos { // a hitting-set vertex: its given p_true
+		i := h - st.Shard.Lo
+		m.InH[i] = true
+		m.PTrue[i] = bfs.OutputPTrue(st.Answer[i], m.POne[i], st.HitP[j])
 	}
 	return m
 }
@@ -173,8 +169,8 @@ type finding struct {
 	HitIDs ids
 }
 
-func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
-	st, nbr, err := f.collect(ctx, s, elems)
+func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool, _ func(int, []byte)) error {
+	st, cut, nbr, err := f.collect(ctx, s, elems)
 	if err != nil {
 		return err
 	}
@@ -198,14 +194,10 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 		return err
 	}
 	root, comps := st.Shard.LocalRoots()
-	sa := &shardAuditor{s: s, st: st, pOne: m.POne, nbr: nbr, root: root}
-	if fd.Audit, err = sa.audit(apair, false); err != nil {
-		return err
-	}
+	sa := &shardAuditor{s: s, st: st, pOne: m.POne, cut: cut, nbr: nbr, root: root}
+	fd.Audit = sa.audit(apair, false)
 	if fd.Audit.Unranked() {
-		if fd.RankAll, err = sa.audit(apair, true); err != nil {
-			return err
-		}
+		fd.RankAll = sa.audit(apair, true)
 	}
 	fd.Comps = st.components(root, comps, sa.links, m)
 	fd.HitPos, fd.HitIDs.Str = st.HitPos, st.IDs.Str
@@ -225,44 +217,74 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	return writeBlob(ctx, join(f.C.Staging, "out", fmt.Sprintf("shard-%06d", s)), o.b)
 }
 
-// neighbour is what the finish knows of a vertex in another shard: its p_one and
-// the root of its local component (components.go).
-type neighbour struct {
-	pOne float64
-	root int32
+// neighbours is what the finish knows of a shard's vertices in other shards, by
+// their number in the block's bfs.Cut (foreign.go): p_one and the root of their local
+// component (components.go).
+type neighbours struct {
+	pOne []float64
+	root []int32
 }
 
 // collect reads shard s's grouped elements: its state (through the last round's
-// token) and its cut neighbours' p_one and roots.
-func (f *finishFn) collect(ctx context.Context, s int, elems func(*[]byte) bool) (*state, map[int32]neighbour, error) {
+// token), its block's Cut, and its cut neighbours' p_one and roots.
+func (f *finishFn) collect(ctx context.Context, s int, elems func(*[]byte) bool) (*state, *bfs.Cut, neighbours, error) {
 	var st *state
-	nbr := make(map[int32]neighbour)
+	type msg struct {
+		v, r []int32
+		p    []float64
+	}
+	var msgs []msg
 	var b []byte
 	for elems(&b) {
 		switch b[0] {
 		case tagToken:
 			tok, err := decodeToken(b)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, neighbours{}, err
 			}
 			if st, err = loadState(ctx, f.C.Staging, s, tok); err != nil {
-				return nil, nil, err
+				return nil, nil, neighbours{}, err
 			}
 		case tagNeighbor:
 			d := dec{b: b[1:]}
-			vs, ps, rs := d.i32s(), d.f64s(), d.i32s()
-			if d.err != nil || len(vs) != len(ps) || len(vs) != len(rs) {
-				return nil, nil, errCorrupt
+			m := msg{v: d.i32s(), p: d.f64s(), r: d.i32s()}
+			if d.err != nil || len(m.v) != len(m.p) || len(m.v) != len(m.r) {
+				return nil, nil, neighbours{}, errCorrupt
 			}
-			for i, v := range vs {
-				nbr[v] = neighbour{ps[i], rs[i]}
-			}
+			msgs = append(msgs, m)
 		}
 	}
 	if st == nil {
-		return nil, nil, fmt.Errorf("beam: shard %d: no state", s)
+		return nil, nil, neighbours{}, fmt.Errorf("beam: shard %d: no state", s)
 	}
-	return st, nbr, nil
+	cut, err := st.block.cutOf(f.C.layout())
+	if err != nil {
+		return nil, nil, neighbours{}, err
+	}
+	// A message's vertices ascend, as the Cut's numbers do: merge, no lookup.
+	fv := cut.Foreign
+	nb := neighbours{pOne: make([]float64, len(fv)), root: make([]int32, len(fv))}
+	have, got := make([]bool, len(fv)), 0
+	for _, m := range msgs {
+		if len(m.v) == 0 {
+			continue
+		}
+		k, _ := slices.BinarySearch(fv, m.v[0])
+		for i, v := range m.v {
+			for k < len(fv) && fv[k] < v {
+				k++
+			}
+			if k < len(fv) && fv[k] == v && !have[k] {
+				nb.pOne[k], nb.root[k], have[k] = m.p[i], m.r[i], true
+				got++
+			}
+		}
+	}
+	if got != len(fv) {
+		k := slices.Index(have, false)
+		return nil, nil, neighbours{}, fmt.Errorf("beam: shard %d: no p_one for neighbour %d", s, fv[k])
+	}
+	return st, cut, nb, nil
 }
 
 // shardAuditor runs check.Verify's audit on shard s's edges u < v, through the same
@@ -273,26 +295,26 @@ type shardAuditor struct {
 	s     int
 	st    *state
 	pOne  []float64 // the shard's own vertices' p_one
-	nbr   map[int32]neighbour
+	cut   *bfs.Cut
+	nbr   neighbours
 	root  []int32 // the shard's vertices' local roots
 	links []graph.Link
 }
 
-// pone is vertex v's p_one, the shard's own or a cut neighbour's.
-func (a *shardAuditor) pone(v int32) (float64, error) {
+// pone is vertex v's p_one, the shard's own or a cut neighbour's (the audit's
+// worst edge's ends).
+func (a *shardAuditor) pone(v int32) float64 {
 	lo := a.st.Shard.Lo
 	if v >= lo && v < lo+int32(a.st.Shard.Len()) {
-		return a.pOne[v-lo], nil
+		return a.pOne[v-lo]
 	}
-	x, ok := a.nbr[v]
-	if !ok {
-		return 0, fmt.Errorf("beam: shard %d: no p_one for neighbour %d", a.s, v)
-	}
-	return x.pOne, nil
+	k, _ := slices.BinarySearch(a.cut.Foreign, v)
+	return a.nbr.pOne[k]
 }
 
 // audit is one pass of the audit under apair (rankAll: the Auditor's second pass).
-func (a *shardAuditor) audit(apair dp.Pair, rankAll bool) (shardAudit, error) {
+// A vertex's foreign neighbours come in list order, as its cut arcs' numbers do.
+func (a *shardAuditor) audit(apair dp.Pair, rankAll bool) shardAudit {
 	sh := &a.st.Shard
 	lo, hi := sh.Lo, sh.Lo+int32(sh.Len())
 	aud := check.NewAuditor(apair, 0, 1)
@@ -300,26 +322,30 @@ func (a *shardAuditor) audit(apair dp.Pair, rankAll bool) (shardAudit, error) {
 	for i := range sh.Len() {
 		u := lo + int32(i)
 		aud.Vertex(u, a.pOne[i])
+		ks := a.cut.Of(int32(i))
 		for _, v := range sh.Neighbours(i) {
+			if v >= lo && v < hi {
+				if v >= u {
+					aud.Edge(v, a.pOne[v-lo])
+				}
+				continue
+			}
+			k := ks[0]
+			ks = ks[1:]
 			if v < u {
 				continue
 			}
-			pv, err := a.pone(v)
-			if err != nil {
-				return shardAudit{}, err
+			if !rankAll {
+				a.links = append(a.links, graph.Link{a.root[i], a.nbr.root[k]})
 			}
-			if !rankAll && v >= hi {
-				a.links = append(a.links, graph.Link{a.root[i], a.nbr[v].root})
-			}
-			aud.Edge(v, pv)
+			aud.Edge(v, a.nbr.pOne[k])
 		}
 	}
 	out := shardAudit{Audit: aud.Audit}
 	if w := out.Worst; w.U >= 0 {
-		out.Ends[0], _ = a.pone(w.U)
-		out.Ends[1], _ = a.pone(w.V)
+		out.Ends = [2]float64{a.pone(w.U), a.pone(w.V)}
 	}
-	return out, nil
+	return out
 }
 
 // encode is decodeFinding's inverse.
@@ -427,6 +453,6 @@ func finishPipeline(c Conf, pending []string, check bool, tol float64) *sdk.Pipe
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope("finish")
 	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, sdk.CreateList(s, pending))
-	sdk.ParDo0(s, &finishFn{C: c, Check: check, Tol: tol}, sdk.GroupByKey(s, msgs))
+	endAt(s, &finishFn{C: c, Check: check, Tol: tol}, sdk.GroupByKey(s, msgs))
 	return p
 }

@@ -1,6 +1,7 @@
 package beam
 
 import (
+	"math/bits"
 	"strconv"
 )
 
@@ -11,10 +12,11 @@ type vref struct {
 	ans, hit    bool
 }
 
-// idIndex resolves one join bucket's ids: a map per id type (a map keyed by both
-// would hash a string for every integer id).
+// idIndex resolves one join bucket's ids: integer ids in an open-addressing table
+// (intTable: a multiply and a probe or two, where a Go map was the joins' largest
+// cost), string ids in a map.
 type idIndex struct {
-	ints map[int64]vref
+	ints *intTable
 	strs map[string]vref
 }
 
@@ -29,7 +31,7 @@ func newIDIndex(str bool, vbs []*vertexBlock) idIndex {
 	if str {
 		x.strs = make(map[string]vref, n)
 	} else {
-		x.ints = make(map[int64]vref, n)
+		x.ints = newIntTable(n)
 	}
 	for _, vb := range vbs {
 		for i, p := range vb.Pos {
@@ -61,15 +63,14 @@ func (x idIndex) get(id *ids, i int) (vref, bool) {
 		r, ok := x.strs[id.S[i]]
 		return r, ok
 	}
-	r, ok := x.ints[id.Int[i]]
-	return r, ok
+	return x.ints.get(id.Int[i])
 }
 
 func (x idIndex) set(id *ids, i int, r vref) {
 	if x.strs != nil {
 		x.strs[id.S[i]] = r
 	} else {
-		x.ints[id.Int[i]] = r
+		x.ints.set(id.Int[i], r)
 	}
 }
 
@@ -87,8 +88,11 @@ func (x idIndex) duplicates(fn func(id string, first, second int32)) {
 			fn(s, r.pos, r.second)
 		}
 	}
-	for k, r := range x.ints {
-		if r.second >= 0 {
+	if x.ints == nil {
+		return
+	}
+	for j, k := range x.ints.keys {
+		if r := x.ints.refs[j]; x.ints.full[j] && r.second >= 0 {
 			fn(strconv.FormatInt(k, 10), r.pos, r.second)
 		}
 	}
@@ -105,4 +109,42 @@ func (t *twoLeast) add(r int64) {
 	case r < t.b:
 		t.b = r
 	}
+}
+
+// intTable maps int64 ids to vrefs by linear probing in a power-of-two table at
+// most half full; the slot is the top bits of the id times a 64-bit odd constant
+// (Fibonacci hashing), so ids in runs spread out.
+type intTable struct {
+	shift uint
+	keys  []int64
+	refs  []vref
+	full  []bool
+}
+
+func newIntTable(n int) *intTable {
+	b := uint(bits.Len(uint(2 * n)))
+	size := 1 << b
+	return &intTable{shift: 64 - b, keys: make([]int64, size), refs: make([]vref, size), full: make([]bool, size)}
+}
+
+func (t *intTable) slot(k int64) int { return int((uint64(k) * 0x9e3779b97f4a7c15) >> t.shift) }
+
+func (t *intTable) get(k int64) (vref, bool) {
+	mask := len(t.keys) - 1
+	for j := t.slot(k); t.full[j]; j = (j + 1) & mask {
+		if t.keys[j] == k {
+			return t.refs[j], true
+		}
+	}
+	return vref{}, false
+}
+
+// set stores r under k; the table never holds more ids than it was made for.
+func (t *intTable) set(k int64, r vref) {
+	mask := len(t.keys) - 1
+	j := t.slot(k)
+	for t.full[j] && t.keys[j] != k {
+		j = (j + 1) & mask
+	}
+	t.keys[j], t.refs[j], t.full[j] = k, r, true
 }

@@ -93,7 +93,7 @@ func plan(ctx context.Context, vpath, epath, hpath string, cols ingest.Columns) 
 // input fingerprints).
 type fingerprintFn struct{ C Conf }
 
-func (f *fingerprintFn) ProcessElement(ctx context.Context, k int) error {
+func (f *fingerprintFn) ProcessElement(ctx context.Context, k int, _ func(int, []byte)) error {
 	path := []string{f.C.Vertices, f.C.Edges, f.C.Hitting}[k]
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
@@ -128,10 +128,10 @@ func buildPipeline(c Conf, pl *planned) *sdk.Pipeline {
 			splits = append(splits, split{File: file, G: g}.encode())
 		}
 	}
-	sdk.ParDo0(s, &fingerprintFn{C: c}, sdk.Create(s, fileVertices, fileEdges, fileHit))
+	endAt(s, &fingerprintFn{C: c}, sdk.Create(s, fileVertices, fileEdges, fileHit))
 	toJoin, toShard := sdk.ParDo2(s, &readFn{C: c}, sdk.CreateList(s, splits))
 	toJoin2, hitToShard := sdk.ParDo2(s, &join1Fn{C: c}, sdk.GroupByKey(s, toJoin))
 	arcs := sdk.ParDo(s, &join2Fn{C: c}, sdk.GroupByKey(s, toJoin2))
-	sdk.ParDo0(s, &shardFn{C: c}, sdk.GroupByKey(s, sdk.Flatten(s, toShard, hitToShard, arcs)))
+	endAt(s, &shardFn{C: c}, sdk.GroupByKey(s, sdk.Flatten(s, toShard, hitToShard, arcs)))
 	return p
 }

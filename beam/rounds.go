@@ -3,10 +3,12 @@ package beam
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -165,26 +167,7 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 		if err != nil {
 			return err
 		}
-		var changedBy [2][]int32
-		for ci, one := range []bool{false, true} {
-			p := bfs.NewPass(pair, one)
-			st := p.NewStepper()
-			seeds := in[ci]
-			if tok.Own && len(b.HitPos) > 0 {
-				seeds = append(seeds, p.OwnOffers(int32(s), b.HitPos, v.HitOne))
-			}
-			changed := st.Settle(&b.Shard, v.Cur[ci], seeds)
-			changedBy[ci] = changed
-			stat.Changed += int64(len(changed))
-			offers, arcs := st.Offer(cut, v.Cur[ci], changed, seeds)
-			stat.CutArcs += int64(arcs)
-			for _, o := range offers {
-				msg := encodeOffers(one, o)
-				stat.Offers += int64(o.Len())
-				stat.Bytes += int64(len(msg))
-				emit(int(o.To), msg)
-			}
-		}
+		changedBy := settleColours(pair, s, b, cut, v, tok.Own, in, &stat, emit)
 		stat.Settled = 1
 		tok.Own = false
 		if stat.Changed > 0 {
@@ -212,6 +195,52 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 	tok.Stats = append(tok.Stats, stat)
 	emit(s, tok.encode())
 	return nil
+}
+
+// settleColours settles shard s's two colours at once (they share nothing but the
+// block: one goroutine each, so a worker's cores share a shard's round), then emits
+// their offers in colour order, so the output does not depend on which finished
+// first. It returns each colour's changed vertices and adds its counts to stat.
+func settleColours(pair dp.Pair, s int, b *block, cut *bfs.Cut, v *vals, own bool, in [2][]bfs.Offers, stat *roundStat, emit func(int, []byte)) (changedBy [2][]int32) {
+	type result struct {
+		msgs   [][]byte
+		to     []int32
+		offers int64
+		arcs   int
+	}
+	var res [2]result
+	var wg sync.WaitGroup
+	for ci, one := range []bool{false, true} {
+		wg.Go(func() {
+			p := bfs.NewPass(pair, one)
+			st := p.NewStepper()
+			seeds := in[ci]
+			if own && len(b.HitPos) > 0 {
+				seeds = append(seeds, p.OwnOffers(int32(s), b.HitPos, v.HitOne))
+			}
+			changedBy[ci] = st.Settle(&b.Shard, v.Cur[ci], seeds)
+			offers, arcs := st.Offer(cut, v.Cur[ci], changedBy[ci], seeds)
+			r := &res[ci]
+			r.arcs = arcs
+			for _, o := range offers {
+				r.msgs = append(r.msgs, encodeOffers(one, o))
+				r.to = append(r.to, o.To)
+				r.offers += int64(o.Len())
+			}
+		})
+	}
+	wg.Wait()
+	for ci := range res {
+		r := &res[ci]
+		stat.Changed += int64(len(changedBy[ci]))
+		stat.CutArcs += int64(r.arcs)
+		stat.Offers += r.offers
+		for k, msg := range r.msgs {
+			stat.Bytes += int64(len(msg))
+			emit(int(r.to[k]), msg)
+		}
+	}
+	return changedBy
 }
 
 // gather splits a shard's grouped messages into its token and offers per colour.
@@ -308,7 +337,7 @@ type pendingFn struct {
 	Round int
 }
 
-func (f *pendingFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool) error {
+func (f *pendingFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool, _ func(int, []byte)) error {
 	var msgs [][]byte
 	var tok *token
 	var offers int64
@@ -378,7 +407,7 @@ func roundsPipeline(c Conf, pending []string, from, k int) *sdk.Pipeline {
 		rs := s.Scope(fmt.Sprintf("round %d", from+r))
 		msgs = sdk.ParDo(rs, &settleFn{C: c, Round: from + r}, sdk.GroupByKey(rs, msgs))
 	}
-	sdk.ParDo0(s, &pendingFn{C: c, Round: from + k}, sdk.GroupByKey(s, msgs))
+	endAt(s, &pendingFn{C: c, Round: from + k}, sdk.GroupByKey(s, msgs))
 	return p
 }
 
@@ -392,7 +421,7 @@ type repairFn struct {
 	Round  int
 }
 
-func (f *repairFn) ProcessElement(ctx context.Context, path string) error {
+func (f *repairFn) ProcessElement(ctx context.Context, path string, _ func(int, []byte)) error {
 	s, tok, err := readPending(ctx, path)
 	if err != nil {
 		return err
@@ -426,6 +455,6 @@ func (f *repairFn) ProcessElement(ctx context.Context, path string) error {
 func repairPipeline(c Conf, pending []string, colour, round int) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope(fmt.Sprintf("repair %d", round))
-	sdk.ParDo0(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, pending))
+	endAt(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, pending))
 	return p
 }

@@ -56,10 +56,11 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 // boundary edges (u < v, u in the shard) against the hitting set.
 type shardFn struct{ C Conf }
 
-func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool) error {
-	lo, hi := f.C.layout().Range(int32(s))
+func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool, _ func(int, []byte)) error {
+	l := f.C.layout()
+	lo, hi := l.Range(int32(s))
 	n := int(hi - lo)
-	st := &state{block: &block{}, info: &info{IDs: ids{Str: f.C.StrIDs}, Answer: make([]bool, n)}, vals: &vals{}}
+	st := &state{info: &info{IDs: ids{Str: f.C.StrIDs}, Answer: make([]bool, n)}, vals: &vals{}}
 	if st.IDs.Str {
 		st.IDs.S = make([]string, n)
 	} else {
@@ -69,13 +70,14 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	if err != nil {
 		return err
 	}
-	isHit := st.placeHits(hits, lo, n)
-	sh, outer, err := buildShardBlock(lo, n, arcs)
+	b, ff, err := buildShardBlock(l, lo, n, arcs)
 	if err != nil {
 		return err
 	}
-	st.Shard = *sh
-	stats := st.checkEdges(lo, hi, isHit, outer, f.C.List)
+	st.block = b
+	isHit := st.placeHits(hits, lo, n)
+	cut, _ := b.cutOf(l)
+	stats := st.checkEdges(lo, hi, isHit, cut, ff, f.C.List)
 	pair, err := f.C.pair()
 	if err != nil {
 		return err
@@ -161,49 +163,71 @@ func (st *state) placeHits(hits []*hitInfo, lo int32, n int) []bool {
 	return isHit
 }
 
-// nbFlags are a neighbour's answer and hitting-set flag.
-type nbFlags struct{ ans, hit bool }
+// foreignFlags are the answers and hitting-set flags of a shard's neighbours in other
+// shards, by their number in the block's bfs.Cut (foreign.go).
+type foreignFlags struct{ ans, hit []bool }
 
 // buildShardBlock is the shard's CSR block: graph.BuildShard, the single-machine
-// build's code, on the shard's arcs (both directions of its inner edges).
-// Neighbours in other shards bring their answer and hit flag along (outer).
-func buildShardBlock(lo int32, n int, arcs []*arcBlock) (*graph.Shard, map[int32]nbFlags, error) {
+// build's code, on the shard's arcs (both directions of its inner edges), and its
+// bfs.Cut, kept with the block for the rounds. Neighbours in other shards bring
+// their answer and hit flag along, stored by Cut number.
+func buildShardBlock(l graph.Layout, lo int32, n int, arcs []*arcBlock) (*block, foreignFlags, error) {
 	total := 0
 	for _, ab := range arcs {
 		total += len(ab.U) + 2*len(ab.IU)
 	}
 	tail, head := make([]int32, 0, total), make([]int32, 0, total)
-	outer := make(map[int32]nbFlags)
 	for _, ab := range arcs {
 		tail, head = append(tail, ab.U...), append(head, ab.V...)
-		for i, v := range ab.V {
-			outer[v] = nbFlags{ab.Ans[i], ab.Hit[i]}
-		}
 		tail, head = append(tail, ab.IU...), append(head, ab.IV...)
 		tail, head = append(tail, ab.IV...), append(head, ab.IU...)
 	}
 	sh, err := graph.BuildShard(lo, n, tail, head)
-	return sh, outer, err
+	if err != nil {
+		return nil, foreignFlags{}, err
+	}
+	b := &block{Shard: *sh}
+	cut, err := b.cutOf(l)
+	if err != nil {
+		return nil, foreignFlags{}, err
+	}
+	ff := foreignFlags{ans: make([]bool, len(cut.Foreign)), hit: make([]bool, len(cut.Foreign))}
+	idx := newForeignIndex(cut.Foreign)
+	for _, ab := range arcs {
+		for i, v := range ab.V {
+			k, ok := idx.find(v)
+			if !ok {
+				return nil, foreignFlags{}, fmt.Errorf("beam: shard at %d: arc to %d is not a cut arc", lo, v)
+			}
+			ff.ans[k], ff.hit[k] = ab.Ans[i], ab.Hit[i]
+		}
+	}
+	return b, ff, nil
 }
 
 // checkEdges is check.Hitting's count on the shard's edges u < v (u in [lo, hi)):
 // the kept edges, the boundary ones, the uncovered ones and the first list of them.
-func (st *state) checkEdges(lo, hi int32, isHit []bool, outer map[int32]nbFlags, list int) shardStats {
+// A vertex's foreign neighbours come in list order, as its cut arcs' numbers do.
+func (st *state) checkEdges(lo, hi int32, isHit []bool, cut *bfs.Cut, ff foreignFlags, list int) shardStats {
 	stats := shardStats{}
 	var hc check.HitCheck
 	for i := range int(hi - lo) {
 		u := lo + int32(i)
+		ks := cut.Of(int32(i))
 		for _, v := range st.Shard.Neighbours(i) {
+			var ansV, hitV bool
+			if v >= lo && v < hi {
+				ansV, hitV = st.Answer[v-lo], isHit[v-lo]
+			} else {
+				ansV, hitV = ff.ans[ks[0]], ff.hit[ks[0]]
+				ks = ks[1:]
+			}
 			if v <= u {
 				continue
 			}
 			stats.Kept++
-			fv := outer[v]
-			if v < hi {
-				fv = nbFlags{st.Answer[v-lo], isHit[v-lo]}
-			}
-			if hc.Edge(u, v, st.Answer[i], fv.ans, isHit[i], fv.hit, list) {
-				stats.First = append(stats.First, uncovered{U: u, V: v, AnsU: st.Answer[i], AnsV: fv.ans, IDU: st.IDs.text(i)})
+			if hc.Edge(u, v, st.Answer[i], ansV, isHit[i], hitV, list) {
+				stats.First = append(stats.First, uncovered{U: u, V: v, AnsU: st.Answer[i], AnsV: ansV, IDU: st.IDs.text(i)})
 			}
 		}
 	}
