@@ -144,6 +144,15 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	if err != nil {
 		return nil, err
 	}
+	var model *pipeline.MemoryModel
+	if opts.RunnerName() == "prism" { // the whole job in this process (memory.go)
+		m := prismMemory(pl)
+		budget, source := memoryBudget()
+		if err := checkMemory(job, pl, m, budget, source); err != nil {
+			return nil, err
+		}
+		model = &pipeline.MemoryModel{Memory: m, BudgetBytes: max(budget, 0), BudgetSource: source}
+	}
 	c := Conf{Staging: staging, Vertices: job.Vertices, Edges: job.Edges, Hitting: job.HittingSet, Cols: cols,
 		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List}
 	pair, err := job.Pair(ctx)
@@ -170,6 +179,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 		b.fps[k] = string(fp)
 	}
 	return &pipeline.InputFigures{
+		Memory:     model,
 		Vertices:   pipeline.InputFile{Path: job.Vertices, Fingerprint: b.fps[fileVertices], Rows: pl.rows[fileVertices]},
 		Edges:      pipeline.InputFile{Path: job.Edges, Fingerprint: b.fps[fileEdges], Rows: pl.rows[fileEdges]},
 		HittingSet: pipeline.InputFile{Path: job.HittingSet, Fingerprint: b.fps[fileHit], Rows: pl.rows[fileHit]},

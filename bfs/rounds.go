@@ -98,9 +98,13 @@ type roundState struct {
 	shards   []*graph.Shard
 	cuts     []*Cut
 	cur      [][]Cand
-	inbox    [][]Offers
+	own      [][]Offers // the first round's offers: each shard's own hitting-set vertices
+	boxes    [2][]box   // the offers of the round being read and of the next, by shard
 	scans    []int64
+	pending  [][]Offers // what each shard of a round's step offered, until merged
+	sent     []int64    // offers sent, by worker
 	steppers []*Stepper
+	scratch  []inScratch // a worker's
 	hitBy    [][]int32   // the hitting set's vertices by shard, ascending
 	poneBy   [][]float64 // their p_one
 }
@@ -128,8 +132,9 @@ func (rs *roundState) seed(in *Instance) (minA float64) {
 // layout: the other colour, and the passes after a repair, reuse them.
 func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 	k, g := rs.k, in.G
-	rs.shards, rs.cur, rs.inbox, rs.scans = make([]*graph.Shard, k), make([][]Cand, k), make([][]Offers, k), make([]int64, k)
-	rs.steppers = make([]*Stepper, rs.w)
+	rs.shards, rs.cur, rs.own, rs.scans = make([]*graph.Shard, k), make([][]Cand, k), make([][]Offers, k), make([]int64, k)
+	rs.boxes, rs.pending = [2][]box{make([]box, k), make([]box, k)}, make([][]Offers, k)
+	rs.steppers, rs.scratch, rs.sent = make([]*Stepper, rs.w), make([]inScratch, rs.w), make([]int64, rs.w)
 	for i := range rs.steppers {
 		rs.steppers[i] = rs.p.NewStepper()
 	}
@@ -148,7 +153,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		rs.shards[s] = g.ShardOf(rs.l, int32(s))
 		rs.cur[s] = rs.p.NoneBlock(rs.shards[s].Len())
 		if len(rs.hitBy[s]) > 0 {
-			rs.inbox[s] = []Offers{rs.p.OwnOffers(int32(s), rs.hitBy[s], rs.poneBy[s])}
+			rs.own[s] = []Offers{rs.p.OwnOffers(int32(s), rs.hitBy[s], rs.poneBy[s])}
 		}
 		if !fresh {
 			return nil
@@ -164,7 +169,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		cache.of[key] = rs.cuts
 	}
 	cache.Unlock()
-	rs.hitBy, rs.poneBy = nil, nil // in the inboxes now
+	rs.hitBy, rs.poneBy = nil, nil // in rs.own now
 	if err != nil {
 		return err
 	}
@@ -175,48 +180,115 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 }
 
 // rounds runs rounds until no shard has an offer to read: in each, every shard with
-// offers settles (Settle) and offers its changed cut vertices onward (Offer).
+// offers settles (Settle) and offers its changed cut vertices onward (Offer). The
+// offers are not held as lists from round to round: the shards settle in steps of
+// at most roundStepArcs cut arcs, and after each step the lists Offer returned are
+// merged into their destinations' boxes for the next round (box.put), which keep
+// the least candidate each vertex was offered. A round's offers thus take memory by
+// the vertices they reach (two rounds' boxes, 28 bytes a vertex) and one step's
+// lists, not by all the cut arcs they cross; Settle reads the same least offer per
+// vertex that gather would have kept from the lists (box.take).
 func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 	k := rs.k
-	out := make([][]Offers, k)
+	read := 0
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		active := false
 		for s := range k {
-			active = active || len(rs.inbox[s]) > 0
+			active = active || len(rs.own[s]) > 0 || rs.boxes[read][s].n > 0
 		}
 		if !active {
 			return nil
 		}
-		if err := strided(ctx, rs.w, k, func(worker, s int) error {
-			out[s] = nil
-			if len(rs.inbox[s]) == 0 {
-				return nil
+		for lo := 0; lo < k; {
+			hi, arcs := lo, 0
+			for ; hi < k; hi++ {
+				a := rs.cuts[hi].Arcs()
+				if hi-lo >= rs.w && arcs+a > roundStepArcs {
+					break
+				}
+				arcs += a
 			}
-			st := rs.steppers[worker]
-			changed := st.Settle(rs.shards[s], rs.cur[s], rs.inbox[s])
-			out[s], _ = st.Offer(rs.cuts[s], rs.cur[s], changed, rs.inbox[s])
-			rs.inbox[s] = nil // read: a round holds its own offers and the unread ones, not two rounds'
-			for _, i := range changed {
-				rs.scans[s] += int64(len(rs.shards[s].Neighbours(int(i))))
+			if err := rs.step(ctx, lo, hi, rs.boxes[read]); err != nil {
+				return err
 			}
-			return nil
-		}); err != nil {
-			return err
+			if err := rs.merge(ctx, lo, hi, rs.boxes[1-read]); err != nil {
+				return err
+			}
+			clear(rs.pending[lo:hi]) // merged: garbage now, not held until the next round
+			lo = hi
 		}
 		run.Rounds++
-		// Route in source-shard order: Settle's minimum does not depend on it, but
-		// the order is fixed anyway.
-		rs.inbox = make([][]Offers, k)
-		for s := range k {
-			for _, o := range out[s] {
-				rs.inbox[o.To] = append(rs.inbox[o.To], o)
-				run.Offers += int64(o.Len())
-			}
+		read = 1 - read
+		run.Offers = 0
+		for _, n := range rs.sent {
+			run.Offers += n
 		}
 	}
+}
+
+// roundStepArcs bounds the cut arcs of the shards one step of a round settles: their
+// offers (at most one a cut arc, 28 bytes each: 448 MiB) are held until the step's
+// merge. A destination's box then takes thousands of offers at once on large uniform
+// graphs, not a few dozen from each sender in turn.
+const roundStepArcs = 1 << 24
+
+// step settles shards [lo, hi) on the offers in their boxes (or their own, in the
+// first round) and keeps what each offers in rs.sent[s].
+func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
+	return strided(ctx, rs.w, hi-lo, func(worker, j int) error {
+		s := lo + j
+		offers := rs.own[s]
+		rs.own[s] = nil
+		if offers == nil {
+			first, _ := rs.l.Range(int32(s))
+			offers = in[s].take(int32(s), first, rs.k, &rs.scratch[worker])
+		}
+		rs.pending[s] = nil
+		if len(offers) == 0 {
+			return nil
+		}
+		st := rs.steppers[worker]
+		changed := st.Settle(rs.shards[s], rs.cur[s], offers)
+		rs.pending[s], _ = st.Offer(rs.cuts[s], rs.cur[s], changed, offers)
+		for _, i := range changed {
+			rs.scans[s] += int64(len(rs.shards[s].Neighbours(int(i))))
+		}
+		return nil
+	})
+}
+
+// merge puts the offers shards [lo, hi) sent (rs.pending) into their destinations'
+// boxes: each worker takes every rs.w-th destination and reads the senders' lists to
+// it in sender order (each sender's lists are sorted by destination: one cursor a
+// sender), so a box has one writer and its offers arrive together.
+func (rs *roundState) merge(ctx context.Context, lo, hi int, out []box) error {
+	return strided(ctx, rs.w, rs.w, func(worker, _ int) error {
+		st := rs.steppers[worker]
+		cursor := make([]int, hi-lo)
+		for d := worker; d < rs.k; d += rs.w {
+			first, _ := rs.l.Range(int32(d))
+			for j := range cursor {
+				sent := rs.pending[lo+j]
+				c := cursor[j]
+				for c < len(sent) && int(sent[c].To) < d {
+					c++
+				}
+				if c < len(sent) && int(sent[c].To) == d {
+					out[d].put(st, first, rs.shards[d].Len(), &sent[c])
+					rs.sent[worker] += int64(sent[c].Len())
+					c++
+				}
+				cursor[j] = c
+			}
+		}
+		if worker == 0 {
+			return ctx.Err()
+		}
+		return nil
+	})
 }
 
 // field lays the shards' final candidates out as the pass's field over n vertices.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // BenchmarkUniformRounds is BenchmarkUniformPropagate for the rounds engine (the
@@ -24,4 +26,35 @@ func BenchmarkUniformRounds(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(in.G.M())*2*float64(b.N)/b.Elapsed().Seconds()/1e6, "Marcs/s")
+}
+
+// BenchmarkUniformRoundsCPU runs Propagate's and Rounds' two passes alternately on the
+// large uniform graph and reports the process CPU time (user + system, getrusage: GC
+// and every goroutine included) of each a solve, and their ratio: on a shared machine
+// wall times follow the load, CPU times much less.
+//
+//	GRAPHDP_BENCH_UNIFORM=1000000 go test ./bfs -run '^$' -bench UniformRoundsCPU -benchtime 3x
+func BenchmarkUniformRoundsCPU(b *testing.B) {
+	in := largeInstance(b)
+	ctx := context.Background()
+	var cpu [2]time.Duration
+	for b.Loop() {
+		for k, eng := range []Engine{Propagate{}, Rounds{}} {
+			t := processCPU()
+			if _, err := passes(ctx, in, eng); err != nil {
+				b.Fatal(err)
+			}
+			cpu[k] += processCPU() - t
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(cpu[0].Seconds()/n, "propagate-cpu-s/op")
+	b.ReportMetric(cpu[1].Seconds()/n, "rounds-cpu-s/op")
+	b.ReportMetric(cpu[1].Seconds()/cpu[0].Seconds(), "rounds/propagate-cpu")
+}
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

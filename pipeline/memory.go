@@ -49,13 +49,18 @@ const (
 	// instance: its offsets, 4 bytes a vertex, and the numbers of its cut arcs and
 	// foreign neighbours; 9 bytes a vertex measured by TestEngineMemoryPerVertex)...
 	roundsPassBytesPerVertex = 24 + 10 + 16 + 9
-	roundsBytesPerVertex     = roundsPassBytesPerVertex + 16
-	// ...and the offers between shards: a shard offers at most once a round to each
-	// cut arc's far end (a vertex settles at most once a round), 28 bytes an offer
-	// (a vertex and its Cand), and a round's received and sent offers are held at
-	// once: 2 rounds · 2 arcs a row · 28 bytes. A bound: measured peaks are 68–88%
-	// of the model on uniform random graphs.
-	roundsBytesPerRow = 2 * 2 * 28
+	// The offers between shards are merged, a step of a round at a time, into
+	// per-shard boxes for the next round (bfs/roundbox.go): the least candidate a
+	// vertex was offered and its sender (28 bytes) and a bit, for the round being
+	// read and the next one (57 bytes a vertex), plus one step's lists, at most
+	// bfs's roundStepArcs (2^24) offers of 28 bytes (448 MiB), and fewer when the
+	// graph has fewer cut arcs (2 a row, 56 bytes)...
+	roundsBytesPerVertex   = roundsPassBytesPerVertex + 16 + 57
+	roundsStepBytes        = 28 << 24
+	roundsOfferBytesPerRow = 2 * 28
+	// ...and the cuts, built once per instance: each cut arc's foreign number and
+	// at most one foreign vertex for it, 4 + 4 bytes, 2 arcs a row.
+	roundsBytesPerRow = 2 * (4 + 4)
 )
 
 // estimateMemory models a run of engine (a Job.Engine; "" is propagate) on workers
@@ -71,7 +76,7 @@ func estimateMemory(vs *ingest.Vertices, rows int64, engine string, workers int)
 		}
 		eng += perSourceBytesPerVertexWorker * int64(workers) * n
 	case "rounds":
-		eng += roundsBytesPerVertex*n + roundsBytesPerRow*rows
+		eng += roundsBytesPerVertex*n + roundsBytesPerRow*rows + min(roundsOfferBytesPerRow*rows, roundsStepBytes)
 	}
 	return Memory{
 		Build:  base + graph.ScratchBytes(rows), // heads (→ Adj) and tails' block offsets, 12 bytes a row, and slack

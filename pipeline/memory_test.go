@@ -157,7 +157,7 @@ func TestRefusalNamesPropagate(t *testing.T) {
 	l.Close()
 	prop := estimateMemory(l.Vertices, l.Edges.Rows, "propagate", 0)
 	rounds := estimateMemory(l.Vertices, l.Edges.Rows, "rounds", 0)
-	if want := prop.Engine + roundsBytesPerVertex*22 + roundsBytesPerRow*24; rounds.Engine != want || rounds.Build != prop.Build {
+	if want := prop.Engine + roundsBytesPerVertex*22 + (roundsBytesPerRow+roundsOfferBytesPerRow)*24; rounds.Engine != want || rounds.Build != prop.Build {
 		t.Fatalf("rounds model %+v, want engine %d and propagate's build %d", rounds, want, prop.Build)
 	}
 	memoryBudget = func() (int64, string) { return prop.Peak(), "a test budget" }
