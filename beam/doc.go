@@ -21,7 +21,9 @@
 //     plan.go; rounds.go; finish.go: DoFns and the pipelines that wire them), the
 //     coders of their elements (elements.go, blocks.go, codec.go), their registration
 //     (run.go), the staging layout (rounds.go) and the worker cache (cache.go), the
-//     ids' index of the joins (idindex.go), the launcher's reading of the staged
+//     ids' index of the joins (idindex.go), the arrays by Cut number of a shard's
+//     foreign neighbours (foreign.go), the end of a pipeline at a stage with
+//     outputs (sinkstage.go: Prism spins on a stage without), the launcher's reading of the staged
 //     figures (gather.go), Beam's filesystems as an ingest.Opener (fs.go) with gs:// and
 //     s3:// read by byte ranges through the cloud clients Beam links (ranged.go,
 //     gcs.go, s3.go), and the launcher (run.go, submit.go, worker.go), with the

@@ -4,7 +4,8 @@
 // consecutive vertices for the block-centric engines (Layout, Shard), how many
 // cores a pass over it is worth (Workers), and its connected components
 // (CountComponents; per shard, LocalRoots and Spanning). It knows nothing of privacy;
-// of graphdp it imports only internal/hugepage (advice to the kernel, no semantics).
+// of graphdp it imports only internal/hugepage and internal/prefetch (advice to the
+// kernel and the processor, no semantics).
 //
 // Invariants:
 //

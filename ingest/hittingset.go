@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"slices"
 )
 
 // HittingSet is the partial mechanism: the given Pr[M(v) = answer(v)] on
@@ -49,13 +50,17 @@ func joinHittingSet(spec string, parts []*HittingSet, fp string) *HittingSet {
 
 // checkUniqueVertices reports the first row naming a vertex an earlier row named
 // (rows of the table's files, p; each named by its file and row there).
+// A bitmap of the vertices seen (n/8 bytes, which stay in cache, where a row
+// index a vertex was 4 bytes of fresh memory each); the first mention's row is
+// looked for only once a repeat is found.
 func checkUniqueVertices(p *partList, column string, vertex []int32, vs *Vertices) error {
-	first := make([]int32, vs.IDs.Len()) // row+1 of the first mention, 0 = none
+	seen := make([]uint64, (vs.IDs.Len()+63)/64)
 	for i, v := range vertex {
-		if r := first[v]; r != 0 {
-			return p.duplicateRow(int64(i), column, vs.IDs.String(int(v)), int64(r-1))
+		if seen[v>>6]&(1<<(v&63)) != 0 {
+			r := slices.Index(vertex[:i], v)
+			return p.duplicateRow(int64(i), column, vs.IDs.String(int(v)), int64(r))
 		}
-		first[v] = int32(i) + 1
+		seen[v>>6] |= 1 << (v & 63)
 	}
 	return nil
 }
