@@ -26,7 +26,8 @@
 //     outputs (sinkstage.go: Prism spins on a stage without), the launcher's reading of the staged
 //     figures (gather.go), Beam's filesystems as an ingest.Opener (fs.go) with gs:// and
 //     s3:// read by byte ranges through the cloud clients Beam links (ranged.go,
-//     gcs.go, s3.go), and the launcher (run.go, submit.go, worker.go).
+//     gcs.go, s3.go), and the launcher (run.go, submit.go, worker.go), with the
+//     memory model it checks a Prism run against before any pipeline (memory.go).
 //  2. Reading is ingest's: a split opens an ingest.Table over beamFiles and reads one
 //     column of one row group with Table.ReadVertexIDs, ReadRefIDs, ReadAnswers and
 //     ReadPTrue; the launcher checks footers with Table.CheckVertexColumns,

@@ -230,10 +230,11 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 }
 
 // roundStepArcs bounds the cut arcs of the shards one step of a round settles: their
-// offers (at most one a cut arc, 28 bytes each: 448 MiB) are held until the step's
-// merge. A destination's box then takes thousands of offers at once on large uniform
-// graphs, not a few dozen from each sender in turn.
-const roundStepArcs = 1 << 24
+// offers (at most one a cut arc, 28 bytes each: 112 MiB) are held until the step's
+// merge. A destination's box then takes a thousand offers or more at once on large
+// uniform graphs, not a few dozen from each sender in turn. 2^24 held 4.9 GiB at
+// 10^8 edges and 2^22 4.5, for the same CPU (docs/BEAM.md).
+const roundStepArcs = 1 << 22
 
 // step settles shards [lo, hi) on the offers in their boxes (or their own, in the
 // first round) and keeps what each offers in rs.sent[s].

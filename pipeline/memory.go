@@ -53,10 +53,10 @@ const (
 	// per-shard boxes for the next round (bfs/roundbox.go): the least candidate a
 	// vertex was offered and its sender (28 bytes) and a bit, for the round being
 	// read and the next one (57 bytes a vertex), plus one step's lists, at most
-	// bfs's roundStepArcs (2^24) offers of 28 bytes (448 MiB), and fewer when the
+	// bfs's roundStepArcs (2^22) offers of 28 bytes (112 MiB), and fewer when the
 	// graph has fewer cut arcs (2 a row, 56 bytes)...
 	roundsBytesPerVertex   = roundsPassBytesPerVertex + 16 + 57
-	roundsStepBytes        = 28 << 24
+	roundsStepBytes        = 28 << 22
 	roundsOfferBytesPerRow = 2 * 28
 	// ...and the cuts, built once per instance: each cut arc's foreign number and
 	// at most one foreign vertex for it, 4 + 4 bytes, 2 arcs a row.
