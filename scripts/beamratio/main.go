@@ -2,7 +2,8 @@
 // the same minutes (docs/BEAM.md's tables): for each job it runs the graphdp-beam binary
 // with --runner local and --runner beam alternately, each a fresh process, checks the
 // two outputs are byte-identical (CSV), and prints the medians of wall time, CPU time
-// (user + system) and peak RSS of each process (Prism and its workers run inside
+// (user + system) and peak RSS of each process (the summary's peak over its phases, or
+// ru_maxrss when larger; Prism and its workers run inside
 // the Beam run's process, so that is the whole tree), and what the rounds shuffled:
 // offers, changed cut arcs (the offers' bound), bytes per offer.
 //
@@ -111,8 +112,12 @@ func run(bin, job, runner string) (sample, string, error) {
 	}
 	ps := cmd.ProcessState
 	x := sample{wall: s.WallSeconds, cpu: (ps.UserTime() + ps.SystemTime()).Seconds(), sum: &s}
+	// The peak RSS: the summary's (the largest of its phases' peaks), since graphdp
+	// resets the kernel's high-water mark at each phase (internal/memstat), so the
+	// process's ru_maxrss — what /usr/bin/time shows — is only its last phases' peak.
+	x.rss = float64(s.PeakRSSBytes) / (1 << 20)
 	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
-		x.rss = float64(ru.Maxrss) / 1024 // KiB on Linux
+		x.rss = max(x.rss, float64(ru.Maxrss)/1024) // KiB on Linux
 	}
 	return x, o, nil
 }
