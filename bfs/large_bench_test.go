@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/graphgen"
 )
 
@@ -121,26 +122,7 @@ func BenchmarkGenSolve(b *testing.B) {
 	if spec.M == 0 {
 		spec.M = 10 * spec.N
 	}
-	gen, err := graphgen.New(spec)
-	if err != nil {
-		b.Fatal(err)
-	}
-	g, _, err := gen.Graph()
-	if err != nil {
-		b.Fatal(err)
-	}
-	hit, ptrue, err := gen.HittingSet()
-	if err != nil {
-		b.Fatal(err)
-	}
-	answer := make([]bool, g.N())
-	for v := range answer {
-		answer[v] = gen.Answer(int64(v))
-	}
-	pair, err := dp.New(gen.Epsilon, gen.Delta)
-	if err != nil {
-		b.Fatal(err)
-	}
+	g, answer, hit, ptrue, pair := generated(b, spec)
 	in, err := NewInstance(g, answer, hit, ptrue, pair)
 	if err != nil {
 		b.Fatal(err)
@@ -161,4 +143,30 @@ func BenchmarkGenSolve(b *testing.B) {
 	}
 	b.ReportMetric(sources.Seconds()/float64(b.N), "sources-s")
 	b.ReportMetric(pass.Seconds()/float64(b.N), "passes-s")
+}
+
+// generated is spec's graph with its answers, hitting set and (ε,δ) pair.
+func generated(b *testing.B, spec graphgen.Spec) (*graph.Graph, []bool, []int32, []float64, dp.Pair) {
+	b.Helper()
+	gen, err := graphgen.New(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, _, err := gen.Graph()
+	if err != nil {
+		b.Fatal(err)
+	}
+	hit, ptrue, err := gen.HittingSet()
+	if err != nil {
+		b.Fatal(err)
+	}
+	answer := make([]bool, g.N())
+	for v := range answer {
+		answer[v] = gen.Answer(int64(v))
+	}
+	pair, err := dp.New(gen.Epsilon, gen.Delta)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g, answer, hit, ptrue, pair
 }

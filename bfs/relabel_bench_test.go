@@ -21,26 +21,7 @@ import (
 func BenchmarkRelabelRounds(b *testing.B) {
 	const n = 1 << 18
 	for _, kind := range []string{"uniform", "grid", "rmat"} {
-		gen, err := graphgen.New(graphgen.Spec{Kind: kind, N: n, M: 10 * n, Seed: 1, Epsilon: 0.5, Delta: 1e-6})
-		if err != nil {
-			b.Fatal(err)
-		}
-		g, _, err := gen.Graph()
-		if err != nil {
-			b.Fatal(err)
-		}
-		hit, ptrue, err := gen.HittingSet()
-		if err != nil {
-			b.Fatal(err)
-		}
-		answer := make([]bool, g.N())
-		for v := range answer {
-			answer[v] = gen.Answer(int64(v))
-		}
-		pair, err := dp.New(gen.Epsilon, gen.Delta)
-		if err != nil {
-			b.Fatal(err)
-		}
+		g, answer, hit, ptrue, pair := generated(b, graphgen.Spec{Kind: kind, N: n, M: 10 * n, Seed: 1, Epsilon: 0.5, Delta: 1e-6})
 		shuffle := rand.New(rand.NewPCG(30, 3)).Perm(g.N())
 		gs := relabelled(g, shuffle)
 		for _, order := range []struct {
