@@ -27,7 +27,10 @@ func goBuild(t *testing.T, dir, pkg string) string {
 	t.Helper()
 	bin := filepath.Join(dir, filepath.Base(pkg))
 	start := time.Now()
-	out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput()
+	// -buildvcs=false: a development build like this test binary, so that the two
+	// runs' metadata (graphdp.version, no graphdp.revision) agree wherever the Go
+	// toolchain would stamp a checkout's commit into the binary (its default).
+	out, err := exec.Command("go", "build", "-buildvcs=false", "-o", bin, pkg).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
 	}
