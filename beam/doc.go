@@ -96,4 +96,8 @@
 //     the running binary.
 //  3. During Run, slog's default logger is the run's: Beam's and Prism's lines
 //     follow the CLI's --log-level and --log-format.
+//  4. Prism in this process (no --endpoint) is a job server like any other: started
+//     once per process (inProcessPrism) and followed as in 2, LOOPBACK workers in
+//     this process. A run leaves nothing in the temporary folder (the SDK's own
+//     runner left a placeholder file there at every pipeline).
 package beam
