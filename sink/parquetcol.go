@@ -63,17 +63,13 @@ func writeColumn(cw file.ColumnChunkWriter, a arrow.Array, nullable bool) error 
 		for i := range vals {
 			vals[i] = b.Value(i)
 		}
-		_, err = wr.WriteBatchSpacedWithError(vals, def, nil, valid, off)
+		err = writeBatch(wr, vals, true, def, valid, off)
 	case *file.Int32ColumnChunkWriter:
 		vals, cerr := int32Values(a)
 		if cerr != nil {
 			return cerr
 		}
-		if !nullable {
-			_, err = wr.WriteBatch(vals, nil, nil)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(vals, def, nil, valid, off)
-		}
+		err = writeBatch(wr, vals, nullable, def, valid, off)
 	case *file.Int64ColumnChunkWriter:
 		var vals []int64
 		switch a := a.(type) {
@@ -84,25 +80,13 @@ func writeColumn(cw file.ColumnChunkWriter, a arrow.Array, nullable bool) error 
 		default:
 			return fmt.Errorf("%s in an INT64 column", a.DataType())
 		}
-		if !nullable {
-			_, err = wr.WriteBatch(vals, nil, nil)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(vals, def, nil, valid, off)
-		}
+		err = writeBatch(wr, vals, nullable, def, valid, off)
 	case *file.Float32ColumnChunkWriter:
 		vals := a.(*array.Float32).Float32Values()
-		if !nullable {
-			_, err = wr.WriteBatch(vals, nil, nil)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(vals, def, nil, valid, off)
-		}
+		err = writeBatch(wr, vals, nullable, def, valid, off)
 	case *file.Float64ColumnChunkWriter:
 		vals := a.(*array.Float64).Float64Values()
-		if !nullable {
-			_, err = wr.WriteBatch(vals, nil, nil)
-		} else {
-			_, err = wr.WriteBatchSpacedWithError(vals, def, nil, valid, off)
-		}
+		err = writeBatch(wr, vals, nullable, def, valid, off)
 	case *file.ByteArrayColumnChunkWriter:
 		err = writeByteArrays(wr, a, nullable, def)
 	default:
@@ -192,5 +176,22 @@ func writeByteArrays(wr *file.ByteArrayColumnChunkWriter, a arrow.Array, nullabl
 	} else {
 		_, err = wr.WriteBatchSpacedWithError(vals, def, nil, valid, off)
 	}
+	return err
+}
+
+// batchWriter is arrow-go's column chunk writer of values of type T.
+type batchWriter[T any] interface {
+	WriteBatch(values []T, defLevels, repLevels []int16) (int64, error)
+	WriteBatchSpacedWithError(values []T, defLevels, repLevels []int16, validBits []byte, validBitsOffset int64) (int64, error)
+}
+
+// writeBatch writes vals to wr: as they are when the column is not nullable, else
+// spaced by the validity bitmap valid (from bit off) with definition levels def.
+func writeBatch[T any](wr batchWriter[T], vals []T, nullable bool, def []int16, valid []byte, off int64) error {
+	if !nullable {
+		_, err := wr.WriteBatch(vals, nil, nil)
+		return err
+	}
+	_, err := wr.WriteBatchSpacedWithError(vals, def, nil, valid, off)
 	return err
 }
