@@ -25,10 +25,7 @@ func exampleArgs(out string, privacy ...string) []string {
 // mechanism's own framework and passes, and under a stricter μ it fails (exit 3).
 func TestRunEveryFramework(t *testing.T) {
 	dir := t.TempDir()
-	profile := filepath.Join(dir, "profile.csv")
-	curve := filepath.Join(dir, "curve.csv")
-	write(t, profile, "epsilon,delta\n0.5,0.01\n1,1e-4\n2,1e-8\n")
-	write(t, curve, "alpha,beta\n0,0.9\n0.05,0.3\n0.5,0.05\n1,0\n")
+	profile, curve := frameworkFiles(t, dir)
 	cases := []struct {
 		name  string
 		flags []string
@@ -126,10 +123,7 @@ func write(t *testing.T, path, text string) {
 // the bound is the tangents' (relaxation) and gives the chords.
 func TestOptimizeEveryFramework(t *testing.T) {
 	dir := t.TempDir()
-	profile := filepath.Join(dir, "profile.csv")
-	curve := filepath.Join(dir, "curve.csv")
-	write(t, profile, "epsilon,delta\n0.5,0.01\n1,1e-4\n2,1e-8\n")
-	write(t, curve, "alpha,beta\n0,0.9\n0.05,0.3\n0.5,0.05\n1,0\n")
+	profile, curve := frameworkFiles(t, dir)
 	in := []string{"-edges", "testdata/path/edges.csv", "-vertices", "testdata/path/vertices.csv"}
 	for _, c := range []struct {
 		name  string
@@ -179,4 +173,14 @@ func TestOptimizeEveryFramework(t *testing.T) {
 			t.Errorf("%s: relaxation %q, chords %d", c.name, s.Relaxation, s.Chords)
 		}
 	}
+}
+
+// frameworkFiles writes a three-row privacy profile and a four-point trade-off
+// curve in dir (the frameworks tests' inputs) and returns their paths.
+func frameworkFiles(t *testing.T, dir string) (profile, curve string) {
+	t.Helper()
+	profile, curve = filepath.Join(dir, "profile.csv"), filepath.Join(dir, "curve.csv")
+	write(t, profile, "epsilon,delta\n0.5,0.01\n1,1e-4\n2,1e-8\n")
+	write(t, curve, "alpha,beta\n0,0.9\n0.05,0.3\n0.5,0.05\n1,0\n")
+	return profile, curve
 }

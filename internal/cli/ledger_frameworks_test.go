@@ -26,10 +26,7 @@ func frameworkMechanism(t *testing.T, dir, name string, privacy ...string) strin
 // the mechanism's framework (graphdp.framework and its parameters).
 func TestReleaseEveryFramework(t *testing.T) {
 	dir := t.TempDir()
-	profile := filepath.Join(dir, "profile.csv")
-	curve := filepath.Join(dir, "curve.csv")
-	write(t, profile, "epsilon,delta\n0.5,0.01\n1,1e-4\n2,1e-8\n")
-	write(t, curve, "alpha,beta\n0,0.9\n0.05,0.3\n0.5,0.05\n1,0\n")
+	profile, curve := frameworkFiles(t, dir)
 	for _, c := range []struct {
 		fw    string
 		flags []string
@@ -105,10 +102,7 @@ func TestLedgerChargesGDP(t *testing.T) {
 // release has no rule: refused with exit 2, saying why, ledger unchanged.
 func TestLedgerChargesProfileRefusesCurve(t *testing.T) {
 	dir := t.TempDir()
-	profile := filepath.Join(dir, "profile.csv")
-	curve := filepath.Join(dir, "curve.csv")
-	write(t, profile, "epsilon,delta\n0.5,0.01\n1,1e-4\n2,1e-8\n")
-	write(t, curve, "alpha,beta\n0,0.9\n0.05,0.3\n0.5,0.05\n1,0\n")
+	profile, curve := frameworkFiles(t, dir)
 	mech := frameworkMechanism(t, dir, "profile", "-privacy-profile", profile)
 	led := filepath.Join(dir, "led.jsonl")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "1.2", "--budget-delta", "1e-3")
