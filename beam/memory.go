@@ -2,10 +2,7 @@ package beam
 
 import (
 	"fmt"
-	"math"
-	"runtime/debug"
 
-	"github.com/graphdp/graphdp/internal/memstat"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -48,16 +45,6 @@ func prismMemory(pl *planned) pipeline.Memory {
 		Build:  prismFixedBytes + prismBuildBytesPerRow*rows + prismBuildBytesPerVertex*(n+hit),
 		Engine: prismFixedBytes + prismSolveBytesPerRow*rows + prismSolveBytesPerVertex*n,
 	}
-}
-
-// memoryBudget is what a run may hold: the Go memory limit when one is set (graphdp
-// sets 90% of the machine's memory unless GOMEMLIMIT says otherwise), else the
-// machine's memory; 0 when unknown. pipeline's budget for the local runner is the same.
-func memoryBudget() (int64, string) {
-	if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 {
-		return l, "the Go memory limit (GOMEMLIMIT)"
-	}
-	return memstat.Machine()
 }
 
 // checkMemory refuses, before any pipeline runs, a Prism job whose modelled peak m

@@ -21,6 +21,7 @@ import (
 
 	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/memstat"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -147,7 +148,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	var model *pipeline.MemoryModel
 	if opts.RunnerName() == "prism" { // the whole job in this process (memory.go)
 		m := prismMemory(pl)
-		budget, source := memoryBudget()
+		budget, source := memstat.Budget() // the local runner's budget too
 		if err := checkMemory(job, pl, m, budget, source); err != nil {
 			return nil, err
 		}

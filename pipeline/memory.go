@@ -2,9 +2,7 @@ package pipeline
 
 import (
 	"fmt"
-	"math"
 	"runtime"
-	"runtime/debug"
 
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
@@ -103,17 +101,8 @@ func csvBytes(job *Job, req Request, rows int64) int64 {
 	return b
 }
 
-// memoryBudget is defaultMemoryBudget; tests swap it.
-var memoryBudget = defaultMemoryBudget
-
-// defaultMemoryBudget is what a run may hold: the Go runtime's memory limit (GOMEMLIMIT)
-// when one is set, else the machine's memory (memstat.Machine). source says which.
-func defaultMemoryBudget() (bytes int64, source string) {
-	if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 {
-		return l, "the Go memory limit (GOMEMLIMIT)"
-	}
-	return memstat.Machine()
-}
+// memoryBudget is what a run may hold (memstat.Budget); tests swap it.
+var memoryBudget = memstat.Budget
 
 // checkMemory refuses, before the work, a job whose modelled peak exceeds the
 // budget: a *ConfigError (exit status 2), nothing written, instead of a run the

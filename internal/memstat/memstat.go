@@ -2,7 +2,9 @@ package memstat
 
 import (
 	"bufio"
+	"math"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 )
@@ -25,6 +27,15 @@ func Machine() (bytes int64, source string) {
 		return b, "the machine's memory (MemTotal)"
 	}
 	return 0, ""
+}
+
+// Budget is what a run may hold: the Go runtime's memory limit (GOMEMLIMIT, or the
+// one graphdp sets) when there is one, else Machine. source says which.
+func Budget() (bytes int64, source string) {
+	if l := debug.SetMemoryLimit(-1); l < math.MaxInt64 {
+		return l, "the Go memory limit (GOMEMLIMIT)"
+	}
+	return Machine()
 }
 
 // PeakRSS is the process's peak resident set (VmHWM) since it started or since the
