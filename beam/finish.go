@@ -452,7 +452,7 @@ func decodeFinding(b []byte) (*finding, error) {
 func finishPipeline(c Conf, pending []string, check bool, tol float64) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope("finish")
-	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, sdk.CreateList(s, pending))
+	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, spread(s, pending))
 	endAt(s, &finishFn{C: c, Check: check, Tol: tol}, sdk.GroupByKey(s, msgs))
 	return p
 }

@@ -129,7 +129,7 @@ func buildPipeline(c Conf, pl *planned) *sdk.Pipeline {
 		}
 	}
 	endAt(s, &fingerprintFn{C: c}, sdk.Create(s, fileVertices, fileEdges, fileHit))
-	toJoin, toShard := sdk.ParDo2(s, &readFn{C: c}, sdk.CreateList(s, splits))
+	toJoin, toShard := sdk.ParDo2(s, &readFn{C: c}, spread(s, splits))
 	toJoin2, hitToShard := sdk.ParDo2(s, &join1Fn{C: c}, sdk.GroupByKey(s, toJoin))
 	arcs := sdk.ParDo(s, &join2Fn{C: c}, sdk.GroupByKey(s, toJoin2))
 	endAt(s, &shardFn{C: c}, sdk.GroupByKey(s, sdk.Flatten(s, toShard, hitToShard, arcs)))

@@ -402,7 +402,7 @@ func roundsPipeline(c Conf, pending []string, from, k int) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope(fmt.Sprintf("rounds %d-%d", from+1, from+k))
 	rs := s.Scope(fmt.Sprintf("round %d", from+1))
-	msgs := sdk.ParDo(rs, &settleFileFn{C: c, Round: from + 1}, sdk.CreateList(rs, pending))
+	msgs := sdk.ParDo(rs, &settleFileFn{C: c, Round: from + 1}, spread(rs, pending))
 	for r := 2; r <= k; r++ {
 		rs := s.Scope(fmt.Sprintf("round %d", from+r))
 		msgs = sdk.ParDo(rs, &settleFn{C: c, Round: from + r}, sdk.GroupByKey(rs, msgs))
@@ -455,6 +455,6 @@ func (f *repairFn) ProcessElement(ctx context.Context, path string, _ func(int, 
 func repairPipeline(c Conf, pending []string, colour, round int) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope(fmt.Sprintf("repair %d", round))
-	endAt(s, &repairFn{C: c, Colour: colour, Round: round}, sdk.CreateList(s, pending))
+	endAt(s, &repairFn{C: c, Colour: colour, Round: round}, spread(s, pending))
 	return p
 }

@@ -17,3 +17,13 @@ import (
 func endAt(s sdk.Scope, fn any, col sdk.PCollection) {
 	sdk.GroupByKey(s, sdk.ParDo(s, fn, col))
 }
+
+// spread is list as a PCollection that a runner may split: sdk.CreateList emits
+// every element from one impulse, so the stage that reads it is one bundle of one
+// element that Prism cannot split (the build's reads, a pipeline's first round and
+// the finish's first stage each ran one element after another on one core). The
+// Reshuffle is a fusion break (Prism elides it, making its consumer a stage root), so
+// the consumer's input is the list's elements, which Prism splits among bundles.
+func spread[T any](s sdk.Scope, list []T) sdk.PCollection {
+	return sdk.Reshuffle(s, sdk.CreateList(s, list))
+}
