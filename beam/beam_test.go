@@ -269,6 +269,10 @@ func sameOutcome(t *testing.T, name string, local, beam []byte, lerr, berr error
 	}
 }
 
+// joins are the build's two ways of joining ids, as Options.BroadcastVertices: the
+// broadcast index (the default at these sizes) and the buckets' shuffles.
+var joins = [2]int{0, -1}
+
 // The Beam pipeline on Prism gives the single-machine run's output byte for byte
 // (CSV: every p_true, p_one, binding id and distance, shortest round-trip floats), or
 // the same rejection, on generated graphs: structured and random, feasible and
@@ -310,7 +314,7 @@ func matchesLocal(t *testing.T, r *rand.Rand, count int) map[string]int {
 		g := gen(r, fam, 2+r.IntN(60), pr[0], pr[1])
 		dir := t.TempDir()
 		job := g.write(t, dir, int64(1+r.IntN(16)))
-		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
+		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4), BroadcastVertices: joins[k%2]}
 		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts)
 		local, beam, lerr, berr := both(t, job, pr[0], pr[1], opts)
 		sameOutcome(t, name, local, beam, lerr, berr)
@@ -443,7 +447,7 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 			dir := t.TempDir()
 			job := g.write(t, dir, int64(1+r.IntN(8)))
 			m.fn(g, dir, &job)
-			opts := Options{ShardSize: 1 + r.IntN(5), Buckets: 1 + r.IntN(4), RoundsPerPipeline: 2}
+			opts := Options{ShardSize: 1 + r.IntN(5), Buckets: 1 + r.IntN(4), RoundsPerPipeline: 2, BroadcastVertices: joins[rep%2]}
 			local, beam, lerr, berr := both(t, job, 1, 0.01, opts)
 			if lerr == nil {
 				t.Fatalf("%s: accepted", m.name)
@@ -667,7 +671,7 @@ func TestBeamRepairMatchesLocal(t *testing.T) {
 		job := g.write(t, dir, int64(1+r.IntN(16)))
 		job.SetEpsilon(pr[0])
 		job.Delta = pr[1]
-		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
+		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4), BroadcastVertices: joins[k%2]}
 		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts)
 		local, beam, ls, bs, lerr, berr := bothSummaries(t, job, pr[0], pr[1], opts)
 		sameOutcome(t, name, local, beam, lerr, berr)

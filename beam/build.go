@@ -27,6 +27,7 @@ type Conf struct {
 	N                        int32
 	ShardSize                int32
 	Buckets                  int
+	Broadcast                bool // the broadcast join (broadcast.go)
 	List                     int
 	Epsilon, Delta           float64
 	// The privacy framework when it is not (ε,δ) (setPair): μ of μ-GDP, or a
@@ -204,32 +205,9 @@ func (f *readFn) vertices(ctx context.Context, g int, errs *errSet, toJoin, toSh
 }
 
 func (f *readFn) edges(ctx context.Context, g int, errs *errSet, toJoin func(int, []byte)) error {
-	t, err := openTable(ctx, f.C.Edges)
+	src, dst, start, n, err := readEdges(ctx, f.C, g, errs)
 	if err != nil {
 		return err
-	}
-	defer t.Close()
-	sc, err := t.Column(f.C.Cols.Src)
-	if err != nil {
-		return err
-	}
-	dc, err := t.Column(f.C.Cols.Dst)
-	if err != nil {
-		return err
-	}
-	src, err := readIDs(t, sc, g, f.C.Vertices)
-	if err := addInput(errs, fileEdges, 0, err); err != nil {
-		return err
-	}
-	dst, err := readIDs(t, dc, g, f.C.Vertices)
-	if err := addInput(errs, fileEdges, 1, err); err != nil {
-		return err
-	}
-	start := t.Start(g)
-	n := prefix(start, t.Start(g+1)-start, errs, fileEdges)
-	if errs.best != nil {
-		// Re-read without the failing column cut short: keep what is valid.
-		n = min(n, int64(src.len()), int64(dst.len()))
 	}
 	buckets := make([]*edgeBlock, f.C.Buckets) // by bucket (nil: no rows)
 	for i := range int(n) {
@@ -301,4 +279,37 @@ func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
 	}
 	slices.Sort(ks)
 	return ks
+}
+
+// readEdges reads the src and dst ids of one row group of the edges: the ids, the
+// group's first row and how many rows are usable (prefix).
+func readEdges(ctx context.Context, c Conf, g int, errs *errSet) (src, dst ids, start, n int64, err error) {
+	t, err := openTable(ctx, c.Edges)
+	if err != nil {
+		return src, dst, 0, 0, err
+	}
+	defer t.Close()
+	sc, err := t.Column(c.Cols.Src)
+	if err != nil {
+		return src, dst, 0, 0, err
+	}
+	dc, err := t.Column(c.Cols.Dst)
+	if err != nil {
+		return src, dst, 0, 0, err
+	}
+	src, err = readIDs(t, sc, g, c.Vertices)
+	if err := addInput(errs, fileEdges, 0, err); err != nil {
+		return src, dst, 0, 0, err
+	}
+	dst, err = readIDs(t, dc, g, c.Vertices)
+	if err := addInput(errs, fileEdges, 1, err); err != nil {
+		return src, dst, 0, 0, err
+	}
+	start = t.Start(g)
+	n = prefix(start, t.Start(g+1)-start, errs, fileEdges)
+	if errs.best != nil {
+		// Re-read without the failing column cut short: keep what is valid.
+		n = min(n, int64(src.len()), int64(dst.len()))
+	}
+	return src, dst, start, n, nil
 }

@@ -154,6 +154,7 @@ func putVals(staging string, round, s int, v *vals) {
 
 // dropCache forgets everything a run cached (the launcher, when a run ends).
 func dropCache(staging string) {
+	dropIndex(staging)
 	cache.Lock()
 	defer cache.Unlock()
 	prefix := join(staging, "")

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 )
 
@@ -27,14 +28,23 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	for _, s := range sortedKeys(hitByShard) {
 		toShard(s, hitByShard[s].encode())
 	}
-	// Vertices go on to the second join with their hit flags.
+	// Vertices go on to the second join with their hit flags, or to the broadcast
+	// index (broadcast.go), and a token says this bucket's part is written.
 	for _, vb := range vbs {
 		vb.Hit = make([]bool, len(vb.Pos))
 		for i := range vb.Pos {
 			v, _ := index.get(&vb.IDs, i)
 			vb.Hit[i] = v.hit
 		}
-		toJoin2(bucket, vb.encode(tagVertex))
+		if !f.C.Broadcast {
+			toJoin2(bucket, vb.encode(tagVertex))
+		}
+	}
+	if f.C.Broadcast {
+		if err := writeIndex(ctx, f.C.Staging, bucket, vbs); err != nil {
+			return err
+		}
+		toJoin2(0, nil)
 	}
 	for k, hb := range f.resolveSrc(index, ebs, &errs) {
 		if hb != nil {
@@ -169,24 +179,7 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	}
 	index := newIDIndex(f.C.StrIDs, vbs)
 	var errs errSet
-	l := f.C.layout()
-	out := make([]*arcBlock, l.Shards()) // by shard (nil: no arcs)
-	to := func(s int32) *arcBlock {
-		ab := out[s]
-		if ab == nil {
-			ab = &arcBlock{}
-			out[s] = ab
-		}
-		return ab
-	}
-	arc := func(u, v int32, ans, hit bool) {
-		ab := to(l.Of(u))
-		ab.U = append(ab.U, u)
-		ab.V = append(ab.V, v)
-		ab.Ans = append(ab.Ans, ans)
-		ab.Hit = append(ab.Hit, hit)
-	}
-	var selfLoops int64
+	a := newArcSink(f.C.layout())
 	for _, hb := range halves {
 		for i, row := range hb.Row {
 			d, ok := index.get(&hb.Dst, i)
@@ -194,30 +187,73 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 				errs.add(fileEdges, 0, 1, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Dst, hb.Dst.text(i), f.C.Vertices))
 				continue
 			}
-			u := hb.Src[i]
-			if u == d.pos {
-				selfLoops++
-				continue
-			}
-			if su := l.Of(u); su == l.Of(d.pos) {
-				ab := to(su)
-				ab.IU = append(ab.IU, u)
-				ab.IV = append(ab.IV, d.pos)
-				continue
-			}
-			arc(u, d.pos, d.ans, d.hit)
-			arc(d.pos, u, hb.SrcAns[i], hb.SrcHit[i])
+			a.edge(hb.Src[i], hb.SrcAns[i], hb.SrcHit[i], d)
 		}
 	}
-	for s, ab := range out {
+	a.emit(toShard)
+	if err := writeSelfLoops(ctx, f.C.Staging, fmt.Sprintf("join2-%06d", bucket), a.selfLoops); err != nil {
+		return err
+	}
+	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join2-%06d", bucket), &errs)
+}
+
+// arcSink collects resolved edges as arc blocks by shard: an edge inside a shard
+// once (IU, IV), a cut edge as both its arcs, each with its head's answer and hit
+// flag; self-loops are only counted.
+type arcSink struct {
+	l         graph.Layout
+	out       []*arcBlock // by shard (nil: no arcs)
+	selfLoops int64
+}
+
+func newArcSink(l graph.Layout) *arcSink {
+	return &arcSink{l: l, out: make([]*arcBlock, l.Shards())}
+}
+
+func (a *arcSink) to(s int32) *arcBlock {
+	ab := a.out[s]
+	if ab == nil {
+		ab = &arcBlock{}
+		a.out[s] = ab
+	}
+	return ab
+}
+
+func (a *arcSink) arc(u, v int32, ans, hit bool) {
+	ab := a.to(a.l.Of(u))
+	ab.U = append(ab.U, u)
+	ab.V = append(ab.V, v)
+	ab.Ans = append(ab.Ans, ans)
+	ab.Hit = append(ab.Hit, hit)
+}
+
+// edge adds the edge from u (with its answer and hit flag) to d.
+func (a *arcSink) edge(u int32, uAns, uHit bool, d vref) {
+	if u == d.pos {
+		a.selfLoops++
+		return
+	}
+	if su := a.l.Of(u); su == a.l.Of(d.pos) {
+		ab := a.to(su)
+		ab.IU = append(ab.IU, u)
+		ab.IV = append(ab.IV, d.pos)
+		return
+	}
+	a.arc(u, d.pos, d.ans, d.hit)
+	a.arc(d.pos, u, uAns, uHit)
+}
+
+func (a *arcSink) emit(toShard func(int, []byte)) {
+	for s, ab := range a.out {
 		if ab != nil {
 			toShard(s, ab.encode())
 		}
 	}
+}
+
+// writeSelfLoops stores a worker's count of self-loops (gatherBuild sums them).
+func writeSelfLoops(ctx context.Context, staging, name string, n int64) error {
 	var e enc
-	e.i64(selfLoops)
-	if err := writeBlob(ctx, join(f.C.Staging, "stats", fmt.Sprintf("join2-%06d", bucket)), e.b); err != nil {
-		return err
-	}
-	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join2-%06d", bucket), &errs)
+	e.i64(n)
+	return writeBlob(ctx, join(staging, "stats", name), e.b)
 }

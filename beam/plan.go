@@ -115,23 +115,36 @@ func (f *fingerprintFn) ProcessElement(ctx context.Context, k int, _ func(int, [
 func buildPipeline(c Conf, pl *planned) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope("build")
-	var splits [][]byte
 	bad := map[int]bool{}
 	for _, e := range pl.schemaErrs {
 		bad[e.File] = true
 	}
+	var splits, edgeSplits [][]byte
 	for file := range 3 {
 		if bad[file] {
 			continue
 		}
 		for g := range pl.groups[file] {
-			splits = append(splits, split{File: file, G: g}.encode())
+			sp := split{File: file, G: g}.encode()
+			if c.Broadcast && file == fileEdges {
+				edgeSplits = append(edgeSplits, sp)
+			} else {
+				splits = append(splits, sp)
+			}
 		}
 	}
 	endAt(s, &fingerprintFn{C: c}, sdk.Create(s, fileVertices, fileEdges, fileHit))
 	toJoin, toShard := sdk.ParDo2(s, &readFn{C: c}, spread(s, splits))
 	toJoin2, hitToShard := sdk.ParDo2(s, &join1Fn{C: c}, sdk.GroupByKey(s, toJoin))
-	arcs := sdk.ParDo(s, &join2Fn{C: c}, sdk.GroupByKey(s, toJoin2))
+	var arcs sdk.PCollection
+	if c.Broadcast {
+		// The edges are read once every bucket's index is written (broadcast.go).
+		seed := sdk.ParDo(s, &seedFn{}, sdk.Impulse(s))
+		ready := sdk.GroupByKey(s, sdk.Flatten(s, toJoin2, seed))
+		arcs = sdk.ParDo(s, &edgesFn{C: c}, sdk.Reshuffle(s, sdk.ParDo(s, &edgeSplitsFn{C: c, Splits: edgeSplits}, ready)))
+	} else {
+		arcs = sdk.ParDo(s, &join2Fn{C: c}, sdk.GroupByKey(s, toJoin2))
+	}
 	endAt(s, &shardFn{C: c}, sdk.GroupByKey(s, sdk.Flatten(s, toShard, hitToShard, arcs)))
 	return p
 }

@@ -29,6 +29,9 @@ func init() {
 	register.DoFn4x1[context.Context, []byte, func(int, []byte), func(int, []byte), error](&readFn{})
 	register.DoFn5x1[context.Context, int, func(*[]byte) bool, func(int, []byte), func(int, []byte), error](&join1Fn{})
 	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int, []byte), error](&join2Fn{})
+	register.DoFn2x0[[]byte, func(int, []byte)](&seedFn{})
+	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int, []byte), error](&edgeSplitsFn{})
+	register.DoFn4x1[context.Context, int, []byte, func(int, []byte), error](&edgesFn{})
 	register.DoFn4x1[context.Context, int, func(*[]byte) bool, func(int, []byte), error](&shardFn{})
 	register.DoFn3x1[context.Context, int, func(int, []byte), error](&fingerprintFn{})
 	register.DoFn3x1[context.Context, string, func(int, []byte), error](&settleFileFn{})
@@ -163,8 +166,9 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	c.setPair(pair)
 	c.ShardSize = int32(shardSize(opts, int64(c.N), pl.rows[fileEdges]))
 	c.Buckets = buckets(opts, pl.rows[fileVertices]+pl.rows[fileEdges]+pl.rows[fileHit])
+	c.Broadcast = useBroadcast(opts, pl.rows[fileVertices])
 	b.c, b.pl, b.l = c, pl, c.layout()
-	b.log.Info("beam build", "stage", "read", "runner", opts.RunnerName(), "vertices", c.N, "shards", b.l.Shards(), "buckets", c.Buckets, "staging", staging)
+	b.log.Info("beam build", "stage", "read", "runner", opts.RunnerName(), "vertices", c.N, "shards", b.l.Shards(), "buckets", c.Buckets, "broadcast", c.Broadcast, "staging", staging)
 	if err := b.exec(ctx, buildPipeline(c, pl)); err != nil {
 		return nil, fmt.Errorf("beam: build: %w", err)
 	}

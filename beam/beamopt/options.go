@@ -35,6 +35,11 @@ type Options struct {
 	Shards            int `yaml:"shards"`
 	Buckets           int `yaml:"buckets"`             // id-join buckets of the build
 	RoundsPerPipeline int `yaml:"rounds_per_pipeline"` // rounds one Beam pipeline runs
+	// BroadcastVertices is the number of vertex rows up to which the build gives
+	// every worker the whole id index and resolves each edge where it is read (one
+	// shuffle of the edge rows), instead of joining ids in buckets (three): 0 = the
+	// beam package's default, -1 = never.
+	BroadcastVertices int `yaml:"broadcast_vertices"`
 	// WorkerTimeout is how long a job submitted to a job server may run before
 	// some worker reports progress, as a Go duration ("10m"); "" = the beam
 	// package's default.
@@ -76,6 +81,9 @@ func (o Options) Problems(used bool) []string {
 		if x.v < 0 || x.v > math.MaxInt32 {
 			add("%s: must be in [0, %d] (0 means a default from the input size), got %d", x.name, math.MaxInt32, x.v)
 		}
+	}
+	if o.BroadcastVertices < -1 || o.BroadcastVertices > math.MaxInt32 {
+		add("beam.broadcast_vertices: must be in [-1, %d] (0 means the default, -1 never), got %d", math.MaxInt32, o.BroadcastVertices)
 	}
 	if o.ShardSize > 0 && o.Shards > 0 {
 		add("beam.shard_size and beam.shards: give one of them, not both")
