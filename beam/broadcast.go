@@ -3,6 +3,7 @@ package beam
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/graphdp/graphdp/ingest"
@@ -57,12 +58,79 @@ var indexes = struct {
 
 type sharedIndex struct {
 	once sync.Once
-	x    idIndex
+	x    *wholeIndex
 	err  error
 }
 
+// wholeIndex resolves every id of a run (the broadcast index): integer ids that
+// span at most four times as many values as there are vertices by a direct array
+// (4 bytes an id value, cache-friendly where a hash table costs a miss a lookup),
+// other ids by the joins' idIndex.
+type wholeIndex struct {
+	lo       int64
+	pos      []int32 // by id − lo: the position, −1 for none
+	ans, hit []uint64
+	sparse   idIndex
+}
+
+func newWholeIndex(str bool, vbs []*vertexBlock) *wholeIndex {
+	n, lo, hi := 0, int64(math.MaxInt64), int64(math.MinInt64)
+	for _, vb := range vbs {
+		n += len(vb.Pos)
+		for _, id := range vb.IDs.Int {
+			lo, hi = min(lo, id), max(hi, id)
+		}
+	}
+	if str || n == 0 || hi-lo < 0 || uint64(hi-lo) >= 4*uint64(n)+64 {
+		return &wholeIndex{sparse: newIDIndex(str, vbs)}
+	}
+	x := &wholeIndex{lo: lo, pos: make([]int32, hi-lo+1)}
+	for i := range x.pos {
+		x.pos[i] = -1
+	}
+	maxPos := int32(0)
+	for _, vb := range vbs {
+		for _, p := range vb.Pos {
+			maxPos = max(maxPos, p)
+		}
+	}
+	x.ans = make([]uint64, maxPos/64+1)
+	x.hit = make([]uint64, maxPos/64+1)
+	for _, vb := range vbs {
+		for i, id := range vb.IDs.Int {
+			p := vb.Pos[i]
+			if q := x.pos[id-lo]; q >= 0 && q < p {
+				continue // a repeated id resolves to its first position, as newIDIndex
+			}
+			x.pos[id-lo] = p
+			if vb.Ans[i] {
+				x.ans[p/64] |= 1 << (p % 64)
+			}
+			if vb.Hit[i] {
+				x.hit[p/64] |= 1 << (p % 64)
+			}
+		}
+	}
+	return x
+}
+
+func (x *wholeIndex) get(id *ids, i int) (vref, bool) {
+	if x.pos == nil {
+		return x.sparse.get(id, i)
+	}
+	k := id.Int[i] - x.lo
+	if k < 0 || k >= int64(len(x.pos)) {
+		return vref{}, false
+	}
+	p := x.pos[k]
+	if p < 0 {
+		return vref{}, false
+	}
+	return vref{pos: p, second: -1, ans: x.ans[p/64]>>(p%64)&1 == 1, hit: x.hit[p/64]>>(p%64)&1 == 1}, true
+}
+
 // loadIndex is the whole id index of c's run.
-func loadIndex(ctx context.Context, c Conf) (idIndex, error) {
+func loadIndex(ctx context.Context, c Conf) (*wholeIndex, error) {
 	indexes.Lock()
 	si := indexes.m[c.Staging]
 	if si == nil {
@@ -74,30 +142,30 @@ func loadIndex(ctx context.Context, c Conf) (idIndex, error) {
 	return si.x, si.err
 }
 
-func readIndex(ctx context.Context, c Conf) (idIndex, error) {
+func readIndex(ctx context.Context, c Conf) (*wholeIndex, error) {
 	var vbs []*vertexBlock
 	names, err := listBlobs(ctx, join(c.Staging, "index", "bucket-*")) // buckets with vertices
 	if err != nil {
-		return idIndex{}, err
+		return nil, err
 	}
 	for _, path := range names {
 		raw, err := readBlob(ctx, path)
 		if err != nil {
-			return idIndex{}, err
+			return nil, err
 		}
 		d := dec{b: raw}
 		for range d.count() {
 			vb, err := decodeVertexBlock([]byte(d.str()))
 			if err != nil {
-				return idIndex{}, fmt.Errorf("beam: %s: %w", path, err)
+				return nil, fmt.Errorf("beam: %s: %w", path, err)
 			}
 			vbs = append(vbs, vb)
 		}
 		if d.err != nil {
-			return idIndex{}, fmt.Errorf("beam: %s: %w", path, d.err)
+			return nil, fmt.Errorf("beam: %s: %w", path, d.err)
 		}
 	}
-	return newIDIndex(c.StrIDs, vbs), nil
+	return newWholeIndex(c.StrIDs, vbs), nil
 }
 
 // dropIndex forgets the index of the run staged at staging.

@@ -91,9 +91,9 @@ func (x idIndex) duplicates(fn func(id string, first, second int32)) {
 	if x.ints == nil {
 		return
 	}
-	for j, k := range x.ints.keys {
-		if r := x.ints.refs[j]; x.ints.full[j] && r.second >= 0 {
-			fn(strconv.FormatInt(k, 10), r.pos, r.second)
+	for _, e := range x.ints.slots {
+		if e.full && e.r.second >= 0 {
+			fn(strconv.FormatInt(e.k, 10), e.r.pos, e.r.second)
 		}
 	}
 }
@@ -113,38 +113,46 @@ func (t *twoLeast) add(r int64) {
 
 // intTable maps int64 ids to vrefs by linear probing in a power-of-two table at
 // most half full; the slot is the top bits of the id times a 64-bit odd constant
-// (Fibonacci hashing), so ids in runs spread out.
+// (Fibonacci hashing), so ids in runs spread out. A slot holds its key, vref and
+// flag together (24 bytes): a lookup in a table larger than the caches (the
+// broadcast index, broadcast.go) costs one cache miss, not one per array.
 type intTable struct {
 	shift uint
-	keys  []int64
-	refs  []vref
-	full  []bool
+	slots []intSlot
+}
+
+type intSlot struct {
+	k    int64
+	r    vref
+	full bool
 }
 
 func newIntTable(n int) *intTable {
 	b := uint(bits.Len(uint(2 * n)))
-	size := 1 << b
-	return &intTable{shift: 64 - b, keys: make([]int64, size), refs: make([]vref, size), full: make([]bool, size)}
+	return &intTable{shift: 64 - b, slots: make([]intSlot, 1<<b)}
 }
 
 func (t *intTable) slot(k int64) int { return int((uint64(k) * 0x9e3779b97f4a7c15) >> t.shift) }
 
 func (t *intTable) get(k int64) (vref, bool) {
-	mask := len(t.keys) - 1
-	for j := t.slot(k); t.full[j]; j = (j + 1) & mask {
-		if t.keys[j] == k {
-			return t.refs[j], true
+	mask := len(t.slots) - 1
+	for j := t.slot(k); ; j = (j + 1) & mask {
+		e := &t.slots[j]
+		if !e.full {
+			return vref{}, false
+		}
+		if e.k == k {
+			return e.r, true
 		}
 	}
-	return vref{}, false
 }
 
 // set stores r under k; the table never holds more ids than it was made for.
 func (t *intTable) set(k int64, r vref) {
-	mask := len(t.keys) - 1
+	mask := len(t.slots) - 1
 	j := t.slot(k)
-	for t.full[j] && t.keys[j] != k {
+	for t.slots[j].full && t.slots[j].k != k {
 		j = (j + 1) & mask
 	}
-	t.keys[j], t.refs[j], t.full[j] = k, r, true
+	t.slots[j] = intSlot{k: k, r: r, full: true}
 }

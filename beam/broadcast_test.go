@@ -1,0 +1,65 @@
+package beam
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestWholeIndex: the broadcast index resolves every id as the joins' idIndex does
+// (first position of a repeated id, its answer, the hit flag), on dense ids (the
+// direct array) and on spread and string ids (the hash table), and finds no absent id.
+func TestWholeIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	for _, tc := range []struct {
+		name string
+		str  bool
+		id   func(v int) int64
+	}{
+		{"dense", false, func(v int) int64 { return int64(v) - 40 }},
+		{"dense with gaps", false, func(v int) int64 { return 3 * int64(v) }},
+		{"spread", false, func(v int) int64 { return int64(v) << 40 }},
+		{"strings", true, func(v int) int64 { return int64(v) }},
+	} {
+		n := 500
+		var vbs []*vertexBlock
+		for start := 0; start < n; start += 70 {
+			vb := &vertexBlock{IDs: ids{Str: tc.str}}
+			for p := start; p < min(n, start+70); p++ {
+				v := p
+				if p%17 == 5 {
+					v = r.IntN(p) // a repeated id
+				}
+				vb.Pos = append(vb.Pos, int32(p))
+				if tc.str {
+					vb.IDs.S = append(vb.IDs.S, string(rune('a'+v%26))+string(rune('a'+v/26)))
+				} else {
+					vb.IDs.Int = append(vb.IDs.Int, tc.id(v))
+				}
+				vb.Ans = append(vb.Ans, r.IntN(2) == 0)
+				vb.Hit = append(vb.Hit, v%3 == 0)
+			}
+			vbs = append(vbs, vb)
+		}
+		r.Shuffle(len(vbs), func(i, j int) { vbs[i], vbs[j] = vbs[j], vbs[i] })
+		want, got := newIDIndex(tc.str, vbs), newWholeIndex(tc.str, vbs)
+		if dense := got.pos != nil; dense != (tc.name == "dense" || tc.name == "dense with gaps") {
+			t.Fatalf("%s: direct array %v", tc.name, dense)
+		}
+		probe := ids{Str: tc.str}
+		for v := -60; v < n+60; v++ {
+			if tc.str {
+				probe.S = append(probe.S, string(rune('a'+(v+60)%26))+string(rune('a'+(v+60)/26)))
+			} else {
+				probe.Int = append(probe.Int, tc.id(v), tc.id(v)+1)
+			}
+		}
+		for i := range probe.len() {
+			w, wok := want.get(&probe, i)
+			g, gok := got.get(&probe, i)
+			w.second, g.second = -1, -1 // the edges never ask for it
+			if wok != gok || (wok && g != w) {
+				t.Fatalf("%s: id %s: got %+v %v, want %+v %v", tc.name, probe.text(i), g, gok, w, wok)
+			}
+		}
+	}
+}
