@@ -18,8 +18,15 @@ import (
 
 type enc struct{ b []byte }
 
-func (e *enc) u64(x uint64)  { e.b = binary.AppendUvarint(e.b, x) }
-func (e *enc) i64(x int64)   { e.b = binary.AppendVarint(e.b, x) }
+func (e *enc) u64(x uint64) {
+	if x < 0x80 {
+		e.b = append(e.b, byte(x))
+		return
+	}
+	e.b = binary.AppendUvarint(e.b, x)
+}
+
+func (e *enc) i64(x int64)   { e.u64(uint64(x<<1) ^ uint64(x>>63)) } // zig-zag, as binary.AppendVarint
 func (e *enc) f64(x float64) { e.b = binary.LittleEndian.AppendUint64(e.b, math.Float64bits(x)) }
 func (e *enc) bool(x bool) {
 	if x {
@@ -92,9 +99,26 @@ type dec struct {
 
 func (d *dec) fail() { d.err, d.b = errCorrupt, nil }
 
-func (d *dec) u64() uint64 { return varint(d, binary.Uvarint) }
+// u64 and i64 read one varint; a one-byte varint (gaps, distances, small counts:
+// most of an offer) is read inline, the rest through binary.Uvarint/Varint.
+func (d *dec) u64() uint64 {
+	if b := d.b; len(b) > 0 && b[0] < 0x80 {
+		d.b = b[1:]
+		return uint64(b[0])
+	}
+	return d.uvarint()
+}
 
-func (d *dec) i64() int64 { return varint(d, binary.Varint) }
+func (d *dec) uvarint() uint64 { return varint(d, binary.Uvarint) }
+func (d *dec) varint() int64   { return varint(d, binary.Varint) }
+
+func (d *dec) i64() int64 {
+	if b := d.b; len(b) > 0 && b[0] < 0x80 {
+		d.b = b[1:]
+		return int64(b[0]>>1) ^ -int64(b[0]&1) // zig-zag
+	}
+	return d.varint()
+}
 
 // varint reads one varint with read (binary.Uvarint or binary.Varint).
 func varint[T uint64 | int64](d *dec, read func([]byte) (T, int)) T {
