@@ -24,7 +24,13 @@ func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solve
 	}
 	c, l := b.c, b.l
 	per := b.opts.RoundsPerPipeline
-	if per <= 0 {
+	switch {
+	case per > 0:
+	case l.Shards() == 1:
+		// One shard settles to the fixed point in its first round and sends no
+		// offers (it has no cut): the rounds after it would be empty stages.
+		per = 1
+	default:
 		per = DefaultRoundsPerPipeline
 	}
 	rs := &beamopt.Report{Shards: l.Shards(), ShardSize: int(c.ShardSize), Buckets: c.Buckets, RoundsPerPipeline: per}
