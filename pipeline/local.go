@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 
 	"github.com/graphdp/graphdp/bfs"
@@ -11,6 +12,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/progress"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // local is the in-memory backend: the inputs read by Load, the CSR graph, the
@@ -176,7 +178,58 @@ func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, meta 
 	return &Written{Rows: rec.NumRows()}, nil
 }
 
-func (b *local) Report() BackendReport { return nil }
+// Report is the rounds engine's shards and renaming (RoundsReport); nothing for
+// the other engines.
+func (b *local) Report() BackendReport {
+	eng, ok := b.eng.(bfs.Rounds)
+	if !ok || b.in == nil {
+		return nil
+	}
+	rl, err := eng.Relabelling(b.in) // decided by the passes: kept with the instance
+	if err != nil {
+		return nil
+	}
+	size := eng.ShardSize
+	if size <= 0 {
+		size = bfs.DefaultShardSize
+	}
+	n := b.in.G.N()
+	return &RoundsReport{Shards: (n + size - 1) / size, ShardSize: size, Relabel: rl.Mode, Relabelled: rl.Applied,
+		Arcs: rl.Arcs, CutArcsGiven: rl.CutGiven, CutArcsBFS: rl.CutBFS,
+		CutShareGiven: rl.CutShare(rl.CutGiven), CutShareBFS: rl.CutShare(rl.CutBFS)}
+}
+
+// RoundsReport is the local rounds engine's part of the run summary: its shards
+// and whether it renamed the vertices in breadth-first order (bfs.Rounds.Relabel),
+// with the arcs the shards of either order cut (counted unless relabel is none).
+type RoundsReport struct {
+	Shards        int     `json:"shards"`
+	ShardSize     int     `json:"shard_size"`
+	Relabel       string  `json:"relabel"`
+	Relabelled    bool    `json:"relabelled"`
+	Arcs          int64   `json:"arcs"`
+	CutArcsGiven  int64   `json:"cut_arcs_given"`
+	CutArcsBFS    int64   `json:"cut_arcs_bfs"`
+	CutShareGiven float64 `json:"cut_share_given"`
+	CutShareBFS   float64 `json:"cut_share_bfs"`
+}
+
+// Key is the report's key in the JSON summary.
+func (r *RoundsReport) Key() string { return "rounds" }
+
+// Lines is the report in the printed summary.
+func (r *RoundsReport) Lines() []string {
+	head := fmt.Sprintf("rounds: %s of %d vertices", words.Count(int64(r.Shards), "shard", "shards"), r.ShardSize)
+	switch {
+	case r.Relabel == bfs.RelabelNone:
+		return []string{head + ", in the vertices file's order (relabel none)"}
+	case r.Relabelled:
+		return []string{fmt.Sprintf("%s, renamed in breadth-first order (relabel %s): %.1f%% of the arcs cut, not %.1f%%",
+			head, r.Relabel, 100*r.CutShareBFS, 100*r.CutShareGiven)}
+	}
+	return []string{fmt.Sprintf("%s, in the vertices file's order (relabel %s: breadth-first order would cut %.1f%% of the arcs, not %.1f%%)",
+		head, r.Relabel, 100*r.CutShareBFS, 100*r.CutShareGiven)}
+}
 
 func (b *local) Close() {
 	if b.l != nil {

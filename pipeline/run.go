@@ -152,7 +152,7 @@ func engineOf(job *Job) (bfs.Engine, error) {
 	case "per-source":
 		return bfs.PerSource{Workers: job.Workers}, nil
 	case "rounds":
-		return bfs.Rounds{Workers: job.Workers}, nil
+		return bfs.Rounds{Workers: job.Workers, Relabel: job.Relabel}, nil
 	}
 	return nil, fmt.Errorf("unknown engine %q", job.Engine)
 }
