@@ -60,7 +60,7 @@ func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
 		return nil, err
 	}
 	defer es.Close()
-	model := estimateMemory(vs, es.Rows(), req.Engine, job.Workers)
+	model := estimateMemory(vs, es.Rows(), req.Engine, job.Relabel, job.Workers)
 	model.Build += csvBytes(job, req, es.Rows())
 	budget, source := memoryBudget()
 	if err := checkMemory(job, req, vs, es.Rows(), model, budget, source); err != nil {
