@@ -60,10 +60,42 @@ type relabelled struct {
 }
 
 // relabelCache keeps an instance's renaming, shared by its copies (the other colour,
-// the passes after a repair), keyed like the cuts by graph, layout and mode.
+// the passes after a repair), keyed like the cuts by graph, layout and mode; and
+// the tally of the rounds engine's passes on them (Rounds.Tally).
 type relabelCache struct {
 	sync.Mutex
-	of map[relabelKey]*relabelled
+	of    map[relabelKey]*relabelled
+	tally RoundsTally
+}
+
+// RoundsTally is what the rounds engine's passes on an instance and its copies (both
+// colours, and the passes after a repair) did, summed.
+type RoundsTally struct {
+	Passes int
+	Rounds int   // RoundsRun.Rounds, summed
+	Offers int64 // RoundsRun.Offers, summed
+}
+
+// Tally is the sum of the rounds engine's passes on in and its copies so far (zero
+// for an instance NewInstance did not make).
+func (Rounds) Tally(in *Instance) RoundsTally {
+	if in.relabel == nil {
+		return RoundsTally{}
+	}
+	in.relabel.Lock()
+	defer in.relabel.Unlock()
+	return in.relabel.tally
+}
+
+// count adds one pass's run to in's tally.
+func (in *Instance) count(run RoundsRun) {
+	if in.relabel == nil {
+		return
+	}
+	in.relabel.Lock()
+	t := &in.relabel.tally
+	t.Passes, t.Rounds, t.Offers = t.Passes+1, t.Rounds+run.Rounds, t.Offers+run.Offers
+	in.relabel.Unlock()
 }
 
 type relabelKey struct {

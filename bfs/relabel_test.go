@@ -209,3 +209,30 @@ func TestRelabelRejectsUnknownMode(t *testing.T) {
 		t.Fatal("relabel mode metis accepted")
 	}
 }
+
+// Tally sums the runs of every pass on an instance and its copies: PassRounds' own
+// reports, and Solve's two passes a solve (one more solve per repair).
+func TestRoundsTallySumsPasses(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 11))
+	in := randomInstance(r, testgraph.Families[0], 200, testgraph.Pairs[0])
+	eng := Rounds{ShardSize: 7, Relabel: RelabelBFS}
+	var want RoundsTally
+	for _, one := range []bool{false, true, true} {
+		_, run, err := eng.PassRounds(context.Background(), in, one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Passes, want.Rounds, want.Offers = want.Passes+1, want.Rounds+run.Rounds, want.Offers+run.Offers
+	}
+	if got := eng.Tally(in); got != want || want.Rounds < 3 || want.Offers == 0 {
+		t.Fatalf("Tally %+v, want %+v (with rounds and offers)", got, want)
+	}
+	fresh := randomInstance(r, testgraph.Families[0], 200, testgraph.Pairs[0])
+	sol, err := Solve(context.Background(), fresh, eng, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eng.Tally(fresh); got.Passes != 2*(1+sol.Repairs) {
+		t.Fatalf("Tally %+v after a solve with %d repairs", got, sol.Repairs)
+	}
+}

@@ -100,6 +100,7 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	if err := rs.rounds(ctx, &run); err != nil {
 		return nil, run, err
 	}
+	in.count(run)
 	f := rs.field(n)
 	// A vertex is final only when the rounds end: the pass counts them all then.
 	progress.From(ctx).Add(int64(n))

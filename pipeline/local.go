@@ -193,18 +193,24 @@ func (b *local) Report() BackendReport {
 	if size <= 0 {
 		size = bfs.DefaultShardSize
 	}
-	n := b.in.G.N()
-	return &RoundsReport{Shards: (n + size - 1) / size, ShardSize: size, Relabel: rl.Mode, Relabelled: rl.Applied,
+	n, tally := b.in.G.N(), eng.Tally(b.in)
+	return &RoundsReport{Shards: (n + size - 1) / size, ShardSize: size, Passes: tally.Passes, Rounds: tally.Rounds, Offers: tally.Offers,
+		Relabel: rl.Mode, Relabelled: rl.Applied,
 		Arcs: rl.Arcs, CutArcsGiven: rl.CutGiven, CutArcsBFS: rl.CutBFS,
 		CutShareGiven: rl.CutShare(rl.CutGiven), CutShareBFS: rl.CutShare(rl.CutBFS)}
 }
 
-// RoundsReport is the local rounds engine's part of the run summary: its shards
-// and whether it renamed the vertices in breadth-first order (bfs.Rounds.Relabel),
-// with the arcs the shards of either order cut (counted unless relabel is none).
+// RoundsReport is the local rounds engine's part of the run summary: its shards,
+// its passes' rounds and offers (both colours, and the passes after a repair:
+// bfs.Rounds.Tally), and whether it renamed the vertices in breadth-first order
+// (bfs.Rounds.Relabel), with the arcs the shards of either order cut (counted
+// unless relabel is none).
 type RoundsReport struct {
 	Shards        int     `json:"shards"`
 	ShardSize     int     `json:"shard_size"`
+	Passes        int     `json:"passes"`
+	Rounds        int     `json:"rounds"`
+	Offers        int64   `json:"offers"`
 	Relabel       string  `json:"relabel"`
 	Relabelled    bool    `json:"relabelled"`
 	Arcs          int64   `json:"arcs"`
@@ -219,7 +225,8 @@ func (r *RoundsReport) Key() string { return "rounds" }
 
 // Lines is the report in the printed summary.
 func (r *RoundsReport) Lines() []string {
-	head := fmt.Sprintf("rounds: %s of %d vertices", words.Count(int64(r.Shards), "shard", "shards"), r.ShardSize)
+	head := fmt.Sprintf("rounds: %s of %d vertices, %s and %s in %s", words.Count(int64(r.Shards), "shard", "shards"), r.ShardSize,
+		words.Count(int64(r.Rounds), "round", "rounds"), words.Count(r.Offers, "offer", "offers"), words.Count(int64(r.Passes), "pass", "passes"))
 	switch {
 	case r.Relabel == bfs.RelabelNone:
 		return []string{head + ", in the vertices file's order (relabel none)"}

@@ -90,7 +90,7 @@ func TestRelabelledRunsByteIdentical(t *testing.T) {
 		if !ok {
 			t.Fatalf("relabel %s: backend report %T, want *RoundsReport", c.mode, s.Backend)
 		}
-		if rep.Relabel != c.mode || rep.Relabelled != c.renamed || rep.Shards != 3 {
+		if rep.Relabel != c.mode || rep.Relabelled != c.renamed || rep.Shards != 3 || rep.Passes != 2 || rep.Rounds < 2 || rep.Offers == 0 {
 			t.Errorf("relabel %s: report %+v", c.mode, rep)
 		}
 		if c.mode != bfs.RelabelNone && !(rep.Arcs == 4*side*(side-1) && rep.CutShareBFS < rep.CutShareGiven/4 && rep.CutShareGiven > 0.5) {
