@@ -143,7 +143,8 @@ func (e Rounds) relabelling(in *Instance, l graph.Layout) (*relabelled, error) {
 	}
 	g := in.G
 	perm := g.BFSOrder()
-	rl := &relabelled{info: Relabelling{Mode: mode, Arcs: int64(len(g.Adj)), CutGiven: g.CutArcs(l, nil), CutBFS: g.CutArcs(l, perm)}}
+	given, renamed := g.CutArcs(l, perm)
+	rl := &relabelled{info: Relabelling{Mode: mode, Arcs: int64(len(g.Adj)), CutGiven: given, CutBFS: renamed}}
 	if mode == RelabelBFS || relabelPays(rl.info.CutGiven, rl.info.CutBFS) {
 		h, inverse, err := g.Relabel(perm)
 		if err != nil {

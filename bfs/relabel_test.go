@@ -196,10 +196,16 @@ func TestRelabelAutoPaysOnlyWithLocality(t *testing.T) {
 			}
 			continue
 		}
-		if rl.Arcs != 2*c.g.M() || rl.CutGiven != c.g.CutArcs(graph.Layout{N: int32(c.g.N()), Size: size}, nil) {
+		if rl.Arcs != 2*c.g.M() || rl.CutGiven != cutGiven(c.g, size) {
 			t.Errorf("%s: counts %+v", c.name, rl)
 		}
 	}
+}
+
+// cutGiven is the arcs of g cut by shards of size.
+func cutGiven(g *graph.Graph, size int) int64 {
+	c, _ := g.CutArcs(graph.Layout{N: int32(g.N()), Size: int32(size)}, nil)
+	return c
 }
 
 // A mode that is not one of RelabelModes is an error, not a silent none.
