@@ -3,6 +3,9 @@ package bfs
 import (
 	"context"
 	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/graphdp/graphdp/dp"
@@ -16,14 +19,30 @@ import (
 // locality to find), a grid and an R-MAT graph (community structure), in the
 // generator's order, randomly shuffled, and shuffled then renamed by the engine
 // (bfs, and auto's choice), it reports the share of arcs cut by the default shards
-// and the rounds and offers of both colours' passes. The renaming's own cost (the
+// and the rounds and offers of both colours' passes, and the ratio of the arcs a
+// breadth-first order cuts to those the order cuts, as auto's probe estimates it
+// (probe-ratio, graph.ProbeCut) and over the whole graph (bfs-ratio). The
+// renaming's own cost (the
 // breadth-first order, the cut counts, the renamed graph) is in the first loop's
 // time: each iteration starts from a fresh instance.
 //
 //	go test ./bfs -run '^$' -bench RelabelRounds -benchtime 1x
+//
+// GRAPHDP_BENCH_RELABEL_N sets the vertices (default 2^18) and
+// GRAPHDP_BENCH_RELABEL_KINDS the graphs (default uniform,grid,rmat).
 func BenchmarkRelabelRounds(b *testing.B) {
-	const n = 1 << 18
-	for _, kind := range []string{"uniform", "grid", "rmat"} {
+	n := int64(1 << 18)
+	if s := os.Getenv("GRAPHDP_BENCH_RELABEL_N"); s != "" {
+		var err error
+		if n, err = strconv.ParseInt(s, 10, 64); err != nil {
+			b.Fatal(err)
+		}
+	}
+	kinds := []string{"uniform", "grid", "rmat"}
+	if s := os.Getenv("GRAPHDP_BENCH_RELABEL_KINDS"); s != "" {
+		kinds = strings.Split(s, ",")
+	}
+	for _, kind := range kinds {
 		g, answer, hit, ptrue, pair := generated(b, graphgen.Spec{Kind: kind, N: n, M: 10 * n, Seed: 1, Epsilon: 0.5, Delta: 1e-6})
 		shuffle := rand.New(rand.NewPCG(30, 3)).Perm(g.N())
 		perm := make([]int32, len(shuffle))
@@ -44,6 +63,10 @@ func BenchmarkRelabelRounds(b *testing.B) {
 			{"shuffled+bfs", RelabelBFS, gs, perm},
 			{"shuffled+auto", RelabelAuto, gs, perm},
 		} {
+			l := graph.Layout{N: int32(order.g.N()), Size: DefaultShardSize}
+			_, pg, pr := order.g.ProbeCut(l, max(probeShards*DefaultShardSize, probeVertices))
+			fg, fr := order.g.CutArcs(l, order.g.BFSOrder())
+			probe, full := float64(pr)/float64(pg), float64(fr)/float64(fg)
 			b.Run(kind+"/"+order.name, func(b *testing.B) {
 				var rounds, offers int
 				var rl Relabelling
@@ -71,6 +94,8 @@ func BenchmarkRelabelRounds(b *testing.B) {
 					applied, cut = 1, rl.CutShare(rl.CutBFS)
 				}
 				b.ReportMetric(cut, "cut-share")
+				b.ReportMetric(probe, "probe-ratio")
+				b.ReportMetric(full, "bfs-ratio")
 				b.ReportMetric(applied, "relabelled")
 				b.ReportMetric(float64(rounds), "rounds")
 				b.ReportMetric(float64(offers)/float64(2*order.g.M()), "offers/arc")

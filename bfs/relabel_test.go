@@ -158,45 +158,60 @@ func grid(side int, perm []int) *graph.Graph {
 // auto renames where breadth-first order cuts materially fewer arcs (relabelPays):
 // a shuffled grid (its positions hide its locality), not a uniform random graph
 // (nothing to find), not a grid in row-major order (its rows are already the
-// cheaper cut). bfs always renames, none never counts.
+// cheaper cut). bfs always renames, none never counts. On the small graphs (shards
+// of 256) the probe covers every vertex and the counts are exact; on the large
+// ones (2^18 vertices, default shards) the probe stops auto on the uniform graph
+// before the whole order is made (Sampled), and lets it through on the shuffled
+// grid, whose counts are then the whole graph's.
 func TestRelabelAutoPaysOnlyWithLocality(t *testing.T) {
-	const side, size = 64, 256
 	r := rand.New(rand.NewPCG(30, 9))
-	u, err := graphgen.New(graphgen.Spec{Kind: "uniform", N: side * side, M: 5 * side * side, Seed: 3, Epsilon: 0.5, Delta: 1e-6})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ug, _, err := u.Graph()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name    string
-		g       *graph.Graph
-		mode    string
-		applied bool
-	}{
-		{"shuffled grid", grid(side, r.Perm(side*side)), RelabelAuto, true},
-		{"row-major grid", grid(side, nil), RelabelAuto, false},
-		{"uniform", ug, RelabelAuto, false},
-		{"uniform, bfs", ug, RelabelBFS, true},
-		{"shuffled grid, none", grid(side, r.Perm(side*side)), RelabelNone, false},
-	} {
-		in := mustInstance(t, c.g, make([]bool, c.g.N()), nil, nil, testgraph.MustDP(0.5, 0))
-		rl, err := Rounds{ShardSize: size, Relabel: c.mode}.Relabelling(in)
+	uniform := func(n int64) *graph.Graph {
+		u, err := graphgen.New(graphgen.Spec{Kind: "uniform", N: n, M: 5 * n, Seed: 3, Epsilon: 0.5, Delta: 1e-6})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rl.Applied != c.applied {
-			t.Errorf("%s: applied %v, want %v (cut %d given, %d bfs, of %d arcs)", c.name, rl.Applied, c.applied, rl.CutGiven, rl.CutBFS, rl.Arcs)
+		g, _, err := u.Graph()
+		if err != nil {
+			t.Fatal(err)
 		}
-		if c.mode == RelabelNone {
+		return g
+	}
+	const side, size = 64, 256
+	ug, big := uniform(side*side), uniform(1<<18)
+	for _, c := range []struct {
+		name             string
+		g                *graph.Graph
+		size             int
+		mode             string
+		applied, sampled bool
+	}{
+		{"shuffled grid", grid(side, r.Perm(side*side)), size, RelabelAuto, true, false},
+		{"row-major grid", grid(side, nil), size, RelabelAuto, false, false},
+		{"uniform", ug, size, RelabelAuto, false, false},
+		{"uniform, bfs", ug, size, RelabelBFS, true, false},
+		{"shuffled grid, none", grid(side, r.Perm(side*side)), size, RelabelNone, false, false},
+		{"large uniform", big, 0, RelabelAuto, false, true},
+		{"large shuffled grid", grid(512, r.Perm(512*512)), 0, RelabelAuto, true, false},
+	} {
+		in := mustInstance(t, c.g, make([]bool, c.g.N()), nil, nil, testgraph.MustDP(0.5, 0))
+		eng := Rounds{ShardSize: c.size, Relabel: c.mode}
+		rl, err := eng.Relabelling(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rl.Applied != c.applied || rl.Sampled != c.sampled {
+			t.Errorf("%s: applied %v sampled %v, want %v %v (cut %d given, %d bfs, of %d arcs)", c.name, rl.Applied, rl.Sampled, c.applied, c.sampled, rl.CutGiven, rl.CutBFS, rl.Arcs)
+		}
+		switch {
+		case c.mode == RelabelNone:
 			if rl.Arcs != 0 || rl.CutGiven != 0 || rl.CutBFS != 0 {
 				t.Errorf("%s: none counted %+v", c.name, rl)
 			}
-			continue
-		}
-		if rl.Arcs != 2*c.g.M() || rl.CutGiven != cutGiven(c.g, size) {
+		case c.sampled:
+			if rl.Arcs <= 0 || rl.Arcs >= 2*c.g.M() || rl.CutBFS*10 <= rl.CutGiven*9 {
+				t.Errorf("%s: probe counts %+v", c.name, rl)
+			}
+		case rl.Arcs != 2*c.g.M() || rl.CutGiven != cutGiven(c.g, eng.shardSize()):
 			t.Errorf("%s: counts %+v", c.name, rl)
 		}
 	}

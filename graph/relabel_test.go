@@ -168,3 +168,40 @@ func TestCutArcs(t *testing.T) {
 		}
 	}
 }
+
+// ProbeCut counts CutArcs' cut over the arcs among the first limit vertices of
+// BFSOrder: the obvious count over that prefix, and CutArcs itself when limit ≥ n.
+func TestProbeCut(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 30))
+	for trial := range 200 {
+		n := 1 + r.IntN(300)
+		g := randomGraph(r, n, r.IntN(4*n))
+		l := Layout{N: int32(n), Size: int32(1 + r.IntN(n))}
+		perm := g.BFSOrder()
+		limit := 1 + r.IntN(n+n/4)
+		var arcs, given, renamed int64
+		for u := range int32(n) {
+			for _, v := range g.Neighbours(u) {
+				if int(perm[u]) >= limit || int(perm[v]) >= limit {
+					continue
+				}
+				arcs++
+				if u/l.Size != v/l.Size {
+					given++
+				}
+				if perm[u]/l.Size != perm[v]/l.Size {
+					renamed++
+				}
+			}
+		}
+		a, gv, rn := g.ProbeCut(l, limit)
+		if a != arcs || gv != given || rn != renamed {
+			t.Fatalf("trial %d (limit %d of %d): ProbeCut = %d, %d, %d, want %d, %d, %d", trial, limit, n, a, gv, rn, arcs, given, renamed)
+		}
+		if limit >= n {
+			if fg, fr := g.CutArcs(l, perm); a != int64(len(g.Adj)) || gv != fg || rn != fr {
+				t.Fatalf("trial %d: whole probe %d, %d, %d; CutArcs %d, %d of %d", trial, a, gv, rn, fg, fr, len(g.Adj))
+			}
+		}
+	}
+}
