@@ -235,3 +235,37 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard f
 	}
 	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("read-%d-%06d", sp.File, sp.G), &errs)
 }
+
+// The finish of a small graph (Conf.Broadcast) exchanges the cut vertices' p_one and
+// local roots through staging: each shard writes its whole arrays (12 bytes a
+// vertex), and a shard reads those of the shards it neighbours, in place of a
+// shuffle of one entry per cut vertex and neighbouring shard.
+
+func nbrFile(staging string, round, s int) string {
+	return join(staging, fmt.Sprintf("nbr-%06d", round), fmt.Sprintf("shard-%06d", s))
+}
+
+// readNeighbours is the p_one and root of the foreign vertices fv (ascending, a
+// block's Cut numbering), from their shards' files of the given round.
+func readNeighbours(ctx context.Context, c Conf, round int, fv []int32) (neighbours, error) {
+	l := c.layout()
+	nb := neighbours{pOne: make([]float64, len(fv)), root: make([]int32, len(fv))}
+	for k := 0; k < len(fv); {
+		t := l.Of(fv[k])
+		lo, hi := l.Range(t)
+		path := nbrFile(c.Staging, round, int(t))
+		raw, err := readBlob(ctx, path)
+		if err != nil {
+			return nb, err
+		}
+		d := dec{b: raw}
+		p, r := d.f64s(), d.i32s()
+		if d.err != nil || len(p) != int(hi-lo) || len(r) != len(p) {
+			return nb, fmt.Errorf("beam: %s: %w", path, errCorrupt)
+		}
+		for ; k < len(fv) && fv[k] < hi; k++ {
+			nb.pOne[k], nb.root[k] = p[fv[k]-lo], r[fv[k]-lo]
+		}
+	}
+	return nb, nil
+}

@@ -17,8 +17,10 @@
 //     backend returns each stage's figures and its own report (beamopt.Report: the
 //     summary's "beam" object and line). Its options are the job's beam: keys
 //     (beamopt.Options), read once by New.
-//  1. beam holds only what is Beam: the transforms (build.go, join.go, shard.go,
-//     plan.go; rounds.go; finish.go: DoFns and the pipelines that wire them), the
+//  1. beam holds only what is Beam: the transforms (build.go, join.go, broadcast.go,
+//     shard.go, plan.go; rounds.go; finish.go: DoFns and the pipelines that wire
+//     them; the lists a stage starts from pass a Reshuffle so a runner can split
+//     it: sinkstage.go), the
 //     coders of their elements (elements.go, blocks.go, codec.go), their registration
 //     (run.go), the staging layout (rounds.go) and the worker cache (cache.go), the
 //     ids' index of the joins (idindex.go), the arrays by Cut number of a shard's

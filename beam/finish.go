@@ -94,7 +94,10 @@ func (st *state) violations(pair dp.Pair, limit int, tol float64) ([]violation, 
 // auditEmitFn sends a shard's token to itself and the p_one and local component root
 // (graph.Shard.LocalRoots) of its cut vertices to every other shard they neighbour
 // (the finish's one exchange: O(cut), not the graph).
-type auditEmitFn struct{ C Conf }
+type auditEmitFn struct {
+	C     Conf
+	Round int // of the candidates (names the neighbour files of a small graph)
+}
 
 func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
 	s, tok, err := readPending(ctx, path)
@@ -110,6 +113,14 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 	emit(s, tok.encode())
 	m := st.mechanism()
 	root, _ := st.Shard.LocalRoots()
+	if f.C.Broadcast {
+		// A small graph: the shard's p_one and roots go to staging whole, where
+		// its neighbours read them (readNeighbours), instead of a shuffle.
+		var e enc
+		e.f64s(m.POne)
+		e.i32s(root)
+		return writeBlob(ctx, nbrFile(f.C.Staging, f.Round, s), e.b)
+	}
 	type block struct {
 		v, r []int32
 		p    []float64
@@ -152,6 +163,7 @@ type finishFn struct {
 	C     Conf
 	Check bool
 	Tol   float64
+	Round int
 }
 
 // finding is what a shard reports after the finish.
@@ -261,8 +273,12 @@ func (f *finishFn) collect(ctx context.Context, s int, elems func(*[]byte) bool)
 	if err != nil {
 		return nil, nil, neighbours{}, err
 	}
-	// A message's vertices ascend, as the Cut's numbers do: merge, no lookup.
 	fv := cut.Foreign
+	if f.C.Broadcast {
+		nb, err := readNeighbours(ctx, f.C, f.Round, fv)
+		return st, cut, nb, err
+	}
+	// A message's vertices ascend, as the Cut's numbers do: merge, no lookup.
 	nb := neighbours{pOne: make([]float64, len(fv)), root: make([]int32, len(fv))}
 	have, got := make([]bool, len(fv)), 0
 	for _, m := range msgs {
@@ -449,10 +465,10 @@ func decodeFinding(b []byte) (*finding, error) {
 	return fd, d.err
 }
 
-func finishPipeline(c Conf, pending []string, check bool, tol float64) *sdk.Pipeline {
+func finishPipeline(c Conf, pending []string, round int, check bool, tol float64) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope("finish")
-	msgs := sdk.ParDo(s, &auditEmitFn{C: c}, spread(s, pending))
-	endAt(s, &finishFn{C: c, Check: check, Tol: tol}, sdk.GroupByKey(s, msgs))
+	msgs := sdk.ParDo(s, &auditEmitFn{C: c, Round: round}, spread(s, pending))
+	endAt(s, &finishFn{C: c, Check: check, Tol: tol, Round: round}, sdk.GroupByKey(s, msgs))
 	return p
 }

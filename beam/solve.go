@@ -70,14 +70,14 @@ func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solve
 		repairs++
 		b.log.Info("beam repair", "stage", "propagate", "repair", repairs, "colour", colour, "values", x.Above[colour])
 	}
-	fd, err := b.finish(ctx, pending(round), repairs == 0, bfs.Tolerance)
+	fd, err := b.finish(ctx, pending(round), round, repairs == 0, bfs.Tolerance)
 	if err != nil {
 		return nil, err
 	}
 	if fd.Infeasible == 0 && !rp.Kept(x.Above[0]+x.Above[1] > 0, fd.MaxMove) {
 		// bfs.Solve's refused repair: the input is rejected with the first solve's
 		// values above their bounds at all (tolerance 0).
-		if fd, err = b.finish(ctx, pending(first), true, 0); err != nil {
+		if fd, err = b.finish(ctx, pending(first), first, true, 0); err != nil {
 			return nil, err
 		}
 	}
@@ -124,8 +124,8 @@ func (b *backend) rounds(ctx context.Context, pending func(int) []string, round,
 }
 
 // finish runs the finish pipeline on the candidates pending and gathers its findings.
-func (b *backend) finish(ctx context.Context, pending []string, check bool, tol float64) (*finished, error) {
-	if err := b.exec(ctx, finishPipeline(b.c, pending, check, tol)); err != nil {
+func (b *backend) finish(ctx context.Context, pending []string, round int, check bool, tol float64) (*finished, error) {
+	if err := b.exec(ctx, finishPipeline(b.c, pending, round, check, tol)); err != nil {
 		return nil, fmt.Errorf("beam: finish: %w", err)
 	}
 	b.rs.Pipelines++
