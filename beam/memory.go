@@ -24,7 +24,10 @@ const (
 	// The build: three shuffles of the edge rows (two id joins and the shard
 	// assembly, 30–45 bytes a row encoded), each held by Prism and the harness in
 	// several copies, and the joins' id index and the blocks being assembled.
-	// Measured 141–152 bytes a row (151.6 at 10^8 rows).
+	// Measured 141–152 bytes a row (151.6 at 10^8 rows). Below 2^22 vertices the
+	// broadcast join (broadcast.go) shuffles the rows once, but reads and assembles
+	// more of them at once: 10^7 rows peaked at 1.26–1.30 GiB (135–139 bytes a row,
+	// everything included), still under the model.
 	prismBuildBytesPerRow    = 160
 	prismBuildBytesPerVertex = 40 // vertex and hitting-set rows, the id index
 	// The solve: the blocks (4 bytes an arc, kept by the worker cache), their cuts
