@@ -315,6 +315,9 @@ type shardAuditor struct {
 	nbr   neighbours
 	root  []int32 // the shard's vertices' local roots
 	links []graph.Link
+	// seen and seenSet are link's table of recent links (by hash).
+	seen    [256]graph.Link
+	seenSet [256]bool
 }
 
 // pone is vertex v's p_one, the shard's own or a cut neighbour's (the audit's
@@ -326,6 +329,18 @@ func (a *shardAuditor) pone(v int32) float64 {
 	}
 	k, _ := slices.BinarySearch(a.cut.Foreign, v)
 	return a.nbr.pOne[k]
+}
+
+// link keeps l unless it repeats one of the links seen lately (a small table by
+// hash): a repeat closes a cycle with its first occurrence, so graph.Spanning
+// would drop it, and most cut edges repeat a link between the same two roots.
+func (a *shardAuditor) link(l graph.Link) {
+	h := (uint32(l[0])*0x9e3779b1 ^ uint32(l[1])*0x85ebca6b) >> 24
+	if a.seen[h] == l && a.seenSet[h] {
+		return
+	}
+	a.seen[h], a.seenSet[h] = l, true
+	a.links = append(a.links, l)
 }
 
 // audit is one pass of the audit under apair (rankAll: the Auditor's second pass).
@@ -352,7 +367,7 @@ func (a *shardAuditor) audit(apair dp.Pair, rankAll bool) shardAudit {
 				continue
 			}
 			if !rankAll {
-				a.links = append(a.links, graph.Link{a.root[i], a.nbr.root[k]})
+				a.link(graph.Link{a.root[i], a.nbr.root[k]})
 			}
 			aud.Edge(v, a.nbr.pOne[k])
 		}
