@@ -64,69 +64,66 @@ type sharedIndex struct {
 
 // wholeIndex resolves every id of a run (the broadcast index): integer ids that
 // span at most four times as many values as there are vertices by a direct array
-// (4 bytes an id value, cache-friendly where a hash table costs a miss a lookup),
-// other ids by the joins' idIndex.
+// (4 bytes an id value, position and flags together: one cache miss a lookup where
+// a hash table costs more), other ids by the joins' idIndex.
 type wholeIndex struct {
-	lo       int64
-	pos      []int32 // by id − lo: the position, −1 for none
-	ans, hit []uint64
-	sparse   idIndex
+	lo     int64
+	dense  []uint32 // by id − lo: the position, with ansBit and hitBit; none for no id
+	sparse idIndex
 }
 
+const (
+	ansBit = 1 << 30
+	hitBit = 1 << 31
+	none   = math.MaxUint32
+)
+
 func newWholeIndex(str bool, vbs []*vertexBlock) *wholeIndex {
-	n, lo, hi := 0, int64(math.MaxInt64), int64(math.MinInt64)
+	n, lo, hi, maxPos := 0, int64(math.MaxInt64), int64(math.MinInt64), int32(0)
 	for _, vb := range vbs {
 		n += len(vb.Pos)
-		for _, id := range vb.IDs.Int {
-			lo, hi = min(lo, id), max(hi, id)
+		for i, id := range vb.IDs.Int {
+			lo, hi, maxPos = min(lo, id), max(hi, id), max(maxPos, vb.Pos[i])
 		}
 	}
-	if str || n == 0 || hi-lo < 0 || uint64(hi-lo) >= 4*uint64(n)+64 {
+	if str || n == 0 || hi-lo < 0 || uint64(hi-lo) >= 4*uint64(n)+64 || maxPos >= ansBit {
 		return &wholeIndex{sparse: newIDIndex(str, vbs)}
 	}
-	x := &wholeIndex{lo: lo, pos: make([]int32, hi-lo+1)}
-	for i := range x.pos {
-		x.pos[i] = -1
+	x := &wholeIndex{lo: lo, dense: make([]uint32, hi-lo+1)}
+	for i := range x.dense {
+		x.dense[i] = none
 	}
-	maxPos := int32(0)
-	for _, vb := range vbs {
-		for _, p := range vb.Pos {
-			maxPos = max(maxPos, p)
-		}
-	}
-	x.ans = make([]uint64, maxPos/64+1)
-	x.hit = make([]uint64, maxPos/64+1)
 	for _, vb := range vbs {
 		for i, id := range vb.IDs.Int {
-			p := vb.Pos[i]
-			if q := x.pos[id-lo]; q >= 0 && q < p {
+			p := uint32(vb.Pos[i])
+			if q := x.dense[id-lo]; q != none && q&(ansBit-1) < p {
 				continue // a repeated id resolves to its first position, as newIDIndex
 			}
-			x.pos[id-lo] = p
 			if vb.Ans[i] {
-				x.ans[p/64] |= 1 << (p % 64)
+				p |= ansBit
 			}
 			if vb.Hit[i] {
-				x.hit[p/64] |= 1 << (p % 64)
+				p |= hitBit
 			}
+			x.dense[id-lo] = p
 		}
 	}
 	return x
 }
 
 func (x *wholeIndex) get(id *ids, i int) (vref, bool) {
-	if x.pos == nil {
+	if x.dense == nil {
 		return x.sparse.get(id, i)
 	}
-	k := id.Int[i] - x.lo
-	if k < 0 || k >= int64(len(x.pos)) {
+	k := uint64(id.Int[i] - x.lo)
+	if k >= uint64(len(x.dense)) {
 		return vref{}, false
 	}
-	p := x.pos[k]
-	if p < 0 {
+	p := x.dense[k]
+	if p == none {
 		return vref{}, false
 	}
-	return vref{pos: p, second: -1, ans: x.ans[p/64]>>(p%64)&1 == 1, hit: x.hit[p/64]>>(p%64)&1 == 1}, true
+	return vref{pos: int32(p & (ansBit - 1)), second: -1, ans: p&ansBit != 0, hit: p&hitBit != 0}, true
 }
 
 // loadIndex is the whole id index of c's run.

@@ -42,7 +42,7 @@ func TestWholeIndex(t *testing.T) {
 		}
 		r.Shuffle(len(vbs), func(i, j int) { vbs[i], vbs[j] = vbs[j], vbs[i] })
 		want, got := newIDIndex(tc.str, vbs), newWholeIndex(tc.str, vbs)
-		if dense := got.pos != nil; dense != (tc.name == "dense" || tc.name == "dense with gaps") {
+		if dense := got.dense != nil; dense != (tc.name == "dense" || tc.name == "dense with gaps") {
 			t.Fatalf("%s: direct array %v", tc.name, dense)
 		}
 		probe := ids{Str: tc.str}
