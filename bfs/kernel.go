@@ -81,10 +81,12 @@ type Stepper struct {
 	stepped         bool
 	stepIn, stepOut float64
 
-	// Settle's scratch: seeds, the FIFO, and reached / settled bitmaps.
+	// Settle's scratch: seeds, the FIFO, and reached / settled bitmaps; Offer's
+	// bitmap of the changed vertices.
 	seeds            []seed
 	queue            []seed
 	reached, settled []uint64
+	changed          []uint64
 
 	// Offer's scratch: the least extension offered to each foreign vertex (best,
 	// marked in offered, an index in exts, the changed vertices' extensions), by
@@ -94,6 +96,13 @@ type Stepper struct {
 	exts, recv       []Cand
 	offered, recvSet []uint64
 	recvFrom         []int32
+	destOf           []int32  // by shard: 1 + its index in the cut's To, for the senders (senders)
+
+	// Where Offer's lists go when the caller recycles them (Recycle): the lists of
+	// the Offer calls since the last Recycle, one after the other.
+	recycle bool
+	outV    []int32
+	outC    []Cand
 	gathered         gathered // what recv holds
 	cs               cutScratch
 }
@@ -140,6 +149,12 @@ func (s *Stepper) Less(x, y Cand) bool {
 func (s *Stepper) before(x, y *Cand) bool {
 	if x.Value != y.Value {
 		return x.Value < y.Value && x.Bind >= 0
+	}
+	if x.A == y.A && x.Bind >= 0 && y.Bind >= 0 {
+		// The same source value, so the same history function: Less skips the
+		// histories and decides by distance, then binding vertex. Ties are this case
+		// wherever the hitting set shares one p_one.
+		return x.Dist < y.Dist || x.Dist == y.Dist && x.Bind < y.Bind
 	}
 	return s.Less(*x, *y)
 }
@@ -327,48 +342,30 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	if s.gathered != (gathered{cut.Lo, len(cut.Off) - 1, len(in)}) {
 		s.gather(cut.Lo, len(cut.Off)-1, in) // not called right after its Settle
 	}
-	best, offered := s.best, s.offered // best[w] indexes s.exts: 4 bytes a slot, not a Cand
-	count := 0
+	s.senders(cut, in)
+	defer s.clearSenders(in)
+	// The changed vertices in ascending order, not in Settle's: their cut lists and
+	// candidates are then read in the order they are stored.
+	cw := (len(cut.Off) + 62) / 64
+	s.changed = slices.Grow(s.changed[:0], cw)[:cw]
+	clear(s.changed)
 	for _, i := range changed {
-		fs := cut.Of(i)
-		if len(fs) == 0 {
-			continue
-		}
-		arcs += len(fs)
-		ext, ok := s.Extend(cur[i])
-		if !ok {
-			continue
-		}
-		e := int32(len(s.exts))
-		s.exts = append(s.exts, ext)
-		sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
-		if t := s.recvFrom[i]; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i]) {
-			if k := cut.dest(t); k >= 0 {
-				if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
-					sole = w
-				}
-			}
-		}
-		for _, w := range fs {
-			if w == sole {
-				continue // w's candidate is s.recv[i] or better already
-			}
-			bit := uint64(1) << (w & 63)
-			if offered[w>>6]&bit == 0 {
-				offered[w>>6] |= bit
-				best[w] = e
-				count++
-			} else if s.before(&ext, &s.exts[best[w]]) {
-				best[w] = e
-			}
+		s.changed[i>>6] |= 1 << (i & 63)
+	}
+	count := 0
+	for wd, m := range s.changed {
+		for ; m != 0; m &= m - 1 {
+			i := int32(wd<<6 + bits.TrailingZeros64(m))
+			count, arcs = s.offerOne(cut, cur, i, count, arcs)
 		}
 	}
 	if count == 0 {
 		return nil, arcs
 	}
-	vs, cs := make([]int32, count), make([]Cand, count)
+	vs, cs := s.outLists(count)
+	best := s.best
 	n, k, start := 0, 0, 0
-	for wd, m := range offered {
+	for wd, m := range s.offered {
 		for ; m != 0; m &= m - 1 {
 			f := int32(wd<<6 + bits.TrailingZeros64(m))
 			for f >= cut.ToOff[k+1] {
@@ -386,6 +383,47 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	}
 	out[len(out)-1].V, out[len(out)-1].C = vs[start:n:n], cs[start:n:n]
 	return out, arcs
+}
+
+// offerOne is Offer's work for changed vertex i: it counts i's cut arcs and offers
+// Extend(cur[i]) to its foreign neighbours (marked in s.offered, the least in
+// s.best), but to the one knownBounds rules out; count is the foreign vertices
+// offered anything so far.
+func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int) (int, int) {
+	fs := cut.Of(i)
+	if len(fs) == 0 {
+		return count, arcs
+	}
+	arcs += len(fs)
+	ext, ok := s.Extend(cur[i])
+	if !ok {
+		return count, arcs
+	}
+	e := int32(len(s.exts))
+	s.exts = append(s.exts, ext)
+	sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
+	if t := s.recvFrom[i]; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i]) {
+		if k := s.destOf[t] - 1; k >= 0 {
+			if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
+				sole = w
+			}
+		}
+	}
+	best, offered := s.best, s.offered // best[w] indexes s.exts: 4 bytes a slot, not a Cand
+	for _, w := range fs {
+		if w == sole {
+			continue // w's candidate is s.recv[i] or better already
+		}
+		bit := uint64(1) << (w & 63)
+		if offered[w>>6]&bit == 0 {
+			offered[w>>6] |= bit
+			best[w] = e
+			count++
+		} else if s.before(&ext, &s.exts[best[w]]) {
+			best[w] = e
+		}
+	}
+	return count, arcs
 }
 
 // gather records, for each vertex of the shard at lo of n vertices, the least
@@ -427,18 +465,59 @@ func (s *Stepper) gather(lo int32, n int, in []Offers) {
 // a round that changes nothing. The bound costs one slot per vertex of the shard,
 // filled while Settle reads its offers: no cut list is read for it.
 
-// soleIn is the only element of fs (ascending) in [lo, hi), if there is exactly one.
-func soleIn(fs []int32, lo, hi int32) (int32, bool) {
-	a := 0
-	if len(fs) > 16 {
-		a, _ = slices.BinarySearch(fs, lo)
-	} else {
-		for a < len(fs) && fs[a] < lo {
-			a++
+// outLists returns room for Offer's count offers: new arrays, or, once the caller
+// recycles them, the next count slots of s.outV and s.outC (new, larger ones when
+// they are full: the lists handed out before keep the old ones until dropped).
+func (s *Stepper) outLists(count int) ([]int32, []Cand) {
+	if !s.recycle {
+		return make([]int32, count), make([]Cand, count)
+	}
+	n := len(s.outV)
+	if cap(s.outV)-n < count {
+		c := max(2*cap(s.outV), count, 1<<12)
+		s.outV, s.outC, n = make([]int32, 0, c), make([]Cand, 0, c), 0
+	}
+	s.outV, s.outC = s.outV[:n+count], s.outC[:n+count]
+	return s.outV[n : n+count : n+count], s.outC[n : n+count : n+count]
+}
+
+// Recycle tells s that no list its Offer returned before is read any more: the next
+// Offer calls write their lists over them instead of allocating new ones.
+func (s *Stepper) Recycle() {
+	s.recycle = true
+	s.outV, s.outC = s.outV[:0], s.outC[:0]
+}
+
+// senders fills s.destOf for the shards that sent in: 1 + the index of each in
+// cut.To (0 where it is not there), so knownBounds finds a sender's run of foreign
+// numbers with one load per changed vertex, not a search of cut.To.
+func (s *Stepper) senders(cut *Cut, in []Offers) {
+	for _, o := range in {
+		if int(o.From) >= len(s.destOf) {
+			s.destOf = slices.Grow(s.destOf, int(o.From)+1-len(s.destOf))[:o.From+1]
+		}
+		if o.From != o.To {
+			s.destOf[o.From] = int32(cut.dest(o.From) + 1)
 		}
 	}
-	if a == len(fs) || fs[a] >= hi || (a+1 < len(fs) && fs[a+1] < hi) {
-		return 0, false
+}
+
+// clearSenders zeroes what senders set.
+func (s *Stepper) clearSenders(in []Offers) {
+	for _, o := range in {
+		s.destOf[o.From] = 0
 	}
-	return fs[a], true
+}
+
+// soleIn is the only element of fs (ascending) in [lo, hi), if there is exactly one.
+// Every element is read: the caller reads them all anyway, and a count without
+// branches costs less than a search that mispredicts.
+func soleIn(fs []int32, lo, hi int32) (int32, bool) {
+	n, w, span := 0, int32(0), uint32(hi-lo)
+	for _, f := range fs {
+		if uint32(f-lo) < span {
+			n, w = n+1, f
+		}
+	}
+	return w, n == 1
 }

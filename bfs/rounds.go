@@ -239,6 +239,9 @@ const roundStepArcs = 1 << 22
 // step settles shards [lo, hi) on the offers in their boxes (or their own, in the
 // first round) and keeps what each offers in rs.sent[s].
 func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
+	for _, st := range rs.steppers {
+		st.Recycle() // the last step's lists are merged
+	}
 	return strided(ctx, rs.w, hi-lo, func(worker, j int) error {
 		s := lo + j
 		offers := rs.own[s]
