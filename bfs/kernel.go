@@ -231,6 +231,14 @@ type seed struct {
 // shard's arcs out of changed vertices). Only candidates that beat cur are queued,
 // so a round that brings little touches little.
 func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []int32) {
+	return s.SettleCut(sh, nil, cur, in)
+}
+
+// SettleCut is Settle given the shard's Cut as well (nil: none): a settled vertex
+// whose every neighbour is across the cut (most of them, where a shard is a small
+// part of a graph without locality) then costs no read of its list, which is the
+// shard's one random access per vertex.
+func (s *Stepper) SettleCut(sh *graph.Shard, cut *Cut, cur []Cand, in []Offers) (changed []int32) {
 	n := sh.Len()
 	s.gather(sh.Lo, n, in)
 	seeds := s.seeds[:0]
@@ -296,11 +304,15 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 		settled[it.i>>6] |= 1 << (it.i & 63)
 		cur[it.i] = it.c
 		changed = append(changed, it.i)
+		a, b := sh.Off[it.i], sh.Off[it.i+1]
+		if cut != nil && b-a == int64(cut.Off[it.i+1]-cut.Off[it.i]) {
+			continue // no neighbour in the shard
+		}
 		ext, ok := s.Extend(it.c)
 		if !ok {
 			continue
 		}
-		for _, x := range sh.Neighbours(int(it.i)) {
+		for _, x := range sh.Adj[a:b] {
 			if x < sh.Lo || x >= hi {
 				continue
 			}

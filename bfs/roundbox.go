@@ -6,41 +6,58 @@ import (
 )
 
 // box is one shard's offers for the next round of Rounds, combined as they arrive:
-// for each of its vertices the least candidate offered (c, in the order of Less), the
+// for each of its vertices the least candidate offered (in the order of Less), the
 // shard that offered it (from) and whether any was (set); n counts the vertices set.
-// Its arrays are made by the first offer and reused round after round. One
-// goroutine at a time puts into a box (roundState.merge gives each destination to one
-// worker).
+// A candidate's value is kept apart from the rest of it (val, tie): most offers lose
+// on their value alone, so the array they read is a third of the candidates' size
+// and more of it stays cached. Its arrays are made by the first offer and reused
+// round after round. One goroutine at a time puts into a box (roundState.merge
+// gives each destination to one worker).
 type box struct {
-	c    []Cand
+	val  []float64
+	tie  []tie
 	from []int32
 	set  []uint64
 	n    int
+}
+
+// tie is a candidate without its value: what decides between equal values.
+type tie struct {
+	A          float64
+	Bind, Dist int32
+}
+
+// cand is the candidate the box holds for its i-th vertex.
+func (b *box) cand(i int) Cand {
+	t := &b.tie[i]
+	return Cand{Value: b.val[i], A: t.A, Bind: t.Bind, Dist: t.Dist}
 }
 
 // put merges o, offers to the shard at position lo of size vertices, into the box.
 // Of equal candidates the lowest sender is kept: the one gather would keep from lists
 // routed in sender order, so the known bounds Offer reads (recvFrom) are the same.
 func (b *box) put(st *Stepper, lo int32, size int, o *Offers) {
-	if b.c == nil {
-		b.c, b.from, b.set = make([]Cand, size), make([]int32, size), make([]uint64, (size+63)/64)
+	if b.val == nil {
+		b.val, b.tie, b.from, b.set = make([]float64, size), make([]tie, size), make([]int32, size), make([]uint64, (size+63)/64)
 	}
 	for j, w := range o.V {
 		i := w - lo
 		bit := uint64(1) << (i & 63)
-		c, held := &o.C[j], &b.c[i]
+		c := &o.C[j]
 		switch {
 		case b.set[i>>6]&bit == 0:
 			b.set[i>>6] |= bit
-			*held, b.from[i] = *c, o.From
 			b.n++
-		case c.Value != held.Value: // before's common case, inline (offers are never None)
-			if c.Value < held.Value {
-				*held, b.from[i] = *c, o.From
+		case c.Value != b.val[i]: // before's common case, inline (offers are never None)
+			if c.Value > b.val[i] {
+				continue
 			}
-		case st.before(c, held) || *c == *held && o.From < b.from[i]:
-			*held, b.from[i] = *c, o.From
+		default:
+			if held := b.cand(int(i)); !st.before(c, &held) && (*c != held || o.From >= b.from[i]) {
+				continue
+			}
 		}
+		b.val[i], b.tie[i], b.from[i] = c.Value, tie{c.A, c.Bind, c.Dist}, o.From
 	}
 }
 
@@ -89,7 +106,7 @@ func (b *box) take(to, lo int32, k int, sc *inScratch) []Offers {
 			i := wd<<6 + bits.TrailingZeros64(m)
 			f := b.from[i]
 			p := sc.count[f]
-			sc.v[p], sc.c[p] = lo+int32(i), b.c[i]
+			sc.v[p], sc.c[p] = lo+int32(i), b.cand(i)
 			sc.count[f] = p + 1
 		}
 		b.set[wd] = 0

@@ -255,7 +255,7 @@ func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
 			return nil
 		}
 		st := rs.steppers[worker]
-		changed := st.Settle(rs.shards[s], rs.cur[s], offers)
+		changed := st.SettleCut(rs.shards[s], rs.cuts[s], rs.cur[s], offers)
 		rs.pending[s], _ = st.Offer(rs.cuts[s], rs.cur[s], changed, offers)
 		for _, i := range changed {
 			rs.scans[s] += int64(len(rs.shards[s].Neighbours(int(i))))
