@@ -96,7 +96,15 @@ type Stepper struct {
 	exts, recv       []Cand
 	offered, recvSet []uint64
 	recvFrom         []int32
-	destOf           []int32  // by shard: 1 + its index in the cut's To, for the senders (senders)
+	// gather's own arrays, which recv, recvFrom and recvSet are unless they are a
+	// box's (useBox).
+	gRecv []Cand
+	gFrom []int32
+	gSet  []uint64
+	// By shard: its index in the cut's To (dest), valid where destAt is destGen.
+	destOf  []int32
+	destAt  []uint32
+	destGen uint32
 
 	// Where Offer's lists go when the caller recycles them (Recycle): the lists of
 	// the Offer calls since the last Recycle, one after the other.
@@ -239,8 +247,13 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 // part of a graph without locality) then costs no read of its list, which is the
 // shard's one random access per vertex.
 func (s *Stepper) SettleCut(sh *graph.Shard, cut *Cut, cur []Cand, in []Offers) (changed []int32) {
+	s.gather(sh.Lo, sh.Len(), in)
+	return s.settle(sh, cut, cur)
+}
+
+// settle is SettleCut on the offers in s.recv, s.recvSet (gather or useBox).
+func (s *Stepper) settle(sh *graph.Shard, cut *Cut, cur []Cand) (changed []int32) {
 	n := sh.Len()
-	s.gather(sh.Lo, n, in)
 	seeds := s.seeds[:0]
 	for wd, m := range s.recvSet {
 		for ; m != 0; m &= m - 1 {
@@ -342,8 +355,29 @@ func (s *Stepper) SettleCut(sh *graph.Shard, cut *Cut, cur []Cand, in []Offers) 
 // Everything is indexed by the shard's local indices and cut's foreign numbers: no
 // map, no sort of vertices.
 func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out []Offers, arcs int) {
+	if len(cut.Foreign) == 0 || len(changed) == 0 {
+		return nil, 0
+	}
+	if s.gathered != (gathered{cut.Lo, len(cut.Off) - 1, len(in)}) {
+		s.gather(cut.Lo, len(cut.Off)-1, in) // not called right after its Settle
+	}
+	// The changed vertices as a bitmap: offer reads them in ascending order, not in
+	// Settle's, so their cut lists and candidates are read in the order they are
+	// stored.
+	cw := (len(cut.Off) + 62) / 64
+	s.changed = slices.Grow(s.changed[:0], cw)[:cw]
+	clear(s.changed)
+	for _, i := range changed {
+		s.changed[i>>6] |= 1 << (i & 63)
+	}
+	return s.offer(cut, cur, s.changed)
+}
+
+// offer is Offer on the offers in s.recv, s.recvFrom, s.recvSet (gather or useBox),
+// for the changed vertices marked in changed.
+func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, arcs int) {
 	nf := len(cut.Foreign)
-	if nf == 0 || len(changed) == 0 {
+	if nf == 0 {
 		return nil, 0
 	}
 	words := (nf + 63) / 64
@@ -351,21 +385,12 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	s.exts = s.exts[:0]
 	s.offered = slices.Grow(s.offered[:0], words)[:words]
 	clear(s.offered)
-	if s.gathered != (gathered{cut.Lo, len(cut.Off) - 1, len(in)}) {
-		s.gather(cut.Lo, len(cut.Off)-1, in) // not called right after its Settle
-	}
-	s.senders(cut, in)
-	defer s.clearSenders(in)
-	// The changed vertices in ascending order, not in Settle's: their cut lists and
-	// candidates are then read in the order they are stored.
-	cw := (len(cut.Off) + 62) / 64
-	s.changed = slices.Grow(s.changed[:0], cw)[:cw]
-	clear(s.changed)
-	for _, i := range changed {
-		s.changed[i>>6] |= 1 << (i & 63)
+	if s.destGen++; s.destGen == 0 { // wrapped: forget every entry
+		clear(s.destAt)
+		s.destGen = 1
 	}
 	count := 0
-	for wd, m := range s.changed {
+	for wd, m := range changed {
 		for ; m != 0; m &= m - 1 {
 			i := int32(wd<<6 + bits.TrailingZeros64(m))
 			count, arcs = s.offerOne(cut, cur, i, count, arcs)
@@ -415,7 +440,7 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int) (int,
 	s.exts = append(s.exts, ext)
 	sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
 	if t := s.recvFrom[i]; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i]) {
-		if k := s.destOf[t] - 1; k >= 0 {
+		if k := s.dest(cut, t); k >= 0 {
 			if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
 				sole = w
 			}
@@ -445,10 +470,11 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int) (int,
 // (knownBounds).
 func (s *Stepper) gather(lo int32, n int, in []Offers) {
 	words := (n + 63) / 64
-	s.recv = slices.Grow(s.recv[:0], n)[:n]
-	s.recvFrom = slices.Grow(s.recvFrom[:0], n)[:n]
-	s.recvSet = slices.Grow(s.recvSet[:0], words)[:words]
-	clear(s.recvSet)
+	s.gRecv = slices.Grow(s.gRecv[:0], n)[:n]
+	s.gFrom = slices.Grow(s.gFrom[:0], n)[:n]
+	s.gSet = slices.Grow(s.gSet[:0], words)[:words]
+	clear(s.gSet)
+	s.recv, s.recvFrom, s.recvSet = s.gRecv, s.gFrom, s.gSet
 	recv, from, set := s.recv, s.recvFrom, s.recvSet
 	for _, o := range in {
 		t := o.From
@@ -500,25 +526,17 @@ func (s *Stepper) Recycle() {
 	s.outV, s.outC = s.outV[:0], s.outC[:0]
 }
 
-// senders fills s.destOf for the shards that sent in: 1 + the index of each in
-// cut.To (0 where it is not there), so knownBounds finds a sender's run of foreign
-// numbers with one load per changed vertex, not a search of cut.To.
-func (s *Stepper) senders(cut *Cut, in []Offers) {
-	for _, o := range in {
-		if int(o.From) >= len(s.destOf) {
-			s.destOf = slices.Grow(s.destOf, int(o.From)+1-len(s.destOf))[:o.From+1]
-		}
-		if o.From != o.To {
-			s.destOf[o.From] = int32(cut.dest(o.From) + 1)
-		}
+// dest is cut.dest(t), looked up once per offer call: knownBounds needs a sender's
+// run of foreign numbers for every changed vertex it reached.
+func (s *Stepper) dest(cut *Cut, t int32) int {
+	if int(t) >= len(s.destAt) {
+		s.destAt = slices.Grow(s.destAt, int(t)+1-len(s.destAt))[:t+1]
+		s.destOf = slices.Grow(s.destOf, int(t)+1-len(s.destOf))[:t+1]
 	}
-}
-
-// clearSenders zeroes what senders set.
-func (s *Stepper) clearSenders(in []Offers) {
-	for _, o := range in {
-		s.destOf[o.From] = 0
+	if s.destAt[t] != s.destGen {
+		s.destAt[t], s.destOf[t] = s.destGen, int32(cut.dest(t))
 	}
+	return int(s.destOf[t])
 }
 
 // soleIn is the only element of fs (ascending) in [lo, hi), if there is exactly one.
