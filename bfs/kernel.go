@@ -242,10 +242,10 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 	return s.SettleCut(sh, nil, cur, in)
 }
 
-// SettleCut is Settle given the shard's Cut as well (nil: none): a settled vertex
+// SettleCut is Settle given the shard's Cut as well (nil: none): a seed of a vertex
 // whose every neighbour is across the cut (most of them, where a shard is a small
-// part of a graph without locality) then costs no read of its list, which is the
-// shard's one random access per vertex.
+// part of a graph without locality) is then settled first, as it comes, without a
+// sort or a read of its list (the shard's one random access per vertex).
 func (s *Stepper) SettleCut(sh *graph.Shard, cut *Cut, cur []Cand, in []Offers) (changed []int32) {
 	s.gather(sh.Lo, sh.Len(), in)
 	return s.settle(sh, cut, cur)
@@ -254,18 +254,34 @@ func (s *Stepper) SettleCut(sh *graph.Shard, cut *Cut, cur []Cand, in []Offers) 
 // settle is SettleCut on the offers in s.recv, s.recvSet (gather or useBox).
 func (s *Stepper) settle(sh *graph.Shard, cut *Cut, cur []Cand) (changed []int32) {
 	n := sh.Len()
+	words := (n + 63) / 64
+	s.reached = slices.Grow(s.reached[:0], words)[:words]
+	s.settled = slices.Grow(s.settled[:0], words)[:words]
+	clear(s.reached)
+	clear(s.settled)
+	reached, settled := s.reached, s.settled
+	// A seed of a vertex with no neighbour in the shard (known from the cut) is
+	// settled at once: no walk inside the shard reaches that vertex or leaves it, so
+	// its order among the seeds does not matter and it is not sorted.
 	seeds := s.seeds[:0]
 	for wd, m := range s.recvSet {
 		for ; m != 0; m &= m - 1 {
 			i := int32(wd<<6 + bits.TrailingZeros64(m))
-			if s.before(&s.recv[i], &cur[i]) {
-				seeds = append(seeds, seed{i, s.recv[i]})
+			if !s.before(&s.recv[i], &cur[i]) {
+				continue
 			}
+			if cut != nil && sh.Off[i+1]-sh.Off[i] == int64(cut.Off[i+1]-cut.Off[i]) {
+				settled[wd] |= 1 << (i & 63)
+				cur[i] = s.recv[i]
+				changed = append(changed, i)
+				continue
+			}
+			seeds = append(seeds, seed{i, s.recv[i]})
 		}
 	}
 	s.seeds = seeds
 	if len(seeds) == 0 {
-		return nil
+		return changed
 	}
 	slices.SortFunc(seeds, func(x, y seed) int {
 		// Less, inline where the source values agree (then the histories do too).
@@ -286,12 +302,6 @@ func (s *Stepper) settle(sh *graph.Shard, cut *Cut, cur []Cand) (changed []int32
 		}
 		return cmp.Compare(x.i, y.i)
 	})
-	words := (n + 63) / 64
-	s.reached = slices.Grow(s.reached[:0], words)[:words]
-	s.settled = slices.Grow(s.settled[:0], words)[:words]
-	clear(s.reached)
-	clear(s.settled)
-	reached, settled := s.reached, s.settled
 	q, head, next := s.queue[:0], 0, 0
 	hi := sh.Lo + int32(n)
 	for {
@@ -318,9 +328,6 @@ func (s *Stepper) settle(sh *graph.Shard, cut *Cut, cur []Cand) (changed []int32
 		cur[it.i] = it.c
 		changed = append(changed, it.i)
 		a, b := sh.Off[it.i], sh.Off[it.i+1]
-		if cut != nil && b-a == int64(cut.Off[it.i+1]-cut.Off[it.i]) {
-			continue // no neighbour in the shard
-		}
 		ext, ok := s.Extend(it.c)
 		if !ok {
 			continue
