@@ -109,12 +109,6 @@ type Stepper struct {
 	destOf  []int32
 	destAt  []uint32
 	destGen uint32
-
-	// Where Offer's lists go when the caller recycles them (Recycle): the lists of
-	// the Offer calls since the last Recycle, one after the other.
-	recycle bool
-	outV    []int32
-	outC    []Cand
 }
 
 // gathered identifies the offers Stepper.gather read: the shard (its first position

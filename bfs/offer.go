@@ -66,7 +66,7 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, a
 	if count == 0 {
 		return nil, arcs
 	}
-	vs, cs := s.outLists(count)
+	vs, cs := make([]int32, count), make([]Cand, count)
 	best := s.best
 	n, k, start := 0, 0, 0
 	for wd, m := range s.offered {
@@ -139,29 +139,6 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int) (int,
 // On a path this is the offer back across each boundary, which would otherwise cost
 // a round that changes nothing. The bound costs one slot per vertex of the shard,
 // filled while Settle reads its offers: no cut list is read for it.
-
-// outLists returns room for Offer's count offers: new arrays, or, once the caller
-// recycles them, the next count slots of s.outV and s.outC (new, larger ones when
-// they are full: the lists handed out before keep the old ones until dropped).
-func (s *Stepper) outLists(count int) ([]int32, []Cand) {
-	if !s.recycle {
-		return make([]int32, count), make([]Cand, count)
-	}
-	n := len(s.outV)
-	if cap(s.outV)-n < count {
-		c := max(2*cap(s.outV), count, 1<<12)
-		s.outV, s.outC, n = make([]int32, 0, c), make([]Cand, 0, c), 0
-	}
-	s.outV, s.outC = s.outV[:n+count], s.outC[:n+count]
-	return s.outV[n : n+count : n+count], s.outC[n : n+count : n+count]
-}
-
-// Recycle tells s that no list its Offer returned before is read any more: the next
-// Offer calls write their lists over them instead of allocating new ones.
-func (s *Stepper) Recycle() {
-	s.recycle = true
-	s.outV, s.outC = s.outV[:0], s.outC[:0]
-}
 
 // dest is cut.dest(t), looked up once per offer call: knownBounds needs a sender's
 // run of foreign numbers for every changed vertex it reached.

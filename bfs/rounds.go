@@ -270,9 +270,6 @@ func (rs *roundState) settle(ctx context.Context, in []box) error {
 // step has shards [lo, hi) offer their changed vertices' extensions, on the offers
 // they settled on, keeps what each offers in rs.pending[s] and empties their boxes.
 func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
-	for _, st := range rs.steppers {
-		st.Recycle() // the last step's lists are merged
-	}
 	return strided(ctx, rs.w, hi-lo, func(worker, j int) error {
 		s := lo + j
 		rs.pending[s] = nil
