@@ -17,8 +17,9 @@
 //     binding vertex (-1), except hitting-set vertices, which bind themselves at
 //     distance 0 unless another hitting-set vertex forces a strictly lower value.
 //  3. Ties between hitting-set vertices are broken by a total order on candidates:
-//     value, then the value history back to the source, then position (keys in
-//     instance.go; docs/DESIGN.md §3.4). The binding vertex is the smallest
+//     value, then the value history back to the source, then the binding vertex's
+//     position in the instance (keys in instance.go; docs/DESIGN.md §3.4; a renamed
+//     rounds run compares the same positions: invariant 9). The binding vertex is the smallest
 //     candidate and the reported distance is the true shortest distance to it. The
 //     propagation engine pops candidates in exactly this order (the sorted hitting
 //     set merged with a FIFO).
@@ -60,4 +61,10 @@
 //     the least offer that beats its candidate and, of equal ones, the lowest
 //     sender: what Settle would seed from and Offer read its bounds from, had they
 //     read the lists; they read the box in place, in memory by vertex, not by arc.
+//  9. Rounds may cut a renaming of the graph into shards (Rounds.Relabel, relabel.go:
+//     breadth-first order, graph invariant 6) and returns the same field bit for bit
+//     as without it: a candidate's Bind is always the binding vertex's position in the
+//     instance, never its renamed one, so the order of invariant 3 — the only place a
+//     position decides anything — is unchanged, and the field is laid out back in the
+//     instance's positions. The renaming changes what is cut, not what is computed.
 package bfs

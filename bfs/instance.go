@@ -21,6 +21,8 @@ type Instance struct {
 	// other colour and the passes after a repair (set by NewInstance; copies of the
 	// instance share it, so it is keyed by graph and layout).
 	cuts *cutCache
+	// Its renaming for the rounds engine's shards (relabel.go), shared likewise.
+	relabel *relabelCache
 }
 
 // POne is the given Pr[M(Hit[i]) = 1]: p_one is the canonical form of a mechanism

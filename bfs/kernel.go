@@ -30,7 +30,9 @@ import (
 
 // Cand is one candidate binding of a vertex: hitting-set vertex Bind, whose own pass
 // value is A, reaches the vertex over Dist hops with pass value Value = Step^Dist(A).
-// The zero-information candidate None has Bind = -1.
+// The zero-information candidate None has Bind = -1. Bind is the binding vertex's
+// position in the instance even when the shards hold renamed positions (doc.go
+// invariant 9): the kernel compares it (Less) and never indexes by it.
 type Cand struct {
 	Value float64
 	A     float64

@@ -146,7 +146,7 @@ func BenchmarkGenSolve(b *testing.B) {
 }
 
 // generated is spec's graph with its answers, hitting set and (ε,δ) pair.
-func generated(b *testing.B, spec graphgen.Spec) (*graph.Graph, []bool, []int32, []float64, dp.Pair) {
+func generated(b testing.TB, spec graphgen.Spec) (*graph.Graph, []bool, []int32, []float64, dp.Pair) {
 	b.Helper()
 	gen, err := graphgen.New(spec)
 	if err != nil {

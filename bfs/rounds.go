@@ -25,9 +25,22 @@ import (
 // engines': each colour already spreads its shards over Workers goroutines, and its
 // offers between shards take memory in proportion to the edges. Both at once held
 // twice that and were no faster (docs/PERFORMANCE.md, "Memory model").
+//
+// Relabel (RelabelModes; "" is none) renames the vertices in breadth-first order
+// before they are cut into shards, always (bfs) or where that cuts materially fewer
+// arcs (auto): relabel.go. The result is the same bit for bit (doc.go invariant 9).
 type Rounds struct {
 	ShardSize int
 	Workers   int
+	Relabel   string
+}
+
+// shardSize is ShardSize, or DefaultShardSize when none is set.
+func (e Rounds) shardSize() int {
+	if e.ShardSize <= 0 {
+		return DefaultShardSize
+	}
+	return e.ShardSize
 }
 
 // oneColourAtATime tells Solve to run the colours one after the other.
@@ -58,10 +71,7 @@ func (e Rounds) PassRounds(ctx context.Context, in *Instance, one bool) (*Field,
 }
 
 func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, RoundsRun, error) {
-	size := e.ShardSize
-	if size <= 0 {
-		size = DefaultShardSize
-	}
+	size := e.shardSize()
 	w := e.Workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
@@ -71,7 +81,14 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	if err != nil {
 		return nil, RoundsRun{}, err
 	}
-	rs := &roundState{p: NewPass(in.Pair, one), l: l, k: l.Shards(), w: w}
+	rl, err := e.relabelling(in, l)
+	if err != nil {
+		return nil, RoundsRun{}, err
+	}
+	rs := &roundState{p: NewPass(in.Pair, one), l: l, k: l.Shards(), w: w, g: in.G, rl: rl}
+	if rl.g != nil {
+		rs.g = rl.g
+	}
 	minA := rs.seed(in)
 	if err := rs.prepare(ctx, in); err != nil {
 		return nil, RoundsRun{}, err
@@ -83,6 +100,7 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	if err := rs.rounds(ctx, &run); err != nil {
 		return nil, run, err
 	}
+	in.count(run)
 	f := rs.field(n)
 	// A vertex is final only when the rounds end: the pass counts them all then.
 	progress.From(ctx).Add(int64(n))
@@ -93,6 +111,8 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 // shard's candidates and unread offers, its scans, and a Stepper a worker.
 type roundState struct {
 	p        Pass
+	g        *graph.Graph // the instance's, or its renaming (rl)
+	rl       *relabelled
 	l        graph.Layout
 	k, w     int
 	shards   []*graph.Shard
@@ -104,22 +124,27 @@ type roundState struct {
 	pending  [][]Offers // what each shard of a round's step offered, until merged
 	sent     []int64    // offers sent, by worker
 	steppers []*Stepper
-	hitBy    [][]int32   // the hitting set's vertices by shard, ascending
+	hitBy    [][]int32   // the hitting set's vertices by shard, ascending, in rs.g's positions
+	bindBy   [][]int32   // their positions in the instance: their candidates' Bind
 	poneBy   [][]float64 // their p_one
 }
 
 // seed sorts the hitting set into its shards and returns the least value it seeds
 // (the top of the pass when it is empty), for the bound on the rounds.
 func (rs *roundState) seed(in *Instance) (minA float64) {
-	rs.hitBy, rs.poneBy = make([][]int32, rs.k), make([][]float64, rs.k)
+	rs.hitBy, rs.bindBy, rs.poneBy = make([][]int32, rs.k), make([][]int32, rs.k), make([][]float64, rs.k)
 	minA = rs.p.Top()
-	order := slices.Clone(in.Hit)
+	order := make([]int32, len(in.Hit))
+	for i, h := range in.Hit {
+		order[i] = rs.rl.pos(h)
+	}
 	idx := in.HitIndex()
 	slices.Sort(order)
-	for _, h := range order {
-		s := rs.l.Of(h)
+	for _, p := range order {
+		s, h := rs.l.Of(p), rs.rl.vertex(p)
 		a := in.POne(int(idx[h]))
-		rs.hitBy[s] = append(rs.hitBy[s], h)
+		rs.hitBy[s] = append(rs.hitBy[s], p)
+		rs.bindBy[s] = append(rs.bindBy[s], h)
 		rs.poneBy[s] = append(rs.poneBy[s], a)
 		minA = min(minA, rs.p.Value(a))
 	}
@@ -130,7 +155,7 @@ func (rs *roundState) seed(in *Instance) (minA float64) {
 // its first inbox, and its cut. The shards' cuts are numbered once per instance and
 // layout: the other colour, and the passes after a repair, reuse them.
 func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
-	k, g := rs.k, in.G
+	k, g := rs.k, rs.g
 	rs.shards, rs.cur, rs.changed, rs.scans = make([]*graph.Shard, k), make([][]Cand, k), make([][]uint64, k), make([]int64, k)
 	rs.boxes, rs.pending = [2][]box{make([]box, k), make([]box, k)}, make([][]Offers, k)
 	rs.steppers, rs.sent = make([]*Stepper, rs.w), make([]int64, rs.w)
@@ -154,6 +179,9 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		if len(rs.hitBy[s]) > 0 {
 			// The first round's offers: the shard's own hitting-set vertices.
 			own := rs.p.OwnOffers(int32(s), rs.hitBy[s], rs.poneBy[s])
+			for j := range own.C {
+				own.C[j].Bind = rs.bindBy[s][j] // ties break by the instance's positions
+			}
 			rs.boxes[0][s].put(rs.steppers[worker], rs.shards[s].Lo, rs.cur[s], &own)
 		}
 		if !fresh {
@@ -170,7 +198,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		cache.of[key] = rs.cuts
 	}
 	cache.Unlock()
-	rs.hitBy, rs.poneBy = nil, nil // in the first round's boxes now
+	rs.hitBy, rs.bindBy, rs.poneBy = nil, nil, nil // in the first round's boxes now
 	if err != nil {
 		return err
 	}
@@ -315,13 +343,15 @@ func (rs *roundState) merge(ctx context.Context, lo, hi int, out []box) error {
 	})
 }
 
-// field lays the shards' final candidates out as the pass's field over n vertices.
+// field lays the shards' final candidates out as the pass's field over the
+// instance's n vertices (through the renaming back, where it applied).
 func (rs *roundState) field(n int) *Field {
 	f := &Field{Value: make([]float64, n), Bind: make([]int32, n), Dist: make([]int32, n)}
 	for s := range rs.k {
 		lo, _ := rs.l.Range(int32(s))
 		for i, c := range rs.cur[s] {
-			f.Value[int(lo)+i], f.Bind[int(lo)+i], f.Dist[int(lo)+i] = c.Value, c.Bind, c.Dist
+			v := rs.rl.vertex(lo + int32(i))
+			f.Value[v], f.Bind[v], f.Dist[v] = c.Value, c.Bind, c.Dist
 		}
 		f.Scans += rs.scans[s]
 	}

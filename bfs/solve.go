@@ -67,7 +67,7 @@ func NewInstance(g *graph.Graph, answer []bool, hit []int32, ptrue []float64, pa
 			return nil, fmt.Errorf("bfs: p_true %v of vertex %d outside [0, 1]", ptrue[i], h)
 		}
 	}
-	return &Instance{G: g, Answer: answer, Hit: hit, PTrue: ptrue, Pair: pair, cuts: &cutCache{}}, nil
+	return &Instance{G: g, Answer: answer, Hit: hit, PTrue: ptrue, Pair: pair, cuts: &cutCache{}, relabel: &relabelCache{}}, nil
 }
 
 // MaxRepairs bounds Solve's rounds of within-tolerance repair. Each round makes one

@@ -3,7 +3,9 @@
 // (BuildShard, the same code: a cluster worker's block), its split into shards of
 // consecutive vertices for the block-centric engines (Layout, Shard), how many
 // cores a pass over it is worth (Workers), and its connected components
-// (CountComponents; per shard, LocalRoots and Spanning). It knows nothing of privacy;
+// (CountComponents; per shard, LocalRoots and Spanning), and a renaming of its
+// vertices in breadth-first order so that shards hold connected pieces (BFSOrder,
+// Relabel, CutArcs). It knows nothing of privacy;
 // of graphdp it imports only internal/hugepage and internal/prefetch (advice to the
 // kernel and the processor, no semantics).
 //
@@ -26,4 +28,9 @@
 //     local component by its smallest global position, so components labelled in
 //     different shards, joined along their cut arcs by Spanning, are the components
 //     Graph.CountComponents counts.
+//  6. BFSOrder is a permutation of 0..n−1 (old → new) that depends only on the graph:
+//     each component's vertices get consecutive numbers, in the order its lowest
+//     position comes, breadth-first within. Relabel(perm) is g with every vertex and
+//     every arc renamed by perm, a Graph of invariant 1: u–v is an edge of g exactly
+//     when perm[u]–perm[v] is one of the result.
 package graph

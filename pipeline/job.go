@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/graphdp/graphdp/beam/beamopt"
+	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/sink"
@@ -33,8 +34,11 @@ type Job struct {
 	PrivacyProfile string  `yaml:"privacy_profile"`
 	Tradeoff       string  `yaml:"tradeoff"`
 	Engine         string  `yaml:"engine"` // propagate (default) or per-source
-	Workers        int     `yaml:"workers"`
-	List           int     `yaml:"list"` // how many uncovered edges or violations to print
+	// Relabel is the rounds engine's renaming of the vertices before they are cut
+	// into shards (bfs.RelabelModes: auto, the default, bfs or none; bfs.Rounds).
+	Relabel string `yaml:"relabel"`
+	Workers int    `yaml:"workers"`
+	List    int    `yaml:"list"` // how many uncovered edges or violations to print
 	// MaxDeterministic, if set, fails a run whose datasets answered with p_one 0
 	// or 1 are more than N ("10") or P% of them ("0.5%"): deterministic.go.
 	MaxDeterministic string `yaml:"max_deterministic"`
@@ -80,7 +84,7 @@ var Engines = []string{"propagate", "per-source", "rounds"}
 
 // DefaultJob is the starting point before a config file and flags apply.
 func DefaultJob() Job {
-	return Job{Engine: "propagate", List: 10, Runner: "local", Beam: beamopt.Options{Runner: "prism"}}
+	return Job{Engine: "propagate", Relabel: bfs.RelabelAuto, List: 10, Runner: "local", Beam: beamopt.Options{Runner: "prism"}}
 }
 
 // SetEpsilon records that ε was given (it has no default: 0 is a legal value).
@@ -178,6 +182,12 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	probs = append(probs, j.frameworkProblems(slices.Contains(required, "epsilon"))...)
 	if !slices.Contains(Engines, j.Engine) {
 		add("engine: %q is not one of %v", j.Engine, Engines)
+	}
+	switch {
+	case !slices.Contains(bfs.RelabelModes, j.Relabel):
+		add("relabel: %q is not one of %v", j.Relabel, bfs.RelabelModes)
+	case j.Relabel == bfs.RelabelBFS && (j.Engine != "rounds" || j.Runner != "local"):
+		add("relabel: bfs renames the shards of the local rounds engine only (engine rounds, runner local; docs/BEAM.md, \"Cuts that follow the graph\")")
 	}
 	if j.Workers < 0 || j.Workers > MaxWorkers {
 		add("workers: must be in [0, %d] (0 means one per core), got %d", MaxWorkers, j.Workers)

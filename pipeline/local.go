@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 
 	"github.com/graphdp/graphdp/bfs"
@@ -11,6 +12,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/progress"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // local is the in-memory backend: the inputs read by Load, the CSR graph, the
@@ -176,7 +178,71 @@ func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, meta 
 	return &Written{Rows: rec.NumRows()}, nil
 }
 
-func (b *local) Report() BackendReport { return nil }
+// Report is the rounds engine's shards and renaming (RoundsReport); nothing for
+// the other engines.
+func (b *local) Report() BackendReport {
+	eng, ok := b.eng.(bfs.Rounds)
+	if !ok || b.in == nil {
+		return nil
+	}
+	rl, err := eng.Relabelling(b.in) // decided by the passes: kept with the instance
+	if err != nil {
+		return nil
+	}
+	size := eng.ShardSize
+	if size <= 0 {
+		size = bfs.DefaultShardSize
+	}
+	n, tally := b.in.G.N(), eng.Tally(b.in)
+	return &RoundsReport{Shards: (n + size - 1) / size, ShardSize: size, Passes: tally.Passes, Rounds: tally.Rounds, Offers: tally.Offers,
+		Relabel: rl.Mode, Relabelled: rl.Applied,
+		Arcs: rl.Arcs, CutArcsGiven: rl.CutGiven, CutArcsBFS: rl.CutBFS, CutSampled: rl.Sampled,
+		CutShareGiven: rl.CutShare(rl.CutGiven), CutShareBFS: rl.CutShare(rl.CutBFS)}
+}
+
+// RoundsReport is the local rounds engine's part of the run summary: its shards,
+// its passes' rounds and offers (both colours, and the passes after a repair:
+// bfs.Rounds.Tally), and whether it renamed the vertices in breadth-first order
+// (bfs.Rounds.Relabel), with the arcs the shards of either order cut (counted
+// unless relabel is none; CutSampled: by auto's probe, over the arcs among the
+// first vertices in breadth-first order, which found too little to rename).
+type RoundsReport struct {
+	Shards        int     `json:"shards"`
+	ShardSize     int     `json:"shard_size"`
+	Passes        int     `json:"passes"`
+	Rounds        int     `json:"rounds"`
+	Offers        int64   `json:"offers"`
+	Relabel       string  `json:"relabel"`
+	Relabelled    bool    `json:"relabelled"`
+	Arcs          int64   `json:"arcs"`
+	CutArcsGiven  int64   `json:"cut_arcs_given"`
+	CutArcsBFS    int64   `json:"cut_arcs_bfs"`
+	CutShareGiven float64 `json:"cut_share_given"`
+	CutShareBFS   float64 `json:"cut_share_bfs"`
+	CutSampled    bool    `json:"cut_sampled"`
+}
+
+// Key is the report's key in the JSON summary.
+func (r *RoundsReport) Key() string { return "rounds" }
+
+// Lines is the report in the printed summary.
+func (r *RoundsReport) Lines() []string {
+	head := fmt.Sprintf("rounds: %s of %d vertices, %s and %s in %s", words.Count(int64(r.Shards), "shard", "shards"), r.ShardSize,
+		words.Count(int64(r.Rounds), "round", "rounds"), words.Count(r.Offers, "offer", "offers"), words.Count(int64(r.Passes), "pass", "passes"))
+	switch {
+	case r.Relabel == bfs.RelabelNone:
+		return []string{head + ", in the vertices file's order (relabel none)"}
+	case r.Relabelled:
+		return []string{fmt.Sprintf("%s, renamed in breadth-first order (relabel %s): %.1f%% of the arcs cut, not %.1f%%",
+			head, r.Relabel, 100*r.CutShareBFS, 100*r.CutShareGiven)}
+	}
+	sample := ""
+	if r.CutSampled {
+		sample = fmt.Sprintf(" on a sample of %s", words.Count(r.Arcs, "arc", "arcs"))
+	}
+	return []string{fmt.Sprintf("%s, in the vertices file's order (relabel %s: breadth-first order would cut %.1f%% of the arcs%s, not %.1f%%)",
+		head, r.Relabel, 100*r.CutShareBFS, sample, 100*r.CutShareGiven)}
+}
 
 func (b *local) Close() {
 	if b.l != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/memstat"
@@ -59,11 +60,18 @@ const (
 	// ...and the cuts, built once per instance: each cut arc's foreign number and
 	// at most one foreign vertex for it, 4 + 4 bytes, 2 arcs a row.
 	roundsBytesPerRow = 2 * (4 + 4)
+	// rounds with relabel other than none (bfs.Rounds.Relabel; auto is modelled as
+	// if it renamed) also holds the renamed graph beside the instance's: its Adj (8
+	// bytes a row, as adjBytesPerRow) and Off (8 a vertex), and the permutation both
+	// ways (8), and the breadth-first order's queue (4) while it is made.
+	relabelBytesPerVertex = 8 + 8 + 4
+	relabelBytesPerRow    = adjBytesPerRow
 )
 
-// estimateMemory models a run of engine (a Job.Engine; "" is propagate) on workers
-// cores (0: GOMAXPROCS) on vs and an edges file of rows rows.
-func estimateMemory(vs *ingest.Vertices, rows int64, engine string, workers int) Memory {
+// estimateMemory models a run of engine (a Job.Engine; "" is propagate) with relabel
+// (a Job.Relabel; "" is none) on workers cores (0: GOMAXPROCS) on vs and an edges
+// file of rows rows.
+func estimateMemory(vs *ingest.Vertices, rows int64, engine, relabel string, workers int) Memory {
 	n := int64(vs.IDs.Len())
 	base := vs.Bytes() + offBytesPerVertex*n
 	eng := base + adjBytesPerRow*rows + engineBytesPerVertex*n
@@ -75,6 +83,9 @@ func estimateMemory(vs *ingest.Vertices, rows int64, engine string, workers int)
 		eng += perSourceBytesPerVertexWorker * int64(workers) * n
 	case "rounds":
 		eng += roundsBytesPerVertex*n + roundsBytesPerRow*rows + min(roundsOfferBytesPerRow*rows, roundsStepBytes)
+		if relabel != "" && relabel != bfs.RelabelNone {
+			eng += relabelBytesPerVertex*n + relabelBytesPerRow*rows
+		}
 	}
 	return Memory{
 		Build:  base + graph.ScratchBytes(rows), // heads (→ Adj) and tails' block offsets, 12 bytes a row, and slack
@@ -124,7 +135,7 @@ func checkMemory(job *Job, req Request, vs *ingest.Vertices, rows int64, m Memor
 		return nil
 	}
 	remedy := "a machine with more memory, or a higher GOMEMLIMIT if the machine has it"
-	if p := estimateMemory(vs, rows, "propagate", job.Workers).Peak(); engine && p <= budget && p < need {
+	if p := estimateMemory(vs, rows, "propagate", "", job.Workers).Peak(); engine && p <= budget && p < need {
 		remedy = fmt.Sprintf("--engine propagate, the same mechanism in about %s; or %s", gib(p), remedy)
 	}
 	return &ConfigError{Source: job.Edges, Problems: []string{fmt.Sprintf(

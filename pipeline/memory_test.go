@@ -28,7 +28,7 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	need := estimateMemory(l.Vertices, l.Edges.Rows, j.Engine, j.Workers)
+	need := estimateMemory(l.Vertices, l.Edges.Rows, j.Engine, j.Relabel, j.Workers)
 	// The example: 22 vertices (int ids, a range index), 24 rows.
 	if need.Build != l.Vertices.Bytes()+8*22+12*24+12*24/64 || need.Engine != l.Vertices.Bytes()+8*22+8*24+64*22 {
 		t.Errorf("model %+v", need)
@@ -128,6 +128,8 @@ func TestEngineMemoryPerVertex(t *testing.T) {
 	}{
 		{bfs.PerSource{Workers: workers}, perSourceBytesPerVertexWorker * workers},
 		{bfs.Rounds{Workers: workers}, 2 * roundsPassBytesPerVertex},
+		// The first pass (the one measured) makes the renaming: on a path a row a vertex.
+		{bfs.Rounds{Workers: workers, Relabel: bfs.RelabelBFS}, 2 * (roundsPassBytesPerVertex + relabelBytesPerVertex + relabelBytesPerRow)},
 	} {
 		var before, after runtime.MemStats
 		runtime.GC()
@@ -155,8 +157,8 @@ func TestRefusalNamesPropagate(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	prop := estimateMemory(l.Vertices, l.Edges.Rows, "propagate", 0)
-	rounds := estimateMemory(l.Vertices, l.Edges.Rows, "rounds", 0)
+	prop := estimateMemory(l.Vertices, l.Edges.Rows, "propagate", "", 0)
+	rounds := estimateMemory(l.Vertices, l.Edges.Rows, "rounds", bfs.RelabelNone, 0)
 	if want := prop.Engine + roundsBytesPerVertex*22 + (roundsBytesPerRow+roundsOfferBytesPerRow)*24; rounds.Engine != want || rounds.Build != prop.Build {
 		t.Fatalf("rounds model %+v, want engine %d and propagate's build %d", rounds, want, prop.Build)
 	}
@@ -202,7 +204,7 @@ func TestMemoryModelCountsCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	l.Close()
-	base := estimateMemory(l.Vertices, 4, j.Engine, j.Workers)
+	base := estimateMemory(l.Vertices, 4, j.Engine, j.Relabel, j.Workers)
 	if want := base.Build + 2*ingest.CSVReadBytes + 8*4; l.Memory.Build != want || l.Memory.Engine != base.Engine {
 		t.Errorf("model %+v, want build %d (two CSV readers, four edge rows held), engine %d", l.Memory.Memory, want, base.Engine)
 	}

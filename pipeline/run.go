@@ -60,7 +60,7 @@ func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
 		return nil, err
 	}
 	defer es.Close()
-	model := estimateMemory(vs, es.Rows(), req.Engine, job.Workers)
+	model := estimateMemory(vs, es.Rows(), req.Engine, job.Relabel, job.Workers)
 	model.Build += csvBytes(job, req, es.Rows())
 	budget, source := memoryBudget()
 	if err := checkMemory(job, req, vs, es.Rows(), model, budget, source); err != nil {
@@ -152,7 +152,7 @@ func engineOf(job *Job) (bfs.Engine, error) {
 	case "per-source":
 		return bfs.PerSource{Workers: job.Workers}, nil
 	case "rounds":
-		return bfs.Rounds{Workers: job.Workers}, nil
+		return bfs.Rounds{Workers: job.Workers, Relabel: job.Relabel}, nil
 	}
 	return nil, fmt.Errorf("unknown engine %q", job.Engine)
 }

@@ -28,7 +28,7 @@ var jsonShapes = []struct {
 	command, what string
 	shape         any
 }{
-	{"run", "the run summary, as --summary writes it (with --dry-run: `dry_run` true, no `out`; graphdp-beam adds `beam`)", runSummary{}},
+	{"run", "the run summary, as --summary writes it (with --dry-run: `dry_run` true, no `out`; the local rounds engine adds `rounds`, graphdp-beam `beam`)", runSummary{}},
 	{"optimize", "the optimize summary, as --summary writes it (with --dry-run: `dry_run` true, nothing solved: the figures of the solve are 0)", toolkit.OptimizeSummary{}},
 	{"hitting-set", "the set written and how it was found", hittingSetJSON{}},
 	{"verify", "the audit and, with --hitting-set, the comparison with the optimum; printed also when a check fails (exit 3)", verifyJSON{}},
@@ -92,11 +92,13 @@ func generateCLIDoc(t *testing.T) string {
 	return b.String()
 }
 
-// runSummary is the run summary as graphdp-beam writes it: the Beam backend's
-// report last (pipeline.Summary.Backend, under its key).
+// runSummary is the run summary as graphdp and graphdp-beam write it: the
+// backend's report last (pipeline.Summary.Backend, under its key): the local
+// rounds engine's or Beam's.
 type runSummary struct {
 	pipeline.Summary
-	Beam *beamopt.Report `json:"beam,omitempty"`
+	Rounds *pipeline.RoundsReport `json:"rounds,omitempty"`
+	Beam   *beamopt.Report        `json:"beam,omitempty"`
 }
 
 func capitalize(s string) string { return strings.ToUpper(s[:1]) + s[1:] }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/optimize"
 	"github.com/graphdp/graphdp/pipeline"
 
@@ -85,6 +86,7 @@ type flagSpec struct {
 // completionValues are the words of the flags whose value is one of a few.
 var completionValues = map[string][]string{
 	"engine":     pipeline.Engines,
+	"relabel":    bfs.RelabelModes,
 	"objective":  {string(optimize.Accuracy), string(optimize.Balanced), string(optimize.Worst)},
 	"log-format": {"text", "json"},
 	"log-level":  {"debug", "info", "warn", "error"},

@@ -36,7 +36,7 @@ var flagGroup = map[string]string{
 	"allow-deterministic": "privacy", "balanced": "privacy", "alpha": "privacy", "alpha-0": "privacy", "alpha-1": "privacy",
 	"tolerance": "privacy",
 
-	"engine": "engine", "workers": "engine",
+	"engine": "engine", "relabel": "engine", "workers": "engine",
 
 	"out": "output", "summary": "output", "provenance-key": "output", "dry-run": "output", "json": "output", "html": "output", "all-boundary": "output", "list": "output",
 

@@ -22,7 +22,14 @@ type Options struct {
 	IDs      string // dense (0..n−1 in order), shuffled (a permutation of 0..n−1), sparse (distinct 62-bit ints), string
 	RowGroup int64  // rows per row group (0: 1<<20)
 	Dict     bool   // dictionary encoding (else PLAIN); Snappy either way
+	// Rows is the vertices file's row order, which is a run's order of positions
+	// (its shards): "" or given (the generator's), or shuffled (a random order, so
+	// shards of consecutive rows hide whatever locality the graph has).
+	Rows string
 }
+
+// RowOrders lists the vertices file's row orders.
+var RowOrders = []string{"given", "shuffled"}
 
 // Files names what WriteDir wrote, relative to its folder.
 type Files struct {
@@ -82,6 +89,19 @@ func WriteDir(dir string, g *Gen, o Options) (*Files, error) {
 	if x.mode == "sparse" {
 		x.mode, x.perm = "shuffled", sparseIDs(g.n)
 	}
+	var rows []int32 // the vertex of each row of the vertices file; nil: in order
+	switch o.Rows {
+	case "", "given":
+	case "shuffled":
+		rows = make([]int32, g.n)
+		for i := range rows {
+			rows[i] = int32(i)
+		}
+		r := rand.New(rand.NewPCG(g.Seed, 0x70e5))
+		r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	default:
+		return nil, fmt.Errorf("unknown row order %q (one of %v)", o.Rows, RowOrders)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -114,8 +134,12 @@ func WriteDir(dir string, g *Gen, o Options) (*Files, error) {
 	for lo := int64(0); lo < g.n && err == nil; lo += o.RowGroup {
 		k := min(g.n-lo, o.RowGroup)
 		for i := range k {
-			pos[i] = int32(lo + i)
-			ans[i] = g.Answer(lo + i)
+			v := lo + i
+			if rows != nil {
+				v = int64(rows[v])
+			}
+			pos[i] = int32(v)
+			ans[i] = g.Answer(v)
 		}
 		err = w.rowGroup(x, pos[:k], ans[:k])
 	}

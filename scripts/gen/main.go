@@ -6,6 +6,7 @@
 //	go run ./scripts/gen -kind uniform -n 10000000 -m 100000000 -out bench-out/data/uniform10M
 //	go run ./scripts/gen -kind rmat -n 1048576 -m 16777216 -ids sparse -out /tmp/rmat20
 //	go run ./scripts/gen -kind grid -n 1000000 -out /tmp/grid
+//	go run ./scripts/gen -kind grid -n 1000000 -rows shuffled -out /tmp/grid-shuffled
 //	go run ./scripts/gen -kind path -n 1000000 -hit 100000 -epsilon 0.001 -out /tmp/path
 package main
 
@@ -36,6 +37,7 @@ func main() {
 	flag.StringVar(&o.IDs, "ids", "dense", "vertex ids: "+strings.Join(graphgen.IDModes, ", "))
 	flag.Int64Var(&o.RowGroup, "rowgroup", 1<<20, "rows per Parquet row group")
 	flag.BoolVar(&o.Dict, "dict", false, "dictionary-encode columns (default PLAIN)")
+	flag.StringVar(&o.Rows, "rows", "given", "vertices file's row order, a run's order of positions: "+strings.Join(graphgen.RowOrders, ", "))
 	flag.Parse()
 	if *out == "" || s.Kind == "" {
 		fmt.Fprintln(os.Stderr, "gen: -kind and -out are required")
