@@ -55,10 +55,12 @@
 //     path in k shards takes k rounds. The kernel works on shard-local dense
 //     indices (Cut: a shard's foreign neighbours numbered once, grouped by shard):
 //     offers are combined per foreign vertex in arrays, never in maps keyed by
-//     vertex, and come out sorted without a sort. The rounds engine merges them,
-//     step by step, into per-shard boxes for the next round (roundbox.go), which
-//     keep for each vertex the least offer and, of equal ones, the lowest sender:
-//     what Settle and Offer would read from the lists, in memory by vertex, not by arc.
+//     vertex, and come out sorted without a sort. The rounds engine settles every
+//     shard of a round before any offers, then merges the offers, step by step, into
+//     per-shard boxes for the next round (roundbox.go), which keep for each vertex
+//     the least offer that beats its candidate and, of equal ones, the lowest
+//     sender: what Settle would seed from and Offer read its bounds from, had they
+//     read the lists; they read the box in place, in memory by vertex, not by arc.
 //  9. Rounds may cut a renaming of the graph into shards (Rounds.Relabel, relabel.go:
 //     breadth-first order, graph invariant 6) and returns the same field bit for bit
 //     as without it: a candidate's Bind is always the binding vertex's position in the

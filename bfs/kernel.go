@@ -83,10 +83,12 @@ type Stepper struct {
 	stepped         bool
 	stepIn, stepOut float64
 
-	// Settle's scratch: seeds, the FIFO, and reached / settled bitmaps.
+	// Settle's scratch: seeds, the FIFO, and reached / settled bitmaps; Offer's
+	// bitmap of the changed vertices.
 	seeds            []seed
 	queue            []seed
 	reached, settled []uint64
+	changed          []uint64
 
 	// Offer's scratch: the least extension offered to each foreign vertex (best,
 	// marked in offered, an index in exts, the changed vertices' extensions), by
@@ -98,6 +100,17 @@ type Stepper struct {
 	recvFrom         []int32
 	gathered         gathered // what recv holds
 	cs               cutScratch
+
+	// gather's own arrays, which recv, recvFrom and recvSet are unless they are a
+	// box's (useBox).
+	gRecv []Cand
+	gFrom []int32
+	gSet  []uint64
+
+	// By shard: its index in the cut's To (dest), valid where destAt is destGen.
+	destOf  []int32
+	destAt  []uint32
+	destGen uint32
 }
 
 // gathered identifies the offers Stepper.gather read: the shard (its first position
@@ -142,6 +155,12 @@ func (s *Stepper) Less(x, y Cand) bool {
 func (s *Stepper) before(x, y *Cand) bool {
 	if x.Value != y.Value {
 		return x.Value < y.Value && x.Bind >= 0
+	}
+	if x.A == y.A && x.Bind >= 0 && y.Bind >= 0 {
+		// The same source value, so the same history function: Less skips the
+		// histories and decides by distance, then binding vertex. Ties are this case
+		// wherever the hitting set shares one p_one.
+		return x.Dist < y.Dist || x.Dist == y.Dist && x.Bind < y.Bind
 	}
 	return s.Less(*x, *y)
 }
@@ -218,20 +237,49 @@ type seed struct {
 // shard's arcs out of changed vertices). Only candidates that beat cur are queued,
 // so a round that brings little touches little.
 func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []int32) {
+	return s.SettleCut(sh, nil, cur, in)
+}
+
+// SettleCut is Settle given the shard's Cut as well (nil: none): a seed of a vertex
+// whose every neighbour is across the cut (most of them, where a shard is a small
+// part of a graph without locality) is then settled first, as it comes, without a
+// sort or a read of its list (the shard's one random access per vertex).
+func (s *Stepper) SettleCut(sh *graph.Shard, cut *Cut, cur []Cand, in []Offers) (changed []int32) {
+	s.gather(sh.Lo, sh.Len(), in)
+	return s.settle(sh, cut, cur)
+}
+
+// settle is SettleCut on the offers in s.recv, s.recvSet (gather or useBox).
+func (s *Stepper) settle(sh *graph.Shard, cut *Cut, cur []Cand) (changed []int32) {
 	n := sh.Len()
-	s.gather(sh.Lo, n, in)
+	words := (n + 63) / 64
+	s.reached = slices.Grow(s.reached[:0], words)[:words]
+	s.settled = slices.Grow(s.settled[:0], words)[:words]
+	clear(s.reached)
+	clear(s.settled)
+	reached, settled := s.reached, s.settled
+	// A seed of a vertex with no neighbour in the shard (known from the cut) is
+	// settled at once: no walk inside the shard reaches that vertex or leaves it, so
+	// its order among the seeds does not matter and it is not sorted.
 	seeds := s.seeds[:0]
 	for wd, m := range s.recvSet {
 		for ; m != 0; m &= m - 1 {
 			i := int32(wd<<6 + bits.TrailingZeros64(m))
-			if s.before(&s.recv[i], &cur[i]) {
-				seeds = append(seeds, seed{i, s.recv[i]})
+			if !s.before(&s.recv[i], &cur[i]) {
+				continue
 			}
+			if cut != nil && sh.Off[i+1]-sh.Off[i] == int64(cut.Off[i+1]-cut.Off[i]) {
+				settled[wd] |= 1 << (i & 63)
+				cur[i] = s.recv[i]
+				changed = append(changed, i)
+				continue
+			}
+			seeds = append(seeds, seed{i, s.recv[i]})
 		}
 	}
 	s.seeds = seeds
 	if len(seeds) == 0 {
-		return nil
+		return changed
 	}
 	slices.SortFunc(seeds, func(x, y seed) int {
 		// Less, inline where the source values agree (then the histories do too).
@@ -252,12 +300,6 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 		}
 		return cmp.Compare(x.i, y.i)
 	})
-	words := (n + 63) / 64
-	s.reached = slices.Grow(s.reached[:0], words)[:words]
-	s.settled = slices.Grow(s.settled[:0], words)[:words]
-	clear(s.reached)
-	clear(s.settled)
-	reached, settled := s.reached, s.settled
 	q, head, next := s.queue[:0], 0, 0
 	hi := sh.Lo + int32(n)
 	for {
@@ -283,11 +325,12 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 		settled[it.i>>6] |= 1 << (it.i & 63)
 		cur[it.i] = it.c
 		changed = append(changed, it.i)
+		a, b := sh.Off[it.i], sh.Off[it.i+1]
 		ext, ok := s.Extend(it.c)
 		if !ok {
 			continue
 		}
-		for _, x := range sh.Neighbours(int(it.i)) {
+		for _, x := range sh.Adj[a:b] {
 			if x < sh.Lo || x >= hi {
 				continue
 			}
@@ -303,93 +346,6 @@ func (s *Stepper) Settle(sh *graph.Shard, cur []Cand, in []Offers) (changed []in
 	return changed
 }
 
-// Offer is what shard cut.Self sends after a Settle that changed the vertices changed
-// (local indices): for every foreign vertex w with a changed neighbour x, the least
-// Extend(cur[x]) over those x — offers to one vertex from one shard are combined
-// here, before any shuffle. An unchanged vertex's extension was sent in the round it
-// last changed, so only the changed cut is on the wire. Nor is an extension the shard
-// knows cannot beat w's candidate (knownBounds: from in, the offers that Settle
-// received), so a round whose offers could only come back unchanged is not run
-// (doc.go invariant 8). The result is sorted by destination shard and vertex and has
-// no empty entries; arcs is the number of cut arcs of the changed vertices, which
-// bounds the number of offers.
-//
-// Everything is indexed by the shard's local indices and cut's foreign numbers: no
-// map, no sort of vertices.
-func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out []Offers, arcs int) {
-	nf := len(cut.Foreign)
-	if nf == 0 || len(changed) == 0 {
-		return nil, 0
-	}
-	words := (nf + 63) / 64
-	s.best = slices.Grow(s.best[:0], nf)[:nf]
-	s.exts = s.exts[:0]
-	s.offered = slices.Grow(s.offered[:0], words)[:words]
-	clear(s.offered)
-	if s.gathered != (gathered{cut.Lo, len(cut.Off) - 1, len(in)}) {
-		s.gather(cut.Lo, len(cut.Off)-1, in) // not called right after its Settle
-	}
-	best, offered := s.best, s.offered // best[w] indexes s.exts: 4 bytes a slot, not a Cand
-	count := 0
-	for _, i := range changed {
-		fs := cut.Of(i)
-		if len(fs) == 0 {
-			continue
-		}
-		arcs += len(fs)
-		ext, ok := s.Extend(cur[i])
-		if !ok {
-			continue
-		}
-		e := int32(len(s.exts))
-		s.exts = append(s.exts, ext)
-		sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
-		if t := s.recvFrom[i]; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i]) {
-			if k := cut.dest(t); k >= 0 {
-				if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
-					sole = w
-				}
-			}
-		}
-		for _, w := range fs {
-			if w == sole {
-				continue // w's candidate is s.recv[i] or better already
-			}
-			bit := uint64(1) << (w & 63)
-			if offered[w>>6]&bit == 0 {
-				offered[w>>6] |= bit
-				best[w] = e
-				count++
-			} else if s.before(&ext, &s.exts[best[w]]) {
-				best[w] = e
-			}
-		}
-	}
-	if count == 0 {
-		return nil, arcs
-	}
-	vs, cs := make([]int32, count), make([]Cand, count)
-	n, k, start := 0, 0, 0
-	for wd, m := range offered {
-		for ; m != 0; m &= m - 1 {
-			f := int32(wd<<6 + bits.TrailingZeros64(m))
-			for f >= cut.ToOff[k+1] {
-				k++
-			}
-			if len(out) == 0 || out[len(out)-1].To != cut.To[k] {
-				if len(out) > 0 {
-					out[len(out)-1].V, out[len(out)-1].C = vs[start:n:n], cs[start:n:n]
-				}
-				out, start = append(out, Offers{To: cut.To[k], From: cut.Self}), n
-			}
-			vs[n], cs[n] = cut.Foreign[f], s.exts[best[f]]
-			n++
-		}
-	}
-	out[len(out)-1].V, out[len(out)-1].C = vs[start:n:n], cs[start:n:n]
-	return out, arcs
-}
-
 // gather records, for each vertex of the shard at lo of n vertices, the least
 // candidate in offered to it (s.recv, marked in s.recvSet) and the shard that sent
 // it (s.recvFrom; −1 for the shard's own seeds, whose To is their From). Settle seeds
@@ -397,10 +353,11 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 // (knownBounds).
 func (s *Stepper) gather(lo int32, n int, in []Offers) {
 	words := (n + 63) / 64
-	s.recv = slices.Grow(s.recv[:0], n)[:n]
-	s.recvFrom = slices.Grow(s.recvFrom[:0], n)[:n]
-	s.recvSet = slices.Grow(s.recvSet[:0], words)[:words]
-	clear(s.recvSet)
+	s.gRecv = slices.Grow(s.gRecv[:0], n)[:n]
+	s.gFrom = slices.Grow(s.gFrom[:0], n)[:n]
+	s.gSet = slices.Grow(s.gSet[:0], words)[:words]
+	clear(s.gSet)
+	s.recv, s.recvFrom, s.recvSet = s.gRecv, s.gFrom, s.gSet
 	recv, from, set := s.recv, s.recvFrom, s.recvSet
 	for _, o := range in {
 		t := o.From
@@ -417,30 +374,4 @@ func (s *Stepper) gather(lo int32, n int, in []Offers) {
 		}
 	}
 	s.gathered = gathered{lo, n, len(in)}
-}
-
-// knownBounds (Offer's pruning, doc.go invariant 8): the least offer c a vertex x of
-// the shard received, from shard T (gather), is an upper bound, in the order of Less,
-// on the candidate of x's neighbour w in T when w is its only one there: c can only
-// be Extend(T's candidate of w) — Offer sends the least extension over x's changed
-// neighbours in T — and Extend never precedes its argument, and candidates only
-// improve. An extension of x not below c then cannot change w: Settle would drop it.
-// On a path this is the offer back across each boundary, which would otherwise cost
-// a round that changes nothing. The bound costs one slot per vertex of the shard,
-// filled while Settle reads its offers: no cut list is read for it.
-
-// soleIn is the only element of fs (ascending) in [lo, hi), if there is exactly one.
-func soleIn(fs []int32, lo, hi int32) (int32, bool) {
-	a := 0
-	if len(fs) > 16 {
-		a, _ = slices.BinarySearch(fs, lo)
-	} else {
-		for a < len(fs) && fs[a] < lo {
-			a++
-		}
-	}
-	if a == len(fs) || fs[a] >= hi || (a+1 < len(fs) && fs[a+1] < hi) {
-		return 0, false
-	}
-	return fs[a], true
 }

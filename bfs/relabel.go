@@ -46,11 +46,14 @@ func (r Relabelling) CutShare(cut int64) float64 {
 }
 
 // relabelPays is auto's rule: rename when the breadth-first order cuts at most 90%
-// of the arcs the given order cuts. On BenchmarkRelabelRounds' graphs (docs/BEAM.md)
-// a uniform graph's ratio is 0.999 (nothing to find: the renaming would only cost
-// its copy of the graph), R-MAT's 0.87 (2.6× fewer offers, half the time) and a
-// shuffled grid's 0.11 (rounds 51 → 12); a grid in its own row-major order cuts
-// fewer arcs as it is than in breadth-first order, and stays.
+// of the arcs the given order cuts. On BenchmarkRelabelRounds' graphs (docs/BEAM.md,
+// "Cuts that follow the graph") a uniform graph's ratio is 0.998–1.000 (nothing to
+// find: the renaming would only cost its pass and its copy of the graph), a shuffled
+// grid's 0.11–0.24 (rounds 51 → 12–20, offers 2–7× fewer), R-MAT's 0.87 at 2^18
+// vertices (offers 2.3× fewer) and 0.96 at 2^20, which auto leaves alone though
+// bfs would halve its offers: the cut is a cheap, conservative proxy. A grid in its
+// own row-major order cuts fewer arcs as it is than in breadth-first order (1.34),
+// and stays.
 func relabelPays(given, bfs int64) bool { return given > 0 && bfs*10 <= given*9 }
 
 // auto's probe (graph.ProbeCut) numbers max(probeShards shards, probeVertices)
@@ -58,14 +61,13 @@ func relabelPays(given, bfs int64) bool { return given > 0 && bfs*10 <= given*9 
 // makes and counts the whole order only where relabelPays says yes to the probe's
 // counts. The first vertices of a breadth-first order are its most local part, so
 // the probe's ratio errs low: on the twelve graphs of BenchmarkRelabelRounds
-// (probe-ratio and bfs-ratio: uniform, grid and R-MAT at 2^18 and 2^20 vertices, in
-// the generator's order and shuffled) the
-// whole order's ratio was at or above the probe's every time (uniform 0.94–0.95
-// against 1.00, R-MAT 0.84–0.91 against 0.87–0.96, shuffled grids 0.08–0.11
-// against 0.11–0.24, row-major grids 0.45–0.92 against 1.34), so a probe that says
-// no is right, and a probe that says yes is checked by the whole count. On a
-// uniform 10^7-edge run the probe saves the order and its count, which took 11%
-// of the run's CPU.
+// (probe-ratio and bfs-ratio: uniform, grid and R-MAT at 2^18 and 2^20 vertices,
+// in the generator's order and shuffled) the whole order's ratio was at or above
+// the probe's every time (uniform 0.94–0.95 against 1.00, R-MAT 0.84–0.91 against
+// 0.87–0.96, shuffled grids 0.08–0.11 against 0.11–0.24, row-major grids 0.45–0.92
+// against 1.34), so there a probe that said no was right, and one that says yes is
+// checked by the whole count. On a uniform 10^7-edge run the probe saves the order
+// and its count, which took 11% of the run's CPU.
 const (
 	probeShards   = 16
 	probeVertices = 1 << 16

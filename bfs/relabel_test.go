@@ -127,7 +127,8 @@ func TestRelabelledRoundsMatchPropagate(t *testing.T) {
 			}
 		}
 	})
-	if min := testgraph.Instances(100, 10); reversed < min {
+	t.Logf("%d instances where ties broken by renamed positions would differ", reversed)
+	if min := testgraph.Instances(50, 5); reversed < min { // 118 of 1,500 when written
 		t.Fatalf("only %d instances where renamed positions would break a tie otherwise; want %d", reversed, min)
 	}
 }

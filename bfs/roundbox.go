@@ -1,16 +1,12 @@
 package bfs
 
-import (
-	"math/bits"
-	"slices"
-)
-
-// box is one shard's offers for the next round of Rounds, combined as they arrive:
-// for each of its vertices the least candidate offered (c, in the order of Less), the
-// shard that offered it (from) and whether any was (set); n counts the vertices set.
-// Its arrays are made by the first offer and reused round after round. One
-// goroutine at a time puts into a box (roundState.merge gives each destination to one
-// worker).
+// box is one shard's offers for a round of Rounds, combined as they arrive: for each
+// of its vertices the least candidate offered (c, in the order of Less), the shard
+// that offered it (from) and whether any was (set); n counts the vertices set. These
+// are the arrays Settle and Offer read their offers from (gather's, Stepper.useBox):
+// the box is read where it is, not turned into lists first. Its arrays are made by
+// the first offer and reused round after round. One goroutine at a time puts into a
+// box (roundState.merge gives each destination to one worker).
 type box struct {
 	c    []Cand
 	from []int32
@@ -18,89 +14,59 @@ type box struct {
 	n    int
 }
 
-// put merges o, offers to the shard at position lo of size vertices, into the box.
+// put merges o, offers to the shard at position lo whose candidates are cur, into
+// the box. An offer that does not beat its vertex's candidate is dropped here: Settle
+// would drop it (it seeds only what beats cur), and cur only improves between this
+// merge and that Settle. Rounds merges a round's offers once every shard has settled
+// in it, so on a graph without locality most offers (to vertices that already have
+// as good a candidate) are decided here by one value, and a round that would bring
+// nothing new is not run.
 // Of equal candidates the lowest sender is kept: the one gather would keep from lists
-// routed in sender order, so the known bounds Offer reads (recvFrom) are the same.
-func (b *box) put(st *Stepper, lo int32, size int, o *Offers) {
-	if b.c == nil {
-		b.c, b.from, b.set = make([]Cand, size), make([]int32, size), make([]uint64, (size+63)/64)
-	}
+// routed in sender order, so the known bounds Offer reads (recvFrom) are those of
+// the vertices Settle seeds.
+func (b *box) put(st *Stepper, lo int32, cur []Cand, o *Offers) {
 	for j, w := range o.V {
 		i := w - lo
+		c, h := &o.C[j], &cur[i]
+		if c.Value != h.Value { // before's common case, inline (offers are never None)
+			if c.Value > h.Value {
+				continue
+			}
+		} else if !st.before(c, h) {
+			continue
+		}
+		if b.c == nil {
+			size := len(cur)
+			b.c, b.from, b.set = make([]Cand, size), make([]int32, size), make([]uint64, (size+63)/64)
+		}
 		bit := uint64(1) << (i & 63)
-		c, held := &o.C[j], &b.c[i]
+		held := &b.c[i]
 		switch {
 		case b.set[i>>6]&bit == 0:
 			b.set[i>>6] |= bit
-			*held, b.from[i] = *c, o.From
 			b.n++
-		case c.Value != held.Value: // before's common case, inline (offers are never None)
-			if c.Value < held.Value {
-				*held, b.from[i] = *c, o.From
+		case c.Value != held.Value:
+			if c.Value > held.Value {
+				continue
 			}
-		case st.before(c, held) || *c == *held && o.From < b.from[i]:
-			*held, b.from[i] = *c, o.From
+		case !st.before(c, held) && (*c != *held || o.From >= b.from[i]):
+			continue
 		}
+		*held, b.from[i] = *c, o.From
 	}
 }
 
-// inScratch is a worker's buffers for box.take.
-type inScratch struct {
-	v     []int32
-	c     []Cand
-	count []int32 // by sender: its offers, then its next slot in v and c; zero between takes
-	from  []int32 // the senders, ascending
-	lists []Offers
-}
-
-// take empties the box of shard to (at position lo; k shards) into offer lists, one
-// per sender in ascending order, each with its vertices ascending: what Settle and
-// Offer read. The lists live in sc until the worker's next take.
-func (b *box) take(to, lo int32, k int, sc *inScratch) []Offers {
-	if b.n == 0 {
-		return nil
-	}
-	if len(sc.count) < k {
-		sc.count = make([]int32, k)
-	}
-	sc.from = sc.from[:0]
-	for wd, m := range b.set {
-		for ; m != 0; m &= m - 1 {
-			f := b.from[wd<<6+bits.TrailingZeros64(m)]
-			if sc.count[f] == 0 {
-				sc.from = append(sc.from, f)
-			}
-			sc.count[f]++
-		}
-	}
-	slices.Sort(sc.from)
-	sc.lists = sc.lists[:0]
-	at := int32(0)
-	for _, f := range sc.from {
-		c := sc.count[f]
-		sc.lists = append(sc.lists, Offers{To: to, From: f}) // V and C below
-		sc.count[f] = at
-		at += c
-	}
-	sc.v = slices.Grow(sc.v[:0], b.n)[:b.n]
-	sc.c = slices.Grow(sc.c[:0], b.n)[:b.n]
-	for wd, m := range b.set {
-		for ; m != 0; m &= m - 1 {
-			i := wd<<6 + bits.TrailingZeros64(m)
-			f := b.from[i]
-			p := sc.count[f]
-			sc.v[p], sc.c[p] = lo+int32(i), b.c[i]
-			sc.count[f] = p + 1
-		}
-		b.set[wd] = 0
-	}
-	start := int32(0)
-	for j, f := range sc.from {
-		end := sc.count[f]
-		sc.lists[j].V, sc.lists[j].C = sc.v[start:end:end], sc.c[start:end:end]
-		start = end
-		sc.count[f] = 0
-	}
+// empty forgets the box's offers (its arrays stay, for the next round).
+func (b *box) empty() {
+	clear(b.set)
 	b.n = 0
-	return sc.lists
+}
+
+// useBox makes b the offers Settle and Offer read next (settle, offer), in place of
+// gather's: b's vertices are the shard's, and its senders' numbers are their shards
+// (the shard's own seeds carry its own number, which Offer's known bounds skip as
+// they skip gather's −1).
+func (s *Stepper) useBox(b *box) {
+	s.recv, s.recvFrom, s.recvSet = b.c, b.from, b.set
+	s.gathered = gathered{lo: -1} // nothing gather read
 }

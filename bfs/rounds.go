@@ -118,13 +118,12 @@ type roundState struct {
 	shards   []*graph.Shard
 	cuts     []*Cut
 	cur      [][]Cand
-	own      [][]Offers // the first round's offers: each shard's own hitting-set vertices
 	boxes    [2][]box   // the offers of the round being read and of the next, by shard
+	changed  [][]uint64 // by shard: the vertices its Settle changed in the round
 	scans    []int64
 	pending  [][]Offers // what each shard of a round's step offered, until merged
 	sent     []int64    // offers sent, by worker
 	steppers []*Stepper
-	scratch  []inScratch // a worker's
 	hitBy    [][]int32   // the hitting set's vertices by shard, ascending, in rs.g's positions
 	bindBy   [][]int32   // their positions in the instance: their candidates' Bind
 	poneBy   [][]float64 // their p_one
@@ -157,9 +156,9 @@ func (rs *roundState) seed(in *Instance) (minA float64) {
 // layout: the other colour, and the passes after a repair, reuse them.
 func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 	k, g := rs.k, rs.g
-	rs.shards, rs.cur, rs.own, rs.scans = make([]*graph.Shard, k), make([][]Cand, k), make([][]Offers, k), make([]int64, k)
+	rs.shards, rs.cur, rs.changed, rs.scans = make([]*graph.Shard, k), make([][]Cand, k), make([][]uint64, k), make([]int64, k)
 	rs.boxes, rs.pending = [2][]box{make([]box, k), make([]box, k)}, make([][]Offers, k)
-	rs.steppers, rs.scratch, rs.sent = make([]*Stepper, rs.w), make([]inScratch, rs.w), make([]int64, rs.w)
+	rs.steppers, rs.sent = make([]*Stepper, rs.w), make([]int64, rs.w)
 	for i := range rs.steppers {
 		rs.steppers[i] = rs.p.NewStepper()
 	}
@@ -178,11 +177,12 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		rs.shards[s] = g.ShardOf(rs.l, int32(s))
 		rs.cur[s] = rs.p.NoneBlock(rs.shards[s].Len())
 		if len(rs.hitBy[s]) > 0 {
+			// The first round's offers: the shard's own hitting-set vertices.
 			own := rs.p.OwnOffers(int32(s), rs.hitBy[s], rs.poneBy[s])
 			for j := range own.C {
 				own.C[j].Bind = rs.bindBy[s][j] // ties break by the instance's positions
 			}
-			rs.own[s] = []Offers{own}
+			rs.boxes[0][s].put(rs.steppers[worker], rs.shards[s].Lo, rs.cur[s], &own)
 		}
 		if !fresh {
 			return nil
@@ -198,7 +198,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		cache.of[key] = rs.cuts
 	}
 	cache.Unlock()
-	rs.hitBy, rs.bindBy, rs.poneBy = nil, nil, nil // in rs.own now
+	rs.hitBy, rs.bindBy, rs.poneBy = nil, nil, nil // in the first round's boxes now
 	if err != nil {
 		return err
 	}
@@ -209,14 +209,16 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 }
 
 // rounds runs rounds until no shard has an offer to read: in each, every shard with
-// offers settles (Settle) and offers its changed cut vertices onward (Offer). The
-// offers are not held as lists from round to round: the shards settle in steps of
-// at most roundStepArcs cut arcs, and after each step the lists Offer returned are
-// merged into their destinations' boxes for the next round (box.put), which keep
-// the least candidate each vertex was offered. A round's offers thus take memory by
-// the vertices they reach (two rounds' boxes, 28 bytes a vertex) and one step's
-// lists, not by all the cut arcs they cross; Settle reads the same least offer per
-// vertex that gather would have kept from the lists (box.take).
+// offers settles (Settle), then every shard that changed offers its changed cut
+// vertices onward (Offer). The offers are not held as lists from round to round:
+// the shards offer in steps of at most roundStepArcs cut arcs, and after each step
+// the lists Offer returned are merged into their destinations' boxes for the next
+// round (box.put), which keep the least candidate each vertex was offered, of those
+// that beat its candidate. A round's offers thus take memory by the vertices they
+// reach (two rounds' boxes, 28 bytes a vertex) and one step's lists, not by all the
+// cut arcs they cross; Settle and Offer read the box as gather would have built it
+// from the lists (Stepper.useBox). Every shard settles before any offers, so the
+// merge compares each offer with its destination's candidate of this round.
 func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 	k := rs.k
 	read := 0
@@ -226,10 +228,13 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 		}
 		active := false
 		for s := range k {
-			active = active || len(rs.own[s]) > 0 || rs.boxes[read][s].n > 0
+			active = active || rs.boxes[read][s].n > 0
 		}
 		if !active {
 			return nil
+		}
+		if err := rs.settle(ctx, rs.boxes[read]); err != nil {
+			return err
 		}
 		for lo := 0; lo < k; {
 			hi, arcs := lo, 0
@@ -258,34 +263,51 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 	}
 }
 
-// roundStepArcs bounds the cut arcs of the shards one step of a round settles: their
-// offers (at most one a cut arc, 28 bytes each: 112 MiB) are held until the step's
-// merge. A destination's box then takes a thousand offers or more at once on large
-// uniform graphs, not a few dozen from each sender in turn. 2^24 held 4.9 GiB at
-// 10^8 edges and 2^22 4.5, for the same CPU (docs/BEAM.md).
+// roundStepArcs bounds the cut arcs of the shards one step of a round offers over:
+// their offers (at most one a cut arc, 28 bytes each: 112 MiB) are held until the
+// step's merge. A destination's box then takes a thousand offers or more at once on
+// large uniform graphs, not a few dozen from each sender in turn. 2^24 held 4.9 GiB
+// at 10^8 edges and 2^22 4.5, for the same CPU (docs/BEAM.md).
 const roundStepArcs = 1 << 22
 
-// step settles shards [lo, hi) on the offers in their boxes (or their own, in the
-// first round) and keeps what each offers in rs.sent[s].
-func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
-	return strided(ctx, rs.w, hi-lo, func(worker, j int) error {
-		s := lo + j
-		offers := rs.own[s]
-		rs.own[s] = nil
-		if offers == nil {
-			first, _ := rs.l.Range(int32(s))
-			offers = in[s].take(int32(s), first, rs.k, &rs.scratch[worker])
-		}
-		rs.pending[s] = nil
-		if len(offers) == 0 {
+// settle settles every shard on the offers in its box and marks the vertices it
+// changed in rs.changed (none: nil).
+func (rs *roundState) settle(ctx context.Context, in []box) error {
+	return strided(ctx, rs.w, rs.k, func(worker, s int) error {
+		rs.changed[s] = rs.changed[s][:0]
+		if in[s].n == 0 {
 			return nil
 		}
 		st := rs.steppers[worker]
-		changed := st.Settle(rs.shards[s], rs.cur[s], offers)
-		rs.pending[s], _ = st.Offer(rs.cuts[s], rs.cur[s], changed, offers)
+		st.useBox(&in[s])
+		changed := st.settle(rs.shards[s], rs.cuts[s], rs.cur[s])
+		if len(changed) == 0 {
+			in[s].empty()
+			return nil
+		}
+		words := (rs.shards[s].Len() + 63) / 64
+		rs.changed[s] = slices.Grow(rs.changed[s], words)[:words]
+		copy(rs.changed[s], st.settled) // what settle changed
 		for _, i := range changed {
 			rs.scans[s] += int64(len(rs.shards[s].Neighbours(int(i))))
 		}
+		return nil
+	})
+}
+
+// step has shards [lo, hi) offer their changed vertices' extensions, on the offers
+// they settled on, keeps what each offers in rs.pending[s] and empties their boxes.
+func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
+	return strided(ctx, rs.w, hi-lo, func(worker, j int) error {
+		s := lo + j
+		rs.pending[s] = nil
+		if len(rs.changed[s]) == 0 {
+			return nil
+		}
+		st := rs.steppers[worker]
+		st.useBox(&in[s])
+		rs.pending[s], _ = st.offer(rs.cuts[s], rs.cur[s], rs.changed[s])
+		in[s].empty()
 		return nil
 	})
 }
@@ -307,7 +329,7 @@ func (rs *roundState) merge(ctx context.Context, lo, hi int, out []box) error {
 					c++
 				}
 				if c < len(sent) && int(sent[c].To) == d {
-					out[d].put(st, first, rs.shards[d].Len(), &sent[c])
+					out[d].put(st, first, rs.cur[d], &sent[c])
 					rs.sent[worker] += int64(sent[c].Len())
 					c++
 				}

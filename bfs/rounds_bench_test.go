@@ -31,15 +31,20 @@ func BenchmarkUniformRounds(b *testing.B) {
 // BenchmarkUniformRoundsCPU runs Propagate's and Rounds' two passes alternately on the
 // large uniform graph and reports the process CPU time (user + system, getrusage: GC
 // and every goroutine included) of each a solve, and their ratio: on a shared machine
-// wall times follow the load, CPU times much less.
+// wall times follow the load, CPU times much less. GRAPHDP_BENCH_SHARD sets Rounds'
+// shard size, as in BenchmarkUniformRounds.
 //
 //	GRAPHDP_BENCH_UNIFORM=1000000 go test ./bfs -run '^$' -bench UniformRoundsCPU -benchtime 3x
 func BenchmarkUniformRoundsCPU(b *testing.B) {
 	in := largeInstance(b)
 	ctx := context.Background()
+	rounds := Rounds{}
+	if s := os.Getenv("GRAPHDP_BENCH_SHARD"); s != "" {
+		rounds.ShardSize, _ = strconv.Atoi(s)
+	}
 	var cpu [2]time.Duration
 	for b.Loop() {
-		for k, eng := range []Engine{Propagate{}, Rounds{}} {
+		for k, eng := range []Engine{Propagate{}, rounds} {
 			t := processCPU()
 			if _, err := passes(ctx, in, eng); err != nil {
 				b.Fatal(err)

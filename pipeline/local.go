@@ -236,12 +236,12 @@ func (r *RoundsReport) Lines() []string {
 		return []string{fmt.Sprintf("%s, renamed in breadth-first order (relabel %s): %.1f%% of the arcs cut, not %.1f%%",
 			head, r.Relabel, 100*r.CutShareBFS, 100*r.CutShareGiven)}
 	}
-	sample := ""
+	of := "the arcs"
 	if r.CutSampled {
-		sample = fmt.Sprintf(" on a sample of %s", words.Count(r.Arcs, "arc", "arcs"))
+		of = fmt.Sprintf("a sample of %s", words.Count(r.Arcs, "arc", "arcs"))
 	}
-	return []string{fmt.Sprintf("%s, in the vertices file's order (relabel %s: breadth-first order would cut %.1f%% of the arcs%s, not %.1f%%)",
-		head, r.Relabel, 100*r.CutShareBFS, sample, 100*r.CutShareGiven)}
+	return []string{fmt.Sprintf("%s, in the vertices file's order (relabel %s: of %s, breadth-first order would cut %.1f%%, this order cuts %.1f%%)",
+		head, r.Relabel, of, 100*r.CutShareBFS, 100*r.CutShareGiven)}
 }
 
 func (b *local) Close() {
