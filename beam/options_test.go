@@ -18,3 +18,25 @@ func TestBucketsFollowTheInput(t *testing.T) {
 		}
 	}
 }
+
+// The build broadcasts the id index up to BroadcastVertices vertex rows by default,
+// up to the number given, never with -1; below -1 is a configuration problem.
+func TestBroadcastFollowsTheVertices(t *testing.T) {
+	for _, tc := range []struct {
+		given int
+		n     int64
+		want  bool
+	}{
+		{0, 0, true}, {0, BroadcastVertices, true}, {0, BroadcastVertices + 1, false},
+		{10, 10, true}, {10, 11, false}, {-1, 1, false}, {-1, 0, false},
+	} {
+		if got := useBroadcast(Options{BroadcastVertices: tc.given}, tc.n); got != tc.want {
+			t.Errorf("useBroadcast(%d rows, given %d) = %v, want %v", tc.n, tc.given, got, tc.want)
+		}
+	}
+	for v, bad := range map[int]bool{-2: true, -1: false, 0: false, 1 << 22: false} {
+		if probs := (Options{Runner: "prism", BroadcastVertices: v}).Problems(true); (len(probs) > 0) != bad {
+			t.Errorf("broadcast_vertices %d: problems %v", v, probs)
+		}
+	}
+}
