@@ -218,7 +218,7 @@ func settleColours(pair dp.Pair, s int, b *block, cut *bfs.Cut, v *vals, own boo
 			if own && len(b.HitPos) > 0 {
 				seeds = append(seeds, p.OwnOffers(int32(s), b.HitPos, v.HitOne))
 			}
-			changedBy[ci] = st.Settle(&b.Shard, v.Cur[ci], seeds)
+			changedBy[ci] = st.SettleCut(&b.Shard, cut, v.Cur[ci], seeds)
 			offers, arcs := st.Offer(cut, v.Cur[ci], changedBy[ci], seeds)
 			r := &res[ci]
 			r.arcs = arcs
