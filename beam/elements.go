@@ -156,25 +156,6 @@ type state struct {
 	*vals
 }
 
-func (e *enc) cands(cs []bfs.Cand) {
-	e.u64(uint64(len(cs)))
-	for _, c := range cs {
-		e.f64(c.Value)
-		e.f64(c.A)
-		e.i64(int64(c.Bind))
-		e.i64(int64(c.Dist))
-	}
-}
-
-func (d *dec) cands() []bfs.Cand {
-	n := d.count()
-	cs := make([]bfs.Cand, n)
-	for i := range cs {
-		cs[i] = bfs.Cand{Value: d.f64(), A: d.f64(), Bind: int32(d.i64()), Dist: int32(d.i64())}
-	}
-	return cs
-}
-
 func (b *block) encode() []byte {
 	var e enc
 	e.i64(int64(b.Shard.Lo))

@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"crypto/sha256"
-	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -58,11 +57,6 @@ type partList struct {
 	starts []int64 // starts[i]: the table row of file i's first row (filled as the files are read)
 	empty  []bool  // empty[i]: file i is a zero-byte CSV file, read as no rows
 	first  string  // the file the others' schema or header is checked against
-}
-
-// onePart is the partList of a table of one file.
-func onePart(file string) *partList {
-	return &partList{spec: file, files: []string{file}, starts: []int64{0}}
 }
 
 // single reports whether the table is one file.
@@ -212,7 +206,3 @@ func joinFingerprints(sums []string) string {
 
 // emptySum is the SHA-256 of no bytes (an empty part file).
 const emptySum = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-
-// errEmptyPart marks a zero-byte CSV part: a table of several files may hold one
-// (a writer's thread that had no rows), and it adds no rows.
-var errEmptyPart = errors.New("ingest: empty part")

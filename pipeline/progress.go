@@ -72,9 +72,6 @@ func (p *display) phase(name string, done *atomic.Int64, total func() int64, uni
 	p.name, p.done, p.tot, p.unit, p.from = name, done, total, unit, time.Now()
 }
 
-// fixed is a known total.
-func fixed(n int64) func() int64 { return func() int64 { return n } }
-
 // progressLine is the status line of a phase: counts, rate, ETA (tested alone).
 func progressLine(name, unit string, done, total int64, elapsed float64, counted bool) string {
 	if !counted {

@@ -254,7 +254,10 @@ func newTable(path string, o Options, cols []column) (*table, error) {
 
 // rowGroup writes one row group: positions a (as ids) and b (ids, answers or p_true).
 func (t *table) rowGroup(x *ids, a []int32, b any) error {
-	rg := t.w.AppendRowGroup()
+	rg, err := t.w.AppendRowGroupChecked()
+	if err != nil {
+		return err
+	}
 	if err := t.idColumn(rg, x, a, t.cols[0].str); err != nil {
 		return err
 	}
