@@ -92,11 +92,14 @@ type relabelCache struct {
 }
 
 // RoundsTally is what the rounds engine's passes on an instance and its copies (both
-// colours, and the passes after a repair) did, summed.
+// colours, and the passes after a repair) did, summed, with the shard layout and
+// the renaming the last of them ran on.
 type RoundsTally struct {
-	Passes int
-	Rounds int   // RoundsRun.Rounds, summed
-	Offers int64 // RoundsRun.Offers, summed
+	Passes     int
+	Rounds     int   // RoundsRun.Rounds, summed
+	Offers     int64 // RoundsRun.Offers, summed
+	Layout     graph.Layout
+	Relabelled Relabelling
 }
 
 // Tally is the sum of the rounds engine's passes on in and its copies so far (zero
@@ -110,14 +113,15 @@ func (Rounds) Tally(in *Instance) RoundsTally {
 	return in.relabel.tally
 }
 
-// count adds one pass's run to in's tally.
-func (in *Instance) count(run RoundsRun) {
+// count adds one pass's run, on layout l renamed as rl says, to in's tally.
+func (in *Instance) count(run RoundsRun, l graph.Layout, rl Relabelling) {
 	if in.relabel == nil {
 		return
 	}
 	in.relabel.Lock()
 	t := &in.relabel.tally
 	t.Passes, t.Rounds, t.Offers = t.Passes+1, t.Rounds+run.Rounds, t.Offers+run.Offers
+	t.Layout, t.Relabelled = l, rl
 	in.relabel.Unlock()
 }
 
@@ -130,7 +134,7 @@ type relabelKey struct {
 // Relabelling reports what Rounds does, or did, about the order of in's vertices
 // (computing it when no pass has yet: in's copies share it).
 func (e Rounds) Relabelling(in *Instance) (Relabelling, error) {
-	l, err := graph.NewLayout(in.G.N(), e.shardSize())
+	l, err := e.layout(in.G.N())
 	if err != nil {
 		return Relabelling{}, err
 	}
@@ -166,13 +170,13 @@ func (e Rounds) relabelling(in *Instance, l graph.Layout) (*relabelled, error) {
 	}
 	g := in.G
 	rl := &relabelled{info: Relabelling{Mode: mode}}
-	if mode == RelabelAuto {
+	if limit := max(probeShards*int(l.Size), probeVertices); mode == RelabelAuto && limit < g.N() {
 		// The probe first: where even the first vertices in breadth-first order
-		// (its most local part) show no locality, the order is not made at all.
-		limit := max(probeShards*int(l.Size), probeVertices)
+		// (its most local part) show no locality, the order is not made at all. (On
+		// a graph of at most limit vertices the probe would be the whole count below.)
 		arcs, given, renamed := g.ProbeCut(l, limit)
 		if !relabelPays(given, renamed) {
-			rl.info.Arcs, rl.info.CutGiven, rl.info.CutBFS, rl.info.Sampled = arcs, given, renamed, limit < g.N()
+			rl.info.Arcs, rl.info.CutGiven, rl.info.CutBFS, rl.info.Sampled = arcs, given, renamed, true
 			cache.put(key, rl)
 			return rl, nil
 		}

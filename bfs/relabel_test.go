@@ -212,10 +212,18 @@ func TestRelabelAutoPaysOnlyWithLocality(t *testing.T) {
 			if rl.Arcs <= 0 || rl.Arcs >= 2*c.g.M() || rl.CutBFS*10 <= rl.CutGiven*9 {
 				t.Errorf("%s: probe counts %+v", c.name, rl)
 			}
-		case rl.Arcs != 2*c.g.M() || rl.CutGiven != cutGiven(c.g, eng.shardSize()):
+		case rl.Arcs != 2*c.g.M() || rl.CutGiven != cutGiven(c.g, shardSizeOf(eng)):
 			t.Errorf("%s: counts %+v", c.name, rl)
 		}
 	}
+}
+
+// shardSizeOf is e's shard size, its default where none is set.
+func shardSizeOf(e Rounds) int {
+	if e.ShardSize <= 0 {
+		return DefaultShardSize
+	}
+	return e.ShardSize
 }
 
 // cutGiven is the arcs of g cut by shards of size.
@@ -245,6 +253,11 @@ func TestRoundsTallySumsPasses(t *testing.T) {
 			t.Fatal(err)
 		}
 		want.Passes, want.Rounds, want.Offers = want.Passes+1, want.Rounds+run.Rounds, want.Offers+run.Offers
+	}
+	// The tally also keeps the layout and the renaming the passes ran on.
+	want.Layout = graph.Layout{N: 200, Size: 7}
+	if want.Relabelled, _ = eng.Relabelling(in); !want.Relabelled.Applied {
+		t.Fatalf("relabel bfs not applied: %+v", want.Relabelled)
 	}
 	if got := eng.Tally(in); got != want || want.Rounds < 3 || want.Offers == 0 {
 		t.Fatalf("Tally %+v, want %+v (with rounds and offers)", got, want)

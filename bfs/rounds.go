@@ -35,12 +35,14 @@ type Rounds struct {
 	Relabel   string
 }
 
-// shardSize is ShardSize, or DefaultShardSize when none is set.
-func (e Rounds) shardSize() int {
-	if e.ShardSize <= 0 {
-		return DefaultShardSize
+// layout is the shards of n vertices: ShardSize each, or DefaultShardSize when none
+// is set.
+func (e Rounds) layout(n int) (graph.Layout, error) {
+	size := e.ShardSize
+	if size <= 0 {
+		size = DefaultShardSize
 	}
-	return e.ShardSize
+	return graph.NewLayout(n, size)
 }
 
 // oneColourAtATime tells Solve to run the colours one after the other.
@@ -71,13 +73,12 @@ func (e Rounds) PassRounds(ctx context.Context, in *Instance, one bool) (*Field,
 }
 
 func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, RoundsRun, error) {
-	size := e.shardSize()
 	w := e.Workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
 	n := in.G.N()
-	l, err := graph.NewLayout(n, size)
+	l, err := e.layout(n)
 	if err != nil {
 		return nil, RoundsRun{}, err
 	}
@@ -100,7 +101,7 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	if err := rs.rounds(ctx, &run); err != nil {
 		return nil, run, err
 	}
-	in.count(run)
+	in.count(run, l, rl.info)
 	f := rs.field(n)
 	// A vertex is final only when the rounds end: the pass counts them all then.
 	progress.From(ctx).Add(int64(n))
@@ -125,14 +126,13 @@ type roundState struct {
 	sent     []int64    // offers sent, by worker
 	steppers []*Stepper
 	hitBy    [][]int32   // the hitting set's vertices by shard, ascending, in rs.g's positions
-	bindBy   [][]int32   // their positions in the instance: their candidates' Bind
 	poneBy   [][]float64 // their p_one
 }
 
 // seed sorts the hitting set into its shards and returns the least value it seeds
 // (the top of the pass when it is empty), for the bound on the rounds.
 func (rs *roundState) seed(in *Instance) (minA float64) {
-	rs.hitBy, rs.bindBy, rs.poneBy = make([][]int32, rs.k), make([][]int32, rs.k), make([][]float64, rs.k)
+	rs.hitBy, rs.poneBy = make([][]int32, rs.k), make([][]float64, rs.k)
 	minA = rs.p.Top()
 	order := make([]int32, len(in.Hit))
 	for i, h := range in.Hit {
@@ -144,7 +144,6 @@ func (rs *roundState) seed(in *Instance) (minA float64) {
 		s, h := rs.l.Of(p), rs.rl.vertex(p)
 		a := in.POne(int(idx[h]))
 		rs.hitBy[s] = append(rs.hitBy[s], p)
-		rs.bindBy[s] = append(rs.bindBy[s], h)
 		rs.poneBy[s] = append(rs.poneBy[s], a)
 		minA = min(minA, rs.p.Value(a))
 	}
@@ -180,7 +179,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 			// The first round's offers: the shard's own hitting-set vertices.
 			own := rs.p.OwnOffers(int32(s), rs.hitBy[s], rs.poneBy[s])
 			for j := range own.C {
-				own.C[j].Bind = rs.bindBy[s][j] // ties break by the instance's positions
+				own.C[j].Bind = rs.rl.vertex(rs.hitBy[s][j]) // ties break by the instance's positions
 			}
 			rs.boxes[0][s].put(rs.steppers[worker], rs.shards[s].Lo, rs.cur[s], &own)
 		}
@@ -198,7 +197,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		cache.of[key] = rs.cuts
 	}
 	cache.Unlock()
-	rs.hitBy, rs.bindBy, rs.poneBy = nil, nil, nil // in the first round's boxes now
+	rs.hitBy, rs.poneBy = nil, nil // in the first round's boxes now
 	if err != nil {
 		return err
 	}

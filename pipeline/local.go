@@ -185,16 +185,9 @@ func (b *local) Report() BackendReport {
 	if !ok || b.in == nil {
 		return nil
 	}
-	rl, err := eng.Relabelling(b.in) // decided by the passes: kept with the instance
-	if err != nil {
-		return nil
-	}
-	size := eng.ShardSize
-	if size <= 0 {
-		size = bfs.DefaultShardSize
-	}
-	n, tally := b.in.G.N(), eng.Tally(b.in)
-	return &RoundsReport{Shards: (n + size - 1) / size, ShardSize: size, Passes: tally.Passes, Rounds: tally.Rounds, Offers: tally.Offers,
+	tally := eng.Tally(b.in) // the passes' layout and renaming, kept with the instance
+	rl := tally.Relabelled
+	return &RoundsReport{Shards: tally.Layout.Shards(), ShardSize: int(tally.Layout.Size), Passes: tally.Passes, Rounds: tally.Rounds, Offers: tally.Offers,
 		Relabel: rl.Mode, Relabelled: rl.Applied,
 		Arcs: rl.Arcs, CutArcsGiven: rl.CutGiven, CutArcsBFS: rl.CutBFS, CutSampled: rl.Sampled,
 		CutShareGiven: rl.CutShare(rl.CutGiven), CutShareBFS: rl.CutShare(rl.CutBFS)}
