@@ -20,8 +20,9 @@ import (
 // join path's: the same checks, ranked by the same keys (elements.go, inputErr).
 
 // BroadcastVertices is the default number of vertex rows up to which the build
-// broadcasts the id index (Options.BroadcastVertices): an index of 2^22 integer ids
-// is about 100 MiB per worker.
+// broadcasts the id index (Options.BroadcastVertices): an index of 2^22 dense integer
+// ids is a direct array of at most about 64 MiB per worker; other ids take a hash table
+// of 2n to 4n slots of 24 bytes (intTable), about 200–400 MiB at 2^22.
 const BroadcastVertices = 1 << 22
 
 // useBroadcast is whether the build broadcasts an index of n vertex rows.
@@ -136,6 +137,13 @@ func loadIndex(ctx context.Context, c Conf) (*wholeIndex, error) {
 	}
 	indexes.Unlock()
 	si.once.Do(func() { si.x, si.err = readIndex(ctx, c) })
+	if si.err != nil { // not kept: the next bundle (a retry) reads it again
+		indexes.Lock()
+		if indexes.m[c.Staging] == si {
+			delete(indexes.m, c.Staging)
+		}
+		indexes.Unlock()
+	}
 	return si.x, si.err
 }
 
@@ -180,7 +188,6 @@ func (*seedFn) ProcessElement(_ []byte, emit func(int, []byte)) { emit(0, nil) }
 // edgeSplitsFn starts the edges' reads once every bucket's index is written: its
 // one key groups a token from each bucket's first join.
 type edgeSplitsFn struct {
-	C      Conf
 	Splits [][]byte
 }
 

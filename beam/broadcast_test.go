@@ -53,6 +53,9 @@ func TestWholeIndex(t *testing.T) {
 				probe.Int = append(probe.Int, tc.id(v), tc.id(v)+1)
 			}
 		}
+		if got.dense == nil {
+			continue // the whole index is newIDIndex itself (tested with it): nothing to compare
+		}
 		for i := range probe.len() {
 			w, wok := want.get(&probe, i)
 			g, gok := got.get(&probe, i)

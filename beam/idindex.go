@@ -128,7 +128,7 @@ type intSlot struct {
 }
 
 func newIntTable(n int) *intTable {
-	b := uint(bits.Len(uint(2 * n)))
+	b := uint(bits.Len(uint(max(2*n-1, 1)))) // at least 2n slots: at most half full
 	return &intTable{shift: 64 - b, slots: make([]intSlot, 1<<b)}
 }
 

@@ -141,7 +141,7 @@ func buildPipeline(c Conf, pl *planned) *sdk.Pipeline {
 		// The edges are read once every bucket's index is written (broadcast.go).
 		seed := sdk.ParDo(s, &seedFn{}, sdk.Impulse(s))
 		ready := sdk.GroupByKey(s, sdk.Flatten(s, toJoin2, seed))
-		arcs = sdk.ParDo(s, &edgesFn{C: c}, sdk.Reshuffle(s, sdk.ParDo(s, &edgeSplitsFn{C: c, Splits: edgeSplits}, ready)))
+		arcs = sdk.ParDo(s, &edgesFn{C: c}, sdk.Reshuffle(s, sdk.ParDo(s, &edgeSplitsFn{Splits: edgeSplits}, ready)))
 	} else {
 		arcs = sdk.ParDo(s, &join2Fn{C: c}, sdk.GroupByKey(s, toJoin2))
 	}

@@ -169,7 +169,9 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	c.Broadcast = useBroadcast(opts, pl.rows[fileVertices])
 	b.c, b.pl, b.l = c, pl, c.layout()
 	b.log.Info("beam build", "stage", "read", "runner", opts.RunnerName(), "vertices", c.N, "shards", b.l.Shards(), "buckets", c.Buckets, "broadcast", c.Broadcast, "staging", staging)
-	if err := b.exec(ctx, buildPipeline(c, pl)); err != nil {
+	err = b.exec(ctx, buildPipeline(c, pl))
+	dropIndex(staging) // only the build's edge reads use it (broadcast.go)
+	if err != nil {
 		return nil, fmt.Errorf("beam: build: %w", err)
 	}
 	if err := firstInputError(ctx, staging, pl.schemaErrs); err != nil {
