@@ -315,9 +315,9 @@ type shardAuditor struct {
 	nbr   neighbours
 	root  []int32 // the shard's vertices' local roots
 	links []graph.Link
-	// seen and seenSet are link's table of recent links (by hash).
-	seen    [256]graph.Link
-	seenSet [256]bool
+	// seen is link's table of recent links (by hash); its zero entries are the
+	// link {0, 0}, which joins a root to itself and which Spanning would drop too.
+	seen [256]graph.Link
 }
 
 // pone is vertex v's p_one, the shard's own or a cut neighbour's (the audit's
@@ -336,10 +336,10 @@ func (a *shardAuditor) pone(v int32) float64 {
 // would drop it, and most cut edges repeat a link between the same two roots.
 func (a *shardAuditor) link(l graph.Link) {
 	h := (uint32(l[0])*0x9e3779b1 ^ uint32(l[1])*0x85ebca6b) >> 24
-	if a.seen[h] == l && a.seenSet[h] {
+	if a.seen[h] == l {
 		return
 	}
-	a.seen[h], a.seenSet[h] = l, true
+	a.seen[h] = l
 	a.links = append(a.links, l)
 }
 
