@@ -12,8 +12,8 @@ import (
 // BenchmarkBuild times the CSR build alone on uniform random rows (10 per vertex),
 // at 10^6 vertices and, with GRAPHDP_BENCH_LARGE=1, 10^7:
 //
-//	go test ./bfs -run '^$' -bench Build -benchmem
-//	GRAPHDP_BENCH_LARGE=1 go test ./bfs -run '^$' -bench 'Build/n=10000000' -benchtime 3x
+//	go test ./graph -run '^$' -bench Build -benchmem
+//	GRAPHDP_BENCH_LARGE=1 go test ./graph -run '^$' -bench 'Build/n=10000000' -benchtime 3x
 func BenchmarkBuild(b *testing.B) {
 	sizes := []int{1_000_000}
 	if os.Getenv("GRAPHDP_BENCH_LARGE") != "" {
