@@ -1,5 +1,7 @@
 package beam
 
+import "slices"
+
 // Block codecs of the build stage: what the read and join DoFns send each other and
 // the shards (vertex, edge, hit, half-edge and arc blocks, and one hitting-set entry).
 
@@ -93,34 +95,146 @@ func decodeHalfBlock(b []byte) (*halfBlock, error) {
 	return x, d.err
 }
 
-// arcBlock is what one shard receives of the edges: arcs u → v for u in the shard
-// and v in another, with v's answer and hit flag, and the edges (IU, IV) with both
+// An arc block is what one shard receives of one split's edges: arcs u → v for u in
+// the shard and v in another, with v's answer and hit flag, and the edges with both
 // ends in the shard, sent once and without flags (the shard knows its vertices).
-type arcBlock struct {
-	U, V   []int32
-	Ans    []bool
-	Hit    []bool
-	IU, IV []int32
+// Both lists come ordered by tail (a counting sort over the shard's positions), so a
+// tail crosses as a gap of a byte, where in row order it took three:
+//
+//	tag, cut arcs, inner edges, tails, heads, answers, hit flags, inner tails, inner heads
+//
+// The shard decodes the columns straight into the arrays graph.BuildShard reads
+// (decodeArcs), with both directions of each inner edge.
+
+// arcScratch is a sink's buffers for ordering one shard's arcs by tail.
+type arcScratch struct {
+	cnt    []int32
+	u, v   []int32
+	f      []uint8
+	iu, iv []int32
 }
 
-func (x *arcBlock) encode() []byte {
-	e := enc{b: []byte{tagArc}}
-	e.i32s(x.U)
-	e.i32s(x.V)
-	e.bools(x.Ans)
-	e.bools(x.Hit)
-	e.i32s(x.IU)
-	e.i32s(x.IV)
+// byTail writes the arcs (tail, head, and f unless nil) ordered by tail into ts, hs
+// and fs: a stable counting sort, cnt one longer than the shard's positions from lo.
+func byTail(cnt []int32, lo int32, tail, head []int32, f []uint8, ts, hs []int32, fs []uint8) {
+	clear(cnt)
+	for _, t := range tail {
+		cnt[t-lo+1]++
+	}
+	for i := 1; i < len(cnt); i++ {
+		cnt[i] += cnt[i-1]
+	}
+	for i, t := range tail {
+		j := cnt[t-lo]
+		cnt[t-lo]++
+		ts[j], hs[j] = t, head[i]
+		if f != nil {
+			fs[j] = f[i]
+		}
+	}
+}
+
+// encode is shard sa's arc block (n positions from lo).
+func (x *arcScratch) encode(sa *shardArcs, lo int32, n int) []byte {
+	nc, ni := len(sa.cu), len(sa.iu)
+	x.cnt = slices.Grow(x.cnt[:0], n+1)[:n+1]
+	x.u, x.v, x.f = grow(x.u, nc), grow(x.v, nc), grow(x.f, nc)
+	x.iu, x.iv = grow(x.iu, ni), grow(x.iv, ni)
+	byTail(x.cnt, lo, sa.cu, sa.cv, sa.cf, x.u, x.v, x.f)
+	byTail(x.cnt, lo, sa.iu, sa.iv, nil, x.iu, x.iv, nil)
+	e := enc{b: make([]byte, 0, 16+4*nc+6*ni)}
+	e.b = append(e.b, tagArc)
+	e.u64(uint64(nc))
+	e.u64(uint64(ni))
+	e.i32s(x.u)
+	e.i32s(x.v)
+	e.flagBits(x.f, flagAns)
+	e.flagBits(x.f, flagHit)
+	e.i32s(x.iu)
+	e.i32s(x.iv)
 	return e.b
 }
 
-func decodeArcBlock(b []byte) (*arcBlock, error) {
-	d := dec{b: b[1:]}
-	x := &arcBlock{U: d.i32s(), V: d.i32s(), Ans: d.bools(), Hit: d.bools(), IU: d.i32s(), IV: d.i32s()}
-	if d.err == nil && (len(x.V) != len(x.U) || len(x.Ans) != len(x.U) || len(x.Hit) != len(x.U) || len(x.IV) != len(x.IU)) {
-		d.err = errCorrupt
+// grow is xs resized to n (its contents undefined).
+func grow[T any](xs []T, n int) []T { return slices.Grow(xs[:0], n)[:n] }
+
+// flagBits writes bit of each of fs as bools writes a []bool.
+func (e *enc) flagBits(fs []uint8, bit uint8) {
+	e.u64(uint64(len(fs)))
+	for i := 0; i < len(fs); i += 8 {
+		var c byte
+		for j, f := range fs[i:min(i+8, len(fs))] {
+			if f&bit != 0 {
+				c |= 1 << j
+			}
+		}
+		e.b = append(e.b, c)
 	}
-	return x, d.err
+}
+
+// arcCounts reads an arc block's numbers of cut arcs and inner edges.
+func arcCounts(b []byte) (cut, inner int, err error) {
+	d := dec{b: b[1:]}
+	cut, inner = d.count(), d.count()
+	return cut, inner, d.err
+}
+
+// cutArcs is the cut arcs of one arc block, as the shard keeps them for its
+// neighbours' flags: their heads (in the shard's head array) and the answer and hit
+// bits, packed as the block carries them.
+type cutArcs struct {
+	heads    []int32
+	ans, hit []byte
+}
+
+func bitAt(bs []byte, i int) bool { return bs[i/8]>>(i%8)&1 == 1 }
+
+// decodeArcs decodes arc block b into tail and head (which have room for its cut
+// arcs and both arcs of each inner edge) and returns how many arcs it wrote.
+func decodeArcs(b []byte, tail, head []int32) (int, cutArcs, error) {
+	d := dec{b: b[1:]}
+	nc, ni := d.count(), d.count()
+	if d.err != nil || nc+2*ni > len(tail) || len(tail) != len(head) {
+		return 0, cutArcs{}, errCorrupt
+	}
+	d.gapsInto(tail[:nc])
+	d.gapsInto(head[:nc])
+	c := cutArcs{heads: head[:nc], ans: d.bitBytes(nc), hit: d.bitBytes(nc)}
+	d.gapsInto(tail[nc : nc+ni])
+	d.gapsInto(head[nc : nc+ni])
+	if d.err != nil {
+		return 0, cutArcs{}, d.err
+	}
+	copy(tail[nc+ni:nc+2*ni], head[nc:nc+ni])
+	copy(head[nc+ni:nc+2*ni], tail[nc:nc+ni])
+	return nc + 2*ni, c, nil
+}
+
+// gapsInto reads a column written by i32s into xs, which must be its length.
+func (d *dec) gapsInto(xs []int32) {
+	if d.u64() != uint64(len(xs)) {
+		d.fail()
+		return
+	}
+	prev := int64(0)
+	for i := range xs {
+		prev += d.i64()
+		xs[i] = int32(prev)
+	}
+	if d.err != nil {
+		clear(xs)
+	}
+}
+
+// bitBytes reads a column written by bools of n flags, as its packed bytes.
+func (d *dec) bitBytes(n int) []byte {
+	if d.u64() != uint64(n) || (n+7)/8 > len(d.b) {
+		d.fail()
+		return nil
+	}
+	bs := d.b[:(n+7)/8]
+	d.b = d.b[(n+7)/8:]
+	return bs
 }
 
 // hitInfo is resolved hitting-set vertices for one shard.

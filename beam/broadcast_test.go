@@ -6,19 +6,23 @@ import (
 )
 
 // TestWholeIndex: the broadcast index resolves every id as the joins' idIndex does
-// (first position of a repeated id, its answer, the hit flag), on dense ids (the
-// direct array) and on spread and string ids (the hash table), and finds no absent id.
+// (first position of a repeated id, its answer, the hit flag), on ids that are their
+// positions plus a constant (no table), on dense ids (the direct array), and on
+// spread and string ids (the hash table), and finds no absent id.
 func TestWholeIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
 	for _, tc := range []struct {
-		name string
-		str  bool
-		id   func(v int) int64
+		name    string
+		str     bool
+		repeats bool   // some rows repeat an earlier id
+		kind    string // "shifted", "dense" or "hash"
+		id      func(v int) int64
 	}{
-		{"dense", false, func(v int) int64 { return int64(v) - 40 }},
-		{"dense with gaps", false, func(v int) int64 { return 3 * int64(v) }},
-		{"spread", false, func(v int) int64 { return int64(v) << 40 }},
-		{"strings", true, func(v int) int64 { return int64(v) }},
+		{"shifted", false, false, "shifted", func(v int) int64 { return int64(v) - 40 }},
+		{"dense", false, true, "dense", func(v int) int64 { return int64(v) - 40 }},
+		{"dense with gaps", false, false, "dense", func(v int) int64 { return 3 * int64(v) }},
+		{"spread", false, true, "hash", func(v int) int64 { return int64(v) << 40 }},
+		{"strings", true, true, "hash", func(v int) int64 { return int64(v) }},
 	} {
 		n := 500
 		var vbs []*vertexBlock
@@ -26,7 +30,7 @@ func TestWholeIndex(t *testing.T) {
 			vb := &vertexBlock{IDs: ids{Str: tc.str}}
 			for p := start; p < min(n, start+70); p++ {
 				v := p
-				if p%17 == 5 {
+				if tc.repeats && p%17 == 5 {
 					v = r.IntN(p) // a repeated id
 				}
 				vb.Pos = append(vb.Pos, int32(p))
@@ -42,8 +46,15 @@ func TestWholeIndex(t *testing.T) {
 		}
 		r.Shuffle(len(vbs), func(i, j int) { vbs[i], vbs[j] = vbs[j], vbs[i] })
 		want, got := newIDIndex(tc.str, vbs), newWholeIndex(tc.str, vbs)
-		if dense := got.dense != nil; dense != (tc.name == "dense" || tc.name == "dense with gaps") {
-			t.Fatalf("%s: direct array %v", tc.name, dense)
+		kind := "hash"
+		if got.dense != nil {
+			kind = "dense"
+		}
+		if got.shifted {
+			kind = "shifted"
+		}
+		if kind != tc.kind {
+			t.Fatalf("%s: a %s index, want %s", tc.name, kind, tc.kind)
 		}
 		probe := ids{Str: tc.str}
 		for v := -60; v < n+60; v++ {
@@ -53,7 +64,7 @@ func TestWholeIndex(t *testing.T) {
 				probe.Int = append(probe.Int, tc.id(v), tc.id(v)+1)
 			}
 		}
-		if got.dense == nil {
+		if got.dense == nil && !got.shifted {
 			continue // the whole index is newIDIndex itself (tested with it): nothing to compare
 		}
 		for i := range probe.len() {

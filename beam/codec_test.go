@@ -1,11 +1,15 @@
 package beam
 
 import (
+	"cmp"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/graph"
 )
 
 // Columns read back exactly as written: gaps that wrap (extreme int64s), bit-packed
@@ -109,6 +113,77 @@ func TestOffersRoundTrip(t *testing.T) {
 			if _, _, err := decodeOffers(b[:cut]); err != errCorrupt {
 				t.Fatalf("%s: cut at %d of %d bytes: err %v, want errCorrupt", c.name, cut, len(b), err)
 			}
+		}
+	}
+}
+
+// An arc block carries every arc of a shard's part of a split, in tail order: its cut
+// arcs with their heads' flags and both directions of each inner edge, as the
+// multisets the sink was given (the shard's CSR depends on nothing else); the tails
+// cross as one-byte gaps; a cut-short block fails with errCorrupt.
+func TestArcBlockRoundTrip(t *testing.T) {
+	l := graph.Layout{N: 1000, Size: 100}
+	type arc struct {
+		u, v     int32
+		ans, hit bool
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	a := newArcSink(l, 0)
+	want := map[int][]arc{}
+	for range 3000 {
+		u, v := r.Int32N(l.N), r.Int32N(l.N)
+		ua, uh, va, vh := r.IntN(2) == 0, r.IntN(3) == 0, r.IntN(2) == 0, r.IntN(3) == 0
+		a.edge(u, ua, uh, vref{pos: v, ans: va, hit: vh})
+		su, sv := int(l.Of(u)), int(l.Of(v))
+		switch {
+		case u == v:
+		case su == sv: // both arcs; flags are the shard's own
+			want[su] = append(want[su], arc{u: u, v: v}, arc{u: v, v: u})
+		default:
+			want[su] = append(want[su], arc{u, v, va, vh})
+			want[sv] = append(want[sv], arc{v, u, ua, uh})
+		}
+	}
+	got := map[int][]arc{}
+	a.emit(func(s int, b []byte) {
+		nc, ni, err := arcCounts(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tail, head := make([]int32, nc+2*ni), make([]int32, nc+2*ni)
+		m, c, err := decodeArcs(b, tail, head)
+		if err != nil || m != len(tail) {
+			t.Fatalf("shard %d: %d arcs of %d, %v", s, m, len(tail), err)
+		}
+		var e enc
+		e.i32s(tail[:nc])
+		if len(e.b) > nc+4 { // the count and the first tail take up to 2 bytes each here
+			t.Errorf("shard %d: %d bytes for the tails of %d cut arcs, want one each", s, len(e.b), nc)
+		}
+		if !slices.IsSorted(tail[:nc]) || !slices.IsSorted(tail[nc:nc+ni]) {
+			t.Errorf("shard %d: tails out of order", s)
+		}
+		for i := range m {
+			x := arc{u: tail[i], v: head[i]}
+			if i < nc {
+				x.ans, x.hit = bitAt(c.ans, i), bitAt(c.hit, i)
+			}
+			got[s] = append(got[s], x)
+		}
+		for cut := 1; cut < len(b); cut++ {
+			if _, _, err := decodeArcs(b[:cut], tail, head); err != errCorrupt {
+				t.Fatalf("shard %d cut at %d of %d bytes: err %v, want errCorrupt", s, cut, len(b), err)
+			}
+		}
+	})
+	cmpArc := func(x, y arc) int {
+		return cmp.Or(cmp.Compare(x.u, y.u), cmp.Compare(x.v, y.v), cmp.Compare(fmt.Sprint(x), fmt.Sprint(y)))
+	}
+	for s := range int(l.Shards()) {
+		slices.SortFunc(want[s], cmpArc)
+		slices.SortFunc(got[s], cmpArc)
+		if !slices.Equal(got[s], want[s]) {
+			t.Errorf("shard %d: %d arcs, want %d (or other arcs)", s, len(got[s]), len(want[s]))
 		}
 	}
 }

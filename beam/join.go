@@ -179,7 +179,11 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	}
 	index := newIDIndex(f.C.StrIDs, vbs)
 	var errs errSet
-	a := newArcSink(f.C.layout())
+	rows := 0
+	for _, hb := range halves {
+		rows += len(hb.Row)
+	}
+	a := newArcSink(f.C.layout(), rows)
 	for _, hb := range halves {
 		for i, row := range hb.Row {
 			d, ok := index.get(&hb.Dst, i)
@@ -197,34 +201,57 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("join2-%06d", bucket), &errs)
 }
 
-// arcSink collects resolved edges as arc blocks by shard: an edge inside a shard
-// once (IU, IV), a cut edge as both its arcs, each with its head's answer and hit
-// flag; self-loops are only counted.
+// arcSink collects resolved edges by the shard they go to: an edge inside a shard
+// once (its inner edges), a cut edge as both its arcs, each with its head's answer
+// and hit flag; self-loops are only counted. emit sends each shard one arc block,
+// its arcs ordered by tail (blocks.go: the tails cross as gaps of a byte).
 type arcSink struct {
 	l         graph.Layout
-	out       []*arcBlock // by shard (nil: no arcs)
+	out       []*shardArcs // by shard (nil: no arcs)
+	per       int          // the first allocation of a shard's columns
 	selfLoops int64
+	scratch   arcScratch
 }
 
-func newArcSink(l graph.Layout) *arcSink {
-	return &arcSink{l: l, out: make([]*arcBlock, l.Shards())}
+// shardArcs is one shard's part of a split: cut arcs (tail, head, head's flags) and
+// inner edges.
+type shardArcs struct {
+	cu, cv []int32
+	cf     []uint8 // flagAns, flagHit of the head
+	iu, iv []int32
 }
 
-func (a *arcSink) to(s int32) *arcBlock {
-	ab := a.out[s]
-	if ab == nil {
-		ab = &arcBlock{}
-		a.out[s] = ab
+// newArcSink is a sink for about rows edge rows.
+func newArcSink(l graph.Layout, rows int) *arcSink {
+	return &arcSink{l: l, out: make([]*shardArcs, l.Shards()), per: 2*rows/int(l.Shards()) + 64}
+}
+
+func (a *arcSink) to(s int32) *shardArcs {
+	sa := a.out[s]
+	if sa == nil {
+		sa = &shardArcs{}
+		a.out[s] = sa
 	}
-	return ab
+	return sa
 }
 
-func (a *arcSink) arc(u, v int32, ans, hit bool) {
-	ab := a.to(a.l.Of(u))
-	ab.U = append(ab.U, u)
-	ab.V = append(ab.V, v)
-	ab.Ans = append(ab.Ans, ans)
-	ab.Hit = append(ab.Hit, hit)
+func (a *arcSink) arc(u, v int32, f uint8) {
+	sa := a.to(a.l.Of(u))
+	if sa.cu == nil {
+		sa.cu, sa.cv, sa.cf = make([]int32, 0, a.per), make([]int32, 0, a.per), make([]uint8, 0, a.per)
+	}
+	sa.cu, sa.cv, sa.cf = append(sa.cu, u), append(sa.cv, v), append(sa.cf, f)
+}
+
+func flagsOf(ans, hit bool) uint8 {
+	var f uint8
+	if ans {
+		f |= flagAns
+	}
+	if hit {
+		f |= flagHit
+	}
+	return f
 }
 
 // edge adds the edge from u (with its answer and hit flag) to d.
@@ -234,19 +261,22 @@ func (a *arcSink) edge(u int32, uAns, uHit bool, d vref) {
 		return
 	}
 	if su := a.l.Of(u); su == a.l.Of(d.pos) {
-		ab := a.to(su)
-		ab.IU = append(ab.IU, u)
-		ab.IV = append(ab.IV, d.pos)
+		sa := a.to(su)
+		if sa.iu == nil {
+			sa.iu, sa.iv = make([]int32, 0, a.per/2), make([]int32, 0, a.per/2)
+		}
+		sa.iu, sa.iv = append(sa.iu, u), append(sa.iv, d.pos)
 		return
 	}
-	a.arc(u, d.pos, d.ans, d.hit)
-	a.arc(d.pos, u, uAns, uHit)
+	a.arc(u, d.pos, flagsOf(d.ans, d.hit))
+	a.arc(d.pos, u, flagsOf(uAns, uHit))
 }
 
 func (a *arcSink) emit(toShard func(int, []byte)) {
-	for s, ab := range a.out {
-		if ab != nil {
-			toShard(s, ab.encode())
+	for s, sa := range a.out {
+		if sa != nil {
+			lo, hi := a.l.Range(int32(s))
+			toShard(s, a.scratch.encode(sa, lo, int(hi-lo)))
 		}
 	}
 }

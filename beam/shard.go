@@ -93,8 +93,9 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 }
 
 // collect reads a shard's grouped elements: the vertices' ids and answers go into
-// st (at their positions less lo), the arc and hitting-set blocks are returned.
-func (st *state) collect(elems func(*[]byte) bool, lo int32) (arcs []*arcBlock, hits []*hitInfo, err error) {
+// st (at their positions less lo), the arc blocks (still encoded) and hitting-set
+// blocks are returned.
+func (st *state) collect(elems func(*[]byte) bool, lo int32) (arcs [][]byte, hits []*hitInfo, err error) {
 	var b []byte
 	for elems(&b) {
 		switch b[0] {
@@ -112,11 +113,7 @@ func (st *state) collect(elems func(*[]byte) bool, lo int32) (arcs []*arcBlock, 
 				}
 			}
 		case tagArc:
-			ab, err := decodeArcBlock(b)
-			if err != nil {
-				return nil, nil, err
-			}
-			arcs = append(arcs, ab)
+			arcs = append(arcs, b) // a fresh slice per element (Beam's bytes coder)
 		case tagHit:
 			hb, err := decodeHitInfo(b)
 			if err != nil {
@@ -168,19 +165,28 @@ func (st *state) placeHits(hits []*hitInfo, lo int32, n int) []bool {
 type foreignFlags struct{ ans, hit []bool }
 
 // buildShardBlock is the shard's CSR block: graph.BuildShard, the single-machine
-// build's code, on the shard's arcs (both directions of its inner edges), and its
-// bfs.Cut, kept with the block for the rounds. Neighbours in other shards bring
-// their answer and hit flag along, stored by Cut number.
-func buildShardBlock(l graph.Layout, lo int32, n int, arcs []*arcBlock) (*block, foreignFlags, error) {
+// build's code, on the shard's arcs (the arc blocks decoded into one tail and one
+// head array, with both directions of its inner edges), and its bfs.Cut, kept with
+// the block for the rounds. Neighbours in other shards bring their answer and hit
+// flag along, stored by Cut number.
+func buildShardBlock(l graph.Layout, lo int32, n int, arcs [][]byte) (*block, foreignFlags, error) {
 	total := 0
-	for _, ab := range arcs {
-		total += len(ab.U) + 2*len(ab.IU)
+	for _, b := range arcs {
+		nc, ni, err := arcCounts(b)
+		if err != nil {
+			return nil, foreignFlags{}, err
+		}
+		total += nc + 2*ni
 	}
-	tail, head := make([]int32, 0, total), make([]int32, 0, total)
-	for _, ab := range arcs {
-		tail, head = append(tail, ab.U...), append(head, ab.V...)
-		tail, head = append(tail, ab.IU...), append(head, ab.IV...)
-		tail, head = append(tail, ab.IV...), append(head, ab.IU...)
+	tail, head := make([]int32, total), make([]int32, total)
+	cuts := make([]cutArcs, len(arcs))
+	k := 0
+	for i, b := range arcs {
+		m, c, err := decodeArcs(b, tail[k:], head[k:])
+		if err != nil {
+			return nil, foreignFlags{}, err
+		}
+		k, cuts[i] = k+m, c
 	}
 	sh, err := graph.BuildShard(lo, n, tail, head)
 	if err != nil {
@@ -193,13 +199,13 @@ func buildShardBlock(l graph.Layout, lo int32, n int, arcs []*arcBlock) (*block,
 	}
 	ff := foreignFlags{ans: make([]bool, len(cut.Foreign)), hit: make([]bool, len(cut.Foreign))}
 	idx := newForeignIndex(cut.Foreign)
-	for _, ab := range arcs {
-		for i, v := range ab.V {
+	for _, c := range cuts {
+		for i, v := range c.heads {
 			k, ok := idx.find(v)
 			if !ok {
 				return nil, foreignFlags{}, fmt.Errorf("beam: shard at %d: arc to %d is not a cut arc", lo, v)
 			}
-			ff.ans[k], ff.hit[k] = ab.Ans[i], ab.Hit[i]
+			ff.ans[k], ff.hit[k] = bitAt(c.ans, i), bitAt(c.hit, i)
 		}
 	}
 	return b, ff, nil
