@@ -1,6 +1,9 @@
 package beam
 
-import "slices"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // Block codecs of the build stage: what the read and join DoFns send each other and
 // the shards (vertex, edge, hit, half-edge and arc blocks, and one hitting-set entry).
@@ -136,12 +139,12 @@ func byTail(cnt []int32, lo int32, tail, head []int32, f []uint8, ts, hs []int32
 
 // encode is shard sa's arc block (n positions from lo).
 func (x *arcScratch) encode(sa *shardArcs, lo int32, n int) []byte {
-	nc, ni := len(sa.cu), len(sa.iu)
+	nc, ni := sa.nc, sa.ni
 	x.cnt = slices.Grow(x.cnt[:0], n+1)[:n+1]
 	x.u, x.v, x.f = grow(x.u, nc), grow(x.v, nc), grow(x.f, nc)
 	x.iu, x.iv = grow(x.iu, ni), grow(x.iv, ni)
-	byTail(x.cnt, lo, sa.cu, sa.cv, sa.cf, x.u, x.v, x.f)
-	byTail(x.cnt, lo, sa.iu, sa.iv, nil, x.iu, x.iv, nil)
+	byTail(x.cnt, lo, sa.cu[:nc], sa.cv[:nc], sa.cf[:nc], x.u, x.v, x.f)
+	byTail(x.cnt, lo, sa.iu[:ni], sa.iv[:ni], nil, x.iu, x.iv, nil)
 	e := enc{b: make([]byte, 0, 16+4*nc+6*ni)}
 	e.b = append(e.b, tagArc)
 	e.u64(uint64(nc))
@@ -210,20 +213,40 @@ func decodeArcs(b []byte, tail, head []int32) (int, cutArcs, error) {
 	return nc + 2*ni, c, nil
 }
 
-// gapsInto reads a column written by i32s into xs, which must be its length.
+// gapsInto reads a column written by i32s into xs, which must be its length. The
+// varints of one to three bytes (every gap below 2^20: all of a shard's arcs up to
+// 10^6 vertices) are read inline.
 func (d *dec) gapsInto(xs []int32) {
 	if d.u64() != uint64(len(xs)) {
 		d.fail()
 		return
 	}
-	prev := int64(0)
+	b, j, prev := d.b, 0, int64(0)
 	for i := range xs {
-		prev += d.i64()
+		var u uint64
+		switch {
+		case j < len(b) && b[j] < 0x80:
+			u = uint64(b[j])
+			j++
+		case j+1 < len(b) && b[j+1] < 0x80:
+			u = uint64(b[j]&0x7f) | uint64(b[j+1])<<7
+			j += 2
+		case j+2 < len(b) && b[j+2] < 0x80:
+			u = uint64(b[j]&0x7f) | uint64(b[j+1]&0x7f)<<7 | uint64(b[j+2])<<14
+			j += 3
+		default:
+			var n int
+			if u, n = binary.Uvarint(b[j:]); n <= 0 {
+				d.fail()
+				clear(xs)
+				return
+			}
+			j += n
+		}
+		prev += int64(u>>1) ^ -int64(u&1) // zig-zag
 		xs[i] = int32(prev)
 	}
-	if d.err != nil {
-		clear(xs)
-	}
+	d.b = b[j:]
 }
 
 // bitBytes reads a column written by bools of n flags, as its packed bytes.

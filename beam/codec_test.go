@@ -40,6 +40,21 @@ func TestCodecRoundTrip(t *testing.T) {
 	if got := d.i32s(); !slices.Equal(got, i32) {
 		t.Errorf("i32s %v, want %v", got, i32)
 	}
+	// gapsInto (the arc blocks' columns) reads i32s' varints of every length.
+	var g enc
+	gs := append([]int32{1 << 6, 1 << 13, 1 << 20, 1 << 27, 5, -(1 << 20), -5}, i32...)
+	g.i32s(gs)
+	gd := dec{b: g.b}
+	got32 := make([]int32, len(gs))
+	if gd.gapsInto(got32); !slices.Equal(got32, gs) || gd.err != nil || len(gd.b) != 0 {
+		t.Errorf("gapsInto %v (%v), want %v", got32, gd.err, gs)
+	}
+	for cut := range len(g.b) {
+		gd := dec{b: g.b[:cut]}
+		if gd.gapsInto(make([]int32, len(gs))); gd.err != errCorrupt {
+			t.Fatalf("gapsInto cut at %d of %d bytes: err %v, want errCorrupt", cut, len(g.b), gd.err)
+		}
+	}
 	for _, f := range flags {
 		if got := d.bools(); !slices.Equal(got, f) {
 			t.Errorf("bools %v, want %v", got, f)

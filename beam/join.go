@@ -214,8 +214,11 @@ type arcSink struct {
 }
 
 // shardArcs is one shard's part of a split: cut arcs (tail, head, head's flags) and
-// inner edges.
+// inner edges, written by index into columns that grow by doubling (an append would
+// store each slice's header back into the heap: a write barrier an arc while the
+// collector runs).
 type shardArcs struct {
+	nc, ni int
 	cu, cv []int32
 	cf     []uint8 // flagAns, flagHit of the head
 	iu, iv []int32
@@ -235,12 +238,19 @@ func (a *arcSink) to(s int32) *shardArcs {
 	return sa
 }
 
+// more is xs (all used) grown: to n slots at first, then twice as many.
+func more[T any](xs []T, n int) []T {
+	n = max(n, 2*len(xs))
+	return slices.Grow(xs, n-len(xs))[:n]
+}
+
 func (a *arcSink) arc(u, v int32, f uint8) {
 	sa := a.to(a.l.Of(u))
-	if sa.cu == nil {
-		sa.cu, sa.cv, sa.cf = make([]int32, 0, a.per), make([]int32, 0, a.per), make([]uint8, 0, a.per)
+	if sa.nc == len(sa.cu) {
+		sa.cu, sa.cv, sa.cf = more(sa.cu, a.per), more(sa.cv, a.per), more(sa.cf, a.per)
 	}
-	sa.cu, sa.cv, sa.cf = append(sa.cu, u), append(sa.cv, v), append(sa.cf, f)
+	sa.cu[sa.nc], sa.cv[sa.nc], sa.cf[sa.nc] = u, v, f
+	sa.nc++
 }
 
 func flagsOf(ans, hit bool) uint8 {
@@ -262,10 +272,11 @@ func (a *arcSink) edge(u int32, uAns, uHit bool, d vref) {
 	}
 	if su := a.l.Of(u); su == a.l.Of(d.pos) {
 		sa := a.to(su)
-		if sa.iu == nil {
-			sa.iu, sa.iv = make([]int32, 0, a.per/2), make([]int32, 0, a.per/2)
+		if sa.ni == len(sa.iu) {
+			sa.iu, sa.iv = more(sa.iu, a.per/4), more(sa.iv, a.per/4)
 		}
-		sa.iu, sa.iv = append(sa.iu, u), append(sa.iv, d.pos)
+		sa.iu[sa.ni], sa.iv[sa.ni] = u, d.pos
+		sa.ni++
 		return
 	}
 	a.arc(u, d.pos, flagsOf(d.ans, d.hit))
