@@ -259,8 +259,41 @@ func (f *edgeSplitsFn) ProcessElement(_ context.Context, _ int, _ func(*[]byte) 
 // edgesFn reads one row group of the edges and resolves both ends against the whole
 // index: an unknown src id is the first join's error, an unknown dst id (of a row
 // whose src is known) the second join's; the arcs go to their shards as the second
-// join sends them.
+// join sends them, or, when there are at most maxArcFiles row groups times shards,
+// through staging (arcFile): the shard is sent the split's number, and reads the
+// block where the split wrote it. A runner then does not hold the graph's arcs in
+// its shuffle (Prism copies each shuffled byte several times, in one process).
 type edgesFn struct{ C Conf }
+
+// maxArcFiles bounds the files the edges' reads write to staging (one per row group
+// and shard with arcs): beyond it, the arc blocks are shuffled (a staging file per
+// element is no cheaper than the shuffle on a cluster's object store).
+const maxArcFiles = 1 << 12
+
+func arcFile(staging string, g, s int) string {
+	return join(staging, "arcs", fmt.Sprintf("split-%06d", g), fmt.Sprintf("shard-%06d", s))
+}
+
+// arcFileRef is the element that sends shard s the arc block split g staged for it.
+func arcFileRef(g int) []byte {
+	e := enc{b: []byte{tagArcFile}}
+	e.u64(uint64(g))
+	return e.b
+}
+
+// readArcFile is the arc block an arcFileRef element names for shard s.
+func readArcFile(ctx context.Context, staging string, s int, ref []byte) ([]byte, error) {
+	d := dec{b: ref[1:]}
+	g := d.u64()
+	if d.err != nil || len(d.b) != 0 || g > math.MaxInt32 {
+		return nil, errCorrupt
+	}
+	b, err := readBlob(ctx, arcFile(staging, int(g), s))
+	if err == nil && (len(b) == 0 || b[0] != tagArc) {
+		err = fmt.Errorf("beam: %s: %w", arcFile(staging, int(g), s), errCorrupt)
+	}
+	return b, err
+}
 
 func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard func(int, []byte)) error {
 	sp, err := decodeSplit(b)
@@ -268,10 +301,11 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard f
 		return err
 	}
 	var errs errSet
-	src, dst, start, n, err := readEdges(ctx, f.C, sp.G, &errs)
+	eg, err := readEdges(ctx, f.C, sp.G, &errs)
 	if err != nil {
 		return err
 	}
+	src, dst, start, n := eg.src, eg.dst, eg.start, eg.n
 	index, err := loadIndex(ctx, f.C)
 	if err != nil {
 		return err
@@ -291,7 +325,21 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard f
 		}
 		a.edge(u.pos, u.ans, u.hit, d)
 	}
-	a.emit(toShard)
+	emit := toShard
+	var werr error
+	if int64(eg.groups)*int64(f.C.layout().Shards()) <= maxArcFiles {
+		emit = func(s int, b []byte) {
+			if werr == nil {
+				if werr = writeBlob(ctx, arcFile(f.C.Staging, sp.G, s), b); werr == nil {
+					toShard(s, arcFileRef(sp.G))
+				}
+			}
+		}
+	}
+	a.emit(emit)
+	if werr != nil {
+		return werr
+	}
 	if err := writeSelfLoops(ctx, f.C.Staging, fmt.Sprintf("join2-e%06d", sp.G), a.selfLoops); err != nil {
 		return err
 	}

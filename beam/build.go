@@ -205,10 +205,11 @@ func (f *readFn) vertices(ctx context.Context, g int, errs *errSet, toJoin, toSh
 }
 
 func (f *readFn) edges(ctx context.Context, g int, errs *errSet, toJoin func(int, []byte)) error {
-	src, dst, start, n, err := readEdges(ctx, f.C, g, errs)
+	eg, err := readEdges(ctx, f.C, g, errs)
 	if err != nil {
 		return err
 	}
+	src, dst, start, n := eg.src, eg.dst, eg.start, eg.n
 	buckets := make([]*edgeBlock, f.C.Buckets) // by bucket (nil: no rows)
 	for i := range int(n) {
 		k := src.key(i).bucket(f.C.Buckets)
@@ -281,35 +282,44 @@ func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
 	return ks
 }
 
-// readEdges reads the src and dst ids of one row group of the edges: the ids, the
-// group's first row and how many rows are usable (prefix).
-func readEdges(ctx context.Context, c Conf, g int, errs *errSet) (src, dst ids, start, n int64, err error) {
+// edgeGroup is one row group of the edges as readEdges reads it: the ids, the
+// group's first row, how many rows are usable (prefix), and the file's row groups.
+type edgeGroup struct {
+	src, dst ids
+	start, n int64
+	groups   int
+}
+
+// readEdges reads the src and dst ids of row group g of the edges.
+func readEdges(ctx context.Context, c Conf, g int, errs *errSet) (eg edgeGroup, err error) {
 	t, err := openTable(ctx, c.Edges)
 	if err != nil {
-		return src, dst, 0, 0, err
+		return eg, err
 	}
 	defer t.Close()
+	eg.groups = t.RowGroups()
 	sc, err := t.Column(c.Cols.Src)
 	if err != nil {
-		return src, dst, 0, 0, err
+		return eg, err
 	}
 	dc, err := t.Column(c.Cols.Dst)
 	if err != nil {
-		return src, dst, 0, 0, err
+		return eg, err
 	}
-	src, err = readIDs(t, sc, g, c.Vertices)
+	eg.src, err = readIDs(t, sc, g, c.Vertices)
 	if err := addInput(errs, fileEdges, 0, err); err != nil {
-		return src, dst, 0, 0, err
+		return eg, err
 	}
-	dst, err = readIDs(t, dc, g, c.Vertices)
+	eg.dst, err = readIDs(t, dc, g, c.Vertices)
 	if err := addInput(errs, fileEdges, 1, err); err != nil {
-		return src, dst, 0, 0, err
+		return eg, err
 	}
-	start = t.Start(g)
-	n = prefix(start, t.Start(g+1)-start, errs, fileEdges)
+	start := t.Start(g)
+	n := prefix(start, t.Start(g+1)-start, errs, fileEdges)
 	if errs.best != nil {
 		// Re-read without the failing column cut short: keep what is valid.
-		n = min(n, int64(src.len()), int64(dst.len()))
+		n = min(n, int64(eg.src.len()), int64(eg.dst.len()))
 	}
-	return src, dst, start, n, nil
+	eg.start, eg.n = start, n
+	return eg, nil
 }

@@ -23,6 +23,7 @@ const (
 	tagHalf     byte = 'F' // join bucket of dst: edge rows with src resolved
 	tagInfo     byte = 'I' // shards: ids and answers of a block of positions
 	tagArc      byte = 'A' // shards: arcs (u in the shard, v anywhere) with v's answer and hit flag
+	tagArcFile  byte = 'B' // shards: the number of a split that staged its arc block (broadcast.go)
 	tagToken    byte = 'T' // rounds: a shard's token to itself (rounds.go)
 	tagOffers   byte = 'O' // shards: offers for the next round
 	tagNeighbor byte = 'P' // shards: p_one of neighbours (audit)

@@ -66,7 +66,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	} else {
 		st.IDs.Int = make([]int64, n)
 	}
-	arcs, hits, err := st.collect(elems, lo)
+	arcs, hits, err := st.collect(ctx, f.C.Staging, s, elems, lo)
 	if err != nil {
 		return err
 	}
@@ -92,10 +92,10 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	return st.writeRound0(ctx, f.C.Staging, s)
 }
 
-// collect reads a shard's grouped elements: the vertices' ids and answers go into
-// st (at their positions less lo), the arc blocks (still encoded) and hitting-set
-// blocks are returned.
-func (st *state) collect(elems func(*[]byte) bool, lo int32) (arcs [][]byte, hits []*hitInfo, err error) {
+// collect reads shard s's grouped elements: the vertices' ids and answers go into
+// st (at their positions less lo), the arc blocks (still encoded; those staged read
+// from staging) and hitting-set blocks are returned.
+func (st *state) collect(ctx context.Context, staging string, s int, elems func(*[]byte) bool, lo int32) (arcs [][]byte, hits []*hitInfo, err error) {
 	var b []byte
 	for elems(&b) {
 		switch b[0] {
@@ -114,6 +114,12 @@ func (st *state) collect(elems func(*[]byte) bool, lo int32) (arcs [][]byte, hit
 			}
 		case tagArc:
 			arcs = append(arcs, b) // a fresh slice per element (Beam's bytes coder)
+		case tagArcFile:
+			ab, err := readArcFile(ctx, staging, s, b)
+			if err != nil {
+				return nil, nil, err
+			}
+			arcs = append(arcs, ab)
 		case tagHit:
 			hb, err := decodeHitInfo(b)
 			if err != nil {
