@@ -106,6 +106,9 @@ func decodeHalfBlock(b []byte) (*halfBlock, error) {
 //
 //	tag, cut arcs, inner edges, tails, heads, answers, hit flags, inner tails, inner heads
 //
+// The answers and hit flags are empty when the shard reads them from the broadcast
+// index (wholeIndex.flags).
+//
 // The shard decodes the columns straight into the arrays graph.BuildShard reads
 // (decodeArcs), with both directions of each inner edge.
 
@@ -141,9 +144,12 @@ func byTail(cnt []int32, lo int32, tail, head []int32, f []uint8, ts, hs []int32
 func (x *arcScratch) encode(sa *shardArcs, lo int32, n int) []byte {
 	nc, ni := sa.nc, sa.ni
 	x.cnt = slices.Grow(x.cnt[:0], n+1)[:n+1]
-	x.u, x.v, x.f = grow(x.u, nc), grow(x.v, nc), grow(x.f, nc)
-	x.iu, x.iv = grow(x.iu, ni), grow(x.iv, ni)
-	byTail(x.cnt, lo, sa.cu[:nc], sa.cv[:nc], sa.cf[:nc], x.u, x.v, x.f)
+	x.u, x.v, x.iu, x.iv = grow(x.u, nc), grow(x.v, nc), grow(x.iu, ni), grow(x.iv, ni)
+	var f []uint8
+	if sa.cf != nil {
+		f, x.f = sa.cf[:nc], grow(x.f, nc)
+	}
+	byTail(x.cnt, lo, sa.cu[:nc], sa.cv[:nc], f, x.u, x.v, x.f)
 	byTail(x.cnt, lo, sa.iu[:ni], sa.iv[:ni], nil, x.iu, x.iv, nil)
 	e := enc{b: make([]byte, 0, 16+4*nc+6*ni)}
 	e.b = append(e.b, tagArc)
@@ -151,8 +157,13 @@ func (x *arcScratch) encode(sa *shardArcs, lo int32, n int) []byte {
 	e.u64(uint64(ni))
 	e.i32s(x.u)
 	e.i32s(x.v)
-	e.flagBits(x.f, flagAns)
-	e.flagBits(x.f, flagHit)
+	if f != nil {
+		e.flagBits(x.f, flagAns)
+		e.flagBits(x.f, flagHit)
+	} else { // the shard reads its neighbours' flags from the whole index
+		e.u64(0)
+		e.u64(0)
+	}
 	e.i32s(x.iu)
 	e.i32s(x.iv)
 	return e.b
@@ -184,7 +195,7 @@ func arcCounts(b []byte) (cut, inner int, err error) {
 
 // cutArcs is the cut arcs of one arc block, as the shard keeps them for its
 // neighbours' flags: their heads (in the shard's head array) and the answer and hit
-// bits, packed as the block carries them.
+// bits, packed as the block carries them (nil: not carried).
 type cutArcs struct {
 	heads    []int32
 	ans, hit []byte
@@ -249,9 +260,14 @@ func (d *dec) gapsInto(xs []int32) {
 	d.b = b[j:]
 }
 
-// bitBytes reads a column written by bools of n flags, as its packed bytes.
+// bitBytes reads a column written by bools of n flags, as its packed bytes, or
+// an empty column (nil).
 func (d *dec) bitBytes(n int) []byte {
-	if d.u64() != uint64(n) || (n+7)/8 > len(d.b) {
+	m := d.u64()
+	if m == 0 {
+		return nil
+	}
+	if m != uint64(n) || (n+7)/8 > len(d.b) {
 		d.fail()
 		return nil
 	}

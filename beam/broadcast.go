@@ -71,16 +71,18 @@ type sharedIndex struct {
 // every lookup, the edges' largest cost). Other integer ids that span at most four
 // times as many values as there are vertices take a direct array (4 bytes an id
 // value, position and flags together: one cache miss a lookup where a hash table
-// costs more), other ids the joins' idIndex.
+// costs more), other ids the joins' idIndex. Every kind also holds the flags by
+// position, which the shards read for their neighbours in other shards (so the arcs
+// need not carry them: shardFn).
 type wholeIndex struct {
 	lo     int64
 	dense  []uint32 // by id − lo: the position, with ansBit and hitBit; none for no id
 	sparse idIndex
-	// shifted: position = id − lo for every id, flags by position (flagAns, flagHit
-	// at bits 2p%64 of word p/32); n positions.
+	// shifted: position = id − lo for every id; n positions.
 	shifted bool
 	n       int64
-	flags   []uint64
+	// flags by position: flagAns, flagHit at bits 2p%64 of word p/32.
+	flags []uint64
 }
 
 const (
@@ -95,6 +97,24 @@ const (
 )
 
 func newWholeIndex(str bool, vbs []*vertexBlock) *wholeIndex {
+	x := newIDsIndex(str, vbs)
+	maxPos := int32(-1)
+	for _, vb := range vbs {
+		for _, p := range vb.Pos {
+			maxPos = max(maxPos, p)
+		}
+	}
+	x.flags = make([]uint64, (int(maxPos)+32)/32)
+	for _, vb := range vbs {
+		for i, p := range vb.Pos {
+			x.flags[p/32] |= uint64(flagsOf(vb.Ans[i], vb.Hit[i])) << (2 * (p % 32))
+		}
+	}
+	return x
+}
+
+// newIDsIndex is the index of vbs' ids (without the flags by position).
+func newIDsIndex(str bool, vbs []*vertexBlock) *wholeIndex {
 	n, lo, hi, maxPos := 0, int64(math.MaxInt64), int64(math.MinInt64), int32(0)
 	for _, vb := range vbs {
 		n += len(vb.Pos)
@@ -105,8 +125,8 @@ func newWholeIndex(str bool, vbs []*vertexBlock) *wholeIndex {
 	if str || n == 0 || hi-lo < 0 || uint64(hi-lo) >= 4*uint64(n)+64 || maxPos >= ansBit {
 		return &wholeIndex{sparse: newIDIndex(str, vbs)}
 	}
-	if x := newShiftedIndex(vbs, n, lo, hi, maxPos); x != nil {
-		return x
+	if newShiftedIndex(vbs, n, lo, hi, maxPos) {
+		return &wholeIndex{shifted: true, lo: lo, n: int64(n)}
 	}
 	x := &wholeIndex{lo: lo, dense: make([]uint32, hi-lo+1)}
 	for i := range x.dense {
@@ -130,37 +150,34 @@ func newWholeIndex(str bool, vbs []*vertexBlock) *wholeIndex {
 	return x
 }
 
-// newShiftedIndex is the index of n ids in [lo, hi] at positions up to maxPos when
-// every id is its position plus lo (so n distinct ids: no repeats), else nil.
-func newShiftedIndex(vbs []*vertexBlock, n int, lo, hi int64, maxPos int32) *wholeIndex {
+// newShiftedIndex is whether the n ids in [lo, hi] at positions up to maxPos are
+// each their position plus lo (so n distinct ids: no repeats).
+func newShiftedIndex(vbs []*vertexBlock, n int, lo, hi int64, maxPos int32) bool {
 	if hi-lo != int64(n)-1 || int64(maxPos) != int64(n)-1 {
-		return nil
+		return false
 	}
 	for _, vb := range vbs {
 		for i, id := range vb.IDs.Int {
 			if id-lo != int64(vb.Pos[i]) {
-				return nil
+				return false
 			}
 		}
 	}
-	x := &wholeIndex{shifted: true, lo: lo, n: int64(n), flags: make([]uint64, (n+31)/32)}
-	for _, vb := range vbs {
-		for i, p := range vb.Pos {
-			var f uint64
-			if vb.Ans[i] {
-				f |= flagAns
-			}
-			if vb.Hit[i] {
-				f |= flagHit
-			}
-			x.flags[p/32] |= f << (2 * (p % 32))
-		}
-	}
-	return x
+	return true
 }
 
-// flagsOf is position p's flagAns and flagHit (a shifted index).
-func (x *wholeIndex) flagsOf(p int32) uint64 { return x.flags[p/32] >> (2 * (p % 32)) & 3 }
+// flagsAt is position p's flagAns and flagHit.
+func (x *wholeIndex) flagsAt(p int32) uint8 { return uint8(x.flags[p/32] >> (2 * (p % 32)) & 3) }
+
+// pos is the position of id i, without its flags.
+func (x *wholeIndex) pos(id *ids, i int) (int32, bool) {
+	if x.shifted {
+		p := id.Int[i] - x.lo
+		return int32(p), uint64(p) < uint64(x.n)
+	}
+	v, ok := x.get(id, i)
+	return v.pos, ok
+}
 
 func (x *wholeIndex) get(id *ids, i int) (vref, bool) {
 	if x.shifted {
@@ -168,7 +185,7 @@ func (x *wholeIndex) get(id *ids, i int) (vref, bool) {
 		if uint64(p) >= uint64(x.n) {
 			return vref{}, false
 		}
-		f := x.flagsOf(int32(p))
+		f := x.flagsAt(int32(p))
 		return vref{pos: int32(p), second: -1, ans: f&flagAns != 0, hit: f&flagHit != 0}, true
 	}
 	if x.dense == nil {
@@ -310,20 +327,19 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard f
 	if err != nil {
 		return err
 	}
-	a := newArcSink(f.C.layout(), int(n))
+	a := newArcSink(f.C.layout(), int(n), false) // the shards read the flags from the index
 	for i := range int(n) {
-		row := start + int64(i)
-		u, ok := index.get(&src, i)
+		u, ok := index.pos(&src, i)
 		if !ok {
-			errs.add(fileEdges, 0, 0, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Src, src.text(i), f.C.Vertices))
+			errs.add(fileEdges, 0, 0, ingest.UnknownID(f.C.Edges, start+int64(i), f.C.Cols.Src, src.text(i), f.C.Vertices))
 			continue
 		}
-		d, ok := index.get(&dst, i)
+		d, ok := index.pos(&dst, i)
 		if !ok {
-			errs.add(fileEdges, 0, 1, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Dst, dst.text(i), f.C.Vertices))
+			errs.add(fileEdges, 0, 1, ingest.UnknownID(f.C.Edges, start+int64(i), f.C.Cols.Dst, dst.text(i), f.C.Vertices))
 			continue
 		}
-		a.edge(u.pos, u.ans, u.hit, d)
+		a.edge(u, false, false, vref{pos: d})
 	}
 	emit := toShard
 	var werr error

@@ -8,7 +8,8 @@ import (
 // TestWholeIndex: the broadcast index resolves every id as the joins' idIndex does
 // (first position of a repeated id, its answer, the hit flag), on ids that are their
 // positions plus a constant (no table), on dense ids (the direct array), and on
-// spread and string ids (the hash table), and finds no absent id.
+// spread and string ids (the hash table), and finds no absent id; every kind holds
+// each position's flags (what the shards read for their neighbours).
 func TestWholeIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
 	for _, tc := range []struct {
@@ -64,6 +65,13 @@ func TestWholeIndex(t *testing.T) {
 				probe.Int = append(probe.Int, tc.id(v), tc.id(v)+1)
 			}
 		}
+		for _, vb := range vbs { // every kind: each position's own row's flags
+			for i, p := range vb.Pos {
+				if f := got.flagsAt(p); f != flagsOf(vb.Ans[i], vb.Hit[i]) {
+					t.Fatalf("%s: position %d: flags %d, want %d", tc.name, p, f, flagsOf(vb.Ans[i], vb.Hit[i]))
+				}
+			}
+		}
 		if got.dense == nil && !got.shifted {
 			continue // the whole index is newIDIndex itself (tested with it): nothing to compare
 		}
@@ -73,6 +81,9 @@ func TestWholeIndex(t *testing.T) {
 			w.second, g.second = -1, -1 // the edges never ask for it
 			if wok != gok || (wok && g != w) {
 				t.Fatalf("%s: id %s: got %+v %v, want %+v %v", tc.name, probe.text(i), g, gok, w, wok)
+			}
+			if p, ok := got.pos(&probe, i); ok != wok || (ok && p != w.pos) {
+				t.Fatalf("%s: id %s: position %d %v, want %d %v", tc.name, probe.text(i), p, ok, w.pos, wok)
 			}
 		}
 	}

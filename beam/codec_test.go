@@ -133,22 +133,32 @@ func TestOffersRoundTrip(t *testing.T) {
 }
 
 // An arc block carries every arc of a shard's part of a split, in tail order: its cut
-// arcs with their heads' flags and both directions of each inner edge, as the
-// multisets the sink was given (the shard's CSR depends on nothing else); the tails
-// cross as one-byte gaps; a cut-short block fails with errCorrupt.
+// arcs with their heads' flags (or without, as the broadcast index's edges send them)
+// and both directions of each inner edge, as the multisets the sink was given (the
+// shard's CSR depends on nothing else); the tails cross as one-byte gaps; a
+// cut-short block fails with errCorrupt.
 func TestArcBlockRoundTrip(t *testing.T) {
+	for _, flags := range []bool{true, false} {
+		arcBlockRoundTrip(t, flags)
+	}
+}
+
+func arcBlockRoundTrip(t *testing.T, flags bool) {
 	l := graph.Layout{N: 1000, Size: 100}
 	type arc struct {
 		u, v     int32
 		ans, hit bool
 	}
 	r := rand.New(rand.NewPCG(3, 5))
-	a := newArcSink(l, 0)
+	a := newArcSink(l, 0, flags)
 	want := map[int][]arc{}
 	for range 3000 {
 		u, v := r.Int32N(l.N), r.Int32N(l.N)
 		ua, uh, va, vh := r.IntN(2) == 0, r.IntN(3) == 0, r.IntN(2) == 0, r.IntN(3) == 0
 		a.edge(u, ua, uh, vref{pos: v, ans: va, hit: vh})
+		if !flags {
+			ua, uh, va, vh = false, false, false, false
+		}
 		su, sv := int(l.Of(u)), int(l.Of(v))
 		switch {
 		case u == v:
@@ -170,6 +180,9 @@ func TestArcBlockRoundTrip(t *testing.T) {
 		if err != nil || m != len(tail) {
 			t.Fatalf("shard %d: %d arcs of %d, %v", s, m, len(tail), err)
 		}
+		if (c.ans != nil) != flags || (c.hit != nil) != flags {
+			t.Fatalf("shard %d: flags %v, %v; want carried %v", s, c.ans != nil, c.hit != nil, flags)
+		}
 		var e enc
 		e.i32s(tail[:nc])
 		if len(e.b) > nc+4 { // the count and the first tail take up to 2 bytes each here
@@ -180,7 +193,7 @@ func TestArcBlockRoundTrip(t *testing.T) {
 		}
 		for i := range m {
 			x := arc{u: tail[i], v: head[i]}
-			if i < nc {
+			if i < nc && flags {
 				x.ans, x.hit = bitAt(c.ans, i), bitAt(c.hit, i)
 			}
 			got[s] = append(got[s], x)
@@ -198,7 +211,7 @@ func TestArcBlockRoundTrip(t *testing.T) {
 		slices.SortFunc(want[s], cmpArc)
 		slices.SortFunc(got[s], cmpArc)
 		if !slices.Equal(got[s], want[s]) {
-			t.Errorf("shard %d: %d arcs, want %d (or other arcs)", s, len(got[s]), len(want[s]))
+			t.Errorf("flags %v, shard %d: %d arcs, want %d (or other arcs)", flags, s, len(got[s]), len(want[s]))
 		}
 	}
 }

@@ -183,7 +183,7 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	for _, hb := range halves {
 		rows += len(hb.Row)
 	}
-	a := newArcSink(f.C.layout(), rows)
+	a := newArcSink(f.C.layout(), rows, true)
 	for _, hb := range halves {
 		for i, row := range hb.Row {
 			d, ok := index.get(&hb.Dst, i)
@@ -209,6 +209,7 @@ type arcSink struct {
 	l         graph.Layout
 	out       []*shardArcs // by shard (nil: no arcs)
 	per       int          // the first allocation of a shard's columns
+	flags     bool         // cut arcs carry their heads' flags (else the shards read the whole index's)
 	selfLoops int64
 	scratch   arcScratch
 }
@@ -224,9 +225,10 @@ type shardArcs struct {
 	iu, iv []int32
 }
 
-// newArcSink is a sink for about rows edge rows.
-func newArcSink(l graph.Layout, rows int) *arcSink {
-	return &arcSink{l: l, out: make([]*shardArcs, l.Shards()), per: 2*rows/int(l.Shards()) + 64}
+// newArcSink is a sink for about rows edge rows, its cut arcs with their heads'
+// flags or not.
+func newArcSink(l graph.Layout, rows int, flags bool) *arcSink {
+	return &arcSink{l: l, out: make([]*shardArcs, l.Shards()), per: 2*rows/int(l.Shards()) + 64, flags: flags}
 }
 
 func (a *arcSink) to(s int32) *shardArcs {
@@ -247,9 +249,15 @@ func more[T any](xs []T, n int) []T {
 func (a *arcSink) arc(u, v int32, f uint8) {
 	sa := a.to(a.l.Of(u))
 	if sa.nc == len(sa.cu) {
-		sa.cu, sa.cv, sa.cf = more(sa.cu, a.per), more(sa.cv, a.per), more(sa.cf, a.per)
+		sa.cu, sa.cv = more(sa.cu, a.per), more(sa.cv, a.per)
+		if a.flags {
+			sa.cf = more(sa.cf, a.per)
+		}
 	}
-	sa.cu[sa.nc], sa.cv[sa.nc], sa.cf[sa.nc] = u, v, f
+	sa.cu[sa.nc], sa.cv[sa.nc] = u, v
+	if a.flags {
+		sa.cf[sa.nc] = f
+	}
 	sa.nc++
 }
 

@@ -70,7 +70,15 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	if err != nil {
 		return err
 	}
-	b, ff, err := buildShardBlock(l, lo, n, arcs)
+	var flagsAt func(int32) uint8 // the neighbours' flags when the arcs do not carry them
+	if f.C.Broadcast {
+		index, err := loadIndex(ctx, f.C)
+		if err != nil {
+			return err
+		}
+		flagsAt = index.flagsAt
+	}
+	b, ff, err := buildShardBlock(l, lo, n, arcs, flagsAt)
 	if err != nil {
 		return err
 	}
@@ -173,9 +181,10 @@ type foreignFlags struct{ ans, hit []bool }
 // buildShardBlock is the shard's CSR block: graph.BuildShard, the single-machine
 // build's code, on the shard's arcs (the arc blocks decoded into one tail and one
 // head array, with both directions of its inner edges), and its bfs.Cut, kept with
-// the block for the rounds. Neighbours in other shards bring their answer and hit
-// flag along, stored by Cut number.
-func buildShardBlock(l graph.Layout, lo int32, n int, arcs [][]byte) (*block, foreignFlags, error) {
+// the block for the rounds. The answer and hit flag of each neighbour in another
+// shard, stored by Cut number, come with its arcs or, when they do not carry them,
+// from flagsAt (the broadcast index's flags by position).
+func buildShardBlock(l graph.Layout, lo int32, n int, arcs [][]byte, flagsAt func(int32) uint8) (*block, foreignFlags, error) {
 	total := 0
 	for _, b := range arcs {
 		nc, ni, err := arcCounts(b)
@@ -204,8 +213,24 @@ func buildShardBlock(l graph.Layout, lo int32, n int, arcs [][]byte) (*block, fo
 		return nil, foreignFlags{}, err
 	}
 	ff := foreignFlags{ans: make([]bool, len(cut.Foreign)), hit: make([]bool, len(cut.Foreign))}
-	idx := newForeignIndex(cut.Foreign)
+	var idx *foreignIndex
+	if flagsAt != nil {
+		for k, v := range cut.Foreign {
+			f := flagsAt(v)
+			ff.ans[k], ff.hit[k] = f&flagAns != 0, f&flagHit != 0
+		}
+	}
 	for _, c := range cuts {
+		if c.ans == nil && len(c.heads) > 0 && flagsAt == nil {
+			return nil, foreignFlags{}, fmt.Errorf("beam: shard at %d: arcs without their heads' flags: %w", lo, errCorrupt)
+		}
+		if c.ans == nil {
+			continue
+		}
+		if idx == nil {
+			x := newForeignIndex(cut.Foreign)
+			idx = &x
+		}
 		for i, v := range c.heads {
 			k, ok := idx.find(v)
 			if !ok {
