@@ -50,10 +50,15 @@
 //  4. The graph is graph's: a shard's CSR block is graph.BuildShard over the arcs the
 //     joins sent it (graph doc.go invariant 3: the block graph.ShardOf cuts from
 //     graph.Build's graph), and shards are a graph.Layout of consecutive positions.
+//     With the broadcast index and at most 4096 edge row groups times shards, a row
+//     group's arcs go to each shard through staging (arcs/: one file per row group
+//     and shard, the shuffle carrying the row group's number; broadcast.go), and
+//     the shards read their neighbours' answers and hit flags from the index.
 //  5. Elements cross the shuffle as blocks of columns, integer columns as varint
-//     gaps and flags as bits (codec.go); every element and staging file decodes to
-//     exactly what was encoded (candidates bit for bit, −0 kept); reading past
-//     the end of one fails with errCorrupt.
+//     gaps and flags as bits (codec.go; arc blocks ordered by tail, blocks.go);
+//     every element and staging file decodes to exactly what was encoded
+//     (candidates bit for bit, −0 kept); reading past the end of one fails with
+//     errCorrupt.
 //
 // Invariants (cited from the code as "beam doc.go invariant N"):
 //
