@@ -284,8 +284,9 @@ type edgesFn struct{ C Conf }
 
 // maxArcFiles bounds the files the edges' reads write to staging (one per row group
 // and shard with arcs): beyond it, the arc blocks are shuffled (a staging file per
-// element is no cheaper than the shuffle on a cluster's object store).
-const maxArcFiles = 1 << 12
+// element is no cheaper than the shuffle on a cluster's object store). A variable
+// for the test of the shuffled blocks only.
+var maxArcFiles int64 = 1 << 12
 
 func arcFile(staging string, g, s int) string {
 	return join(staging, "arcs", fmt.Sprintf("split-%06d", g), fmt.Sprintf("shard-%06d", s))

@@ -88,3 +88,19 @@ func TestWholeIndex(t *testing.T) {
 		}
 	}
 }
+
+// With the broadcast index, the arc blocks are staged up to maxArcFiles files (the
+// equivalence tests' graphs) and shuffled beyond it: the shuffled blocks, which
+// carry no flags either, give the single-machine run's output too.
+func TestBroadcastShuffledArcsMatchLocal(t *testing.T) {
+	maxArcFiles = 0
+	defer func() { maxArcFiles = 1 << 12 }()
+	count := 8
+	if testing.Short() {
+		count = 4
+	}
+	kinds := matchesLocal(t, rand.New(rand.NewPCG(31, 7)), count)
+	if kinds["ok"] < 1 {
+		t.Fatalf("no feasible run: %v", kinds)
+	}
+}
