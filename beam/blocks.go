@@ -214,6 +214,9 @@ func decodeArcs(b []byte, tail, head []int32) (int, cutArcs, error) {
 	d.gapsInto(tail[:nc])
 	d.gapsInto(head[:nc])
 	c := cutArcs{heads: head[:nc], ans: d.bitBytes(nc), hit: d.bitBytes(nc)}
+	if (c.ans == nil) != (c.hit == nil) {
+		d.fail() // both flag columns or neither
+	}
 	d.gapsInto(tail[nc : nc+ni])
 	d.gapsInto(head[nc : nc+ni])
 	if d.err != nil {
