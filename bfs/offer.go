@@ -40,29 +40,10 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	return s.offer(cut, cur, s.changed)
 }
 
-// offer is Offer on the offers in s.recv, s.recvFrom, s.recvSet (gather or useBox),
+// offer is Offer on the offers in s.recv, s.recvSet (gather or useBox),
 // for the changed vertices marked in changed.
 func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, arcs int) {
-	nf := len(cut.Foreign)
-	if nf == 0 {
-		return nil, 0
-	}
-	words := (nf + 63) / 64
-	s.best = slices.Grow(s.best[:0], nf)[:nf]
-	s.exts = s.exts[:0]
-	s.offered = slices.Grow(s.offered[:0], words)[:words]
-	clear(s.offered)
-	if s.destGen++; s.destGen == 0 { // wrapped: forget every entry
-		clear(s.destAt)
-		s.destGen = 1
-	}
-	count := 0
-	for wd, m := range changed {
-		for ; m != 0; m &= m - 1 {
-			i := int32(wd<<6 + bits.TrailingZeros64(m))
-			count, arcs = s.offerOne(cut, cur, i, count, arcs)
-		}
-	}
+	count, arcs := s.collect(cut, cur, changed)
 	if count == 0 {
 		return nil, arcs
 	}
@@ -89,6 +70,33 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, a
 	return out, arcs
 }
 
+// collect is Offer's work before its lists: the least extension offered to each
+// foreign vertex (marked in s.offered, its index in s.exts in s.best) over the changed
+// vertices marked in changed. count is the foreign vertices offered anything, arcs
+// the cut arcs of the changed vertices.
+func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64) (count, arcs int) {
+	nf := len(cut.Foreign)
+	if nf == 0 {
+		return 0, 0
+	}
+	words := (nf + 63) / 64
+	s.best = slices.Grow(s.best[:0], nf)[:nf]
+	s.exts = s.exts[:0]
+	s.offered = slices.Grow(s.offered[:0], words)[:words]
+	clear(s.offered)
+	if s.destGen++; s.destGen == 0 { // wrapped: forget every entry
+		clear(s.destAt)
+		s.destGen = 1
+	}
+	for wd, m := range changed {
+		for ; m != 0; m &= m - 1 {
+			i := int32(wd<<6 + bits.TrailingZeros64(m))
+			count, arcs = s.offerOne(cut, cur, i, count, arcs)
+		}
+	}
+	return count, arcs
+}
+
 // offerOne is Offer's work for changed vertex i: it counts i's cut arcs and offers
 // Extend(cur[i]) to its foreign neighbours (marked in s.offered, the least in
 // s.best), but to the one knownBounds rules out; count is the foreign vertices
@@ -106,7 +114,7 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int) (int,
 	e := int32(len(s.exts))
 	s.exts = append(s.exts, ext)
 	sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
-	if t := s.recvFrom[i]; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i]) {
+	if t := s.recv[i].from; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i].c) {
 		if k := s.dest(cut, t); k >= 0 {
 			if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
 				sole = w
