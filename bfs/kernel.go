@@ -110,6 +110,8 @@ type Stepper struct {
 	destOf  []int32
 	destAt  []uint32
 	destGen uint32
+
+	beat []int32 // box.put's offers that beat their candidates
 }
 
 // gathered identifies the offers Stepper.gather read: the shard (its first position

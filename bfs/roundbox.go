@@ -1,5 +1,7 @@
 package bfs
 
+import "github.com/graphdp/graphdp/internal/prefetch"
+
 // box is one shard's offers for a round of Rounds, combined as they arrive: for each
 // of its vertices the least candidate offered (c, in the order of Less) with the
 // shard that offered it, side by side (one cache line for both), and whether any was
@@ -15,8 +17,9 @@ type box struct {
 }
 
 // put merges o, offers to the shard at position lo whose candidates are cur (their
-// values apart in val: most offers are decided by the value alone), into the box. An offer that does not beat its vertex's candidate is dropped here: Settle
-// would drop it (it seeds only what beats cur), and cur only improves between this
+// values apart in val: most offers are decided by the value alone), into the box.
+// An offer that does not beat its vertex's candidate is dropped here: Settle would
+// drop it (it seeds only what beats cur), and cur only improves between this
 // merge and that Settle. Rounds merges a round's offers once every shard has settled
 // in it, so on a graph without locality most offers (to vertices that already have
 // as good a candidate) are decided here by one value, and a round that would bring
@@ -25,6 +28,10 @@ type box struct {
 // routed in sender order, so the known bounds Offer reads (held.from) are those of
 // the vertices Settle seeds.
 func (b *box) put(st *Stepper, lo int32, val []float64, cur []Cand, o *Offers) {
+	// Two passes: the offers that beat their candidate (a few on graphs without
+	// locality), then those into the box, whose slots are loaded meanwhile
+	// (prefetch): each would otherwise be a miss, one after the other.
+	beat := st.beat[:0]
 	for j, w := range o.V {
 		i := w - lo
 		c := &o.C[j]
@@ -35,16 +42,26 @@ func (b *box) put(st *Stepper, lo int32, val []float64, cur []Cand, o *Offers) {
 		} else if !st.before(c, &cur[i]) {
 			continue
 		}
-		b.take(st, i, c, o.From, len(cur))
+		beat = append(beat, int32(j))
+	}
+	if len(beat) == 0 {
+		return
+	}
+	st.beat = beat
+	if b.c == nil {
+		b.c, b.set = make([]held, len(cur)), make([]uint64, (len(cur)+63)/64)
+	}
+	for _, j := range beat {
+		prefetch.At(b.c, int(o.V[j]-lo))
+	}
+	for _, j := range beat {
+		b.take(st, o.V[j]-lo, &o.C[j], o.From)
 	}
 }
 
 // take keeps c, offered to the box's vertex i by shard from, where it beats what
-// the box holds (of equal candidates, the lowest sender's); n is the shard's size.
-func (b *box) take(st *Stepper, i int32, c *Cand, from int32, n int) {
-	if b.c == nil {
-		b.c, b.set = make([]held, n), make([]uint64, (n+63)/64)
-	}
+// the box holds (of equal candidates, the lowest sender's).
+func (b *box) take(st *Stepper, i int32, c *Cand, from int32) {
 	bit := uint64(1) << (i & 63)
 	h := &b.c[i]
 	switch {
