@@ -48,25 +48,31 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, a
 		return nil, arcs
 	}
 	vs, cs := make([]int32, count), make([]Cand, count)
-	best := s.best
-	n, k, start := 0, 0, 0
-	for wd, m := range s.offered {
-		for ; m != 0; m &= m - 1 {
-			f := int32(wd<<6 + bits.TrailingZeros64(m))
-			for f >= cut.ToOff[k+1] {
-				k++
+	best, exts, offered := s.best, s.exts, s.offered
+	n := 0
+	// Destination by destination (each one run of foreign numbers), the offered
+	// foreign vertices in ascending order.
+	for k, t := range cut.To {
+		first, end := int(cut.ToOff[k]), int(cut.ToOff[k+1])
+		start := n
+		for wd := first >> 6; wd<<6 < end; wd++ {
+			m := offered[wd]
+			if wd == first>>6 {
+				m &= ^uint64(0) << (first & 63)
 			}
-			if len(out) == 0 || out[len(out)-1].To != cut.To[k] {
-				if len(out) > 0 {
-					out[len(out)-1].V, out[len(out)-1].C = vs[start:n:n], cs[start:n:n]
-				}
-				out, start = append(out, Offers{To: cut.To[k], From: cut.Self}), n
+			if (wd+1)<<6 > end {
+				m &= 1<<(end&63) - 1
 			}
-			vs[n], cs[n] = cut.Foreign[f], s.exts[best[f]]
-			n++
+			for ; m != 0; m &= m - 1 {
+				f := wd<<6 + bits.TrailingZeros64(m)
+				vs[n], cs[n] = cut.Foreign[f], exts[best[f]]
+				n++
+			}
+		}
+		if n > start {
+			out = append(out, Offers{To: t, From: cut.Self, V: vs[start:n:n], C: cs[start:n:n]})
 		}
 	}
-	out[len(out)-1].V, out[len(out)-1].C = vs[start:n:n], cs[start:n:n]
 	return out, arcs
 }
 
