@@ -220,7 +220,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 // the lists Offer returned are merged into their destinations' boxes for the next
 // round (box.put), which keep the least candidate each vertex was offered, of those
 // that beat its candidate. A round's offers thus take memory by the vertices they
-// reach (two rounds' boxes, 28 bytes a vertex) and one step's lists, not by all the
+// reach (two rounds' boxes, 32 bytes a vertex each) and one step's lists, not by all the
 // cut arcs they cross; Settle and Offer read the box as gather would have built it
 // from the lists (Stepper.useBox). Every shard settles before any offers, so the
 // merge compares each offer with its destination's candidate of this round.
