@@ -25,6 +25,7 @@ const (
 	tagArc      byte = 'A' // shards: arcs (u in the shard, v anywhere) with v's answer and hit flag
 	tagToken    byte = 'T' // rounds: a shard's token to itself (rounds.go)
 	tagOffers   byte = 'O' // shards: offers for the next round
+	tagStaged   byte = 'R' // shards: offers for the next round left in staging (rounds.go, sendOffers)
 	tagNeighbor byte = 'P' // shards: p_one of neighbours (audit)
 )
 
