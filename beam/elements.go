@@ -368,13 +368,14 @@ func encodeOffers(one bool, o bfs.Offers) []byte {
 
 // valuePairs is the table of distinct (value, source value) pairs of cs, by their
 // bits, and each candidate's index in it; idx is nil when the pairs are more than
-// half the candidates (a table would not pay).
+// half the candidates (a table would not pay). The pairs are found through an
+// open-addressing table of their indices (a Go map cost 17 ns an offer here).
 func valuePairs(cs []bfs.Cand) (pairs [][2]uint64, idx []uint32) {
 	limit := len(cs) / 2
 	if limit == 0 {
 		return nil, nil
 	}
-	at := make(map[[2]uint64]uint32)
+	slot := make([]uint32, 64) // index in pairs + 1; 0: empty
 	idx = make([]uint32, len(cs))
 	last, lastK := [2]uint64{}, uint32(0)
 	for j, c := range cs {
@@ -383,18 +384,38 @@ func valuePairs(cs []bfs.Cand) (pairs [][2]uint64, idx []uint32) {
 			idx[j] = lastK
 			continue
 		}
-		k, ok := at[key]
-		if !ok {
+		mask := uint64(len(slot) - 1)
+		h := (key[0]*0x9e3779b97f4a7c15 ^ key[1]*0xc2b2ae3d27d4eb4f) >> 32
+		for ; slot[h&mask] != 0 && pairs[slot[h&mask]-1] != key; h++ {
+		}
+		k := slot[h&mask]
+		if k == 0 {
 			if len(pairs) == limit {
 				return nil, nil
 			}
-			k = uint32(len(pairs))
-			at[key] = k
 			pairs = append(pairs, key)
+			k = uint32(len(pairs))
+			slot[h&mask] = k
+			if 2*len(pairs) > len(slot) { // at most half full
+				slot = rehash(pairs, 2*len(slot))
+			}
 		}
-		idx[j], last, lastK = k, key, k
+		idx[j], last, lastK = k-1, key, k-1
 	}
 	return pairs, idx
+}
+
+// rehash is valuePairs' table of pairs with n slots.
+func rehash(pairs [][2]uint64, n int) []uint32 {
+	slot := make([]uint32, n)
+	mask := uint64(n - 1)
+	for k, key := range pairs {
+		h := (key[0]*0x9e3779b97f4a7c15 ^ key[1]*0xc2b2ae3d27d4eb4f) >> 32
+		for ; slot[h&mask] != 0; h++ {
+		}
+		slot[h&mask] = uint32(k + 1)
+	}
+	return slot
 }
 
 func decodeOffers(b []byte) (bool, bfs.Offers, error) {

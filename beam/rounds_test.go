@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -97,6 +98,57 @@ func TestStagedOffersMatchShuffled(t *testing.T) {
 		}
 		if name != "no such file" && !errors.Is(err, errCorrupt) {
 			t.Errorf("%s: %v, want errCorrupt", name, err)
+		}
+	}
+}
+
+// valuePairs lists the distinct (value, source value) pairs by their bits in the
+// order they first occur, and each offer's index there, however many pairs its
+// table grows to hold; with more pairs than half the offers it gives none. The
+// reference is a Go map keyed by the bits.
+func TestValuePairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 30))
+	const n = 400
+	for _, distinct := range []int{1, 2, 5, 33, 64, 100, 199, n / 2, n/2 + 1, n} {
+		vals := make([][2]float64, distinct)
+		for k := range vals {
+			vals[k] = [2]float64{r.Float64(), r.Float64()}
+		}
+		vals[0][0] = math.Copysign(0, -1) // −0 and +0 are two pairs
+		if distinct > 1 {
+			vals[1] = [2]float64{0, vals[0][1]}
+		}
+		cs := make([]bfs.Cand, n)
+		for j := range cs {
+			k := j % distinct // every pair occurs
+			if j >= distinct {
+				k = r.IntN(distinct)
+			}
+			cs[j] = bfs.Cand{Value: vals[k][0], A: vals[k][1], Bind: int32(j), Dist: 1}
+		}
+		pairs, idx := valuePairs(cs)
+		at := map[[2]uint64]uint32{}
+		var want [][2]uint64
+		for _, c := range cs {
+			key := [2]uint64{math.Float64bits(c.Value), math.Float64bits(c.A)}
+			if _, ok := at[key]; !ok {
+				at[key] = uint32(len(want))
+				want = append(want, key)
+			}
+		}
+		if len(want) > n/2 {
+			if pairs != nil || idx != nil {
+				t.Errorf("%d distinct pairs of %d offers: a table of %d", distinct, n, len(pairs))
+			}
+			continue
+		}
+		if !reflect.DeepEqual(pairs, want) {
+			t.Fatalf("%d distinct pairs: got %d pairs, want %d", distinct, len(pairs), len(want))
+		}
+		for j, c := range cs {
+			if idx[j] != at[[2]uint64{math.Float64bits(c.Value), math.Float64bits(c.A)}] {
+				t.Fatalf("%d distinct pairs: offer %d indexes %d", distinct, j, idx[j])
+			}
 		}
 	}
 }
