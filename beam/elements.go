@@ -428,40 +428,73 @@ func decodeOffers(b []byte) (bool, bfs.Offers, error) {
 	one, table := flags&1 != 0, flags&2 != 0
 	o := bfs.Offers{To: int32(d.i64()), From: int32(d.i64())}
 	n := d.count()
+	if d.err != nil || flags > 3 {
+		return false, o, errCorrupt
+	}
 	o.V = make([]int32, n)
 	o.C = make([]bfs.Cand, n)
-	prev := int64(0)
-	for i := range o.V {
-		prev += int64(d.u64())
-		o.V[i] = int32(prev)
-	}
-	if table {
-		pairs := make([][2]float64, d.count())
-		for k := range pairs {
-			pairs[k] = [2]float64{d.f64(), d.f64()}
+	// The columns, from one slice with an index: a one-byte varint (most of an
+	// offer's fields) is read inline (uvarintAt).
+	buf, i := d.b, 0
+	var x, prev uint64
+	for k := range o.V {
+		if x, i = uvarintAt(buf, i); i < 0 {
+			return false, o, errCorrupt
 		}
-		for i := range o.C {
-			k := d.u64()
-			if k >= uint64(len(pairs)) {
-				d.fail()
-				break
+		prev += x
+		o.V[k] = int32(prev)
+	}
+	f64 := func(i int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(buf[i:])) }
+	if table {
+		var np uint64
+		if np, i = uvarintAt(buf, i); i < 0 || np > uint64(len(buf)-i)/16 {
+			return false, o, errCorrupt
+		}
+		pairs := make([][2]float64, np)
+		for k := range pairs {
+			pairs[k] = [2]float64{f64(i), f64(i + 8)}
+			i += 16
+		}
+		for k := range o.C {
+			if x, i = uvarintAt(buf, i); i < 0 || x >= np {
+				return false, o, errCorrupt
 			}
-			o.C[i].Value, o.C[i].A = pairs[k][0], pairs[k][1]
+			o.C[k].Value, o.C[k].A = pairs[x][0], pairs[x][1]
 		}
 	} else {
-		for i := range o.C {
-			o.C[i].Value, o.C[i].A = d.f64(), d.f64()
+		if uint64(len(buf)-i)/16 < uint64(n) {
+			return false, o, errCorrupt
+		}
+		for k := range o.C {
+			o.C[k].Value, o.C[k].A = f64(i), f64(i+8)
+			i += 16
 		}
 	}
-	for i := range o.C {
-		bind, dist := d.u64(), d.u64()
-		if bind > math.MaxInt32 || dist > math.MaxInt32 {
-			d.fail()
+	var bind, dist uint64
+	for k := range o.C {
+		if bind, i = uvarintAt(buf, i); i < 0 {
+			return false, o, errCorrupt
 		}
-		o.C[i].Bind, o.C[i].Dist = int32(bind), int32(dist)
+		if dist, i = uvarintAt(buf, i); i < 0 || bind > math.MaxInt32 || dist > math.MaxInt32 {
+			return false, o, errCorrupt
+		}
+		o.C[k].Bind, o.C[k].Dist = int32(bind), int32(dist)
 	}
-	if d.err == nil && (flags > 3 || len(d.b) != 0) {
-		d.err = errCorrupt
+	if i != len(buf) {
+		return false, o, errCorrupt
 	}
-	return one, o, d.err
+	return one, o, nil
+}
+
+// uvarintAt reads the varint at b[i:] and returns it with the index after it, or
+// i < 0 when b holds none there.
+func uvarintAt(b []byte, i int) (uint64, int) {
+	if i < len(b) && b[i] < 0x80 {
+		return uint64(b[i]), i + 1
+	}
+	x, n := binary.Uvarint(b[min(i, len(b)):])
+	if n <= 0 {
+		return 0, -1
+	}
+	return x, i + n
 }

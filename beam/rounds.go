@@ -22,7 +22,10 @@ import (
 // offers for its changed cut vertices (bfs.Stepper.Offer) to the shards they
 // neighbour. What a round shuffles is only the frontier — the offers — and one small
 // token per shard to itself (the version of its candidates, and this pipeline's
-// counts): never a CSR block, never a shard's candidates. The last round's messages
+// counts): never a CSR block, never a shard's candidates. On Prism the offers go
+// through staging instead (one file per sending and receiving shard and round,
+// sendOffers; Solve's stageOffers says why), and the shuffle carries a reference to
+// each file, a few bytes. The last round's messages
 // are grouped once more and written to staging (pending-R), where the next pipeline
 // starts; the launcher stops when no offer is pending.
 //
@@ -35,6 +38,8 @@ import (
 //	                   when its deltas grow long)
 //	delta-R/shard-S    the candidates round R changed (the token lists the chain)
 //	pending-R/shard-S  its token and the offers it receives in round R+1
+//	offers-R/shard-T-from-S  on Prism: the offers shard S sends shard T in round R
+//	                   (both colours' blocks); the shuffle carries a reference
 //	report-R/shard-S   per-round counts of the pipeline that ended at round R
 
 // token is what a shard passes to itself from round to round.
