@@ -18,7 +18,8 @@
 //     summary's "beam" object and line). Its options are the job's beam: keys
 //     (beamopt.Options), read once by New.
 //  1. beam holds only what is Beam: the transforms (build.go, join.go, broadcast.go,
-//     shard.go, plan.go; rounds.go; finish.go: DoFns and the pipelines that wire
+//     shard.go, plan.go; rounds.go, with offers.go, the offers through staging on
+//     Prism; finish.go: DoFns and the pipelines that wire
 //     them; the lists a stage starts from pass a Reshuffle so a runner can split
 //     it: sinkstage.go), the
 //     coders of their elements (elements.go, blocks.go, codec.go), their registration
