@@ -93,24 +93,25 @@ type Stepper struct {
 	// Offer's scratch: the least extension offered to each foreign vertex (best,
 	// marked in offered, an index in exts, the changed vertices' extensions), by
 	// foreign number (Cut), and the least offer each of the
-	// shard's vertices received, with its sender (recv, recvFrom, marked in recvSet).
+	// shard's vertices received, with its sender (recv, marked in recvSet).
 	best             []int32 // index in exts
-	exts, recv       []Cand
+	exts             []Cand
+	recv             []held
 	offered, recvSet []uint64
-	recvFrom         []int32
 	gathered         gathered // what recv holds
 	cs               cutScratch
 
-	// gather's own arrays, which recv, recvFrom and recvSet are unless they are a
-	// box's (useBox).
-	gRecv []Cand
-	gFrom []int32
+	// gather's own arrays, which recv and recvSet are unless they are a box's
+	// (useBox).
+	gRecv []held
 	gSet  []uint64
 
 	// By shard: its index in the cut's To (dest), valid where destAt is destGen.
 	destOf  []int32
 	destAt  []uint32
 	destGen uint32
+
+	beat []int32 // box.put's offers that beat their candidates
 }
 
 // gathered identifies the offers Stepper.gather read: the shard (its first position
@@ -265,16 +266,16 @@ func (s *Stepper) settle(sh *graph.Shard, cut *Cut, cur []Cand) (changed []int32
 	for wd, m := range s.recvSet {
 		for ; m != 0; m &= m - 1 {
 			i := int32(wd<<6 + bits.TrailingZeros64(m))
-			if !s.before(&s.recv[i], &cur[i]) {
+			if !s.before(&s.recv[i].c, &cur[i]) {
 				continue
 			}
 			if cut != nil && sh.Off[i+1]-sh.Off[i] == int64(cut.Off[i+1]-cut.Off[i]) {
 				settled[wd] |= 1 << (i & 63)
-				cur[i] = s.recv[i]
+				cur[i] = s.recv[i].c
 				changed = append(changed, i)
 				continue
 			}
-			seeds = append(seeds, seed{i, s.recv[i]})
+			seeds = append(seeds, seed{i, s.recv[i].c})
 		}
 	}
 	s.seeds = seeds
@@ -347,18 +348,17 @@ func (s *Stepper) settle(sh *graph.Shard, cut *Cut, cur []Cand) (changed []int32
 }
 
 // gather records, for each vertex of the shard at lo of n vertices, the least
-// candidate in offered to it (s.recv, marked in s.recvSet) and the shard that sent
-// it (s.recvFrom; −1 for the shard's own seeds, whose To is their From). Settle seeds
+// candidate in offered to it and the shard that sent it (s.recv, marked in
+// s.recvSet; −1 for the shard's own seeds, whose To is their From). Settle seeds
 // from these, one per vertex, and Offer reads its known bounds from them
 // (knownBounds).
 func (s *Stepper) gather(lo int32, n int, in []Offers) {
 	words := (n + 63) / 64
 	s.gRecv = slices.Grow(s.gRecv[:0], n)[:n]
-	s.gFrom = slices.Grow(s.gFrom[:0], n)[:n]
 	s.gSet = slices.Grow(s.gSet[:0], words)[:words]
 	clear(s.gSet)
-	s.recv, s.recvFrom, s.recvSet = s.gRecv, s.gFrom, s.gSet
-	recv, from, set := s.recv, s.recvFrom, s.recvSet
+	s.recv, s.recvSet = s.gRecv, s.gSet
+	recv, set := s.recv, s.recvSet
 	for _, o := range in {
 		t := o.From
 		if o.From == o.To {
@@ -367,9 +367,9 @@ func (s *Stepper) gather(lo int32, n int, in []Offers) {
 		for j, w := range o.V {
 			i := w - lo
 			bit := uint64(1) << (i & 63)
-			if set[i>>6]&bit == 0 || s.before(&o.C[j], &recv[i]) {
+			if set[i>>6]&bit == 0 || s.before(&o.C[j], &recv[i].c) {
 				set[i>>6] |= bit
-				recv[i], from[i] = o.C[j], t
+				recv[i] = held{o.C[j], t}
 			}
 		}
 	}

@@ -40,12 +40,50 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	return s.offer(cut, cur, s.changed)
 }
 
-// offer is Offer on the offers in s.recv, s.recvFrom, s.recvSet (gather or useBox),
+// offer is Offer on the offers in s.recv, s.recvSet (gather or useBox),
 // for the changed vertices marked in changed.
 func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, arcs int) {
+	count, arcs := s.collect(cut, cur, changed)
+	if count == 0 {
+		return nil, arcs
+	}
+	vs, cs := make([]int32, count), make([]Cand, count)
+	best, exts, offered := s.best, s.exts, s.offered
+	n := 0
+	// Destination by destination (each one run of foreign numbers), the offered
+	// foreign vertices in ascending order.
+	for k, t := range cut.To {
+		first, end := int(cut.ToOff[k]), int(cut.ToOff[k+1])
+		start := n
+		for wd := first >> 6; wd<<6 < end; wd++ {
+			m := offered[wd]
+			if wd == first>>6 {
+				m &= ^uint64(0) << (first & 63)
+			}
+			if (wd+1)<<6 > end {
+				m &= 1<<(end&63) - 1
+			}
+			for ; m != 0; m &= m - 1 {
+				f := wd<<6 + bits.TrailingZeros64(m)
+				vs[n], cs[n] = cut.Foreign[f], exts[best[f]]
+				n++
+			}
+		}
+		if n > start {
+			out = append(out, Offers{To: t, From: cut.Self, V: vs[start:n:n], C: cs[start:n:n]})
+		}
+	}
+	return out, arcs
+}
+
+// collect is Offer's work before its lists: the least extension offered to each
+// foreign vertex (marked in s.offered, its index in s.exts in s.best) over the changed
+// vertices marked in changed. count is the foreign vertices offered anything, arcs
+// the cut arcs of the changed vertices.
+func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64) (count, arcs int) {
 	nf := len(cut.Foreign)
 	if nf == 0 {
-		return nil, 0
+		return 0, 0
 	}
 	words := (nf + 63) / 64
 	s.best = slices.Grow(s.best[:0], nf)[:nf]
@@ -56,37 +94,13 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, a
 		clear(s.destAt)
 		s.destGen = 1
 	}
-	count := 0
 	for wd, m := range changed {
 		for ; m != 0; m &= m - 1 {
 			i := int32(wd<<6 + bits.TrailingZeros64(m))
 			count, arcs = s.offerOne(cut, cur, i, count, arcs)
 		}
 	}
-	if count == 0 {
-		return nil, arcs
-	}
-	vs, cs := make([]int32, count), make([]Cand, count)
-	best := s.best
-	n, k, start := 0, 0, 0
-	for wd, m := range s.offered {
-		for ; m != 0; m &= m - 1 {
-			f := int32(wd<<6 + bits.TrailingZeros64(m))
-			for f >= cut.ToOff[k+1] {
-				k++
-			}
-			if len(out) == 0 || out[len(out)-1].To != cut.To[k] {
-				if len(out) > 0 {
-					out[len(out)-1].V, out[len(out)-1].C = vs[start:n:n], cs[start:n:n]
-				}
-				out, start = append(out, Offers{To: cut.To[k], From: cut.Self}), n
-			}
-			vs[n], cs[n] = cut.Foreign[f], s.exts[best[f]]
-			n++
-		}
-	}
-	out[len(out)-1].V, out[len(out)-1].C = vs[start:n:n], cs[start:n:n]
-	return out, arcs
+	return count, arcs
 }
 
 // offerOne is Offer's work for changed vertex i: it counts i's cut arcs and offers
@@ -106,7 +120,7 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int) (int,
 	e := int32(len(s.exts))
 	s.exts = append(s.exts, ext)
 	sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
-	if t := s.recvFrom[i]; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i]) {
+	if t := s.recv[i].from; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i].c) {
 		if k := s.dest(cut, t); k >= 0 {
 			if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
 				sole = w

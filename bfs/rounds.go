@@ -119,8 +119,9 @@ type roundState struct {
 	shards   []*graph.Shard
 	cuts     []*Cut
 	cur      [][]Cand
-	boxes    [2][]box   // the offers of the round being read and of the next, by shard
-	changed  [][]uint64 // by shard: the vertices its Settle changed in the round
+	val      [][]float64 // cur's values, apart: what box.put reads for most offers
+	boxes    [2][]box    // the offers of the round being read and of the next, by shard
+	changed  [][]uint64  // by shard: the vertices its Settle changed in the round
 	scans    []int64
 	pending  [][]Offers // what each shard of a round's step offered, until merged
 	sent     []int64    // offers sent, by worker
@@ -156,6 +157,7 @@ func (rs *roundState) seed(in *Instance) (minA float64) {
 func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 	k, g := rs.k, rs.g
 	rs.shards, rs.cur, rs.changed, rs.scans = make([]*graph.Shard, k), make([][]Cand, k), make([][]uint64, k), make([]int64, k)
+	rs.val = make([][]float64, k)
 	rs.boxes, rs.pending = [2][]box{make([]box, k), make([]box, k)}, make([][]Offers, k)
 	rs.steppers, rs.sent = make([]*Stepper, rs.w), make([]int64, rs.w)
 	for i := range rs.steppers {
@@ -175,13 +177,17 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 	err := strided(ctx, rs.w, k, func(worker, s int) error {
 		rs.shards[s] = g.ShardOf(rs.l, int32(s))
 		rs.cur[s] = rs.p.NoneBlock(rs.shards[s].Len())
+		rs.val[s] = make([]float64, len(rs.cur[s]))
+		for i := range rs.val[s] {
+			rs.val[s][i] = rs.cur[s][i].Value
+		}
 		if len(rs.hitBy[s]) > 0 {
 			// The first round's offers: the shard's own hitting-set vertices.
 			own := rs.p.OwnOffers(int32(s), rs.hitBy[s], rs.poneBy[s])
 			for j := range own.C {
 				own.C[j].Bind = rs.rl.vertex(rs.hitBy[s][j]) // ties break by the instance's positions
 			}
-			rs.boxes[0][s].put(rs.steppers[worker], rs.shards[s].Lo, rs.cur[s], &own)
+			rs.boxes[0][s].put(rs.steppers[worker], rs.shards[s].Lo, rs.val[s], rs.cur[s], &own)
 		}
 		if !fresh {
 			return nil
@@ -214,7 +220,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 // the lists Offer returned are merged into their destinations' boxes for the next
 // round (box.put), which keep the least candidate each vertex was offered, of those
 // that beat its candidate. A round's offers thus take memory by the vertices they
-// reach (two rounds' boxes, 28 bytes a vertex) and one step's lists, not by all the
+// reach (two rounds' boxes, 32 bytes a vertex each) and one step's lists, not by all the
 // cut arcs they cross; Settle and Offer read the box as gather would have built it
 // from the lists (Stepper.useBox). Every shard settles before any offers, so the
 // merge compares each offer with its destination's candidate of this round.
@@ -288,6 +294,7 @@ func (rs *roundState) settle(ctx context.Context, in []box) error {
 		rs.changed[s] = slices.Grow(rs.changed[s], words)[:words]
 		copy(rs.changed[s], st.settled) // what settle changed
 		for _, i := range changed {
+			rs.val[s][i] = rs.cur[s][i].Value
 			rs.scans[s] += int64(len(rs.shards[s].Neighbours(int(i))))
 		}
 		return nil
@@ -328,7 +335,7 @@ func (rs *roundState) merge(ctx context.Context, lo, hi int, out []box) error {
 					c++
 				}
 				if c < len(sent) && int(sent[c].To) == d {
-					out[d].put(st, first, rs.cur[d], &sent[c])
+					out[d].put(st, first, rs.val[d], rs.cur[d], &sent[c])
 					rs.sent[worker] += int64(sent[c].Len())
 					c++
 				}

@@ -41,20 +41,21 @@ const (
 	// its keys' source values (8) and its visited stamps (4).
 	perSourceBytesPerVertexWorker = 2 * (16 + 8 + 4)
 	// rounds runs its colours one after the other (bfs.Rounds). A colour's pass has
-	// its shards' candidates (bfs.Cand, 24 bytes a vertex), their copies of the
+	// its shards' candidates (bfs.Cand, 24 bytes a vertex) and their values apart
+	// (8, what the merge of offers reads), their copies of the
 	// offsets (8 bytes a vertex, 10 with the allocator's rounding: a default shard's
 	// 4097 offsets take a 40 KiB block) and its field (16); the first colour's field
 	// stays while the second runs (16), and the shard's cut (bfs.Cut, built once per
 	// instance: its offsets, 4 bytes a vertex, and the numbers of its cut arcs and
 	// foreign neighbours; 9 bytes a vertex measured by TestEngineMemoryPerVertex)...
-	roundsPassBytesPerVertex = 24 + 10 + 16 + 9
+	roundsPassBytesPerVertex = 24 + 8 + 10 + 16 + 9
 	// The offers between shards are merged, a step of a round at a time, into
 	// per-shard boxes for the next round (bfs/roundbox.go): the least candidate a
-	// vertex was offered and its sender (28 bytes) and a bit, for the round being
-	// read and the next one (57 bytes a vertex), plus one step's lists, at most
+	// vertex was offered and its sender (32 bytes, side by side) and a bit, for the
+	// round being read and the next one (65 bytes a vertex), plus one step's lists, at most
 	// bfs's roundStepArcs (2^22) offers of 28 bytes (112 MiB), and fewer when the
 	// graph has fewer cut arcs (2 a row, 56 bytes)...
-	roundsBytesPerVertex   = roundsPassBytesPerVertex + 16 + 57
+	roundsBytesPerVertex   = roundsPassBytesPerVertex + 16 + 65
 	roundsStepBytes        = 28 << 22
 	roundsOfferBytesPerRow = 2 * 28
 	// ...and the cuts, built once per instance: each cut arc's foreign number and
