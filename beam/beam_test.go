@@ -315,8 +315,11 @@ func matchesLocal(t *testing.T, r *rand.Rand, count int) map[string]int {
 		dir := t.TempDir()
 		job := g.write(t, dir, int64(1+r.IntN(16)))
 		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4), BroadcastVertices: joins[k%2]}
-		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts)
+		// Offers through staging (Prism's way) and through the shuffle (a cluster's).
+		shuffleOffers = k%4 >= 2
+		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v shuffled offers %v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts, shuffleOffers)
 		local, beam, lerr, berr := both(t, job, pr[0], pr[1], opts)
+		shuffleOffers = false
 		sameOutcome(t, name, local, beam, lerr, berr)
 		var re *pipeline.RejectError
 		switch {

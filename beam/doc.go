@@ -18,7 +18,8 @@
 //     summary's "beam" object and line). Its options are the job's beam: keys
 //     (beamopt.Options), read once by New.
 //  1. beam holds only what is Beam: the transforms (build.go, join.go, broadcast.go,
-//     shard.go, plan.go; rounds.go; finish.go: DoFns and the pipelines that wire
+//     shard.go, plan.go; rounds.go, with offers.go, the offers through staging on
+//     Prism; finish.go: DoFns and the pipelines that wire
 //     them; the lists a stage starts from pass a Reshuffle so a runner can split
 //     it: sinkstage.go), the
 //     coders of their elements (elements.go, blocks.go, codec.go), their registration
@@ -67,10 +68,15 @@
 //     and its elements, never on which worker ran it or how often.
 //  2. A round shuffles only offers (at most one per changed cut vertex, neighbouring
 //     shard and colour) and one token per shard to itself: never a CSR block, never a
-//     shard's candidates (BEAM.md's cost model).
+//     shard's candidates (BEAM.md's cost model). On Prism the same offers go through
+//     staging, one file per sending and receiving shard and round, and the shuffle
+//     carries only a reference to each file (Prism holds a shuffle in this process
+//     several times over; BEAM.md, "Issue 30, rounds, finish and memory").
 //  3. A shard's CSR block never changes after the build (item 4 above), so a worker
 //     may keep it for the whole run; a shard's candidates are kept only under the
-//     version (round) that wrote them and are read from staging otherwise.
+//     version (round) that wrote them and are read from staging otherwise. Once the
+//     finish is over the launcher drops the cache of its own process, and on Prism
+//     the process returns its free memory to the system after every pipeline.
 //  4. The rounds stop only when no offer is pending after a round; each shard settles
 //     to its local fixed point every round (bfs doc.go invariant 8), so the result is
 //     the label-setting engine's bit for bit.

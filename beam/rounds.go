@@ -21,7 +21,10 @@ import (
 // offers for its changed cut vertices (bfs.Stepper.Offer) to the shards they
 // neighbour. What a round shuffles is only the frontier — the offers — and one small
 // token per shard to itself (the version of its candidates, and this pipeline's
-// counts): never a CSR block, never a shard's candidates. The last round's messages
+// counts): never a CSR block, never a shard's candidates. On Prism the offers go
+// through staging instead (one file per sending and receiving shard and round,
+// sendOffers; Solve's stageOffers says why), and the shuffle carries a reference to
+// each file, a few bytes. The last round's messages
 // are grouped once more and written to staging (pending-R), where the next pipeline
 // starts; the launcher stops when no offer is pending.
 //
@@ -34,6 +37,8 @@ import (
 //	                   when its deltas grow long)
 //	delta-R/shard-S    the candidates round R changed (the token lists the chain)
 //	pending-R/shard-S  its token and the offers it receives in round R+1
+//	offers-R/shard-T-from-S  on Prism: the offers shard S sends shard T in round R
+//	                   (both colours' blocks); the shuffle carries a reference
 //	report-R/shard-S   per-round counts of the pipeline that ended at round R
 
 // token is what a shard passes to itself from round to round.
@@ -145,7 +150,7 @@ func reportFile(staging string, round, s int) string {
 
 // settle is round `round` on shard s: Settle and Offer on both colours when it has
 // anything to settle, then its token to itself — all it emits (doc.go invariant 2).
-func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.Offers, emit func(int, []byte)) error {
+func settle(ctx context.Context, c Conf, staged bool, round, s int, tok *token, in [2][]bfs.Offers, emit func(int, []byte)) error {
 	var stat roundStat
 	if tok.Own || len(in[0]) > 0 || len(in[1]) > 0 {
 		b, err := loadBlock(ctx, c.Staging, s)
@@ -167,7 +172,10 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 		if err != nil {
 			return err
 		}
-		changedBy := settleColours(pair, s, b, cut, v, tok.Own, in, &stat, emit)
+		changedBy, msgs := settleColours(pair, s, b, cut, v, tok.Own, in, &stat)
+		if err := sendOffers(ctx, c.Staging, staged, round, s, msgs, emit); err != nil {
+			return err
+		}
 		stat.Settled = 1
 		tok.Own = false
 		if stat.Changed > 0 {
@@ -198,13 +206,12 @@ func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.O
 }
 
 // settleColours settles shard s's two colours at once (they share nothing but the
-// block: one goroutine each, so a worker's cores share a shard's round), then emits
-// their offers in colour order, so the output does not depend on which finished
-// first. It returns each colour's changed vertices and adds its counts to stat.
-func settleColours(pair dp.Pair, s int, b *block, cut *bfs.Cut, v *vals, own bool, in [2][]bfs.Offers, stat *roundStat, emit func(int, []byte)) (changedBy [2][]int32) {
+// block: one goroutine each, so a worker's cores share a shard's round), and returns
+// their offers' messages in colour order, so the output does not depend on which
+// finished first. It returns each colour's changed vertices and adds its counts to stat.
+func settleColours(pair dp.Pair, s int, b *block, cut *bfs.Cut, v *vals, own bool, in [2][]bfs.Offers, stat *roundStat) (changedBy [2][]int32, out []offerMsg) {
 	type result struct {
-		msgs   [][]byte
-		to     []int32
+		msgs   []offerMsg
 		offers int64
 		arcs   int
 	}
@@ -223,8 +230,7 @@ func settleColours(pair dp.Pair, s int, b *block, cut *bfs.Cut, v *vals, own boo
 			r := &res[ci]
 			r.arcs = arcs
 			for _, o := range offers {
-				r.msgs = append(r.msgs, encodeOffers(one, o))
-				r.to = append(r.to, o.To)
+				r.msgs = append(r.msgs, offerMsg{to: o.To, b: encodeOffers(one, o)})
 				r.offers += int64(o.Len())
 			}
 		})
@@ -235,18 +241,26 @@ func settleColours(pair dp.Pair, s int, b *block, cut *bfs.Cut, v *vals, own boo
 		stat.Changed += int64(len(changedBy[ci]))
 		stat.CutArcs += int64(r.arcs)
 		stat.Offers += r.offers
-		for k, msg := range r.msgs {
-			stat.Bytes += int64(len(msg))
-			emit(int(r.to[k]), msg)
+		for _, m := range r.msgs {
+			stat.Bytes += int64(len(m.b))
 		}
+		out = append(out, r.msgs...)
 	}
-	return changedBy
+	return changedBy, out
 }
 
 // gather splits a shard's grouped messages into its token and offers per colour.
-func gather(s int, next func() ([]byte, bool)) (*token, [2][]bfs.Offers, error) {
+func gather(ctx context.Context, staging string, s int, next func() ([]byte, bool)) (*token, [2][]bfs.Offers, error) {
 	var tok *token
 	var in [2][]bfs.Offers
+	offers := func(b []byte) error {
+		one, o, err := decodeOffers(b)
+		if err != nil {
+			return err
+		}
+		in[words.Bit(one)] = append(in[words.Bit(one)], o)
+		return nil
+	}
 	for {
 		b, ok := next()
 		if !ok {
@@ -265,11 +279,22 @@ func gather(s int, next func() ([]byte, bool)) (*token, [2][]bfs.Offers, error) 
 				return nil, in, err
 			}
 		case tagOffers:
-			one, o, err := decodeOffers(b)
+			if err := offers(b); err != nil {
+				return nil, in, err
+			}
+		case tagStaged:
+			msgs, err := readStaged(ctx, staging, s, b)
 			if err != nil {
 				return nil, in, err
 			}
-			in[words.Bit(one)] = append(in[words.Bit(one)], o)
+			for _, m := range msgs {
+				if len(m) == 0 || m[0] != tagOffers {
+					return nil, in, errCorrupt
+				}
+				if err := offers(m); err != nil {
+					return nil, in, err
+				}
+			}
 		default:
 			return nil, in, errCorrupt
 		}
@@ -283,8 +308,9 @@ func gather(s int, next func() ([]byte, bool)) (*token, [2][]bfs.Offers, error) 
 // settleFileFn is a pipeline's first round: each shard's pending file (its token and
 // the offers the previous pipeline's last round sent it) is already grouped.
 type settleFileFn struct {
-	C     Conf
-	Round int
+	C      Conf
+	Staged bool // offers through staging (Solve, stageOffers)
+	Round  int
 }
 
 func (f *settleFileFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
@@ -296,13 +322,13 @@ func (f *settleFileFn) ProcessElement(ctx context.Context, path string, emit fun
 	s := int(d.i64())
 	msgs := make([][]byte, d.count())
 	for i := range msgs {
-		msgs[i] = []byte(d.str())
+		msgs[i] = d.blob()
 	}
 	if d.err != nil {
 		return fmt.Errorf("beam: %s: %w", path, d.err)
 	}
 	i := 0
-	tok, in, err := gather(s, func() ([]byte, bool) {
+	tok, in, err := gather(ctx, f.C.Staging, s, func() ([]byte, bool) {
 		if i == len(msgs) {
 			return nil, false
 		}
@@ -312,22 +338,23 @@ func (f *settleFileFn) ProcessElement(ctx context.Context, path string, emit fun
 	if err != nil {
 		return err
 	}
-	return settle(ctx, f.C, f.Round, s, tok, in, emit)
+	return settle(ctx, f.C, f.Staged, f.Round, s, tok, in, emit)
 }
 
 // settleFn is every further round of a pipeline, on a shard's grouped messages.
 type settleFn struct {
-	C     Conf
-	Round int
+	C      Conf
+	Staged bool
+	Round  int
 }
 
 func (f *settleFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool, emit func(int, []byte)) error {
 	var b []byte
-	tok, in, err := gather(s, func() ([]byte, bool) { return b, vals(&b) })
+	tok, in, err := gather(ctx, f.C.Staging, s, func() ([]byte, bool) { return b, vals(&b) })
 	if err != nil {
 		return err
 	}
-	return settle(ctx, f.C, f.Round, s, tok, in, emit)
+	return settle(ctx, f.C, f.Staged, f.Round, s, tok, in, emit)
 }
 
 // pendingFn ends a pipeline: a shard's messages for the next round go to its pending
@@ -398,14 +425,14 @@ func readPending(ctx context.Context, path string) (int, *token, error) {
 
 // roundsPipeline runs rounds from+1 … from+k, starting from the pending files of
 // round from.
-func roundsPipeline(c Conf, pending []string, from, k int) *sdk.Pipeline {
+func roundsPipeline(c Conf, staged bool, pending []string, from, k int) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope(fmt.Sprintf("rounds %d-%d", from+1, from+k))
 	rs := s.Scope(fmt.Sprintf("round %d", from+1))
-	msgs := sdk.ParDo(rs, &settleFileFn{C: c, Round: from + 1}, spread(rs, pending))
+	msgs := sdk.ParDo(rs, &settleFileFn{C: c, Staged: staged, Round: from + 1}, spread(rs, pending))
 	for r := 2; r <= k; r++ {
 		rs := s.Scope(fmt.Sprintf("round %d", from+r))
-		msgs = sdk.ParDo(rs, &settleFn{C: c, Round: from + r}, sdk.GroupByKey(rs, msgs))
+		msgs = sdk.ParDo(rs, &settleFn{C: c, Staged: staged, Round: from + r}, sdk.GroupByKey(rs, msgs))
 	}
 	endAt(s, &pendingFn{C: c, Round: from + k}, sdk.GroupByKey(s, msgs))
 	return p

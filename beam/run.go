@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -119,9 +120,27 @@ func (b *backend) Names() (string, string) { return "beam", Engine }
 // Counted: the launcher waits on whole pipelines; progress shows elapsed time.
 func (b *backend) Counted() bool { return false }
 
-func (b *backend) exec(ctx context.Context, p *sdk.Pipeline) error {
-	return execute(ctx, b.opts, p, b.log)
+// exec runs pipeline p, then drops what the pipeline's end made obsolete (drop, in
+// this process) and, on Prism, returns the process's free memory to the system
+// (returnMemory).
+func (b *backend) exec(ctx context.Context, p *sdk.Pipeline, drop ...func()) error {
+	err := execute(ctx, b.opts, p, b.log)
+	for _, f := range drop {
+		f()
+	}
+	if b.opts.RunnerName() == "prism" {
+		returnMemory()
+	}
+	return err
 }
+
+// returnMemory collects and hands the heap's free pages back to the system after a
+// pipeline on Prism, which runs in this process: each pipeline's peak is mostly
+// Prism's buffers of its shuffles, garbage once it ends, and without this the
+// process keeps that peak resident through the next pipeline, whose own live set is
+// smaller (docs/BEAM.md, "Issue 30, rounds, finish and memory"). It costs one full
+// collection and the page faults of touching the returned pages again.
+var returnMemory = debug.FreeOSMemory
 
 // Read is the build pipeline: every input's row groups read, ids joined, each
 // shard's block assembled and written to staging (build.go); the first rejection
@@ -169,8 +188,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	c.Broadcast = useBroadcast(opts, pl.rows[fileVertices])
 	b.c, b.pl, b.l = c, pl, c.layout()
 	b.log.Info("beam build", "stage", "read", "runner", opts.RunnerName(), "vertices", c.N, "shards", b.l.Shards(), "buckets", c.Buckets, "broadcast", c.Broadcast, "staging", staging)
-	err = b.exec(ctx, buildPipeline(c, pl))
-	dropIndex(staging) // only the build's edge reads use it (broadcast.go)
+	err = b.exec(ctx, buildPipeline(c, pl), func() { dropIndex(staging) }) // only the build's edge reads use the index (broadcast.go)
 	if err != nil {
 		return nil, fmt.Errorf("beam: build: %w", err)
 	}

@@ -1,0 +1,99 @@
+package beam
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// The rounds' offers through staging (Prism: Solve's stageOffers says why): a shard
+// writes, per round, one file per shard it offers to, and the shuffle carries a
+// reference to it (doc.go invariant 2).
+
+// offerMsg is one encoded offers block (encodeOffers) and the shard it goes to.
+type offerMsg struct {
+	to int32
+	b  []byte
+}
+
+// sendOffers sends shard s's messages of round round: each as an element of the
+// shuffle, or, staged, one staging file per receiving shard (both colours' blocks,
+// in colour order) and one small element naming it (tagStaged).
+func sendOffers(ctx context.Context, staging string, staged bool, round, s int, msgs []offerMsg, emit func(int, []byte)) error {
+	if !staged {
+		for _, m := range msgs {
+			emit(int(m.to), m.b)
+		}
+		return nil
+	}
+	// Each colour's blocks ascend by receiver: gather a receiver's from both.
+	var to []int32
+	for _, m := range msgs {
+		to = append(to, m.to)
+	}
+	slices.Sort(to)
+	to = slices.Compact(to)
+	for _, t := range to {
+		var e enc
+		n := 0
+		for _, m := range msgs {
+			if m.to == t {
+				n++
+			}
+		}
+		e.u64(uint64(n))
+		for _, m := range msgs {
+			if m.to == t {
+				e.str(string(m.b))
+			}
+		}
+		if err := writeBlob(ctx, offersFile(staging, round, s, int(t)), e.b); err != nil {
+			return err
+		}
+		var ref enc
+		ref.b = append(ref.b, tagStaged)
+		ref.i64(int64(round))
+		ref.i64(int64(s))
+		emit(int(t), ref.b)
+	}
+	return nil
+}
+
+// readStaged is the offers blocks a tagStaged element names, sent to shard s.
+func readStaged(ctx context.Context, staging string, s int, ref []byte) ([][]byte, error) {
+	d := dec{b: ref[1:]}
+	round, from := int(d.i64()), int(d.i64())
+	if d.err != nil || len(d.b) != 0 {
+		return nil, errCorrupt
+	}
+	path := offersFile(staging, round, from, s)
+	raw, err := readBlob(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	d = dec{b: raw}
+	msgs := make([][]byte, d.count())
+	for i := range msgs {
+		msgs[i] = d.blob()
+	}
+	if d.err != nil || len(d.b) != 0 {
+		return nil, fmt.Errorf("beam: %s: %w", path, errCorrupt)
+	}
+	return msgs, nil
+}
+
+// blob is dec.str without the copy: a slice of d's bytes.
+func (d *dec) blob() []byte {
+	n := d.u64()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	b := d.b[:n:n]
+	d.b = d.b[n:]
+	return b
+}
+
+func offersFile(staging string, round, from, to int) string {
+	return join(staging, fmt.Sprintf("offers-%06d", round), fmt.Sprintf("shard-%06d-from-%06d", to, from))
+}
