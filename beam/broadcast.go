@@ -224,26 +224,23 @@ func loadIndex(ctx context.Context, c Conf) (*wholeIndex, error) {
 
 func readIndex(ctx context.Context, c Conf) (*wholeIndex, error) {
 	var vbs []*vertexBlock
-	names, err := listBlobs(ctx, join(c.Staging, "index", "bucket-*")) // buckets with vertices
-	if err != nil {
-		return nil, err
-	}
-	for _, path := range names {
-		raw, err := readBlob(ctx, path)
-		if err != nil {
-			return nil, err
-		}
+	// buckets with vertices
+	err := eachBlob(ctx, join(c.Staging, "index", "bucket-*"), func(path string, raw []byte) error {
 		d := dec{b: raw}
 		for range d.count() {
 			vb, err := decodeVertexBlock([]byte(d.str()))
 			if err != nil {
-				return nil, fmt.Errorf("beam: %s: %w", path, err)
+				return fmt.Errorf("beam: %s: %w", path, err)
 			}
 			vbs = append(vbs, vb)
 		}
 		if d.err != nil {
-			return nil, fmt.Errorf("beam: %s: %w", path, d.err)
+			return fmt.Errorf("beam: %s: %w", path, d.err)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return newWholeIndex(c.StrIDs, vbs), nil
 }

@@ -130,6 +130,25 @@ func listBlobs(ctx context.Context, glob string) ([]string, error) {
 	return names, nil
 }
 
+// eachBlob reads every staging file matching glob, in name order, and hands each
+// to f with its path; the first error ends it.
+func eachBlob(ctx context.Context, glob string, f func(path string, b []byte) error) error {
+	names, err := listBlobs(ctx, glob)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		b, err := readBlob(ctx, n)
+		if err != nil {
+			return err
+		}
+		if err := f(n, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // join is path.Join that keeps a URL scheme's "//".
 func join(dir string, parts ...string) string {
 	p := strings.TrimRight(dir, "/")

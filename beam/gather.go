@@ -17,23 +17,16 @@ import (
 
 // firstInputError is the rejection the single-machine run would report, or nil.
 func firstInputError(ctx context.Context, staging string, schema []inputErr) error {
-	names, err := listBlobs(ctx, join(staging, "errors", "*"))
+	all := slices.Clone(schema)
+	err := eachBlob(ctx, join(staging, "errors", "*"), func(_ string, b []byte) error {
+		x, err := decodeErr(b)
+		all = append(all, x)
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	var best *inputErr
-	all := slices.Clone(schema)
-	for _, n := range names {
-		b, err := readBlob(ctx, n)
-		if err != nil {
-			return err
-		}
-		x, err := decodeErr(b)
-		if err != nil {
-			return err
-		}
-		all = append(all, x)
-	}
 	for i := range all {
 		if best == nil || all[i].less(*best) {
 			best = &all[i]
@@ -53,20 +46,13 @@ type buildStats struct {
 
 func gatherBuild(ctx context.Context, staging string, l graph.Layout) (*buildStats, error) {
 	st := &buildStats{}
-	j2, err := listBlobs(ctx, join(staging, "stats", "join2-*"))
-	if err != nil {
-		return nil, err
-	}
-	for _, n := range j2 {
-		b, err := readBlob(ctx, n)
-		if err != nil {
-			return nil, err
-		}
+	err := eachBlob(ctx, join(staging, "stats", "join2-*"), func(_ string, b []byte) error {
 		d := dec{b: b}
 		st.selfLoops += d.i64()
-		if d.err != nil {
-			return nil, d.err
-		}
+		return d.err
+	})
+	if err != nil {
+		return nil, err
 	}
 	for s := range l.Shards() {
 		b, err := readBlob(ctx, join(staging, "stats", fmt.Sprintf("shard-%06d", s)))
