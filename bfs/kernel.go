@@ -359,6 +359,8 @@ func (s *Stepper) gather(lo int32, n int, in []Offers) {
 	clear(s.gSet)
 	s.recv, s.recvSet = s.gRecv, s.gSet
 	recv, set := s.recv, s.recvSet
+	// Of equal candidates the first in list order stays; box.take (roundbox.go) is
+	// this rule for the rounds engine's boxes, where it keeps the lowest sender's.
 	for _, o := range in {
 		t := o.From
 		if o.From == o.To {

@@ -73,25 +73,9 @@ func (e Rounds) PassRounds(ctx context.Context, in *Instance, one bool) (*Field,
 }
 
 func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, RoundsRun, error) {
-	w := e.Workers
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
 	n := in.G.N()
-	l, err := e.layout(n)
+	rs, minA, err := e.start(ctx, in, one)
 	if err != nil {
-		return nil, RoundsRun{}, err
-	}
-	rl, err := e.relabelling(in, l)
-	if err != nil {
-		return nil, RoundsRun{}, err
-	}
-	rs := &roundState{p: NewPass(in.Pair, one), l: l, k: l.Shards(), w: w, g: in.G, rl: rl}
-	if rl.g != nil {
-		rs.g = rl.g
-	}
-	minA := rs.seed(in)
-	if err := rs.prepare(ctx, in); err != nil {
 		return nil, RoundsRun{}, err
 	}
 	run := RoundsRun{}
@@ -101,11 +85,37 @@ func (e Rounds) run(ctx context.Context, in *Instance, one bool) (*Field, Rounds
 	if err := rs.rounds(ctx, &run); err != nil {
 		return nil, run, err
 	}
-	in.count(run, l, rl.info)
+	in.count(run, rs.l, rs.rl.info)
 	f := rs.field(n)
 	// A vertex is final only when the rounds end: the pass counts them all then.
 	progress.From(ctx).Add(int64(n))
 	return f, run, nil
+}
+
+// start lays out, renames and seeds one pass (prepare: the first round's boxes
+// filled) and returns it with the least value seeded.
+func (e Rounds) start(ctx context.Context, in *Instance, one bool) (*roundState, float64, error) {
+	w := e.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	l, err := e.layout(in.G.N())
+	if err != nil {
+		return nil, 0, err
+	}
+	rl, err := e.relabelling(in, l)
+	if err != nil {
+		return nil, 0, err
+	}
+	rs := &roundState{p: NewPass(in.Pair, one), l: l, k: l.Shards(), w: w, g: in.G, rl: rl}
+	if rl.g != nil {
+		rs.g = rl.g
+	}
+	minA := rs.seed(in)
+	if err := rs.prepare(ctx, in); err != nil {
+		return nil, 0, err
+	}
+	return rs, minA, nil
 }
 
 // roundState is one pass of Rounds: the layout's k shards with their cuts, each
@@ -178,8 +188,9 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		rs.shards[s] = g.ShardOf(rs.l, int32(s))
 		rs.cur[s] = rs.p.NoneBlock(rs.shards[s].Len())
 		rs.val[s] = make([]float64, len(rs.cur[s]))
+		none := rs.p.None().Value
 		for i := range rs.val[s] {
-			rs.val[s][i] = rs.cur[s][i].Value
+			rs.val[s][i] = none // NoneBlock's values
 		}
 		if len(rs.hitBy[s]) > 0 {
 			// The first round's offers: the shard's own hitting-set vertices.

@@ -408,3 +408,28 @@ func (e overlapProbe) Pass(ctx context.Context, in *Instance, one bool) (*Field,
 	time.Sleep(100 * time.Millisecond) // long enough for a concurrent colour to start
 	return e.eng.Pass(ctx, in, one)
 }
+
+// box.put decides most offers by rs.val alone, so val must follow cur wherever
+// Settle changes a candidate; a stale value would only cost rounds, not change the
+// field, which TestRoundsMatchesPropagate would not notice.
+func TestRoundsValuesFollowCandidates(t *testing.T) {
+	ctx := context.Background()
+	forInstances(t, 300, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
+		for _, one := range []bool{false, true} {
+			rs, _, err := Rounds{ShardSize: 3, Workers: 2}.start(ctx, in, one)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := rs.rounds(ctx, &RoundsRun{}); err != nil {
+				t.Fatal(err)
+			}
+			for s := range rs.cur {
+				for i, c := range rs.cur[s] {
+					if math.Float64bits(rs.val[s][i]) != math.Float64bits(c.Value) {
+						t.Fatalf("%s Pass %v: shard %d vertex %d: val %v, candidate %v", name, one, s, i, rs.val[s][i], c.Value)
+					}
+				}
+			}
+		}
+	})
+}

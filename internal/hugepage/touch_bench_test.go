@@ -29,7 +29,7 @@ func BenchmarkFirstTouch(b *testing.B) {
 					b.Fatal(err)
 				}
 				if c.huge {
-					_ = syscall.Madvise(m, madvHugePage)
+					Advise(m)
 				}
 				for i := 0; i < len(m); i += 4096 {
 					m[i] = 1
