@@ -143,7 +143,7 @@ func byTail(cnt []int32, lo int32, tail, head []int32, f []uint8, ts, hs []int32
 // encode is shard sa's arc block (n positions from lo).
 func (x *arcScratch) encode(sa *shardArcs, lo int32, n int) []byte {
 	nc, ni := sa.nc, sa.ni
-	x.cnt = slices.Grow(x.cnt[:0], n+1)[:n+1]
+	x.cnt = grow(x.cnt, n+1)
 	x.u, x.v, x.iu, x.iv = grow(x.u, nc), grow(x.v, nc), grow(x.iu, ni), grow(x.iv, ni)
 	var f []uint8
 	if sa.cf != nil {

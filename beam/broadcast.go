@@ -45,7 +45,7 @@ func writeIndex(ctx context.Context, staging string, bucket int, vbs []*vertexBl
 	var e enc
 	e.u64(uint64(len(vbs)))
 	for _, vb := range vbs {
-		e.str(string(vb.encode(tagVertex)))
+		e.blob(vb.encode(tagVertex))
 	}
 	return writeBlob(ctx, indexFile(staging, bucket), e.b)
 }
@@ -228,7 +228,7 @@ func readIndex(ctx context.Context, c Conf) (*wholeIndex, error) {
 	err := eachBlob(ctx, join(c.Staging, "index", "bucket-*"), func(path string, raw []byte) error {
 		d := dec{b: raw}
 		for range d.count() {
-			vb, err := decodeVertexBlock([]byte(d.str()))
+			vb, err := decodeVertexBlock(d.blob())
 			if err != nil {
 				return fmt.Errorf("beam: %s: %w", path, err)
 			}
@@ -272,8 +272,9 @@ func (f *edgeSplitsFn) ProcessElement(_ context.Context, _ int, _ func(*[]byte) 
 
 // edgesFn reads one row group of the edges and resolves both ends against the whole
 // index: an unknown src id is the first join's error, an unknown dst id (of a row
-// whose src is known) the second join's; the arcs go to their shards as the second
-// join sends them, or, when there are at most maxArcFiles row groups times shards,
+// whose src is known) the second join's; the arcs go to their shards shuffled,
+// without flags (the shards read them from the index), or, when there are at most
+// maxArcFiles row groups times shards,
 // through staging (arcFile): the shard is sent the split's number, and reads the
 // block where the split wrote it. A runner then does not hold the graph's arcs in
 // its shuffle (Prism copies each shuffled byte several times, in one process).

@@ -37,6 +37,9 @@ func (e *enc) bool(x bool) {
 }
 func (e *enc) str(s string) { e.u64(uint64(len(s))); e.b = append(e.b, s...) }
 
+// blob is str for bytes, without converting them to a string first (the same bytes).
+func (e *enc) blob(b []byte) { e.u64(uint64(len(b))); e.b = append(e.b, b...) }
+
 // i32s writes xs as gaps (xs[i] − xs[i−1], zigzag varints).
 func (e *enc) i32s(xs []int32) {
 	e.u64(uint64(len(xs)))
@@ -220,4 +223,16 @@ func (d *dec) strs() []string {
 		xs[i] = d.str()
 	}
 	return xs
+}
+
+// blob is dec.str without the copy: a slice of d's bytes.
+func (d *dec) blob() []byte {
+	n := d.u64()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	b := d.b[:n:n]
+	d.b = d.b[n:]
+	return b
 }

@@ -183,11 +183,6 @@ func arcBlockRoundTrip(t *testing.T, flags bool) {
 		if (c.ans != nil) != flags || (c.hit != nil) != flags {
 			t.Fatalf("shard %d: flags %v, %v; want carried %v", s, c.ans != nil, c.hit != nil, flags)
 		}
-		var e enc
-		e.i32s(tail[:nc])
-		if len(e.b) > nc+4 { // the count and the first tail take up to 2 bytes each here
-			t.Errorf("shard %d: %d bytes for the tails of %d cut arcs, want one each", s, len(e.b), nc)
-		}
 		if !slices.IsSorted(tail[:nc]) || !slices.IsSorted(tail[nc:nc+ni]) {
 			t.Errorf("shard %d: tails out of order", s)
 		}

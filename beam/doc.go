@@ -53,8 +53,9 @@
 //     graph.Build's graph), and shards are a graph.Layout of consecutive positions.
 //     With the broadcast index and at most 4096 edge row groups times shards, a row
 //     group's arcs go to each shard through staging (arcs/: one file per row group
-//     and shard, the shuffle carrying the row group's number; broadcast.go), and
-//     the shards read their neighbours' answers and hit flags from the index.
+//     and shard, the shuffle carrying the row group's number; broadcast.go). With
+//     the broadcast index, staged or shuffled, the shards read their neighbours'
+//     answers and hit flags from the index, not from the arcs.
 //  5. Elements cross the shuffle as blocks of columns, integer columns as varint
 //     gaps and flags as bits (codec.go; arc blocks ordered by tail, blocks.go);
 //     every element and staging file decodes to exactly what was encoded

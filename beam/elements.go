@@ -24,7 +24,7 @@ const (
 	tagArcFile  byte = 'B' // shards: the number of a split that staged its arc block (broadcast.go)
 	tagToken    byte = 'T' // rounds: a shard's token to itself (rounds.go)
 	tagOffers   byte = 'O' // shards: offers for the next round
-	tagStaged   byte = 'R' // shards: offers for the next round left in staging (rounds.go, sendOffers)
+	tagStaged   byte = 'R' // shards: offers for the next round left in staging (offers.go, sendOffers)
 	tagNeighbor byte = 'P' // shards: p_one of neighbours (audit)
 )
 

@@ -1,6 +1,7 @@
 package beam
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -26,26 +27,17 @@ func sendOffers(ctx context.Context, staging string, staged bool, round, s int, 
 		}
 		return nil
 	}
-	// Each colour's blocks ascend by receiver: gather a receiver's from both.
-	var to []int32
-	for _, m := range msgs {
-		to = append(to, m.to)
-	}
-	slices.Sort(to)
-	to = slices.Compact(to)
-	for _, t := range to {
-		var e enc
-		n := 0
-		for _, m := range msgs {
-			if m.to == t {
-				n++
-			}
+	// One file per receiver, its blocks in the order sent (the colours' order).
+	slices.SortStableFunc(msgs, func(a, b offerMsg) int { return cmp.Compare(a.to, b.to) })
+	for lo := 0; lo < len(msgs); {
+		t, hi := msgs[lo].to, lo
+		for hi < len(msgs) && msgs[hi].to == t {
+			hi++
 		}
-		e.u64(uint64(n))
-		for _, m := range msgs {
-			if m.to == t {
-				e.str(string(m.b))
-			}
+		var e enc
+		e.u64(uint64(hi - lo))
+		for _, m := range msgs[lo:hi] {
+			e.blob(m.b)
 		}
 		if err := writeBlob(ctx, offersFile(staging, round, s, int(t)), e.b); err != nil {
 			return err
@@ -55,6 +47,7 @@ func sendOffers(ctx context.Context, staging string, staged bool, round, s int, 
 		ref.i64(int64(round))
 		ref.i64(int64(s))
 		emit(int(t), ref.b)
+		lo = hi
 	}
 	return nil
 }
@@ -80,18 +73,6 @@ func readStaged(ctx context.Context, staging string, s int, ref []byte) ([][]byt
 		return nil, fmt.Errorf("beam: %s: %w", path, errCorrupt)
 	}
 	return msgs, nil
-}
-
-// blob is dec.str without the copy: a slice of d's bytes.
-func (d *dec) blob() []byte {
-	n := d.u64()
-	if n > uint64(len(d.b)) {
-		d.fail()
-		return nil
-	}
-	b := d.b[:n:n]
-	d.b = d.b[n:]
-	return b
 }
 
 func offersFile(staging string, round, from, to int) string {

@@ -397,9 +397,9 @@ func writePending(ctx context.Context, staging string, round, s int, tok *token,
 	var e enc
 	e.i64(int64(s))
 	e.u64(uint64(len(msgs) + 1))
-	e.str(string(tok.encode()))
+	e.blob(tok.encode())
 	for _, m := range msgs {
-		e.str(string(m))
+		e.blob(m)
 	}
 	return writeBlob(ctx, pendingFile(staging, round, s), e.b)
 }

@@ -128,11 +128,15 @@ func (b *backend) exec(ctx context.Context, p *sdk.Pipeline, drop ...func()) err
 	for _, f := range drop {
 		f()
 	}
-	if b.opts.RunnerName() == "prism" {
+	if b.onPrism() {
 		returnMemory()
 	}
 	return err
 }
+
+// onPrism is whether the job runs on Prism, in this process (Prism's memory is this
+// process's: memory.go, returnMemory, stageOffers).
+func (b *backend) onPrism() bool { return b.opts.RunnerName() == "prism" }
 
 // returnMemory collects and hands the heap's free pages back to the system after a
 // pipeline on Prism, which runs in this process: each pipeline's peak is mostly
@@ -140,7 +144,7 @@ func (b *backend) exec(ctx context.Context, p *sdk.Pipeline, drop ...func()) err
 // process keeps that peak resident through the next pipeline, whose own live set is
 // smaller (docs/BEAM.md, "Issue 30, rounds, finish and memory"). It costs one full
 // collection and the page faults of touching the returned pages again.
-var returnMemory = debug.FreeOSMemory
+func returnMemory() { debug.FreeOSMemory() }
 
 // Read is the build pipeline: every input's row groups read, ids joined, each
 // shard's block assembled and written to staging (build.go); the first rejection

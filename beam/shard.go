@@ -213,23 +213,17 @@ func buildShardBlock(l graph.Layout, lo int32, n int, arcs [][]byte, flagsAt fun
 		return nil, foreignFlags{}, err
 	}
 	ff := foreignFlags{ans: make([]bool, len(cut.Foreign)), hit: make([]bool, len(cut.Foreign))}
-	var idx *foreignIndex
-	if flagsAt != nil {
+	if flagsAt != nil { // the broadcast index: its arcs carry no flags
 		for k, v := range cut.Foreign {
 			f := flagsAt(v)
 			ff.ans[k], ff.hit[k] = f&flagAns != 0, f&flagHit != 0
 		}
+		return b, ff, nil
 	}
+	idx := newForeignIndex(cut.Foreign)
 	for _, c := range cuts {
-		if c.ans == nil && len(c.heads) > 0 && flagsAt == nil {
+		if c.ans == nil && len(c.heads) > 0 {
 			return nil, foreignFlags{}, fmt.Errorf("beam: shard at %d: arcs without their heads' flags: %w", lo, errCorrupt)
-		}
-		if c.ans == nil {
-			continue
-		}
-		if idx == nil {
-			x := newForeignIndex(cut.Foreign)
-			idx = &x
 		}
 		for i, v := range c.heads {
 			k, ok := idx.find(v)

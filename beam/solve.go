@@ -85,7 +85,7 @@ func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solve
 	// The rounds and the finish are over: in this process (Prism) the worker cache's
 	// blocks, cuts and candidates are garbage (the output is assembled from staging).
 	dropCache(c.Staging)
-	if b.opts.RunnerName() == "prism" {
+	if b.onPrism() {
 		returnMemory()
 	}
 	sol := &pipeline.Solved{Infeasible: fd.Infeasible, Repaired: int(fd.Moved), Components: fd.Components}
@@ -139,7 +139,7 @@ func (b *backend) rounds(ctx context.Context, pending func(int) []string, round,
 // a file per pair of shards and round would cost more than it saves: its rounds
 // shuffle the offers (doc.go invariant 2).
 func (b *backend) stageOffers() bool {
-	return b.opts.RunnerName() == "prism" && !shuffleOffers
+	return b.onPrism() && !shuffleOffers
 }
 
 // shuffleOffers makes Prism runs shuffle their offers as a cluster runner's do
