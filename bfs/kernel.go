@@ -99,6 +99,7 @@ type Stepper struct {
 	recv             []held
 	offered, recvSet []uint64
 	gathered         gathered // what recv holds
+	recvBeats        bool     // every offer in recv beats its vertex's candidate (a box's)
 	cs               cutScratch
 
 	// gather's own arrays, which recv and recvSet are unless they are a box's
@@ -111,7 +112,8 @@ type Stepper struct {
 	destAt  []uint32
 	destGen uint32
 
-	beat []int32 // box.put's offers that beat their candidates
+	beat   []int32  // box.put's offers that beat their candidates
+	extLvl []uint16 // offer's levels of exts (offerSink)
 }
 
 // gathered identifies the offers Stepper.gather read: the shard (its first position
@@ -266,7 +268,7 @@ func (s *Stepper) settle(sh *graph.Shard, cut *Cut, cur []Cand) (changed []int32
 	for wd, m := range s.recvSet {
 		for ; m != 0; m &= m - 1 {
 			i := int32(wd<<6 + bits.TrailingZeros64(m))
-			if !s.before(&s.recv[i].c, &cur[i]) {
+			if !s.recvBeats && !s.before(&s.recv[i].c, &cur[i]) {
 				continue
 			}
 			if cut != nil && sh.Off[i+1]-sh.Off[i] == int64(cut.Off[i+1]-cut.Off[i]) {
@@ -357,7 +359,7 @@ func (s *Stepper) gather(lo int32, n int, in []Offers) {
 	s.gRecv = slices.Grow(s.gRecv[:0], n)[:n]
 	s.gSet = slices.Grow(s.gSet[:0], words)[:words]
 	clear(s.gSet)
-	s.recv, s.recvSet = s.gRecv, s.gSet
+	s.recv, s.recvSet, s.recvBeats = s.gRecv, s.gSet, false
 	recv, set := s.recv, s.recvSet
 	// Of equal candidates the first in list order stays; box.take (roundbox.go) is
 	// this rule for the rounds engine's boxes, where it keeps the lowest sender's.

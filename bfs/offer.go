@@ -37,19 +37,67 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	for _, i := range changed {
 		s.changed[i>>6] |= 1 << (i & 63)
 	}
-	return s.offer(cut, cur, s.changed)
+	return s.offer(cut, cur, s.changed, &offerSink{})
+}
+
+// offerSink is where offer writes its lists: appended to v and c, which the rounds
+// engine reuses from step to step (Offer: fresh ones), less the offers that levels
+// rule out (nil: none).
+type offerSink struct {
+	v []int32
+	c []Cand
+	l *levels
+}
+
+// levels are the rounds engine's candidates' values by position, coarsely: a
+// monotone map of each value to 16 bits (q), kept in one array of 2 bytes a vertex
+// that stays in cache, where the values (8 bytes a vertex, by shard) would not. Every
+// shard settles before any offers, so a sender reads its destinations' levels of this
+// round, and an offer whose level is above its vertex's has a value above its
+// candidate's: box.put would drop it on that comparison alone (most offers, on a
+// graph without locality). Beam's senders cannot see the destinations and send
+// them all; the boxes, and so the result, are the same.
+type levels struct {
+	at        []uint16 // by position
+	lo, scale float64  // q maps [lo, lo + 65535/scale] onto [0, 65535]
+}
+
+// q is v's level: x ≤ y implies q(x) ≤ q(y) (each step rounds monotonically), so
+// q(x) > q(y) implies x > y.
+func (l *levels) q(v float64) uint16 {
+	x := (v - l.lo) * l.scale
+	switch {
+	case x <= 0:
+		return 0
+	case x >= 65535:
+		return 65535
+	}
+	return uint16(x)
 }
 
 // offer is Offer on the offers in s.recv, s.recvSet (gather or useBox),
-// for the changed vertices marked in changed.
-func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, arcs int) {
-	count, arcs := s.collect(cut, cur, changed)
+// for the changed vertices marked in changed, into sink.
+func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64, sink *offerSink) (out []Offers, arcs int) {
+	count, arcs := s.collect(cut, cur, changed, sink.l)
 	if count == 0 {
 		return nil, arcs
 	}
-	vs, cs := make([]int32, count), make([]Cand, count)
+	if cap(sink.v)-len(sink.v) < count {
+		// A new array, not a copy: the lists already in the old one stay there.
+		size := max(count, 2*cap(sink.v))
+		sink.v, sink.c = make([]int32, 0, size), make([]Cand, 0, size)
+	}
+	n := len(sink.v)
+	vs, cs := sink.v[:n+count], sink.c[:n+count]
 	best, exts, offered := s.best, s.exts, s.offered
-	n := 0
+	var lvl []uint16 // by ext: its level
+	if sink.l != nil {
+		s.extLvl = slices.Grow(s.extLvl[:0], len(exts))[:len(exts)]
+		lvl = s.extLvl
+		for e := range exts {
+			lvl[e] = sink.l.q(exts[e].Value)
+		}
+	}
 	// Destination by destination (each one run of foreign numbers), the offered
 	// foreign vertices in ascending order.
 	for k, t := range cut.To {
@@ -65,7 +113,11 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, a
 			}
 			for ; m != 0; m &= m - 1 {
 				f := wd<<6 + bits.TrailingZeros64(m)
-				vs[n], cs[n] = cut.Foreign[f], exts[best[f]]
+				w, e := cut.Foreign[f], best[f]
+				if lvl != nil && lvl[e] > sink.l.at[w] {
+					continue
+				}
+				vs[n], cs[n] = w, exts[e]
 				n++
 			}
 		}
@@ -73,6 +125,7 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, a
 			out = append(out, Offers{To: t, From: cut.Self, V: vs[start:n:n], C: cs[start:n:n]})
 		}
 	}
+	sink.v, sink.c = vs[:n], cs[:n]
 	return out, arcs
 }
 
@@ -80,7 +133,7 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64) (out []Offers, a
 // foreign vertex (marked in s.offered, its index in s.exts in s.best) over the changed
 // vertices marked in changed. count is the foreign vertices offered anything, arcs
 // the cut arcs of the changed vertices.
-func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64) (count, arcs int) {
+func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64, l *levels) (count, arcs int) {
 	nf := len(cut.Foreign)
 	if nf == 0 {
 		return 0, 0
@@ -97,7 +150,7 @@ func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64) (count, arcs i
 	for wd, m := range changed {
 		for ; m != 0; m &= m - 1 {
 			i := int32(wd<<6 + bits.TrailingZeros64(m))
-			count, arcs = s.offerOne(cut, cur, i, count, arcs)
+			count, arcs = s.offerOne(cut, cur, i, count, arcs, l)
 		}
 	}
 	return count, arcs
@@ -107,7 +160,7 @@ func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64) (count, arcs i
 // Extend(cur[i]) to its foreign neighbours (marked in s.offered, the least in
 // s.best), but to the one knownBounds rules out; count is the foreign vertices
 // offered anything so far.
-func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int) (int, int) {
+func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int, l *levels) (int, int) {
 	fs := cut.Of(i)
 	if len(fs) == 0 {
 		return count, arcs
@@ -120,7 +173,9 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int) (int,
 	e := int32(len(s.exts))
 	s.exts = append(s.exts, ext)
 	sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
-	if t := s.recv[i].from; t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i].c) {
+	// Where levels tell ext from s.recv[i] (most vertices), offer's check of the
+	// destination's level drops the offer to w too, with no search of fs.
+	if t := s.recv[i].from; (l == nil || l.q(ext.Value) <= l.q(s.recv[i].c.Value)) && t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i].c) {
 		if k := s.dest(cut, t); k >= 0 {
 			if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
 				sole = w

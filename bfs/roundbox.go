@@ -93,8 +93,10 @@ func (b *box) empty() {
 // useBox makes b the offers Settle and Offer read next (settle, offer), in place of
 // gather's: b's vertices are the shard's, and its senders' numbers are their shards
 // (the shard's own seeds carry its own number, which Offer's known bounds skip as
-// they skip gather's −1).
+// they skip gather's −1). Each of its offers beat its vertex's candidate when put,
+// and the candidates have not changed since (Rounds settles every shard, then merges
+// the round's offers), so settle does not compare them again.
 func (s *Stepper) useBox(b *box) {
-	s.recv, s.recvSet = b.c, b.set
+	s.recv, s.recvSet, s.recvBeats = b.c, b.set, true
 	s.gathered = gathered{lo: -1} // nothing gather read
 }

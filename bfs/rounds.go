@@ -112,6 +112,10 @@ func (e Rounds) start(ctx context.Context, in *Instance, one bool) (*roundState,
 		rs.g = rl.g
 	}
 	minA := rs.seed(in)
+	rs.lvl = levels{at: make([]uint16, l.N), lo: minA, scale: 65535 / max(rs.p.Top()-minA, 1e-300)}
+	for i := range rs.lvl.at {
+		rs.lvl.at[i] = 65535 // None's value, the top
+	}
 	if err := rs.prepare(ctx, in); err != nil {
 		return nil, 0, err
 	}
@@ -136,6 +140,8 @@ type roundState struct {
 	pending  [][]Offers // what each shard of a round's step offered, until merged
 	sent     []int64    // offers sent, by worker
 	steppers []*Stepper
+	sinks    []offerSink // by worker: the lists its shards offered in a step
+	lvl      levels      // the candidates' values, coarsely, by position (offerSink)
 	hitBy    [][]int32   // the hitting set's vertices by shard, ascending, in rs.g's positions
 	poneBy   [][]float64 // their p_one
 }
@@ -170,8 +176,10 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 	rs.val = make([][]float64, k)
 	rs.boxes, rs.pending = [2][]box{make([]box, k), make([]box, k)}, make([][]Offers, k)
 	rs.steppers, rs.sent = make([]*Stepper, rs.w), make([]int64, rs.w)
+	rs.sinks = make([]offerSink, rs.w)
 	for i := range rs.steppers {
 		rs.steppers[i] = rs.p.NewStepper()
+		rs.sinks[i] = offerSink{l: &rs.lvl}
 	}
 	cache := in.cuts
 	if cache == nil {
@@ -304,8 +312,10 @@ func (rs *roundState) settle(ctx context.Context, in []box) error {
 		words := (rs.shards[s].Len() + 63) / 64
 		rs.changed[s] = slices.Grow(rs.changed[s], words)[:words]
 		copy(rs.changed[s], st.settled) // what settle changed
+		lo := rs.shards[s].Lo
 		for _, i := range changed {
 			rs.val[s][i] = rs.cur[s][i].Value
+			rs.lvl.at[lo+i] = rs.lvl.q(rs.val[s][i])
 			rs.scans[s] += int64(len(rs.shards[s].Neighbours(int(i))))
 		}
 		return nil
@@ -315,6 +325,9 @@ func (rs *roundState) settle(ctx context.Context, in []box) error {
 // step has shards [lo, hi) offer their changed vertices' extensions, on the offers
 // they settled on, keeps what each offers in rs.pending[s] and empties their boxes.
 func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
+	for i := range rs.sinks { // the last step's lists are merged: their arrays are free
+		rs.sinks[i].v, rs.sinks[i].c = rs.sinks[i].v[:0], rs.sinks[i].c[:0]
+	}
 	return strided(ctx, rs.w, hi-lo, func(worker, j int) error {
 		s := lo + j
 		rs.pending[s] = nil
@@ -323,7 +336,7 @@ func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
 		}
 		st := rs.steppers[worker]
 		st.useBox(&in[s])
-		rs.pending[s], _ = st.offer(rs.cuts[s], rs.cur[s], rs.changed[s])
+		rs.pending[s], _ = st.offer(rs.cuts[s], rs.cur[s], rs.changed[s], &rs.sinks[worker])
 		in[s].empty()
 		return nil
 	})
