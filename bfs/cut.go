@@ -24,6 +24,7 @@ type Cut struct {
 	ToOff   []int32 // Foreign[ToOff[k]:ToOff[k+1]] lie in shard To[k]
 	Off     []int32 // the shard's i-th vertex's cut arcs are Arc[Off[i]:Off[i+1]]
 	Arc     []int32 // foreign numbers, ascending per vertex (as the CSR lists are)
+	ArcAt   []int32 // the positions of Arc's vertices (Foreign[Arc[j]]): the rounds engine's cuts only, else nil
 }
 
 // Arcs is the number of cut arcs leaving the shard.
@@ -34,7 +35,7 @@ func (c *Cut) Of(i int32) []int32 { return c.Arc[c.Off[i]:c.Off[i+1]] }
 
 // Bytes is the Cut's size in memory.
 func (c *Cut) Bytes() int64 {
-	return 4 * int64(len(c.Foreign)+len(c.To)+len(c.ToOff)+len(c.Off)+len(c.Arc))
+	return 4 * int64(len(c.Foreign)+len(c.To)+len(c.ToOff)+len(c.Off)+len(c.Arc)+len(c.ArcAt))
 }
 
 // cutScratch is NewCut's bitmap over all positions and its rank per word, reused
@@ -50,16 +51,16 @@ type cutScratch struct {
 // and a vertex's number is its rank there.
 func NewCut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
 	var s cutScratch
-	return s.cut(l, sh)
+	return s.cut(l, sh, false)
 }
 
 // NewCut is the package-level NewCut with the Stepper's scratch (the rounds engine
 // builds every shard's Cut once, on its workers).
 func (s *Stepper) NewCut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
-	return s.cs.cut(l, sh)
+	return s.cs.cut(l, sh, false)
 }
 
-func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
+func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard, withAt bool) (*Cut, error) {
 	n := sh.Len()
 	lo, hi := sh.Lo, sh.Lo+int32(n)
 	if self := l.Of(lo); n > 0 && (lo < 0 || hi > l.N || l.Of(hi-1) != self) {
@@ -122,6 +123,9 @@ func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
 	}
 	c.ToOff = append(c.ToOff, int32(len(c.Foreign)))
 	c.Arc = make([]int32, 0, arcs)
+	if withAt {
+		c.ArcAt = make([]int32, 0, arcs)
+	}
 	for i := range n {
 		for _, w := range sh.Neighbours(i) {
 			if w >= lo && w < hi {
@@ -130,6 +134,9 @@ func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
 			k := w >> 6
 			below := s.mark[k] & (1<<(w&63) - 1)
 			c.Arc = append(c.Arc, s.rank[k]+int32(bits.OnesCount64(below)))
+			if withAt {
+				c.ArcAt = append(c.ArcAt, w)
+			}
 		}
 	}
 	for _, k := range s.words {

@@ -112,8 +112,7 @@ type Stepper struct {
 	destAt  []uint32
 	destGen uint32
 
-	beat   []int32  // box.put's offers that beat their candidates
-	extLvl []uint16 // offer's levels of exts (offerSink)
+	beat []int32 // box.put's offers that beat their candidates
 }
 
 // gathered identifies the offers Stepper.gather read: the shard (its first position

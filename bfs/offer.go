@@ -41,44 +41,33 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 }
 
 // offerSink is where offer writes its lists: appended to v and c, which the rounds
-// engine reuses from step to step (Offer: fresh ones), less the offers that levels
-// rule out (nil: none).
+// engine reuses from step to step (Offer: fresh ones), less the offers a floor rules
+// out (nil: none).
 type offerSink struct {
 	v []int32
 	c []Cand
-	l *levels
+	f *floor
 }
 
-// levels are the rounds engine's candidates' values by position, coarsely: a
-// monotone map of each value to 16 bits (q), kept in one array of 2 bytes a vertex
-// that stays in cache, where the values (8 bytes a vertex, by shard) would not. Every
-// shard settles before any offers, so a sender reads its destinations' levels of this
-// round, and an offer whose level is above its vertex's has a value above its
-// candidate's: box.put would drop it on that comparison alone (most offers, on a
-// graph without locality). Beam's senders cannot see the destinations and send
-// them all; the boxes, and so the result, are the same.
-type levels struct {
-	at        []uint16 // by position
-	lo, scale float64  // q maps [lo, lo + 65535/scale] onto [0, 65535]
-}
-
-// q is v's level: x ≤ y implies q(x) ≤ q(y) (each step rounds monotonically), so
-// q(x) > q(y) implies x > y.
-func (l *levels) q(v float64) uint16 {
-	x := (v - l.lo) * l.scale
-	switch {
-	case x <= 0:
-		return 0
-	case x >= 65535:
-		return 65535
-	}
-	return uint16(x)
+// floor is what the rounds engine's senders know of their destinations in a round:
+// every shard settles before any offers, so the least value any extension of the
+// round can have (at, Step of the least changed candidate's: Step is monotone) is
+// known, and so is which vertices' candidates are below it (below, a bit by
+// position). An offer to one of those has a value above its candidate's, and
+// box.put would drop it on that comparison alone: on a graph without locality, most
+// offers (the round's frontier offering back to vertices it came from). The bits,
+// an eighth of a byte a vertex, stay in cache, where the values would not. Beam's
+// senders cannot see their destinations and send these offers; the boxes, and so the
+// result, are the same.
+type floor struct {
+	at    float64
+	below []uint64
 }
 
 // offer is Offer on the offers in s.recv, s.recvSet (gather or useBox),
 // for the changed vertices marked in changed, into sink.
 func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64, sink *offerSink) (out []Offers, arcs int) {
-	count, arcs := s.collect(cut, cur, changed, sink.l)
+	count, arcs := s.collect(cut, cur, changed, sink.f)
 	if count == 0 {
 		return nil, arcs
 	}
@@ -90,14 +79,6 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64, sink *offerSink)
 	n := len(sink.v)
 	vs, cs := sink.v[:n+count], sink.c[:n+count]
 	best, exts, offered := s.best, s.exts, s.offered
-	var lvl []uint16 // by ext: its level
-	if sink.l != nil {
-		s.extLvl = slices.Grow(s.extLvl[:0], len(exts))[:len(exts)]
-		lvl = s.extLvl
-		for e := range exts {
-			lvl[e] = sink.l.q(exts[e].Value)
-		}
-	}
 	// Destination by destination (each one run of foreign numbers), the offered
 	// foreign vertices in ascending order.
 	for k, t := range cut.To {
@@ -113,11 +94,7 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64, sink *offerSink)
 			}
 			for ; m != 0; m &= m - 1 {
 				f := wd<<6 + bits.TrailingZeros64(m)
-				w, e := cut.Foreign[f], best[f]
-				if lvl != nil && lvl[e] > sink.l.at[w] {
-					continue
-				}
-				vs[n], cs[n] = w, exts[e]
+				vs[n], cs[n] = cut.Foreign[f], exts[best[f]]
 				n++
 			}
 		}
@@ -133,7 +110,7 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64, sink *offerSink)
 // foreign vertex (marked in s.offered, its index in s.exts in s.best) over the changed
 // vertices marked in changed. count is the foreign vertices offered anything, arcs
 // the cut arcs of the changed vertices.
-func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64, l *levels) (count, arcs int) {
+func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64, fl *floor) (count, arcs int) {
 	nf := len(cut.Foreign)
 	if nf == 0 {
 		return 0, 0
@@ -150,7 +127,7 @@ func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64, l *levels) (co
 	for wd, m := range changed {
 		for ; m != 0; m &= m - 1 {
 			i := int32(wd<<6 + bits.TrailingZeros64(m))
-			count, arcs = s.offerOne(cut, cur, i, count, arcs, l)
+			count, arcs = s.offerOne(cut, cur, i, count, arcs, fl)
 		}
 	}
 	return count, arcs
@@ -160,7 +137,7 @@ func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64, l *levels) (co
 // Extend(cur[i]) to its foreign neighbours (marked in s.offered, the least in
 // s.best), but to the one knownBounds rules out; count is the foreign vertices
 // offered anything so far.
-func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int, l *levels) (int, int) {
+func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int, fl *floor) (int, int) {
 	fs := cut.Of(i)
 	if len(fs) == 0 {
 		return count, arcs
@@ -173,19 +150,28 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int, l *le
 	e := int32(len(s.exts))
 	s.exts = append(s.exts, ext)
 	sole := int32(-1) // the foreign vertex whose candidate is known to be at most s.recv[i]
-	// Where levels tell ext from s.recv[i] (most vertices), offer's check of the
-	// destination's level drops the offer to w too, with no search of fs.
-	if t := s.recv[i].from; (l == nil || l.q(ext.Value) <= l.q(s.recv[i].c.Value)) && t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i].c) {
+	// Where s.recv[i] is below the floor (most vertices), so is the candidate of the
+	// vertex w that offered it (Extend never precedes its argument): the floor drops
+	// the offer to w too, with no search of fs.
+	if t := s.recv[i].from; (fl == nil || s.recv[i].c.Value >= fl.at) && t >= 0 && t != cut.Self && s.recvSet[i>>6]&(1<<(i&63)) != 0 && !s.before(&ext, &s.recv[i].c) {
 		if k := s.dest(cut, t); k >= 0 {
 			if w, ok := soleIn(fs, cut.ToOff[k], cut.ToOff[k+1]); ok {
 				sole = w
 			}
 		}
 	}
+	var below []uint64 // by position (ats): ext does not beat those vertices' candidates
+	var ats []int32
+	if fl != nil {
+		below, ats = fl.below, cut.ArcAt[cut.Off[i]:cut.Off[i+1]]
+	}
 	best, offered := s.best, s.offered // best[w] indexes s.exts: 4 bytes a slot, not a Cand
-	for _, w := range fs {
+	for j, w := range fs {
 		if w == sole {
 			continue // w's candidate is s.recv[i] or better already
+		}
+		if below != nil && below[ats[j]>>6]>>(ats[j]&63)&1 != 0 {
+			continue // w's candidate's value is below ext's
 		}
 		bit := uint64(1) << (w & 63)
 		if offered[w>>6]&bit == 0 {

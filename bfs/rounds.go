@@ -2,6 +2,7 @@ package bfs
 
 import (
 	"context"
+	"math/bits"
 	"runtime"
 	"slices"
 
@@ -112,10 +113,6 @@ func (e Rounds) start(ctx context.Context, in *Instance, one bool) (*roundState,
 		rs.g = rl.g
 	}
 	minA := rs.seed(in)
-	rs.lvl = levels{at: make([]uint16, l.N), lo: minA, scale: 65535 / max(rs.p.Top()-minA, 1e-300)}
-	for i := range rs.lvl.at {
-		rs.lvl.at[i] = 65535 // None's value, the top
-	}
 	if err := rs.prepare(ctx, in); err != nil {
 		return nil, 0, err
 	}
@@ -141,7 +138,7 @@ type roundState struct {
 	sent     []int64    // offers sent, by worker
 	steppers []*Stepper
 	sinks    []offerSink // by worker: the lists its shards offered in a step
-	lvl      levels      // the candidates' values, coarsely, by position (offerSink)
+	floor    floor       // the round's least offer and the vertices below it (offerSink)
 	hitBy    [][]int32   // the hitting set's vertices by shard, ascending, in rs.g's positions
 	poneBy   [][]float64 // their p_one
 }
@@ -179,7 +176,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 	rs.sinks = make([]offerSink, rs.w)
 	for i := range rs.steppers {
 		rs.steppers[i] = rs.p.NewStepper()
-		rs.sinks[i] = offerSink{l: &rs.lvl}
+		rs.sinks[i] = offerSink{f: &rs.floor}
 	}
 	cache := in.cuts
 	if cache == nil {
@@ -212,7 +209,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 			return nil
 		}
 		var err error
-		rs.cuts[s], err = rs.steppers[worker].NewCut(rs.l, rs.shards[s])
+		rs.cuts[s], err = rs.steppers[worker].cs.cut(rs.l, rs.shards[s], true)
 		return err
 	})
 	if err == nil && fresh {
@@ -260,6 +257,8 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 		if err := rs.settle(ctx, rs.boxes[read]); err != nil {
 			return err
 		}
+		rs.raiseFloor()
+		held, from := 0, 0 // offers not merged yet, of shards [from, lo)
 		for lo := 0; lo < k; {
 			hi, arcs := lo, 0
 			for ; hi < k; hi++ {
@@ -272,11 +271,23 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 			if err := rs.step(ctx, lo, hi, rs.boxes[read]); err != nil {
 				return err
 			}
-			if err := rs.merge(ctx, lo, hi, rs.boxes[1-read]); err != nil {
+			for _, sent := range rs.pending[lo:hi] {
+				for _, o := range sent {
+					held += o.Len()
+				}
+			}
+			lo = hi
+			if held < roundStepArcs && lo < k {
+				continue // merged with the next steps' offers
+			}
+			if err := rs.merge(ctx, from, lo, rs.boxes[1-read]); err != nil {
 				return err
 			}
-			clear(rs.pending[lo:hi]) // merged: garbage now, not held until the next round
-			lo = hi
+			clear(rs.pending[from:lo]) // merged: garbage now, not held until the next round
+			for i := range rs.sinks {  // and their arrays free
+				rs.sinks[i].v, rs.sinks[i].c = rs.sinks[i].v[:0], rs.sinks[i].c[:0]
+			}
+			held, from = 0, lo
 		}
 		run.Rounds++
 		read = 1 - read
@@ -312,22 +323,44 @@ func (rs *roundState) settle(ctx context.Context, in []box) error {
 		words := (rs.shards[s].Len() + 63) / 64
 		rs.changed[s] = slices.Grow(rs.changed[s], words)[:words]
 		copy(rs.changed[s], st.settled) // what settle changed
-		lo := rs.shards[s].Lo
 		for _, i := range changed {
 			rs.val[s][i] = rs.cur[s][i].Value
-			rs.lvl.at[lo+i] = rs.lvl.q(rs.val[s][i])
 			rs.scans[s] += int64(len(rs.shards[s].Neighbours(int(i))))
 		}
 		return nil
 	})
 }
 
+// raiseFloor sets rs.floor for the offers of the round whose Settles just ran: at,
+// Step of the least candidate any shard changed (the top where none did), and the
+// vertices whose candidates are below it.
+func (rs *roundState) raiseFloor() {
+	least := rs.p.Top()
+	for s, words := range rs.changed {
+		for wd, m := range words {
+			for ; m != 0; m &= m - 1 {
+				least = min(least, rs.val[s][wd<<6+bits.TrailingZeros64(m)])
+			}
+		}
+	}
+	fl := &rs.floor
+	fl.at = rs.p.Step(least)
+	fl.below = slices.Grow(fl.below[:0], (int(rs.l.N)+63)/64)[:(int(rs.l.N)+63)/64]
+	clear(fl.below)
+	for s, vals := range rs.val {
+		lo, _ := rs.l.Range(int32(s))
+		for i, v := range vals {
+			if v < fl.at {
+				p := lo + int32(i)
+				fl.below[p>>6] |= 1 << (p & 63)
+			}
+		}
+	}
+}
+
 // step has shards [lo, hi) offer their changed vertices' extensions, on the offers
 // they settled on, keeps what each offers in rs.pending[s] and empties their boxes.
 func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
-	for i := range rs.sinks { // the last step's lists are merged: their arrays are free
-		rs.sinks[i].v, rs.sinks[i].c = rs.sinks[i].v[:0], rs.sinks[i].c[:0]
-	}
 	return strided(ctx, rs.w, hi-lo, func(worker, j int) error {
 		s := lo + j
 		rs.pending[s] = nil
