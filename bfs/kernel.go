@@ -113,6 +113,7 @@ type Stepper struct {
 	destGen uint32
 
 	beat []int32 // box.put's offers that beat their candidates
+	keep []int32 // aboveFloor's
 }
 
 // gathered identifies the offers Stepper.gather read: the shard (its first position

@@ -160,18 +160,13 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int, fl *f
 			}
 		}
 	}
-	var below []uint64 // by position (ats): ext does not beat those vertices' candidates
-	var ats []int32
 	if fl != nil {
-		below, ats = fl.below, cut.ArcAt[cut.Off[i]:cut.Off[i+1]]
+		fs = s.aboveFloor(fs, cut.ArcAt[cut.Off[i]:cut.Off[i+1]], fl.below)
 	}
 	best, offered := s.best, s.offered // best[w] indexes s.exts: 4 bytes a slot, not a Cand
-	for j, w := range fs {
+	for _, w := range fs {
 		if w == sole {
 			continue // w's candidate is s.recv[i] or better already
-		}
-		if below != nil && below[ats[j]>>6]>>(ats[j]&63)&1 != 0 {
-			continue // w's candidate's value is below ext's
 		}
 		bit := uint64(1) << (w & 63)
 		if offered[w>>6]&bit == 0 {
@@ -183,6 +178,19 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int, fl *f
 		}
 	}
 	return count, arcs
+}
+
+// aboveFloor is fs (foreign numbers) less those whose positions (at) are marked
+// below: one load and no branch an arc (most are dropped, at random).
+func (s *Stepper) aboveFloor(fs, at []int32, below []uint64) []int32 {
+	keep := slices.Grow(s.keep[:0], len(fs))[:len(fs)]
+	n := 0
+	for j, p := range at[:len(fs)] {
+		keep[n] = fs[j]
+		n += int(below[p>>6]>>(p&63)&1 ^ 1)
+	}
+	s.keep = keep
+	return keep[:n]
 }
 
 // knownBounds (Offer's pruning, doc.go invariant 8): the least offer c a vertex x of
