@@ -183,13 +183,15 @@ func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int, fl *f
 // aboveFloor is fs (foreign numbers) less those whose positions (at) are marked
 // below: one load and no branch an arc (most are dropped, at random).
 func (s *Stepper) aboveFloor(fs, at []int32, below []uint64) []int32 {
-	keep := slices.Grow(s.keep[:0], len(fs))[:len(fs)]
+	if cap(s.keep) < len(fs) {
+		s.keep = make([]int32, len(fs))
+	}
+	keep := s.keep[:len(fs)]
 	n := 0
 	for j, p := range at[:len(fs)] {
 		keep[n] = fs[j]
 		n += int(below[p>>6]>>(p&63)&1 ^ 1)
 	}
-	s.keep = keep
 	return keep[:n]
 }
 

@@ -258,36 +258,8 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 			return err
 		}
 		rs.raiseFloor()
-		held, from := 0, 0 // offers not merged yet, of shards [from, lo)
-		for lo := 0; lo < k; {
-			hi, arcs := lo, 0
-			for ; hi < k; hi++ {
-				a := rs.cuts[hi].Arcs()
-				if hi-lo >= rs.w && arcs+a > roundStepArcs {
-					break
-				}
-				arcs += a
-			}
-			if err := rs.step(ctx, lo, hi, rs.boxes[read]); err != nil {
-				return err
-			}
-			for _, sent := range rs.pending[lo:hi] {
-				for _, o := range sent {
-					held += o.Len()
-				}
-			}
-			lo = hi
-			if held < roundStepArcs && lo < k {
-				continue // merged with the next steps' offers
-			}
-			if err := rs.merge(ctx, from, lo, rs.boxes[1-read]); err != nil {
-				return err
-			}
-			clear(rs.pending[from:lo]) // merged: garbage now, not held until the next round
-			for i := range rs.sinks {  // and their arrays free
-				rs.sinks[i].v, rs.sinks[i].c = rs.sinks[i].v[:0], rs.sinks[i].c[:0]
-			}
-			held, from = 0, lo
+		if err := rs.offerAll(ctx, read); err != nil {
+			return err
 		}
 		run.Rounds++
 		read = 1 - read
@@ -296,6 +268,41 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 			run.Offers += n
 		}
 	}
+}
+
+// offerAll has every shard offer, in steps of at most roundStepArcs cut arcs (and at
+// least rs.w shards), and merges the offers into the boxes of the round after read
+// once the next step could take those not merged yet past roundStepArcs: so most
+// rounds merge once, and the lists held never exceed roundStepArcs offers (one a
+// cut arc at most).
+func (rs *roundState) offerAll(ctx context.Context, read int) error {
+	held, from := 0, 0 // offers not merged yet, of shards [from, lo)
+	for lo := 0; lo < rs.k; {
+		hi, arcs := lo, 0
+		for ; hi < rs.k; hi++ {
+			a := rs.cuts[hi].Arcs()
+			if hi-lo >= rs.w && arcs+a > roundStepArcs {
+				break
+			}
+			arcs += a
+		}
+		if held > 0 && held+arcs > roundStepArcs {
+			if err := rs.merge(ctx, from, lo, rs.boxes[1-read]); err != nil {
+				return err
+			}
+			held, from = 0, lo
+		}
+		if err := rs.step(ctx, lo, hi, rs.boxes[read]); err != nil {
+			return err
+		}
+		for _, sent := range rs.pending[lo:hi] {
+			for _, o := range sent {
+				held += o.Len()
+			}
+		}
+		lo = hi
+	}
+	return rs.merge(ctx, from, rs.k, rs.boxes[1-read])
 }
 
 // roundStepArcs bounds the cut arcs of the shards one step of a round offers over:
@@ -380,7 +387,7 @@ func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
 // it in sender order (each sender's lists are sorted by destination: one cursor a
 // sender), so a box has one writer and its offers arrive together.
 func (rs *roundState) merge(ctx context.Context, lo, hi int, out []box) error {
-	return strided(ctx, rs.w, rs.w, func(worker, _ int) error {
+	err := strided(ctx, rs.w, rs.w, func(worker, _ int) error {
 		st := rs.steppers[worker]
 		cursor := make([]int, hi-lo)
 		for d := worker; d < rs.k; d += rs.w {
@@ -404,6 +411,11 @@ func (rs *roundState) merge(ctx context.Context, lo, hi int, out []box) error {
 		}
 		return nil
 	})
+	clear(rs.pending[lo:hi])  // merged: garbage now, not held until the next round
+	for i := range rs.sinks { // and their arrays free for the next step
+		rs.sinks[i].v, rs.sinks[i].c = rs.sinks[i].v[:0], rs.sinks[i].c[:0]
+	}
+	return err
 }
 
 // field lays the shards' final candidates out as the pass's field over the
