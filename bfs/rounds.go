@@ -34,6 +34,8 @@ type Rounds struct {
 	ShardSize int
 	Workers   int
 	Relabel   string
+
+	noFloor bool // tests: senders do not drop what the floor rules out (offer.go, floor)
 }
 
 // layout is the shards of n vertices: ShardSize each, or DefaultShardSize when none
@@ -108,7 +110,7 @@ func (e Rounds) start(ctx context.Context, in *Instance, one bool) (*roundState,
 	if err != nil {
 		return nil, 0, err
 	}
-	rs := &roundState{p: NewPass(in.Pair, one), l: l, k: l.Shards(), w: w, g: in.G, rl: rl}
+	rs := &roundState{p: NewPass(in.Pair, one), l: l, k: l.Shards(), w: w, g: in.G, rl: rl, noFloor: e.noFloor}
 	if rl.g != nil {
 		rs.g = rl.g
 	}
@@ -139,6 +141,7 @@ type roundState struct {
 	steppers []*Stepper
 	sinks    []offerSink // by worker: the lists its shards offered in a step
 	floor    floor       // the round's least offer and the vertices below it (offerSink)
+	noFloor  bool        // Rounds.noFloor
 	hitBy    [][]int32   // the hitting set's vertices by shard, ascending, in rs.g's positions
 	poneBy   [][]float64 // their p_one
 }
@@ -176,7 +179,9 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 	rs.sinks = make([]offerSink, rs.w)
 	for i := range rs.steppers {
 		rs.steppers[i] = rs.p.NewStepper()
-		rs.sinks[i] = offerSink{f: &rs.floor}
+		if !rs.noFloor {
+			rs.sinks[i].f = &rs.floor
+		}
 	}
 	cache := in.cuts
 	if cache == nil {

@@ -58,9 +58,11 @@ const (
 	roundsBytesPerVertex   = roundsPassBytesPerVertex + 16 + 65
 	roundsStepBytes        = 28 << 22
 	roundsOfferBytesPerRow = 2 * 28
-	// ...and the cuts, built once per instance: each cut arc's foreign number and
-	// at most one foreign vertex for it, 4 + 4 bytes, 2 arcs a row.
-	roundsBytesPerRow = 2 * (4 + 4)
+	// ...and the cuts, built once per instance: each cut arc's foreign number, its
+	// position (bfs.Cut.ArcAt, which the senders read the floor by) and at most one
+	// foreign vertex for it, 4 + 4 + 4 bytes, 2 arcs a row. (The floor itself is a
+	// bit a vertex.)
+	roundsBytesPerRow = 2 * (4 + 4 + 4)
 	// rounds with relabel other than none (bfs.Rounds.Relabel; auto is modelled as
 	// if it renamed) also holds the renamed graph beside the instance's: its Adj (8
 	// bytes a row, as adjBytesPerRow) and Off (8 a vertex), and the permutation both
