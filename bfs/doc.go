@@ -61,6 +61,9 @@
 //     the least offer that beats its candidate and, of equal ones, the lowest
 //     sender: what Settle would seed from and Offer read its bounds from, had they
 //     read the lists; they read the box in place, in memory by vertex, not by arc.
+//     Its senders also drop the offers to vertices whose candidates are below the
+//     round's floor (offer.go, floor: Step of the least candidate the round
+//     changed), which the merge would drop on their value: the boxes are the same.
 //  9. Rounds may cut a renaming of the graph into shards (Rounds.Relabel, relabel.go:
 //     breadth-first order, graph invariant 6) and returns the same field bit for bit
 //     as without it: a candidate's Bind is always the binding vertex's position in the

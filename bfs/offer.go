@@ -55,10 +55,10 @@ type offerSink struct {
 // known, and so is which vertices' candidates are below it (below, a bit by
 // position). An offer to one of those has a value above its candidate's, and
 // box.put would drop it on that comparison alone: on a graph without locality, most
-// offers (the round's frontier offering back to vertices it came from). The bits,
-// an eighth of a byte a vertex, stay in cache, where the values would not. Beam's
-// senders cannot see their destinations and send these offers; the boxes, and so the
-// result, are the same.
+// offers (the frontier offering to vertices earlier rounds already reached). The
+// bits, an eighth of a byte a vertex, mostly stay in cache, where the values (8
+// bytes a vertex) did not. Beam's senders cannot see their destinations and send
+// these offers; the boxes, and so the result, are the same (TestRoundsFloorChangesNoResult).
 type floor struct {
 	at    float64
 	below []uint64

@@ -139,7 +139,7 @@ type roundState struct {
 	pending  [][]Offers // what each shard of a round's step offered, until merged
 	sent     []int64    // offers sent, by worker
 	steppers []*Stepper
-	sinks    []offerSink // by worker: the lists its shards offered in a step
+	sinks    []offerSink // by worker: the lists its shards offered since the last merge
 	floor    floor       // the round's least offer and the vertices below it (offerSink)
 	noFloor  bool        // Rounds.noFloor
 	hitBy    [][]int32   // the hitting set's vertices by shard, ascending, in rs.g's positions
@@ -277,9 +277,9 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 
 // offerAll has every shard offer, in steps of at most roundStepArcs cut arcs (and at
 // least rs.w shards), and merges the offers into the boxes of the round after read
-// once the next step could take those not merged yet past roundStepArcs: so most
-// rounds merge once, and the lists held never exceed roundStepArcs offers (one a
-// cut arc at most).
+// before a step could take those not merged yet past roundStepArcs (a step sends at
+// most one offer a cut arc): the lists held stay within roundStepArcs offers, and
+// a round whose offers the floor thinned merges less often than once a step.
 func (rs *roundState) offerAll(ctx context.Context, read int) error {
 	held, from := 0, 0 // offers not merged yet, of shards [from, lo)
 	for lo := 0; lo < rs.k; {
@@ -310,9 +310,8 @@ func (rs *roundState) offerAll(ctx context.Context, read int) error {
 	return rs.merge(ctx, from, rs.k, rs.boxes[1-read])
 }
 
-// roundStepArcs bounds the cut arcs of the shards one step of a round offers over:
-// their offers (at most one a cut arc, 28 bytes each: 112 MiB) are held until the
-// step's merge. A destination's box then takes a thousand offers or more at once on
+// roundStepArcs bounds the cut arcs of the shards one step of a round offers over,
+// and the offers held until a merge (offerAll; 28 bytes each: 112 MiB). A destination's box then takes a thousand offers or more at once on
 // large uniform graphs, not a few dozen from each sender in turn. 2^24 held 4.9 GiB
 // at 10^8 edges and 2^22 4.5, for the same CPU (docs/BEAM.md).
 const roundStepArcs = 1 << 22
@@ -357,7 +356,8 @@ func (rs *roundState) raiseFloor() {
 	}
 	fl := &rs.floor
 	fl.at = rs.p.Step(least)
-	fl.below = slices.Grow(fl.below[:0], (int(rs.l.N)+63)/64)[:(int(rs.l.N)+63)/64]
+	words := (int(rs.l.N) + 63) / 64
+	fl.below = slices.Grow(fl.below[:0], words)[:words]
 	clear(fl.below)
 	for s, vals := range rs.val {
 		lo, _ := rs.l.Range(int32(s))
