@@ -130,33 +130,27 @@ func TestRoundsFloorDropsOffersBack(t *testing.T) {
 // The rounds engine's cuts keep each cut arc's position (Cut.ArcAt), which the floor
 // is read by; Beam's (NewCut) do not.
 func TestCutArcPositions(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 2))
-	for k := range 40 {
-		n := 1 + r.IntN(200)
-		var e [][2]int32
-		for range r.IntN(4 * n) {
-			e = append(e, [2]int32{int32(r.IntN(n)), int32(r.IntN(n))})
-		}
-		g := testgraph.FromEdges(n, e)
+	forInstances(t, 100, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
+		n := in.G.N()
 		l, _ := graph.NewLayout(n, 1+r.IntN(n+5))
 		var cs cutScratch
 		for s := range int32(l.Shards()) {
-			sh := g.ShardOf(l, s)
+			sh := in.G.ShardOf(l, s)
 			cut, err := cs.cut(l, sh, true)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(cut.ArcAt) != len(cut.Arc) {
-				t.Fatalf("graph %d shard %d: %d positions for %d arcs", k, s, len(cut.ArcAt), len(cut.Arc))
+				t.Fatalf("%s shard %d: %d positions for %d arcs", name, s, len(cut.ArcAt), len(cut.Arc))
 			}
 			for j, f := range cut.Arc {
 				if cut.ArcAt[j] != cut.Foreign[f] {
-					t.Fatalf("graph %d shard %d arc %d: position %d, foreign vertex %d", k, s, j, cut.ArcAt[j], cut.Foreign[f])
+					t.Fatalf("%s shard %d arc %d: position %d, foreign vertex %d", name, s, j, cut.ArcAt[j], cut.Foreign[f])
 				}
 			}
 			if plain, _ := NewCut(l, sh); plain.ArcAt != nil {
-				t.Fatalf("graph %d shard %d: NewCut kept positions", k, s)
+				t.Fatalf("%s shard %d: NewCut kept positions", name, s)
 			}
 		}
-	}
+	})
 }
