@@ -24,7 +24,9 @@ type Cut struct {
 	ToOff   []int32 // Foreign[ToOff[k]:ToOff[k+1]] lie in shard To[k]
 	Off     []int32 // the shard's i-th vertex's cut arcs are Arc[Off[i]:Off[i+1]]
 	Arc     []int32 // foreign numbers, ascending per vertex (as the CSR lists are)
-	ArcAt   []int32 // the positions of Arc's vertices (Foreign[Arc[j]]): the rounds engine's cuts only, else nil
+	// The positions of Arc's vertices (Foreign[Arc[j]]), which the rounds engine's
+	// senders read its floor by (offer.go); nil in NewCut's cuts (Beam's).
+	ArcAt []int32
 }
 
 // Arcs is the number of cut arcs leaving the shard.
@@ -54,8 +56,9 @@ func NewCut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
 	return s.cut(l, sh, false)
 }
 
-// NewCut is the package-level NewCut with the Stepper's scratch (the rounds engine
-// builds every shard's Cut once, on its workers).
+// NewCut is the package-level NewCut with the Stepper's scratch, reused from shard
+// to shard (the rounds engine builds its cuts so, with their arcs' positions too:
+// cutScratch.cut).
 func (s *Stepper) NewCut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
 	return s.cs.cut(l, sh, false)
 }

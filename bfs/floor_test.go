@@ -12,13 +12,14 @@ import (
 
 // The floor (offer.go) only drops offers box.put would drop: with and without it the
 // rounds engine reaches the same field, bit for bit, in the same number of rounds, and
-// sends no more offers.
+// sends no more offers. With the floor, the steps are a few cut arcs, so most rounds
+// merge their offers several times (offerAll).
 func TestRoundsFloorChangesNoResult(t *testing.T) {
 	ctx := context.Background()
 	forInstances(t, 600, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
 		for _, one := range []bool{false, true} {
 			size := 1 + r.IntN(8)
-			got, run, err := Rounds{ShardSize: size, Workers: 2}.PassRounds(ctx, in, one)
+			got, run, err := Rounds{ShardSize: size, Workers: 2, stepArcs: 1 + r.IntN(4)}.PassRounds(ctx, in, one)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -37,8 +38,10 @@ func TestRoundsFloorChangesNoResult(t *testing.T) {
 	})
 }
 
-// After each round's Settles the floor is Step of the least candidate they changed,
-// and exactly the vertices whose candidates are below it are marked.
+// After each round's Settles the floor is Step of the least candidate they changed
+// among vertices with cut arcs, and exactly the vertices whose candidates are below
+// it are marked; a round whose changed vertices have fewer cut arcs than an eighth of
+// the vertices has none.
 func TestRaiseFloor(t *testing.T) {
 	ctx := context.Background()
 	forInstances(t, 300, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
@@ -47,18 +50,30 @@ func TestRaiseFloor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for read, round := 0, 1; active(rs.boxes[read]); read, round = 1-read, round+1 {
+			for read, round := 0, 1; rs.active(read); read, round = 1-read, round+1 {
 				if err := rs.settle(ctx, rs.boxes[read]); err != nil {
 					t.Fatal(err)
 				}
 				rs.raiseFloor()
-				least := rs.p.Top()
+				least, arcs := rs.p.Top(), 0
 				for s, words := range rs.changed {
-					for i := range 64 * len(words) {
-						if words[i>>6]>>(i&63)&1 != 0 {
-							least = min(least, rs.cur[s][i].Value)
+					for i := range int32(64 * len(words)) {
+						if words[i>>6]>>(i&63)&1 == 0 {
+							continue
+						}
+						if a := len(rs.cuts[s].Of(i)); a > 0 {
+							least, arcs = min(least, rs.cur[s][i].Value), arcs+a
 						}
 					}
+				}
+				if on := arcs >= in.G.N()/8; rs.floor.on != on {
+					t.Fatalf("%s Pass %v round %d: floor set %v with %d changed cut arcs of %d vertices", name, one, round, rs.floor.on, arcs, in.G.N())
+				}
+				if !rs.floor.on {
+					if err := rs.offerAll(ctx, read); err != nil {
+						t.Fatal(err)
+					}
+					continue
 				}
 				if want := rs.p.Step(least); math.Float64bits(rs.floor.at) != math.Float64bits(want) {
 					t.Fatalf("%s Pass %v round %d: floor %v, want Step(%v) = %v", name, one, round, rs.floor.at, least, want)
@@ -79,15 +94,6 @@ func TestRaiseFloor(t *testing.T) {
 			}
 		}
 	})
-}
-
-func active(boxes []box) bool {
-	for s := range boxes {
-		if boxes[s].n > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // On a graph without locality whose hitting set shares one p_one, the round after

@@ -99,7 +99,7 @@ type Stepper struct {
 	recv             []held
 	offered, recvSet []uint64
 	gathered         gathered // what recv holds
-	recvBeats        bool     // every offer in recv beats its vertex's candidate (a box's)
+	recvBeats        bool     // recv's offers beat their candidates before settle (a box's: useBox)
 	cs               cutScratch
 
 	// gather's own arrays, which recv and recvSet are unless they are a box's

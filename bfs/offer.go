@@ -37,16 +37,7 @@ func (s *Stepper) Offer(cut *Cut, cur []Cand, changed []int32, in []Offers) (out
 	for _, i := range changed {
 		s.changed[i>>6] |= 1 << (i & 63)
 	}
-	return s.offer(cut, cur, s.changed, &offerSink{})
-}
-
-// offerSink is where offer writes its lists: appended to v and c, which the rounds
-// engine reuses from step to step (Offer: fresh ones), less the offers a floor rules
-// out (nil: none).
-type offerSink struct {
-	v []int32
-	c []Cand
-	f *floor
+	return s.offer(cut, cur, s.changed, nil)
 }
 
 // floor is what the rounds engine's senders know of their destinations in a round:
@@ -60,25 +51,29 @@ type offerSink struct {
 // bytes a vertex) did not. Beam's senders cannot see their destinations and send
 // these offers; the boxes, and so the result, are the same (TestRoundsFloorChangesNoResult).
 type floor struct {
+	on    bool // set for this round (roundState.raiseFloor)
 	at    float64
 	below []uint64
 }
 
-// offer is Offer on the offers in s.recv, s.recvSet (gather or useBox),
-// for the changed vertices marked in changed, into sink.
-func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64, sink *offerSink) (out []Offers, arcs int) {
-	count, arcs := s.collect(cut, cur, changed, sink.f)
+// use is f where it is set for the round, else nil (no offer dropped).
+func (f *floor) use() *floor {
+	if !f.on {
+		return nil
+	}
+	return f
+}
+
+// offer is Offer on the offers in s.recv, s.recvSet (gather or useBox), for the
+// changed vertices marked in changed, less what fl rules out (nil: nothing).
+func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64, fl *floor) (out []Offers, arcs int) {
+	count, arcs := s.collect(cut, cur, changed, fl)
 	if count == 0 {
 		return nil, arcs
 	}
-	if cap(sink.v)-len(sink.v) < count {
-		// A new array, not a copy: the lists already in the old one stay there.
-		size := max(count, 2*cap(sink.v))
-		sink.v, sink.c = make([]int32, 0, size), make([]Cand, 0, size)
-	}
-	n := len(sink.v)
-	vs, cs := sink.v[:n+count], sink.c[:n+count]
+	vs, cs := make([]int32, count), make([]Cand, count)
 	best, exts, offered := s.best, s.exts, s.offered
+	n := 0
 	// Destination by destination (each one run of foreign numbers), the offered
 	// foreign vertices in ascending order.
 	for k, t := range cut.To {
@@ -102,7 +97,6 @@ func (s *Stepper) offer(cut *Cut, cur []Cand, changed []uint64, sink *offerSink)
 			out = append(out, Offers{To: t, From: cut.Self, V: vs[start:n:n], C: cs[start:n:n]})
 		}
 	}
-	sink.v, sink.c = vs[:n], cs[:n]
 	return out, arcs
 }
 
@@ -135,8 +129,8 @@ func (s *Stepper) collect(cut *Cut, cur []Cand, changed []uint64, fl *floor) (co
 
 // offerOne is Offer's work for changed vertex i: it counts i's cut arcs and offers
 // Extend(cur[i]) to its foreign neighbours (marked in s.offered, the least in
-// s.best), but to the one knownBounds rules out; count is the foreign vertices
-// offered anything so far.
+// s.best), but to the one knownBounds rules out and those below fl; count is the
+// foreign vertices offered anything so far.
 func (s *Stepper) offerOne(cut *Cut, cur []Cand, i int32, count, arcs int, fl *floor) (int, int) {
 	fs := cut.Of(i)
 	if len(fs) == 0 {

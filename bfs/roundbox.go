@@ -95,7 +95,8 @@ func (b *box) empty() {
 // (the shard's own seeds carry its own number, which Offer's known bounds skip as
 // they skip gather's −1). Each of its offers beat its vertex's candidate when put,
 // and the candidates have not changed since (Rounds settles every shard, then merges
-// the round's offers), so settle does not compare them again.
+// the round's offers), so settle does not compare them again (recvBeats; Offer,
+// which reads the box after settle, does not look at it).
 func (s *Stepper) useBox(b *box) {
 	s.recv, s.recvSet, s.recvBeats = b.c, b.set, true
 	s.gathered = gathered{lo: -1} // nothing gather read

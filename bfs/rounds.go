@@ -2,7 +2,6 @@ package bfs
 
 import (
 	"context"
-	"math/bits"
 	"runtime"
 	"slices"
 
@@ -35,7 +34,10 @@ type Rounds struct {
 	Workers   int
 	Relabel   string
 
-	noFloor bool // tests: senders do not drop what the floor rules out (offer.go, floor)
+	// Tests only: senders do not drop what the floor rules out (offer.go, floor); the
+	// steps' bound instead of roundStepArcs.
+	noFloor  bool
+	stepArcs int
 }
 
 // layout is the shards of n vertices: ShardSize each, or DefaultShardSize when none
@@ -67,7 +69,7 @@ func (e Rounds) Pass(ctx context.Context, in *Instance, one bool) (*Field, error
 type RoundsRun struct {
 	Rounds int   // rounds in which some shard settled (the first is seeded by the hitting set)
 	Bound  int   // the a-priori bound in hops (Pass.Depth of the smallest source value)
-	Offers int64 // candidates sent between shards, all rounds
+	Offers int64 // candidates sent between shards, all rounds (after the floor: Beam's senders send more)
 }
 
 // PassRounds is Pass that also reports the number of rounds.
@@ -110,7 +112,10 @@ func (e Rounds) start(ctx context.Context, in *Instance, one bool) (*roundState,
 	if err != nil {
 		return nil, 0, err
 	}
-	rs := &roundState{p: NewPass(in.Pair, one), l: l, k: l.Shards(), w: w, g: in.G, rl: rl, noFloor: e.noFloor}
+	rs := &roundState{p: NewPass(in.Pair, one), l: l, k: l.Shards(), w: w, g: in.G, rl: rl, noFloor: e.noFloor, stepArcs: roundStepArcs}
+	if e.stepArcs > 0 {
+		rs.stepArcs = e.stepArcs
+	}
 	if rl.g != nil {
 		rs.g = rl.g
 	}
@@ -139,9 +144,11 @@ type roundState struct {
 	pending  [][]Offers // what each shard of a round's step offered, until merged
 	sent     []int64    // offers sent, by worker
 	steppers []*Stepper
-	sinks    []offerSink // by worker: the lists its shards offered since the last merge
-	floor    floor       // the round's least offer and the vertices below it (offerSink)
+	floor    floor       // a bound below the round's offers and the vertices below it
 	noFloor  bool        // Rounds.noFloor
+	stepArcs int         // roundStepArcs, or Rounds.stepArcs in tests
+	least    []float64   // by shard: the least value its Settle changed among vertices with cut arcs
+	arcs     []int64     // by shard: the cut arcs of the vertices its Settle changed
 	hitBy    [][]int32   // the hitting set's vertices by shard, ascending, in rs.g's positions
 	poneBy   [][]float64 // their p_one
 }
@@ -176,12 +183,9 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 	rs.val = make([][]float64, k)
 	rs.boxes, rs.pending = [2][]box{make([]box, k), make([]box, k)}, make([][]Offers, k)
 	rs.steppers, rs.sent = make([]*Stepper, rs.w), make([]int64, rs.w)
-	rs.sinks = make([]offerSink, rs.w)
+	rs.least, rs.arcs = make([]float64, k), make([]int64, k)
 	for i := range rs.steppers {
 		rs.steppers[i] = rs.p.NewStepper()
-		if !rs.noFloor {
-			rs.sinks[i].f = &rs.floor
-		}
 	}
 	cache := in.cuts
 	if cache == nil {
@@ -236,27 +240,24 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 
 // rounds runs rounds until no shard has an offer to read: in each, every shard with
 // offers settles (Settle), then every shard that changed offers its changed cut
-// vertices onward (Offer). The offers are not held as lists from round to round:
-// the shards offer in steps of at most roundStepArcs cut arcs, and after each step
-// the lists Offer returned are merged into their destinations' boxes for the next
-// round (box.put), which keep the least candidate each vertex was offered, of those
-// that beat its candidate. A round's offers thus take memory by the vertices they
-// reach (two rounds' boxes, 32 bytes a vertex each) and one step's lists, not by all the
-// cut arcs they cross; Settle and Offer read the box as gather would have built it
-// from the lists (Stepper.useBox). Every shard settles before any offers, so the
-// merge compares each offer with its destination's candidate of this round.
+// vertices onward (Offer), less what the round's floor rules out. The offers are not
+// held as lists from round to round: the shards offer in steps of at most
+// rs.stepArcs cut arcs, and the lists Offer returned are merged into their
+// destinations' boxes for the next round (box.put) before they could exceed
+// rs.stepArcs offers (offerAll). A box keeps the least candidate each vertex was
+// offered, of those that beat its candidate. A round's offers thus take memory by the
+// vertices they reach (two rounds' boxes, 32 bytes a vertex each) and at most
+// rs.stepArcs offers' lists, not by all the cut arcs they cross; Settle and Offer read
+// the box as gather would have built it from the lists (Stepper.useBox). Every shard
+// settles before any offers, so the merge compares each offer with its destination's
+// candidate of this round.
 func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
-	k := rs.k
 	read := 0
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		active := false
-		for s := range k {
-			active = active || rs.boxes[read][s].n > 0
-		}
-		if !active {
+		if !rs.active(read) {
 			return nil
 		}
 		if err := rs.settle(ctx, rs.boxes[read]); err != nil {
@@ -275,23 +276,34 @@ func (rs *roundState) rounds(ctx context.Context, run *RoundsRun) error {
 	}
 }
 
-// offerAll has every shard offer, in steps of at most roundStepArcs cut arcs (and at
+// active tells whether any shard has offers to read in boxes[read].
+func (rs *roundState) active(read int) bool {
+	for s := range rs.boxes[read] {
+		if rs.boxes[read][s].n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// offerAll has every shard offer, in steps of at most rs.stepArcs cut arcs (and at
 // least rs.w shards), and merges the offers into the boxes of the round after read
-// before a step could take those not merged yet past roundStepArcs (a step sends at
-// most one offer a cut arc): the lists held stay within roundStepArcs offers, and
-// a round whose offers the floor thinned merges less often than once a step.
+// before a step could take those not merged yet past rs.stepArcs (a step sends at
+// most one offer a cut arc): the lists held stay within rs.stepArcs offers, and a
+// round whose offers the floor thinned merges less often than once a step. Each
+// merge takes every list not merged yet.
 func (rs *roundState) offerAll(ctx context.Context, read int) error {
 	held, from := 0, 0 // offers not merged yet, of shards [from, lo)
 	for lo := 0; lo < rs.k; {
 		hi, arcs := lo, 0
 		for ; hi < rs.k; hi++ {
 			a := rs.cuts[hi].Arcs()
-			if hi-lo >= rs.w && arcs+a > roundStepArcs {
+			if hi-lo >= rs.w && arcs+a > rs.stepArcs {
 				break
 			}
 			arcs += a
 		}
-		if held > 0 && held+arcs > roundStepArcs {
+		if held > 0 && held+arcs > rs.stepArcs {
 			if err := rs.merge(ctx, from, lo, rs.boxes[1-read]); err != nil {
 				return err
 			}
@@ -311,7 +323,8 @@ func (rs *roundState) offerAll(ctx context.Context, read int) error {
 }
 
 // roundStepArcs bounds the cut arcs of the shards one step of a round offers over,
-// and the offers held until a merge (offerAll; 28 bytes each: 112 MiB). A destination's box then takes a thousand offers or more at once on
+// and the offers held until a merge (offerAll; 28 bytes each: 112 MiB); it is
+// roundState.stepArcs but in tests, which make it small to merge mid-round. A destination's box then takes a thousand offers or more at once on
 // large uniform graphs, not a few dozen from each sender in turn. 2^24 held 4.9 GiB
 // at 10^8 edges and 2^22 4.5, for the same CPU (docs/BEAM.md).
 const roundStepArcs = 1 << 22
@@ -320,7 +333,7 @@ const roundStepArcs = 1 << 22
 // changed in rs.changed (none: nil).
 func (rs *roundState) settle(ctx context.Context, in []box) error {
 	return strided(ctx, rs.w, rs.k, func(worker, s int) error {
-		rs.changed[s] = rs.changed[s][:0]
+		rs.changed[s], rs.least[s], rs.arcs[s] = rs.changed[s][:0], rs.p.Top(), 0
 		if in[s].n == 0 {
 			return nil
 		}
@@ -334,28 +347,40 @@ func (rs *roundState) settle(ctx context.Context, in []box) error {
 		words := (rs.shards[s].Len() + 63) / 64
 		rs.changed[s] = slices.Grow(rs.changed[s], words)[:words]
 		copy(rs.changed[s], st.settled) // what settle changed
+		least, arcs, cut := rs.p.Top(), int64(0), rs.cuts[s]
 		for _, i := range changed {
-			rs.val[s][i] = rs.cur[s][i].Value
+			v := rs.cur[s][i].Value
+			rs.val[s][i] = v
 			rs.scans[s] += int64(len(rs.shards[s].Neighbours(int(i))))
+			if a := cut.Off[i+1] - cut.Off[i]; a > 0 {
+				least, arcs = min(least, v), arcs+int64(a)
+			}
 		}
+		rs.least[s], rs.arcs[s] = least, arcs
 		return nil
 	})
 }
 
 // raiseFloor sets rs.floor for the offers of the round whose Settles just ran: at,
-// Step of the least candidate any shard changed (the top where none did), and the
-// vertices whose candidates are below it.
+// Step of the least candidate they changed among vertices with cut arcs (only those
+// offer), and the vertices whose candidates are below it. Marking them reads every
+// vertex's value, so a round whose changed vertices have fewer cut arcs than an
+// eighth of the vertices (a path's, say: a few offers a round) has no floor
+// (floor.use is nil): it would cost more than the offers it could drop.
 func (rs *roundState) raiseFloor() {
-	least := rs.p.Top()
-	for s, words := range rs.changed {
-		for wd, m := range words {
-			for ; m != 0; m &= m - 1 {
-				least = min(least, rs.val[s][wd<<6+bits.TrailingZeros64(m)])
-			}
-		}
-	}
 	fl := &rs.floor
-	fl.at = rs.p.Step(least)
+	fl.on = false
+	if rs.noFloor {
+		return
+	}
+	least, arcs := rs.p.Top(), int64(0)
+	for s := range rs.least {
+		least, arcs = min(least, rs.least[s]), arcs+rs.arcs[s]
+	}
+	if arcs < int64(rs.l.N)/8 {
+		return
+	}
+	fl.on, fl.at = true, rs.p.Step(least)
 	words := (int(rs.l.N) + 63) / 64
 	fl.below = slices.Grow(fl.below[:0], words)[:words]
 	clear(fl.below)
@@ -381,7 +406,7 @@ func (rs *roundState) step(ctx context.Context, lo, hi int, in []box) error {
 		}
 		st := rs.steppers[worker]
 		st.useBox(&in[s])
-		rs.pending[s], _ = st.offer(rs.cuts[s], rs.cur[s], rs.changed[s], &rs.sinks[worker])
+		rs.pending[s], _ = st.offer(rs.cuts[s], rs.cur[s], rs.changed[s], rs.floor.use())
 		in[s].empty()
 		return nil
 	})
@@ -416,10 +441,7 @@ func (rs *roundState) merge(ctx context.Context, lo, hi int, out []box) error {
 		}
 		return nil
 	})
-	clear(rs.pending[lo:hi])  // merged: garbage now, not held until the next round
-	for i := range rs.sinks { // and their arrays free for the next step
-		rs.sinks[i].v, rs.sinks[i].c = rs.sinks[i].v[:0], rs.sinks[i].c[:0]
-	}
+	clear(rs.pending[lo:hi]) // merged: garbage now, not held until the next round
 	return err
 }
 
