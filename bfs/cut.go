@@ -79,6 +79,11 @@ func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard, withAt bool) (*Cut, er
 		return c, nil
 	}
 	s.words = s.words[:0]
+	// Words in ascending order give the foreign vertices ascending: where the shard's
+	// lists are few next to all the words, the words they touch are kept and sorted;
+	// else all words are scanned for them afterwards, and none is kept here (a test
+	// each arc that mispredicts).
+	sparse := sh.Off[n]-sh.Off[0] < int64(nw/16)
 	arcs := 0
 	for i := range n {
 		for _, w := range sh.Neighbours(i) {
@@ -88,7 +93,7 @@ func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard, withAt bool) (*Cut, er
 			if w < 0 || w >= l.N {
 				return nil, fmt.Errorf("bfs: shard at %d: neighbour %d outside the layout's %d vertices", lo, w, l.N)
 			}
-			if s.mark[w>>6] == 0 {
+			if sparse && s.mark[w>>6] == 0 {
 				s.words = append(s.words, w>>6)
 			}
 			s.mark[w>>6] |= 1 << (w & 63)
@@ -96,9 +101,7 @@ func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard, withAt bool) (*Cut, er
 		}
 		c.Off[i+1] = int32(arcs)
 	}
-	// Words in ascending order give the foreign vertices ascending: sort the touched
-	// words (not vertices) when they are few next to all of them, else scan them all.
-	if len(s.words) < nw/16 {
+	if sparse {
 		slices.Sort(s.words)
 	} else {
 		s.words = s.words[:0]
@@ -114,10 +117,13 @@ func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard, withAt bool) (*Cut, er
 		f += int32(bits.OnesCount64(s.mark[k]))
 	}
 	c.Foreign = make([]int32, 0, f)
+	next := int32(0) // the first position past the last foreign vertex's shard
 	for _, k := range s.words {
 		for m := s.mark[k]; m != 0; m &= m - 1 {
 			w := k<<6 + int32(bits.TrailingZeros64(m))
-			if t := l.Of(w); len(c.To) == 0 || c.To[len(c.To)-1] != t {
+			if w >= next { // a new neighbouring shard: one division a shard, not a vertex
+				t := l.Of(w)
+				_, next = l.Range(t)
 				c.To = append(c.To, t)
 				c.ToOff = append(c.ToOff, int32(len(c.Foreign)))
 			}
