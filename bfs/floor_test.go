@@ -19,7 +19,7 @@ func TestRoundsFloorChangesNoResult(t *testing.T) {
 	forInstances(t, 600, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
 		for _, one := range []bool{false, true} {
 			size := 1 + r.IntN(8)
-			got, run, err := Rounds{ShardSize: size, Workers: 2, stepArcs: 1 + r.IntN(4)}.PassRounds(ctx, in, one)
+			got, run, err := Rounds{ShardSize: size, Workers: 2, heldOffers: 1 + r.IntN(4)}.PassRounds(ctx, in, one)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -54,7 +54,7 @@ const (
 	// vertex was offered and its sender (32 bytes, side by side) and a bit, for the
 	// round being read and the next one (65 bytes a vertex; the round's floor, a bit a
 	// vertex, fits in its rounding), plus the lists held until a merge, at most bfs's
-	// roundStepArcs (2^22) offers of 28 bytes (112 MiB), and fewer when the graph has
+	// roundHeldOffers (2^22) offers of 28 bytes (112 MiB), and fewer when the graph has
 	// fewer cut arcs (2 a row, 56 bytes)...
 	roundsBytesPerVertex   = roundsPassBytesPerVertex + 16 + 65
 	roundsStepBytes        = 28 << 22
