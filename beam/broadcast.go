@@ -287,7 +287,8 @@ type edgesFn struct{ C Conf }
 var maxArcFiles int64 = 1 << 12
 
 func arcFile(staging string, g, s int) string {
-	return join(staging, "arcs", fmt.Sprintf("split-%06d", g), fmt.Sprintf("shard-%06d", s))
+	// Two levels, as every staging file: removeStaging lists <staging>/*/*.
+	return join(staging, fmt.Sprintf("arcs-%06d", g), fmt.Sprintf("shard-%06d", s))
 }
 
 // arcFileRef is the element that sends shard s the arc block split g staged for it.

@@ -1,7 +1,10 @@
 package beam
 
 import (
+	"context"
+	"io/fs"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 )
 
@@ -102,5 +105,32 @@ func TestBroadcastShuffledArcsMatchLocal(t *testing.T) {
 	kinds := matchesLocal(t, rand.New(rand.NewPCG(31, 7)), count)
 	if kinds["ok"] < 1 {
 		t.Fatalf("no feasible run: %v", kinds)
+	}
+}
+
+// A run with a staging folder of the user's removes every file it wrote there: the
+// staged arc blocks too (they are the graph's arcs; they were three levels deep, below
+// what the run's clean-up lists).
+func TestStagingLeftEmpty(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	g := gen(r, "grid", 80, 1, 0.01)
+	g.hitAtAlpha(func(v int) bool { return v%3 == 0 || g.answer[v] })
+	dir, staging := t.TempDir(), t.TempDir()
+	job := g.write(t, dir, 16)
+	job.SetEpsilon(1)
+	job.Delta = 0.01
+	job.Out = filepath.Join(dir, "beam.csv")
+	if _, err := runWith(context.Background(), job, Options{ShardSize: 16, Buckets: 3, Staging: staging}, quiet); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	err := filepath.WalkDir(staging, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			left = append(left, p)
+		}
+		return err
+	})
+	if err != nil || len(left) > 0 {
+		t.Fatalf("staging left %d files (%v), e.g. %v", len(left), err, left[:min(len(left), 3)])
 	}
 }

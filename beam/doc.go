@@ -52,7 +52,7 @@
 //     joins sent it (graph doc.go invariant 3: the block graph.ShardOf cuts from
 //     graph.Build's graph), and shards are a graph.Layout of consecutive positions.
 //     With the broadcast index and at most 4096 edge row groups times shards, a row
-//     group's arcs go to each shard through staging (arcs/: one file per row group
+//     group's arcs go to each shard through staging (arcs-G/: one file per row group
 //     and shard, the shuffle carrying the row group's number; broadcast.go). With
 //     the broadcast index, staged or shuffled, the shards read their neighbours'
 //     answers and hit flags from the index, not from the arcs.
