@@ -56,11 +56,10 @@ func NewCut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
 	return s.cut(l, sh, false)
 }
 
-// NewCut is the package-level NewCut with the Stepper's scratch, reused from shard
-// to shard (the rounds engine builds its cuts so, with their arcs' positions too:
-// cutScratch.cut).
-func (s *Stepper) NewCut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
-	return s.cs.cut(l, sh, false)
+// cut is the rounds engine's cut of shard sh: NewCut's, with its arcs' positions
+// (ArcAt), on the Stepper's scratch, reused from shard to shard.
+func (s *Stepper) cut(l graph.Layout, sh *graph.Shard) (*Cut, error) {
+	return s.cs.cut(l, sh, true)
 }
 
 func (s *cutScratch) cut(l graph.Layout, sh *graph.Shard, withAt bool) (*Cut, error) {

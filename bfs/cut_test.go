@@ -42,40 +42,34 @@ func TestNewCutByHand(t *testing.T) {
 }
 
 // On random graphs, every cut arc's number names its neighbour (Foreign[Arc] is the
-// neighbour outside the shard, in list order), Foreign ascends without repeats, and
-// each To run holds exactly that shard's vertices; one Stepper's scratch, reused over
-// shards and layouts, gives what a fresh one does.
+// neighbour outside the shard, in list order, and ArcAt its position), Foreign ascends
+// without repeats, and each To run holds exactly that shard's vertices; a scratch
+// reused over shards and layouts, with arc positions (the rounds engine's cuts),
+// gives what a fresh NewCut does. A long path in small shards takes the branch that
+// sorts the few bitmap words a shard touches.
 func TestNewCutNamesEveryCutArc(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 1))
-	var st *Stepper
-	for k := range 60 {
-		n := 1 + r.IntN(300)
-		var e [][2]int32
-		for range r.IntN(4 * n) {
-			e = append(e, [2]int32{int32(r.IntN(n)), int32(r.IntN(n))})
-		}
-		g := testgraph.FromEdges(n, e)
-		l, _ := graph.NewLayout(n, 1+r.IntN(n+5))
-		if st == nil || k%7 == 0 {
-			st = NewPass(testgraph.Pairs[0], true).NewStepper()
-		}
+	var cs *cutScratch
+	check := func(name string, g *graph.Graph, l graph.Layout) {
 		for s := range int32(l.Shards()) {
 			sh := g.ShardOf(l, s)
-			cut, err := st.NewCut(l, sh)
+			cut, err := cs.cut(l, sh, true)
 			if err != nil {
 				t.Fatal(err)
 			}
 			fresh, _ := NewCut(l, sh)
+			at := cut.ArcAt
+			cut.ArcAt = nil
 			if fmt.Sprint(*cut) != fmt.Sprint(*fresh) {
-				t.Fatalf("graph %d shard %d: reused scratch %+v, fresh %+v", k, s, *cut, *fresh)
+				t.Fatalf("%s shard %d: reused scratch %+v, fresh %+v", name, s, *cut, *fresh)
 			}
 			if !slices.IsSorted(cut.Foreign) || len(slices.Compact(slices.Clone(cut.Foreign))) != len(cut.Foreign) {
-				t.Fatalf("graph %d shard %d: foreign %v not ascending and distinct", k, s, cut.Foreign)
+				t.Fatalf("%s shard %d: foreign %v not ascending and distinct", name, s, cut.Foreign)
 			}
 			for j, to := range cut.To {
 				for _, w := range cut.Foreign[cut.ToOff[j]:cut.ToOff[j+1]] {
 					if l.Of(w) != to {
-						t.Fatalf("graph %d shard %d: %d in the run of shard %d", k, s, w, to)
+						t.Fatalf("%s shard %d: %d in the run of shard %d", name, s, w, to)
 					}
 				}
 			}
@@ -87,14 +81,33 @@ func TestNewCutNamesEveryCutArc(t *testing.T) {
 						want = append(want, w)
 					}
 				}
-				var got []int32
-				for _, f := range cut.Of(int32(i)) {
-					got = append(got, cut.Foreign[f])
+				var got, gotAt []int32
+				for j := cut.Off[i]; j < cut.Off[i+1]; j++ {
+					got, gotAt = append(got, cut.Foreign[cut.Arc[j]]), append(gotAt, at[j])
 				}
-				if !slices.Equal(got, want) {
-					t.Fatalf("graph %d shard %d vertex %d: cut arcs to %v, want %v", k, s, i, got, want)
+				if !slices.Equal(got, want) || !slices.Equal(gotAt, want) {
+					t.Fatalf("%s shard %d vertex %d: cut arcs to %v at %v, want %v", name, s, i, got, gotAt, want)
 				}
 			}
 		}
 	}
+	for k := range 60 {
+		n := 1 + r.IntN(300)
+		var e [][2]int32
+		for range r.IntN(4 * n) {
+			e = append(e, [2]int32{int32(r.IntN(n)), int32(r.IntN(n))})
+		}
+		if cs == nil || k%7 == 0 {
+			cs = &cutScratch{}
+		}
+		l, _ := graph.NewLayout(n, 1+r.IntN(n+5))
+		check(fmt.Sprintf("graph %d", k), testgraph.FromEdges(n, e), l)
+	}
+	const n = 1 << 16
+	e := make([][2]int32, n-1)
+	for i := range e {
+		e[i] = [2]int32{int32(i), int32(i + 1)}
+	}
+	l, _ := graph.NewLayout(n, 16)
+	check("path", testgraph.FromEdges(n, e), l)
 }

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
@@ -131,32 +130,4 @@ func TestRoundsFloorDropsOffersBack(t *testing.T) {
 			t.Fatalf("Pass %v: %d offers with the floor, %d without", one, run.Offers, all.Offers)
 		}
 	}
-}
-
-// The rounds engine's cuts keep each cut arc's position (Cut.ArcAt), which the floor
-// is read by; Beam's (NewCut) do not.
-func TestCutArcPositions(t *testing.T) {
-	forInstances(t, 100, func(t *testing.T, name string, r *rand.Rand, in *Instance) {
-		n := in.G.N()
-		l, _ := graph.NewLayout(n, 1+r.IntN(n+5))
-		var cs cutScratch
-		for s := range int32(l.Shards()) {
-			sh := in.G.ShardOf(l, s)
-			cut, err := cs.cut(l, sh, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(cut.ArcAt) != len(cut.Arc) {
-				t.Fatalf("%s shard %d: %d positions for %d arcs", name, s, len(cut.ArcAt), len(cut.Arc))
-			}
-			for j, f := range cut.Arc {
-				if cut.ArcAt[j] != cut.Foreign[f] {
-					t.Fatalf("%s shard %d arc %d: position %d, foreign vertex %d", name, s, j, cut.ArcAt[j], cut.Foreign[f])
-				}
-			}
-			if plain, _ := NewCut(l, sh); plain.ArcAt != nil {
-				t.Fatalf("%s shard %d: NewCut kept positions", name, s)
-			}
-		}
-	})
 }

@@ -202,9 +202,8 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		rs.shards[s] = g.ShardOf(rs.l, int32(s))
 		rs.cur[s] = rs.p.NoneBlock(rs.shards[s].Len())
 		rs.val[s] = make([]float64, len(rs.cur[s]))
-		none := rs.p.None().Value
-		for i := range rs.val[s] {
-			rs.val[s][i] = none // NoneBlock's values
+		for i, c := range rs.cur[s] {
+			rs.val[s][i] = c.Value
 		}
 		if len(rs.hitBy[s]) > 0 {
 			// The first round's offers: the shard's own hitting-set vertices.
@@ -218,7 +217,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 			return nil
 		}
 		var err error
-		rs.cuts[s], err = rs.steppers[worker].cs.cut(rs.l, rs.shards[s], true)
+		rs.cuts[s], err = rs.steppers[worker].cut(rs.l, rs.shards[s])
 		return err
 	})
 	if err == nil && fresh {
