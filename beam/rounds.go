@@ -415,11 +415,11 @@ func readPending(ctx context.Context, path string) (int, *token, error) {
 	if d.count() < 1 {
 		d.fail()
 	}
-	t := d.str()
+	t := d.blob()
 	if d.err != nil {
 		return 0, nil, fmt.Errorf("beam: %s: %w", path, d.err)
 	}
-	tok, err := decodeToken([]byte(t))
+	tok, err := decodeToken(t)
 	return s, tok, err
 }
 

@@ -128,23 +128,26 @@ func (b *backend) exec(ctx context.Context, p *sdk.Pipeline, drop ...func()) err
 	for _, f := range drop {
 		f()
 	}
-	if b.onPrism() {
-		returnMemory()
-	}
+	b.returnMemory()
 	return err
 }
 
-// onPrism is whether the job runs on Prism, in this process (Prism's memory is this
-// process's: memory.go, returnMemory, stageOffers).
+// onPrism is whether the job runs on Prism: in this process unless Options.Endpoint
+// names a job server (memory.go, returnMemory, stageOffers).
 func (b *backend) onPrism() bool { return b.opts.RunnerName() == "prism" }
 
 // returnMemory collects and hands the heap's free pages back to the system after a
-// pipeline on Prism, which runs in this process: each pipeline's peak is mostly
-// Prism's buffers of its shuffles, garbage once it ends, and without this the
-// process keeps that peak resident through the next pipeline, whose own live set is
-// smaller (docs/BEAM.md, "Issue 30, rounds, finish and memory"). It costs one full
-// collection and the page faults of touching the returned pages again.
-func returnMemory() { debug.FreeOSMemory() }
+// pipeline on Prism run in this process (no Endpoint: submit.go): each pipeline's
+// peak is mostly Prism's buffers of its shuffles, garbage once it ends, and without
+// this the process keeps that peak resident through the next pipeline, whose own
+// live set is smaller (docs/BEAM.md, "Issue 30, rounds, finish and memory"). It
+// costs one full collection and the page faults of touching the returned pages
+// again; a launcher whose runner is elsewhere has nothing to return.
+func (b *backend) returnMemory() {
+	if b.onPrism() && b.opts.Endpoint == "" {
+		debug.FreeOSMemory()
+	}
+}
 
 // Read is the build pipeline: every input's row groups read, ids joined, each
 // shard's block assembled and written to staging (build.go); the first rejection
@@ -219,7 +222,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 // (Prism only), or a fresh one under the options' Staging.
 func (b *backend) staging(ctx context.Context) (string, error) {
 	if b.opts.Staging == "" {
-		if b.opts.RunnerName() != "prism" {
+		if !b.onPrism() {
 			return "", &pipeline.ConfigError{Source: "job", Problems: []string{"beam: a staging folder every worker can reach is required with runner " + b.opts.Runner}}
 		}
 		dir, err := os.MkdirTemp("", "graphdp-beam-*")

@@ -85,9 +85,7 @@ func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solve
 	// The rounds and the finish are over: in this process (Prism) the worker cache's
 	// blocks, cuts and candidates are garbage (the output is assembled from staging).
 	dropCache(c.Staging)
-	if b.onPrism() {
-		returnMemory()
-	}
+	b.returnMemory()
 	sol := &pipeline.Solved{Infeasible: fd.Infeasible, Repaired: int(fd.Moved), Components: fd.Components}
 	if fd.Infeasible > 0 {
 		if sol.Conflicts, err = conflicts(ctx, c, fd); err != nil {
