@@ -19,7 +19,9 @@ import (
 // changed cut vertices' extensions to the neighbouring shards (Offer); it stops when
 // no offer is sent. Rounds thus count shard crossings along binding paths, not hops.
 // It is the single-machine twin of the Beam pipeline, which calls the same Settle and
-// Offer per shard; on one machine Propagate is faster.
+// Offer per shard; here the senders also drop what a round's floor rules out (offer.go,
+// floor), which Beam's cannot see and its shards drop on receipt. On one machine
+// Propagate is faster.
 //
 // Solve runs Rounds' two colours one after the other, not at once as the other
 // engines': each colour already spreads its shards over Workers goroutines, and its

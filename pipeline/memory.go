@@ -49,7 +49,7 @@ const (
 	// instance: its offsets, 4 bytes a vertex, and the numbers of its cut arcs and
 	// foreign neighbours; 9 bytes a vertex measured by TestEngineMemoryPerVertex)...
 	roundsPassBytesPerVertex = 24 + 8 + 10 + 16 + 9
-	// The offers between shards are merged, a step of a round at a time, into
+	// The offers between shards are merged, a few steps of a round at a time, into
 	// per-shard boxes for the next round (bfs/roundbox.go): the least candidate a
 	// vertex was offered and its sender (32 bytes, side by side) and a bit, for the
 	// round being read and the next one (65 bytes a vertex; the round's floor, a bit a
@@ -57,12 +57,11 @@ const (
 	// roundHeldOffers (2^22) offers of 28 bytes (112 MiB), and fewer when the graph has
 	// fewer cut arcs (2 a row, 56 bytes)...
 	roundsBytesPerVertex   = roundsPassBytesPerVertex + 16 + 65
-	roundsStepBytes        = 28 << 22
+	roundsHeldBytes        = 28 << 22
 	roundsOfferBytesPerRow = 2 * 28
 	// ...and the cuts, built once per instance: each cut arc's foreign number, its
 	// position (bfs.Cut.ArcAt, which the senders read the floor by) and at most one
-	// foreign vertex for it, 4 + 4 + 4 bytes, 2 arcs a row. (The floor itself is a
-	// bit a vertex.)
+	// foreign vertex for it, 4 + 4 + 4 bytes, 2 arcs a row.
 	roundsBytesPerRow = 2 * (4 + 4 + 4)
 	// rounds with relabel other than none (bfs.Rounds.Relabel; auto is modelled as
 	// if it renamed) also holds the renamed graph beside the instance's: its Adj (8
@@ -86,7 +85,7 @@ func estimateMemory(vs *ingest.Vertices, rows int64, engine, relabel string, wor
 		}
 		eng += perSourceBytesPerVertexWorker * int64(workers) * n
 	case "rounds":
-		eng += roundsBytesPerVertex*n + roundsBytesPerRow*rows + min(roundsOfferBytesPerRow*rows, roundsStepBytes)
+		eng += roundsBytesPerVertex*n + roundsBytesPerRow*rows + min(roundsOfferBytesPerRow*rows, roundsHeldBytes)
 		if relabel != "" && relabel != bfs.RelabelNone {
 			eng += relabelBytesPerVertex*n + relabelBytesPerRow*rows
 		}
