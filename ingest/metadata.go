@@ -57,8 +57,7 @@ func ReadMetadata(ctx context.Context, spec string) (map[string]string, error) {
 			continue
 		}
 		if k, ok := graphdpDiffers(first, meta); ok {
-			return nil, fileError(f, ErrInconsistent, "its metadata key "+strconv.Quote(k)+" is "+strconv.Quote(meta[k])+
-				", but "+p.first+" says "+strconv.Quote(first[k])+": the files of one table share their graphdp.* metadata")
+			return nil, partsDisagree(f, p.first, k, meta, first)
 		}
 	}
 	return first, nil
@@ -88,4 +87,17 @@ func graphdpDiffers(a, b map[string]string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// partsDisagree is the error for file f of a table whose graphdp.* key k is not
+// that of the table's first file (meta and firstMeta their footers').
+func partsDisagree(f, first, k string, meta, firstMeta map[string]string) error {
+	val := func(m map[string]string) string {
+		if v, ok := m[k]; ok {
+			return strconv.Quote(v)
+		}
+		return "absent"
+	}
+	return fileError(f, ErrInconsistent, "its metadata key "+strconv.Quote(k)+" is "+val(meta)+
+		", but "+first+" says "+val(firstMeta)+": the files of one table share their graphdp.* metadata")
 }

@@ -206,3 +206,20 @@ func joinFingerprints(sums []string) string {
 
 // emptySum is the SHA-256 of no bytes (an empty part file).
 const emptySum = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+// TableFingerprint is the fingerprint of the table spec names (parts.go, above),
+// from its files' bytes alone: what a reader of the table computes as it reads
+// it, for a writer that must name the table it wrote (an audit in the ledger).
+func TableFingerprint(ctx context.Context, spec string) (string, error) {
+	p, err := listParts(ctx, spec)
+	if err != nil {
+		return "", err
+	}
+	sums := make([]string, len(p.files))
+	for i, f := range p.files {
+		if sums[i], err = fingerprintFile(ctx, f, nil); err != nil {
+			return "", err
+		}
+	}
+	return joinFingerprints(sums), nil
+}

@@ -36,12 +36,16 @@ const (
 	KindRaise   = "raise"   // the budget raised by ledger raise
 	KindRelease = "release" // one release: the datasets it drew and what each spent
 	KindRepair  = "repair"  // an incomplete last line dropped by ledger repair
+	KindAudit   = "audit"   // a mechanism audited exactly (run or verify): what its releases are charged
 )
 
 // Sources of a release's (ε, δ).
 const (
 	SourceMetadata = "metadata" // read from the mechanism file's metadata
 	SourceStated   = "stated"   // given by the operator (a CSV mechanism has no metadata)
+	// SourceAudit is every release this version records: charged what the audit
+	// entry it names proved (audit.go).
+	SourceAudit = "audit"
 )
 
 // Header is line 1, written by Init: the ledger's identity and its first budget.
@@ -72,15 +76,18 @@ type Raise struct {
 }
 
 // Release is one `graphdp release`: every dataset it drew spent (Epsilon, Delta).
-// MechanismSHA256 is the SHA-256 of the mechanism file's bytes: it identifies what
-// was sampled better than a path, and it is why the ledger is private (doc.go).
+// A release this version writes names the audit entry that proved what it is
+// charged (Audit, Source SourceAudit). Ledgers written before audit entries
+// existed hold releases with MechanismSHA256 instead (the plain SHA-256 of the
+// mechanism's bytes, Source metadata or stated); they still verify and count.
 type Release struct {
 	Kind            string   `json:"kind"`
 	Prev            string   `json:"prev"`
 	Time            string   `json:"time"`
 	ReleaseID       string   `json:"release_id"` // 128 random bits in hex, also in the release file's metadata
 	Mechanism       string   `json:"mechanism"`  // the mechanism file's path, as given
-	MechanismSHA256 string   `json:"mechanism_sha256"`
+	MechanismSHA256 string   `json:"mechanism_sha256,omitempty"`
+	Audit           string   `json:"audit,omitempty"` // the audit_id of the audit entry it was charged by
 	Framework       string   `json:"framework"`
 	Epsilon         float64  `json:"epsilon"`
 	Delta           float64  `json:"delta"`
@@ -107,7 +114,12 @@ var fields = map[string][]string{
 	KindRaise:   {"kind", "prev", "time", "framework", "budget_epsilon", "budget_delta", "user", "reason"},
 	KindRelease: {"kind", "prev", "time", "release_id", "mechanism", "mechanism_sha256", "framework", "epsilon", "delta", "source", "datasets"},
 	KindRepair:  {"kind", "prev", "time", "dropped_bytes", "dropped_sha256", "user", "reason"},
+	KindAudit:   {"kind", "prev", "time", "audit_id", "by", "mechanism", "mechanism_hmac", "graph_hmac", "framework", "privacy", "private", "user"},
 }
+
+// auditedRelease is the keys of a release entry that names its audit (what this
+// version writes): fields[KindRelease] with audit in place of mechanism_sha256.
+var auditedRelease = []string{"kind", "prev", "time", "release_id", "mechanism", "audit", "framework", "epsilon", "delta", "source", "datasets"}
 
 // Line framing: every line is exactly linePrefix + entry + lineMiddle + hex + lineSuffix.
 const (
@@ -187,7 +199,7 @@ func decodeLine(line []byte, prev string) (*decoded, error) {
 	}
 	var kind string
 	if k, ok := raw["kind"]; !ok || json.Unmarshal(k, &kind) != nil || fields[kind] == nil {
-		return nil, badLine("its entry has no known kind (budget, raise, release or repair)")
+		return nil, badLine("its entry has no known kind (budget, raise, release, repair or audit)")
 	}
 	want := wantFields(kind, raw)
 	for _, f := range want {
@@ -214,6 +226,8 @@ func decodeLine(line []byte, prev string) (*decoded, error) {
 		e = new(Release)
 	case KindRepair:
 		e = new(Repair)
+	case KindAudit:
+		e = new(Audit)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -260,14 +274,23 @@ func validate(e any, prev string) error {
 		if !isHex(x.ReleaseID, 32) {
 			return badLine("release entry: release id %q is not 32 hex digits", x.ReleaseID)
 		}
-		if !isHex(x.MechanismSHA256, 64) {
-			return badLine("release entry: mechanism_sha256 is not 64 hex digits")
+		if x.Audit != "" {
+			if !isHex(x.Audit, 32) {
+				return badLine("release entry: audit %q is not 32 hex digits", x.Audit)
+			}
+			if x.Source != SourceAudit {
+				return badLine("release entry: source %q; a release that names its audit is charged what the audit proved (source %q)", x.Source, SourceAudit)
+			}
+		} else {
+			if !isHex(x.MechanismSHA256, 64) {
+				return badLine("release entry: mechanism_sha256 is not 64 hex digits")
+			}
+			if x.Source != SourceMetadata && x.Source != SourceStated {
+				return badLine("release entry: source %q is not %q or %q", x.Source, SourceMetadata, SourceStated)
+			}
 		}
 		if err := checkReleaseCharge(x); err != nil {
 			return err
-		}
-		if x.Source != SourceMetadata && x.Source != SourceStated {
-			return badLine("release entry: source %q is not %q or %q", x.Source, SourceMetadata, SourceStated)
 		}
 		if len(x.Datasets) == 0 {
 			return badLine("release entry: no datasets")
@@ -278,6 +301,11 @@ func validate(e any, prev string) error {
 				return badLine("release entry: dataset %s listed twice", words.Quote(d))
 			}
 			seen[d] = struct{}{}
+		}
+	case *Audit:
+		kind, gotPrev, when = x.Kind, x.Prev, x.Time
+		if err := x.check(); err != nil {
+			return err
 		}
 	case *Repair:
 		kind, gotPrev, when = x.Kind, x.Prev, x.Time

@@ -22,6 +22,9 @@ var muFields = map[string]string{KindBudget: "budget_mu", KindRaise: "budget_mu"
 // wantFields is the keys an entry of kind must have, given its framework.
 func wantFields(kind string, raw map[string]json.RawMessage) []string {
 	want := fields[kind]
+	if _, ok := raw["audit"]; ok && kind == KindRelease {
+		want = auditedRelease
+	}
 	var f string
 	if v, ok := raw["framework"]; ok && json.Unmarshal(v, &f) == nil && f == FrameworkGDP && muFields[kind] != "" {
 		want = append(append([]string(nil), want...), muFields[kind])

@@ -35,8 +35,10 @@ type Ledger struct {
 	Releases []ReleaseAt
 	Raises   []RaiseAt
 	Repairs  []RepairAt
+	Audits   []AuditAt
 
 	spent     map[string]spent
+	auditID   map[string]int // audit id -> index in Audits
 	releaseID map[string]int // release id -> line
 	hashes    []string       // each line's sha256, in order
 	// size is the file's length when read; unterminated is set when its last line
@@ -77,7 +79,7 @@ func Parse(file string, data []byte) (*Ledger, error) {
 	if len(data) == 0 {
 		return nil, &Error{File: file, Kind: ErrNotLedger, Msg: "empty: not a graphdp ledger (create one with graphdp ledger init " + file + " --budget-epsilon E)"}
 	}
-	l := &Ledger{File: file, spent: map[string]spent{}, releaseID: map[string]int{}, size: int64(len(data))}
+	l := &Ledger{File: file, spent: map[string]spent{}, releaseID: map[string]int{}, auditID: map[string]int{}, size: int64(len(data))}
 	prev := ""
 	for n, rest := 1, data; len(rest) > 0; n++ {
 		line, after, terminated := bytes.Cut(rest, []byte("\n"))
@@ -140,9 +142,16 @@ func (l *Ledger) apply(n int, d *decoded) error {
 		l.Raises = append(l.Raises, RaiseAt{n, *e})
 	case *Repair:
 		l.Repairs = append(l.Repairs, RepairAt{n, *e})
+	case *Audit:
+		return l.applyAudit(n, e)
 	case *Release:
 		if e.Framework != l.Header.Framework {
 			return badLine("release entry: framework %q in a %q ledger", e.Framework, l.Header.Framework)
+		}
+		if e.Audit != "" {
+			if err := l.auditOf(e); err != nil {
+				return err
+			}
 		}
 		if at, dup := l.releaseID[e.ReleaseID]; dup {
 			return badLine("release entry: release id %s was already recorded at line %d", e.ReleaseID, at)
@@ -395,6 +404,9 @@ func Init(path string, b Budget, now time.Time) (*Header, error) {
 	}
 	if err := files.SyncDir(filepath.Dir(path)); err != nil {
 		return nil, fmt.Errorf("ledger %s: written, but fsync of its folder failed: %w", path, err)
+	}
+	if _, err := MakeKey(path); err != nil {
+		return nil, err
 	}
 	return &h, nil
 }

@@ -16,14 +16,17 @@ type Account struct {
 	// optimal composition at the budget's δ when all releases are equal and that
 	// is tighter (Charge).
 	Spent Charge `json:"spent"`
-	// Remaining is the budget minus Spent, rounded down, never below 0. With the
+	// Remaining is, on an (ε, δ) ledger, the budget minus Spent, rounded down,
+	// never below 0 (nil on a μ-GDP ledger, which has no (ε, δ) budget). With the
 	// optimal composition the next release's fit is decided by composing all
 	// releases again, not by subtracting: Remaining is a guide.
-	Remaining Point `json:"remaining"`
+	Remaining *Point `json:"remaining,omitempty"`
 	// RemainingMu is, on a μ-GDP ledger, the budget μ minus the spent μ
-	// (Spent.Mu), rounded down, never below 0. It too is a guide: μ composes as
-	// √(Σ μᵢ²), so the next release fits when √(Spent.Mu² + μ²) does.
+	// (Spent.Mu), rounded down, never below 0: a guide only, since μ composes as
+	// √(Σ μᵢ²). NextMu is what decides: the largest μ one more release may have,
+	// √(M² − Spent.Mu²) rounded down until that release fits as CheckGDP decides.
 	RemainingMu float64 `json:"remaining_mu,omitempty"`
+	NextMu      float64 `json:"next_mu,omitempty"`
 	// ReleaseLines are the lines of its releases, in order.
 	ReleaseLines []int `json:"release_lines"`
 }
@@ -52,25 +55,40 @@ func (l *Ledger) Accounts() []Account {
 
 // Account is one dataset's account; ok is false if it was never released.
 func (l *Ledger) Account(id string) (Account, bool) {
-	if _, ok := l.spent[id]; !ok {
-		a := Account{ID: id, Remaining: Point{l.Budget.Epsilon, l.Budget.Delta}, Spent: Charge{Method: MethodBasic}, RemainingMu: l.Budget.Mu}
-		if l.GDP() {
-			a.Spent.Method = MethodGDP
-		}
-		return a, false
-	}
-	return l.account(id), true
+	_, ok := l.spent[id]
+	return l.account(id), ok
 }
 
 func (l *Ledger) account(id string) Account {
 	s := l.spent[id]
 	c := s.spend.charge(l.Budget)
-	a := Account{ID: id, Releases: s.k, Basic: s.sum, Spent: c,
-		Remaining: Point{subDown(l.Budget.Epsilon, c.Epsilon), subDown(l.Budget.Delta, c.Delta)}, RemainingMu: subDown(l.Budget.Mu, c.Mu)}
+	if s.k == 0 && l.GDP() {
+		c.Method = MethodGDP
+	}
+	a := Account{ID: id, Releases: s.k, Basic: s.sum, Spent: c}
+	if l.GDP() {
+		a.RemainingMu, a.NextMu = subDown(l.Budget.Mu, c.Mu), s.nextMu(l.Budget)
+	} else {
+		a.Remaining = &Point{subDown(l.Budget.Epsilon, c.Epsilon), subDown(l.Budget.Delta, c.Delta)}
+	}
 	for _, r := range s.releases {
 		a.ReleaseLines = append(a.ReleaseLines, l.Releases[r].Line)
 	}
 	return a
+}
+
+// nextMu is the largest μ a further release may have within budget b:
+// √(M² − Σ μᵢ²), then lowered an ulp at a time until withMu's upward-rounded
+// composition fits (the roundings are a few ulps); 0 when nothing fits.
+func (s spend) nextMu(b Budget) float64 {
+	x := math.Sqrt(max(b.Mu*b.Mu-s.sumSq, 0))
+	for range 64 {
+		if x == 0 || s.withMu(x).fits(b) {
+			return x
+		}
+		x = math.Nextafter(x, 0)
+	}
+	return 0
 }
 
 // subDown is max(a − b, 0) rounded towards −∞.

@@ -53,6 +53,13 @@ func (p Policy) Drive(ctx context.Context, job Job, b Backend, log *slog.Logger)
 		return s, err
 	}
 	log.Info("written", "stage", "write", "out", job.Out, "summary", job.Summary, "rows", s.Vertices)
+	if job.Ledger != "" {
+		private := s.Deterministic == nil || s.Deterministic.NotPrivate == 0
+		if err := recordRun(ctx, job, d.graph[0], d.graph[1], d.pair, private); err != nil {
+			return s, err
+		}
+		log.Info("audit recorded", "stage", "write", "ledger", job.Ledger, "private", private)
+	}
 	return s, nil
 }
 
@@ -66,6 +73,9 @@ type driver struct {
 	prog *display
 	s    *Summary
 	pair dp.Pair // the job's (Job.Pair), set by stages
+	// graph is the fingerprints of the vertices and edges read, set by stages
+	// (what an audit recorded in the ledger names).
+	graph [2]string
 }
 
 // phase starts the phase called name, whose work counts in unit ("": not counted,
@@ -103,6 +113,7 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	if err != nil {
 		return nil, err
 	}
+	d.graph = [2]string{in.Vertices.Fingerprint, in.Edges.Fingerprint}
 	if err := d.check(ctx); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
@@ -19,14 +20,18 @@ import (
 
 // Job describes one run. Config files use the yaml keys; flags override them.
 type Job struct {
-	Edges      string  `yaml:"edges"`
-	Vertices   string  `yaml:"vertices"`
-	HittingSet string  `yaml:"hitting_set"`
-	Mechanism  string  `yaml:"mechanism"` // a mechanism table to audit (graphdp verify)
-	Out        string  `yaml:"out"`
-	Summary    string  `yaml:"summary"` // optional JSON run summary
-	Epsilon    float64 `yaml:"-"`       // see SetEpsilon; the config's key is epsilon
-	Delta      float64 `yaml:"-"`       // the config's key is delta (config.go: number)
+	Edges      string `yaml:"edges"`
+	Vertices   string `yaml:"vertices"`
+	HittingSet string `yaml:"hitting_set"`
+	Mechanism  string `yaml:"mechanism"` // a mechanism table to audit (graphdp verify)
+	Out        string `yaml:"out"`
+	Summary    string `yaml:"summary"` // optional JSON run summary
+	// Ledger, if set, is a privacy ledger (package ledger) in which run records
+	// the mechanism it wrote, once audited, and verify the one it audited: what
+	// release then charges (audit.go).
+	Ledger  string  `yaml:"ledger"`
+	Epsilon float64 `yaml:"-"` // see SetEpsilon; the config's key is epsilon
+	Delta   float64 `yaml:"-"` // the config's key is delta (config.go: number)
 	// The other privacy frameworks (framework.go; exactly one per job): μ of μ-GDP
 	// (SetGDPMu; the config's key is gdp_mu), a privacy profile table (columns
 	// epsilon, delta) and an f-DP trade-off curve table (columns alpha, beta).
@@ -179,6 +184,9 @@ func (j *Job) Problems(required []string, found ...string) []string {
 			add("%s: %s: %v", f.key, f.path, err)
 		}
 	}
+	if p := ledgerProblem(j.Ledger); p != "" {
+		probs = append(probs, p)
+	}
 	probs = append(probs, j.frameworkProblems(slices.Contains(required, "epsilon"))...)
 	if !slices.Contains(Engines, j.Engine) {
 		add("engine: %q is not one of %v", j.Engine, Engines)
@@ -241,7 +249,11 @@ func (j *Job) Files() []files.File {
 			fs = append(fs, files.In(in.key, ""))
 		}
 	}
-	return append(fs, files.Out("out", j.Out), files.Out("summary", j.Summary))
+	fs = append(fs, files.Out("out", j.Out), files.Out("summary", j.Summary))
+	if j.Ledger != "" { // read and appended to; its key file read, or made
+		fs = append(fs, files.Out("ledger", j.Ledger), files.Out("ledger key", ledger.KeyFile(j.Ledger)))
+	}
+	return fs
 }
 
 // storeProblems names each of fs that is an s3:// or gs:// object this binary has

@@ -28,24 +28,27 @@ type ReleaseJob struct {
 	IDs       []string // ids given on the command line (--id), used when IDsFile is ""
 	Out       string
 	Columns   ingest.MechanismTableColumns // Columns.ID also names the IDs file's column
-	// Stated is the (ε, δ) the operator gave. The mechanism's own metadata decides
-	// what the release spends (resolvePrivacy): a stated value must agree with it,
-	// and a mechanism without metadata (CSV) needs both stated.
+	// Stated is the (ε, δ) the operator gave. It never decides what a release
+	// spends: with a ledger, a stated value must agree with what the ledger's
+	// audit of the mechanism recorded (pipeline.Charged); without one, with the
+	// mechanism's metadata (a CSV mechanism needs both stated).
 	Stated pipeline.Stated
-	// AllowDeterministic releases datasets with p_one exactly 0 or 1 (their true
-	// answer, no privacy); without it such a request is refused.
-	AllowDeterministic bool
-	// Ledger, if set, is the privacy ledger (package ledger) the release is
-	// recorded in, and refused by when it would take a dataset past its budget.
+	// Ledger is the privacy ledger (package ledger) the release is charged to and
+	// recorded in: it must hold an audit of this very mechanism whose verdict is
+	// private (docs/LEDGER.md, "What a release is charged"). "" only with NoLedger.
 	Ledger string
+	// NoLedger releases with no accounting here ("you account elsewhere"): nothing
+	// is charged, and datasets answered deterministically are refused, since no
+	// audit says they are private.
+	NoLedger bool
 	// BudgetEpsilon and BudgetDelta, if set, are budget figures the operator
 	// expects: the ledger's own budget decides, and a release whose expectation
 	// differs is refused (ledger raise is the one way to change a budget).
 	BudgetEpsilon, BudgetDelta *float64
 	// DryRun reads and checks everything a release does (the mechanism, the ids,
-	// the deterministic refusal, the whole ledger and the budget's fit) and draws,
-	// records and writes nothing: Release returns the plan, or the error, the
-	// release would (graphdp release --dry-run).
+	// the ledger's audit of the mechanism, the whole ledger and the budget's fit)
+	// and draws, records and writes nothing: Release returns the plan, or the
+	// error, the release would (graphdp release --dry-run).
 	DryRun bool
 	now    func() time.Time // nil: time.Now
 }
@@ -56,6 +59,8 @@ type Released struct {
 	Out       string
 	ReleaseID string
 	Privacy   pipeline.Privacy
+	// Audit is, with a ledger, the audit entry the release was charged by.
+	Audit *ledger.AuditAt
 	// Budget is the ledger's budget when a ledger recorded the release.
 	Budget *ledger.Budget
 	// Charged is, with a ledger, the (ε, δ) charged to each dataset: Privacy's own
@@ -79,61 +84,142 @@ type ReleasePlan struct {
 
 // Release draws M(v) ~ Bernoulli(p_one(v)) with an exact sampler (package release)
 // for every requested id, in the requested order, and writes id and released
-// atomically. src is the random source: nil means crypto/rand. Every requested id
-// must be in the mechanism, and at most once: a second independent draw of the same
-// dataset would spend its privacy budget again (two releases compose to 2ε, 2δ).
-// Nothing is written if any id is rejected.
+// atomically, never over an existing file. src is the random source: nil means
+// crypto/rand. Every requested id must be in the mechanism, and at most once: a
+// second independent draw of the same dataset would spend its privacy budget
+// again (two releases compose to 2ε, 2δ). Nothing is written if any id is
+// rejected.
 //
-// With a ledger, the release is recorded — one line, one write, fsync — before the
-// file is written, under the ledger's lock, and removed again only if the write
-// failed before the file was renamed into place (sink.ErrNotPublished): a release
-// that may have been published stays charged (package ledger, invariant 6).
+// With a ledger, the mechanism must be one the ledger recorded an exact audit of
+// (the keyed fingerprint of every byte read here), with the verdict private; the
+// release is charged what that audit recorded, and is recorded — one line, one
+// write, fsync — before the file is written, under the ledger's lock, and removed
+// again only if the write failed before the file was renamed into place
+// (sink.ErrNotPublished): a release that may have been published stays charged
+// (package ledger, invariant 6).
 func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, error) {
+	if job.Ledger == "" && !job.NoLedger {
+		return nil, &pipeline.ConfigError{Problems: []string{"ledger: required: a release is charged to a ledger (graphdp ledger init makes one); --no-ledger releases without one, if you account elsewhere"}}
+	}
 	m, err := ingest.ReadMechanismTable(ctx, job.Mechanism, job.Columns)
 	if err != nil {
 		return nil, err
-	}
-	priv, err := pipeline.ResolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
-	if err != nil {
-		return nil, err
-	}
-	if job.Ledger != "" && priv.Source == ledger.SourceStated && priv.Epsilon == 0 && priv.Delta == 0 {
-		return nil, &pipeline.ConfigError{Problems: []string{fmt.Sprintf("epsilon and delta: 0 and 0 were given for %s, which has no metadata: the ledger would record this release as free. A mechanism that truly spends nothing (ε = 0, δ = 0) is one graphdp run wrote, with its metadata: release that file", job.Mechanism)}}
 	}
 	rows, err := requestedRows(ctx, job, m)
 	if err != nil {
 		return nil, err
 	}
-	if !job.AllowDeterministic {
-		if err := refuseDeterministic(job, m, rows); err != nil {
-			return nil, err
-		}
-	}
 	ids := make([]string, len(rows))
 	for i, r := range rows {
 		ids[i] = m.IDs.String(int(r))
 	}
-	if job.Ledger != "" {
-		for i, id := range ids {
-			if !ledger.ValidID(id) {
-				return nil, &ingest.InputError{File: job.Mechanism, Row: int64(rows[i]), Column: job.Columns.ID, Value: words.Quote(id), Err: ingest.ErrRange,
-					Msg: "not valid UTF-8: the ledger records ids as JSON text, which would change it (and then charge another id than the one released)"}
-			}
+	if job.Ledger == "" {
+		priv, err := pipeline.ResolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
+		if err != nil {
+			return nil, err
+		}
+		if err := refuseDeterministic(job, m, rows); err != nil {
+			return nil, err
+		}
+		if job.DryRun {
+			return &Released{Rows: len(ids), Out: job.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}, nil
+		}
+		if err := refuseExisting(job.Out); err != nil {
+			return nil, err
+		}
+		d, err := draw(ctx, m, rows, src, priv)
+		if err != nil {
+			return nil, err
+		}
+		defer d.rec.Release()
+		if err := sink.Write(ctx, job.Out, d.rec, d.meta); err != nil {
+			return nil, err
+		}
+		return &Released{Rows: len(rows), Out: job.Out, ReleaseID: d.id, Privacy: priv}, nil
+	}
+	for i, id := range ids {
+		if !ledger.ValidID(id) {
+			return nil, &ingest.InputError{File: job.Mechanism, Row: int64(rows[i]), Column: job.Columns.ID, Value: words.Quote(id), Err: ingest.ErrRange,
+				Msg: "not valid UTF-8: the ledger records ids as JSON text, which would change it (and then charge another id than the one released)"}
 		}
 	}
 	if job.DryRun {
-		return planRelease(job, ids, priv)
+		return planRelease(job, m, ids)
 	}
+	w, err := ledger.Open(job.Ledger)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	a, priv, err := audited(job, w.Ledger, m)
+	if err != nil {
+		return nil, err
+	}
+	if err := sameLedger(w, job); err != nil {
+		return nil, err
+	}
+	charged, err := fits(job, w.Ledger, ids, priv)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseExisting(job.Out); err != nil {
+		return nil, err
+	}
+	d, err := draw(ctx, m, rows, src, priv)
+	if err != nil {
+		return nil, err
+	}
+	defer d.rec.Release()
+	now := time.Now
+	if job.now != nil {
+		now = job.now
+	}
+	r := ledger.Release{ReleaseID: d.id, Mechanism: job.Mechanism, Audit: a.AuditID,
+		Epsilon: charged.Epsilon, Delta: charged.Delta, Source: ledger.SourceAudit, Datasets: ids}
+	if w.GDP() {
+		r.Epsilon, r.Delta, r.Mu = 0, 0, priv.Pair.Mu()
+	}
+	if err := w.AppendRelease(r, now()); err != nil {
+		return nil, err
+	}
+	b := w.Budget
+	out := &Released{Rows: len(rows), Out: job.Out, ReleaseID: d.id, Privacy: priv, Audit: &a, Budget: &b, Charged: &charged}
+	if err := sink.Write(ctx, job.Out, d.rec, d.meta); err != nil {
+		if errors.Is(err, sink.ErrNotPublished) {
+			if rerr := w.Rollback(); rerr != nil {
+				return nil, fmt.Errorf("%w; and removing the release from the ledger %s failed, so it stays charged (release id %s): %v", err, job.Ledger, d.id, rerr)
+			}
+			return nil, err
+		}
+		return nil, &publishedError{Err: err, Ledger: job.Ledger, ReleaseID: d.id}
+	}
+	return out, nil
+}
+
+// drawn is a release's answers, ready to write: the table, its metadata and the
+// release's random id.
+type drawn struct {
+	rec  arrow.RecordBatch
+	meta map[string]string
+	id   string
+}
+
+// draw samples each row's answer and builds the release file's table. Its
+// metadata holds nothing derived from the true answers: no hash of the mechanism
+// (a file that holds the answer column) nor of anything else; the privacy
+// statement and a random id.
+func draw(ctx context.Context, m *ingest.MechanismTable, rows []int32, src io.Reader, priv pipeline.Privacy) (*drawn, error) {
 	s := release.NewCrypto()
 	if src != nil {
 		s = release.New(src)
 	}
-	drawn := make([]bool, len(rows))
+	answers := make([]bool, len(rows))
+	var err error
 	for i, r := range rows {
 		if i%4096 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if drawn[i], err = s.Bernoulli(m.POne[r]); err != nil {
+		if answers[i], err = s.Bernoulli(m.POne[r]); err != nil {
 			return nil, err
 		}
 	}
@@ -141,17 +227,15 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if ansType == nil {
 		ansType = arrow.PrimitiveTypes.Int64
 	}
-	rec, err := pipeline.BuildRelease(m, rows, drawn, ansType)
+	rec, err := pipeline.BuildRelease(m, rows, answers, ansType)
 	if err != nil {
 		return nil, err
 	}
-	defer rec.Release()
 	id, err := newReleaseID()
 	if err != nil {
+		rec.Release()
 		return nil, err
 	}
-	// Nothing derived from the true answers: no hash of the mechanism (a file that
-	// holds the answer column) nor of anything else; ε, δ and a random id.
 	extra := map[string]string{
 		"graphdp.release.id":      id,
 		"graphdp.release.sampler": "exact Bernoulli(p_one): uniform bits from crypto/rand against the binary expansion of p_one",
@@ -160,31 +244,51 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if priv.Framework != ledger.Framework { // the mechanism's framework and its parameters
 		meta = (*pipeline.Loaded)(nil).Metadata(priv.Pair, "", extra)
 	}
-	out := &Released{Rows: len(rows), Out: job.Out, ReleaseID: id, Privacy: priv}
-	if job.Ledger == "" {
-		if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
-			return nil, err
-		}
-		return out, nil
+	return &drawn{rec: rec, meta: meta, id: id}, nil
+}
+
+// refuseExisting refuses an output that exists: a release never replaces a file
+// (the one it would replace was drawn, and charged, already). Checked before any
+// work (internal/cli) and again here, under the ledger's lock, before the release
+// is recorded.
+func refuseExisting(out string) error {
+	if _, err := os.Lstat(out); err == nil {
+		return &pipeline.ConfigError{Problems: []string{ExistingOutput(out)}}
 	}
-	w, charged, err := spend(job, m, ids, id, priv)
-	if err != nil {
-		return nil, err
+	return nil
+}
+
+// ExistingOutput is the problem of a release whose output exists.
+func ExistingOutput(out string) string {
+	return fmt.Sprintf("out: %s exists; a release never replaces a file (its answers were drawn, and charged, already): choose another name", out)
+}
+
+// audited is the audit entry of l that proves what a release of m is charged,
+// and that charge: the latest audit whose keyed fingerprint is m's, whose verdict
+// is private. A mechanism the ledger has no such audit of is refused (a
+// *pipeline.RejectError, exit 3), saying how to record one.
+func audited(job ReleaseJob, l *ledger.Ledger, m *ingest.MechanismTable) (ledger.AuditAt, pipeline.Privacy, error) {
+	key, err := ledger.ReadKey(job.Ledger)
+	var le *ledger.Error
+	if err != nil && (!errors.As(err, &le) || le.Kind != ledger.ErrMissing) {
+		return ledger.AuditAt{}, pipeline.Privacy{}, err
 	}
-	out.Charged = &charged
-	defer w.Close()
-	b := w.Budget
-	out.Budget = &b
-	if err := sink.Write(ctx, job.Out, rec, meta); err != nil {
-		if errors.Is(err, sink.ErrNotPublished) {
-			if rerr := w.Rollback(); rerr != nil {
-				return nil, fmt.Errorf("%w; and removing the release from the ledger %s failed, so it stays charged (release id %s): %v", err, job.Ledger, id, rerr)
-			}
-			return nil, err
-		}
-		return nil, &publishedError{Err: err, Ledger: job.Ledger, ReleaseID: id}
+	var a ledger.AuditAt
+	ok := err == nil
+	if ok {
+		a, ok = l.Find(key.Sum("mechanism", m.Fingerprint))
 	}
-	return out, nil
+	if !ok {
+		return a, pipeline.Privacy{}, &pipeline.RejectError{File: job.Mechanism, Kind: "not-audited",
+			Head: fmt.Sprintf("the ledger %s holds no audit of %s as it is now (every byte of its files): a release is charged only what an exact audit proved, recorded in the ledger; record one with graphdp verify --mechanism %s --vertices V --edges E --ledger %s (or write the mechanism with graphdp run … --ledger %s); nothing written, ledger unchanged",
+				job.Ledger, job.Mechanism, job.Mechanism, job.Ledger, job.Ledger)}
+	}
+	if !a.Private {
+		return a, pipeline.Privacy{}, &pipeline.RejectError{File: job.Mechanism, Kind: "not-private",
+			Head: fmt.Sprintf("the ledger %s's audit of %s (line %d, by graphdp %s) found it not private: it is never released; nothing written, ledger unchanged", job.Ledger, job.Mechanism, a.Line, a.By)}
+	}
+	priv, err := pipeline.Charged(a, job.Stated)
+	return a, priv, err
 }
 
 // publishedError is a release file that was renamed into place but whose write
@@ -202,66 +306,25 @@ func (e *publishedError) Error() string {
 
 func (e *publishedError) Unwrap() error { return e.Err }
 
-// spend locks the ledger, verifies it whole, refuses a release past its budget (a
-// *RejectError, ledger unchanged) and otherwise records it, durably, before the
-// file is written: the returned writer stays locked until the caller closes it.
-func spend(job ReleaseJob, m *ingest.MechanismTable, ids []string, id string, priv pipeline.Privacy) (*ledger.Writer, pipeline.Privacy, error) {
-	w, err := ledger.Open(job.Ledger)
-	if err != nil {
-		return nil, priv, err
-	}
-	fail := func(err error) (*ledger.Writer, pipeline.Privacy, error) { w.Close(); return nil, priv, err }
-	li, err := w.Stat()
-	if err != nil {
-		return fail(err)
-	}
-	if err := sameFiles(li, job); err != nil {
-		return fail(err)
-	}
-	if priv, err = fits(job, w.Ledger, ids, priv); err != nil {
-		return fail(err)
-	}
-	now := time.Now
-	if job.now != nil {
-		now = job.now
-	}
-	r := ledger.Release{ReleaseID: id, Mechanism: job.Mechanism, MechanismSHA256: m.Fingerprint,
-		Epsilon: priv.Epsilon, Delta: priv.Delta, Source: priv.Source, Datasets: ids}
-	if w.GDP() {
-		r.Epsilon, r.Delta, r.Mu = 0, 0, priv.Pair.Mu()
-	}
-	if err := w.AppendRelease(r, now()); err != nil {
-		return fail(err)
-	}
-	return w, priv, nil
-}
-
-// planRelease is a release's dry run once the ids are resolved: with a ledger,
-// it reads and verifies it whole (a shared lock, nothing written) and decides the
-// budget's fit as the release would.
-func planRelease(job ReleaseJob, ids []string, priv pipeline.Privacy) (*Released, error) {
-	out := &Released{Rows: len(ids), Out: job.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}
-	if job.Ledger == "" {
-		return out, nil
-	}
+// planRelease is a release's dry run once the ids are resolved: it reads and
+// verifies the ledger whole (a shared lock, nothing written), finds the
+// mechanism's audit and decides the budget's fit as the release would.
+func planRelease(job ReleaseJob, m *ingest.MechanismTable, ids []string) (*Released, error) {
 	l, err := ledger.Read(job.Ledger)
 	if err != nil {
 		return nil, err
 	}
-	li, err := os.Stat(job.Ledger)
+	a, priv, err := audited(job, l, m)
 	if err != nil {
 		return nil, err
 	}
-	if err := sameFiles(li, job); err != nil {
+	charged, err := fits(job, l, ids, priv)
+	if err != nil {
 		return nil, err
 	}
-	if priv, err = fits(job, l, ids, priv); err != nil {
-		return nil, err
-	}
-	out.Charged = &priv
 	b := l.Budget
-	out.Budget = &b
-	p := ledger.Point{Epsilon: priv.Epsilon, Delta: priv.Delta}
+	out := &Released{Rows: len(ids), Out: job.Out, Privacy: priv, Audit: &a, Charged: &charged, Budget: &b, DryRun: true, Plan: &ReleasePlan{IDs: ids}}
+	p := ledger.Point{Epsilon: charged.Epsilon, Delta: charged.Delta}
 	for _, id := range ids {
 		a, _ := l.Account(id)
 		c := l.After(id, p)
@@ -321,15 +384,23 @@ func composition(c ledger.Charge) string {
 }
 
 func sourceWords(source string) string {
-	if source == ledger.SourceMetadata {
+	switch source {
+	case ledger.SourceAudit:
+		return "the ledger's audit of the mechanism"
+	case ledger.SourceMetadata:
 		return "the mechanism's metadata"
 	}
 	return "the values given"
 }
 
-// sameFiles refuses a ledger that is also the release's mechanism, ids file or
-// output (compared as files: device and inode, links followed).
-func sameFiles(li os.FileInfo, job ReleaseJob) error {
+// sameLedger refuses a ledger that is also the release's mechanism, ids file or
+// output (compared as the open file: device and inode, links followed), under
+// its lock.
+func sameLedger(w *ledger.Writer, job ReleaseJob) error {
+	li, err := w.Stat()
+	if err != nil {
+		return err
+	}
 	for _, f := range []struct{ key, path string }{{"out", job.Out}, {"mechanism", job.Mechanism}, {"ids", job.IDsFile}} {
 		if f.path == "" {
 			continue
@@ -360,7 +431,7 @@ func refuseDeterministic(job ReleaseJob, m *ingest.MechanismTable, rows []int32)
 		return nil
 	}
 	return &pipeline.RejectError{File: job.Mechanism, Kind: "deterministic", Total: int64(total), Lines: lines,
-		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one is 0 or 1): each draw of theirs is the same answer, which is private only if their neighbours' p_one make it so (graphdp report, given the graph, tells which are: a constant answer is, an isolated dataset's is not); release does not see the graph, so it refuses them; nothing written (give --allow-deterministic to release them anyway)", total)}
+		Head: fmt.Sprintf("%d requested datasets are answered deterministically (p_one is 0 or 1): each draw of theirs is the same answer, which is private only if their neighbours' p_one make it so; without a ledger no audit says they are, so they are refused; nothing written (release with --ledger, in which graphdp run or graphdp verify recorded the mechanism's audit: a private mechanism's datasets are all released)", total)}
 }
 
 // newReleaseID is 128 random bits in hex: it identifies a release without being

@@ -3,9 +3,11 @@ package toolkit
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -18,6 +20,12 @@ type Verified struct {
 	Audit   check.Audit
 	Checked *pipeline.Checked // nil without a hitting set
 	Optimal check.Optimality  // with a hitting set: check.CompareOptimal
+	// Private is the verdict: every DP inequality holds (within the tolerance)
+	// and no dataset without neighbours is answered deterministically.
+	Private bool
+	// Recorded is, with a ledger, the audit entry written there (its verdict
+	// Private), nil otherwise.
+	Recorded *ledger.Audit
 }
 
 // Verify audits job.Mechanism on the job's graph at tolerance, and, when the job
@@ -38,6 +46,17 @@ func Verify(ctx context.Context, job pipeline.Job, tolerance float64, log *slog.
 	v := &Verified{Job: job, Privacy: priv, Inputs: x}
 	if v.Audit, err = check.Verify(ctx, x.Graph, x.Mechanism.POne, x.Pair, tolerance, job.List); err != nil {
 		return nil, err
+	}
+	det, _ := check.FindDeterministic(x.Graph, x.Mechanism.POne, nil, nil, nil, func(int32) string { return "" })
+	v.Private = v.Audit.Violations == 0 && det.Isolated == 0
+	if job.Ledger != "" {
+		// What is recorded is the audit just made, exact (tolerance 0) or not private.
+		private := v.Private && tolerance == 0
+		if v.Recorded, err = pipeline.RecordAudit(job.Ledger, pipeline.AuditRecord{By: ledger.ByVerify, Mechanism: job.Mechanism,
+			Fingerprint: x.Mechanism.Fingerprint, Vertices: x.Vertices.Fingerprint, Edges: x.Edges.Fingerprint,
+			Pair: x.Pair, Private: private}, time.Now()); err != nil {
+			return nil, err
+		}
 	}
 	if x.Hit == nil {
 		return v, nil

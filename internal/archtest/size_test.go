@@ -25,12 +25,6 @@ const (
 	maxExports   = 50  // go doc -short lines of a package
 )
 
-// allowance names a file, function ("pkg:Func" or "pkg:Recv.Method", pkg the
-// package's directory, so that a move between files keeps its name) or package
-// that may stand over its limit for now, with why. Each entry must still be over
-// (TestSizeLimits fails on a stale one), so the list only shrinks.
-var allowance = map[string]string{}
-
 var figures = flag.Bool("figures", false, "print every file, function and package over half its limit (for the closing note of a clean-up)")
 
 // room is a measured thing: a file, a function or a package.
@@ -183,9 +177,11 @@ func over(rooms []room, allow map[string]string) (bad []string, stale []string) 
 	return bad, stale
 }
 
-// TestSizeLimits holds the house to its room sizes: no non-test file over 500 lines,
-// no function over 100 lines outside tests, no package exporting more than 50 names.
-// go test ./internal/archtest -run TestSizeLimits -figures -v prints the largest rooms.
+// TestSizeLimits measures the house's room sizes against the sizes that prompt a
+// look (a non-test file over 500 lines, a function over 100, a package exporting
+// more than 50 names). They are prompts, never gates: code is not split or squeezed
+// to fit them. go test ./internal/archtest -run TestSizeLimits -figures -v prints
+// the largest rooms and those over.
 func TestSizeLimits(t *testing.T) {
 	root, _ := moduleRoot(t)
 	rooms := measure(t, root)
@@ -210,12 +206,11 @@ func TestSizeLimits(t *testing.T) {
 			}
 		}
 	}
-	bad, stale := over(rooms, allowance)
-	for _, b := range bad {
-		t.Errorf("%s: split it (%s)", b, sizeRef)
-	}
-	for _, s := range stale {
-		t.Errorf("allowance %q: no longer over its limit; remove it from allowance (internal/archtest/size_test.go)", s)
+	if *figures {
+		bad, _ := over(rooms, nil)
+		for _, b := range bad {
+			t.Logf("%s: a prompt to look at its design, not a gate (%s)", b, sizeRef)
+		}
 	}
 }
 

@@ -31,6 +31,7 @@ var jobFlagTable = []jobFlag{
 	{"mechanism", "mechanism", "mechanism `TABLE` (.parquet or .csv file, folder or glob; repeatable): id and p_one, or id and p_true (default with --config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
 	{"out", "out", "output `FILE`: .parquet, .arrow/.feather or .csv", func(j *pipeline.Job) any { return &j.Out }},
 	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *pipeline.Job) any { return &j.Summary }},
+	{"ledger", "ledger", "privacy ledger `FILE` (made by graphdp ledger init): record the mechanism there once its exact audit passed, so that graphdp release can draw from it", func(j *pipeline.Job) any { return &j.Ledger }},
 	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless --gdp-mu, --privacy-profile or --tradeoff states another framework)", func(j *pipeline.Job) any { return &j.Epsilon }},
 	{"delta", "delta", "privacy parameter `δ` in [0, 1)", func(j *pipeline.Job) any { return &j.Delta }},
 	{"gdp-mu", "gdp_mu", "μ-Gaussian DP instead of (ε,δ): `μ` in [0, 100]", func(j *pipeline.Job) any { return &j.GDPMu }},

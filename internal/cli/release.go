@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,13 +40,13 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	var ids idFlags
 	jf := addJobFlags(fs, "a run's YAML job file: its out is the mechanism, its columns, ε and δ apply",
-		"mechanism", "out", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column", "delimiter")
+		"mechanism", "out", "ledger", "epsilon", "delta", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column", "delimiter")
 	o.jf = jf
-	jf.usage = usageText{"--mechanism M (--id X … | --ids FILE) --out F [--ledger L] [--epsilon ε --delta δ]", "Draws the private answers of chosen datasets from a mechanism (exact Bernoulli\nsampling) and writes only id and released. What it spends on each dataset is the\nmechanism's (ε, δ), read from its metadata (graphdp run writes it); with --ledger\n(made by graphdp ledger init) the release is recorded there and refused past its budget."}
-	jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
-	jf.setUsage("delta", "the mechanism's `δ`: read from its metadata; if given it must agree (required for a CSV mechanism)")
-	fs.BoolVar(&o.job.AllowDeterministic, "allow-deterministic", false, "release datasets with p_one exactly 0 or 1 (their true answer, no privacy); refused without it")
-	fs.StringVar(&o.job.Ledger, "ledger", "", "privacy ledger `FILE` (made by graphdp ledger init): record this release and refuse one past the ledger's budget")
+	jf.usage = usageText{"--mechanism M (--id X … | --ids FILE) --out F (--ledger L | --no-ledger)", "Draws the private answers of chosen datasets from a mechanism (exact Bernoulli\nsampling) and writes only id and released, to a new file. What it spends on each\ndataset is what the ledger (graphdp ledger init) recorded when graphdp run or\ngraphdp verify audited this very mechanism (--ledger there); the release is recorded\nin the ledger and refused past its budget, or for a mechanism the ledger has no audit of."}
+	jf.setUsage("ledger", "privacy ledger `FILE` (made by graphdp ledger init) holding this mechanism's audit: the release is charged what it recorded, recorded, and refused past the budget")
+	jf.setUsage("epsilon", "the mechanism's `ε`: what the ledger's audit recorded (or, with --no-ledger, its metadata); if given it must agree (required for a CSV mechanism with --no-ledger)")
+	jf.setUsage("delta", "the mechanism's `δ`: as --epsilon")
+	fs.BoolVar(&o.job.NoLedger, "no-ledger", false, "release without a ledger: nothing is charged here (you account elsewhere); datasets answered deterministically are refused")
 	var budgetEps, budgetDelta numberFlag
 	fs.Var(&budgetEps, "budget-epsilon", "with --ledger: the budget `ε` you expect; refused unless it is the ledger's (the budget lives in the ledger)")
 	fs.Var(&budgetDelta, "budget-delta", "with --ledger: the budget `δ` you expect; refused unless it is the ledger's")
@@ -69,9 +68,18 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	}
 	job.Summary = ""
 	probs := job.Problems([]string{"mechanism", "out"}, unknown...)
-	led := o.job.Ledger
+	led := job.Ledger
+	switch {
+	case led == "" && !o.job.NoLedger:
+		probs = append(probs, "ledger: required: a release is charged to a ledger (graphdp ledger init makes one); --no-ledger releases without one, if you account elsewhere")
+	case led != "" && o.job.NoLedger:
+		probs = append(probs, "ledger and no-ledger: give one of them, not both")
+	}
 	if led == "" && (jf.set("budget-epsilon") || jf.set("budget-delta")) {
 		probs = append(probs, "budget-epsilon and budget-delta: need --ledger (the budget lives in the ledger)")
+	}
+	if _, err := os.Lstat(job.Out); job.Out != "" && err == nil {
+		probs = append(probs, toolkit.ExistingOutput(job.Out))
 	}
 	if jf.set("budget-epsilon") {
 		v := float64(budgetEps)
@@ -81,12 +89,10 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 		v := float64(budgetDelta)
 		o.job.BudgetDelta = &v
 	}
-	if _, err := os.Stat(led); led != "" && errors.Is(err, os.ErrNotExist) {
-		probs = append(probs, fmt.Sprintf("ledger: %s does not exist: create it first with graphdp ledger init %s --budget-epsilon E [--budget-delta D]", led, led))
-	}
-	// The ledger is a file of its own: not the output, the mechanism or the ids file,
-	// by any path (package files; pipeline checks again under the ledger's lock).
-	probs = append(probs, jf.fileProblems(&job, files.In("ids", o.job.IDsFile), files.Out("ledger", led))...)
+	// The ledger (in job.Files) is a file of its own: not the output, the mechanism
+	// or the ids file, by any path (package files; Release checks again under the
+	// ledger's lock).
+	probs = append(probs, jf.fileProblems(&job, files.In("ids", o.job.IDsFile))...)
 	switch {
 	case o.job.IDsFile == "" && len(ids) == 0:
 		probs = append(probs, "ids or id: required (which datasets to release)")
@@ -97,7 +103,7 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 		return nil, err
 	}
 	o.config = source
-	o.job.Mechanism, o.job.Out, o.job.IDs, o.job.Columns = job.Mechanism, job.Out, ids, job.MechanismColumns()
+	o.job.Mechanism, o.job.Out, o.job.IDs, o.job.Columns, o.job.Ledger = job.Mechanism, job.Out, ids, job.MechanismColumns(), job.Ledger
 	o.job.Stated = job.Stated()
 	return o, nil
 }
@@ -129,7 +135,10 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 	if !o.quiet {
 		p := r.Privacy
 		from := "from its metadata"
-		if p.Source == ledger.SourceStated {
+		switch {
+		case r.Audit != nil:
+			from = fmt.Sprintf("as the ledger's audit recorded, line %d", r.Audit.Line)
+		case p.Source == ledger.SourceStated:
 			from = "as given"
 		}
 		spent := fmt.Sprintf("ε = %g, δ = %g each", p.Epsilon, p.Delta)
@@ -142,7 +151,9 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 		} else if c != nil && p.Framework != ledger.Framework {
 			fmt.Fprintf(e.stderr, "  charged to each dataset as ε = %g, δ = %g, which it guarantees (docs/LEDGER.md, \"Other frameworks\")\n", c.Epsilon, c.Delta)
 		}
-		if r.Budget != nil {
+		if r.Budget == nil {
+			fmt.Fprintf(e.stderr, "  not charged: released with --no-ledger\n")
+		} else {
 			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget %s per dataset; graphdp ledger show %s)\n", o.job.Ledger, r.ReleaseID, budgetWords(*r.Budget), o.job.Ledger)
 		}
 	}

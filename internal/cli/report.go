@@ -47,7 +47,7 @@ func parseReport(args []string, stdout io.Writer) (*reportOptions, error) {
 	if err != nil {
 		return nil, err
 	}
-	job.Mechanism, job.Out, job.Summary = jf.mechanism(job), "", ""
+	job.Mechanism, job.Out, job.Summary, job.Ledger = jf.mechanism(job), "", "", "" // a run config's outputs are not report's
 	probs := append(job.Problems([]string{"mechanism", "edges", "vertices"}, unknown...), jf.fileProblems(&job, files.Out("html", o.html))...)
 	if err := jf.problems(source, probs); err != nil {
 		return nil, err

@@ -26,7 +26,8 @@ type toolFlags struct {
 type toolInputs struct {
 	hittingSet string // "": not taken; else the flag's help text
 	mechanism  bool
-	provenance bool // the command's outputs name the inputs by digest (--provenance-key)
+	provenance bool   // the command's outputs name the inputs by digest (--provenance-key)
+	ledger     string // "": not taken; else the --ledger flag's help text (verify records its audit)
 }
 
 func newToolFlags(name, synopsis, about string, stdout io.Writer, take toolInputs) *toolFlags {
@@ -43,8 +44,14 @@ func newToolFlags(name, synopsis, about string, stdout io.Writer, take toolInput
 	if take.provenance {
 		names = append(names, "provenance-key")
 	}
+	if take.ledger != "" {
+		names = append(names, "ledger")
+	}
 	t.jf = addJobFlags(fs, "YAML job file, as for run (flags override it)", names...)
 	t.jf.usage = usageText{synopsis, about}
+	if take.ledger != "" {
+		t.jf.setUsage("ledger", take.ledger)
+	}
 	if take.hittingSet != "" {
 		t.jf.setUsage("hitting-set", take.hittingSet)
 	}
@@ -62,6 +69,9 @@ func (t *toolFlags) parse(args []string, take toolInputs) (job pipeline.Job, sou
 	}
 	if take.hittingSet == "" {
 		job.HittingSet = "" // a config file's hitting set is run's input, not this command's
+	}
+	if take.ledger == "" {
+		job.Ledger = "" // likewise a run config's ledger
 	}
 	required := []string{"edges", "vertices", "epsilon"}
 	if take.mechanism {

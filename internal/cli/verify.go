@@ -37,8 +37,9 @@ vertices above it cannot belong to any DP mechanism agreeing with the hitting se
 The report goes to stdout; exit status 3 on any violation.`
 
 func parseVerify(args []string, stdout io.Writer) (*verifyOptions, error) {
-	take := toolInputs{hittingSet: "hitting-set `FILE` (id, p_true): also check agreement and optimality", mechanism: true}
-	t := newToolFlags("verify", "--edges E --vertices V --mechanism M [--epsilon ε --delta δ] [--hitting-set H] [--tolerance P] [--list N]", verifyAbout, stdout, take)
+	take := toolInputs{hittingSet: "hitting-set `FILE` (id, p_true): also check agreement and optimality", mechanism: true,
+		ledger: "privacy ledger `FILE` (made by graphdp ledger init): record this audit there (the mechanism's fingerprint, its privacy and the verdict), which is what graphdp release charges"}
+	t := newToolFlags("verify", "--edges E --vertices V --mechanism M [--epsilon ε --delta δ] [--hitting-set H] [--ledger L] [--tolerance P] [--list N]", verifyAbout, stdout, take)
 	t.jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
 	t.jf.setUsage("delta", "the mechanism's `δ`: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")
 	o := &verifyOptions{flags: t}
@@ -106,6 +107,17 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	if audit.Violations > 0 {
 		failed = append(failed, words.Count(audit.Violations, "DP violation", "DP violations"))
 	}
+	if audit.Violations == 0 && !v.Private {
+		failed = append(failed, "datasets without neighbours answered deterministically (their draws are their p_one, with no privacy)")
+	}
+	if r := v.Recorded; r != nil {
+		res.Ledger, res.LedgerPrivate = job.Ledger, &r.Private
+		verdict := "private: graphdp release --ledger " + job.Ledger + " can draw from it, charged " + x.Pair.String()
+		if !r.Private {
+			verdict = "not private (exact, at tolerance 0): graphdp release refuses it"
+		}
+		fmt.Fprintf(w, "  recorded in the ledger %s (audit %s): %s\n", job.Ledger, r.AuditID, verdict)
+	}
 	res.Audit = verifyAuditJSON{Edges: audit.Edges, Inequalities: 4 * audit.Edges, Tolerance: o.tolerance, Violations: audit.Violations,
 		FirstViolations: []edgeJSON{}}
 	if audit.Edges > 0 {
@@ -154,6 +166,10 @@ type verifyJSON struct {
 	HittingSet    *verifyHitJSON  `json:"hitting_set"` // null without --hitting-set
 	Passed        bool            `json:"passed"`
 	Failed        []string        `json:"failed"` // what failed, in words; empty when passed
+	// Ledger is, with --ledger, the ledger the audit was recorded in, and
+	// LedgerPrivate the verdict recorded there (what release decides by).
+	Ledger        string `json:"ledger,omitempty"`
+	LedgerPrivate *bool  `json:"ledger_private,omitempty"`
 }
 
 type verifyAuditJSON struct {
