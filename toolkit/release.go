@@ -151,11 +151,11 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 		return nil, err
 	}
 	defer w.Close()
-	a, priv, err := audited(job, w.Ledger, m)
-	if err != nil {
+	if err := sameLedger(w, job); err != nil {
 		return nil, err
 	}
-	if err := sameLedger(w, job); err != nil {
+	a, priv, err := audited(job, w.Ledger, m)
+	if err != nil {
 		return nil, err
 	}
 	charged, err := fits(job, w.Ledger, ids, priv)

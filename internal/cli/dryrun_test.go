@@ -21,11 +21,11 @@ func TestDryRunExitsAsTheRealCommand(t *testing.T) {
 	setup := func(t *testing.T, budget string) (dir string, p func(string) string) {
 		dir = exampleCopy(t)
 		p = func(n string) string { return filepath.Join(dir, n) }
-		if code, _, stderr := graphdp(t, "run", "--quiet", "--config", p("configs/example.yaml"), "--out", p("m.parquet"), "--summary", ""); code != 0 {
-			t.Fatalf("run: exit %d: %s", code, stderr)
-		}
 		if code, _, stderr := graphdp(t, "ledger", "init", p("l.jsonl"), "--budget-epsilon", budget, "--budget-delta", "1e-5"); code != 0 {
 			t.Fatalf("ledger init: exit %d: %s", code, stderr)
+		}
+		if code, _, stderr := graphdp(t, "run", "--quiet", "--config", p("configs/example.yaml"), "--out", p("m.parquet"), "--summary", "", "--ledger", p("l.jsonl")); code != 0 {
+			t.Fatalf("run: exit %d: %s", code, stderr)
 		}
 		return dir, p
 	}
@@ -72,7 +72,7 @@ func TestDryRunExitsAsTheRealCommand(t *testing.T) {
 			return []string{"release", "--quiet", "--mechanism", p("m.parquet"), "--id", "a", "--out", p("r.csv"), "--ledger", p("l.jsonl"), "--budget-epsilon", "2"}
 		}, 2, nil, nil},
 		{"release_deterministic", "1", func(p func(string) string) []string {
-			return []string{"release", "--quiet", "--mechanism", "testdata/release/mechanism_01.csv", "--epsilon", "1", "--delta", "0", "--id", "1", "--out", p("r.csv")}
+			return []string{"release", "--quiet", "--mechanism", "testdata/release/mechanism_01.csv", "--epsilon", "1", "--delta", "0", "--id", "1", "--out", p("r.csv"), "--no-ledger"}
 		}, 3, nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/ledger"
+	"github.com/graphdp/graphdp/pipeline"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -247,7 +248,7 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		if *asJSON {
 			w = io.Discard // the text is built as ever; the document is written at the end
 			defer func() {
-				doc := ledgerVerifyJSON{File: file, Lines: l.Lines, Releases: len(l.Releases), Raises: len(l.Raises), Repairs: len(l.Repairs),
+				doc := ledgerVerifyJSON{File: file, Lines: l.Lines, Releases: len(l.Releases), Raises: len(l.Raises), Repairs: len(l.Repairs), Audits: len(l.Audits),
 					Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, BudgetMu: l.Budget.Mu, Head: l.Head, Verified: true}
 				if *head != "" {
 					n := l.HeadAt(*head)
@@ -258,11 +259,11 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		}
 		fmt.Fprintf(w, "ledger %s: %s verified: hash chain intact, every entry well formed, every release within the budget then in force\n",
 			file, words.Count(int64(l.Lines), "line", "lines"))
-		fmt.Fprintf(w, "  %s, %s, %s; budget %s per dataset\n",
-			words.Count(int64(len(l.Releases)), "release", "releases"), words.Count(int64(len(l.Raises)), "raise", "raises"),
-			words.Count(int64(len(l.Repairs)), "repair", "repairs"), budgetWords(l.Budget))
+		fmt.Fprintf(w, "  %s, %s, %s, %s; budget %s per dataset\n",
+			words.Count(int64(len(l.Audits)), "audit", "audits"), words.Count(int64(len(l.Releases)), "release", "releases"),
+			words.Count(int64(len(l.Raises)), "raise", "raises"), words.Count(int64(len(l.Repairs)), "repair", "repairs"), budgetWords(l.Budget))
 		fmt.Fprintf(w, "  head %s\n", l.Head)
-		modeWarning(w, file)
+		modeWarning(w, l)
 		if *head != "" {
 			n := l.HeadAt(*head)
 			if n == 0 {
@@ -283,6 +284,7 @@ type ledgerVerifyJSON struct {
 	Releases  int          `json:"releases"`
 	Raises    int          `json:"raises"`
 	Repairs   int          `json:"repairs"`
+	Audits    int          `json:"audits"`
 	Budget    ledger.Point `json:"budget"`
 	BudgetMu  float64      `json:"budget_mu,omitempty"` // a μ-GDP ledger's budget
 	Head      string       `json:"head"`
@@ -291,12 +293,27 @@ type ledgerVerifyJSON struct {
 	Verified  bool         `json:"verified"`            // the chain verifies and --head, if given, is in it
 }
 
-// modeWarning warns when others may read the ledger: it holds each mechanism's
-// SHA-256, which lets whoever has the graph test candidate answers.
-func modeWarning(w io.Writer, file string) {
-	if fi, err := os.Stat(file); err == nil && fi.Mode().Perm()&0o077 != 0 {
-		fmt.Fprintf(w, "  warning: mode %04o: others may read it; it holds the mechanisms' SHA-256 (private, like the mechanisms): chmod 600 %s\n", fi.Mode().Perm(), file)
+// modeWarning warns when others may read a ledger that holds a mechanism's plain
+// SHA-256 (a release recorded before audit entries existed), which lets whoever
+// has the graph test candidate answers. Audit entries hold keyed fingerprints
+// only: a ledger of those alone may be shared (its key file may not).
+func modeWarning(w io.Writer, l *ledger.Ledger) {
+	if fi, err := os.Stat(l.File); err == nil && plainHashes(l) && fi.Mode().Perm()&0o077 != 0 {
+		fmt.Fprintf(w, "  warning: mode %04o: others may read it; its older release entries hold the mechanisms' SHA-256 (private, like the mechanisms): chmod 600 %s\n", fi.Mode().Perm(), l.File)
 	}
+}
+
+// plainHashes reports whether l holds a release entry with a mechanism's plain SHA-256.
+func plainHashes(l *ledger.Ledger) bool {
+	return slices.ContainsFunc(l.Releases, func(r ledger.ReleaseAt) bool { return r.MechanismSHA256 != "" })
+}
+
+// privacyWords is a privacy statement in words: ε and δ, or the framework's pair.
+func privacyWords(p pipeline.Privacy) string {
+	if p.Framework == ledger.Framework {
+		return fmt.Sprintf("ε = %s, δ = %s", words.Num(p.Epsilon), words.Num(p.Delta))
+	}
+	return p.Pair.String()
 }
 
 func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
@@ -317,7 +334,7 @@ func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
 			enc.SetIndent("", "  ")
 			return enc.Encode(v)
 		}
-		return v.text(e.stdout, file, *list)
+		return v.text(e.stdout, l, *list)
 	}
 }
 
@@ -336,6 +353,19 @@ type shown struct {
 	Releases  []shownRelease   `json:"releases"`
 	Raises    []shownRaise     `json:"raises"`
 	Repairs   []shownRepair    `json:"repairs"`
+	Audits    []shownAudit     `json:"audits"`
+}
+
+// shownAudit is an audit entry as show prints it: its privacy statement in words.
+type shownAudit struct {
+	Line      int    `json:"line"`
+	Time      string `json:"time"`
+	AuditID   string `json:"audit_id"`
+	By        string `json:"by"`
+	Mechanism string `json:"mechanism"`
+	Privacy   string `json:"privacy"`
+	Private   bool   `json:"private"`
+	User      string `json:"user"`
 }
 
 type shownRelease struct {
@@ -343,7 +373,8 @@ type shownRelease struct {
 	Time            string   `json:"time"`
 	ReleaseID       string   `json:"release_id"`
 	Mechanism       string   `json:"mechanism"`
-	MechanismSHA256 string   `json:"mechanism_sha256"`
+	MechanismSHA256 string   `json:"mechanism_sha256,omitempty"` // an older entry's; "" for one charged by an audit
+	Audit           string   `json:"audit,omitempty"`            // the audit_id it was charged by
 	Epsilon         float64  `json:"epsilon"`
 	Delta           float64  `json:"delta"`
 	Mu              float64  `json:"mu,omitempty"` // on a μ-GDP ledger
@@ -375,7 +406,7 @@ type shownRepair struct {
 func showView(l *ledger.Ledger, id string, only bool) *shown {
 	v := &shown{File: l.File, LedgerID: l.Header.Ledger, Framework: l.Header.Framework, Created: l.Header.Time, CreatedBy: l.Header.User,
 		Lines: l.Lines, Head: l.Head, Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, BudgetMu: l.Budget.Mu,
-		Datasets: []ledger.Account{}, Releases: []shownRelease{}, Raises: []shownRaise{}, Repairs: []shownRepair{}}
+		Datasets: []ledger.Account{}, Releases: []shownRelease{}, Raises: []shownRaise{}, Repairs: []shownRepair{}, Audits: []shownAudit{}}
 	if only {
 		a, _ := l.Account(id)
 		v.Datasets = append(v.Datasets, a)
@@ -386,7 +417,7 @@ func showView(l *ledger.Ledger, id string, only bool) *shown {
 		if only && !slices.Contains(r.Datasets, id) {
 			continue
 		}
-		v.Releases = append(v.Releases, shownRelease{r.Line, r.Time, r.ReleaseID, r.Mechanism, r.MechanismSHA256, r.Epsilon, r.Delta, r.Mu, r.Source, r.Datasets})
+		v.Releases = append(v.Releases, shownRelease{r.Line, r.Time, r.ReleaseID, r.Mechanism, r.MechanismSHA256, r.Audit, r.Epsilon, r.Delta, r.Mu, r.Source, r.Datasets})
 	}
 	from, fromMu := ledger.Point{Epsilon: l.Header.BudgetEpsilon, Delta: l.Header.BudgetDelta}, l.Header.BudgetMu
 	for _, r := range l.Raises {
@@ -397,17 +428,25 @@ func showView(l *ledger.Ledger, id string, only bool) *shown {
 	for _, r := range l.Repairs {
 		v.Repairs = append(v.Repairs, shownRepair{r.Line, r.Time, r.User, r.Reason, r.DroppedBytes, r.DroppedSHA256})
 	}
+	for _, a := range l.Audits {
+		priv := "privacy " + a.Privacy["graphdp.framework"]
+		if p, err := pipeline.Charged(a, pipeline.Stated{}); err == nil {
+			priv = privacyWords(p)
+		}
+		v.Audits = append(v.Audits, shownAudit{a.Line, a.Time, a.AuditID, a.By, a.Mechanism, priv, a.Private, a.User})
+	}
 	return v
 }
 
 // text prints v for people; list bounds the datasets listed (0: all). The
 // framework's own figures (ε and δ, or μ) come from v.figures.
-func (v *shown) text(w io.Writer, file string, list int) error {
+func (v *shown) text(w io.Writer, l *ledger.Ledger, list int) error {
+	file := l.File
 	f := v.figures()
 	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, words.Quote(v.CreatedBy))
 	fmt.Fprintf(w, "  head %s   (note it elsewhere: graphdp ledger verify --head checks it later)\n", v.Head)
 	fmt.Fprintf(w, "  budget per dataset: %s (%s)\n", f.budget, words.Count(int64(len(v.Raises)), "raise", "raises"))
-	modeWarning(w, file)
+	modeWarning(w, l)
 	fmt.Fprintf(w, "\n%s, the most spent first:\n", words.Count(int64(len(v.Datasets)), "dataset", "datasets"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  id\treleases\t"+f.header)
@@ -424,8 +463,20 @@ func (v *shown) text(w io.Writer, file string, list int) error {
 	moreLine(w, int64(len(v.Datasets)), shownN)
 	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Releases)), "release", "releases"))
 	for _, r := range v.Releases {
-		fmt.Fprintf(w, "  line %d  %s  release %s  %s (%s)  %s\n    mechanism %s  sha256 %s\n",
-			r.Line, r.Time, r.ReleaseID, f.spent(r), r.Source, words.Count(int64(len(r.Datasets)), "dataset", "datasets"), r.Mechanism, r.MechanismSHA256)
+		which := "audit " + r.Audit
+		if r.Audit == "" {
+			which = "sha256 " + r.MechanismSHA256
+		}
+		fmt.Fprintf(w, "  line %d  %s  release %s  %s (%s)  %s\n    mechanism %s  %s\n",
+			r.Line, r.Time, r.ReleaseID, f.spent(r), r.Source, words.Count(int64(len(r.Datasets)), "dataset", "datasets"), r.Mechanism, which)
+	}
+	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Audits)), "audit", "audits"))
+	for _, a := range v.Audits {
+		verdict := "private"
+		if !a.Private {
+			verdict = "NOT private (never released)"
+		}
+		fmt.Fprintf(w, "  line %d  %s  audit %s  by graphdp %s  %s: %s\n    mechanism %s\n", a.Line, a.Time, a.AuditID, a.By, a.Privacy, verdict, a.Mechanism)
 	}
 	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Raises)), "raise", "raises"))
 	for _, r := range v.Raises {

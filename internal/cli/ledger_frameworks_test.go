@@ -37,7 +37,7 @@ func TestReleaseEveryFramework(t *testing.T) {
 	} {
 		mech := frameworkMechanism(t, dir, c.fw, c.flags...)
 		out := filepath.Join(dir, c.fw+"-r.parquet")
-		mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", "1", "--id", "4", "--out", out)
+		mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", "1", "--id", "4", "--out", out, "--no-ledger")
 		meta, err := ingest.ReadMetadata(t.Context(), out)
 		if err != nil {
 			t.Fatal(err)
@@ -46,7 +46,7 @@ func TestReleaseEveryFramework(t *testing.T) {
 			t.Errorf("%s: release metadata graphdp.framework = %q", c.fw, meta["graphdp.framework"])
 		}
 		// A stated ε beside a framework's metadata is refused (exit 2).
-		code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--id", "1", "--epsilon", "1", "--delta", "0", "--out", filepath.Join(dir, "x.csv"))
+		code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--id", "1", "--epsilon", "1", "--delta", "0", "--out", filepath.Join(dir, "x.csv"), "--no-ledger")
 		if code != 2 || !strings.Contains(stderr, "drop epsilon and delta") {
 			t.Errorf("%s: stated ε beside the metadata: exit %d, %s", c.fw, code, stderr)
 		}
@@ -63,6 +63,7 @@ func TestLedgerChargesGDP(t *testing.T) {
 	mech := frameworkMechanism(t, dir, "gdp", "-gdp-mu", "1")
 	led := filepath.Join(dir, "led.jsonl")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "5", "--budget-delta", "0.01")
+	auditIn(t, led, mech, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))
 	mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", "1", "--id", "4", "--out", filepath.Join(dir, "r1.csv"), "--ledger", led)
 	l, err := ledger.Read(led)
 	if err != nil {
@@ -76,8 +77,8 @@ func TestLedgerChargesGDP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Framework != ledger.Framework || r.Delta != want || r.Source != ledger.SourceMetadata {
-		t.Fatalf("entry %+v: want an (ε, δ) entry with δ = GDPDelta(1, %v) = %v from the metadata", r.Release, r.Epsilon, want)
+	if r.Framework != ledger.Framework || r.Delta != want || r.Source != ledger.SourceAudit {
+		t.Fatalf("entry %+v: want an (ε, δ) entry with δ = GDPDelta(1, %v) = %v from the audit", r.Release, r.Epsilon, want)
 	}
 	// Equal fractions: δ ≤ t·0.01 at t = ε/5, and not much less ε would do.
 	tf := r.Epsilon / 5
@@ -106,6 +107,7 @@ func TestLedgerChargesProfileRefusesCurve(t *testing.T) {
 	mech := frameworkMechanism(t, dir, "profile", "-privacy-profile", profile)
 	led := filepath.Join(dir, "led.jsonl")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "1.2", "--budget-delta", "1e-3")
+	auditIn(t, led, mech, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))
 	mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", "1", "--out", filepath.Join(dir, "r1.csv"), "--ledger", led)
 	l, err := ledger.Read(led)
 	if err != nil {
@@ -119,6 +121,7 @@ func TestLedgerChargesProfileRefusesCurve(t *testing.T) {
 		t.Errorf("second profile release: exit %d, %s", code, stderr)
 	}
 	cm := frameworkMechanism(t, dir, "curve", "-tradeoff", curve)
+	auditIn(t, led, cm, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))
 	before, _ := os.ReadFile(led)
 	code, _, stderr = graphdp(t, "release", "--mechanism", cm, "--id", "4", "--out", filepath.Join(dir, "r3.csv"), "--ledger", led)
 	if code != 2 || !strings.Contains(stderr, "no rule to charge a trade-off curve") {

@@ -26,6 +26,7 @@ func TestLedgerGDPBudget(t *testing.T) {
 	if _, stderr := mustRun(t, 0, "ledger", "init", led, "--gdp-mu", "1.8"); !strings.Contains(stderr, "(mode 0600, gdp): budget μ = 1.8") {
 		t.Errorf("init: %s", stderr)
 	}
+	auditIn(t, led, mech, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))
 	release := func(n int, ids ...string) (int, string) {
 		args := []string{"release", "-quiet", "--mechanism", mech, "--out", filepath.Join(dir, "r"+string(rune('0'+n))+".csv"), "--ledger", led}
 		for _, id := range ids {
@@ -50,11 +51,14 @@ func TestLedgerGDPBudget(t *testing.T) {
 	profile := filepath.Join(dir, "profile.csv")
 	write(t, profile, "epsilon,delta\n0.5,0.01\n1,1e-4\n")
 	pm := frameworkMechanism(t, dir, "profile", "-privacy-profile", profile)
+	auditIn(t, led, pm, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))
+	auditAlone(t, led, relMech, "--epsilon", "0.5", "--delta", "0")
+	before, _ = os.ReadFile(led)
 	code, _, stderr := graphdp(t, "release", "--mechanism", pm, "--id", "1", "--out", filepath.Join(dir, "p.csv"), "--ledger", led)
 	if code != 2 || !strings.Contains(stderr, "only a μ-GDP release can be charged") || !strings.Contains(stderr, "no sound rule") {
 		t.Errorf("profile release on a μ-GDP ledger: exit %d, %s", code, stderr)
 	}
-	code, _, stderr = graphdp(t, "release", "-allow-deterministic", "-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_01.csv", "-id", "1", "-out", filepath.Join(dir, "e.csv"), "--ledger", led)
+	code, _, stderr = graphdp(t, "release", "-mechanism", relMech, "-id", "1", "-out", filepath.Join(dir, "eps.csv"), "--ledger", led)
 	if code != 2 || !strings.Contains(stderr, "(ε,δ)-DP with ε = 0.5") {
 		t.Errorf("(ε, δ) release on a μ-GDP ledger: exit %d, %s", code, stderr)
 	}
@@ -79,8 +83,12 @@ func TestLedgerGDPBudget(t *testing.T) {
 		if a.Releases != 3 || a.Spent.Mu != ledger.ComposeMu(1, 1, 1) || a.Spent.Method != "gdp" || a.RemainingMu <= 0.067 || a.RemainingMu >= 0.068 {
 			t.Errorf("dataset %+v: want spent μ = √3, remaining 1.8 − √3 ≈ 0.0679", a)
 		}
+		// The largest next release is √(1.8² − 3) ≈ 0.49, not 1.8 − √3; no (ε, δ) remainder.
+		if a.NextMu <= 0.4898 || a.NextMu >= 0.4899 || a.Remaining != nil {
+			t.Errorf("dataset %+v: want next μ √(1.8² − 3) ≈ 0.48990 and no remaining (ε, δ)", a)
+		}
 	}
-	if text, _ := mustRun(t, 0, "ledger", "show", led); !strings.Contains(text, "budget per dataset: μ = 1.8") || !strings.Contains(text, "spent μ") {
+	if text, _ := mustRun(t, 0, "ledger", "show", led); !strings.Contains(text, "budget per dataset: μ = 1.8") || !strings.Contains(text, "spent μ") || !strings.Contains(text, "largest next μ") || !strings.Contains(text, "0.4898") {
 		t.Errorf("show: %s", text)
 	}
 	// Raise: μ only.
@@ -120,7 +128,7 @@ func TestLedgerGDPBudget(t *testing.T) {
 		t.Fatal("the edit changed nothing")
 	}
 	write(t, led, string(edited))
-	if code, _, stderr := graphdp(t, "ledger", "verify", led); code != 3 || !strings.Contains(stderr, "line 2") {
+	if code, _, stderr := graphdp(t, "ledger", "verify", led); code != 3 || !strings.Contains(stderr, "line 3") {
 		t.Errorf("verify of an edited μ-GDP ledger: exit %d, %s", code, stderr)
 	}
 }

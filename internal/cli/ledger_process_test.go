@@ -45,6 +45,7 @@ func TestLedgerConcurrentProcesses(t *testing.T) {
 	dir := t.TempDir()
 	led := filepath.Join(dir, "led.jsonl")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "2.5")
+	auditAlone(t, led, relMech, "--epsilon", "0.5", "--delta", "0")
 	cmds := make([]*exec.Cmd, 20)
 	outs := make([]bytes.Buffer, 20)
 	for i := range cmds {
@@ -134,6 +135,7 @@ func TestReleaseDirSyncFailureStaysCharged(t *testing.T) {
 	if code, stderr := run("ledger", "init", led, "--budget-epsilon", "1"); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, stderr)
 	}
+	auditAlone(t, led, mech, "--epsilon", "0.5", "--delta", "0")
 	if err := os.Chmod(outDir, 0o300); err != nil {
 		t.Fatal(err)
 	}

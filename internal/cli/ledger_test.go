@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -45,21 +46,22 @@ func issue23Job(t *testing.T, dir string) string {
 	return mech
 }
 
-// The reproducer of issue 23: a mechanism built at ε = 3 released with a typed
-// --epsilon 0.1 is refused (exit 2, both values shown) and nothing is recorded;
-// without --epsilon the ledger charges ε = 3, read from the mechanism, and a
-// budget of 0.2 refuses it.
+// The reproducer of issue 23, with the ledger's audit: a mechanism built at ε = 3
+// and recorded by its run is charged ε = 3, whatever is typed. A typed --epsilon
+// 0.1 is refused (exit 2, both values shown), nothing recorded; without it the
+// charge is 3, from the audit, and a budget of 0.2 refuses it (exit 3).
 func TestIssue23Reproducer(t *testing.T) {
 	dir := t.TempDir()
-	mech := issue23Job(t, dir)
 	led := filepath.Join(dir, "led.jsonl")
-	out := filepath.Join(dir, "r.csv")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "0.2")
+	mech := issue23Job(t, dir)
+	auditIn(t, led, mech, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))
+	out := filepath.Join(dir, "r.csv")
 	before, _ := os.ReadFile(led)
 
 	code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--id", "1", "--id", "4", "--epsilon", "0.1", "--out", out, "--ledger", led)
-	if code != 2 || !strings.Contains(stderr, "--epsilon: 0.1 was given") || !strings.Contains(stderr, "ε = 3 (graphdp.epsilon)") {
-		t.Errorf("typed ε = 0.1 against metadata 3: exit %d: %s", code, stderr)
+	if code != 2 || !strings.Contains(stderr, "--epsilon: 0.1 was given") || !strings.Contains(stderr, "the ledger's audit of "+mech+" (line 2) says it was built with ε = 3 (graphdp.epsilon)") {
+		t.Errorf("typed ε = 0.1 against the audit's 3: exit %d: %s", code, stderr)
 	}
 	if after, _ := os.ReadFile(led); !bytes.Equal(after, before) {
 		t.Errorf("the refused release changed the ledger")
@@ -67,16 +69,17 @@ func TestIssue23Reproducer(t *testing.T) {
 	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the refused release wrote %s", out)
 	}
-	// Without --epsilon: ε = 3 from the metadata, past the budget 0.2.
+	// Without --epsilon: ε = 3 from the audit, past the budget 0.2.
 	code, _, stderr = graphdp(t, "release", "--mechanism", mech, "--id", "1", "--id", "4", "--out", out, "--ledger", led)
-	if code != 3 || !strings.Contains(stderr, "this release (ε = 3, δ = 0 per dataset, from the mechanism's metadata) would take 2 of 2 requested datasets past the budget ε = 0.2") {
+	if code != 3 || !strings.Contains(stderr, "this release (ε = 3, δ = 0 per dataset, from the ledger's audit of the mechanism) would take 2 of 2 requested datasets past the budget ε = 0.2") {
 		t.Errorf("ε = 3 against a budget of 0.2: exit %d: %s", code, stderr)
 	}
-	// With room: the ledger charges 3, marked as read from the metadata.
+	// With room: the ledger charges 3 and names the audit.
 	led2 := filepath.Join(dir, "led2.jsonl")
 	mustRun(t, 0, "ledger", "init", led2, "--budget-epsilon", "10")
+	auditIn(t, led2, mech, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))
 	_, stderr = mustRun(t, 0, "release", "--mechanism", mech, "--id", "1", "--id", "4", "--out", out, "--ledger", led2)
-	if !strings.Contains(stderr, "(ε = 3, δ = 0 each, from its metadata)") {
+	if !strings.Contains(stderr, "(ε = 3, δ = 0 each, as the ledger's audit recorded, line 2)") {
 		t.Errorf("stderr: %s", stderr)
 	}
 	l, err := ledger.Read(led2)
@@ -84,12 +87,58 @@ func TestIssue23Reproducer(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := l.Releases[0]
-	if len(l.Releases) != 1 || r.Epsilon != 3 || r.Delta != 0 || r.Source != ledger.SourceMetadata || r.Framework != ledger.Framework ||
-		strings.Join(r.Datasets, ",") != "1,4" || r.MechanismSHA256 != sha256File(t, mech) {
+	if len(l.Releases) != 1 || r.Epsilon != 3 || r.Delta != 0 || r.Source != ledger.SourceAudit || r.Framework != ledger.Framework ||
+		strings.Join(r.Datasets, ",") != "1,4" || r.Audit != l.Audits[0].AuditID || r.MechanismSHA256 != "" {
 		t.Errorf("ledger entry: %+v", r)
 	}
 	// A typed value that agrees is accepted.
-	mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", "2", "--epsilon", "3", "--delta", "0", "--out", out, "--ledger", led2)
+	mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", "2", "--epsilon", "3", "--delta", "0", "--out", filepath.Join(dir, "r2.csv"), "--ledger", led2)
+}
+
+// auditIn records mech's exact audit on the graph (vertices, edges) in the ledger
+// led (graphdp verify --ledger): what a release of mech is then charged.
+func auditIn(t *testing.T, led, mech, vertices, edges string, extra ...string) {
+	t.Helper()
+	mustRun(t, 0, append([]string{"verify", "--mechanism", mech, "--vertices", vertices, "--edges", edges, "--ledger", led}, extra...)...)
+}
+
+// auditAlone records, in the ledger led, the audit of a mechanism table that has
+// no graph of its own (a test's hand-made table): on the graph of its datasets
+// with no edges, where every dataset whose p_one is neither 0 nor 1 is private.
+// privacy is the verify flags that state its privacy (a CSV table has no
+// metadata).
+func auditAlone(t *testing.T, led, mech string, privacy ...string) {
+	t.Helper()
+	m, err := ingest.ReadMechanismTable(t.Context(), mech, ingest.DefaultMechanismTableColumns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	idType := arrow.DataType(arrow.BinaryTypes.String)
+	if m.IDs.Int != nil {
+		idType = arrow.PrimitiveTypes.Int64
+	}
+	sc := arrow.NewSchema([]arrow.Field{{Name: "id", Type: idType}, {Name: "answer", Type: arrow.FixedWidthTypes.Boolean}}, nil)
+	b := array.NewRecordBuilder(memory.NewGoAllocator(), sc)
+	defer b.Release()
+	if m.IDs.Int != nil {
+		b.Field(0).(*array.Int64Builder).AppendValues(m.IDs.Int, nil)
+	} else {
+		b.Field(0).(*array.StringBuilder).AppendValues(m.IDs.Str, nil)
+	}
+	answers := make([]bool, m.IDs.Len())
+	copy(answers, m.Answer)
+	b.Field(1).(*array.BooleanBuilder).AppendValues(answers, nil)
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	dir := t.TempDir()
+	v, e := filepath.Join(dir, "v.parquet"), filepath.Join(dir, "e.csv")
+	if err := sink.Write(t.Context(), v, rec, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(e, []byte("src,dst\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	auditIn(t, led, mech, v, e, privacy...)
 }
 
 func sha256File(t *testing.T, path string) string {
@@ -138,31 +187,41 @@ func TestMetadataMismatchVerifyReport(t *testing.T) {
 	}
 }
 
-// A CSV mechanism has no metadata: release needs ε and δ stated, and the ledger
-// records them as stated; a stated (0, 0) is refused with a ledger (it would
-// record a release as free; issue 24, defect 3a).
+// A CSV mechanism has no metadata: with a ledger it is charged what its audit was
+// stated and passed at (verify --epsilon … --ledger), never what release is told.
+// Without an audit it is refused (exit 3); a value typed at release that differs
+// from the audit's is refused (exit 2), a stated (0, 0) included; with
+// --no-ledger, nothing is charged, and ε and δ must be stated for the file's
+// metadata.
 func TestReleaseCSVNeedsStatedValues(t *testing.T) {
 	dir := t.TempDir()
 	led := filepath.Join(dir, "led.jsonl")
 	out := filepath.Join(dir, "r.csv")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "5", "--budget-delta", "1e-6")
-	for _, args := range [][]string{{"--epsilon", "0.5"}, {"--delta", "0"}, {}} {
+	code, _, stderr := graphdp(t, "release", "--mechanism", relMech, "--id", "1", "--out", out, "--ledger", led, "--epsilon", "0.5", "--delta", "1e-7")
+	if code != 3 || !strings.Contains(stderr, "holds no audit of "+relMech) || !strings.Contains(stderr, "graphdp verify --mechanism "+relMech) {
+		t.Errorf("unaudited: exit %d: %s", code, stderr)
+	}
+	auditAlone(t, led, relMech, "--epsilon", "0.5", "--delta", "1e-7")
+	for _, args := range [][]string{{"--epsilon", "0", "--delta", "0"}, {"--delta", "5e-324"}, {"--epsilon", "0.1"}} {
 		code, _, stderr := graphdp(t, append([]string{"release", "--mechanism", relMech, "--id", "1", "--out", out, "--ledger", led}, args...)...)
-		if code != 2 || !strings.Contains(stderr, "carries no privacy metadata (a CSV file has none)") {
+		if code != 2 || !strings.Contains(stderr, "was given, but the ledger's audit of "+relMech) {
 			t.Errorf("%v: exit %d: %s", args, code, stderr)
 		}
 	}
-	code, _, stderr := graphdp(t, "release", "--mechanism", relMech, "--id", "1", "--out", out, "--ledger", led, "--epsilon", "0", "--delta", "0")
-	if code != 2 || !strings.Contains(stderr, "the ledger would record this release as free") {
-		t.Errorf("stated (0, 0): exit %d: %s", code, stderr)
-	}
-	if l, _ := ledger.Read(led); l.Lines != 1 {
+	if l, _ := ledger.Read(led); len(l.Releases) != 0 {
 		t.Errorf("refused releases were recorded")
 	}
-	mustRun(t, 0, "release", "--mechanism", relMech, "--id", "1", "--out", out, "--ledger", led, "--epsilon", "0.5", "--delta", "1e-7")
+	mustRun(t, 0, "release", "--mechanism", relMech, "--id", "1", "--out", out, "--ledger", led)
 	l, err := ledger.Read(led)
-	if err != nil || len(l.Releases) != 1 || l.Releases[0].Source != ledger.SourceStated || l.Releases[0].Epsilon != 0.5 || l.Releases[0].Delta != 1e-7 {
+	if err != nil || len(l.Releases) != 1 || l.Releases[0].Source != ledger.SourceAudit || l.Releases[0].Epsilon != 0.5 || l.Releases[0].Delta != 1e-7 {
 		t.Fatalf("%v: %+v", err, l.Releases)
+	}
+	for _, args := range [][]string{{"--epsilon", "0.5"}, {"--delta", "0"}, {}} {
+		code, _, stderr := graphdp(t, append([]string{"release", "--mechanism", relMech, "--id", "1", "--out", filepath.Join(dir, "n.csv"), "--no-ledger"}, args...)...)
+		if code != 2 || !strings.Contains(stderr, "carries no privacy metadata (a CSV file has none)") {
+			t.Errorf("--no-ledger %v: exit %d: %s", args, code, stderr)
+		}
 	}
 }
 
@@ -183,7 +242,7 @@ func TestReleaseBadMetadata(t *testing.T) {
 	} {
 		mech := filepath.Join(dir, "m.parquet")
 		writeMechanism(t, mech, []string{"a", "b"}, []float64{0.4, 0.6}, c.meta)
-		code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--id", "a", "--out", filepath.Join(dir, "r.csv"))
+		code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--id", "a", "--out", filepath.Join(dir, "r.csv"), "--no-ledger")
 		if code != 3 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d: %s", c.name, code, stderr)
 		}
@@ -212,7 +271,6 @@ func TestLedgerWorkflow(t *testing.T) {
 	dir := t.TempDir()
 	mech := issue23Job(t, dir)
 	led := filepath.Join(dir, "led.jsonl")
-	out := filepath.Join(dir, "r.parquet")
 	_, stderr := mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "7", "--budget-delta", "1e-6")
 	if !strings.Contains(stderr, "created "+led+" (mode 0600, epsilon-delta): budget ε = 7, δ = 1e-06 per dataset") {
 		t.Errorf("init: %s", stderr)
@@ -227,8 +285,11 @@ func TestLedgerWorkflow(t *testing.T) {
 	if after, _ := os.ReadFile(led); !bytes.Equal(after, before) {
 		t.Errorf("init changed an existing ledger")
 	}
+	auditIn(t, led, mech, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))
+	n := 0
+	next := func() string { n++; return filepath.Join(dir, fmt.Sprintf("r%d.parquet", n)) }
 	rel := func(ids ...string) {
-		args := []string{"release", "-quiet", "--mechanism", mech, "--out", out, "--ledger", led}
+		args := []string{"release", "-quiet", "--mechanism", mech, "--out", next(), "--ledger", led}
 		for _, id := range ids {
 			args = append(args, "--id", id)
 		}
@@ -237,13 +298,13 @@ func TestLedgerWorkflow(t *testing.T) {
 	rel("1", "2")
 	rel("2")
 	// Budget flags only assert the ledger's budget.
-	code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--out", out, "--ledger", led, "--id", "3", "--budget-epsilon", "50")
+	code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--out", next(), "--ledger", led, "--id", "3", "--budget-epsilon", "50")
 	if code != 2 || !strings.Contains(stderr, "--budget-epsilon: 50 was given, but the ledger "+led+" has the budget ε = 7") {
 		t.Errorf("budget flag against the ledger: exit %d: %s", code, stderr)
 	}
-	mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--out", out, "--ledger", led, "--id", "3", "--budget-epsilon", "7", "--budget-delta", "1e-6")
+	mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--out", next(), "--ledger", led, "--id", "3", "--budget-epsilon", "7", "--budget-delta", "1e-6")
 	// 2 has spent 6 of 7: a third release is refused.
-	code, _, stderr = graphdp(t, "release", "--mechanism", mech, "--out", out, "--ledger", led, "--id", "2", "--id", "4")
+	code, _, stderr = graphdp(t, "release", "--mechanism", mech, "--out", next(), "--ledger", led, "--id", "2", "--id", "4")
 	if code != 3 || !strings.Contains(stderr, "would take 1 of 2 requested datasets past the budget ε = 7, δ = 1e-06") ||
 		!strings.Contains(stderr, "id 2: 2 releases so far spent ε = 6, δ = 0; with this release ε = 9, δ = 0 (basic composition: sums of ε and of δ)") {
 		t.Errorf("over budget: exit %d: %s", code, stderr)
@@ -287,7 +348,7 @@ func TestLedgerWorkflow(t *testing.T) {
 	if v.Lines != len(lines) || v.Budget.Epsilon != 10 || v.Budget.Delta != 1e-6 || len(v.Releases) != 4 || len(v.Raises) != 1 {
 		t.Fatalf("show: %+v", v)
 	}
-	if r := v.Raises[0]; r.Reason != "second quarter" || r.From.Epsilon != 7 || r.To.Epsilon != 10 || r.User != ledger.User() || r.Line != 5 {
+	if r := v.Raises[0]; r.Reason != "second quarter" || r.From.Epsilon != 7 || r.To.Epsilon != 10 || r.User != ledger.User() || r.Line != 6 {
 		t.Errorf("raise shown: %+v", r)
 	}
 	if len(v.Datasets) != len(count) {
@@ -311,19 +372,19 @@ func TestLedgerWorkflow(t *testing.T) {
 	stdout, _ = mustRun(t, 0, "ledger", "show", led, "--json", "--id", "4")
 	var one shown
 	json.Unmarshal([]byte(stdout), &one)
-	if len(one.Datasets) != 1 || one.Datasets[0].ID != "4" || one.Datasets[0].Releases != 1 || len(one.Releases) != 1 || one.Releases[0].Line != 6 {
+	if len(one.Datasets) != 1 || one.Datasets[0].ID != "4" || one.Datasets[0].Releases != 1 || len(one.Releases) != 1 || one.Releases[0].Line != 7 {
 		t.Errorf("show --id 4: %+v", one)
 	}
 	// The text form names the same figures.
 	stdout, _ = mustRun(t, 0, "ledger", "show", led)
 	for _, want := range []string{"head " + v.Head, "budget per dataset: ε = 10, δ = 1e-06 (1 raise)", "4 datasets, the most spent first:",
-		"4 releases:", `ε 7 → 10, δ 1e-06 → 1e-06: "second quarter"`, "sha256 " + v.Releases[0].MechanismSHA256} {
+		"4 releases:", `ε 7 → 10, δ 1e-06 → 1e-06: "second quarter"`, "audit " + v.Releases[0].Audit, "1 audit:", "by graphdp verify  ε = 3, δ = 0: private"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("show lacks %q:\n%s", want, stdout)
 		}
 	}
 	stdout, _ = mustRun(t, 0, "ledger", "verify", led, "--head", v.Head)
-	if !strings.Contains(stdout, "6 lines verified") || !strings.Contains(stdout, "the head given is line 6's") {
+	if !strings.Contains(stdout, "7 lines verified") || !strings.Contains(stdout, "the head given is line 7's") || !strings.Contains(stdout, "1 audit, 4 releases") {
 		t.Errorf("verify:\n%s", stdout)
 	}
 }
@@ -337,25 +398,28 @@ func TestLedgerTampering(t *testing.T) {
 	led := filepath.Join(dir, "led.jsonl")
 	out := filepath.Join(dir, "r.csv")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "5")
+	auditAlone(t, led, relMech, "--epsilon", "0.5", "--delta", "0") // line 2
 	release := []string{"release", "-quiet", "--mechanism", relMech, "--epsilon", "0.5", "--delta", "0", "--out", out, "--ledger", led}
 	for _, id := range []string{"1", "2", "3"} {
-		mustRun(t, 0, append(release, "--id", id)...)
+		mustRun(t, 0, "release", "-quiet", "--mechanism", relMech, "--out", filepath.Join(dir, "r"+id+".csv"), "--ledger", led, "--id", id)
 	}
 	good, _ := os.ReadFile(led)
-	ls := strings.SplitAfter(string(good), "\n")[:4]
+	ls := strings.SplitAfter(string(good), "\n")[:5]
 	l, _ := ledger.Read(led)
 	head := l.Head
-	forged := strings.Replace(ls[3], `"datasets":["3"]`, `"datasets":["4"]`, 1)
+	forged := strings.Replace(ls[4], `"datasets":["3"]`, `"datasets":["4"]`, 1)
 	for _, c := range []struct {
 		name, file string
 		line       int
 		want       string
 	}{
-		{"edited", strings.Replace(string(good), `"epsilon":0.5`, `"epsilon":0.1`, 1), 2, "does not match its sha256"},
-		{"deleted", ls[0] + ls[2] + ls[3], 2, "prev does not match"},
-		{"reordered", ls[0] + ls[1] + ls[3] + ls[2], 3, "prev does not match"},
-		{"cut short", string(good[:len(good)-30]), 4, "is not a complete entry"},
-		{"forged appended", string(good) + forged, 5, ""},
+		{"edited", strings.Replace(string(good), `"epsilon":0.5`, `"epsilon":0.1`, 1), 3, "does not match its sha256"},
+		{"audit edited", strings.Replace(string(good), `"private":true`, `"private":false`, 1), 2, "does not match its sha256"},
+		{"deleted", ls[0] + ls[1] + ls[3] + ls[4], 3, "prev does not match"},
+		{"audit deleted", ls[0] + ls[2] + ls[3] + ls[4], 2, "prev does not match"},
+		{"reordered", ls[0] + ls[1] + ls[2] + ls[4] + ls[3], 4, "prev does not match"},
+		{"cut short", string(good[:len(good)-30]), 5, "is not a complete entry"},
+		{"forged appended", string(good) + forged, 6, ""},
 	} {
 		if err := os.WriteFile(led, []byte(c.file), 0o600); err != nil {
 			t.Fatal(err)
@@ -377,7 +441,7 @@ func TestLedgerTampering(t *testing.T) {
 		}
 	}
 	// Truncated at a line boundary: the chain alone cannot tell; the noted head can.
-	os.WriteFile(led, []byte(ls[0]+ls[1]+ls[2]), 0o600)
+	os.WriteFile(led, []byte(ls[0]+ls[1]+ls[2]+ls[3]), 0o600)
 	code, stdout, stderr := graphdp(t, "ledger", "verify", led, "--head", head)
 	if code != 3 || !strings.Contains(stdout, "FAILED") || !strings.Contains(stderr, "is not the hash of any line") {
 		t.Errorf("truncated, with --head: exit %d: %s%s", code, stdout, stderr)
@@ -423,12 +487,15 @@ func TestLedgerUnterminatedEntryCharged(t *testing.T) {
 	dir := t.TempDir()
 	led := filepath.Join(dir, "led.jsonl")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "1")
-	args := []string{"release", "-quiet", "--mechanism", relMech, "--epsilon", "0.5", "--delta", "0", "--id", "1", "--out", filepath.Join(dir, "r.csv"), "--ledger", led}
-	mustRun(t, 0, args...)
-	mustRun(t, 0, args...)
+	auditAlone(t, led, relMech, "--epsilon", "0.5", "--delta", "0")
+	args := func(out string) []string {
+		return []string{"release", "-quiet", "--mechanism", relMech, "--id", "1", "--out", filepath.Join(dir, out), "--ledger", led}
+	}
+	mustRun(t, 0, args("r1.csv")...)
+	mustRun(t, 0, args("r2.csv")...)
 	data, _ := os.ReadFile(led)
 	os.WriteFile(led, bytes.TrimSuffix(data, []byte("\n")), 0o600)
-	if code, _, stderr := graphdp(t, args...); code != 3 || !strings.Contains(stderr, "past the budget") {
+	if code, _, stderr := graphdp(t, args("r3.csv")...); code != 3 || !strings.Contains(stderr, "past the budget") {
 		t.Errorf("third release of 0.5 against 1: exit %d: %s", code, stderr)
 	}
 	mustRun(t, 0, "ledger", "verify", led)
@@ -467,6 +534,7 @@ func TestReleaseRollbackWhenNotPublished(t *testing.T) {
 	dir := t.TempDir()
 	led := filepath.Join(dir, "led.jsonl")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "1")
+	auditAlone(t, led, relMech, "--epsilon", "0.5", "--delta", "0")
 	before, _ := os.ReadFile(led)
 	out := filepath.Join(dir, "r.csv")
 	release := func() (int, string) {
@@ -508,6 +576,7 @@ func TestReleaseRollbackOnFullDisk(t *testing.T) {
 	dir := t.TempDir()
 	led := filepath.Join(dir, "led.jsonl")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "1")
+	auditAlone(t, led, relMech, "--epsilon", "0.5", "--delta", "0")
 	before, _ := os.ReadFile(led)
 	full := filepath.Join(dir, "full")
 	if err := os.Mkdir(full, 0o755); err != nil {
@@ -531,8 +600,9 @@ func TestLedgerLongID(t *testing.T) {
 	writeMechanism(t, mech, []string{"a", long}, []float64{0.4, 0.6}, map[string]string{"graphdp.epsilon": "0.25", "graphdp.delta": "0"})
 	led := filepath.Join(dir, "led.jsonl")
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "1")
-	for range 2 {
-		mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", long, "--out", filepath.Join(dir, "r.csv"), "--ledger", led)
+	auditAlone(t, led, mech)
+	for i := range 2 {
+		mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", long, "--out", filepath.Join(dir, fmt.Sprintf("r%d.csv", i)), "--ledger", led)
 	}
 	stdout, _ := mustRun(t, 0, "ledger", "show", led, "--json", "--id", long)
 	var v shown
@@ -547,7 +617,7 @@ func TestReleaseDeterministicMessageHidesValues(t *testing.T) {
 	dir := t.TempDir()
 	mech := filepath.Join(dir, "m.parquet")
 	writeMechanism(t, mech, []string{"x\x1b[31m", "y"}, []float64{1, 0}, map[string]string{"graphdp.epsilon": "1", "graphdp.delta": "0"})
-	code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--id", "x\x1b[31m", "--id", "y", "--out", filepath.Join(dir, "r.csv"))
+	code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--id", "x\x1b[31m", "--id", "y", "--out", filepath.Join(dir, "r.csv"), "--no-ledger")
 	if code != 3 || !strings.Contains(stderr, `id "x\x1b[31m": answered deterministically`) || !strings.Contains(stderr, "id y: answered deterministically") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}

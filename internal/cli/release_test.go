@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,18 +25,21 @@ const relMech = "testdata/release/mechanism.csv" // run's output on the paper's 
 // written and the previous output intact (golden files, -update-golden rewrites).
 func TestReleaseBadInputGolden(t *testing.T) {
 	releaseGolden(t, []releaseCase{
-		{"release_unknown_id_flag", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "1", "-id", "9", "-out", "OUT"}, 3},
-		{"release_unknown_id_file", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-ids", "testdata/release/ids_unknown.csv", "-out", "OUT"}, 3},
-		{"release_duplicate_id_file", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-ids", "testdata/release/ids_dup.csv", "-out", "OUT"}, 3},
-		{"release_duplicate_id_flag", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "2", "-id", "3", "-id", "2", "-out", "OUT"}, 3},
-		{"release_id_not_integer", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "v1", "-out", "OUT"}, 3},
-		{"release_p_one_nan", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_nan.csv", "-id", "1", "-out", "OUT"}, 3},
-		{"release_no_probability", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_noprob.csv", "-id", "1", "-out", "OUT"}, 3},
-		{"release_p_true_without_answer", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_noanswer.csv", "-id", "1", "-out", "OUT"}, 3},
-		{"release_mechanism_missing", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/nope.parquet", "-id", "1", "-out", "OUT"}, 3},
+		{"release_unknown_id_flag", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "1", "-id", "9", "-out", "NEW", "-no-ledger"}, 3},
+		{"release_unknown_id_file", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-ids", "testdata/release/ids_unknown.csv", "-out", "NEW", "-no-ledger"}, 3},
+		{"release_duplicate_id_file", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-ids", "testdata/release/ids_dup.csv", "-out", "NEW", "-no-ledger"}, 3},
+		{"release_duplicate_id_flag", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "2", "-id", "3", "-id", "2", "-out", "NEW", "-no-ledger"}, 3},
+		{"release_id_not_integer", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "v1", "-out", "NEW", "-no-ledger"}, 3},
+		{"release_p_one_nan", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_nan.csv", "-id", "1", "-out", "NEW", "-no-ledger"}, 3},
+		{"release_no_probability", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_noprob.csv", "-id", "1", "-out", "NEW", "-no-ledger"}, 3},
+		{"release_p_true_without_answer", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_noanswer.csv", "-id", "1", "-out", "NEW", "-no-ledger"}, 3},
+		{"release_mechanism_missing", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/nope.parquet", "-id", "1", "-out", "NEW", "-no-ledger"}, 3},
 		{"release_no_flags", []string{}, 2},
-		{"release_ids_and_id", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-ids", "testdata/release/ids.csv", "-id", "1", "-out", "OUT.txt"}, 2},
-		{"release_config_unknown_key", []string{"-config", "testdata/bad/config_unknown.yaml", "-id", "1", "-out", "OUT"}, 2},
+		// A release never replaces a file, refused before any work.
+		{"release_over_existing", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "1", "-out", "OUT", "-no-ledger"}, 2},
+		{"release_no_ledger_said", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "1", "-out", "NEW"}, 2},
+		{"release_ids_and_id", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-ids", "testdata/release/ids.csv", "-id", "1", "-out", "NEW.txt", "-no-ledger"}, 2},
+		{"release_config_unknown_key", []string{"-config", "testdata/bad/config_unknown.yaml", "-id", "1", "-out", "NEW", "-no-ledger"}, 2},
 	})
 }
 
@@ -48,6 +52,7 @@ func releaseWith(t *testing.T, src []byte, job toolkit.ReleaseJob) []string {
 	}
 	eps, delta := 0.5, 0.0
 	job.Stated = pipeline.Stated{Epsilon: &eps, Delta: &delta} // CSV mechanisms: stated
+	job.NoLedger = true // the sampler, not the accounting (ledger_test.go)
 	var errb bytes.Buffer
 	o := &releaseOptions{job: job, rand: bytes.NewReader(src), quiet: true}
 	if err := runRelease(context.Background(), o, &env{stdout: &errb, stderr: &errb}); err != nil {
@@ -97,12 +102,21 @@ func TestReleaseInjectedBits(t *testing.T) {
 	}
 }
 
-// p_one = 0 and 1 are released as 0 and 1 with crypto/rand, through the CLI, when
-// -allow-deterministic asks for it.
+// p_one = 0 and 1 are released as 0 and 1 with crypto/rand, through the CLI, from
+// a mechanism whose audit in the ledger says it is private: here a graph whose
+// every component answers alike, so that a constant answer is private.
 func TestReleaseCertainAnswers(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "r.csv")
-	for range 20 {
-		code, _, stderr := graphdp(t, "release", "-quiet", "-allow-deterministic", "-epsilon", "0.5", "-delta", "0", "-mechanism", "testdata/release/mechanism_01.csv", "-id", "2", "-id", "1", "-out", out)
+	dir := t.TempDir()
+	led := filepath.Join(dir, "led.jsonl")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "100")
+	v, e, m := filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"), filepath.Join(dir, "m.csv")
+	write(t, v, "id,answer\n1,0\n2,1\n3,0\n4,1\n")
+	write(t, e, "src,dst\n1,3\n2,4\n")
+	write(t, m, "id,answer,p_one\n1,0,0\n2,1,1\n3,0,0\n4,1,1\n")
+	auditIn(t, led, m, v, e, "-epsilon", "0.5", "-delta", "0")
+	for i := range 20 {
+		out := filepath.Join(dir, fmt.Sprintf("r%d.csv", i))
+		code, _, stderr := graphdp(t, "release", "-quiet", "-mechanism", m, "-id", "2", "-id", "1", "-out", out, "-ledger", led)
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
@@ -122,11 +136,11 @@ func TestReleaseExampleParquet(t *testing.T) {
 		t.Fatalf("run: exit %d: %s", code, stderr)
 	}
 	out := filepath.Join(dir, "released.parquet")
-	code, _, stderr = graphdp(t, "release", "-epsilon", "0.5", "-delta", "1e-06", "-mechanism", mech, "-id", "a", "-id", "u", "-id", "p", "-out", out)
+	code, _, stderr = graphdp(t, "release", "-epsilon", "0.5", "-delta", "1e-06", "-mechanism", mech, "-id", "a", "-id", "u", "-id", "p", "-out", out, "-no-ledger")
 	if code != 0 {
 		t.Fatalf("release: exit %d: %s", code, stderr)
 	}
-	if want := "graphdp release: 3 answers drawn from " + mech + " (ε = 0.5, δ = 1e-06 each, from its metadata), written to " + out + "\n"; stderr != want {
+	if want := "graphdp release: 3 answers drawn from " + mech + " (ε = 0.5, δ = 1e-06 each, from its metadata), written to " + out + "\n  not charged: released with --no-ledger\n"; stderr != want {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 	f, err := os.Open(out)
@@ -162,7 +176,7 @@ func TestReleaseExampleParquet(t *testing.T) {
 		t.Errorf("metadata graphdp.release.id = %v, want 32 hex digits", v)
 	}
 	// With the run's config, the mechanism is the config's out.
-	code, _, stderr = graphdp(t, "release", "-quiet", "-config", "../../configs/example.yaml", "-mechanism", mech, "-id", "a", "-out", filepath.Join(dir, "r.csv"))
+	code, _, stderr = graphdp(t, "release", "-quiet", "-config", "../../configs/example.yaml", "-mechanism", mech, "-id", "a", "-out", filepath.Join(dir, "r.csv"), "-no-ledger")
 	if code != 0 {
 		t.Fatalf("release -config: exit %d: %s", code, stderr)
 	}
@@ -181,9 +195,12 @@ func releaseGolden(t *testing.T, cases []releaseCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rejectedGolden(t, c.name, "released.csv", c.code, func(out string) []string {
+				// OUT is the output rejectedGolden made (a release never replaces
+				// it); NEW a file beside it that does not exist.
+				fresh := filepath.Join(filepath.Dir(out), "new"+filepath.Ext(out))
 				args := []string{"release"}
 				for _, a := range c.args {
-					args = append(args, strings.ReplaceAll(a, "OUT", out))
+					args = append(args, strings.ReplaceAll(strings.ReplaceAll(a, "NEW", fresh), "OUT", out))
 				}
 				return args
 			})

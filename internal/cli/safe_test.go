@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -93,15 +94,15 @@ func TestReportWarnsDeterministic(t *testing.T) {
 	}
 }
 
-// release refuses deterministic datasets unless -allow-deterministic is given,
-// naming them (escaped) without saying what they would release (issue 24, defect
-// 11); the ledger flags are checked before any work.
+// release without a ledger refuses deterministic datasets (no audit says they
+// are private), naming them (escaped) without saying what they would release;
+// the ledger flags are checked before any work.
 func TestReleaseSafetyGolden(t *testing.T) {
 	const mech01 = "testdata/release/mechanism_01.csv"
 	releaseGolden(t, []releaseCase{
-		{"release_deterministic", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", mech01, "-id", "1", "-id", "2", "-out", "OUT"}, 3},
-		{"release_budget_without_ledger", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "1", "-budget-epsilon", "1", "-out", "OUT"}, 2},
-		{"release_ledger_missing", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "1", "-ledger", "OUT.ledger", "-out", "OUT"}, 2},
+		{"release_deterministic", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", mech01, "-id", "1", "-id", "2", "-out", "NEW", "-no-ledger"}, 3},
+		{"release_budget_without_ledger", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "1", "-budget-epsilon", "1", "-out", "NEW", "-no-ledger"}, 2},
+		{"release_ledger_missing", []string{"-epsilon", "0.5", "-delta", "0", "-mechanism", relMech, "-id", "1", "-ledger", "NEW.ledger", "-out", "NEW"}, 2},
 	})
 }
 
@@ -111,9 +112,11 @@ func TestReleaseSafetyGolden(t *testing.T) {
 // answer column lets anyone test candidate answers against it).
 func TestReleaseFileHoldsNoHashOfPrivateData(t *testing.T) {
 	dir := t.TempDir()
+	led := filepath.Join(dir, "led.jsonl")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "10", "--budget-delta", "1e-3")
 	for _, ext := range []string{"parquet", "arrow"} {
 		mech := filepath.Join(dir, "mechanism.parquet")
-		if code, _, stderr := graphdp(t, "run", "-quiet", "-config", "../../configs/example.yaml", "-out", mech, "-summary", filepath.Join(dir, "s.json")); code != 0 {
+		if code, _, stderr := graphdp(t, "run", "-quiet", "-config", "../../configs/example.yaml", "-out", mech, "-summary", filepath.Join(dir, "s.json"), "-ledger", led); code != 0 {
 			t.Fatalf("run: exit %d: %s", code, stderr)
 		}
 		var secrets []string
@@ -126,9 +129,9 @@ func TestReleaseFileHoldsNoHashOfPrivateData(t *testing.T) {
 			secrets = append(secrets, hex.EncodeToString(sum[:]))
 		}
 		ids := map[string]bool{}
-		for range 2 {
-			out := filepath.Join(dir, "released."+ext)
-			if code, _, stderr := graphdp(t, "release", "-quiet", "-config", "../../configs/example.yaml", "-mechanism", mech, "-id", "a", "-id", "p", "-out", out); code != 0 {
+		for i := range 2 {
+			out := filepath.Join(dir, fmt.Sprintf("released%d.%s", i, ext))
+			if code, _, stderr := graphdp(t, "release", "-quiet", "-config", "../../configs/example.yaml", "-mechanism", mech, "-id", "a", "-id", "p", "-out", out, "-ledger", led); code != 0 {
 				t.Fatalf("release: exit %d: %s", code, stderr)
 			}
 			data, _ := os.ReadFile(out)
