@@ -256,7 +256,7 @@ func TestREADME(t *testing.T) {
 			}
 			steps = append(steps, s)
 		}
-		want := []string{"hitting-set", "run", "report --html", "ledger init", "release", "ledger show"}
+		want := []string{"hitting-set", "ledger init", "run", "report --html", "release", "ledger show"}
 		if !slices.Equal(steps, want) {
 			t.Fatalf("the quickstart's graphdp commands are %q, want %q", steps, want)
 		}

@@ -178,13 +178,13 @@ func TestJSONOutput(t *testing.T) {
 	})
 
 	t.Run("release and ledger verify", func(t *testing.T) {
-		mech := p("m.parquet") // run's, with its metadata
-		if code, _, stderr := graphdp(t, cmd("run", "--quiet", "--hitting-set", ph, "--out", mech)...); code != 0 {
-			t.Fatalf("run: %d %s", code, stderr)
-		}
+		mech := p("m.parquet") // run's, recorded in the ledger after its audit
 		led := p("l.jsonl")
 		if code, _, stderr := graphdp(t, "ledger", "init", led, "--budget-epsilon", "1"); code != 0 {
 			t.Fatalf("ledger init: %d %s", code, stderr)
+		}
+		if code, _, stderr := graphdp(t, cmd("run", "--quiet", "--hitting-set", ph, "--out", mech, "--ledger", led)...); code != 0 {
+			t.Fatalf("run: %d %s", code, stderr)
 		}
 		rel := []string{"release", "--mechanism", mech, "--id", "2", "--id", "3", "--out", p("r.csv"), "--ledger", led, "--json"}
 		doc := decodeDoc(t, "release --dry-run", run(t, 0, append(rel, "--dry-run")), releaseJSON{})
@@ -195,15 +195,15 @@ func TestJSONOutput(t *testing.T) {
 			t.Errorf("release --dry-run --json: %v", doc)
 		}
 		doc = decodeDoc(t, "release", run(t, 0, rel), releaseJSON{})
-		if doc["dry_run"] != false || len(doc["release_id"].(string)) != 32 || !nearFloat(doc["rows"], 2) || doc["privacy_source"] != "metadata" ||
+		if doc["dry_run"] != false || len(doc["release_id"].(string)) != 32 || !nearFloat(doc["rows"], 2) || doc["privacy_source"] != "audit" ||
 			!nearFloat(doc["epsilon"], 0.6931471805599454) || doc["ledger"] != led || !nearFloat(doc["budget"].(map[string]any)["epsilon"], 1) || doc["datasets"] != nil {
 			t.Errorf("release --json: %v", doc)
 		}
-		if strings.Contains(run(t, 0, []string{"release", "--mechanism", mech, "--id", "1", "--out", p("r2.csv"), "--json"}), "released") {
+		if strings.Contains(run(t, 0, []string{"release", "--mechanism", mech, "--id", "1", "--out", p("r2.csv"), "--json", "--no-ledger"}), "released") {
 			t.Errorf("release --json names the answers drawn")
 		}
 		doc = decodeDoc(t, "ledger verify", run(t, 0, []string{"ledger", "verify", led, "--json"}), ledgerVerifyJSON{})
-		if doc["verified"] != true || !nearFloat(doc["lines"], 2) || !nearFloat(doc["releases"], 1) || doc["file"] != led {
+		if doc["verified"] != true || !nearFloat(doc["lines"], 3) || !nearFloat(doc["releases"], 1) || !nearFloat(doc["audits"], 1) || doc["file"] != led {
 			t.Errorf("ledger verify --json: %v", doc)
 		}
 		doc = decodeDoc(t, "ledger verify --head", run(t, 3, []string{"ledger", "verify", led, "--head", strings.Repeat("0", 64), "--json"}), ledgerVerifyJSON{})
