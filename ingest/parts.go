@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -26,7 +27,9 @@ import (
 //     (bytewise); partition folders (dt=2026-11-25/) are plain folders, their keys
 //     are not columns;
 //   - a glob (a source holding *, ? or [): the matching files, in the same order
-//     (filepath.Match: * does not cross a '/').
+//     (filepath.Match: * does not cross a '/'; files.Glob, the expansion that
+//     internal/files checks outputs against); in an object store, the glob is in
+//     the key objstore.Parse decodes.
 //
 // Every file of a table has one format (a .csv among .parquet files is an error
 // naming both), the same Parquet schema or CSV header as the first (else an error
@@ -86,8 +89,9 @@ func (p *partList) duplicateRow(row int64, column, value string, first int64) *I
 	return e
 }
 
-// hasMeta reports whether a source is a glob.
-func hasMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
+// hasMeta reports whether a source is a glob (the rule internal/files checks
+// outputs against).
+func hasMeta(s string) bool { return files.HasMeta(s) }
 
 // tableExt reports whether a file found in a folder belongs to the table.
 func tableExt(name string) bool {
@@ -143,20 +147,13 @@ func expandSource(ctx context.Context, src string) ([]string, error) {
 		return st.expand(ctx, src)
 	}
 	if hasMeta(src) {
-		if _, err := filepath.Match(src, ""); err != nil {
+		out, err := files.Glob(src)
+		if err != nil {
 			return nil, fileError(src, ErrUnreadable, "not a valid glob: "+err.Error())
-		}
-		m, _ := filepath.Glob(src)
-		var out []string
-		for _, f := range m {
-			if st, err := os.Stat(f); err == nil && !st.IsDir() {
-				out = append(out, f)
-			}
 		}
 		if len(out) == 0 {
 			return nil, fileError(src, ErrUnreadable, "no file matches this glob")
 		}
-		slices.Sort(out)
 		return out, nil
 	}
 	st, err := os.Stat(src)

@@ -50,23 +50,30 @@ func (objects) Open(ctx context.Context, url string) (File, error) { return objs
 
 // expand lists a source in an object store as parts.go says for folders and globs:
 // an object is itself; a glob's matches; else the source is a folder ("prefix/"),
-// every table file below it but those under a name starting with '_' or '.'.
+// every table file below it but those under a name starting with '_' or '.'. A
+// glob is one in its key as objstore.Parse decodes it, matched against the keys
+// listed (objstore.Match).
 func (objects) expand(ctx context.Context, src string) ([]string, error) {
-	if hasMeta(src) {
-		if _, err := path.Match(src, ""); err != nil {
+	u, err := objstore.Parse(src)
+	if err != nil {
+		return nil, fileError(src, ErrUnreadable, err.Error())
+	}
+	if hasMeta(u.Key) {
+		if _, err := path.Match(u.Key, ""); err != nil {
 			return nil, fileError(src, ErrUnreadable, "not a valid glob: "+err.Error())
 		}
 		// Every match lies below the folder before the first wildcard.
-		at := strings.IndexAny(src, "*?[")
-		dir := src[:strings.LastIndex(src[:at], "/")+1]
-		all, err := objstore.List(ctx, dir)
+		at := strings.IndexAny(u.Key, "*?[")
+		dir := u
+		dir.Key = u.Key[:strings.LastIndex(u.Key[:at], "/")+1]
+		all, err := objstore.List(ctx, dir.String())
 		if err != nil {
 			return nil, openError(src, err)
 		}
 		var out []string
-		for _, u := range all {
-			if ok, _ := path.Match(src, u); ok {
-				out = append(out, u)
+		for _, o := range all {
+			if ou, err := objstore.Parse(o); err == nil && objstore.Match(u, ou) {
+				out = append(out, o)
 			}
 		}
 		if len(out) == 0 {
@@ -80,7 +87,10 @@ func (objects) expand(ctx context.Context, src string) ([]string, error) {
 	} else if !errors.Is(err, objstore.ErrNotFound) && !strings.HasSuffix(src, "/") {
 		return nil, openError(src, err)
 	}
-	dir := strings.TrimSuffix(src, "/") + "/"
+	if u.Key != "" && !strings.HasSuffix(u.Key, "/") {
+		u.Key += "/"
+	}
+	dir := u.String()
 	all, err := objstore.List(ctx, dir)
 	if err != nil {
 		return nil, openError(src, err)

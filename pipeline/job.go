@@ -237,11 +237,19 @@ func (j *Job) Context(ctx context.Context) context.Context {
 	return ingest.WithDelimiter(ctx, r)
 }
 
-// Files lists the job's inputs and outputs by config key, for files.Check: a
-// command adds its own (the config file, its other outputs) with files.CheckAdded.
+// Files lists every file the job reads and writes by config key, for files.Check:
+// the tables (each source of one: a file, a folder or a glob), the privacy profile
+// or trade-off curve, the provenance key (the environment's, if the job names
+// none) and the outputs. A command adds its own (the config file, its other
+// outputs) with files.CheckAdded.
 func (j *Job) Files() []files.File {
 	var fs []files.File
-	for _, in := range []struct{ key, spec string }{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism}} {
+	keyName := "provenance_key"
+	if j.ProvenanceKey == "" {
+		keyName = "$" + provenanceKeyEnv
+	}
+	for _, in := range []struct{ key, spec string }{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism},
+		{"privacy_profile", j.PrivacyProfile}, {"tradeoff", j.Tradeoff}, {keyName, j.ProvenanceKeyFile()}} {
 		for _, src := range ingest.Sources(in.spec) {
 			fs = append(fs, files.In(in.key, src))
 		}

@@ -247,8 +247,20 @@ func (jf *jobFlags) mechanism(job pipeline.Job) string {
 // and inputs it has beyond the job's, which Job.Problems checks): no output may be
 // an input or another output (internal/files), and every output must have a place
 // to be written (sink.CheckPath), before any work.
+// An input of own may be a table of several sources (a repeated --ids): each is
+// checked.
 func (jf *jobFlags) fileProblems(job *pipeline.Job, own ...files.File) []string {
-	probs := files.CheckAdded(job.Files(), append([]files.File{files.In("config", jf.config)}, own...)...)
+	added := []files.File{files.In("config", jf.config)}
+	for _, f := range own {
+		if f.Output || f.Path == "" {
+			added = append(added, f)
+			continue
+		}
+		for _, src := range ingest.Sources(f.Path) {
+			added = append(added, files.In(f.Key, src))
+		}
+	}
+	probs := files.CheckAdded(job.Files(), added...)
 	for _, f := range own { // the job's own files: Job.Problems
 		if objstore.IsURL(f.Path) && !objstore.Linked(f.Path) {
 			probs = append(probs, fmt.Sprintf("%s: %s: %v", f.Key, f.Path, objstore.ErrNotLinked))

@@ -49,7 +49,7 @@ func TestCheck(t *testing.T) {
 		{"inputs may be one file", []File{In("edges", "a.csv"), In("vertices", "link.csv")}, nil},
 		{"different files", []File{In("edges", "a.csv"), Out("out", "b.csv"), Out("summary", "sub/a.csv")}, nil},
 		{"new and existing", []File{In("edges", "a.csv"), Out("out", "sub/a.csv")}, nil},
-		{"one object", []File{In("edges", "gs://b/a.csv"), Out("out", "gs://b/x/../a.csv"), Out("summary", ""), In("mechanism", "")}, []string{"out and edges"}},
+		{"one object", []File{In("edges", "gs://b/a.csv"), Out("out", "gs://b/%61.csv"), Out("summary", ""), In("mechanism", "")}, []string{"out and edges"}},
 		{"two objects", []File{In("edges", "s3://b/a.csv"), Out("out", "s3://b/b.csv"), Out("summary", "s3://c/a.csv")}, nil},
 		{"a file and an object", []File{In("edges", "a.csv"), Out("out", "gs://b/a.csv")}, nil},
 	}

@@ -53,7 +53,7 @@ func TestOutputInObjectFolder(t *testing.T) {
 	}{
 		{"s3://w/edges/m.parquet", true},
 		{"s3://w/edges/dt=1/m.parquet", true},
-		{"s3://w/x/../edges/m.csv", true},
+		{"s3://w/%65dges/m.csv", true},
 		{"s3://w/edges2/m.parquet", false},
 		{"s3://w/edges.parquet", false},
 		{"gs://w/edges/m.parquet", false},

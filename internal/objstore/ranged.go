@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"sync"
 )
 
@@ -64,22 +63,6 @@ func openRanged(ctx context.Context, store Store, rawURL string) (*rangedFile, e
 		return nil, err
 	}
 	return &rangedFile{ctx: ctx, store: store, url: rawURL, bucket: bucket, key: key, ver: ver, size: size}, nil
-}
-
-// Split splits scheme://bucket/key.
-func Split(raw string) (bucket, key string, err error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", "", fmt.Errorf("not an object URL: %w", err)
-	}
-	key = u.Path
-	if len(key) > 0 && key[0] == '/' {
-		key = key[1:]
-	}
-	if u.Host == "" {
-		return "", "", fmt.Errorf("not an object URL (want %s://bucket/object)", u.Scheme)
-	}
-	return u.Host, key, nil
 }
 
 func (f *rangedFile) Size() int64 { return f.size }

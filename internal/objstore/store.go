@@ -86,7 +86,8 @@ func Open(ctx context.Context, url string) (File, error) {
 }
 
 // List lists the objects whose keys start with url's key (every object below a
-// "folder" url ending in '/'), sorted by key, as scheme://bucket/key URLs.
+// "folder" url ending in '/'), sorted by key, as scheme://bucket/key URLs spelled
+// so that Parse gives each key back (URL.String).
 func List(ctx context.Context, url string) ([]string, error) {
 	st, err := stores.get(ctx, url)
 	if err != nil {
@@ -107,7 +108,7 @@ func List(ctx context.Context, url string) ([]string, error) {
 	scheme, _, _ := strings.Cut(url, "://")
 	out := make([]string, len(objs))
 	for i, o := range objs {
-		out[i] = scheme + "://" + bucket + "/" + o.Key
+		out[i] = URL{Scheme: scheme, Bucket: bucket, Key: o.Key}.String()
 	}
 	return out, nil
 }
