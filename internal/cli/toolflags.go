@@ -27,6 +27,9 @@ type toolInputs struct {
 	hittingSet string // "": not taken; else the flag's help text
 	mechanism  bool
 	provenance bool // the command's outputs name the inputs by digest (--provenance-key)
+	// allowNonPrivate: the command writes a mechanism or its hitting set, refused
+	// when datasets are not private unless --allow-non-private (pipeline.Job.RefuseNotPrivate).
+	allowNonPrivate bool
 }
 
 func newToolFlags(name, synopsis, about string, stdout io.Writer, take toolInputs) *toolFlags {
@@ -42,6 +45,9 @@ func newToolFlags(name, synopsis, about string, stdout io.Writer, take toolInput
 	}
 	if take.provenance {
 		names = append(names, "provenance-key")
+	}
+	if take.allowNonPrivate {
+		names = append(names, "allow-non-private")
 	}
 	t.jf = addJobFlags(fs, "YAML job file, as for run (flags override it)", names...)
 	t.jf.usage = usageText{synopsis, about}
