@@ -163,8 +163,10 @@ func (d *Deterministic) Merge(o Deterministic) {
 	d.Forced += o.Forced
 }
 
-// Lines states the warning for people, one line each: the count, which are private
-// and which not (in words and counts), how their certainty came about, the first ids.
+// Lines states them for people, one line each. When all are private, one plain
+// line with their count: a constant answer is no problem. Otherwise the warning: the
+// count, which are private and which not (in words and counts), how their certainty
+// came about, the first ids.
 func (d Deterministic) Lines() []string {
 	if d.Count == 0 {
 		return nil
@@ -172,6 +174,9 @@ func (d Deterministic) Lines() []string {
 	verb := "datasets are"
 	if d.Count == 1 {
 		verb = "dataset is"
+	}
+	if d.NotPrivate == 0 {
+		return []string{fmt.Sprintf("%d %s answered with certainty (p_one = 0 or 1), all private: every DP inequality with their neighbours holds exactly", d.Count, verb)}
 	}
 	lines := []string{fmt.Sprintf("WARNING: %d %s answered with certainty (p_one = 0 or 1): a release gives the same answer on every draw", d.Count, verb)}
 	if d.NotPrivate > 0 {

@@ -24,8 +24,11 @@
 //     output has a place to be written (sink.CheckPath).
 //  2. Nothing is written to Job.Out unless every check passed: the hitting set covers
 //     every boundary edge, an extension exists, and the computed mechanism passes the
-//     (ε,δ)-DP audit with zero tolerance. The output and the summary are published
-//     together or not at all (sink.Outputs; optimize's outputs likewise).
+//     (ε,δ)-DP audit with zero tolerance, and it fails closed: no dataset is left not
+//     private (answered with certainty, no neighbours) unless the job allows it
+//     (Job.AllowNonPrivate; Job.RefuseNotPrivate, optimize's rule too). The output
+//     and the summary are published together or not at all (sink.Outputs;
+//     optimize's outputs likewise).
 //  3. Rejections of the input are *RejectError (or *ingest.InputError from reading);
 //     the CLI maps both to exit status 3.
 //  4. The output is a pure function of the inputs and the job's parameters: one row per

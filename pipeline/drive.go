@@ -231,9 +231,9 @@ func (d *driver) solve(ctx context.Context) error {
 }
 
 // audit is the audit phase: a mechanism that fails the (ε,δ)-DP audit is a bug (bfs
-// doc.go, invariant 4) and nothing is written; too many deterministic datasets
-// reject the run (checkDeterministic). It returns the mechanism's Stats when the
-// backend counted them.
+// doc.go, invariant 4) and nothing is written; datasets that are not private
+// (Job.RefuseNotPrivate) and too many deterministic datasets (checkDeterministic)
+// reject the run. It returns the mechanism's Stats when the backend counted them.
 func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
 	s := d.s
 	a, err := d.b.Audit(d.phase(ctx, "audit", "vertices"))
@@ -254,9 +254,16 @@ func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
 	}
 	s.Deterministic = &a.Deterministic
 	if det := s.Deterministic; det.Count > 0 {
-		d.log.Warn("datasets answered deterministically (p_one = 0 or 1)", "stage", "audit", "count", det.Count,
+		level := slog.LevelInfo // private: a constant answer, no problem
+		if det.NotPrivate > 0 {
+			level = slog.LevelWarn
+		}
+		d.log.Log(ctx, level, "datasets answered deterministically (p_one = 0 or 1)", "stage", "audit", "count", det.Count,
 			"not_private", det.NotPrivate, "private", det.Private,
 			"no_neighbours", det.Isolated, "no_constraint", det.Unconstrained, "forced_by_hitting_set", det.Forced)
+	}
+	if err := d.job.RefuseNotPrivate(s.Deterministic, s.Vertices, s.Inputs.Edges); err != nil {
+		return nil, err
 	}
 	if err := checkDeterministic(d.job, s); err != nil {
 		return nil, err

@@ -30,10 +30,12 @@ func (e *ConfigError) Error() string {
 }
 
 // RejectError is input that was read correctly but admits no mechanism: the hitting
-// set misses boundary edges, or its values admit no DP extension (exit status 3).
+// set misses boundary edges, or its values admit no DP extension; or whose mechanism
+// may not be written: datasets not private, or more deterministic than the job allows
+// (exit status 3).
 type RejectError struct {
-	File  string   // the hitting-set file the rejection is about
-	Kind  string   // "not-hitting-set" or "infeasible"
+	File  string   // the file the rejection is about (the hitting set; the edges)
+	Kind  string   // "not-hitting-set", "infeasible", "not-private" or "deterministic"
 	Total int64    // how many uncovered edges or violations in all
 	Head  string   // one-line statement
 	Lines []string // the first ones, listed

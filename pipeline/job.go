@@ -47,6 +47,10 @@ type Job struct {
 	// MaxDeterministic, if set, fails a run whose datasets answered with p_one 0
 	// or 1 are more than N ("10") or P% of them ("0.5%"): deterministic.go.
 	MaxDeterministic string `yaml:"max_deterministic"`
+	// AllowNonPrivate writes a mechanism whose audit finds datasets that are not
+	// private (answered with certainty and no neighbours); without it such a run is
+	// refused, nothing written (deterministic.go: RefuseNotPrivate).
+	AllowNonPrivate bool `yaml:"allow_non_private"`
 	// Delimiter separates the fields of .csv inputs: one character, or "tab"
 	// ("": a comma; .tsv files are tab-separated). Load applies it; other readers
 	// take it from their context (ingest.WithDelimiter; Context).

@@ -205,9 +205,6 @@ func (s *Summary) Human(w io.Writer) {
 		for _, l := range s.Deterministic.Lines() {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
-		if s.Deterministic.Count > 0 {
-			fmt.Fprintf(w, "    (graphdp release refuses these datasets unless --allow-deterministic is given)\n")
-		}
 	}
 	var parts []string
 	for _, p := range s.Phases {

@@ -71,8 +71,10 @@ func (r *Report) Text(w io.Writer) error {
 	a, rr := r.Accuracy, r.RandomizedResponse
 	p("graphdp report: %s\n", r.Inputs.Mechanism.Path)
 	p("  %s, %s; %s\n\n", words.Count(int64(r.Datasets), "dataset", "datasets"), words.Count(r.Edges, "edge", "edges"), r.privacyWords())
-	if lines := r.Deterministic.Lines(); lines != nil {
+	if lines := r.Deterministic.Lines(); r.Deterministic.NotPrivate > 0 {
 		p("%s\n", box(lines))
+	} else if lines != nil {
+		p("%s\n\n", lines[0]) // all private: no warning
 	}
 	if ws := r.Classes.Warnings(); ws != nil {
 		p("%s\n", box(append(ws, "  "+FixByOptimize)))

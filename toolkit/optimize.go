@@ -100,6 +100,12 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	if err != nil {
 		return nil, err
 	}
+	// run's rule: a hitting set whose mechanism has datasets that are not private is
+	// refused before anything is written.
+	edges := pipeline.Input{Path: x.Loaded.Edges.File, Rows: x.Loaded.Edges.Rows}
+	if err := job.RefuseNotPrivate(s.Deterministic, n, edges); err != nil {
+		return nil, err
+	}
 
 	rec, err := pipeline.BuildHittingSet(nil, vs, job.IngestColumns(), res.Hit, res.PTrue)
 	if err != nil {

@@ -150,7 +150,8 @@ func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 			`value "\x1b]0;title\a": not a vertex id`},
 		{"missing column", []string{"run", "-vertices", p("col.csv"), "-edges", p("e.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,
 			`missing (columns present: "\x1b[2Jid", answer)`},
-		{"deterministic", run("h.csv", "-summary", p("s.json")), 0, `datasets: iso (no neighbours, NOT private)`},
+		{"deterministic", run("h.csv", "-summary", p("s.json"), "-allow-non-private"), 0, `datasets: iso (no neighbours, NOT private)`},
+		{"not private", run("h.csv"), 3, `datasets: iso`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

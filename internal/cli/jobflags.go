@@ -21,7 +21,7 @@ import (
 // the keys it needs from this one table, so a flag means the same everywhere.
 type jobFlag struct {
 	name, key, usage string                  // key: the config file's (dotted) key
-	field            func(*pipeline.Job) any // *string, *float64 or *int
+	field            func(*pipeline.Job) any // *string, *float64, *int or *bool
 }
 
 var jobFlagTable = []jobFlag{
@@ -43,6 +43,7 @@ var jobFlagTable = []jobFlag{
 	{"delimiter", "delimiter", "`CHAR` separating the fields of .csv inputs: one character, or tab (default ','; .tsv files are tab-separated)", func(j *pipeline.Job) any { return &j.Delimiter }},
 	{"list", "list", "how many problems to list (`N`)", func(j *pipeline.Job) any { return &j.List }},
 	{"max-deterministic", "max_deterministic", "fail (exit status 3, nothing written) when more than `LIMIT` datasets, a count N or a share P% of them, are answered deterministically (p_one 0 or 1): for scheduled jobs", func(j *pipeline.Job) any { return &j.MaxDeterministic }},
+	{"allow-non-private", "allow_non_private", "write the mechanism even when the audit finds datasets that are not private (answered with certainty, no neighbours): without it such a run fails (exit status 3, nothing written)", func(j *pipeline.Job) any { return &j.AllowNonPrivate }},
 	{"id-column", "columns.id", "vertex id `COLUMN` of every table", func(j *pipeline.Job) any { return &j.Columns.ID }},
 	{"answer-column", "columns.answer", "answer `COLUMN`", func(j *pipeline.Job) any { return &j.Columns.Answer }},
 	{"src-column", "columns.src", "edge source `COLUMN`", func(j *pipeline.Job) any { return &j.Columns.Src }},
@@ -99,6 +100,8 @@ func addJobFlags(fs *flag.FlagSet, configUsage string, names ...string) *jobFlag
 			fs.Var((*numberFlag)(p), n, def.usage)
 		case *int:
 			fs.IntVar(p, n, 0, def.usage)
+		case *bool:
+			fs.BoolVar(p, n, false, def.usage)
 		}
 	}
 	return jf
@@ -174,6 +177,8 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 				}
 			case *int:
 				*p = *def.field(&jf.staged).(*int)
+			case *bool:
+				*p = *def.field(&jf.staged).(*bool)
 			}
 		}
 	})

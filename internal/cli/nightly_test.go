@@ -11,7 +11,8 @@ import (
 // --max-deterministic N|P% (config key max_deterministic) fails a run whose
 // deterministic datasets exceed it: exit 3, nothing written, the previous output
 // intact; at the limit it runs (issue 28). testdata/det has 7 datasets of which 3
-// (5, 6, 7) are answered deterministically (TestRunWarnsDeterministic).
+// (5, 6, 7) are answered deterministically (TestRunWarnsDeterministic); detArgs
+// allows 5, which is not private.
 func TestMaxDeterministic(t *testing.T) {
 	for _, c := range []struct {
 		limit string
@@ -60,22 +61,36 @@ func TestMaxDeterministic(t *testing.T) {
 }
 
 // A header-only edges export (an upstream job that broke) makes every dataset
-// isolated: run's warning names the edges file ("has no rows"), also with --quiet
-// (a log line), and max_deterministic in a config file makes the run fail on it.
+// isolated, hence not private: run fails closed (exit 3, nothing written) naming the
+// edges file ("has no rows"), also with --quiet; with --allow-non-private it writes
+// and warns, also with --quiet (a log line); and max_deterministic in a config file
+// still fails the run allowed so.
 func TestEmptyEdgesCalledOut(t *testing.T) {
 	dir := reviewFiles(t, map[string]string{
 		"v.csv":    "id,answer\n1,0\n2,1\n3,1\n",
 		"e.csv":    "src,dst\n",
 		"h.csv":    "id,p_true\n",
-		"job.yaml": "vertices: v.csv\nedges: e.csv\nhitting_set: h.csv\nepsilon: 1\nout: m.csv\nmax_deterministic: 50%\n",
+		"job.yaml": "vertices: v.csv\nedges: e.csv\nhitting_set: h.csv\nepsilon: 1\nout: m.csv\nmax_deterministic: 50%\nallow_non_private: true\n",
 	})
 	p := func(n string) string { return filepath.Join(dir, n) }
 	want := "the edges file " + p("e.csv") + " has no rows"
-	code, _, stderr := graphdp(t, "run", "--vertices", p("v.csv"), "--edges", p("e.csv"), "--hitting-set", p("h.csv"), "--epsilon", "1", "--out", p("m.csv"))
-	if code != 0 || !strings.Contains(stderr, "WARNING: "+want) {
-		t.Errorf("without a limit: exit %d, want 0 with the warning %q:\n%s", code, want, stderr)
+	run := func(out string, extra ...string) []string {
+		return append([]string{"run", "--vertices", p("v.csv"), "--edges", p("e.csv"), "--hitting-set", p("h.csv"), "--epsilon", "1", "--out", p(out)}, extra...)
 	}
-	_, _, stderr = graphdp(t, "run", "--quiet", "--vertices", p("v.csv"), "--edges", p("e.csv"), "--hitting-set", p("h.csv"), "--epsilon", "1", "--out", p("m2.csv"))
+	for _, extra := range [][]string{nil, {"--quiet"}} {
+		code, _, stderr := graphdp(t, run("m0.csv", extra...)...)
+		if code != 3 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "3 of 3 datasets are not private") {
+			t.Errorf("%v: exit %d, want 3 naming the empty edges file:\n%s", extra, code, stderr)
+		}
+	}
+	if _, err := os.Stat(p("m0.csv")); err == nil {
+		t.Errorf("a refused run wrote its output")
+	}
+	code, _, stderr := graphdp(t, run("m.csv", "--allow-non-private")...)
+	if code != 0 || !strings.Contains(stderr, "WARNING: "+want) {
+		t.Errorf("--allow-non-private: exit %d, want 0 with the warning %q:\n%s", code, want, stderr)
+	}
+	_, _, stderr = graphdp(t, run("m2.csv", "--allow-non-private", "--quiet")...)
 	if !strings.Contains(stderr, want) {
 		t.Errorf("--quiet hides the warning %q:\n%s", want, stderr)
 	}

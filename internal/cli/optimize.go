@@ -59,7 +59,7 @@ Writes the hitting set (--out, what run reads), optionally the mechanism
 (--mechanism-out: exactly what run writes on that hitting set) and a JSON summary.`
 
 func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
-	take := toolInputs{provenance: true}
+	take := toolInputs{provenance: true, allowNonPrivate: true}
 	t := newToolFlags("optimize", "--edges E --vertices V --epsilon ε [--delta δ] --out H [--mechanism-out M] [--weights W] [--gap G]", optimizeAbout, stdout, take)
 	o := &optimizeOptions{flags: t}
 	fs := t.fs

@@ -23,10 +23,12 @@ import (
 )
 
 // detArgs runs the path example plus an isolated dataset 5 and a component 6 – 7
-// without a hitting-set dataset: both answer deterministically (p_true = 1).
+// without a hitting-set dataset: both answer deterministically (p_true = 1). 5 is not
+// private, so the run is refused (TestRunRefusesNotPrivate) unless it is allowed, as
+// here: these tests are about what a written run says.
 func detArgs(out string, extra ...string) []string {
 	return append([]string{"run", "-vertices", "testdata/det/vertices.csv", "-edges", "testdata/det/edges.csv",
-		"-hitting-set", "testdata/det/hitting.csv", "-epsilon", ln2, "-out", out}, extra...)
+		"-hitting-set", "testdata/det/hitting.csv", "-epsilon", ln2, "-out", out, "-allow-non-private"}, extra...)
 }
 
 // withoutTimes drops the lines of run's summary that hold timings and sizes.

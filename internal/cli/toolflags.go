@@ -26,8 +26,11 @@ type toolFlags struct {
 type toolInputs struct {
 	hittingSet string // "": not taken; else the flag's help text
 	mechanism  bool
-	provenance bool   // the command's outputs name the inputs by digest (--provenance-key)
+	provenance bool // the command's outputs name the inputs by digest (--provenance-key)
 	ledger     string // "": not taken; else the --ledger flag's help text (verify records its audit)
+	// allowNonPrivate: the command writes a mechanism or its hitting set, refused
+	// when datasets are not private unless --allow-non-private (pipeline.Job.RefuseNotPrivate).
+	allowNonPrivate bool
 }
 
 func newToolFlags(name, synopsis, about string, stdout io.Writer, take toolInputs) *toolFlags {
@@ -46,6 +49,9 @@ func newToolFlags(name, synopsis, about string, stdout io.Writer, take toolInput
 	}
 	if take.ledger != "" {
 		names = append(names, "ledger")
+	}
+	if take.allowNonPrivate {
+		names = append(names, "allow-non-private")
 	}
 	t.jf = addJobFlags(fs, "YAML job file, as for run (flags override it)", names...)
 	t.jf.usage = usageText{synopsis, about}

@@ -33,7 +33,7 @@ var flagGroup = map[string]string{
 	"dst-column": "inputs", "p-true-column": "inputs", "p-one-column": "inputs", "distance-column": "inputs", "s3-endpoint": "inputs",
 
 	"epsilon": "privacy", "delta": "privacy", "gdp-mu": "privacy", "privacy-profile": "privacy", "tradeoff": "privacy", "ledger": "privacy", "budget-epsilon": "privacy", "budget-delta": "privacy",
-	"no-ledger": "privacy", "balanced": "privacy", "alpha": "privacy", "alpha-0": "privacy", "alpha-1": "privacy",
+	"allow-non-private": "privacy", "no-ledger": "privacy", "balanced": "privacy", "alpha": "privacy", "alpha-0": "privacy", "alpha-1": "privacy",
 	"tolerance": "privacy",
 
 	"engine": "engine", "relabel": "engine", "workers": "engine",
@@ -330,6 +330,8 @@ func (jf *jobFlags) fromConfigGave(def *jobFlag) bool {
 		return *v != *def.field(&d).(*string)
 	case *int:
 		return *v != *def.field(&d).(*int)
+	case *bool:
+		return *v != *def.field(&d).(*bool)
 	case *float64:
 		switch def.name {
 		case "epsilon":
