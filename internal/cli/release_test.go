@@ -52,7 +52,7 @@ func releaseWith(t *testing.T, src []byte, job toolkit.ReleaseJob) []string {
 	}
 	eps, delta := 0.5, 0.0
 	job.Stated = pipeline.Stated{Epsilon: &eps, Delta: &delta} // CSV mechanisms: stated
-	job.NoLedger = true // the sampler, not the accounting (ledger_test.go)
+	job.NoLedger = true                                        // the sampler, not the accounting (ledger_test.go)
 	var errb bytes.Buffer
 	o := &releaseOptions{job: job, rand: bytes.NewReader(src), quiet: true}
 	if err := runRelease(context.Background(), o, &env{stdout: &errb, stderr: &errb}); err != nil {

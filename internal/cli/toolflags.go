@@ -26,7 +26,7 @@ type toolFlags struct {
 type toolInputs struct {
 	hittingSet string // "": not taken; else the flag's help text
 	mechanism  bool
-	provenance bool // the command's outputs name the inputs by digest (--provenance-key)
+	provenance bool   // the command's outputs name the inputs by digest (--provenance-key)
 	ledger     string // "": not taken; else the --ledger flag's help text (verify records its audit)
 	// allowNonPrivate: the command writes a mechanism or its hitting set, refused
 	// when datasets are not private unless --allow-non-private (pipeline.Job.RefuseNotPrivate).
