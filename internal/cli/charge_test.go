@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/ledger"
+)
+
+// pathGraph writes a path of len(answers) datasets named prefix+"a", prefix+"b", …
+// with those answers, and the hitting set of every boundary dataset at p_true 0.52 (feasible from ε = 0.1),
+// into dir under the names v.csv, e.csv and h.csv.
+func pathGraph(t *testing.T, dir, prefix string, answers ...int) (v, e, h string) {
+	t.Helper()
+	os.MkdirAll(dir, 0o755)
+	v, e, h = filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"), filepath.Join(dir, "h.csv")
+	id := func(i int) string { return prefix + string(rune('a'+i)) }
+	vs, es, hs := "id,answer\n", "src,dst\n", "id,p_true\n"
+	for i, a := range answers {
+		vs += id(i) + "," + string(rune('0'+a)) + "\n"
+		if i > 0 {
+			es += id(i-1) + "," + id(i) + "\n"
+		}
+		left, right := i > 0 && answers[i-1] != a, i+1 < len(answers) && answers[i+1] != a
+		if left || right {
+			hs += id(i) + ",0.52\n"
+		}
+	}
+	write(t, v, vs)
+	write(t, e, es)
+	write(t, h, hs)
+	return v, e, h
+}
+
+// The first reproducer of "fail closed": a mechanism given as a folder whose parts
+// were built at ε = 0.1 and ε = 5 was charged its first part's ε. The one mechanism
+// reader refuses such a table (its parts disagree on graphdp.* keys), naming both
+// files, for release and verify alike, the ledger unchanged. A folder whose parts
+// agree (CSV parts: no footers), audited as the table it is, is charged its true ε
+// each release: with a budget of 12, two releases at ε = 5 fit, the third is refused.
+func TestFolderMechanismChargedItsAudit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "12")
+	va, ea, ha := pathGraph(t, filepath.Join(dir, "A"), "A", 1, 1, 0, 0)
+	vb, eb, hb := pathGraph(t, filepath.Join(dir, "B"), "B", 0, 1, 1)
+	mech := filepath.Join(dir, "mech")
+	os.Mkdir(mech, 0o755)
+	p0, p1 := filepath.Join(mech, "part-0.parquet"), filepath.Join(mech, "part-1.parquet")
+	mustRun(t, 0, "run", "-quiet", "-vertices", va, "-edges", ea, "-hitting-set", ha, "-epsilon", "0.1", "-out", p0, "-ledger", led)
+	mustRun(t, 0, "run", "-quiet", "-vertices", vb, "-edges", eb, "-hitting-set", hb, "-epsilon", "5", "-out", p1, "-ledger", led)
+	before, _ := os.ReadFile(led)
+	for range 3 {
+		code, _, stderr := graphdp(t, "release", "--mechanism", mech+"/", "--id", "Ba", "--out", filepath.Join(dir, "r.csv"), "--ledger", led)
+		if code != 3 || !strings.Contains(stderr, p1) || !strings.Contains(stderr, p0) || !strings.Contains(stderr, `its metadata key "graphdp.`) {
+			t.Fatalf("a folder whose parts disagree: exit %d: %s", code, stderr)
+		}
+	}
+	code, _, stderr := graphdp(t, "verify", "--mechanism", mech, "--vertices", va, "--vertices", vb, "--edges", ea, "--edges", eb)
+	if code != 3 || !strings.Contains(stderr, p1) || !strings.Contains(stderr, `its metadata key "graphdp.`) {
+		t.Errorf("verify of the same folder: exit %d: %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(led); !bytes.Equal(after, before) {
+		t.Error("a refused release changed the ledger")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "r.csv")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("a refused release wrote its file")
+	}
+
+	// CSV parts, both at ε = 5: each part's run audit names a part, not the table,
+	// so the folder is refused until it is audited as one table.
+	mech = filepath.Join(dir, "mechcsv")
+	os.Mkdir(mech, 0o755)
+	mustRun(t, 0, "run", "-quiet", "-vertices", va, "-edges", ea, "-hitting-set", ha, "-epsilon", "5", "-out", filepath.Join(mech, "part-0.csv"), "-ledger", led)
+	mustRun(t, 0, "run", "-quiet", "-vertices", vb, "-edges", eb, "-hitting-set", hb, "-epsilon", "5", "-out", filepath.Join(mech, "part-1.csv"), "-ledger", led)
+	code, _, stderr = graphdp(t, "release", "--mechanism", mech, "--id", "Ba", "--out", filepath.Join(dir, "r0.csv"), "--ledger", led)
+	if code != 3 || !strings.Contains(stderr, "holds no audit of "+mech) {
+		t.Fatalf("a folder audited only part by part: exit %d: %s", code, stderr)
+	}
+	auditIn(t, led, mech, ingest.JoinSources(va, vb), ingest.JoinSources(ea, eb), "--epsilon", "5")
+	l, err := ledger.Read(led)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := l.Audits[len(l.Audits)-1]; !a.Private || a.Privacy["graphdp.epsilon"] != "5" || a.By != ledger.ByVerify {
+		t.Fatalf("the folder's audit: %+v", a)
+	}
+	for i, want := range []int{0, 0, 3} {
+		out := filepath.Join(dir, "r"+string(rune('1'+i))+".csv")
+		code, _, stderr := graphdp(t, "release", "--mechanism", mech, "--id", "Ba", "--id", "Aa", "--out", out, "--ledger", led)
+		if code != want {
+			t.Fatalf("release %d at ε = 5 against a budget of 12: exit %d, want %d: %s", i+1, code, want, stderr)
+		}
+	}
+	l, _ = ledger.Read(led)
+	if a, _ := l.Account("Ba"); a.Releases != 2 || a.Spent.Epsilon != 10 {
+		t.Errorf("Ba's account: %+v; want 2 releases, ε = 10 spent", a)
+	}
+}
+
+// The footer is not trusted: a mechanism's footer rewritten to ε = δ = 0 is other
+// bytes than the audited file, so the ledger holds no audit of it and release
+// refuses it (exit 3). Audited as it now claims (verify --ledger at ε = 0), it fails
+// and is recorded not private, and release refuses it again.
+func TestForgedFooterNotCharged(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "10")
+	v, e, h := pathGraph(t, dir, "", 1, 1, 0, 0)
+	mech := filepath.Join(dir, "m.parquet")
+	mustRun(t, 0, "run", "-quiet", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", mech, "-ledger", led)
+	m, err := ingest.ReadMechanismTable(t.Context(), mech, ingest.DefaultMechanismTableColumns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := filepath.Join(dir, "forged.parquet")
+	writeMechanism(t, forged, m.IDs.Str, m.POne, map[string]string{"graphdp.epsilon": "0", "graphdp.delta": "0"})
+	before, _ := os.ReadFile(led)
+	for _, extra := range [][]string{nil, {"--epsilon", "0", "--delta", "0"}, {"--delta", "5e-324"}} {
+		code, _, stderr := graphdp(t, append([]string{"release", "--mechanism", forged, "--id", "a", "--out", filepath.Join(dir, "r.csv"), "--ledger", led}, extra...)...)
+		if code != 3 || !strings.Contains(stderr, "holds no audit of "+forged) {
+			t.Errorf("forged footer %v: exit %d: %s", extra, code, stderr)
+		}
+	}
+	if after, _ := os.ReadFile(led); !bytes.Equal(after, before) {
+		t.Error("a refused release changed the ledger")
+	}
+	code, stdout, _ := graphdp(t, "verify", "--mechanism", forged, "--vertices", v, "--edges", e, "--ledger", led)
+	if code != 3 || !strings.Contains(stdout, "not private") {
+		t.Errorf("verify of the forged footer: exit %d: %s", code, stdout)
+	}
+	code, _, stderr := graphdp(t, "release", "--mechanism", forged, "--id", "a", "--out", filepath.Join(dir, "r.csv"), "--ledger", led)
+	if code != 3 || !strings.Contains(stderr, "found it not private") {
+		t.Errorf("release of a mechanism audited not private: exit %d: %s", code, stderr)
+	}
+	// The genuine file is still charged what its run's audit recorded.
+	mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", "a", "--out", filepath.Join(dir, "r.csv"), "--ledger", led)
+	l, _ := ledger.Read(led)
+	if r := l.Releases[0]; r.Epsilon != 1 || r.Source != ledger.SourceAudit || r.Audit != l.Audits[0].AuditID {
+		t.Errorf("the genuine release: %+v", r)
+	}
+}
+
+// The same on object storage: run writes the mechanism to an S3 object and records
+// its audit; release reads it there and is charged what the audit recorded; a
+// second object with the same rows and a forged footer is refused (exit 3).
+func TestObjectMechanismChargedItsAudit(t *testing.T) {
+	s3Env(t)
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "10")
+	v, e, h := pathGraph(t, dir, "", 1, 1, 0, 0)
+	const mech = "s3://warehouse/out/m.parquet"
+	mustRun(t, 0, "run", "-quiet", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "2", "-out", mech, "-ledger", led)
+	mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", "a", "--out", filepath.Join(dir, "r.csv"), "--ledger", led)
+	m, err := ingest.ReadMechanismTable(t.Context(), mech, ingest.DefaultMechanismTableColumns())
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := filepath.Join(dir, "forged.parquet")
+	writeMechanism(t, local, m.IDs.Str, m.POne, map[string]string{"graphdp.epsilon": "0", "graphdp.delta": "0"})
+	data, _ := os.ReadFile(local)
+	putObject(t, "s3://warehouse/out/forged.parquet", string(data))
+	code, _, stderr := graphdp(t, "release", "--mechanism", "s3://warehouse/out/forged.parquet", "--id", "a", "--out", filepath.Join(dir, "r2.csv"), "--ledger", led)
+	if code != 3 || !strings.Contains(stderr, "holds no audit of s3://warehouse/out/forged.parquet") {
+		t.Errorf("forged object: exit %d: %s", code, stderr)
+	}
+	l, _ := ledger.Read(led)
+	if len(l.Releases) != 1 || l.Releases[0].Epsilon != 2 || l.Audits[0].Mechanism != mech {
+		t.Errorf("ledger: %+v %+v", l.Releases, l.Audits)
+	}
+}
