@@ -53,7 +53,7 @@ func (p Policy) Drive(ctx context.Context, job Job, b Backend, log *slog.Logger)
 		return s, err
 	}
 	log.Info("written", "stage", "write", "out", job.Out, "summary", job.Summary, "rows", s.Vertices)
-	if job.Ledger != "" {
+	if job.Ledger != "" && !job.DryRun {
 		private := s.Deterministic == nil || s.Deterministic.NotPrivate == 0
 		if err := recordRun(ctx, job, d.graph[0], d.graph[1], d.pair, private); err != nil {
 			return s, err

@@ -40,6 +40,10 @@ func TestDryRunExitsAsTheRealCommand(t *testing.T) {
 		{"run", "1", func(p func(string) string) []string {
 			return []string{"run", "--quiet", "--config", p("configs/example.yaml"), "--out", p("new.csv"), "--summary", p("new.json")}
 		}, 0, []string{"new.csv", "new.json", "covers all 6 boundary edges", "memory:", "ε = 0.5, δ = 1e-06"}, []string{"new.csv", "new.json"}},
+		// With a ledger: the dry run records no audit (the ledger is in the snapshot).
+		{"run_ledger", "1", func(p func(string) string) []string {
+			return []string{"run", "--quiet", "--config", p("configs/example.yaml"), "--out", p("new.csv"), "--summary", p("new.json"), "--ledger", p("l.jsonl")}
+		}, 0, []string{"new.csv", "new.json"}, []string{"new.csv", "new.json"}},
 		// The hitting set's values admit no DP extension: found only by solving.
 		{"run_infeasible", "1", func(p func(string) string) []string {
 			return []string{"run", "--quiet", "--vertices", pv, "--edges", pe, "--hitting-set", "testdata/bad/hit_infeasible.csv", "--epsilon", ln2, "--out", p("new.csv")}
