@@ -164,13 +164,15 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 		s.share = &partShare{mem: &recycler{base: readOptions(opts).mem}}
 		opts = append(opts[:len(opts):len(opts)], withShare(s.share))
 	}
-	var first []string
-	for i, f := range p.files {
+	var first *footer
+	for _, f := range p.files {
 		ep, err := openEdgePart(ctx, f, cols, vs, opts)
-		if err == nil && i == 0 {
-			first, p.first = schemaColumns(ep.t), f
-		} else if err == nil {
-			if err = differs(p, f, first, schemaColumns(ep.t)); err != nil {
+		if err == nil {
+			var x footer
+			if x, err = footerOf(ep.t); err == nil {
+				err = p.agrees(f, &first, x)
+			}
+			if err != nil {
 				ep.done()
 			}
 		}

@@ -27,8 +27,9 @@ type pqCol struct {
 
 // pqOpts controls how a test Parquet file is written.
 type pqOpts struct {
-	rowGroup int64 // rows per row group; 0 = one row group
-	noDict   bool  // plain encoding instead of dictionary
+	rowGroup int64             // rows per row group; 0 = one row group
+	noDict   bool              // plain encoding instead of dictionary
+	meta     map[string]string // the footer's key/value metadata
 }
 
 // writeParquet writes cols to dir/name and returns the path.
@@ -43,7 +44,12 @@ func writeParquet(tb testing.TB, dir, name string, o pqOpts, cols ...pqCol) stri
 		arrs[i] = arrayFromJSON(tb, mem, c.typ, c.json)
 		defer arrs[i].Release()
 	}
-	rec := array.NewRecordBatch(arrow.NewSchema(fields, nil), arrs, int64(arrs[0].Len()))
+	var md *arrow.Metadata
+	if o.meta != nil {
+		m := arrow.MetadataFrom(o.meta)
+		md = &m
+	}
+	rec := array.NewRecordBatch(arrow.NewSchema(fields, md), arrs, int64(arrs[0].Len()))
 	defer rec.Release()
 	tbl := array.NewTableFromRecords(rec.Schema(), []arrow.RecordBatch{rec})
 	defer tbl.Release()

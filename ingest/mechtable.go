@@ -117,8 +117,8 @@ func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableCol
 
 // readMechParts reads the files of a mechanism table (CSV ids as integers when
 // asInt; errNotInt at the first that is not one) and joins them in read order,
-// unfinished. The files' footers agree on every graphdp.* key (ReadMetadata's
-// rule: a mechanism's privacy is the table's), and the metadata is the first's.
+// unfinished. The files' footers agree on every graphdp.* key (openParts checked
+// them), and the metadata is the first's.
 func readMechParts(ctx context.Context, p *partList, cols MechanismTableColumns, opts []Option, asInt bool) (*MechanismTable, error) {
 	read := func(f string) (*MechanismTable, error) {
 		if p.format == formatCSV {
@@ -149,11 +149,8 @@ func readMechParts(ctx context.Context, p *partList, cols MechanismTableColumns,
 		}
 		sums[i] = m.Fingerprint
 		if all == nil {
-			all, p.first = m, f
+			all = m
 			continue
-		}
-		if k, ok := graphdpDiffers(all.Metadata, m.Metadata); ok {
-			return nil, partsDisagree(f, p.first, k, m.Metadata, all.Metadata)
 		}
 		all.IDs.Int, all.IDs.Str = append(all.IDs.Int, m.IDs.Int...), append(all.IDs.Str, m.IDs.Str...)
 		all.POne, all.Answer = appendKept(all.POne, m.POne), appendKept(all.Answer, m.Answer)

@@ -29,38 +29,28 @@ func (t *Table) metadata() (map[string]string, error) {
 
 // ReadMetadata is the key/value metadata of the table spec names: its Parquet
 // files' footers (only the footers are read; the first file's is returned), nil
-// for CSV (CSV carries none). The files of one table must agree on every graphdp.*
-// key but those saying how a file was made (describes): a mechanism's privacy is
-// the table's, and a file that differs from the first is an error naming both.
-// Failures are *InputError.
+// for CSV (CSV carries none). The files of one table agree on their schema and on
+// every graphdp.* key but those saying how a file was made (describes), checked as
+// every reader of a table checks them (openParts): a file that differs is an error
+// naming both. Failures are *InputError.
 func ReadMetadata(ctx context.Context, spec string) (map[string]string, error) {
-	p, err := listParts(ctx, spec)
+	p, err := openParts(ctx, spec, nil)
 	if err != nil {
 		return nil, err
 	}
 	if p.format == formatCSV {
 		return nil, nil
 	}
-	var first map[string]string
-	for _, f := range p.files {
-		t, err := openParquet(ctx, f, nil)
-		if err != nil {
-			return nil, err
-		}
-		meta, err := t.metadata()
-		t.close()
-		if err != nil {
-			return nil, err
-		}
-		if first == nil {
-			first, p.first = meta, f
-			continue
-		}
-		if k, ok := graphdpDiffers(first, meta); ok {
-			return nil, partsDisagree(f, p.first, k, meta, first)
-		}
+	first := p.files[0]
+	if p.first != "" {
+		first = p.first
 	}
-	return first, nil
+	t, err := openParquet(ctx, first, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer t.close()
+	return t.metadata()
 }
 
 // describes are the graphdp.* keys that say how a file was made, not what it

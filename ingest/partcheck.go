@@ -8,7 +8,8 @@ import (
 
 // openParts lists the files of the table spec names and, when there are several,
 // checks them against the first before any row is read: the same Parquet schema or
-// CSV header (a file that differs is an error naming both). A zero-byte CSV file is
+// CSV header and the same graphdp.* metadata (footer; a file that differs is an
+// error naming both). A zero-byte CSV file is
 // an empty part (a writer's thread with no rows writes one), marked in p.empty.
 func openParts(ctx context.Context, spec string, opts []Option) (*partList, error) {
 	return openPartsChecking(ctx, spec, opts, true)
@@ -26,12 +27,12 @@ func openPartsChecking(ctx context.Context, spec string, opts []Option, parquet 
 	if p.single() || (p.format == formatParquet && !parquet) {
 		return p, nil
 	}
-	var first []string
+	var first *footer
 	for i, f := range p.files {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		var cols []string
+		var x footer
 		if p.format == formatCSV {
 			if n, err := fileSize(ctx, f); err != nil {
 				return nil, err
@@ -43,26 +44,54 @@ func openPartsChecking(ctx context.Context, spec string, opts []Option, parquet 
 			if err != nil {
 				return nil, err
 			}
-			cols = t.header
+			x.cols = t.header
 			t.close()
 		} else {
 			t, err := openParquet(ctx, f, opts)
 			if err != nil {
 				return nil, err
 			}
-			cols = schemaColumns(t)
+			x, err = footerOf(t)
 			t.close()
+			if err != nil {
+				return nil, err
+			}
 		}
-		if first == nil {
-			first = cols
-			p.first = f
-			continue
-		}
-		if err := differs(p, f, first, cols); err != nil {
+		if err := p.agrees(f, &first, x); err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// footer is what the files of one table share: the Parquet schema (or CSV header)
+// and every graphdp.* metadata key but those saying how a file was made
+// (describes): a mechanism's privacy, for one, is the table's.
+type footer struct {
+	cols []string
+	meta map[string]string
+}
+
+// footerOf is a Parquet file's footer.
+func footerOf(t *Table) (footer, error) {
+	meta, err := t.metadata()
+	return footer{schemaColumns(t), meta}, err
+}
+
+// agrees checks file f's footer x against the table's first (set from x when
+// *first is nil): a file that differs is an error naming both files.
+func (p *partList) agrees(f string, first **footer, x footer) error {
+	if *first == nil {
+		*first, p.first = &x, f
+		return nil
+	}
+	if err := differs(p, f, (*first).cols, x.cols); err != nil {
+		return err
+	}
+	if k, ok := graphdpDiffers((*first).meta, x.meta); ok {
+		return partsDisagree(f, p.first, k, x.meta, (*first).meta)
+	}
+	return nil
 }
 
 // differs is the error for file f of p whose columns are cols, the first file's first.
