@@ -12,10 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/graphdp/graphdp/ledger"
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -172,16 +171,12 @@ func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		if err != nil {
 			return err
 		}
-		h, err := ledger.Init(file, nb, time.Now())
+		l, err := toolkit.InitLedger(file, nb)
 		if err != nil {
 			return err
 		}
-		l, err := ledger.Read(file)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "graphdp ledger: created %s (mode 0600, %s): budget %s per dataset\n  head %s\n",
-			file, h.Framework, budgetWords(nb), l.Head)
+		fmt.Fprintf(e.stderr, "graphdp ledger: created %s (mode 0600, %s) and its key %s (mode 0600: keep it private): budget %s per dataset\n  head %s\n",
+			file, l.Header.Framework, ledger.KeyFile(file), budgetWords(nb), l.Head)
 		return nil
 	}
 }
@@ -200,18 +195,13 @@ func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		if !gdp && !flagSet(fs, "budget-epsilon") {
 			return &usageError{"--budget-epsilon (or, on a μ-GDP ledger, --gdp-mu) is required (the new total each dataset may spend)"}
 		}
-		w, err := ledger.Open(file)
-		if err != nil {
-			return err
-		}
-		defer w.Close()
-		old := w.Budget
-		if !gdp {
-			if nb, err = b.budget(old.Delta); err != nil {
-				return err
+		old, nb, err := toolkit.RaiseLedger(file, func(old ledger.Budget) (ledger.Budget, error) {
+			if gdp {
+				return nb, nil
 			}
-		}
-		if err := w.Raise(nb, *reason, time.Now()); err != nil {
+			return b.budget(old.Delta)
+		}, *reason)
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "graphdp ledger: %s: budget raised from %s to %s per dataset, by %s\n",
@@ -226,7 +216,7 @@ func ledgerRepair(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		if strings.TrimSpace(*reason) == "" {
 			return &usageError{"--reason is required: a repair is recorded with who made it and why"}
 		}
-		r, err := ledger.RepairFile(file, *reason, time.Now())
+		r, err := toolkit.RepairLedger(file, *reason)
 		if err != nil {
 			return err
 		}
@@ -240,22 +230,15 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	head := fs.String("head", "", "a head `HASH` noted earlier (ledger show prints it): also check it is still in the chain")
 	asJSON := fs.Bool("json", false, jsonUsage)
 	return func(_ context.Context, file string, e *env) error {
-		l, err := ledger.Read(file)
+		c, err := toolkit.VerifyLedger(file, *head)
 		if err != nil {
 			return err
 		}
+		l := c.Ledger
 		w := e.stdout
 		if *asJSON {
 			w = io.Discard // the text is built as ever; the document is written at the end
-			defer func() {
-				doc := ledgerVerifyJSON{File: file, Lines: l.Lines, Releases: len(l.Releases), Raises: len(l.Raises), Repairs: len(l.Repairs), Audits: len(l.Audits),
-					Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, BudgetMu: l.Budget.Mu, Head: l.Head, Verified: true}
-				if *head != "" {
-					n := l.HeadAt(*head)
-					doc.HeadGiven, doc.HeadLine, doc.Verified = *head, &n, n > 0
-				}
-				writeJSON(e.stdout, doc)
-			}()
+			defer writeJSON(e.stdout, c)
 		}
 		fmt.Fprintf(w, "ledger %s: %s verified: hash chain intact, every entry well formed, every release within the budget then in force\n",
 			file, words.Count(int64(l.Lines), "line", "lines"))
@@ -265,32 +248,14 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		fmt.Fprintf(w, "  head %s\n", l.Head)
 		modeWarning(w, l)
 		if *head != "" {
-			n := l.HeadAt(*head)
-			if n == 0 {
+			if !c.Verified {
 				fmt.Fprintln(w, "  FAILED: the head given is not in the chain")
 				return &rejected{fmt.Sprintf("ledger %s: the head %s is not the hash of any line: lines were removed or the file rewritten since it was noted", file, *head)}
 			}
-			fmt.Fprintf(w, "  the head given is line %d's: nothing up to it changed; %s since\n", n, words.Count(int64(l.Lines-n), "line added", "lines added"))
+			fmt.Fprintf(w, "  the head given is line %d's: nothing up to it changed; %s since\n", *c.HeadLine, words.Count(int64(l.Lines-*c.HeadLine), "line added", "lines added"))
 		}
 		return nil
 	}
-}
-
-// ledgerVerifyJSON is ledger verify --json's document (docs/CLI.md, "JSON
-// output"): printed when the ledger verifies, also when --head is not found.
-type ledgerVerifyJSON struct {
-	File      string       `json:"file"`
-	Lines     int          `json:"lines"`
-	Releases  int          `json:"releases"`
-	Raises    int          `json:"raises"`
-	Repairs   int          `json:"repairs"`
-	Audits    int          `json:"audits"`
-	Budget    ledger.Point `json:"budget"`
-	BudgetMu  float64      `json:"budget_mu,omitempty"` // a μ-GDP ledger's budget
-	Head      string       `json:"head"`
-	HeadGiven string       `json:"head_given,omitempty"`
-	HeadLine  *int         `json:"head_line,omitempty"` // the line whose hash --head is; 0: not in the chain
-	Verified  bool         `json:"verified"`            // the chain verifies and --head, if given, is in it
 }
 
 // modeWarning warns when others may read a ledger that holds a mechanism's plain
@@ -308,13 +273,6 @@ func plainHashes(l *ledger.Ledger) bool {
 	return slices.ContainsFunc(l.Releases, func(r ledger.ReleaseAt) bool { return r.MechanismSHA256 != "" })
 }
 
-// privacyWords is a privacy statement in words: ε and δ, or the framework's pair.
-func privacyWords(p pipeline.Privacy) string {
-	if p.Framework == ledger.Framework {
-		return fmt.Sprintf("ε = %s, δ = %s", words.Num(p.Epsilon), words.Num(p.Delta))
-	}
-	return p.Pair.String()
-}
 
 func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	asJSON := fs.Bool("json", false, "print as JSON")
@@ -328,121 +286,30 @@ func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		if err != nil {
 			return err
 		}
-		v := showView(l, *id, flagSet(fs, "id"))
+		v := toolkit.ShowLedger(l, *id, flagSet(fs, "id"))
 		if *asJSON {
 			enc := json.NewEncoder(e.stdout)
 			enc.SetIndent("", "  ")
 			return enc.Encode(v)
 		}
-		return v.text(e.stdout, l, *list)
+		return showText(v, e.stdout, l, *list)
 	}
 }
 
-// shown is what ledger show prints (its JSON form as is).
-type shown struct {
-	File      string           `json:"file"`
-	LedgerID  string           `json:"ledger_id"`
-	Framework string           `json:"framework"`
-	Created   string           `json:"created"`
-	CreatedBy string           `json:"created_by"`
-	Lines     int              `json:"lines"`
-	Head      string           `json:"head"`
-	Budget    ledger.Point     `json:"budget"`
-	BudgetMu  float64          `json:"budget_mu,omitempty"` // a μ-GDP ledger's budget
-	Datasets  []ledger.Account `json:"datasets"`
-	Releases  []shownRelease   `json:"releases"`
-	Raises    []shownRaise     `json:"raises"`
-	Repairs   []shownRepair    `json:"repairs"`
-	Audits    []shownAudit     `json:"audits"`
-}
-
-// shownAudit is an audit entry as show prints it: its privacy statement in words.
-type shownAudit struct {
-	Line      int    `json:"line"`
-	Time      string `json:"time"`
-	AuditID   string `json:"audit_id"`
-	By        string `json:"by"`
-	Mechanism string `json:"mechanism"`
-	Privacy   string `json:"privacy"`
-	Private   bool   `json:"private"`
-	User      string `json:"user"`
-}
-
-type shownRelease struct {
-	Line            int      `json:"line"`
-	Time            string   `json:"time"`
-	ReleaseID       string   `json:"release_id"`
-	Mechanism       string   `json:"mechanism"`
-	MechanismSHA256 string   `json:"mechanism_sha256,omitempty"` // an older entry's; "" for one charged by an audit
-	Audit           string   `json:"audit,omitempty"`            // the audit_id it was charged by
-	Epsilon         float64  `json:"epsilon"`
-	Delta           float64  `json:"delta"`
-	Mu              float64  `json:"mu,omitempty"` // on a μ-GDP ledger
-	Source          string   `json:"source"`
-	Datasets        []string `json:"datasets"`
-}
-
-type shownRaise struct {
-	Line   int          `json:"line"`
-	Time   string       `json:"time"`
-	User   string       `json:"user"`
-	Reason string       `json:"reason"`
-	From   ledger.Point `json:"from"`
-	To     ledger.Point `json:"to"`
-	FromMu float64      `json:"from_mu,omitempty"` // on a μ-GDP ledger
-	ToMu   float64      `json:"to_mu,omitempty"`
-}
-
-type shownRepair struct {
-	Line          int    `json:"line"`
-	Time          string `json:"time"`
-	User          string `json:"user"`
-	Reason        string `json:"reason"`
-	DroppedBytes  int64  `json:"dropped_bytes"`
-	DroppedSHA256 string `json:"dropped_sha256"`
-}
-
-// showView collects what show prints: every dataset, or only id's.
-func showView(l *ledger.Ledger, id string, only bool) *shown {
-	v := &shown{File: l.File, LedgerID: l.Header.Ledger, Framework: l.Header.Framework, Created: l.Header.Time, CreatedBy: l.Header.User,
-		Lines: l.Lines, Head: l.Head, Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, BudgetMu: l.Budget.Mu,
-		Datasets: []ledger.Account{}, Releases: []shownRelease{}, Raises: []shownRaise{}, Repairs: []shownRepair{}, Audits: []shownAudit{}}
-	if only {
-		a, _ := l.Account(id)
-		v.Datasets = append(v.Datasets, a)
-	} else {
-		v.Datasets = l.Accounts()
-	}
-	for _, r := range l.Releases {
-		if only && !slices.Contains(r.Datasets, id) {
-			continue
-		}
-		v.Releases = append(v.Releases, shownRelease{r.Line, r.Time, r.ReleaseID, r.Mechanism, r.MechanismSHA256, r.Audit, r.Epsilon, r.Delta, r.Mu, r.Source, r.Datasets})
-	}
-	from, fromMu := ledger.Point{Epsilon: l.Header.BudgetEpsilon, Delta: l.Header.BudgetDelta}, l.Header.BudgetMu
-	for _, r := range l.Raises {
-		to := ledger.Point{Epsilon: r.BudgetEpsilon, Delta: r.BudgetDelta}
-		v.Raises = append(v.Raises, shownRaise{r.Line, r.Time, r.User, r.Reason, from, to, fromMu, r.BudgetMu})
-		from, fromMu = to, r.BudgetMu
-	}
-	for _, r := range l.Repairs {
-		v.Repairs = append(v.Repairs, shownRepair{r.Line, r.Time, r.User, r.Reason, r.DroppedBytes, r.DroppedSHA256})
-	}
-	for _, a := range l.Audits {
-		priv := "privacy " + a.Privacy["graphdp.framework"]
-		if p, err := pipeline.Charged(a, pipeline.Stated{}); err == nil {
-			priv = privacyWords(p)
-		}
-		v.Audits = append(v.Audits, shownAudit{a.Line, a.Time, a.AuditID, a.By, a.Mechanism, priv, a.Private, a.User})
-	}
-	return v
-}
+// The documents ledger show and ledger verify print (their JSON forms as they are)
+// are the use cases' (toolkit/ledger.go).
+type (
+	shown            = toolkit.LedgerView
+	shownRelease     = toolkit.LedgerRelease
+	shownRaise       = toolkit.LedgerRaise
+	ledgerVerifyJSON = toolkit.LedgerCheck
+)
 
 // text prints v for people; list bounds the datasets listed (0: all). The
 // framework's own figures (ε and δ, or μ) come from v.figures.
-func (v *shown) text(w io.Writer, l *ledger.Ledger, list int) error {
+func showText(v *shown, w io.Writer, l *ledger.Ledger, list int) error {
 	file := l.File
-	f := v.figures()
+	f := figures(v)
 	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, words.Quote(v.CreatedBy))
 	fmt.Fprintf(w, "  head %s   (note it elsewhere: graphdp ledger verify --head checks it later)\n", v.Head)
 	fmt.Fprintf(w, "  budget per dataset: %s (%s)\n", f.budget, words.Count(int64(len(v.Raises)), "raise", "raises"))
@@ -502,9 +369,9 @@ type shownFigures struct {
 }
 
 // figures is the (ε, δ) ledger's text; a μ-GDP ledger's is figuresGDP.
-func (v *shown) figures() shownFigures {
+func figures(v *shown) shownFigures {
 	if v.BudgetMu > 0 {
-		return v.figuresGDP()
+		return figuresGDP(v)
 	}
 	return shownFigures{
 		budget: fmt.Sprintf("ε = %s, δ = %s", words.Num(v.Budget.Epsilon), words.Num(v.Budget.Delta)),

@@ -272,7 +272,7 @@ func TestLedgerWorkflow(t *testing.T) {
 	mech := issue23Job(t, dir)
 	led := filepath.Join(dir, "led.jsonl")
 	_, stderr := mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "7", "--budget-delta", "1e-6")
-	if !strings.Contains(stderr, "created "+led+" (mode 0600, epsilon-delta): budget ε = 7, δ = 1e-06 per dataset") {
+	if !strings.Contains(stderr, "created "+led+" (mode 0600, epsilon-delta) and its key "+led+".key (mode 0600: keep it private): budget ε = 7, δ = 1e-06 per dataset") {
 		t.Errorf("init: %s", stderr)
 	}
 	if fi, _ := os.Stat(led); fi.Mode().Perm() != 0o600 {

@@ -10,7 +10,7 @@ import (
 // figuresGDP is ledger show's text for a μ-GDP ledger (docs/LEDGER.md, "A μ-GDP
 // budget"): the budget μ, and each dataset's spent μ = √(Σ μᵢ²) and the largest μ one more release
 // may have, √(M² − spent²) (the budget minus the spent μ would understate it).
-func (v *shown) figuresGDP() shownFigures {
+func figuresGDP(v *shown) shownFigures {
 	return shownFigures{
 		budget: fmt.Sprintf("μ = %s (μ-GDP; releases compose to √(Σ μᵢ²))", words.Num(v.BudgetMu)),
 		header: "spent μ\tlargest next μ",

@@ -1,0 +1,131 @@
+package toolkit
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/ledger"
+	"github.com/graphdp/graphdp/pipeline"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// exampleRun runs the shipped example job (ε = 0.5, δ = 1e-6) to out in a fresh
+// folder, recording its audit in led when led is set, and returns the job.
+func exampleRun(t *testing.T, out, led string) pipeline.Job {
+	t.Helper()
+	job := pipeline.DefaultJob()
+	unknown, err := job.LoadConfig("../configs/example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	job.Out, job.Summary, job.Ledger = out, "", led
+	if err := job.Validate("example.yaml", unknown...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pipeline.Run(t.Context(), job, quiet); err != nil {
+		t.Fatal(err)
+	}
+	return job
+}
+
+func releaseJob(mech, out, led string, ids ...string) ReleaseJob {
+	return ReleaseJob{Mechanism: mech, IDs: ids, Out: out, Columns: ingest.DefaultMechanismTableColumns(), Ledger: led, NoLedger: led == ""}
+}
+
+// The release use case charges what the run's audit recorded and names that
+// audit; it refuses (without touching the ledger or writing) an output that
+// exists, a mechanism whose bytes the ledger has no audit of, and a request
+// without a ledger that did not say --no-ledger.
+func TestReleaseChargedByAudit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	if _, err := InitLedger(led, ledger.Budget{Epsilon: 2, Delta: 1e-5}); err != nil {
+		t.Fatal(err)
+	}
+	mech := filepath.Join(dir, "m.parquet")
+	exampleRun(t, mech, led)
+	r, err := Release(t.Context(), releaseJob(mech, filepath.Join(dir, "r.csv"), led, "a", "h"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := ledger.Read(led)
+	if r.Audit == nil || r.Audit.AuditID != l.Audits[0].AuditID || r.Charged.Epsilon != 0.5 || r.Charged.Delta != 1e-6 ||
+		r.Privacy.Source != ledger.SourceAudit || len(l.Releases) != 1 || l.Releases[0].Audit != r.Audit.AuditID {
+		t.Fatalf("release: %+v, ledger %+v", r, l.Releases)
+	}
+	before, _ := os.ReadFile(led)
+	var ce *pipeline.ConfigError
+	if _, err := Release(t.Context(), releaseJob(mech, filepath.Join(dir, "r.csv"), led, "a"), nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), "never replaces a file") {
+		t.Errorf("over an existing release: %v", err)
+	}
+	copyOf := filepath.Join(dir, "copy.csv") // the same mechanism, other bytes
+	exampleRun(t, copyOf, "")
+	var re *pipeline.RejectError
+	if _, err := Release(t.Context(), releaseJob(copyOf, filepath.Join(dir, "r2.csv"), led, "a"), nil); !errors.As(err, &re) || re.Kind != "not-audited" {
+		t.Errorf("unaudited bytes: %v", err)
+	}
+	j := releaseJob(mech, filepath.Join(dir, "r3.csv"), "", "a")
+	j.NoLedger = false
+	if _, err := Release(t.Context(), j, nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), "--no-ledger") {
+		t.Errorf("no ledger, not said: %v", err)
+	}
+	if after, _ := os.ReadFile(led); !bytes.Equal(after, before) {
+		t.Error("a refused release changed the ledger")
+	}
+	for _, f := range []string{"r2.csv", "r3.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a refused release wrote %s", f)
+		}
+	}
+}
+
+// verify's use case records the verdict it reached: private for run's output,
+// not private once one value is nudged past its bound (the audit fails), and a
+// release of the nudged table is then refused as not private.
+func TestVerifyRecordsVerdict(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	if _, err := InitLedger(led, ledger.Budget{Epsilon: 2, Delta: 1e-5}); err != nil {
+		t.Fatal(err)
+	}
+	mech := filepath.Join(dir, "m.csv")
+	job := exampleRun(t, mech, "")
+	job.Mechanism, job.Out, job.Ledger, job.HittingSet = mech, "", led, ""
+	v, err := Verify(t.Context(), job, 0, quiet)
+	if err != nil || v.Recorded == nil || !v.Recorded.Private || !v.Private {
+		t.Fatalf("verify of run's output: %v %+v", err, v)
+	}
+	data, _ := os.ReadFile(mech)
+	lines := strings.Split(string(data), "\n")
+	for i, line := range lines[1:] {
+		if f := strings.Split(line, ","); len(f) > 2 && f[0] == "a" {
+			f[2], f[3] = "0.999", "0.999" // a answers true: p_true = p_one, far above what its neighbours allow
+			if f[1] != "true" {
+				f[3] = "0.001"
+			}
+			lines[i+1] = strings.Join(f, ",")
+		}
+	}
+	nudged := filepath.Join(dir, "nudged.csv")
+	os.WriteFile(nudged, []byte(strings.Join(lines, "\n")), 0o600)
+	job.Mechanism = nudged
+	if v, err = Verify(t.Context(), job, 0, quiet); err != nil || v.Recorded == nil || v.Recorded.Private || v.Audit.Violations == 0 {
+		t.Fatalf("verify of the nudged table: %v %+v", err, v)
+	}
+	j := releaseJob(nudged, filepath.Join(dir, "r.csv"), led, "b")
+	j.Stated = pipeline.Stated{Epsilon: &job.Epsilon, Delta: &job.Delta}
+	var re *pipeline.RejectError
+	if _, err := Release(t.Context(), j, nil); !errors.As(err, &re) || re.Kind != "not-private" {
+		t.Errorf("release of a mechanism audited not private: %v", err)
+	}
+}
