@@ -273,7 +273,6 @@ func plainHashes(l *ledger.Ledger) bool {
 	return slices.ContainsFunc(l.Releases, func(r ledger.ReleaseAt) bool { return r.MechanismSHA256 != "" })
 }
 
-
 func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	asJSON := fs.Bool("json", false, "print as JSON")
 	id := fs.String("id", "", "only the dataset `ID`: its account and its releases")
