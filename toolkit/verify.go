@@ -9,6 +9,8 @@ import (
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Verified is what verify found: the exact audit of every DP inequality and, with a
@@ -68,4 +70,28 @@ func Verify(ctx context.Context, job pipeline.Job, tolerance float64, log *slog.
 	v.Checked = c
 	v.Optimal = check.CompareOptimal(x.Vertices.Answer, x.Mechanism.POne, x.Hit.Vertex, x.Hit.PTrue, c.Solution.PTrue, bfs.Tolerance, job.List)
 	return v, nil
+}
+
+// Failed is the verdict in words, empty when verify passes: the DP violations
+// and, with a hitting set, the values that disagree with it and those below or
+// above the optimum.
+func (v *Verified) Failed() []string {
+	var f []string
+	if v.Audit.Violations > 0 {
+		f = append(f, words.Count(v.Audit.Violations, "DP violation", "DP violations"))
+	}
+	if v.Checked == nil {
+		return f
+	}
+	o := v.Optimal
+	if o.Disagree > 0 {
+		f = append(f, words.Count(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set"))
+	}
+	if o.Below > 0 {
+		f = append(f, words.Count(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
+	}
+	if o.Above > 0 {
+		f = append(f, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
+	}
+	return f
 }

@@ -103,10 +103,6 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 		}
 		moreLine(w, audit.Violations, len(audit.First))
 	}
-	var failed []string
-	if audit.Violations > 0 {
-		failed = append(failed, words.Count(audit.Violations, "DP violation", "DP violations"))
-	}
 	if r := v.Recorded; r != nil {
 		res.Ledger, res.LedgerPrivate = job.Ledger, &r.Private
 		verdict := "private: graphdp release --ledger " + job.Ledger + " can draw from it, charged " + x.Pair.String()
@@ -130,10 +126,9 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 
 	// 2. Agreement with the hitting set, and optimality.
 	if v.Checked != nil {
-		var hit []string
-		hit, res.HittingSet = optimality(w, v)
-		failed = append(failed, hit...)
+		res.HittingSet = optimality(w, v)
 	}
+	failed := v.Failed()
 	res.Passed, res.Failed = len(failed) == 0, append(res.Failed, failed...)
 	if o.json {
 		if err := writeJSON(e.stdout, res); err != nil {
@@ -206,14 +201,13 @@ type mismatchJSON struct {
 }
 
 // optimality prints how the mechanism compares with the hitting set and with the
-// optimal extension Solve computes (check.CompareOptimal) and returns what failed.
-func optimality(w io.Writer, v *toolkit.Verified) ([]string, *verifyHitJSON) {
+// optimal extension Solve computes (check.CompareOptimal) and returns it as JSON.
+func optimality(w io.Writer, v *toolkit.Verified) *verifyHitJSON {
 	x, c, o := v.Inputs, v.Checked, v.Optimal
 	ids := x.Vertices.IDs
 	sol := c.Solution
 	fmt.Fprintf(w, "  hitting set %s: %s, covers all %s; an extension exists\n", x.Hit.File, words.Count(int64(len(x.Hit.Vertex)), "vertex", "vertices"), words.Count(c.BoundaryEdges, "boundary edge", "boundary edges"))
 
-	var failed []string
 	fmt.Fprintf(w, "  agreement with the hitting set: %d of %d values within %g\n", len(x.Hit.Vertex)-o.Disagree, len(x.Hit.Vertex), bfs.Tolerance)
 	for _, m := range o.FirstDisagree {
 		fmt.Fprintf(w, "    id %s: p_true %s, the hitting set gives %s (off by %.3g)\n", words.Quote(ids.String(int(m.V))), words.Num(m.Got), words.Num(m.Want), m.Got-m.Want)
@@ -234,9 +228,6 @@ func optimality(w io.Writer, v *toolkit.Verified) ([]string, *verifyHitJSON) {
 		return out
 	}
 	res.FirstDisagree, res.FirstBelow, res.FirstAbove = list(o.FirstDisagree, false), list(o.FirstBelow, true), list(o.FirstAbove, true)
-	if o.Disagree > 0 {
-		failed = append(failed, words.Count(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set"))
-	}
 
 	why := func(v int32) string {
 		if b := sol.Bind[v]; b >= 0 {
@@ -252,7 +243,6 @@ func optimality(w io.Writer, v *toolkit.Verified) ([]string, *verifyHitJSON) {
 			fmt.Fprintf(w, "    id %s: p_true %s < optimum %s (%s): short by %.3g\n", words.Quote(ids.String(int(m.V))), words.Num(m.Got), words.Num(m.Want), why(m.V), m.Want-m.Got)
 		}
 		moreLine(w, int64(o.Below), len(o.FirstBelow))
-		failed = append(failed, words.Count(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
 	}
 	if o.Above > 0 {
 		fmt.Fprintln(w, "  above the optimum (no DP mechanism agreeing with the hitting set gets there):")
@@ -260,9 +250,8 @@ func optimality(w io.Writer, v *toolkit.Verified) ([]string, *verifyHitJSON) {
 			fmt.Fprintf(w, "    id %s: p_true %s > optimum %s (%s) by %.3g\n", words.Quote(ids.String(int(m.V))), words.Num(m.Got), words.Num(m.Want), why(m.V), m.Got-m.Want)
 		}
 		moreLine(w, int64(o.Above), len(o.FirstAbove))
-		failed = append(failed, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
 	}
-	return failed, res
+	return res
 }
 
 // privacySource says where a mechanism's (ε, δ) came from.
