@@ -339,3 +339,32 @@ func TestFrameworkAccessors(t *testing.T) {
 		t.Error("EpsDelta of a GDP pair")
 	}
 }
+
+// A pair's statement round-trips for every framework: ParseStatement of Statement
+// is the same pair (Same), and its text is the same; a statement that names
+// another framework, or a parameter that is not a number, is an error naming the key.
+func TestStatementRoundTrip(t *testing.T) {
+	ed, _ := New(0.1+0.2, 1e-7)
+	gdp, _ := NewGDP(0.3)
+	prof, _ := NewProfile([]float64{0.5, 1}, []float64{0.01, 1e-4})
+	curve, _ := NewTradeoff([]float64{0, 0.3, 1}, []float64{1, 0.2, 0})
+	for _, p := range []Pair{ed, gdp, prof, curve} {
+		st := p.Statement()
+		q, err := ParseStatement(st)
+		if err != nil || !p.Same(q) || q.String() != p.String() {
+			t.Errorf("%v: %v → %v (%v)", p, st, q, err)
+		}
+	}
+	if ed.Same(gdp) {
+		t.Error("pairs of two frameworks are the same")
+	}
+	for st, want := range map[string]map[string]string{
+		"graphdp.framework":       {"graphdp.framework": "zcdp"},
+		"graphdp.gdp_mu":          {"graphdp.framework": "gdp", "graphdp.gdp_mu": "x"},
+		"graphdp.privacy_profile": {"graphdp.framework": "privacy-profile", "graphdp.privacy_profile": "0.5"},
+	} {
+		if _, err := ParseStatement(want); err == nil || !strings.Contains(err.Error(), st) {
+			t.Errorf("%v: %v", want, err)
+		}
+	}
+}

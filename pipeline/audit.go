@@ -48,7 +48,7 @@ func RecordAudit(path string, a AuditRecord, now time.Time) (*ledger.Audit, erro
 	return w.AppendAudit(ledger.Audit{By: a.By, Mechanism: a.Mechanism,
 		MechanismHMAC: key.Sum("mechanism", a.Fingerprint),
 		GraphHMAC:     key.Sum("graph", a.Vertices+"\n"+a.Edges+"\n"),
-		Privacy:       frameworkMetadata(a.Pair), Private: a.Private}, now)
+		Privacy:       a.Pair.Statement(), Private: a.Private}, now)
 }
 
 // recordRun records the mechanism a run wrote to job.Out, read back whole

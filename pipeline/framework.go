@@ -10,7 +10,6 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
-	"github.com/graphdp/graphdp/internal/words"
 )
 
 // A job states its privacy in exactly one framework (docs/DESIGN.md §11): (ε,δ)-DP
@@ -144,76 +143,14 @@ func tableError(file string, err error) error {
 	return ingest.RowError(file, -1, "", "", err.Error())
 }
 
-// frameworkMetadata is the output metadata that states a pair's framework and its
-// parameters: graphdp.framework always; graphdp.epsilon and graphdp.delta for
-// (ε,δ); graphdp.gdp_mu for μ-GDP; graphdp.privacy_profile ("ε:δ" pairs joined by
-// ";") or graphdp.tradeoff ("α:β" points joined by ";") for the tables, so that the
-// mechanism alone says what it guarantees.
-func frameworkMetadata(p dp.Pair) map[string]string {
-	m := map[string]string{"graphdp.framework": string(p.Framework())}
-	switch p.Framework() {
-	case dp.EpsilonDelta:
-		m["graphdp.epsilon"], m["graphdp.delta"] = words.Num(p.Epsilon), words.Num(p.Delta)
-	case dp.GaussianDP:
-		m["graphdp.gdp_mu"] = words.Num(p.Mu())
-	case dp.Profile:
-		m["graphdp.privacy_profile"] = joinPairs(p.Profile())
-	case dp.Tradeoff:
-		m["graphdp.tradeoff"] = joinPairs(p.Tradeoff())
-	}
-	return m
-}
-
-func joinPairs(a, b []float64) string {
-	parts := make([]string, len(a))
-	for i := range a {
-		parts[i] = words.Num(a[i]) + ":" + words.Num(b[i])
-	}
-	return strings.Join(parts, ";")
-}
-
-// pairFromMetadata is the pair a mechanism's metadata states (frameworkMetadata),
-// ok = false when it states no framework other than (ε,δ) (whose keys the privacy
-// statement reads, privacy.go).
+// pairFromMetadata is the pair a mechanism's metadata states (dp.Pair's
+// statement), ok = false when it states no framework other than (ε,δ) (whose keys
+// ResolvePrivacy reads, with its own messages).
 func pairFromMetadata(meta map[string]string) (p dp.Pair, ok bool, err error) {
-	fw := dp.Framework(meta["graphdp.framework"])
-	parse := func(key string) ([]float64, []float64, error) {
-		var a, b []float64
-		for part := range strings.SplitSeq(meta[key], ";") {
-			x, y, found := strings.Cut(part, ":")
-			fx, err1 := strconv.ParseFloat(x, 64)
-			fy, err2 := strconv.ParseFloat(y, 64)
-			if !found || err1 != nil || err2 != nil {
-				return nil, nil, fmt.Errorf("metadata %s: %q is not a list of a:b pairs", key, meta[key])
-			}
-			a, b = append(a, fx), append(b, fy)
-		}
-		return a, b, nil
-	}
-	switch fw {
+	switch dp.Framework(meta["graphdp.framework"]) {
 	case "", dp.EpsilonDelta:
 		return dp.Pair{}, false, nil
-	case dp.GaussianDP:
-		mu, err := strconv.ParseFloat(meta["graphdp.gdp_mu"], 64)
-		if err != nil {
-			return dp.Pair{}, false, fmt.Errorf("metadata graphdp.gdp_mu: %q is not a number", meta["graphdp.gdp_mu"])
-		}
-		p, err = dp.NewGDP(mu)
-		return p, err == nil, err
-	case dp.Profile:
-		a, b, err := parse("graphdp.privacy_profile")
-		if err != nil {
-			return dp.Pair{}, false, err
-		}
-		p, err = dp.NewProfile(a, b)
-		return p, err == nil, err
-	case dp.Tradeoff:
-		a, b, err := parse("graphdp.tradeoff")
-		if err != nil {
-			return dp.Pair{}, false, err
-		}
-		p, err = dp.NewTradeoff(a, b)
-		return p, err == nil, err
 	}
-	return dp.Pair{}, false, fmt.Errorf("metadata graphdp.framework: %q is not a framework graphdp knows", fw)
+	p, err = dp.ParseStatement(meta)
+	return p, err == nil, err
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/graphdp/graphdp/dp"
@@ -153,7 +152,7 @@ func (j *Job) MechanismPrivacy(ctx context.Context) (Privacy, error) {
 			if err != nil {
 				return Privacy{}, err
 			}
-			if jp.String() != mp.String() || !samePair(jp, mp) {
+			if jp.String() != mp.String() || !jp.Same(mp) {
 				return Privacy{}, &ConfigError{Problems: []string{fmt.Sprintf("%s: %s was given, but %s says it was built for %s (%s); a mechanism's own metadata says what it guarantees: drop %s or correct it",
 					keys[0], jp, j.Mechanism, mp, metaFramework, keys[0])}}
 			}
@@ -177,22 +176,3 @@ func (j *Job) MechanismPrivacy(ctx context.Context) (Privacy, error) {
 	j.SetDelta(p.Delta)
 	return p, nil
 }
-
-// samePair compares two pairs' parameters exactly.
-func samePair(a, b dp.Pair) bool {
-	if a.Framework() != b.Framework() {
-		return false
-	}
-	switch a.Framework() {
-	case dp.GaussianDP:
-		return a.Mu() == b.Mu()
-	case dp.Profile:
-		return slices.Equal(first(a.Profile()), first(b.Profile())) && slices.Equal(second(a.Profile()), second(b.Profile()))
-	case dp.Tradeoff:
-		return slices.Equal(first(a.Tradeoff()), first(b.Tradeoff())) && slices.Equal(second(a.Tradeoff()), second(b.Tradeoff()))
-	}
-	return a.Epsilon == b.Epsilon && a.Delta == b.Delta
-}
-
-func first(a, _ []float64) []float64  { return a }
-func second(_, b []float64) []float64 { return b }

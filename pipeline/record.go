@@ -240,10 +240,10 @@ func appendBits[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint6
 }
 
 // Metadata is what an output made from l under pair records about how it was made:
-// the privacy framework (frameworkMetadata), for run's and query's outputs the
+// the privacy framework (dp.Pair.Statement), for run's and query's outputs the
 // engine (engine != "") and its tolerance, then extra, through OutputMetadata.
 func (l *Loaded) Metadata(pair dp.Pair, engine string, extra map[string]string) map[string]string {
-	meta := frameworkMetadata(pair)
+	meta := pair.Statement()
 	if engine != "" {
 		meta["graphdp.engine"] = engine
 		meta["graphdp.tolerance"] = words.Num(bfs.Tolerance)

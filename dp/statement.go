@@ -1,0 +1,119 @@
+package dp
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/graphdp/graphdp/internal/words"
+)
+
+// A pair's statement is the pair as text, the one encoding every layer carries:
+// a mechanism's metadata, the ledger's audit entries, the options Beam's workers
+// get. Keys: graphdp.framework always; graphdp.epsilon and graphdp.delta for
+// (ε,δ); graphdp.gdp_mu for μ-GDP; graphdp.privacy_profile ("ε:δ" pairs joined by
+// ";") or graphdp.tradeoff ("α:β" points joined by ";") for the tables. Numbers
+// are written in their shortest round-trip form, so ParseStatement gives back the
+// same float64s, and the same pair.
+
+// Statement is p's statement.
+func (p Pair) Statement() map[string]string {
+	m := map[string]string{"graphdp.framework": string(p.Framework())}
+	switch p.Framework() {
+	case EpsilonDelta:
+		m["graphdp.epsilon"], m["graphdp.delta"] = words.Num(p.Epsilon), words.Num(p.Delta)
+	case GaussianDP:
+		m["graphdp.gdp_mu"] = words.Num(p.Mu())
+	case Profile:
+		m["graphdp.privacy_profile"] = joinPoints(p.Profile())
+	case Tradeoff:
+		m["graphdp.tradeoff"] = joinPoints(p.Tradeoff())
+	}
+	return m
+}
+
+func joinPoints(a, b []float64) string {
+	parts := make([]string, len(a))
+	for i := range a {
+		parts[i] = words.Num(a[i]) + ":" + words.Num(b[i])
+	}
+	return strings.Join(parts, ";")
+}
+
+// ParseStatement is the pair st states (Statement's inverse), checked as the
+// pair's constructor checks it. A statement without graphdp.framework states
+// (ε,δ). Errors name the key.
+func ParseStatement(st map[string]string) (Pair, error) {
+	num := func(key string) (float64, error) {
+		x, err := strconv.ParseFloat(st[key], 64)
+		if err != nil {
+			return 0, fmt.Errorf("metadata %s: %q is not a number", key, st[key])
+		}
+		return x, nil
+	}
+	points := func(key string) ([]float64, []float64, error) {
+		var a, b []float64
+		for part := range strings.SplitSeq(st[key], ";") {
+			x, y, found := strings.Cut(part, ":")
+			fx, err1 := strconv.ParseFloat(x, 64)
+			fy, err2 := strconv.ParseFloat(y, 64)
+			if !found || err1 != nil || err2 != nil {
+				return nil, nil, fmt.Errorf("metadata %s: %q is not a list of a:b pairs", key, st[key])
+			}
+			a, b = append(a, fx), append(b, fy)
+		}
+		return a, b, nil
+	}
+	switch fw := Framework(st["graphdp.framework"]); fw {
+	case "", EpsilonDelta:
+		e, err := num("graphdp.epsilon")
+		if err != nil {
+			return Pair{}, err
+		}
+		d, err := num("graphdp.delta")
+		if err != nil {
+			return Pair{}, err
+		}
+		return New(e, d)
+	case GaussianDP:
+		mu, err := num("graphdp.gdp_mu")
+		if err != nil {
+			return Pair{}, err
+		}
+		return NewGDP(mu)
+	case Profile, Tradeoff:
+		key, make := "graphdp.privacy_profile", NewProfile
+		if fw == Tradeoff {
+			key, make = "graphdp.tradeoff", NewTradeoff
+		}
+		a, b, err := points(key)
+		if err != nil {
+			return Pair{}, err
+		}
+		return make(a, b)
+	default:
+		return Pair{}, fmt.Errorf("metadata graphdp.framework: %q is not a framework graphdp knows", fw)
+	}
+}
+
+// Same reports whether p and q make the same statement: one framework, the same
+// parameters exactly.
+func (p Pair) Same(q Pair) bool {
+	if p.Framework() != q.Framework() {
+		return false
+	}
+	switch p.Framework() {
+	case GaussianDP:
+		return p.Mu() == q.Mu()
+	case Profile:
+		pa, pb := p.Profile()
+		qa, qb := q.Profile()
+		return slices.Equal(pa, qa) && slices.Equal(pb, qb)
+	case Tradeoff:
+		pa, pb := p.Tradeoff()
+		qa, qb := q.Tradeoff()
+		return slices.Equal(pa, qa) && slices.Equal(pb, qb)
+	}
+	return p.Epsilon == q.Epsilon && p.Delta == q.Delta
+}
