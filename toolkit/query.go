@@ -59,7 +59,7 @@ func Query(ctx context.Context, q QueryJob, log *slog.Logger) (*Answered, error)
 	if err != nil {
 		return nil, err
 	}
-	log.Info("checked", "stage", "check", "boundary_edges", c.BoundaryEdges)
+	log.Info("checked", "stage", "check") // shareable: no boundary count
 	a := &Answered{Inputs: x, Checked: c, Rows: rows, Mechanism: &bfs.Mechanism{
 		POne: make([]float64, len(rows)), PTrue: make([]float64, len(rows)),
 		Bind: make([]int32, len(rows)), Dist: make([]int32, len(rows)),
