@@ -128,7 +128,7 @@ func infeasiblePair(file string, pair dp.Pair, first []Conflict) *RejectError {
 		e.Lines = append(e.Lines, fmt.Sprintf("datasets %s (p_true %s) and %s (p_true %s), %s apart",
 			words.Quote(p.a.id), sig9(p.a.ptrue), words.Quote(p.b.id), sig9(p.b.ptrue), words.Count(int64(p.dist), "hop", "hops")))
 	}
-	e.Lines = append(e.Lines, fmt.Sprintf("hint: p_true at most the balanced α = %s on every hitting-set dataset is always feasible", sig9(pair.Balanced())))
+	e.Lines = append(e.Lines, fmt.Sprintf("hint: p_true = the balanced α = %s on every hitting-set dataset is always feasible (graphdp hitting-set --balanced)", sig9(pair.Balanced())))
 	return e
 }
 
