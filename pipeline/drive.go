@@ -42,7 +42,7 @@ func Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary,
 // through it, on every backend.
 func (p Policy) Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary, error) {
 	defer b.Close()
-	out := sink.NewOutputs()
+	out := sink.NewPrivateOutputs() // the mechanism and the summary: docs/FORMATS.md
 	defer out.Abort()
 	d := &driver{job: job, b: b, log: log, p: p}
 	s, err := d.stages(ctx, out)

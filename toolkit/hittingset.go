@@ -75,7 +75,7 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 	}
 	defer rec.Release()
 	meta := x.Loaded.Metadata(x.Pair, "", map[string]string{"graphdp.hitting_set": b.Kind, "graphdp.policy": policy.Name})
-	if err := sink.Write(ctx, h.Out, rec, meta); err != nil {
+	if err := sink.WritePrivate(ctx, h.Out, rec, meta); err != nil {
 		return nil, err
 	}
 	b.MeanPTrue = check.StatsOf(vs.Answer, c.Solution.POne, c.Solution.PTrue).Mean()

@@ -112,8 +112,9 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		"graphdp.utility":     words.Num(res.Utility),
 		"graphdp.upper_bound": words.Num(res.Upper),
 	})
-	// Every output is staged, then all are published together (sink.Outputs).
-	out := sink.NewOutputs()
+	// Every output is staged, then all are published together (sink.Outputs), each
+	// 0600: all are computed from the answers (docs/FORMATS.md).
+	out := sink.NewPrivateOutputs()
 	defer out.Abort()
 	if err := out.Write(ctx, oj.Out, rec, meta); err != nil {
 		return nil, err
@@ -241,7 +242,7 @@ func stageMechanism(ctx context.Context, oj OptimizeJob, job pipeline.Job, rec a
 	}
 	defer os.RemoveAll(tmp)
 	hit := filepath.Join(tmp, filepath.Base(oj.Out))
-	if err := sink.Write(ctx, hit, rec, meta); err != nil {
+	if err := sink.WritePrivate(ctx, hit, rec, meta); err != nil {
 		return fmt.Errorf("running the optimised hitting set: %w", err)
 	}
 	rj := job

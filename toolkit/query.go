@@ -80,7 +80,7 @@ func Query(ctx context.Context, q QueryJob, log *slog.Logger) (*Answered, error)
 		return nil, err
 	}
 	if q.Out != "" {
-		if err := sink.Write(ctx, q.Out, a.Record, x.Loaded.Metadata(x.Pair, "query", nil)); err != nil {
+		if err := sink.WritePrivate(ctx, q.Out, a.Record, x.Loaded.Metadata(x.Pair, "query", nil)); err != nil {
 			a.Record.Release()
 			return nil, err
 		}

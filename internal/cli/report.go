@@ -98,7 +98,13 @@ func runReport(ctx context.Context, o *reportOptions, e *env) error {
 		return err
 	}
 	if o.html != "" {
-		if err := sink.WriteFileAtomic(o.html, r.HTML); err != nil {
+		// The page draws every dataset's answer: private, 0600 (docs/FORMATS.md).
+		out := sink.NewPrivateOutputs()
+		defer out.Abort()
+		if err := out.WriteFile(ctx, o.html, r.HTML); err != nil {
+			return err
+		}
+		if err := out.Commit(ctx); err != nil {
 			return err
 		}
 	}
