@@ -347,8 +347,9 @@ func (m *MechanismTable) Align(vs *Vertices) (rowOf []int32, err error) {
 			return nil, cellError(m.File, ErrUnknownID, int64(r), m.cols.ID, id, msgUnknownID(vs.File))
 		}
 		if m.Answer != nil && m.Answer[r] != vs.Answer[p] {
-			return nil, cellError(m.File, ErrInconsistent, int64(r), m.cols.Answer, strconv.Itoa(words.Bit(m.Answer[r])),
-				fmt.Sprintf("disagrees with the answer %d of id %s in %s (row %d)", words.Bit(vs.Answer[p]), vs.IDs.String(int(p)), vs.File, p+1))
+			// Neither answer is printed: messages are shareable (docs/FORMATS.md).
+			return nil, cellError(m.File, ErrInconsistent, int64(r), m.cols.Answer, "",
+				fmt.Sprintf("disagrees with the answer of id %s in %s (row %d)", vs.IDs.String(int(p)), vs.File, p+1))
 		}
 		rowOf[p] = int32(r)
 	}

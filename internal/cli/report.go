@@ -109,7 +109,8 @@ func runReport(ctx context.Context, o *reportOptions, e *env) error {
 		}
 	}
 	if !r.Audit.Passed {
-		return &rejected{fmt.Sprintf("%s: the mechanism fails the (ε,δ)-DP audit: %d (edge, output) pairs break it (see the report)", o.job.Mechanism, r.Audit.Violations)}
+		// No count on stderr (shareable, docs/FORMATS.md): the report has it.
+		return &rejected{fmt.Sprintf("%s: the mechanism fails the (ε,δ)-DP audit (the report on stdout lists the pairs that break it)", o.job.Mechanism)}
 	}
 	return nil
 }
