@@ -35,7 +35,7 @@ func (e *ConfigError) Error() string {
 type RejectError struct {
 	File  string   // the hitting-set file the rejection is about
 	Kind  string   // "not-hitting-set" or "infeasible"
-	Total int64    // how many uncovered edges or violations in all
+	Total int64    // how many in all, when the message may say it (0 for not-hitting-set and infeasible: shareable)
 	Head  string   // one-line statement
 	Lines []string // the first ones, listed
 }
@@ -60,7 +60,6 @@ type Uncovered struct {
 
 // notHittingSetError is the rejection of a set that misses boundary edges (every runner
 // words it the same). It is shareable (docs/FORMATS.md, "Private and shareable
-// outputs"): which edges are boundary edges depends on the answers, so it names
 // outputs"): which edges are boundary edges depends on the answers, so it gives
 // neither their number nor which ones (Check's figures still count and name them,
 // for a caller that keeps them private).
@@ -133,5 +132,5 @@ func infeasiblePair(file string, pair dp.Pair, first []Conflict) *RejectError {
 }
 
 // sig9 writes a probability with 9 significant digits. Rounding moves a value below
-// 1 by at most 5e-10, inside bfs.Tolerance: a printed bound, given as is, is accepted.
+// 1 by at most 5e-10, inside bfs.Tolerance: a printed value, given as is, is accepted.
 func sig9(x float64) string { return strconv.FormatFloat(x, 'g', 9, 64) }
