@@ -68,7 +68,8 @@ func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solve
 		rs.Pipelines++
 		round++
 		repairs++
-		b.log.Info("beam repair", "stage", "propagate", "repair", repairs, "colour", colour, "values", x.Above[colour])
+		// Not logged: repairs happen, and how many values move, by the hitting set's
+		// values and answers; the summary (private) counts them (docs/FORMATS.md).
 	}
 	fd, err := b.finish(ctx, pending(round), round, repairs == 0, bfs.Tolerance)
 	if err != nil {
@@ -120,7 +121,8 @@ func (b *backend) rounds(ctx context.Context, pending func(int) []string, round,
 			}
 		}
 		round += per
-		b.log.Info("beam rounds", "stage", "propagate", "round", round, "pending_offers", x.Pending, "rounds_with_work", rs.Rounds)
+		// Not logged: the rounds and the offers pending depend on the hitting set, so
+		// on the answers; the summary's beam report (private) has them.
 		if x.Pending == 0 {
 			return round, x, nil
 		}

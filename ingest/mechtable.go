@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-
-	"github.com/graphdp/graphdp/internal/words"
 )
 
 // This file reads a mechanism table on its own, without a vertices file: run's
@@ -235,8 +233,10 @@ func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 			want = 1 - want
 		}
 		if math.Abs(p-want) > mechanismPTolerance {
-			return cellError(m.File, ErrInconsistent, int64(i), m.cols.PTrue, words.Num(p), fmt.Sprintf("disagrees with %s = %s and answer %d (expected %s)",
-				m.cols.POne, words.Num(m.POne[i]), words.Bit(m.Answer[i]), words.Num(want)))
+			// No value: p_true with p_one is the row's answer, and messages are
+			// shareable (docs/FORMATS.md).
+			return cellError(m.File, ErrInconsistent, int64(i), m.cols.PTrue, "", fmt.Sprintf("disagrees with the row's %s and answer (by more than %g)",
+				m.cols.POne, mechanismPTolerance))
 		}
 	}
 	return nil
@@ -348,8 +348,9 @@ func (m *MechanismTable) Align(vs *Vertices) (rowOf []int32, err error) {
 			return nil, cellError(m.File, ErrUnknownID, int64(r), m.cols.ID, id, msgUnknownID(vs.File))
 		}
 		if m.Answer != nil && m.Answer[r] != vs.Answer[p] {
-			return nil, cellError(m.File, ErrInconsistent, int64(r), m.cols.Answer, strconv.Itoa(words.Bit(m.Answer[r])),
-				fmt.Sprintf("disagrees with the answer %d of id %s in %s (row %d)", words.Bit(vs.Answer[p]), vs.IDs.String(int(p)), vs.File, p+1))
+			// Neither answer is printed: messages are shareable (docs/FORMATS.md).
+			return nil, cellError(m.File, ErrInconsistent, int64(r), m.cols.Answer, "",
+				fmt.Sprintf("disagrees with the answer of id %s in %s (row %d)", vs.IDs.String(int(p)), vs.File, p+1))
 		}
 		rowOf[p] = int32(r)
 	}

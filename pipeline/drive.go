@@ -42,7 +42,7 @@ func Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary,
 // through it, on every backend.
 func (p Policy) Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary, error) {
 	defer b.Close()
-	out := sink.NewOutputs()
+	out := sink.NewPrivateOutputs() // the mechanism and the summary: docs/FORMATS.md
 	defer out.Abort()
 	d := &driver{job: job, b: b, log: log, p: p}
 	s, err := d.stages(ctx, out)
@@ -167,7 +167,8 @@ func (d *driver) read(ctx context.Context, prov Provenance) (*InputFigures, erro
 	if w := s.EmptyEdges(); w != "" {
 		log.Warn(strings.TrimPrefix(w, "WARNING: "), "stage", "read", "edges", job.Edges)
 	}
-	attrs := []any{"stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead, "hitting_set", s.HittingSet}
+	// Shareable (docs/FORMATS.md): the hitting set's size depends on the answers.
+	attrs := []any{"stage", "read", "vertices", s.Vertices, "edge_rows", s.EdgesRead}
 	if m := in.Memory; m != nil {
 		attrs = append(attrs, "model_build_bytes", m.Build, "model_engine_bytes", m.Engine, "budget_bytes", m.BudgetBytes)
 	}
@@ -195,7 +196,7 @@ func (d *driver) check(ctx context.Context) error {
 	}
 	d.s.BoundaryEdges, d.s.Uncovered = h.Boundary, h.Uncovered
 	if h.Uncovered > 0 {
-		return notHittingSetError(d.job.HittingSet, h.Uncovered, h.Boundary, h.First)
+		return notHittingSetError(d.job.HittingSet)
 	}
 	d.components(h.Components)
 	d.t.done("check")
@@ -223,9 +224,10 @@ func (d *driver) solve(ctx context.Context) error {
 	s.Violations, s.Feasible, s.Repaired = int(sol.Infeasible), sol.Infeasible == 0, sol.Repaired
 	s.Relaxations = sol.Relaxations
 	s.RelaxPerSec = float64(sol.Relaxations) / max(engineTime.Seconds(), 1e-9)
-	d.log.Info("mechanism computed", "stage", "propagate", "engine", s.Engine, "relaxations", sol.Relaxations, "seconds", engineTime.Seconds())
+	// Shareable: the relaxations depend on the hitting set, so on the answers.
+	d.log.Info("mechanism computed", "stage", "propagate", "engine", s.Engine, "seconds", engineTime.Seconds())
 	if sol.Infeasible > 0 {
-		return infeasiblePair(job.HittingSet, d.pair, sol.Infeasible, sol.Conflicts)
+		return infeasiblePair(job.HittingSet, d.pair, sol.Conflicts)
 	}
 	return nil
 }

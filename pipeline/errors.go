@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/graphdp/graphdp/dp"
 	"slices"
@@ -34,9 +35,9 @@ func (e *ConfigError) Error() string {
 // may not be written: datasets not private, or more deterministic than the job allows
 // (exit status 3).
 type RejectError struct {
-	File  string   // the file the rejection is about (the hitting set; the edges)
-	Kind  string   // "not-hitting-set", "infeasible", "not-private" or "deterministic"
-	Total int64    // how many uncovered edges or violations in all
+	File  string   // the file the rejection is about (the hitting set; the edges; the mechanism)
+	Kind  string   // "not-hitting-set", "infeasible", "not-private", "deterministic", "not-audited" or "over-budget"
+	Total int64    // how many in all, when the message may say it (0 for not-hitting-set and infeasible: shareable)
 	Head  string   // one-line statement
 	Lines []string // the first ones, listed
 }
@@ -60,16 +61,14 @@ type Uncovered struct {
 }
 
 // notHittingSetError is the rejection of a set that misses boundary edges (every runner
-// words it the same): total of boundary edges are uncovered; first are listed, by
-// id only: their answers (which differ, on a boundary edge) are what a release
-// protects, and messages travel further than the data (docs/DESIGN.md §9.1).
-func notHittingSetError(file string, total, boundary int64, first []Uncovered) *RejectError {
-	e := &RejectError{File: file, Kind: "not-hitting-set", Total: total,
-		Head: fmt.Sprintf("not a boundary-hitting set: %d of %d boundary edges have neither end in it; nothing written", total, boundary)}
-	for _, x := range first {
-		e.Lines = append(e.Lines, fmt.Sprintf("edge %s – %s", words.Quote(x.U), words.Quote(x.V)))
-	}
-	return e
+// words it the same). It is shareable (docs/FORMATS.md, "Private and shareable
+// outputs"): which edges are boundary edges depends on the answers, so it gives
+// neither their number nor which ones (Check's figures still count and name them,
+// for a caller that keeps them private).
+func notHittingSetError(file string) *RejectError {
+	return &RejectError{File: file, Kind: "not-hitting-set",
+		Head:  "not a boundary-hitting set: an edge with neither end in it joins datasets with different answers; nothing written",
+		Lines: []string{"hint: graphdp hitting-set writes a minimum boundary-hitting set"}}
 }
 
 // Conflict is a pair of hitting-set values that admits no DP extension, by id
@@ -84,35 +83,31 @@ type Conflict struct {
 	Given, ByValue, Bound float64
 }
 
-// infeasibleError is the rejection of conflicting hitting-set values (the paper's
-// feasibility lemma, docs/DESIGN.md §3.3), worded the same by every runner, in the
-// user's terms: the p_true given, the dataset it conflicts with, their distance and
-// the largest (or smallest) p_true that dataset allows. Root conflicts come first:
-// those of the dataset taking part in the most listed conflicts (the likeliest
-// cause), then in the order found. Probabilities have 9 significant digits.
-// infeasiblePair is Infeasible worded for pair's framework.
-func infeasiblePair(file string, pair dp.Pair, total int64, first []Conflict) *RejectError {
-	e := infeasibleError(file, pair.Epsilon, pair.Delta, total, first)
+// infeasiblePair is the rejection of conflicting hitting-set values (the paper's
+// feasibility lemma, docs/DESIGN.md §3.3), worded the same by every runner. It is
+// shareable (docs/FORMATS.md, "Private and shareable outputs"): it speaks of the
+// public graph and the hitting set's p_true values only. A conflict's bound, and
+// whether it is an upper or a lower one, says whether its two datasets share an
+// answer, so neither is printed; nor is the number of conflicts. The pairs listed
+// are unordered (the two datasets by id), each once, in id order. Probabilities have
+// 9 significant digits.
+func infeasiblePair(file string, pair dp.Pair, first []Conflict) *RejectError {
+	under := fmt.Sprintf("(ε,δ)-DP mechanism (ε=%v, δ=%v)", pair.Epsilon, pair.Delta)
 	if pair.Framework() != dp.EpsilonDelta {
-		e.Head = fmt.Sprintf("no mechanism satisfying %s has these p_true values: %s outside what another hitting-set dataset allows (tolerance %g); nothing written",
-			pair, words.Count(total, "given value lies", "given values lie"), bfs.Tolerance)
+		under = "mechanism satisfying " + pair.String()
 	}
-	return e
-}
-
-func infeasibleError(file string, epsilon, delta float64, total int64, first []Conflict) *RejectError {
-	e := &RejectError{File: file, Kind: "infeasible", Total: total,
-		Head: fmt.Sprintf("no (ε,δ)-DP mechanism has these p_true values (ε=%v, δ=%v): %s outside what another hitting-set dataset allows (tolerance %g); nothing written",
-			epsilon, delta, words.Count(total, "given value lies", "given values lie"), bfs.Tolerance)}
-	in := map[string]int{}
+	e := &RejectError{File: file, Kind: "infeasible",
+		Head: fmt.Sprintf("no %s has these p_true values: hitting-set datasets conflict (tolerance %g); nothing written", under, bfs.Tolerance)}
+	type side struct {
+		id    string
+		ptrue float64
+	}
+	type pairOf struct {
+		a, b side
+		dist int32
+	}
+	var pairs []pairOf
 	for _, c := range first {
-		in[c.H]++
-		in[c.By]++
-	}
-	root := func(c Conflict) int { return max(in[c.H], in[c.By]) }
-	order := slices.Clone(first)
-	slices.SortStableFunc(order, func(a, b Conflict) int { return root(b) - root(a) })
-	for _, c := range order {
 		// p_true is Pr[M = answer]: the conflicting output is the answer's or the other one.
 		ptrue := func(prob float64, ans bool) float64 {
 			if ans == c.Output {
@@ -120,17 +115,24 @@ func infeasibleError(file string, epsilon, delta float64, total int64, first []C
 			}
 			return 1 - prob
 		}
-		given, byGiven := ptrue(c.Given, c.AnsH), ptrue(c.ByValue, c.AnsBy)
-		allowed := "allows at most p_true " + sig9(c.Bound)
-		if c.AnsH != c.Output {
-			allowed = "requires at least p_true " + sig9(1-c.Bound)
+		x, y := side{c.H, ptrue(c.Given, c.AnsH)}, side{c.By, ptrue(c.ByValue, c.AnsBy)}
+		if y.id < x.id {
+			x, y = y, x
 		}
-		e.Lines = append(e.Lines, fmt.Sprintf("dataset %s: p_true %s given, but dataset %s (p_true %s) %s away %s",
-			words.Quote(c.H), sig9(given), words.Quote(c.By), sig9(byGiven), words.Count(int64(c.Dist), "hop", "hops"), allowed))
+		pairs = append(pairs, pairOf{x, y, c.Dist})
 	}
+	slices.SortFunc(pairs, func(p, q pairOf) int {
+		return cmp.Or(strings.Compare(p.a.id, q.a.id), strings.Compare(p.b.id, q.b.id))
+	})
+	pairs = slices.CompactFunc(pairs, func(p, q pairOf) bool { return p.a.id == q.a.id && p.b.id == q.b.id })
+	for _, p := range pairs {
+		e.Lines = append(e.Lines, fmt.Sprintf("datasets %s (p_true %s) and %s (p_true %s), %s apart",
+			words.Quote(p.a.id), sig9(p.a.ptrue), words.Quote(p.b.id), sig9(p.b.ptrue), words.Count(int64(p.dist), "hop", "hops")))
+	}
+	e.Lines = append(e.Lines, fmt.Sprintf("hint: p_true = the balanced α = %s on every hitting-set dataset is always feasible (graphdp hitting-set --balanced)", sig9(pair.Balanced())))
 	return e
 }
 
 // sig9 writes a probability with 9 significant digits. Rounding moves a value below
-// 1 by at most 5e-10, inside bfs.Tolerance: a printed bound, given as is, is accepted.
+// 1 by at most 5e-10, inside bfs.Tolerance: a printed value, given as is, is accepted.
 func sig9(x float64) string { return strconv.FormatFloat(x, 'g', 9, 64) }

@@ -183,7 +183,7 @@ func hitting(ctx context.Context, l *Loaded, in *bfs.Instance, list int) (*Hitti
 	return h, nil
 }
 
-// checkHitting rejects a set that misses boundary edges, naming the first ones.
+// checkHitting rejects a set that misses boundary edges.
 func checkHitting(ctx context.Context, s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
 	h, err := hitting(ctx, l, in, job.List)
 	if err != nil {
@@ -193,7 +193,7 @@ func checkHitting(ctx context.Context, s *Summary, job Job, l *Loaded, in *bfs.I
 	if h.Uncovered == 0 {
 		return nil
 	}
-	return notHittingSetError(l.Hit.File, h.Uncovered, h.Boundary, h.First)
+	return notHittingSetError(l.Hit.File)
 }
 
 // conflicts names the conflicting hitting-set values of sol by their ids.
@@ -210,5 +210,5 @@ func conflicts(l *Loaded, sol *bfs.Solution) []Conflict {
 // infeasible explains which hitting-set values conflict (the paper's feasibility
 // lemma, docs/DESIGN.md §3.3).
 func infeasible(pair dp.Pair, l *Loaded, sol *bfs.Solution) error {
-	return infeasiblePair(l.Hit.File, pair, int64(sol.Infeasible), conflicts(l, sol))
+	return infeasiblePair(l.Hit.File, pair, conflicts(l, sol))
 }

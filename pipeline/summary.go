@@ -9,7 +9,6 @@ import (
 
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
-	"github.com/graphdp/graphdp/report"
 
 	"github.com/graphdp/graphdp/internal/words"
 
@@ -171,7 +170,11 @@ func (s *Summary) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// Human prints the short summary people read on stderr.
+// Human prints the short summary people read on stderr. It is shareable
+// (docs/FORMATS.md, "Private and shareable outputs"): it says what Shared holds,
+// never a figure computed from the answers (the hitting set's size, the boundary
+// edges, accuracy, per-answer classes, the backend's rounds); those are in the
+// --summary file and in graphdp report, both private.
 func (s *Summary) Human(w io.Writer) {
 	components := words.Count(int64(s.Components), "component", "components")
 	fmt.Fprintf(w, "graphdp %s: %s, %s kept of %d read (%s, %s), %s\n",
@@ -183,20 +186,10 @@ func (s *Summary) Human(w io.Writer) {
 			fmt.Fprintf(w, "  implies (ε, δ)-DP at δ = 1e-06 with ε = %.6g (a mechanism built for that (ε, δ) is not μ-GDP in general)\n", *s.GDPEpsilon6)
 		}
 	}
-	fmt.Fprintf(w, "  hitting set: %s, %s, %d uncovered; feasible: %v\n",
-		words.Count(int64(s.HittingSet), "vertex", "vertices"), words.Count(s.BoundaryEdges, "boundary edge", "boundary edges"), s.Uncovered, s.Feasible)
+	fmt.Fprintf(w, "  hitting set: covers every boundary edge; feasible: %v\n", s.Feasible)
 	if s.Out != "" {
-		fmt.Fprintf(w, "  mechanism: mean p_true %.6g, %s truthfully; DP audit worst excess %.3g\n",
-			s.MeanPTrue, words.Count(int64(s.Truthful), "vertex answers", "vertices answer"), s.AuditWorst)
-		if s.Classes != nil {
-			fmt.Fprintf(w, "  %s\n", s.Classes.Line())
-			if ws := s.Classes.Warnings(); ws != nil {
-				for _, l := range append(ws, "  "+report.FixByOptimize) {
-					fmt.Fprintf(w, "  %s\n", l)
-				}
-			}
-		}
-		fmt.Fprintf(w, "  wrote %s\n", s.Out)
+		fmt.Fprintf(w, "  mechanism: DP audit passed; wrote %s\n", s.Out)
+		fmt.Fprintf(w, "  accuracy and per-answer figures: private, in the --summary file and graphdp report\n")
 	}
 	if msg := s.EmptyEdges(); msg != "" {
 		fmt.Fprintf(w, "  %s\n", msg)
@@ -209,11 +202,6 @@ func (s *Summary) Human(w io.Writer) {
 	var parts []string
 	for _, p := range s.Phases {
 		parts = append(parts, fmt.Sprintf("%s %.3fs", p.Name, p.Seconds))
-	}
-	if b := s.Backend; b != nil {
-		for _, l := range b.Lines() {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
 	}
 	// The model counts the large arrays, not the process's fixed tens of MiB: it is
 	// printed where it says something (docs/PERFORMANCE.md, "Memory model").

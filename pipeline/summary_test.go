@@ -52,7 +52,9 @@ func TestSummaryBackendReport(t *testing.T) {
 	}
 	var h bytes.Buffer
 	s.Human(&h)
-	if !strings.Contains(h.String(), "\n  cluster: 7 shards\n  time ") {
+	// Shareable (docs/FORMATS.md): a backend's shards and rounds depend on the
+	// hitting set, so the printed summary leaves them to the JSON.
+	if strings.Contains(h.String(), "cluster") {
 		t.Errorf("printed:\n%s", h.String())
 	}
 	s.Backend = nil

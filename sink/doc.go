@@ -12,9 +12,11 @@
 //     process started (left by a killed writer) are removed. On any error,
 //     including a cancelled context, the temporary file is removed and whatever
 //     was at the destination is untouched.
-//     Mode: a file that replaces a regular file keeps that file's permission bits;
-//     a new file gets 0666 without the process's umask (mode.go), as open(2) would
-//     give it. The temporary file is 0600 until it is complete, so that nobody can
+//     Mode: a private output (NewPrivateOutputs, WritePrivate: what is computed
+//     from the answers, docs/FORMATS.md "Private and shareable outputs") is 0600,
+//     whatever the umask and whatever the file it replaces. Otherwise a file that
+//     replaces a regular file keeps that file's permission bits; a new file gets
+//     0666 without the process's umask (mode.go), as open(2) would give it. The temporary file is 0600 until it is complete, so that nobody can
 //     open it while it is written under looser bits. Nothing else of a previous
 //     file (owner, xattrs, ACLs) is kept, and a symlink at the destination is
 //     replaced, not followed.

@@ -7,6 +7,10 @@ import (
 	"strings"
 )
 
+// privateMode is every file's mode in private Outputs (NewPrivateOutputs): the
+// owner's only.
+const privateMode = 0o600
+
 // publishedMode is the permission bits an output at path gets (doc.go, invariant
 // 1): those of the regular file it replaces, else 0666 without the process's
 // umask, as a file the process created with open(2) would have. Only the

@@ -1,6 +1,7 @@
 package sink
 
 import (
+	"context"
 	"io"
 	"io/fs"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // withUmask runs the test under umask m (process-wide: these tests are not parallel).
@@ -140,5 +143,69 @@ func TestTemporaryFileIs0600(t *testing.T) {
 	}
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o666 {
 		t.Errorf("published with mode %v, want the replaced file's 0666", fi.Mode().Perm())
+	}
+}
+
+// A private output (NewPrivateOutputs, WritePrivate: a mechanism, a hitting set, a
+// summary with per-answer figures) is 0600 whatever the umask, also when it
+// replaces a file others could read (docs/FORMATS.md, "Private and shareable
+// outputs"); a shareable one keeps open(2)'s rule beside it. Expected modes: 0600
+// by definition; 0666 &^ umask for the shareable file.
+func TestPrivateOutputModes(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		umask    int
+		previous fs.FileMode // 0: no previous file
+	}{
+		{"new, umask 0", 0, 0},
+		{"new, umask 022", 0o022, 0},
+		{"replacing 0644, umask 0", 0, 0o644},
+		{"replacing 0666, umask 022", 0o022, 0o666},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			withUmask(t, c.umask)
+			dir := t.TempDir()
+			file := filepath.Join(dir, "summary.json")
+			table := filepath.Join(dir, "mechanism.csv")
+			shared := filepath.Join(dir, "released.csv")
+			for _, p := range []string{file, table} {
+				if c.previous == 0 {
+					continue
+				}
+				if err := os.WriteFile(p, []byte("old"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(p, c.previous); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o := NewPrivateOutputs()
+			defer o.Abort()
+			if err := o.WriteFile(context.Background(), file, func(w io.Writer) error { _, err := io.WriteString(w, "{}"); return err }); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.Commit(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+			defer mem.AssertSize(t, 0)
+			rec := newAllKinds(t, mem)
+			defer rec.Release()
+			if err := WritePrivate(context.Background(), table, rec, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := Write(context.Background(), shared, rec, nil); err != nil {
+				t.Fatal(err)
+			}
+			for p, want := range map[string]fs.FileMode{file: 0o600, table: 0o600, shared: 0o666 &^ fs.FileMode(c.umask)} {
+				fi, err := os.Stat(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if fi.Mode().Perm() != want {
+					t.Errorf("%s: mode %v, want %v", filepath.Base(p), fi.Mode().Perm(), want)
+				}
+			}
+		})
 	}
 }

@@ -28,9 +28,10 @@ import (
 //
 // Outputs are not safe for concurrent use.
 type Outputs struct {
-	staged []*staged
-	remote []*remoteOut // outputs in an object store (remote.go)
-	done   bool         // committed or aborted: nothing more can be staged
+	staged  []*staged
+	remote  []*remoteOut // outputs in an object store (remote.go)
+	done    bool         // committed or aborted: nothing more can be staged
+	private bool         // every local file 0600 (NewPrivateOutputs)
 }
 
 // staged is one output written to its temporary file, not yet published.
@@ -46,6 +47,14 @@ type staged struct {
 
 // NewOutputs starts a set of outputs to publish together.
 func NewOutputs() *Outputs { return &Outputs{} }
+
+// NewPrivateOutputs starts a set of outputs computed from private data (a
+// mechanism, a hitting set, a summary or report with per-answer figures:
+// docs/FORMATS.md, "Private and shareable outputs"): every local file is published
+// with mode 0600, whatever the umask and whatever the file it replaces had (doc.go,
+// invariant 1). An object store's outputs have no mode: their bucket's access rules
+// apply.
+func NewPrivateOutputs() *Outputs { return &Outputs{private: true} }
 
 // WriteFile stages path with the bytes write produces (write must not retain w).
 // On error nothing is staged for path and the error wraps ErrNotPublished.
@@ -74,7 +83,11 @@ func (o *Outputs) WriteFile(ctx context.Context, path string, write func(w io.Wr
 	if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
 		return notPublished("sink: %s: is an existing directory", path)
 	}
-	s := &staged{path: path, dir: dir, base: base, mode: publishedMode(path)}
+	mode := os.FileMode(privateMode)
+	if !o.private {
+		mode = publishedMode(path)
+	}
+	s := &staged{path: path, dir: dir, base: base, mode: mode}
 	if err := s.create(); err != nil {
 		return notPublished("sink: %s: create temporary file: %w", path, err)
 	}

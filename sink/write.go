@@ -39,6 +39,18 @@ func Write(ctx context.Context, path string, rec arrow.RecordBatch, meta map[str
 	return writeRecord(ctx, path, rec, meta, defaultConfig())
 }
 
+// WritePrivate is Write of a table computed from private data (a mechanism, a
+// hitting set): a local file gets mode 0600, whatever the umask and the file it
+// replaces (NewPrivateOutputs).
+func WritePrivate(ctx context.Context, path string, rec arrow.RecordBatch, meta map[string]string) error {
+	o := NewPrivateOutputs()
+	defer o.Abort()
+	if err := o.Write(ctx, path, rec, meta); err != nil {
+		return err
+	}
+	return o.Commit(ctx)
+}
+
 // WriteBatches is Write of the table whose rows are those of the batches next
 // returns, in order, until it returns nil: the same bytes as Write of their
 // concatenation (doc.go invariant 4), written as they come. Each batch must have

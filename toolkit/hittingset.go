@@ -10,8 +10,6 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
-
-	"github.com/graphdp/graphdp/internal/words"
 )
 
 // HittingSetJob is one `graphdp hitting-set`: build the hitting set run starts from.
@@ -68,7 +66,6 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 		var re *pipeline.RejectError
 		if errors.As(err, &re) && re.Kind == "infeasible" {
 			re.Head = fmt.Sprintf("%s with %s is not feasible: %s", b.Kind, policy.Name, re.Head)
-			re.Lines = append(re.Lines, fmt.Sprintf("hint: the balanced α = %s is always feasible; a larger p_true conflicts with hitting-set vertices of the other answer nearby", words.Num(x.Pair.Balanced())))
 		}
 		return nil, err
 	}
@@ -78,7 +75,7 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 	}
 	defer rec.Release()
 	meta := x.Loaded.Metadata(x.Pair, "", map[string]string{"graphdp.hitting_set": b.Kind, "graphdp.policy": policy.Name})
-	if err := sink.Write(ctx, h.Out, rec, meta); err != nil {
+	if err := sink.WritePrivate(ctx, h.Out, rec, meta); err != nil {
 		return nil, err
 	}
 	b.MeanPTrue = check.StatsOf(vs.Answer, c.Solution.POne, c.Solution.PTrue).Mean()

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -118,8 +117,9 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		"graphdp.utility":     words.Num(res.Utility),
 		"graphdp.upper_bound": words.Num(res.Upper),
 	})
-	// Every output is staged, then all are published together (sink.Outputs).
-	out := sink.NewOutputs()
+	// Every output is staged, then all are published together (sink.Outputs), each
+	// 0600: all are computed from the answers (docs/FORMATS.md).
+	out := sink.NewPrivateOutputs()
 	defer out.Abort()
 	if err := out.Write(ctx, oj.Out, rec, meta); err != nil {
 		return nil, err
@@ -149,7 +149,8 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	if err := out.Commit(ctx); err != nil {
 		return s, err
 	}
-	log.Info("written", "stage", "write", "out", oj.Out, "rows", len(res.Hit), "mechanism_out", oj.MechanismOut, "html", oj.HTML, "summary", oj.SummaryOut)
+	// Shareable (docs/FORMATS.md): no row count, the hitting set's size depends on the answers.
+	log.Info("written", "stage", "write", "out", oj.Out, "mechanism_out", oj.MechanismOut, "html", oj.HTML, "summary", oj.SummaryOut)
 	return s, nil
 }
 
@@ -182,14 +183,9 @@ func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *opt
 		}
 		s.Relaxation = "the mechanism is μ-GDP (solved on chords below U, an inner polytope); upper_bound is certified on tangents above U (an outer one), so gap covers both: more --chords narrow it"
 	}
+	// The warnings are per-answer figures: in the summary (private), not the log.
 	s.Warnings = degenerate(s)
 	s.Deterministic = pipeline.FindDeterministic(x.Graph, res.Solution.POne, res.Hit, vs.IDs)
-	if n := len(s.Warnings); n > 0 {
-		fix := strings.TrimPrefix(strings.TrimSpace(s.Warnings[n-1]), "fix: ")
-		for _, l := range s.Warnings[:n-1] {
-			log.Warn(strings.TrimPrefix(l, "WARNING: "), "stage", "optimize", "fix", fix)
-		}
-	}
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}
@@ -247,7 +243,7 @@ func stageMechanism(ctx context.Context, oj OptimizeJob, job pipeline.Job, rec a
 	}
 	defer os.RemoveAll(tmp)
 	hit := filepath.Join(tmp, filepath.Base(oj.Out))
-	if err := sink.Write(ctx, hit, rec, meta); err != nil {
+	if err := sink.WritePrivate(ctx, hit, rec, meta); err != nil {
 		return fmt.Errorf("running the optimised hitting set: %w", err)
 	}
 	rj := job

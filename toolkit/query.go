@@ -59,7 +59,7 @@ func Query(ctx context.Context, q QueryJob, log *slog.Logger) (*Answered, error)
 	if err != nil {
 		return nil, err
 	}
-	log.Info("checked", "stage", "check", "boundary_edges", c.BoundaryEdges)
+	log.Info("checked", "stage", "check") // shareable: no boundary count
 	a := &Answered{Inputs: x, Checked: c, Rows: rows, Mechanism: &bfs.Mechanism{
 		POne: make([]float64, len(rows)), PTrue: make([]float64, len(rows)),
 		Bind: make([]int32, len(rows)), Dist: make([]int32, len(rows)),
@@ -80,7 +80,7 @@ func Query(ctx context.Context, q QueryJob, log *slog.Logger) (*Answered, error)
 		return nil, err
 	}
 	if q.Out != "" {
-		if err := sink.Write(ctx, q.Out, a.Record, x.Loaded.Metadata(x.Pair, "query", nil)); err != nil {
+		if err := sink.WritePrivate(ctx, q.Out, a.Record, x.Loaded.Metadata(x.Pair, "query", nil)); err != nil {
 			a.Record.Release()
 			return nil, err
 		}

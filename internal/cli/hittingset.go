@@ -120,12 +120,12 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 			Matching: bc.Matching, MinimumCover: len(bc.Vertices), Written: len(b.Set), Kind: b.Kind, Policy: b.Policy, MeanPTrue: b.MeanPTrue})
 	}
 	if !o.quiet {
+		// Shareable (docs/FORMATS.md, "Private and shareable outputs"): the set's
+		// size, the boundary and the matching depend on the answers; --json (private,
+		// on stdout) gives them.
 		w := e.stderr
-		fmt.Fprintf(w, "graphdp hitting-set: %s, %s (of %d); maximum matching %d, so a minimum cover has %s (König)\n",
-			words.Count(bc.BoundaryEdges, "boundary edge", "boundary edges"), words.Count(int64(bc.Boundary), "boundary vertex", "boundary vertices"), b.Vertices, bc.Matching,
-			words.Count(int64(len(bc.Vertices)), "vertex", "vertices"))
-		fmt.Fprintf(w, "  wrote %s: %s, %s, %s\n", o.out, words.Count(int64(len(b.Set)), "vertex", "vertices"), b.Kind, b.Policy)
-		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists; its optimal mechanism has mean p_true %.6g\n", b.MeanPTrue)
+		fmt.Fprintf(w, "graphdp hitting-set: %s of %s written to %s (private), %s\n", b.Kind, words.Count(int64(b.Vertices), "dataset", "datasets"), o.out, b.Policy)
+		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists\n")
 	}
 	return nil
 }

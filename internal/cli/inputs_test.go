@@ -142,8 +142,8 @@ func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 		code int
 		want string // a line the message must hold, with the ids escaped
 	}{
-		{"not hitting", run("hnot.csv"), 3, `edge "fake\ngraphdp run: ok" – "b\a"`},
-		{"infeasible", run("hinf.csv"), 3, `dataset "x\rOK": p_true 0.99 given, but dataset "fake\ngraphdp run: ok" (p_true 0.6)`},
+		{"not hitting", run("hnot.csv"), 3, `not a boundary-hitting set: an edge with neither end in it`},
+		{"infeasible", run("hinf.csv"), 3, `datasets "fake\ngraphdp run: ok" (p_true 0.6) and "x\rOK" (p_true 0.99), 1 hop apart`},
 		{"duplicate", []string{"run", "-vertices", p("dup.csv"), "-edges", p("e.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,
 			`value "\x1b[31mred\x1b[0m": duplicate id "\x1b[31mred\x1b[0m" (first at row 1)`},
 		{"unknown", []string{"run", "-vertices", p("v.csv"), "-edges", p("unk.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,

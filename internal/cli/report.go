@@ -98,12 +98,19 @@ func runReport(ctx context.Context, o *reportOptions, e *env) error {
 		return err
 	}
 	if o.html != "" {
-		if err := sink.WriteFileAtomic(o.html, r.HTML); err != nil {
+		// The page draws every dataset's answer: private, 0600 (docs/FORMATS.md).
+		out := sink.NewPrivateOutputs()
+		defer out.Abort()
+		if err := out.WriteFile(ctx, o.html, r.HTML); err != nil {
+			return err
+		}
+		if err := out.Commit(ctx); err != nil {
 			return err
 		}
 	}
 	if !r.Audit.Passed {
-		return &rejected{fmt.Sprintf("%s: the mechanism fails the (ε,δ)-DP audit: %d (edge, output) pairs break it (see the report)", o.job.Mechanism, r.Audit.Violations)}
+		// No count on stderr (shareable, docs/FORMATS.md): the report has it.
+		return &rejected{fmt.Sprintf("%s: the mechanism fails the (ε,δ)-DP audit (the report on stdout lists the pairs that break it)", o.job.Mechanism)}
 	}
 	return nil
 }

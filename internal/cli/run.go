@@ -120,8 +120,9 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 	}
 	switch {
 	case e.json:
-		// One record holding the whole summary (also with --quiet: it is data).
-		jsonRecords(e.logw).Info("run summary", "command", "run", "summary", s)
+		// One record holding the summary's shareable part (also with --quiet: it is
+		// data); the figures computed from the answers stay in the --summary file.
+		jsonRecords(e.logw).Info("run summary", "command", "run", "summary", s.Shared(o.job.Summary))
 	case !o.quiet:
 		s.Human(e.stderr)
 	}

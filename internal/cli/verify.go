@@ -137,7 +137,7 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	}
 	if len(failed) > 0 {
 		fmt.Fprintln(w, "  FAILED")
-		return &rejected{fmt.Sprintf("%s: %s", m.File, strings.Join(failed, ", "))}
+		return &rejected{fmt.Sprintf("%s: fails %s (the report on stdout gives the figures)", m.File, strings.Join(failedChecks(audit.Violations, res.HittingSet), ", "))}
 	}
 	fmt.Fprintln(w, "  passed")
 	return nil
@@ -272,8 +272,26 @@ func edgeLine(ids ingest.IDs, v check.EdgeViolation) string {
 		j = 1
 	}
 	u, x := words.Quote(ids.String(int(v.U))), words.Quote(ids.String(int(v.V)))
-	return fmt.Sprintf("edge %s – %s, output %d: Pr[M(%s)=%d] = %s, Pr[M(%s)=%d] = %s, excess %.3g",
-		u, x, j, u, j, words.Num(v.PU), x, j, words.Num(v.PV), v.Excess)
+	// No Pr[M(u) = j]: a dataset's p_one is what a release of it publishes (exactly
+	// its answer when deterministic); --json still gives them, as the mechanism does.
+	return fmt.Sprintf("edge %s – %s, output %d, excess %.3g", u, x, j, v.Excess)
+}
+
+// failedChecks names the checks verify failed, without their counts: the error goes
+// to stderr, which is shareable (docs/FORMATS.md, "Private and shareable outputs"),
+// and how many datasets disagree or fall below the optimum depends on the answers.
+func failedChecks(violations int64, h *verifyHitJSON) []string {
+	var names []string
+	if violations > 0 {
+		names = append(names, "the DP audit")
+	}
+	if h != nil && h.Disagree > 0 {
+		names = append(names, "agreement with the hitting set")
+	}
+	if h != nil && (h.Below > 0 || h.Above > 0) {
+		names = append(names, "optimality")
+	}
+	return names
 }
 
 func moreLine(w io.Writer, total int64, shown int) {
