@@ -69,10 +69,10 @@
 //     and its elements, never on which worker ran it or how often.
 //  2. A round shuffles only offers (at most one per changed cut vertex, neighbouring
 //     shard and colour) and one token per shard to itself: never a CSR block, never a
-//     shard's candidates (BEAM.md's cost model). On Prism the same offers go through
+//     shard's candidates (BEAM.md, "Cost model"). On Prism the same offers go through
 //     staging, one file per sending and receiving shard and round, and the shuffle
 //     carries only a reference to each file (Prism holds a shuffle in this process
-//     several times over; BEAM.md, "Issue 30, rounds, finish and memory").
+//     several times over; BEAM.md, "Staged offers and returned memory on Prism").
 //  3. A shard's CSR block never changes after the build (item 4 above), so a worker
 //     may keep it for the whole run; a shard's candidates are kept only under the
 //     version (round) that wrote them and are read from staging otherwise. Once the

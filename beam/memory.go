@@ -40,7 +40,7 @@ const (
 	// returns each pipeline's garbage (issue 30), the solve measured 63–70 bytes a
 	// row at 10^7 rows (peak RSS 605–665 MiB against the model's 2.3 GiB): the
 	// model now errs high for the solve, and is kept until the 10^8-row run is
-	// measured again (docs/BEAM.md, "Issue 30, rounds, finish and memory").
+	// measured again (docs/BEAM.md, "Staged offers and returned memory on Prism").
 	prismSolveBytesPerRow    = 220
 	prismSolveBytesPerVertex = 220
 )

@@ -17,9 +17,9 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 )
 
-// TestScaleTable prints BEAM.md's table: wall time and peak RSS of the single-machine
-// run and of the Beam pipeline on Prism, each in a fresh process, on random graphs of
-// 10^4, 10^5 and 10^6 edges. Run with GRAPHDP_SCALE=1 (minutes; not part of CI).
+// TestScaleTable prints a table like docs/BEAM.md's "Measured": wall time and peak
+// RSS of the single-machine run and of the Beam pipeline on Prism, each in a fresh
+// process, on random graphs of 10^4, 10^5 and 10^6 edges. Run with GRAPHDP_SCALE=1 (minutes; not part of CI).
 func TestScaleTable(t *testing.T) {
 	if os.Getenv("GRAPHDP_SCALE") == "" {
 		t.Skip("set GRAPHDP_SCALE=1 to measure")

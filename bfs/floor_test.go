@@ -98,7 +98,7 @@ func TestRaiseFloor(t *testing.T) {
 // On a graph without locality whose hitting set shares one p_one, the round after
 // the hitting set's offers back to vertices that are already one hop from it, below
 // the floor: the floor drops most of the offers (here, more than half; 80% on
-// BenchmarkUniformRounds' graph, docs/BEAM.md).
+// BenchmarkUniformRounds' graph, docs/BEAM.md, "The local rounds engine").
 func TestRoundsFloorDropsOffersBack(t *testing.T) {
 	const n, m = 4000, 20000
 	r := rand.New(rand.NewPCG(3, 5))

@@ -183,7 +183,7 @@ type entry struct {
 // order; a pop finds its run by its own position, since runs and pops both go in
 // that order. On a uniform random graph the queue holds most vertices at once, so
 // this is 8 bytes a vertex per colour, plus 16 bytes a run (docs/PERFORMANCE.md,
-// "Issue 12, fourth round").
+// "Engine (propagate)").
 type fifoQueue struct {
 	blocks [][]queued // blocks[0][head:] is the front
 	head   int

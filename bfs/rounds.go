@@ -26,7 +26,7 @@ import (
 // Solve runs Rounds' two colours one after the other, not at once as the other
 // engines': each colour already spreads its shards over Workers goroutines, and its
 // offers between shards take memory in proportion to the edges. Both at once held
-// twice that and were no faster (docs/PERFORMANCE.md, "Memory model").
+// twice that and were no faster (docs/PERFORMANCE.md, "The other engines").
 //
 // Relabel (RelabelModes; "" is none) renames the vertices in breadth-first order
 // before they are cut into shards, always (bfs) or where that cuts materially fewer
@@ -326,7 +326,7 @@ func (rs *roundState) offerAll(ctx context.Context, read int) error {
 // each: 112 MiB); it is roundState.held but in tests, which make it small to merge
 // mid-round. A destination's box then takes a thousand offers or more at once on
 // large uniform graphs, not a few dozen from each sender in turn. 2^24 held 4.9 GiB
-// at 10^8 edges and 2^22 4.5, for the same CPU (docs/BEAM.md).
+// at 10^8 edges and 2^22 4.5, for the same CPU (docs/BEAM.md, "The local rounds engine").
 const roundHeldOffers = 1 << 22
 
 // roundStepShare is the share of roundHeldOffers one step's cut arcs may take: the

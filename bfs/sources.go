@@ -14,7 +14,7 @@ import (
 // hypercube's layers, a balanced hitting set) is counting sorted on the values'
 // ranks, in vertex order; any other is radix sorted (least significant digit
 // first: the vertices' digits, then the values' order-preserving bits, skipping
-// the digits every entry shares) (docs/PERFORMANCE.md, "Issue 29"). Sets
+// the digits every entry shares) (docs/PERFORMANCE.md, "Engine (propagate)"). Sets
 // smaller than radixMin or larger than radixMax are comparison sorted in place.
 func sortSources(src []source) {
 	if len(src) < radixMin || len(src) > radixMax {

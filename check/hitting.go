@@ -57,7 +57,7 @@ func hitBitmaps(answer []bool, hit []int32) (ans, in []uint64) {
 func checkHittingRange(g *graph.Graph, ans, in []uint64, limit int, lo, hi int32) HitCheck {
 	var hc HitCheck
 	// No prefetch: the bitmaps stay in cache, and prefetching their words was
-	// measured slower (docs/PERFORMANCE.md, "Issue 12, fifth round").
+	// measured slower (docs/PERFORMANCE.md, "Check and audit").
 	eachAbove(g, lo, hi, nil, func(u int32, above []int32) {
 		au := ans[u>>6]>>(u&63)&1 != 0
 		hu := in[u>>6]>>(u&63)&1 != 0

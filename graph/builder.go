@@ -22,7 +22,7 @@ import (
 // vertices), so writing each directly costs a TLB miss and, as the blocks' open
 // lines leave the cache, a cache miss per arc. Instead the arcs are staged wc at a
 // time per block in a small, cache-resident buffer and copied out a cache line at a
-// time (software write combining, docs/PERFORMANCE.md, "Issue 12, third round").
+// time (software write combining, docs/PERFORMANCE.md, "Graph build (csr)").
 // Each concurrent Add has its own staging and its own open chunk per block, so at
 // the end up to workers·nb chunks are partly full: the scratch has that slack
 // (chunkArcs keeps it near 1.5%). Finish moves the chunks into block order, in place.
@@ -67,7 +67,7 @@ func NewBuilder(n int, rows int64, workers int) *Builder {
 	// The scratch is 12 bytes a row of fresh memory, first touched by Add's
 	// writes: with 4 KiB pages that is a page fault per 4 KiB and a TLB miss per
 	// chunk switch. Transparent huge pages make both 512× rarer (docs/PERFORMANCE.md,
-	// "csr"); Adj is the heads array, so the engine's scans get them too.
+	// "Fresh memory and huge pages"); Adj is the heads array, so the engine's scans get them too.
 	hugepage.Advise(b.heads)
 	hugepage.Advise(b.low)
 	return b

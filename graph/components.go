@@ -220,5 +220,5 @@ const countCheckEvery = 1 << 16
 // so the misses of about countAhead vertices are in flight at once. A random
 // graph of 10^7 vertices and 5·10^7 rows, 4 alternations: 2.0–3.5 s → 1.5–2.1 s
 // on a shared machine, 1.22 s quiet (BenchmarkCountComponents; docs/PERFORMANCE.md,
-// "Issue 29, third session").
+// "Check and audit").
 const countAhead = 16

@@ -126,7 +126,7 @@ type edgePart struct {
 // for a file the cache cannot keep anyway (the file and the run's memory do not
 // fit in the machine together): its pages would only crowd out the run's own,
 // the huge pages above all, which the kernel then cannot find free and falls back
-// to small ones (docs/PERFORMANCE.md, "Issue 12, third round"). Reads return the
+// to small ones (docs/PERFORMANCE.md, "Read"). Reads return the
 // same bytes either way.
 func (s *EdgeStream) DropBehind() { s.drop = s.csv == nil }
 

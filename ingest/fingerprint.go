@@ -104,7 +104,7 @@ func hexSum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil)) }
 
 // The edges file is the largest input (11.9 GB at 10^9 rows), and hashing it with a
 // read of its own costs a second pass over it besides the graph build's
-// (docs/PERFORMANCE.md, "A billion edges"). So the build's pass hashes it:
+// (docs/PERFORMANCE.md, "Read"). So the build's pass hashes it:
 // each row group's bytes are read in one piece, hashed in file order, and served
 // to the Parquet decoder from memory (foldedHash). The digest is the same SHA-256 of
 // the file's bytes: the spans are hashed in order, and every byte between and

@@ -33,7 +33,7 @@ const batchRows = 1 << 16
 // 16 KiB instead of 1 MiB of garbage per column chunk: arrow-go's first peek for
 // a page header (a longer one grows the buffer). A folder of parts opens one per
 // column chunk per file; at 64 KiB, zeroing them cost 100 parts about a tenth of
-// their extra cpu (docs/PERFORMANCE.md, "Issue 27"). Remote files keep 1 MiB.
+// their extra cpu (docs/PERFORMANCE.md, "Many part files"). Remote files keep 1 MiB.
 const (
 	streamBufferSize = 1 << 20
 	localBufferSize  = 16 << 10

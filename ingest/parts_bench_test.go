@@ -11,12 +11,12 @@ import (
 // BenchmarkEdgeStreamParts streams 4·10^6 edges (the run's read: OpenEdges, one
 // Scan, the fingerprint) from one Parquet file (row groups of 2^20 rows, as one
 // writer writes) and from a folder of 100 part files of 40,000 rows each (as 100
-// Spark tasks write): the issue-27 budget is ≤ 1.1× (docs/PERFORMANCE.md).
+// Spark tasks write): the budget is ≤ 1.1× (docs/PERFORMANCE.md, "Many part files").
 func BenchmarkEdgeStreamParts(b *testing.B) {
 	const nv, ne, parts = 100_000, 4_000_000, 100
 	rng := rand.New(rand.NewPCG(27, 27))
 	// GRAPHDP_PARTS_BENCH_DIR keeps the files between runs, so that a timer of the
-	// whole process (farm-bench, docs/PERFORMANCE.md) times the reads, not the writes.
+	// whole process (farm-bench, docs/PERFORMANCE.md, "Many part files") times the reads, not the writes.
 	dir := os.Getenv("GRAPHDP_PARTS_BENCH_DIR")
 	if dir == "" {
 		dir = b.TempDir()

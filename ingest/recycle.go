@@ -13,7 +13,7 @@ import (
 // per column chunk. arrow-go allocates a column chunk's page buffers afresh for each
 // chunk and grows them page after page, a copy each time; from the Go allocator
 // that was 12% of the read and csr phases' CPU (fresh pages faulted in, then
-// copied; docs/PERFORMANCE.md, "csr") and garbage that raised the build's peak
+// copied; docs/PERFORMANCE.md, "Read") and garbage that raised the build's peak
 // RSS. Buffers of a class are a power of two long, so one grown to the largest
 // page holds the others without a copy.
 //
@@ -81,7 +81,7 @@ func (r *recycler) Reallocate(size int, b []byte) []byte {
 	}
 	// Grown within the classes: only the bytes past the old ones need zeroing (a
 	// page buffer grows page after page; zeroing it whole was a tenth of a
-	// 100-part read's CPU, docs/PERFORMANCE.md, "Issue 27").
+	// 100-part read's CPU, docs/PERFORMANCE.md, "Many part files").
 	nb, kept := r.take(size)
 	n := copy(nb, b)
 	if kept {
@@ -119,7 +119,7 @@ func (r *recycler) release() {
 // most) for the next row group, so that a pass over a file allocates them once per
 // core rather than once per row group and column: garbage the Go collector would
 // otherwise leave in the heap until it next runs, which during the graph build is
-// on top of its peak (docs/PERFORMANCE.md, "Memory model").
+// on top of its peak (docs/PERFORMANCE.md, "Read").
 type batches[T any] struct{ p sync.Pool }
 
 // get returns a buffer of n elements (not zeroed).

@@ -226,7 +226,7 @@ func parseAnswer(s string) (val, word, ok bool) {
 }
 
 // Bytes is about how much memory v holds: ids, answers and the index (the run's
-// memory model, docs/PERFORMANCE.md).
+// memory model, docs/PERFORMANCE.md, "Memory model").
 func (v *Vertices) Bytes() int64 {
 	n := int64(v.IDs.Len())
 	b := n // answers

@@ -78,11 +78,11 @@ func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	// engine's arrays reuse its pages rather than grow the heap to twice the graph
 	// (the heap holds almost no pointers: a collection costs milliseconds, and on
 	// a VM a page first touched can cost more than the collection:
-	// docs/PERFORMANCE.md, "Issue 12, fourth round").
+	// docs/PERFORMANCE.md, "Fresh memory and huge pages").
 	runtime.GC()
 	// The count of components (one core's union-find) runs beside the hitting-set
 	// check, whose bitmaps stay in cache; the check phase ends when both have
-	// (docs/PERFORMANCE.md, "Issue 12, fifth round").
+	// (docs/PERFORMANCE.md, "Check and audit").
 	b.components = make(chan countResult, 1)
 	go func() {
 		n, err := g.CountComponents(ctx)
@@ -163,7 +163,7 @@ func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, meta 
 	// The engine's queues (and the graph, which nothing reads from here on) are
 	// garbage; collect them so that the output record and the writer reuse their
 	// pages rather than add fresh ones to the run's peak (docs/PERFORMANCE.md,
-	// "Memory model").
+	// "Fresh memory and huge pages").
 	progress.From(ctx).Grow(int64(b.g.N()))
 	b.g = nil
 	runtime.GC()

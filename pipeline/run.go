@@ -68,7 +68,7 @@ func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
 	}
 	// When the file and the run's memory do not fit in the machine together, the
 	// file's pages would crowd out the run's huge pages in the page cache
-	// (docs/PERFORMANCE.md, "Issue 12, third round"): each row group's are
+	// (docs/PERFORMANCE.md, "Read"): each row group's are
 	// dropped once read.
 	mem, _ := memstat.Machine()
 	drop := dropBehind(es.Size(), model, mem)
@@ -79,7 +79,7 @@ func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
 	// allocated: Go clears a large allocation on one core, page faults included,
 	// when any of its pages were used before, but not one made only of pages fresh
 	// from the OS, which Add then touches first on every core (docs/PERFORMANCE.md,
-	// "csr"). Below freshScratchRows the clear costs less than the collection.
+	// "Fresh memory and huge pages"). Below freshScratchRows the clear costs less than the collection.
 	if es.Rows() >= freshScratchRows {
 		debug.FreeOSMemory()
 	}

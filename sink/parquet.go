@@ -60,7 +60,7 @@ func parquetProperties(cfg config) *parquet.WriterProperties {
 //
 // It drives arrow-go's low-level writer (parquet/file) itself rather than
 // pqarrow, whose FileWriter links arrow/flight and with it gRPC and protobuf
-// (98 packages, most of a cold build: docs/PERFORMANCE.md, "Issue 27"). The
+// (98 packages, most of a cold build: docs/PERFORMANCE.md, "Build time"). The
 // bytes are those pqarrow v18.8.0 wrote for the same properties (the schema of
 // parquetSchema, the "ARROW:schema" entry of storedSchema, the column calls of
 // writeColumn), which TestParquetMatchesPqarrow checks.

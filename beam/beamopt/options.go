@@ -28,7 +28,7 @@ type Options struct {
 	// a shared mount) for shard states between pipelines; "" means a temporary local
 	// folder, which only Prism can use. It is removed after the run.
 	Staging string `yaml:"staging"`
-	// Partitioning and rounds (docs/BEAM.md's cost model); 0 = a default from the
+	// Partitioning and rounds (docs/BEAM.md, "Cost model" and "Options"); 0 = a default from the
 	// input size. ShardSize (vertices per shard) and Shards (their number) exclude
 	// each other.
 	ShardSize         int `yaml:"shard_size"`

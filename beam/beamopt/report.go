@@ -2,7 +2,7 @@ package beamopt
 
 import "fmt"
 
-// Report is what a Beam run's rounds did (docs/BEAM.md's cost model): its partition,
+// Report is what a Beam run's rounds did (docs/BEAM.md, "Cost model"): its partition,
 // its pipelines, and per round the frontier that crossed the wire. It is the Beam
 // backend's part of the run summary (pipeline.BackendReport): the JSON summary's
 // "beam" object and one printed line. It lives here, without the SDK, so that the

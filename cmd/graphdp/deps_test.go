@@ -11,7 +11,7 @@ import (
 // rebuild takes seconds), while graphdp-beam does: a Beam import reaching cmd/graphdp through
 // any package fails here, with the chain that brings it in. Built plainly it links
 // no cloud SDK either (they would more than double a cold build: docs/PERFORMANCE.md,
-// "Issue 27"); built with -tags cloud it links them, and still no Beam. Built
+// "Build time"); built with -tags cloud it links them, and still no Beam. Built
 // either way it links no gRPC or protobuf: sink writes Parquet through
 // parquet/file, not pqarrow, whose arrow/flight import brought in 98 packages.
 func TestNoBeamInGraphdp(t *testing.T) {
@@ -53,7 +53,7 @@ func TestNoBeamInGraphdp(t *testing.T) {
 	for _, p := range lean {
 		if isRPC(p) && !rpcSeen {
 			rpcSeen = true
-			t.Errorf("cmd/graphdp built without -tags cloud links %s (gRPC and protobuf came only through pqarrow's arrow/flight import: sink writes Parquet with parquet/file; docs/PERFORMANCE.md, \"Issue 27\")", p)
+			t.Errorf("cmd/graphdp built without -tags cloud links %s (gRPC and protobuf came only through pqarrow's arrow/flight import: sink writes Parquet with parquet/file; docs/PERFORMANCE.md, \"Build time\")", p)
 		}
 		if isCloud(p) {
 			t.Errorf("cmd/graphdp built without -tags cloud links %s (the cloud SDKs belong to internal/objstore/clouds, imported by cmd/graphdp/cloud.go only)", p)

@@ -9,7 +9,7 @@
 //  2. Built plainly it links no cloud SDK either, and refuses s3:// and gs://
 //     paths with exit 2 saying how to build it with them: -tags cloud adds
 //     internal/objstore/clouds (cloud.go). The SDKs more than double a cold build
-//     (docs/PERFORMANCE.md, "Issue 27"); TestNoBeamInGraphdp checks both builds.
+//     (docs/PERFORMANCE.md, "Build time"); TestNoBeamInGraphdp checks both builds.
 //  3. main only wires: flags, messages, process-wide settings (signals, the
 //     memory limit) and exit codes are internal/cli's, the work is the library
 //     packages'.

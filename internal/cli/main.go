@@ -101,7 +101,7 @@ var commands = map[string]command{
 // collection, not 100%. graphdp's heap is a few large arrays without pointers, so a
 // collection costs milliseconds; letting garbage grow the heap instead costs fresh
 // pages, which on a VM cost about 2.5 ms a MiB to touch first (docs/PERFORMANCE.md,
-// "Issue 12, fourth round"): the write's encoder buffers, for one, would otherwise
+// "Fresh memory and huge pages"): the write's encoder buffers, for one, would otherwise
 // add 200 MiB to the peak at 10^7 vertices.
 func (p Program) RunProcess() {
 	if os.Getenv("GOMEMLIMIT") == "" {

@@ -3,7 +3,7 @@
 // (2 MiB). The hot loops read these arrays at random, one access per arc or per
 // settled vertex; with 4 KiB pages every such access also misses the TLB, and at 10^9
 // edges the page tables themselves (tens of MB) no longer fit in the cache, so the
-// page walk misses too (docs/PERFORMANCE.md, "A billion edges"). Huge pages make the
+// page walk misses too (docs/PERFORMANCE.md, "Fresh memory and huge pages"). Huge pages make the
 // page tables 512× smaller and first touch 512× fewer page faults.
 //
 // Invariants:

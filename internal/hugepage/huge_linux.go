@@ -47,8 +47,8 @@ func Make[T any](n int) []T {
 // and Make's drop of the pages Go's clear touched only from DropMin bytes. Below,
 // a second first touch of every page costs more than the TLB misses huge pages
 // save (on this VM a page first touched costs 0.8–1.1 s a GiB on one core when
-// quiet and 2.5 s under load, BenchmarkFirstTouch: docs/PERFORMANCE.md, "Issue 29,
-// fifth session"), and memory Go reuses from the collected build
+// quiet and 2.5 s under load, BenchmarkFirstTouch: docs/PERFORMANCE.md,
+// "Fresh memory and huge pages"), and memory Go reuses from the collected build
 // scratch is often huge already.
 func Alloc[T any](n int) []T {
 	var zero T

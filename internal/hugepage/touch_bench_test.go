@@ -8,7 +8,7 @@ import (
 )
 
 // BenchmarkFirstTouch measures what a page first touched costs on this machine, the
-// fact behind issue 29's ratios (docs/PERFORMANCE.md, "Issue 29, fifth session"): a
+// fact behind the floor ratios (docs/PERFORMANCE.md, "Fresh memory and huge pages"): a
 // fresh anonymous mapping of 1 GiB, written once a 4 KiB page, then unmapped, so
 // every iteration faults in new memory from the kernel (and, under a hypervisor that
 // takes freed memory back, from the host). "huge" advises the mapping as Advise does

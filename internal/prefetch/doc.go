@@ -5,7 +5,7 @@
 // early as a "prefetch" still has to complete before the instructions after it
 // retire, so with a few hundred instructions of work per vertex such loads wait
 // one after another; a prefetch instruction does not wait, so the misses of
-// several vertices ahead overlap (docs/PERFORMANCE.md, "Issue 12, third round").
+// several vertices ahead overlap (docs/PERFORMANCE.md, "Engine (propagate)").
 //
 // Go has no prefetch intrinsic for user code, so the instructions are in
 // assembly for amd64 (PREFETCHT0) and arm64 (PRFM PLDL1KEEP); on other

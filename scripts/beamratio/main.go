@@ -1,5 +1,5 @@
 // Command beamratio measures the Beam runner on Prism against the single-machine run in
-// the same minutes (docs/BEAM.md's tables): for each job it runs the graphdp-beam binary
+// the same minutes (docs/BEAM.md, "Measured"): for each job it runs the graphdp-beam binary
 // with --runner local and --runner beam alternately, each a fresh process, checks the
 // two outputs are byte-identical (CSV), and prints the medians of wall time, CPU time
 // (user + system) and peak RSS of each process (the summary's peak over its phases, or

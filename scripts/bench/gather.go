@@ -14,7 +14,7 @@ import (
 // audit makes at least this one random load an arc (the far end's p_one), and so does
 // the count of components (its union-find array), so it is a floor under each of
 // them on this machine; sweeps that read a cache-resident bitmap instead can go
-// below it (docs/PERFORMANCE.md, "Issue 12, fifth round").
+// below it (docs/PERFORMANCE.md, "What the targets would take").
 func gatherTable(n, m int64, reps int) {
 	adj := make([]int32, m)
 	r := rand.New(rand.NewPCG(1, 2))

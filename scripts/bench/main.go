@@ -1,6 +1,6 @@
 // Command bench generates the benchmark graphs (cached under bench-out/data), runs
 // the real graphdp binary end to end on each, measures this machine's I/O floor
-// in the same run, and prints one Markdown table (docs/PERFORMANCE.md).
+// in the same run, and prints one Markdown table (docs/PERFORMANCE.md, "The bench table").
 //
 //	go run ./scripts/bench                      # the default set
 //	go run ./scripts/bench -graphs hypercube20,uniform10M -reps 3
@@ -176,7 +176,7 @@ func run(dir string, names []string, reps int, perSource bool) error {
 // touchTable prints the first touch of n bytes of fresh memory on one goroutine
 // and on GOMAXPROCS, with huge pages advised and not, 5 s apart (the host takes
 // back what the last one freed), then touched again at once: what a page costs
-// this machine (docs/PERFORMANCE.md, "Issue 12, fourth round").
+// this machine (docs/PERFORMANCE.md, "Fresh memory and huge pages").
 func touchTable(n int64) error {
 	for _, w := range []int{1, runtime.GOMAXPROCS(0)} {
 		for _, huge := range []bool{true, false} {

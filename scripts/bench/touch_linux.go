@@ -12,7 +12,7 @@ import (
 // every core: the cost any process pays to bring that much memory into use.
 // On a VM whose host reclaims the guest's free memory (page reporting), a page
 // first touched costs a fault in the host as well as in the guest, and this
-// measures both (docs/PERFORMANCE.md, "Issue 12, fourth round").
+// measures both (docs/PERFORMANCE.md, "Fresh memory and huge pages").
 func firstTouch(n int64) (float64, error) { return firstTouchOn(n, runtime.GOMAXPROCS(0), true) }
 
 // firstTouchOn is firstTouch on w goroutines, with huge pages advised or not.

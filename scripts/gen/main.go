@@ -1,6 +1,6 @@
 // Command gen writes a synthetic graphdp job — vertices, edges and hitting-set
 // Parquet files with the schemas `graphdp run` reads, and a job.yaml for
-// `graphdp run --config` — for benchmarks (docs/PERFORMANCE.md).
+// `graphdp run --config` — for benchmarks (docs/PERFORMANCE.md, "The graphs").
 //
 //	go run ./scripts/gen -kind hypercube -dim 20 -out bench-out/data/hypercube20
 //	go run ./scripts/gen -kind uniform -n 10000000 -m 100000000 -out bench-out/data/uniform10M

@@ -4,7 +4,7 @@
 // imports this package.
 //
 // It is a package of its own because of what the SDKs cost to build: linking them
-// more than doubles a cold build of cmd/graphdp (docs/PERFORMANCE.md, "Issue 27"),
+// more than doubles a cold build of cmd/graphdp (docs/PERFORMANCE.md, "Build time"),
 // past the README's budget for its first command. So cmd/graphdp imports it only
 // when built with -tags cloud (cmd/graphdp/cloud.go); cmd/graphdp-beam always does,
 // and so do the tests that run against the object-store servers.
