@@ -113,22 +113,30 @@ func shareableCommands(t *testing.T, g shareableGraph, answers []int) []shareabl
 	}
 	in := []string{"--vertices", p("v.csv"), "--edges", p("e.csv"), "--epsilon", "1"}
 	jsonLog := []string{"--log-format", "json", "--log-level", "debug"}
+	release := []string{"release", "--mechanism", p("ml.csv"), "--out", p("rel.csv"), "--ledger", p("L")}
+	for _, id := range g.ids {
+		release = append(release, "--id", id)
+	}
 	cmds := []struct {
 		label string
 		args  []string
 		after string // run only when this command succeeded (its output is the input)
+		bare  bool   // takes no graph (ledger init, release)
 	}{
-		{"hitting-set", []string{"hitting-set", "--out", p("h.csv")}, ""},
-		{"hitting-set --alpha", []string{"hitting-set", "--alpha", fixedPTrue, "--out", p("h9.csv")}, ""},
-		{"run", []string{"run", "--hitting-set", p("h.csv"), "--out", p("m.csv"), "--summary", p("s.json")}, "hitting-set"},
-		{"run (text)", []string{"run", "--hitting-set", p("h.csv"), "--out", p("m2.csv")}, "hitting-set"},
-		{"run (fixed hitting set)", []string{"run", "--hitting-set", p("fixed.csv"), "--out", p("mf.csv")}, ""},
-		{"verify", []string{"verify", "--mechanism", p("m.csv"), "--hitting-set", p("h.csv")}, "run"},
-		{"verify (fixed hitting set)", []string{"verify", "--mechanism", p("mf.csv"), "--hitting-set", p("fixed.csv")}, "run (fixed hitting set)"},
-		{"report", []string{"report", "--mechanism", p("m.csv"), "--html", p("r.html")}, "run"},
-		{"query", []string{"query", "--hitting-set", p("h.csv"), "--id", g.ids[0]}, "hitting-set"},
-		{"optimize", []string{"optimize", "--out", p("o.csv"), "--workers", "1"}, ""},
-		{"optimize (text)", []string{"optimize", "--out", p("o2.csv"), "--workers", "1"}, ""},
+		{"hitting-set", []string{"hitting-set", "--out", p("h.csv")}, "", false},
+		{"hitting-set --alpha", []string{"hitting-set", "--alpha", fixedPTrue, "--out", p("h9.csv")}, "", false},
+		{"run", []string{"run", "--hitting-set", p("h.csv"), "--out", p("m.csv"), "--summary", p("s.json")}, "hitting-set", false},
+		{"run (text)", []string{"run", "--hitting-set", p("h.csv"), "--out", p("m2.csv")}, "hitting-set", false},
+		{"run (fixed hitting set)", []string{"run", "--hitting-set", p("fixed.csv"), "--out", p("mf.csv")}, "", false},
+		{"verify", []string{"verify", "--mechanism", p("m.csv"), "--hitting-set", p("h.csv")}, "run", false},
+		{"verify (fixed hitting set)", []string{"verify", "--mechanism", p("mf.csv"), "--hitting-set", p("fixed.csv")}, "run (fixed hitting set)", false},
+		{"report", []string{"report", "--mechanism", p("m.csv"), "--html", p("r.html")}, "run", false},
+		{"query", []string{"query", "--hitting-set", p("h.csv"), "--id", g.ids[0]}, "hitting-set", false},
+		{"optimize", []string{"optimize", "--out", p("o.csv"), "--workers", "1"}, "", false},
+		{"optimize (text)", []string{"optimize", "--out", p("o2.csv"), "--workers", "1"}, "", false},
+		{"ledger init", []string{"ledger", "init", p("L"), "--budget-epsilon", "100"}, "", true},
+		{"run (ledger)", []string{"run", "--hitting-set", p("h.csv"), "--out", p("ml.csv"), "--ledger", p("L")}, "ledger init", false},
+		{"release", release, "run (ledger)", true},
 	}
 	var runs []shareableRun
 	exits := map[string]int{}
@@ -136,8 +144,11 @@ func shareableCommands(t *testing.T, g shareableGraph, answers []int) []shareabl
 		if code, ok := exits[c.after]; c.after != "" && (!ok || code != 0) {
 			continue
 		}
-		args := append(append([]string{}, c.args...), in...)
-		text := strings.HasSuffix(c.label, " (text)")
+		args := append([]string{}, c.args...)
+		if !c.bare {
+			args = append(args, in...)
+		}
+		text := strings.HasSuffix(c.label, " (text)") || c.label == "ledger init"
 		if !text {
 			args = append(args, jsonLog...)
 		}
@@ -151,11 +162,61 @@ func shareableCommands(t *testing.T, g shareableGraph, answers []int) []shareabl
 		exits[c.label] = code
 		runs = append(runs, shareableRun{c.label, code, out})
 	}
-	// Hook: the ledger's lines are shareable too (docs/FORMATS.md); once they carry
-	// keyed fingerprints, a release into a ledger here and its bytes compared
-	// belong in runs.
+	// The ledger's lines and the released file are shareable too: once the random
+	// and keyed values are masked (maskLedger), the same for every vector; the
+	// released answers themselves are the private draw, masked.
+	if exits["release"] == 0 {
+		data, err := os.ReadFile(p("L"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, shareableRun{"the ledger", 0, maskLedger(t, strings.ReplaceAll(string(data), dir, "DIR"))})
+		rel, err := os.ReadFile(p("rel.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, shareableRun{"the released file", 0, drawnText.ReplaceAllString(string(rel), ",drawn\n")})
+	}
 	return runs
 }
+
+// ledgerRandom are the fields of a ledger entry that are random or keyed by the
+// ledger's random key (docs/LEDGER.md, "The key"), or chain hashes over them, or
+// times: masked before ledgers are compared.
+var ledgerRandom = map[string]bool{"time": true, "prev": true, "ledger": true, "audit_id": true, "release_id": true, "audit": true,
+	"mechanism_hmac": true, "graph_hmac": true, "sha256": true}
+
+// maskLedger masks a ledger's random and keyed fields, line by line.
+func maskLedger(t *testing.T, text string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("a ledger line is not JSON: %s", line)
+		}
+		var maskIn func(v any)
+		maskIn = func(v any) {
+			if m, ok := v.(map[string]any); ok {
+				for k, x := range m {
+					if ledgerRandom[k] {
+						m[k] = "masked"
+					} else {
+						maskIn(x)
+					}
+				}
+			}
+		}
+		maskIn(rec)
+		enc, _ := json.Marshal(rec)
+		b.Write(enc)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// drawnText is a released answer at the end of a line of the released file.
+var drawnText = regexp.MustCompile(`,(0|1|true|false)\n`)
 
 // maskedFields are the fields of a JSON record that may differ between answer
 // vectors: timings and durations, memory figures (the process's and the memory
@@ -231,13 +292,15 @@ func mask(v any) {
 }
 
 var (
+	randomID     = regexp.MustCompile(`\b([0-9a-f]{64}|[0-9a-f]{32})\b`) // a release id (128 random bits), a ledger head (a hash over random ids)
 	durationText = regexp.MustCompile(`[0-9]+\.[0-9]+s\b`)
 	mibText      = regexp.MustCompile(`[0-9]+\.[0-9]+ MiB`)
 )
 
 // maskText masks the durations and memory figures of human text (run's "time"
-// line), and leaves out the deterministic datasets' warning (the verdict): its
-// WARNING line and the lines indented below it.
+// line), and leaves out the deterministic datasets' line (the verdict: a warning
+// when some are not private, a plain count when all are) and the lines indented
+// below it.
 func maskText(s string) string {
 	var keep []string
 	verdictIndent := -1
@@ -247,11 +310,12 @@ func maskText(s string) string {
 			continue
 		}
 		verdictIndent = -1
-		if verdictRecord(line) || strings.Contains(line, "WARNING: ") && strings.Contains(line, "answered with certainty") {
+		if verdictRecord(line) || strings.Contains(line, "answered with certainty") {
 			verdictIndent = indent
 			continue
 		}
 		line = durationText.ReplaceAllString(line, "Ds")
+		line = randomID.ReplaceAllString(line, "ID")
 		keep = append(keep, mibText.ReplaceAllString(line, "M MiB"))
 	}
 	return strings.Join(keep, "\n")
