@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sync"
-
 )
 
 // The build's broadcast join (Conf.Broadcast). When the vertex table is small (at
