@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sync"
-
-	"github.com/graphdp/graphdp/ingest"
 )
 
 // The build's broadcast join (Conf.Broadcast). When the vertex table is small (at
@@ -318,11 +316,12 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard f
 		return err
 	}
 	var errs errSet
-	eg, err := readEdges(ctx, f.C, sp.G, &errs)
+	eg, err := readEdges(ctx, f.C, sp.U, &errs)
 	if err != nil {
 		return err
 	}
 	src, dst, start, n := eg.src, eg.dst, eg.start, eg.n
+	edges := &f.C.Tables[fileEdges]
 	index, err := loadIndex(ctx, f.C)
 	if err != nil {
 		return err
@@ -331,23 +330,23 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard f
 	for i := range int(n) {
 		u, ok := index.pos(&src, i)
 		if !ok {
-			errs.add(fileEdges, 0, 0, ingest.UnknownID(f.C.Edges, start+int64(i), f.C.Cols.Src, src.text(i), f.C.Vertices))
+			errs.add(fileEdges, 0, start+int64(i), 0, edges.Parts.UnknownID(start+int64(i), f.C.Cols.Src, src.text(i), f.C.vertexFile()))
 			continue
 		}
 		d, ok := index.pos(&dst, i)
 		if !ok {
-			errs.add(fileEdges, 0, 1, ingest.UnknownID(f.C.Edges, start+int64(i), f.C.Cols.Dst, dst.text(i), f.C.Vertices))
+			errs.add(fileEdges, 0, start+int64(i), 1, edges.Parts.UnknownID(start+int64(i), f.C.Cols.Dst, dst.text(i), f.C.vertexFile()))
 			continue
 		}
 		a.edge(u, false, false, vref{pos: d})
 	}
 	emit := toShard
 	var werr error
-	if int64(eg.groups)*int64(f.C.layout().Shards()) <= maxArcFiles {
+	if int64(edges.units())*int64(f.C.layout().Shards()) <= maxArcFiles {
 		emit = func(s int, b []byte) {
 			if werr == nil {
-				if werr = writeBlob(ctx, arcFile(f.C.Staging, sp.G, s), b); werr == nil {
-					toShard(s, arcFileRef(sp.G))
+				if werr = writeBlob(ctx, arcFile(f.C.Staging, sp.U, s), b); werr == nil {
+					toShard(s, arcFileRef(sp.U))
 				}
 			}
 		}
@@ -356,10 +355,10 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard f
 	if werr != nil {
 		return werr
 	}
-	if err := writeSelfLoops(ctx, f.C.Staging, fmt.Sprintf("join2-e%06d", sp.G), a.selfLoops); err != nil {
+	if err := writeSelfLoops(ctx, f.C.Staging, fmt.Sprintf("join2-e%06d", sp.U), a.selfLoops); err != nil {
 		return err
 	}
-	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("read-%d-%06d", sp.File, sp.G), &errs)
+	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("read-%d-%06d", sp.File, sp.U), &errs)
 }
 
 // The finish of a small graph (Conf.Broadcast) exchanges the cut vertices' p_one and

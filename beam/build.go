@@ -20,16 +20,18 @@ import (
 // Conf is what every worker needs to know about the job; Beam serialises it with the
 // DoFns (exported fields).
 type Conf struct {
-	Staging                  string
-	Vertices, Edges, Hitting string
-	Cols                     ingest.Columns
-	StrIDs                   bool
-	N                        int32
-	ShardSize                int32
-	Buckets                  int
-	Broadcast                bool // the broadcast join (broadcast.go)
-	List                     int
-	Epsilon, Delta           float64
+	Staging   string
+	Tables    [3]table // vertices, edges, hitting set (plan.go)
+	Cols      ingest.Columns
+	Delimiter string // the job's, for .csv files (pipeline.Job.Delimiter)
+	StrIDs    bool
+	N         int32
+	ShardSize int32
+	Buckets   int
+	Broadcast bool // the broadcast join (broadcast.go)
+	List      int
+	Epsilon   float64
+	Delta     float64
 	// The privacy framework when it is not (ε,δ) (setPair): μ of μ-GDP, or a
 	// profile's (ε_i, δ_i) or a curve's (α_j, β_j) as PairA, PairB.
 	Framework    dp.Framework
@@ -77,17 +79,32 @@ func (c *Conf) auditPair() (dp.Pair, error) {
 	return c.pair()
 }
 
-// split is one row group of one input file.
-type split struct {
-	File int // fileVertices, fileEdges, fileHit
-	G    int
+// vertexFile is the vertices' name in messages (ingest's Vertices.File).
+func (c *Conf) vertexFile() string { return c.Tables[fileVertices].Parts.Name() }
+
+// csv is ctx with the job's CSV delimiter, for ingest's CSV readers.
+func (c *Conf) csv(ctx context.Context) context.Context {
+	if c.Delimiter == "" {
+		return ctx
+	}
+	if r, err := ingest.ParseDelimiter(c.Delimiter); err == nil {
+		return ingest.WithDelimiter(ctx, r)
+	}
+	return ctx // the launcher checked it (pipeline.Job)
 }
 
-func (s split) encode() []byte { return []byte(fmt.Sprintf("%d/%d", s.File, s.G)) }
+// split is one unit of one input table: a row group of a Parquet file, or a CSV
+// file (table.unit).
+type split struct {
+	File int // fileVertices, fileEdges, fileHit
+	U    int
+}
+
+func (s split) encode() []byte { return []byte(fmt.Sprintf("%d/%d", s.File, s.U)) }
 
 func decodeSplit(b []byte) (split, error) {
 	var s split
-	_, err := fmt.Sscanf(string(b), "%d/%d", &s.File, &s.G)
+	_, err := fmt.Sscanf(string(b), "%d/%d", &s.File, &s.U)
 	return s, err
 }
 
@@ -104,16 +121,16 @@ func (f *readFn) ProcessElement(ctx context.Context, b []byte, toJoin, toShard f
 	var errs errSet
 	switch sp.File {
 	case fileVertices:
-		err = f.vertices(ctx, sp.G, &errs, toJoin, toShard)
+		err = f.vertices(ctx, sp.U, &errs, toJoin, toShard)
 	case fileEdges:
-		err = f.edges(ctx, sp.G, &errs, toJoin)
+		err = f.edges(ctx, sp.U, &errs, toJoin)
 	case fileHit:
-		err = f.hits(ctx, sp.G, &errs, toJoin)
+		err = f.hits(ctx, sp.U, &errs, toJoin)
 	}
 	if err != nil {
 		return err
 	}
-	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("read-%d-%06d", sp.File, sp.G), &errs)
+	return writeErrors(ctx, f.C.Staging, fmt.Sprintf("read-%d-%06d", sp.File, sp.U), &errs)
 }
 
 // writeErrors stores a worker's least rejection, if any.
@@ -124,13 +141,20 @@ func writeErrors(ctx context.Context, staging, name string, errs *errSet) error 
 	return writeBlob(ctx, join(staging, "errors", name), errs.encode())
 }
 
-// addInput records err if it is an *ingest.InputError and returns other errors.
-func addInput(errs *errSet, file, col int, err error) error {
-	if ie, ok := err.(*ingest.InputError); ok {
-		errs.add(file, 0, col, ie)
-		return nil
+// addInput records err if it is an *ingest.InputError of a file of table file whose
+// first row is the table's row start, and returns other errors. Its column ranks
+// by its place in cols; a problem of no row, before the file's rows.
+func addInput(errs *errSet, file int, start int64, err error, cols ...string) error {
+	ie, ok := err.(*ingest.InputError)
+	if !ok {
+		return err
 	}
-	return err
+	row, col := start+ie.Row, slices.Index(cols, ie.Column)
+	if ie.Row < 0 {
+		row, col = start, -1
+	}
+	errs.add(file, 0, row, col, ie)
+	return nil
 }
 
 // prefix is how many rows of a split are usable after cell errors: rows before the
@@ -143,32 +167,49 @@ func prefix(start, n int64, errs *errSet, file int) int64 {
 	return n
 }
 
-func (f *readFn) vertices(ctx context.Context, g int, errs *errSet, toJoin, toShard func(int, []byte)) error {
-	t, err := openTable(ctx, f.C.Vertices)
+// readVertices reads split u of the vertices: ids and answers, and the table row of
+// the first; nothing usable after a bad cell (it rejects the vertices).
+func (f *readFn) readVertices(ctx context.Context, u int, errs *errSet) (id ids, ans []bool, start int64, err error) {
+	tb, cols := &f.C.Tables[fileVertices], f.C.Cols
+	i, g := tb.unit(u)
+	path, start := tb.Parts.Files[i], tb.Parts.Starts[i]
+	if tb.Parts.CSV {
+		x, a, err := ingest.ReadCSVVertices(f.C.csv(ctx), path, cols, !f.C.StrIDs)
+		id = ids{Str: x.Str != nil, Int: x.Int, S: x.Str}
+		return id, a, start, addInput(errs, fileVertices, start, err, cols.ID, cols.Answer)
+	}
+	t, err := openTable(ctx, path)
 	if err != nil {
-		return err
+		return id, nil, start, err
 	}
 	defer t.Close()
-	idc, err := t.Column(f.C.Cols.ID)
+	idc, err := t.Column(cols.ID)
 	if err != nil {
-		return err
+		return id, nil, start, err
 	}
-	ac, err := t.Column(f.C.Cols.Answer)
+	ac, err := t.Column(cols.Answer)
 	if err != nil {
-		return err
+		return id, nil, start, err
 	}
-	id, err := readIDs(t, idc, g, "")
-	if err := addInput(errs, fileVertices, 0, err); err != nil {
-		return err
+	id, err = readIDs(t, idc, g, "")
+	if err := addInput(errs, fileVertices, start, err, cols.ID, cols.Answer); err != nil {
+		return id, nil, start, err
 	}
-	ans, err := t.ReadAnswers(g, ac)
-	if err := addInput(errs, fileVertices, 1, err); err != nil {
+	ans, err = t.ReadAnswers(g, ac)
+	if err := addInput(errs, fileVertices, start, err, cols.ID, cols.Answer); err != nil {
+		return id, nil, start, err
+	}
+	return id, ans, start + t.Start(g), nil
+}
+
+func (f *readFn) vertices(ctx context.Context, u int, errs *errSet, toJoin, toShard func(int, []byte)) error {
+	id, ans, start, err := f.readVertices(ctx, u, errs)
+	if err != nil {
 		return err
 	}
 	if errs.best != nil {
 		return nil // a bad cell rejects the vertices file: nothing to join
 	}
-	start := t.Start(g)
 	buckets := make(map[int]*vertexBlock)
 	for i := range id.len() {
 		k := id.key(i).bucket(f.C.Buckets)
@@ -204,8 +245,8 @@ func (f *readFn) vertices(ctx context.Context, g int, errs *errSet, toJoin, toSh
 	return nil
 }
 
-func (f *readFn) edges(ctx context.Context, g int, errs *errSet, toJoin func(int, []byte)) error {
-	eg, err := readEdges(ctx, f.C, g, errs)
+func (f *readFn) edges(ctx context.Context, u int, errs *errSet, toJoin func(int, []byte)) error {
+	eg, err := readEdges(ctx, f.C, u, errs)
 	if err != nil {
 		return err
 	}
@@ -230,31 +271,52 @@ func (f *readFn) edges(ctx context.Context, g int, errs *errSet, toJoin func(int
 	return nil
 }
 
-func (f *readFn) hits(ctx context.Context, g int, errs *errSet, toJoin func(int, []byte)) error {
-	t, err := openTable(ctx, f.C.Hitting)
+// readHits reads split u of the hitting set: ids, p_true, the table row of the
+// first and how many rows are usable (prefix).
+func (f *readFn) readHits(ctx context.Context, u int, errs *errSet) (id ids, pt []float64, start, n int64, err error) {
+	tb, cols := &f.C.Tables[fileHit], f.C.Cols
+	i, g := tb.unit(u)
+	path, start := tb.Parts.Files[i], tb.Parts.Starts[i]
+	if tb.Parts.CSV {
+		x, p, err := ingest.ReadCSVHittingSet(f.C.csv(ctx), path, cols, !f.C.StrIDs, f.C.vertexFile())
+		id = ids{Str: x.Str != nil, Int: x.Int, S: x.Str}
+		if err := addInput(errs, fileHit, start, err, cols.ID, cols.PTrue); err != nil {
+			return id, nil, start, 0, err
+		}
+		return id, p, start, int64(len(p)), nil
+	}
+	t, err := openTable(ctx, path)
 	if err != nil {
-		return err
+		return id, nil, start, 0, err
 	}
 	defer t.Close()
-	ic, err := t.Column(f.C.Cols.ID)
+	ic, err := t.Column(cols.ID)
+	if err != nil {
+		return id, nil, start, 0, err
+	}
+	pc, err := t.Column(cols.PTrue)
+	if err != nil {
+		return id, nil, start, 0, err
+	}
+	id, err = readIDs(t, ic, g, f.C.vertexFile())
+	if err := addInput(errs, fileHit, start, err, cols.ID, cols.PTrue); err != nil {
+		return id, nil, start, 0, err
+	}
+	pt, err = t.ReadPTrue(g, pc)
+	if err := addInput(errs, fileHit, start, err, cols.ID, cols.PTrue); err != nil {
+		return id, nil, start, 0, err
+	}
+	end := start + t.Start(g+1)
+	start += t.Start(g)
+	n = prefix(start, end-start, errs, fileHit)
+	return id, pt, start, min(n, int64(id.len()), int64(len(pt))), nil
+}
+
+func (f *readFn) hits(ctx context.Context, u int, errs *errSet, toJoin func(int, []byte)) error {
+	id, pt, start, n, err := f.readHits(ctx, u, errs)
 	if err != nil {
 		return err
 	}
-	pc, err := t.Column(f.C.Cols.PTrue)
-	if err != nil {
-		return err
-	}
-	id, err := readIDs(t, ic, g, f.C.Vertices)
-	if err := addInput(errs, fileHit, 0, err); err != nil {
-		return err
-	}
-	pt, err := t.ReadPTrue(g, pc)
-	if err := addInput(errs, fileHit, 1, err); err != nil {
-		return err
-	}
-	start := t.Start(g)
-	n := prefix(start, t.Start(g+1)-start, errs, fileHit)
-	n = min(n, int64(id.len()), int64(len(pt)))
 	buckets := make(map[int]*hitBlock)
 	for i := range int(n) {
 		k := id.key(i).bucket(f.C.Buckets)
@@ -282,40 +344,52 @@ func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
 	return ks
 }
 
-// edgeGroup is one row group of the edges as readEdges reads it: the ids, the
-// group's first row, how many rows are usable (prefix), and the file's row groups.
+// edgeGroup is one split of the edges as readEdges reads it: the ids, the table
+// row of its first row and how many rows are usable (prefix).
 type edgeGroup struct {
 	src, dst ids
 	start, n int64
-	groups   int
 }
 
-// readEdges reads the src and dst ids of row group g of the edges.
-func readEdges(ctx context.Context, c Conf, g int, errs *errSet) (eg edgeGroup, err error) {
-	t, err := openTable(ctx, c.Edges)
+// readEdges reads the src and dst ids of split u of the edges.
+func readEdges(ctx context.Context, c Conf, u int, errs *errSet) (eg edgeGroup, err error) {
+	tb, cols := &c.Tables[fileEdges], c.Cols
+	i, g := tb.unit(u)
+	path, start := tb.Parts.Files[i], tb.Parts.Starts[i]
+	if tb.Parts.CSV {
+		x, err := ingest.ReadCSVRefs(c.csv(ctx), path, []string{cols.Src, cols.Dst}, !c.StrIDs, c.vertexFile())
+		if err := addInput(errs, fileEdges, start, err, cols.Src, cols.Dst); err != nil {
+			return eg, err
+		}
+		eg.src = ids{Str: x[0].Str != nil, Int: x[0].Int, S: x[0].Str}
+		eg.dst = ids{Str: x[1].Str != nil, Int: x[1].Int, S: x[1].Str}
+		eg.start, eg.n = start, int64(eg.src.len())
+		return eg, nil
+	}
+	t, err := openTable(ctx, path)
 	if err != nil {
 		return eg, err
 	}
 	defer t.Close()
-	eg.groups = t.RowGroups()
-	sc, err := t.Column(c.Cols.Src)
+	sc, err := t.Column(cols.Src)
 	if err != nil {
 		return eg, err
 	}
-	dc, err := t.Column(c.Cols.Dst)
+	dc, err := t.Column(cols.Dst)
 	if err != nil {
 		return eg, err
 	}
-	eg.src, err = readIDs(t, sc, g, c.Vertices)
-	if err := addInput(errs, fileEdges, 0, err); err != nil {
+	eg.src, err = readIDs(t, sc, g, c.vertexFile())
+	if err := addInput(errs, fileEdges, start, err, cols.Src, cols.Dst); err != nil {
 		return eg, err
 	}
-	eg.dst, err = readIDs(t, dc, g, c.Vertices)
-	if err := addInput(errs, fileEdges, 1, err); err != nil {
+	eg.dst, err = readIDs(t, dc, g, c.vertexFile())
+	if err := addInput(errs, fileEdges, start, err, cols.Src, cols.Dst); err != nil {
 		return eg, err
 	}
-	start := t.Start(g)
-	n := prefix(start, t.Start(g+1)-start, errs, fileEdges)
+	end := start + t.Start(g+1)
+	start += t.Start(g)
+	n := prefix(start, end-start, errs, fileEdges)
 	if errs.best != nil {
 		// Re-read without the failing column cut short: keep what is valid.
 		n = min(n, int64(eg.src.len()), int64(eg.dst.len()))

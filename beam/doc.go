@@ -31,14 +31,20 @@
 //     s3:// read by byte ranges through the cloud clients Beam links (ranged.go,
 //     gcs.go, s3.go), and the launcher (run.go, submit.go, worker.go), with the
 //     memory model it checks a Prism run against before any pipeline (memory.go).
-//  2. Reading is ingest's: a split opens an ingest.Table over beamFiles and reads one
-//     column of one row group with Table.ReadVertexIDs, ReadRefIDs, ReadAnswers and
-//     ReadPTrue; the launcher checks footers with Table.CheckVertexColumns,
-//     CheckRefColumn and CheckHittingSetColumns. Every rejection is an
-//     *ingest.InputError built by ingest (ingest.UnknownID, ingest.DuplicateID for
-//     the joins), with its Err kind, which survives the trip between workers
+//  2. Reading is ingest's: the launcher lists each input's files with
+//     ingest.ListParts (files, folders, globs, several sources, and the checks
+//     across files), checks Parquet footers with Table.CheckVertexColumns,
+//     CheckRefColumn and CheckHittingSetColumns and scans CSV files with
+//     ingest.ScanCSV (rows, the vertices' id and answer types; plan.go). A split is a
+//     row group of a Parquet file, read by opening an ingest.Table over beamFiles
+//     (Table.ReadVertexIDs, ReadRefIDs, ReadAnswers, ReadPTrue), or a whole CSV file
+//     (ingest.ReadCSVVertices, ReadCSVRefs, ReadCSVHittingSet). Rows are numbered
+//     across a table's files; every rejection is an *ingest.InputError built by
+//     ingest (ingest.Parts.UnknownID and DuplicateID for the joins, naming the file
+//     and its row), with its Err kind, which survives the trip between workers
 //     (ingest.Kinds). beam types no error wording of its own for bad input. The
-//     inputs' fingerprints are ingest.Fingerprint over Beam's streams.
+//     inputs' fingerprints are ingest.Fingerprint over Beam's streams, joined by
+//     ingest.Parts.Fingerprint.
 //  3. The per-vertex rules are bfs's: the hitting-set check (check.HitCheck.Edge, on
 //     each shard's edges u < v), settling and offers (bfs.Pass.NewStepper),
 //     feasibility and its violations (Pass.Beyond, Pass.Violation), the repair of

@@ -44,8 +44,10 @@ type errSet struct {
 	best *inputErr
 }
 
-func (s *errSet) add(file, phase, col int, e *ingest.InputError) {
-	x := inputErr{File: file, Phase: phase, Row: e.Row, Col: col, E: *e}
+// add records e, of table file, ranked by phase, the table's row (numbered across
+// its files) and col.
+func (s *errSet) add(file, phase int, row int64, col int, e *ingest.InputError) {
+	x := inputErr{File: file, Phase: phase, Row: row, Col: col, E: *e}
 	if s.best == nil || x.less(*s.best) {
 		s.best = &x
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/graphdp/graphdp/graph"
-	"github.com/graphdp/graphdp/ingest"
 )
 
 // join1Fn resolves, in one id bucket, the hitting-set ids and the edges' src ids,
@@ -22,7 +21,7 @@ func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 	var errs errSet
 	index := newIDIndex(f.C.StrIDs, vbs)
 	index.duplicates(func(id string, first, second int32) {
-		errs.add(fileVertices, 1, 0, ingest.DuplicateID(f.C.Vertices, int64(second), f.C.Cols.ID, id, int64(first)))
+		errs.add(fileVertices, 1, int64(second), 0, f.C.Tables[fileVertices].Parts.DuplicateID(int64(second), f.C.Cols.ID, id, int64(first)))
 	})
 	hitByShard := f.resolveHits(index, hbs, &errs)
 	for _, s := range sortedKeys(hitByShard) {
@@ -90,7 +89,7 @@ func (f *join1Fn) resolveHits(index idIndex, hbs []*hitBlock, errs *errSet) map[
 		for i, row := range hb.Row {
 			v, ok := index.get(&hb.IDs, i)
 			if !ok {
-				errs.add(fileHit, 0, 0, ingest.UnknownID(f.C.Hitting, row, f.C.Cols.ID, hb.IDs.text(i), f.C.Vertices))
+				errs.add(fileHit, 0, row, 0, f.C.Tables[fileHit].Parts.UnknownID(row, f.C.Cols.ID, hb.IDs.text(i), f.C.vertexFile()))
 				continue
 			}
 			if r, ok := hitRows[v.pos]; ok {
@@ -119,7 +118,7 @@ func (f *join1Fn) resolveHits(index idIndex, hbs []*hitBlock, errs *errSet) map[
 					text = hb.IDs.text(i)
 				}
 			}
-			errs.add(fileHit, 1, 0, ingest.DuplicateID(f.C.Hitting, r.b, f.C.Cols.ID, text, r.a))
+			errs.add(fileHit, 1, r.b, 0, f.C.Tables[fileHit].Parts.DuplicateID(r.b, f.C.Cols.ID, text, r.a))
 		}
 	}
 	return hitByShard
@@ -134,7 +133,7 @@ func (f *join1Fn) resolveSrc(index idIndex, ebs []*edgeBlock, errs *errSet) []*h
 		for i, row := range eb.Row {
 			v, ok := index.get(&eb.Src, i)
 			if !ok {
-				errs.add(fileEdges, 0, 0, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Src, eb.Src.text(i), f.C.Vertices))
+				errs.add(fileEdges, 0, row, 0, f.C.Tables[fileEdges].Parts.UnknownID(row, f.C.Cols.Src, eb.Src.text(i), f.C.vertexFile()))
 				continue
 			}
 			k := eb.Dst.key(i).bucket(f.C.Buckets)
@@ -188,7 +187,7 @@ func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]b
 		for i, row := range hb.Row {
 			d, ok := index.get(&hb.Dst, i)
 			if !ok {
-				errs.add(fileEdges, 0, 1, ingest.UnknownID(f.C.Edges, row, f.C.Cols.Dst, hb.Dst.text(i), f.C.Vertices))
+				errs.add(fileEdges, 0, row, 1, f.C.Tables[fileEdges].Parts.UnknownID(row, f.C.Cols.Dst, hb.Dst.text(i), f.C.vertexFile()))
 				continue
 			}
 			a.edge(hb.Src[i], hb.SrcAns[i], hb.SrcHit[i], d)

@@ -57,7 +57,7 @@ func prismMemory(pl *planned) pipeline.Memory {
 
 // checkMemory refuses, before any pipeline runs, a Prism job whose modelled peak m
 // exceeds the budget: a *pipeline.ConfigError (exit status 2), nothing written.
-// Only the footers have been read.
+// Only the footers (and CSV files' scans) have been read.
 func checkMemory(job *pipeline.Job, pl *planned, m pipeline.Memory, budget int64, source string) error {
 	need, phase := m.Build, "the build pipeline"
 	if m.Engine > need {

@@ -10,106 +10,239 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
 )
 
-// planned is what the launcher learns from the footers.
+// planned is what the launcher learns from the footers (and CSV files' scans).
 type planned struct {
 	strIDs     bool
 	idType     arrow.DataType
 	answerType arrow.DataType
 	rows       [3]int64
-	groups     [3]int
-	schemaErrs []inputErr // edges / hitting-set schema rejections, ranked after vertex errors
+	tables     [3]table
+	schemaErrs []inputErr // problems found by the plan, ranked with the workers'
 }
 
-// plan opens the three footers and checks the schemas as ingest does. A vertices
-// problem is returned at once (ingest reads vertices first); edges and hitting-set
-// problems wait until the vertices' cells are known to be good.
-func plan(ctx context.Context, vpath, epath, hpath string, cols ingest.Columns) (*planned, error) {
-	pl := &planned{}
-	t, err := openTable(ctx, vpath)
+// table is one input table as the build reads it: its files (ingest.Parts, rows
+// numbered across them) and each file's units, the splits reading it: a Parquet
+// file's row groups, a CSV file whole (one unit; an empty file none).
+type table struct {
+	Parts  ingest.Parts
+	Groups []int // Groups[i]: file i's units
+}
+
+// units is how many splits read t.
+func (t *table) units() int {
+	n := 0
+	for _, g := range t.Groups {
+		n += g
+	}
+	return n
+}
+
+// unit is split u's file of t and its row group there (0 for a CSV file).
+func (t *table) unit(u int) (file, g int) {
+	for i, n := range t.Groups {
+		if u < n {
+			return i, u
+		}
+		u -= n
+	}
+	return -1, -1
+}
+
+// plan lists the three tables' files and reads their footers (a CSV file is
+// scanned: its rows, and the vertices' id and answer types), checking what the
+// readers check before the rows: a problem of the vertices' first file is returned
+// at once (ingest reads vertices first); the others wait, ranked where the
+// single-machine run meets them, until the workers' are known.
+func plan(ctx context.Context, specs [3]string, cols ingest.Columns) (*planned, error) {
+	pl := &planned{idType: arrow.PrimitiveTypes.Int64}
+	intIDs, words := true, false
+	err := pl.planTable(ctx, fileVertices, specs[fileVertices], []string{cols.ID, cols.Answer}, func(t *ingest.Table, c []*ingest.Column) error {
+		if err := t.CheckVertexColumns(c[0], c[1]); err != nil {
+			return err
+		}
+		intIDs, pl.answerType = c[0].IntIDs(), c[1].Type()
+		return nil
+	}, func(s ingest.CSVShape) {
+		intIDs, words = intIDs && s.IntIDs, words || s.WordAnswers
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer t.Close()
-	idc, err := t.Column(cols.ID)
-	if err != nil {
-		return nil, err
+	if v := &pl.tables[fileVertices]; v.Parts.CSV {
+		pl.answerType = arrow.PrimitiveTypes.Int64
+		if words {
+			pl.answerType = arrow.FixedWidthTypes.Boolean
+		}
 	}
-	ac, err := t.Column(cols.Answer)
-	if err != nil {
-		return nil, err
+	for _, e := range pl.schemaErrs {
+		if e.File == fileVertices && e.Row <= 0 { // before any row
+			return nil, &e.E
+		}
 	}
-	if err := t.CheckVertexColumns(idc, ac); err != nil {
-		return nil, err
+	if len(pl.schemaErrs) == 0 {
+		if err := pl.tables[fileVertices].Parts.CheckVertexCount(pl.rows[fileVertices]); err != nil {
+			return nil, err
+		}
 	}
-	pl.strIDs = !idc.IntIDs()
-	pl.idType = arrow.PrimitiveTypes.Int64
+	pl.strIDs = !intIDs
 	if pl.strIDs {
 		pl.idType = arrow.BinaryTypes.String
 	}
-	pl.answerType = ac.Type()
-	pl.rows[fileVertices], pl.groups[fileVertices] = t.Rows(), t.RowGroups()
-	check := func(file int, path string, names [2]string, checks func(t *ingest.Table, c [2]*ingest.Column) error) {
-		t, err := openTable(ctx, path)
-		if err == nil {
-			defer t.Close()
-			var c [2]*ingest.Column
-			for i, name := range names {
-				if c[i], err = t.Column(name); err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = checks(t, c)
-			}
-		}
-		if err != nil {
-			var ie *ingest.InputError
-			if errors.As(err, &ie) {
-				pl.schemaErrs = append(pl.schemaErrs, inputErr{File: file, Phase: -1, Row: -1, E: *ie})
-			} else {
-				pl.schemaErrs = append(pl.schemaErrs, inputErr{File: file, Phase: -1, Row: -1, E: ingest.InputError{File: path, Row: -1, Msg: err.Error()}})
-			}
-			return
-		}
-		pl.rows[file], pl.groups[file] = t.Rows(), t.RowGroups()
-	}
-	check(fileEdges, epath, [2]string{cols.Src, cols.Dst}, func(t *ingest.Table, c [2]*ingest.Column) error {
+	vname := pl.tables[fileVertices].Parts.Name()
+	err = pl.planTable(ctx, fileEdges, specs[fileEdges], []string{cols.Src, cols.Dst}, func(t *ingest.Table, c []*ingest.Column) error {
 		for _, x := range c {
-			if err := t.CheckRefColumn(x, !pl.strIDs, vpath); err != nil {
+			if err := t.CheckRefColumn(x, intIDs, vname); err != nil {
 				return err
 			}
 		}
 		return nil
-	})
-	check(fileHit, hpath, [2]string{cols.ID, cols.PTrue}, func(t *ingest.Table, c [2]*ingest.Column) error {
-		return t.CheckHittingSetColumns(c[0], c[1], !pl.strIDs, vpath)
-	})
-	return pl, nil
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	err = pl.planTable(ctx, fileHit, specs[fileHit], []string{cols.ID, cols.PTrue}, func(t *ingest.Table, c []*ingest.Column) error {
+		return t.CheckHittingSetColumns(c[0], c[1], intIDs, vname)
+	}, nil)
+	return pl, err
 }
 
-// fingerprintFn streams one input through SHA-256 (the summary's and metadata's
-// input fingerprints).
+// planTable lists table file's files (spec) and plans each: a Parquet file's
+// footer, its named columns resolved and checked (checks); a CSV file's scan
+// (scanned hears of it). A problem the readers meet before a file's rows is ranked
+// at the file's first row, and no later file is read (they come after it); so is
+// a CSV row that cannot be parsed, after the rows before it, which its split
+// reads and then reports. A table's files whose problems the readers meet before
+// any of its rows (its listing; every footer of the edges', which OpenEdges opens
+// first) rank before its rows. Only errors that are not input problems are
+// returned.
+func (pl *planned) planTable(ctx context.Context, file int, spec string, names []string, checks func(*ingest.Table, []*ingest.Column) error, scanned func(ingest.CSVShape)) error {
+	tb := &pl.tables[file]
+	p, err := ingest.ListParts(ctx, spec)
+	if err != nil {
+		return pl.reject(ctx, file, -1, spec, err)
+	}
+	tb.Parts = *p
+	rows, stop := int64(0), false
+	for i, f := range p.Files {
+		tb.Parts.Starts = append(tb.Parts.Starts, rows)
+		tb.Groups = append(tb.Groups, 0)
+		if p.Empty[i] || stop {
+			continue
+		}
+		n, units, err := planFile(ctx, p.CSV, f, file == fileVertices, names, checks, scanned)
+		tb.Groups[i], rows = units, rows+n
+		if err == nil {
+			continue
+		}
+		stop = true
+		var ie *ingest.InputError
+		if p.CSV && errors.As(err, &ie) && ie.Row >= 0 {
+			continue // its split reads the rows before and reports it
+		}
+		at := tb.Parts.Starts[i] // where the readers meet it
+		if i == 0 || (file == fileEdges && !p.CSV) {
+			at = -1
+		}
+		if err := pl.reject(ctx, file, at, f, err); err != nil {
+			return err
+		}
+	}
+	pl.rows[file] = rows
+	return nil
+}
+
+// planFile plans one file of a table: its rows and units, a Parquet file's from
+// its footer, after resolving the named columns and checking them (checks), a CSV
+// file's from its scan (scanned hears of it; on a row that cannot be parsed, the
+// rows before it, one unit, and its error).
+func planFile(ctx context.Context, csv bool, path string, vertices bool, names []string, checks func(*ingest.Table, []*ingest.Column) error, scanned func(ingest.CSVShape)) (int64, int, error) {
+	if csv {
+		s, err := ingest.ScanCSV(ctx, path, vertices, names...)
+		var ie *ingest.InputError
+		if err != nil && (!errors.As(err, &ie) || ie.Row < 0) {
+			return 0, 0, err
+		}
+		if scanned != nil {
+			scanned(s)
+		}
+		return s.Rows, 1, err
+	}
+	t, err := openTable(ctx, path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer t.Close()
+	c := make([]*ingest.Column, len(names))
+	for k, name := range names {
+		if c[k], err = t.Column(name); err != nil {
+			return 0, 0, err
+		}
+	}
+	if err := checks(t, c); err != nil {
+		return 0, 0, err
+	}
+	return t.Rows(), t.RowGroups(), nil
+}
+
+// reject records err, a problem of table file found by the plan, ranked at row at
+// (-1: before the table's rows). An error that is no input problem is returned,
+// but for the edges' and the hitting set's, which are ranked as one, naming name.
+func (pl *planned) reject(ctx context.Context, file int, at int64, name string, err error) error {
+	var ie *ingest.InputError
+	if !errors.As(err, &ie) {
+		if file == fileVertices || ctx.Err() != nil {
+			return err
+		}
+		ie = &ingest.InputError{File: name, Row: -1, Msg: err.Error()}
+	}
+	x := inputErr{File: file, Phase: -1, Row: -1, Col: -1, E: *ie}
+	if at >= 0 {
+		x.Phase, x.Row = 0, at
+	}
+	pl.schemaErrs = append(pl.schemaErrs, x)
+	return nil
+}
+
+// input is what the summary says of table file: its name as ingest's readers
+// give it, its fingerprint (fps) and its rows.
+func (pl *planned) input(file int, fps []string) pipeline.InputFile {
+	return pipeline.InputFile{Path: pl.tables[file].Parts.Name(), Fingerprint: fps[file], Rows: pl.rows[file]}
+}
+
+// fingerprintFn streams one input's files through SHA-256 (the summary's and
+// metadata's input fingerprints; a table of several files has theirs joined,
+// ingest.Parts.Fingerprint).
 type fingerprintFn struct{ C Conf }
 
 func (f *fingerprintFn) ProcessElement(ctx context.Context, k int, _ func(int, []byte)) error {
-	path := []string{f.C.Vertices, f.C.Edges, f.C.Hitting}[k]
+	p := &f.C.Tables[k].Parts
+	sums := make([]string, len(p.Files))
+	for i, path := range p.Files {
+		sum, err := fingerprint(ctx, path)
+		if err != nil {
+			return err
+		}
+		sums[i] = sum
+	}
+	return writeBlob(ctx, join(f.C.Staging, "fp", fmt.Sprint(k)), []byte(p.Fingerprint(sums)))
+}
+
+// fingerprint is the hex SHA-256 of the file at path, read on Beam's filesystems.
+func fingerprint(ctx context.Context, path string) (string, error) {
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer fs.Close()
 	r, err := fs.OpenRead(ctx, path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer r.Close()
-	sum, err := ingest.Fingerprint(ctx, r)
-	if err != nil {
-		return err
-	}
-	return writeBlob(ctx, join(f.C.Staging, "fp", fmt.Sprint(k)), []byte(sum))
+	return ingest.Fingerprint(ctx, r)
 }
 
 func buildPipeline(c Conf, pl *planned) *sdk.Pipeline {
@@ -117,15 +250,17 @@ func buildPipeline(c Conf, pl *planned) *sdk.Pipeline {
 	s = s.Scope("build")
 	bad := map[int]bool{}
 	for _, e := range pl.schemaErrs {
-		bad[e.File] = true
+		if e.Phase < 0 {
+			bad[e.File] = true
+		}
 	}
 	var splits, edgeSplits [][]byte
 	for file := range 3 {
 		if bad[file] {
 			continue
 		}
-		for g := range pl.groups[file] {
-			sp := split{File: file, G: g}.encode()
+		for u := range c.Tables[file].units() {
+			sp := split{File: file, U: u}.encode()
 			if c.Broadcast && file == fileEdges {
 				edgeSplits = append(edgeSplits, sp)
 			} else {

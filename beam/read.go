@@ -7,10 +7,11 @@ import (
 	"github.com/graphdp/graphdp/ingest"
 )
 
-// This file reads the inputs one row group at a time on the workers, and checks the
-// schemas on the launcher from the footers alone, with ingest's Table (over Beam's
-// filesystems, fs.go): the checks, the decoding and every rejection are ingest's,
-// so both runners reject the same input with the same *ingest.InputError.
+// This file reads Parquet inputs one row group at a time on the workers, and checks
+// the schemas on the launcher from the footers alone, with ingest's Table (over
+// Beam's filesystems, fs.go); CSV files are read whole with ingest's CSV reader
+// (build.go): the checks, the decoding and every rejection are ingest's, so both
+// runners reject the same input with the same *ingest.InputError.
 
 func openTable(ctx context.Context, path string) (*ingest.Table, error) {
 	return ingest.OpenTable(ctx, beamFiles{}, path)

@@ -6,9 +6,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -160,17 +158,12 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	// stderr, level info): make it the run's, so --log-level and --log-format apply.
 	slog.SetDefault(b.log)
 	job, opts := &b.job, b.opts
-	for _, p := range []string{job.Vertices, job.Edges, job.HittingSet} {
-		if !strings.EqualFold(filepath.Ext(p), ".parquet") {
-			return nil, &pipeline.ConfigError{Source: "job", Problems: []string{fmt.Sprintf("%s: the beam runner reads Parquet inputs only", p)}}
-		}
-	}
 	staging, err := b.staging(ctx)
 	if err != nil {
 		return nil, err
 	}
 	cols := job.IngestColumns()
-	pl, err := plan(ctx, job.Vertices, job.Edges, job.HittingSet, cols) // footers only
+	pl, err := plan(job.Context(ctx), [3]string{job.Vertices, job.Edges, job.HittingSet}, cols) // footers and CSV scans only
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +176,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 		}
 		model = &pipeline.MemoryModel{Memory: m, BudgetBytes: max(budget, 0), BudgetSource: source}
 	}
-	c := Conf{Staging: staging, Vertices: job.Vertices, Edges: job.Edges, Hitting: job.HittingSet, Cols: cols,
+	c := Conf{Staging: staging, Tables: pl.tables, Cols: cols, Delimiter: job.Delimiter,
 		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List}
 	pair, err := job.Pair(ctx)
 	if err != nil {
@@ -212,9 +205,9 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	}
 	return &pipeline.InputFigures{
 		Memory:     model,
-		Vertices:   pipeline.InputFile{Path: job.Vertices, Fingerprint: b.fps[fileVertices], Rows: pl.rows[fileVertices]},
-		Edges:      pipeline.InputFile{Path: job.Edges, Fingerprint: b.fps[fileEdges], Rows: pl.rows[fileEdges]},
-		HittingSet: pipeline.InputFile{Path: job.HittingSet, Fingerprint: b.fps[fileHit], Rows: pl.rows[fileHit]},
+		Vertices:   pl.input(fileVertices, b.fps),
+		Edges:      pl.input(fileEdges, b.fps),
+		HittingSet: pl.input(fileHit, b.fps),
 	}, nil
 }
 

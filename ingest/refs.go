@@ -49,14 +49,11 @@ func refs(vs *Vertices) opener[int32] {
 
 // refCSV maps one CSV field to a vertex position.
 func refCSV(path string, row int64, column, field string, vs *Vertices) (int32, error) {
-	if field == "" {
-		return 0, cellError(path, ErrNull, row, column, "", msgEmpty)
+	id, err := parseRefCSV(path, row, column, field, vs.IDs.Int != nil, vs.File)
+	if err != nil {
+		return 0, err
 	}
 	if vs.IDs.Int != nil {
-		id, ok := ParseID(field)
-		if !ok {
-			return 0, cellError(path, ErrNotANumber, row, column, field, msgNotIntID(vs.File))
-		}
 		if p, ok := vs.Index.LookupInt(id); ok {
 			return p, nil
 		}
@@ -64,6 +61,23 @@ func refCSV(path string, row int64, column, field string, vs *Vertices) (int32, 
 		return p, nil
 	}
 	return 0, UnknownID(path, row, column, field, vs.File)
+}
+
+// parseRefCSV checks one CSV field as an id of another table, unresolved: not
+// empty and, against integer ids (intIDs), a canonical integer, which it returns
+// (a string id is the field itself). verticesFile names the vertices in messages.
+func parseRefCSV(path string, row int64, column, field string, intIDs bool, verticesFile string) (int64, error) {
+	if field == "" {
+		return 0, cellError(path, ErrNull, row, column, "", msgEmpty)
+	}
+	if !intIDs {
+		return 0, nil
+	}
+	id, ok := ParseID(field)
+	if !ok {
+		return 0, cellError(path, ErrNotANumber, row, column, field, msgNotIntID(verticesFile))
+	}
+	return id, nil
 }
 
 // msgNotIntID is the message for an id that is not a canonical integer where the
