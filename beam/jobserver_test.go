@@ -126,7 +126,7 @@ func TestPrismJobServer(t *testing.T) {
 		out = filepath.Join(dir, name+".parquet")
 		args := append([]string{"run", "-vertices", job.Vertices, "-edges", job.Edges, "-hitting-set", job.HittingSet,
 			"-epsilon", "1", "-delta", "0.01", "-out", out, "-summary", filepath.Join(dir, name+".json"),
-			"-endpoint", endpoint}, extra...)
+			"-endpoint", endpoint, "-allow-non-private"}, extra...) // the graph has isolated datasets
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, gdb, args...)
