@@ -18,6 +18,7 @@ import (
 	"github.com/graphdp/graphdp/release"
 	"github.com/graphdp/graphdp/sink"
 
+	"github.com/graphdp/graphdp/internal/objstore"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -124,7 +125,7 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 		if job.DryRun {
 			return &Released{Rows: len(ids), Out: job.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}, nil
 		}
-		if err := refuseExisting(job.Out); err != nil {
+		if err := refuseExisting(ctx, job.Out); err != nil {
 			return nil, err
 		}
 		d, err := draw(ctx, m, rows, src, priv)
@@ -162,7 +163,7 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseExisting(job.Out); err != nil {
+	if err := refuseExisting(ctx, job.Out); err != nil {
 		return nil, err
 	}
 	d, err := draw(ctx, m, rows, src, priv)
@@ -247,12 +248,25 @@ func draw(ctx context.Context, m *ingest.MechanismTable, rows []int32, src io.Re
 	return &drawn{rec: rec, meta: meta, id: id}, nil
 }
 
-// refuseExisting refuses an output that exists: a release never replaces a file
-// (the one it would replace was drawn, and charged, already). Checked before any
-// work (internal/cli) and again here, under the ledger's lock, before the release
-// is recorded.
-func refuseExisting(out string) error {
-	if _, err := os.Lstat(out); err == nil {
+// refuseExisting refuses an output that exists, a file or an s3:// or gs://
+// object: a release never replaces one (the one it would replace was drawn, and
+// charged, already). Checked before any work (internal/cli, for files) and again
+// here, under the ledger's lock, before the release is recorded.
+func refuseExisting(ctx context.Context, out string) error {
+	exists := false
+	if objstore.IsURL(out) {
+		f, err := objstore.Open(ctx, out)
+		switch {
+		case err == nil:
+			f.Close()
+			exists = true
+		case !errors.Is(err, objstore.ErrNotFound):
+			return fmt.Errorf("out: %s: %w", out, err)
+		}
+	} else if _, err := os.Lstat(out); err == nil {
+		exists = true
+	}
+	if exists {
 		return &pipeline.ConfigError{Problems: []string{ExistingOutput(out)}}
 	}
 	return nil

@@ -172,8 +172,31 @@ func TestObjectMechanismChargedItsAudit(t *testing.T) {
 	if code != 3 || !strings.Contains(stderr, "holds no audit of s3://warehouse/out/forged.parquet") {
 		t.Errorf("forged object: exit %d: %s", code, stderr)
 	}
+	// A release to an object: once; the second to the same object is refused
+	// (exit 2), the ledger unchanged; and without a ledger only with --no-ledger.
+	const out = "s3://warehouse/released/r.csv"
+	mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", "b", "--out", out, "--ledger", led)
+	first, err := getObject(t, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(led)
+	code, _, stderr = graphdp(t, "release", "--mechanism", mech, "--id", "c", "--out", out, "--ledger", led)
+	if code != 2 || !strings.Contains(stderr, out+" exists; a release never replaces a file") {
+		t.Errorf("a second release to the same object: exit %d: %s", code, stderr)
+	}
+	if got, _ := getObject(t, out); got != first {
+		t.Errorf("the released object was replaced")
+	}
+	if after, _ := os.ReadFile(led); !bytes.Equal(after, before) {
+		t.Error("a refused release changed the ledger")
+	}
+	code, _, stderr = graphdp(t, "release", "--mechanism", mech, "--id", "c", "--out", "s3://warehouse/released/r2.csv")
+	if code != 2 || !strings.Contains(stderr, "--no-ledger") {
+		t.Errorf("a release to an object without a ledger: exit %d: %s", code, stderr)
+	}
 	l, _ := ledger.Read(led)
-	if len(l.Releases) != 1 || l.Releases[0].Epsilon != 2 || l.Audits[0].Mechanism != mech {
+	if len(l.Releases) != 2 || l.Releases[0].Epsilon != 2 || l.Audits[0].Mechanism != mech {
 		t.Errorf("ledger: %+v %+v", l.Releases, l.Audits)
 	}
 }
