@@ -200,3 +200,34 @@ func TestObjectMechanismChargedItsAudit(t *testing.T) {
 		t.Errorf("ledger: %+v %+v", l.Releases, l.Audits)
 	}
 }
+
+// A run told --allow-non-private writes its mechanism and records its audit as
+// not private; release then refuses it (exit 3), whatever is typed.
+func TestNonPrivateRunRecordedNotPrivate(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "10")
+	v, _, h := pathGraph(t, dir, "", 1, 1, 0, 0)
+	e := filepath.Join(dir, "header-only.csv")
+	write(t, e, "src,dst\n")
+	mech := filepath.Join(dir, "m.parquet")
+	code, _, stderr := graphdp(t, "run", "-quiet", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", mech, "-ledger", led)
+	if code != 3 {
+		t.Fatalf("a non-private run: exit %d: %s", code, stderr)
+	}
+	if l, _ := ledger.Read(led); len(l.Audits) != 0 {
+		t.Fatal("a refused run recorded an audit")
+	}
+	mustRun(t, 0, "run", "-quiet", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", mech, "-ledger", led, "-allow-non-private")
+	l, _ := ledger.Read(led)
+	if len(l.Audits) != 1 || l.Audits[0].Private {
+		t.Fatalf("audits: %+v", l.Audits)
+	}
+	for _, extra := range [][]string{nil, {"--epsilon", "1", "--delta", "0"}} {
+		code, _, stderr = graphdp(t, append([]string{"release", "--mechanism", mech, "--id", "a", "--out", filepath.Join(dir, "r.csv"), "--ledger", led}, extra...)...)
+		if code != 3 || !strings.Contains(stderr, "found it not private") {
+			t.Errorf("release of a non-private mechanism %v: exit %d: %s", extra, code, stderr)
+		}
+	}
+}
