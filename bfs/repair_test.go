@@ -71,7 +71,9 @@ func TestRepairRun(t *testing.T) {
 			"solve[1 1] repair(true) solve[0 0] finish(last,false,1e-09)", 1, 0, false, b, b},
 		// The same input when no repair may run (the stop rule at Max): the values stay
 		// above their bounds, RepairKept refuses, and the first solve is rejected with
-		// both passes' pairs at tolerance 0.
+		// both passes' pairs at tolerance 0. Max 0, not MaxRepairs: with RD(U) and RU(L)
+		// one repair of pass 1 leaves pass 0 consistent too (the Galois argument above),
+		// so no known input reaches MaxRepairs (as beam's TestBeamRejectsAFailedRepair).
 		{"stop rule", b + 5e-10, Repair{Max: 0, Kept: RepairKept},
 			"solve[1 1] finish(last,true,1e-09) finish(first,true,0)", 0, 2, true, b + 5e-10, b},
 		// 1e-7 above b: beyond Tolerance in both passes, infeasible, nothing repaired.
