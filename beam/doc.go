@@ -48,9 +48,10 @@
 //  3. The per-vertex rules are bfs's: the hitting-set check (check.HitCheck.Edge, on
 //     each shard's edges u < v), settling and offers (bfs.Pass.NewStepper),
 //     feasibility and its violations (Pass.Beyond, Pass.Violation), the repair of
-//     one value (Pass.Repaired) and its acceptance (bfs.RepairKept: a refused repair
-//     is rejected with the first solve's violations at tolerance 0, as bfs.Solve
-//     does), the assembly of p_true (bfs.OutputPTrue, bfs.GivenPOne), the audit
+//     one value (Pass.Repaired), and the repair loop itself (bfs.Repair.Run, which
+//     bfs.Solve runs too: which solve, which pass to repair, when to stop, what is
+//     kept — bfs.RepairKept — and what is rejected; solve.go's cluster is only its
+//     bfs.Solver, each shard counting its bfs.Excess), the assembly of p_true (bfs.OutputPTrue, bfs.GivenPOne), the audit
 //     (check.Auditor per shard, merged in position order by check.Audit.Merge and
 //     made exact by Audit.Exact: check.Verify's result). beam applies them per
 //     shard and sums.

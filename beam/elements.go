@@ -207,25 +207,14 @@ func (st *state) check() error {
 	return nil
 }
 
-// excess is what a shard (or, summed, the launcher) knows of its hitting-set values
-// against the bounds the converged rounds give them.
-type excess struct {
-	Beyond int64    // (vertex, colour) pairs beyond bfs.Tolerance: bfs.Violations
-	Above  [2]int64 // vertices above their bound at all, per colour: bfs.Solve's repair
-}
-
-func excessOf(pair dp.Pair, b *block, v *vals) excess {
-	var x excess
+// excessOf is what a shard knows of its hitting-set values against the bounds the
+// converged rounds give them (bfs.Excess.Add; the launcher sums the shards').
+func excessOf(pair dp.Pair, b *block, v *vals) bfs.Excess {
+	var x bfs.Excess
 	for ci, one := range []bool{false, true} {
 		p := bfs.NewPass(pair, one)
 		for j, h := range b.HitPos {
-			pone, g := v.HitOne[j], v.Cur[ci][h-b.Shard.Lo].Value
-			if _, ok := p.Repaired(pone, g); ok {
-				x.Above[ci]++
-			}
-			if p.Beyond(pone, g, bfs.Tolerance) {
-				x.Beyond++
-			}
+			x.Add(p, v.HitOne[j], v.Cur[ci][h-b.Shard.Lo].Value)
 		}
 	}
 	return x

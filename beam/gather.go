@@ -74,7 +74,7 @@ func gatherBuild(ctx context.Context, staging string, l graph.Layout) (*buildSta
 
 // roundsReport is the launcher's sum of the shards' reports of one rounds pipeline.
 type roundsReport struct {
-	excess
+	bfs.Excess
 	Pending int64 // offer elements waiting for the next round (a staged one holds both colours' blocks)
 	Rounds  []beamopt.Round
 }

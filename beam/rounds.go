@@ -50,7 +50,7 @@ type token struct {
 	Deltas     []int
 	DeltaBytes int64 // their total size, to fold them into a full file in time
 	Own        bool  // seed its hitting-set vertices' own candidates (the first round of a solve)
-	Excess     excess
+	Excess     bfs.Excess
 	Stats      []roundStat // this pipeline's rounds so far
 }
 

@@ -10,15 +10,12 @@ import (
 	"github.com/graphdp/graphdp/sink"
 )
 
-// Solve runs pipelines of RoundsPerPipeline block-centric rounds until no offer is
-// pending, under the driver's repair policy rp (bfs.Solve's): when the first solve
-// is feasible but hitting-set values lie above their bounds (within Tolerance),
-// colour 1's are moved onto them, else colour 0's, and the rounds run again from the
-// repaired values, at most rp.Max times. Round numbers (staging versions) continue
-// across repairs. The finish pipeline then decides feasibility, audits and counts
-// components (finish.go).
+// Solve runs the driver's repair loop (p.Repair.Run, bfs.Solve's) over the cluster: a
+// solve is pipelines of RoundsPerPipeline block-centric rounds until no offer is
+// pending, a repair one pipeline over the shards' staged values, and the finish
+// pipeline decides feasibility, audits and counts components (finish.go). Round
+// numbers (staging versions) continue across repairs.
 func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solved, error) {
-	rp := p.Repair
 	if p.Audit != nil {
 		b.c.Audit, b.c.AuditEpsilon, b.c.AuditDelta = true, p.Audit.Epsilon, p.Audit.Delta
 	}
@@ -33,62 +30,18 @@ func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solve
 	default:
 		per = DefaultRoundsPerPipeline
 	}
-	rs := &beamopt.Report{Shards: l.Shards(), ShardSize: int(c.ShardSize), Buckets: c.Buckets, RoundsPerPipeline: per}
-	b.rs = rs
-	pending := func(round int) []string {
-		files := make([]string, l.Shards())
-		for sh := range files {
-			files[sh] = pendingFile(c.Staging, round, sh)
-		}
-		return files
-	}
-	round, repairs, first := 0, 0, 0
-	var x roundsReport
-	for {
-		var err error
-		if round, x, err = b.rounds(ctx, pending, round, per); err != nil {
-			return nil, err
-		}
-		if repairs == 0 {
-			first = round
-		}
-		if repairs == rp.Max || (repairs == 0 && x.Beyond > 0) {
-			break // infeasible is decided on the first solve, by the finish
-		}
-		colour := 1
-		if x.Above[1] == 0 {
-			colour = 0
-		}
-		if x.Above[colour] == 0 {
-			break
-		}
-		if err := b.exec(ctx, repairPipeline(c, pending(round), colour, round+1)); err != nil {
-			return nil, fmt.Errorf("beam: repair %d: %w", repairs+1, err)
-		}
-		rs.Pipelines++
-		round++
-		repairs++
-		// Not logged: repairs happen, and how many values move, by the hitting set's
-		// values and answers; the summary (private) counts them (docs/FORMATS.md).
-	}
-	fd, err := b.finish(ctx, pending(round), round, repairs == 0, bfs.Tolerance)
-	if err != nil {
+	b.rs = &beamopt.Report{Shards: l.Shards(), ShardSize: int(c.ShardSize), Buckets: c.Buckets, RoundsPerPipeline: per}
+	if _, err := p.Repair.Run(ctx, &cluster{b: b, per: per}); err != nil {
 		return nil, err
 	}
-	if fd.Infeasible == 0 && !rp.Kept(x.Above[0]+x.Above[1] > 0, fd.MaxMove) {
-		// bfs.Solve's refused repair: the input is rejected with the first solve's
-		// values above their bounds at all (tolerance 0).
-		if fd, err = b.finish(ctx, pending(first), first, true, 0); err != nil {
-			return nil, err
-		}
-	}
-	b.fd = fd
+	fd := b.fd
 	// The rounds and the finish are over: in this process (Prism) the worker cache's
 	// blocks, cuts and candidates are garbage (the output is assembled from staging).
 	dropCache(c.Staging)
 	b.returnMemory()
 	sol := &pipeline.Solved{Infeasible: fd.Infeasible, Repaired: int(fd.Moved), Components: fd.Components}
 	if fd.Infeasible > 0 {
+		var err error
 		if sol.Conflicts, err = conflicts(ctx, c, fd); err != nil {
 			return nil, err
 		}
@@ -96,12 +49,77 @@ func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solve
 	return sol, nil
 }
 
+// cluster is the repair loop's bfs.Solver on the cluster. It holds no decision:
+// which solve, which pass to repair and what is kept are bfs.Repair.Run's.
+type cluster struct {
+	b      *backend
+	per    int // rounds per pipeline
+	round  int // the last round run
+	first  int // the last round of the first solve
+	solves int
+}
+
+// Solve runs rounds pipelines to the fixed point and sums the shards' excess
+// (excessOf, bfs.Excess.Add per shard).
+func (s *cluster) Solve(ctx context.Context) (bfs.Excess, error) {
+	round, x, err := s.b.rounds(ctx, s.round, s.per)
+	if err != nil {
+		return bfs.Excess{}, err
+	}
+	if s.solves == 0 {
+		s.first = round
+	}
+	s.round = round
+	s.solves++
+	return x.Excess, nil
+}
+
+// Repair is one pipeline moving every shard's values of the colour onto their bounds
+// (repairFn) as the next round's.
+func (s *cluster) Repair(ctx context.Context, one bool) error {
+	colour := 0
+	if one {
+		colour = 1
+	}
+	if err := s.b.exec(ctx, repairPipeline(s.b.c, s.b.pending(s.round), colour, s.round+1)); err != nil {
+		return fmt.Errorf("beam: repair %d: %w", s.solves, err)
+	}
+	s.b.rs.Pipelines++
+	s.round++
+	// Not logged: repairs happen, and how many values move, by the hitting set's
+	// values and answers; the summary (private) counts them (docs/FORMATS.md).
+	return nil
+}
+
+// Finish runs the finish pipeline on the candidates of the solve v names.
+func (s *cluster) Finish(ctx context.Context, v bfs.Verdict) (float64, error) {
+	round := s.round
+	if v.First {
+		round = s.first
+	}
+	fd, err := s.b.finish(ctx, s.b.pending(round), round, v.Check, v.Tol)
+	if err != nil {
+		return 0, err
+	}
+	s.b.fd = fd
+	return fd.MaxMove, nil
+}
+
+// pending names the shards' pending files of round.
+func (b *backend) pending(round int) []string {
+	files := make([]string, b.l.Shards())
+	for sh := range files {
+		files[sh] = pendingFile(b.c.Staging, round, sh)
+	}
+	return files
+}
+
 // rounds runs rounds pipelines from round until no offer is pending (the fixed
 // point: doc.go invariant 4), and returns the last round and its report.
-func (b *backend) rounds(ctx context.Context, pending func(int) []string, round, per int) (int, roundsReport, error) {
+func (b *backend) rounds(ctx context.Context, round, per int) (int, roundsReport, error) {
 	rs := b.rs
 	for {
-		if err := b.exec(ctx, roundsPipeline(b.c, b.stageOffers(), pending(round), round, per)); err != nil {
+		if err := b.exec(ctx, roundsPipeline(b.c, b.stageOffers(), b.pending(round), round, per)); err != nil {
 			return 0, roundsReport{}, fmt.Errorf("beam: rounds %d-%d: %w", round+1, round+per, err)
 		}
 		rs.Pipelines++

@@ -3,11 +3,12 @@
 // Graphs", Torkamani et al., arXiv:2310.20486): propagation (propagate.go), the
 // paper's Algorithm 1 one source at a time (persource.go), block-centric rounds
 // (rounds.go, and the per-shard kernel the Beam runner calls), Solve with its
-// feasibility decision and repair (solve.go, feasibility.go), and the one-vertex
-// query of the paper's Algorithm 2 (query.go). The graph is package graph's, the
-// bound functions package dp's, and the checks before and after (hitting set, DP
-// audit) package check's. docs/DESIGN.md states the mathematics and why the engines
-// are correct; comments cite it as "docs/DESIGN.md §N".
+// feasibility decision and repair (solve.go, feasibility.go; the repair loop itself,
+// Repair.Run over a Solver, in repair.go, run by Solve and by the Beam backend alike),
+// and the one-vertex query of the paper's Algorithm 2 (query.go). The graph is
+// package graph's, the bound functions package dp's, and the checks before and after
+// (hitting set, DP audit) package check's. docs/DESIGN.md states the mathematics and
+// why the engines are correct; comments cite it as "docs/DESIGN.md §N".
 //
 // Invariants (numbered as before the split: 1, the CSR, is now graph invariant 1):
 //

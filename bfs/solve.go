@@ -70,10 +70,6 @@ func NewInstance(g *graph.Graph, answer []bool, hit []int32, ptrue []float64, pa
 	return &Instance{G: g, Answer: answer, Hit: hit, PTrue: ptrue, Pair: pair, cuts: &cutCache{}, relabel: &relabelCache{}}, nil
 }
 
-// MaxRepairs bounds Solve's rounds of within-tolerance repair. Each round makes one
-// pass exactly consistent; two or three suffice in practice.
-const MaxRepairs = 8
-
 // Solve runs both passes (in parallel: they are independent), decides feasibility
 // with Tolerance, and assembles the mechanism: p_true(w) = g_answer(w)(w) (the paper's
 // main theorem, docs/DESIGN.md §3.2).
@@ -84,64 +80,89 @@ func Solve(ctx context.Context, in *Instance, eng Engine, limit int) (*Solution,
 	return SolveRepair(ctx, in, eng, limit, DefaultRepair)
 }
 
-// Repair is Solve's repair policy: at most Max rounds of within-tolerance repair,
-// the result accepted when Kept says so (else the input is rejected with the first
-// solve's violations at tolerance 0). One policy for every backend: a cluster runner
-// that re-solves on its shards applies the same one (package pipeline passes it to
-// each backend). Only tests change it, to reach what lies behind it (a refused
-// repair; a kept one that is not consistent, which the audit must catch).
-type Repair struct {
-	Max  int
-	Kept func(above bool, maxMove float64) bool
-}
-
-// DefaultRepair is the policy of docs/DESIGN.md §8.2: MaxRepairs rounds, RepairKept.
-var DefaultRepair = Repair{Max: MaxRepairs, Kept: RepairKept}
-
-// SolveRepair is Solve with the repair policy rp.
+// SolveRepair is Solve with the repair policy rp: its loop (Repair.Run) over the
+// engine on this machine.
 func SolveRepair(ctx context.Context, in *Instance, eng Engine, limit int, rp Repair) (*Solution, error) {
-	f, err := passes(ctx, in, eng)
+	s := &local{given: in, eng: eng, limit: limit, in: in}
+	out, err := rp.Run(ctx, s)
 	if err != nil {
 		return nil, err
 	}
-	sol := &Solution{Instance: in, Relaxations: f[0].Scans + f[1].Scans}
-	sol.Violations, sol.Infeasible = violations(in, f, limit, Tolerance)
-	if sol.Infeasible == 0 {
-		first, consistent := f, false
-		for sol.Repairs < rp.Max {
-			next := repair(sol.Instance, f)
-			if consistent = next == nil; consistent {
-				break
-			}
-			if f, err = passes(ctx, next, eng); err != nil {
-				return nil, err
-			}
-			sol.Instance, sol.Relaxations = next, sol.Relaxations+f[0].Scans+f[1].Scans
-			sol.Repairs++
-		}
-		// The promise of docs/DESIGN.md §8.2: the written hitting-set values are exactly
-		// consistent and each within Tolerance of the given one. When no such values
-		// were found, the input is rejected like any conflict, listing the pairs above
-		// their bounds at all.
-		if !consistent {
-			consistent = repair(sol.Instance, f) == nil // after the last allowed round
-		}
-		if !rp.Kept(!consistent, sol.MaxMove()) {
-			sol.Violations, sol.Infeasible = violations(in, first, limit, 0)
-			sol.RepairFailed = true
-			sol.Instance, f = in, first
+	return &Solution{Mechanism: assemble(s.in, s.f), Instance: s.in, Repairs: out.Repairs, RepairFailed: out.Refused,
+		Violations: s.violations, Infeasible: s.infeasible, Relaxations: s.relaxations}, nil
+}
+
+// local is Repair.Run's Solver on this machine: a solve is both passes of eng over
+// the instance, a repair a copy of it with new values.
+type local struct {
+	given *Instance
+	eng   Engine
+	limit int // violations listed
+
+	in          *Instance // the values solved last: given, then each repair's
+	f, first    [2]*Field // the last solve's fields and the first's
+	solves      int
+	relaxations int64       // every solve's
+	violations  []Violation // Finish's
+	infeasible  int
+}
+
+func (s *local) Solve(ctx context.Context) (Excess, error) {
+	f, err := passes(ctx, s.in, s.eng)
+	if err != nil {
+		return Excess{}, err
+	}
+	if s.solves == 0 {
+		s.first = f
+	}
+	s.solves++
+	s.f, s.relaxations = f, s.relaxations+f[0].Scans+f[1].Scans
+	var x Excess
+	for ci, one := range []bool{false, true} {
+		c := NewPass(s.in.Pair, one)
+		for i, h := range s.in.Hit {
+			x.Add(c, s.in.POne(i), f[ci].Value[h])
 		}
 	}
-	sol.Mechanism = assemble(sol.Instance, f)
-	return sol, nil
+	return x, nil
+}
+
+// Repair copies the instance with pass one's values above their bounds replaced by
+// the bounds.
+func (s *local) Repair(_ context.Context, one bool) error {
+	c, ci := NewPass(s.in.Pair, one), 0
+	if one {
+		ci = 1
+	}
+	pone := make([]float64, len(s.in.Hit))
+	for i, h := range s.in.Hit {
+		pone[i], _ = c.Repaired(s.in.POne(i), s.f[ci].Value[h])
+	}
+	out := *s.in
+	out.pone = pone
+	s.in = &out
+	return nil
+}
+
+func (s *local) Finish(_ context.Context, v Verdict) (float64, error) {
+	if v.First {
+		s.in, s.f = s.given, s.first
+	}
+	s.violations, s.infeasible = nil, 0
+	if v.Check {
+		s.violations, s.infeasible = violations(s.in, s.f, s.limit, v.Tol)
+	}
+	return s.in.maxMove(), nil
 }
 
 // MaxMove is the largest distance between a solved hitting-set value and the given
 // one, in p_one.
-func (s *Solution) MaxMove() float64 {
+func (s *Solution) MaxMove() float64 { return s.Instance.maxMove() }
+
+func (in *Instance) maxMove() float64 {
 	m := 0.0
-	for i := range s.Instance.Hit {
-		m = max(m, math.Abs(s.Instance.POne(i)-s.Instance.givenPOne(i)))
+	for i := range in.Hit {
+		m = max(m, math.Abs(in.POne(i)-in.givenPOne(i)))
 	}
 	return m
 }
@@ -178,39 +199,6 @@ func passes(ctx context.Context, in *Instance, eng Engine) ([2]*Field, error) {
 		})
 	}
 	return f, grp.Wait()
-}
-
-// repair returns in with pass 1's excesses moved onto their bounds (p_one lowered),
-// or, when pass 1 has none, pass 0's (p_one raised); nil when both passes are
-// exactly consistent. One pass at a time: repairing both at once can swap two
-// conflicting values instead of reconciling them (ε = δ = 0). Replacing values by the
-// fixed point's own values leaves that pass's fixed point unchanged, so the pass
-// repaired is exactly consistent afterwards.
-func repair(in *Instance, f [2]*Field) *Instance {
-	for _, one := range []bool{true, false} {
-		c, ci := NewPass(in.Pair, one), 0
-		if one {
-			ci = 1
-		}
-		var pone []float64
-		for i, h := range in.Hit {
-			if v, ok := c.Repaired(in.POne(i), f[ci].Value[h]); ok {
-				if pone == nil {
-					pone = make([]float64, len(in.Hit))
-					for j := range pone {
-						pone[j] = in.POne(j)
-					}
-				}
-				pone[i] = v
-			}
-		}
-		if pone != nil {
-			out := *in
-			out.pone = pone
-			return &out
-		}
-	}
-	return nil
 }
 
 // assemble lays out the mechanism of solved (the input or its repair), vertex by
