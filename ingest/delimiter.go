@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // CSV files are comma-separated unless the context says otherwise (WithDelimiter:
@@ -78,15 +80,20 @@ func headerHint(path string, header []string, comma rune) string {
 }
 
 // missingColumn is the error of a column name absent from a table whose columns
-// are present: it names, as Near, a column spelled the same but for case.
+// are present: it names, as Near, a column spelled the same but for case, else one
+// a typo away (words.Nearest, as flags and config keys are).
 func missingColumn(file, name string, present []string) *InputError {
 	e := columnError(file, ErrMissingColumn, name, msgMissingColumn(present))
 	for _, p := range present {
 		if strings.EqualFold(p, name) {
 			e.Near = p
 			e.Hint = fmt.Sprintf("did you mean %q? (column names are case-sensitive)", p)
-			break
+			return e
 		}
+	}
+	if near, ok := words.Nearest(name, present); ok {
+		e.Near = near
+		e.Hint = fmt.Sprintf("did you mean %s?", words.Quote(near))
 	}
 	return e
 }

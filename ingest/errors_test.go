@@ -104,6 +104,11 @@ func TestInputErrorsCSV(t *testing.T) {
 			want: InputError{File: "$D/v.csv", Row: -1, Column: "id", Msg: "missing (columns present: ID, answer)",
 				Near: "ID", Hint: `did you mean "ID"? (column names are case-sensitive)`},
 			text: `$D/v.csv: column "id": missing (columns present: ID, answer); did you mean "ID"? (column names are case-sensitive)`},
+		// A typo: the column a letter away is named, as flags and config keys are.
+		{name: "column name a typo away", read: "v", file: "v.csv", files: map[string]string{"v.csv": "id,anwser\n1,1\n"},
+			want: InputError{File: "$D/v.csv", Row: -1, Column: "answer", Msg: "missing (columns present: id, anwser)",
+				Near: "anwser", Hint: `did you mean anwser?`},
+			text: `$D/v.csv: column "answer": missing (columns present: id, anwser); did you mean anwser?`},
 		// A header read as one field that holds a semicolon: the delimiter is named.
 		{name: "semicolon-separated", read: "v", file: "v.csv", files: map[string]string{"v.csv": "id;answer\n1;1\n"},
 			want: InputError{File: "$D/v.csv", Row: -1, Column: "id", Msg: "missing (columns present: id;answer)",
