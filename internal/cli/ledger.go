@@ -276,7 +276,7 @@ func plainHashes(l *ledger.Ledger) bool {
 func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
 	asJSON := fs.Bool("json", false, "print as JSON")
 	id := fs.String("id", "", "only the dataset `ID`: its account and its releases")
-	list := fs.Int("list", 0, "how many datasets to list in text (`N`; 0: all)")
+	list := fs.Int("list", 20, "how many datasets to list in text, the most spent first (`N`; 0: all; --json and --id list all)")
 	return func(_ context.Context, file string, e *env) error {
 		if *list < 0 {
 			return &usageError{fmt.Sprintf("--list must be ≥ 0, got %d", *list)}
@@ -326,7 +326,9 @@ func showText(v *shown, w io.Writer, l *ledger.Ledger, list int) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	moreLine(w, int64(len(v.Datasets)), shownN)
+	if n := len(v.Datasets) - shownN; n > 0 {
+		fmt.Fprintf(w, "    … and %d more (--list 0 lists all, --id X one)\n", n)
+	}
 	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Releases)), "release", "releases"))
 	for _, r := range v.Releases {
 		which := "audit " + r.Audit

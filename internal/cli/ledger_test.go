@@ -648,3 +648,40 @@ func TestReleaseSameFileUnderLock(t *testing.T) {
 		t.Errorf("the ledger changed")
 	}
 }
+
+// ledger show lists the 20 most spent datasets by default in text, saying how many
+// more there are and how to see them; --list 0 lists all, --json all.
+func TestLedgerShowListsTheMostSpent(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "100")
+	ids := make([]string, 25)
+	var b strings.Builder
+	b.WriteString("id,p_one\n")
+	for i := range ids {
+		ids[i] = fmt.Sprintf("d%02d", i)
+		fmt.Fprintf(&b, "%s,0.5\n", ids[i])
+	}
+	mech := filepath.Join(dir, "m.csv")
+	write(t, mech, b.String())
+	auditAlone(t, led, mech, "--epsilon", "1", "--delta", "0")
+	args := []string{"release", "-quiet", "--mechanism", mech, "--out", filepath.Join(dir, "r.csv"), "--ledger", led}
+	for _, id := range ids {
+		args = append(args, "--id", id)
+	}
+	mustRun(t, 0, args...)
+	stdout, _ := mustRun(t, 0, "ledger", "show", led)
+	if got := strings.Count(stdout, "\n  \"d") + strings.Count(stdout, "\n  d"); got != 20 || !strings.Contains(stdout, "… and 5 more (--list 0 lists all, --id X one)") {
+		t.Errorf("default show lists %d datasets:\n%s", got, stdout)
+	}
+	stdout, _ = mustRun(t, 0, "ledger", "show", led, "--list", "0")
+	if got := strings.Count(stdout, "\n  d"); got != 25 || strings.Contains(stdout, "more (--list") {
+		t.Errorf("--list 0 lists %d datasets", got)
+	}
+	stdout, _ = mustRun(t, 0, "ledger", "show", led, "--json")
+	var v shown
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil || len(v.Datasets) != 25 {
+		t.Errorf("--json: %v, %d datasets", err, len(v.Datasets))
+	}
+}
