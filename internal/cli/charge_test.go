@@ -231,3 +231,24 @@ func TestNonPrivateRunRecordedNotPrivate(t *testing.T) {
 		}
 	}
 }
+
+// --quiet means nothing on stderr but errors: a run that warns (a mechanism written
+// with --allow-non-private) prints no WARN line with it, unless --log-level asks.
+func TestQuietSilencesWarnings(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	v, _, h := pathGraph(t, dir, "", 1, 1, 0, 0)
+	e := filepath.Join(dir, "header-only.csv")
+	write(t, e, "src,dst\n")
+	args := []string{"run", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-allow-non-private"}
+	_, stderr := mustRun(t, 0, append(args, "-out", filepath.Join(dir, "m1.csv"))...)
+	if !strings.Contains(stderr, "WARN") {
+		t.Fatalf("the run does not warn, so the test proves nothing:\n%s", stderr)
+	}
+	if _, stderr := mustRun(t, 0, append(args, "-out", filepath.Join(dir, "m2.csv"), "-quiet")...); stderr != "" {
+		t.Errorf("--quiet printed:\n%s", stderr)
+	}
+	if _, stderr := mustRun(t, 0, append(args, "-out", filepath.Join(dir, "m3.csv"), "-quiet", "-log-level", "warn")...); !strings.Contains(stderr, "WARN") {
+		t.Errorf("--quiet --log-level warn printed no warning:\n%s", stderr)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"flag"
 	"io"
 	"log/slog"
 	"strings"
@@ -75,12 +76,15 @@ func jsonRecords(w io.Writer) *slog.Logger {
 }
 
 // logFlags are --log-format and --log-level, the same in every command.
-type logFlags struct{ format, level string }
+type logFlags struct {
+	format, level string
+	fs            *flag.FlagSet
+}
 
-func addLogFlags(fs interface {
-	StringVar(p *string, name, value, usage string)
-}) *logFlags {
-	l := &logFlags{}
+// addLogFlags defines --log-format and --log-level on fs. A command's --quiet, when
+// given without --log-level, also quiets the log to its errors (apply).
+func addLogFlags(fs *flag.FlagSet) *logFlags {
+	l := &logFlags{fs: fs}
 	fs.StringVar(&l.format, "log-format", "text", "`FORMAT` of the log lines on stderr: text, or json (then every line on stderr is a JSON record)")
 	fs.StringVar(&l.level, "log-level", "warn", "`LEVEL`: debug, info, warn or error")
 	return l
@@ -88,7 +92,11 @@ func addLogFlags(fs interface {
 
 // apply configures the command's logger (main.go: newLogger).
 func (l *logFlags) apply(e *env, command string) error {
-	log, err := newLogger(e.logw, l.format, l.level)
+	level := l.level
+	if q := l.fs.Lookup("quiet"); q != nil && q.Value.String() == "true" && !flagSet(l.fs, "log-level") {
+		level = "error" // --quiet: nothing on stderr but errors, warnings included
+	}
+	log, err := newLogger(e.logw, l.format, level)
 	if err != nil {
 		return err
 	}

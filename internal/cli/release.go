@@ -53,7 +53,7 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	jf.setUsage("out", "output `FILE`: .parquet, .arrow/.feather or .csv (columns id, released)")
 	fs.Var((*tableFlag)(&o.job.IDsFile), "ids", "`TABLE` of the ids to release (.parquet or .csv file, folder or glob; repeatable; an id column)")
 	fs.Var(&ids, "id", "an `ID` to release (repeatable)")
-	fs.BoolVar(&o.quiet, "quiet", false, "no summary line on stderr")
+	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	fs.BoolVar(&o.json, "json", false, jsonUsage+" instead of the summary on stderr (never the answers drawn)")
 	fs.BoolVar(&o.job.DryRun, "dry-run", false, dryRunUsage+": nothing drawn, no ledger line")
 	o.logs = addLogFlags(fs)

@@ -50,7 +50,7 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 		fs.Lookup("runner").DefValue = prog.DefaultRunner
 	}
 	o.logs = addLogFlags(fs)
-	fs.BoolVar(&o.quiet, "quiet", false, "no human summary on stderr")
+	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors: no summary, no warnings (with --log-format json, the run summary record still comes)")
 	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage)
 	fs.BoolVar(&o.json, "json", false, jsonUsage+": the run summary, as --summary writes it, instead of the summary on stderr")
 	var beamFlags []string
