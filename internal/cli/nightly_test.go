@@ -90,9 +90,13 @@ func TestEmptyEdgesCalledOut(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "WARNING: "+want) {
 		t.Errorf("--allow-non-private: exit %d, want 0 with the warning %q:\n%s", code, want, stderr)
 	}
-	_, _, stderr = graphdp(t, run("m2.csv", "--allow-non-private", "--quiet")...)
+	// --quiet: nothing but errors; --log-level warn brings the warning back.
+	if _, _, stderr = graphdp(t, run("m2.csv", "--allow-non-private", "--quiet")...); stderr != "" {
+		t.Errorf("--quiet printed:\n%s", stderr)
+	}
+	_, _, stderr = graphdp(t, run("m4.csv", "--allow-non-private", "--quiet", "--log-level", "warn")...)
 	if !strings.Contains(stderr, want) {
-		t.Errorf("--quiet hides the warning %q:\n%s", want, stderr)
+		t.Errorf("--quiet --log-level warn hides the warning %q:\n%s", want, stderr)
 	}
 	code, _, stderr = graphdp(t, "run", "--quiet", "--config", p("job.yaml"), "--out", p("m3.csv"))
 	if code != 3 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "3 of 3 datasets are answered deterministically") {
