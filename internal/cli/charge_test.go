@@ -252,3 +252,17 @@ func TestQuietSilencesWarnings(t *testing.T) {
 		t.Errorf("--quiet --log-level warn printed no warning:\n%s", stderr)
 	}
 }
+
+// report --html says on stderr that it wrote the page, and that the page is private.
+func TestReportSaysItWroteThePage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	v, e, h := pathGraph(t, dir, "", 1, 1, 0, 0)
+	mech := filepath.Join(dir, "m.parquet")
+	mustRun(t, 0, "run", "-quiet", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", mech)
+	page := filepath.Join(dir, "r.html")
+	_, stderr := mustRun(t, 0, "report", "--mechanism", mech, "--vertices", v, "--edges", e, "--html", page)
+	if want := "graphdp report: wrote " + page + " (private: it draws every dataset's answer; mode 0600)\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+}

@@ -33,7 +33,7 @@ var jobFlagTable = []jobFlag{
 	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *pipeline.Job) any { return &j.Summary }},
 	{"ledger", "ledger", "privacy ledger `FILE` (made by graphdp ledger init): record the mechanism there once its exact audit passed, so that graphdp release can draw from it", func(j *pipeline.Job) any { return &j.Ledger }},
 	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless --gdp-mu, --privacy-profile or --tradeoff states another framework)", func(j *pipeline.Job) any { return &j.Epsilon }},
-	{"delta", "delta", "privacy parameter `δ` in [0, 1)", func(j *pipeline.Job) any { return &j.Delta }},
+	{"delta", "delta", "privacy parameter `δ` in [0, 1); 0 when not given (pure ε-DP)", func(j *pipeline.Job) any { return &j.Delta }},
 	{"gdp-mu", "gdp_mu", "μ-Gaussian DP instead of (ε,δ): `μ` in [0, 100]", func(j *pipeline.Job) any { return &j.GDPMu }},
 	{"privacy-profile", "privacy_profile", "a privacy profile instead of (ε,δ): `FILE` (.csv or .parquet) with columns epsilon, delta, one (ε,δ) pair per row, all of which must hold", func(j *pipeline.Job) any { return &j.PrivacyProfile }},
 	{"tradeoff", "tradeoff", "f-DP for a trade-off curve instead of (ε,δ): `FILE` (.csv or .parquet) with columns alpha, beta, the points of a convex piecewise-linear curve from alpha 0 to 1", func(j *pipeline.Job) any { return &j.Tradeoff }},

@@ -107,6 +107,7 @@ func runReport(ctx context.Context, o *reportOptions, e *env) error {
 		if err := out.Commit(ctx); err != nil {
 			return err
 		}
+		fmt.Fprintf(e.stderr, "graphdp report: wrote %s (private: it draws every dataset's answer; mode 0600)\n", o.html)
 	}
 	if !r.Audit.Passed {
 		// No count on stderr (shareable, docs/FORMATS.md): the report has it.
