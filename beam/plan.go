@@ -63,7 +63,7 @@ func plan(ctx context.Context, specs [3]string, cols ingest.Columns) (*planned, 
 		if err := t.CheckVertexColumns(c[0], c[1]); err != nil {
 			return err
 		}
-		intIDs, pl.answerType = c[0].IntIDs(), c[1].Type()
+		intIDs, pl.answerType = c[0].IntIDs(), c[1].AnswerType()
 		return nil
 	}, func(s ingest.CSVShape) {
 		intIDs, words = intIDs && s.IntIDs, words || s.WordAnswers

@@ -109,10 +109,10 @@ func (m *MechanismTable) optionalParquet(t *Table, idc *Column, hasAnswer, hasDi
 		if err != nil {
 			return nil, err
 		}
-		if !ac.isInt() && ac.phys != parquet.Types.Boolean {
-			return nil, columnError(m.File, ErrColumnType, ac.name, "answer must be a boolean or an integer 0/1 column, not "+ac.typeName)
+		if err := t.checkBoolColumn(ac, "answer"); err != nil {
+			return nil, err
 		}
-		m.Answer, m.AnswerType = make([]bool, n), ac.typ
+		m.Answer, m.AnswerType = make([]bool, n), ac.AnswerType()
 		loaders = append(loaders, t.answerLoader(ac, copyAt(m.Answer)))
 	}
 	if hasDist {
@@ -141,8 +141,8 @@ func (m *MechanismTable) optionalParquet(t *Table, idc *Column, hasAnswer, hasDi
 		if err != nil {
 			return nil, err
 		}
-		if !hc.isInt() && hc.phys != parquet.Types.Boolean {
-			return nil, columnError(m.File, ErrColumnType, hc.name, m.cols.InHit+" must be a boolean or an integer 0/1 column, not "+hc.typeName)
+		if err := t.checkBoolColumn(hc, m.cols.InHit); err != nil {
+			return nil, err
 		}
 		m.InHit = make([]bool, n)
 		loaders = append(loaders, t.answerLoader(hc, func(row int64, vals []bool) { copy(m.InHit[row:], vals) }))

@@ -201,7 +201,7 @@ func TestReadMechanismTableErrors(t *testing.T) {
 		{name: "answer 2", csv: "id,answer,p_one\n1,2,0.5\n",
 			text: `$D/m.csv: row 1, column "answer": value 2: answer must be 0, 1, true or false`},
 		{name: "float answer", pq: []pqCol{okID, {"answer", f64, `[1,0,1,0,1]`}, {"p_one", f64, `[0.5,0.5,0.5,0.5,0.5]`}},
-			text: `$D/m.parquet: column "answer": answer must be a boolean or an integer 0/1 column, not float64`},
+			text: `$D/m.parquet: column "answer": answer must be a boolean, an integer 0/1 or a string 0/1/true/false column, not float64`},
 		{name: "negative distance", pq: []pqCol{okID, {"p_one", f64, `[0.5,0.5,0.5,0.5,0.5]`}, {"binding_distance", i32, `[0,null,1,-2,1]`}},
 			text: `$D/m.parquet: row 4, column "binding_distance": value -2: binding distance must be a non-negative integer`},
 		{name: "distance not an integer", csv: "id,p_one,binding_distance\n1,0.5,1.5\n",

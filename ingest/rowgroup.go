@@ -26,7 +26,8 @@ func (c *Column) Name() string { return c.name }
 // IntIDs reports whether c holds integer ids (else string ids; see CheckVertexColumns).
 func (c *Column) IntIDs() bool { return c.isInt() }
 
-// Type is the column's type as Vertices.AnswerType records it; nil if unsupported.
+// Type is the column's Arrow type; nil if unsupported (an answer column's, as
+// Vertices records it, is AnswerType).
 func (c *Column) Type() arrow.DataType { return c.typ }
 
 // CheckVertexColumns is ReadVertices' check of the id and answer columns and of
@@ -35,10 +36,29 @@ func (t *Table) CheckVertexColumns(id, answer *Column) error {
 	if !id.isInt() && !id.isBytes() {
 		return columnError(t.path, ErrColumnType, id.name, "ids must be integers or strings, not "+id.typeName)
 	}
-	if !answer.isInt() && answer.phys != parquet.Types.Boolean {
-		return columnError(t.path, ErrColumnType, answer.name, "answer must be a boolean or an integer 0/1 column, not "+answer.typeName)
+	if err := t.checkBoolColumn(answer, "answer"); err != nil {
+		return err
 	}
 	return checkCount(t.path, t.numRows(), "vertices")
+}
+
+// checkBoolColumn is the one check of a Parquet column holding yes/no values (an
+// answer, in_hitting_set): boolean, integer 0/1, or text 0/1/true/false as a CSV
+// field (parseAnswer), which answerLoader reads.
+func (t *Table) checkBoolColumn(c *Column, what string) error {
+	if !c.isInt() && !c.isBytes() && c.phys != parquet.Types.Boolean {
+		return columnError(t.path, ErrColumnType, c.name, what+" must be a boolean, an integer 0/1 or a string 0/1/true/false column, not "+c.typeName)
+	}
+	return nil
+}
+
+// AnswerType is the type Vertices.AnswerType records for an answer column c: its
+// own, but Boolean for text (true/false, as a CSV file's words).
+func (c *Column) AnswerType() arrow.DataType {
+	if c.isBytes() {
+		return arrow.FixedWidthTypes.Boolean
+	}
+	return c.typ
 }
 
 // CheckRefColumn is the readers' check that an id column of another table can

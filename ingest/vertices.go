@@ -120,7 +120,7 @@ func readVerticesParquet(ctx context.Context, path string, cols Columns, opts []
 		return nil, err
 	}
 	n := t.numRows()
-	v := &Vertices{File: path, Answer: make([]bool, n), AnswerType: ac.typ}
+	v := &Vertices{File: path, Answer: make([]bool, n), AnswerType: ac.AnswerType()}
 	if idc.isInt() {
 		v.IDType, v.IDs.Int = arrow.PrimitiveTypes.Int64, make([]int64, n)
 	} else {
@@ -148,9 +148,27 @@ func copyAt[T any](dst []T) func(row int64, vals []T) {
 	return func(row int64, vals []T) { copy(dst[row:], vals) }
 }
 
-// answerLoader reads a boolean or 0/1 integer column, handing each batch's valid
-// prefix to keep with the file row of its first value.
+// answerLoader reads a boolean, 0/1 integer or 0/1/true/false text column
+// (checkBoolColumn), handing each batch's valid prefix to keep with the file row of
+// its first value. Text is read by the CSV fields' rule (parseAnswer).
 func (t *Table) answerLoader(c *Column, keep func(row int64, vals []bool)) chunkLoader {
+	if c.isBytes() {
+		return func(check func() error, g int) error {
+			out := make([]bool, t.scratchLen(g))
+			return scan(t, c, g, chunk[parquet.ByteArray](false), check, func(row int64, vals []parquet.ByteArray) error {
+				for i, x := range vals {
+					a, _, ok := parseAnswer(string(x))
+					if !ok {
+						keep(row, out[:i])
+						return cellError(t.path, ErrRange, row+int64(i), c.name, string(x), msgAnswerCSV)
+					}
+					out[i] = a
+				}
+				keep(row, out[:len(vals)])
+				return nil
+			})
+		}
+	}
 	if c.phys == parquet.Types.Boolean {
 		return func(check func() error, g int) error {
 			return scan(t, c, g, chunk[bool](false), check, func(row int64, vals []bool) error {
