@@ -311,6 +311,7 @@ func readArcFile(ctx context.Context, staging string, s int, ref []byte) ([]byte
 }
 
 func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	sp, err := decodeSplit(b)
 	if err != nil {
 		return err

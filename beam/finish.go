@@ -100,6 +100,7 @@ type auditEmitFn struct {
 }
 
 func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	s, tok, err := readPending(ctx, path)
 	if err != nil {
 		return err
@@ -182,6 +183,7 @@ type finding struct {
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool, _ func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	st, cut, nbr, err := f.collect(ctx, s, elems)
 	if err != nil {
 		return err

@@ -314,6 +314,7 @@ type settleFileFn struct {
 }
 
 func (f *settleFileFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	raw, err := readBlob(ctx, path)
 	if err != nil {
 		return err
@@ -349,6 +350,7 @@ type settleFn struct {
 }
 
 func (f *settleFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool, emit func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	var b []byte
 	tok, in, err := gather(ctx, f.C.Staging, s, func() ([]byte, bool) { return b, vals(&b) })
 	if err != nil {
@@ -365,6 +367,7 @@ type pendingFn struct {
 }
 
 func (f *pendingFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool, _ func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	var msgs [][]byte
 	var tok *token
 	var offers int64
@@ -449,6 +452,7 @@ type repairFn struct {
 }
 
 func (f *repairFn) ProcessElement(ctx context.Context, path string, _ func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	s, tok, err := readPending(ctx, path)
 	if err != nil {
 		return err

@@ -176,7 +176,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 		}
 		model = &pipeline.MemoryModel{Memory: m, BudgetBytes: max(budget, 0), BudgetSource: source}
 	}
-	c := Conf{Staging: staging, Tables: pl.tables, Cols: cols, Delimiter: job.Delimiter,
+	c := Conf{Staging: staging, Tables: pl.tables, Cols: cols, Delimiter: job.Delimiter, Store: job.Store(),
 		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List}
 	pair, err := job.Pair(ctx)
 	if err != nil {

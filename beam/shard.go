@@ -57,6 +57,7 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 type shardFn struct{ C Conf }
 
 func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool, _ func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	l := f.C.layout()
 	lo, hi := l.Range(int32(s))
 	n := int(hi - lo)
