@@ -34,6 +34,10 @@ type Conf struct {
 	ShardSize int32
 	Buckets   int
 	Broadcast bool // the broadcast join (broadcast.go)
+	// StageArcs lets the broadcast build stage its arc blocks (Options.StageArcs),
+	// StageOffers sends the rounds' offers through staging (Options.StageOffers),
+	// NoCache turns the worker cache off (Options.NoWorkerCache; cache.go).
+	StageArcs, StageOffers, NoCache bool
 	List      int
 	Epsilon   float64
 	Delta     float64

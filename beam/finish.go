@@ -105,7 +105,7 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 	if err != nil {
 		return err
 	}
-	st, err := loadState(ctx, f.C.Staging, s, tok)
+	st, err := loadState(ctx, &f.C, s, tok)
 	if err != nil {
 		return err
 	}
@@ -256,7 +256,7 @@ func (f *finishFn) collect(ctx context.Context, s int, elems func(*[]byte) bool)
 			if err != nil {
 				return nil, nil, neighbours{}, err
 			}
-			if st, err = loadState(ctx, f.C.Staging, s, tok); err != nil {
+			if st, err = loadState(ctx, &f.C, s, tok); err != nil {
 				return nil, nil, neighbours{}, err
 			}
 		case tagNeighbor:
