@@ -34,10 +34,6 @@ type Conf struct {
 	ShardSize int32
 	Buckets   int
 	Broadcast bool // the broadcast join (broadcast.go)
-	// StageArcs lets the broadcast build stage its arc blocks (Options.StageArcs),
-	// StageOffers sends the rounds' offers through staging (Options.StageOffers),
-	// NoCache turns the worker cache off (Options.NoWorkerCache; cache.go).
-	StageArcs, StageOffers, NoCache bool
 	List      int
 	Epsilon   float64
 	Delta     float64
@@ -49,6 +45,10 @@ type Conf struct {
 	// Audit: the finish audits with AuditEpsilon and AuditDelta (pipeline.Policy).
 	Audit                    bool
 	AuditEpsilon, AuditDelta float64
+	// StageArcs lets the broadcast build stage its arc blocks (Options.StageArcs),
+	// StageOffers sends the rounds' offers through staging (Options.StageOffers),
+	// NoCache turns the worker cache off (Options.NoWorkerCache; cache.go).
+	StageArcs, StageOffers, NoCache bool
 }
 
 func (c *Conf) layout() graph.Layout { return graph.Layout{N: c.N, Size: c.ShardSize} }
