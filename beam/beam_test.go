@@ -282,33 +282,35 @@ var joins = [2]int{0, -1}
 // the same rejection, on generated graphs: structured and random, feasible and
 // infeasible, hitting sets and sets that miss boundary edges.
 func TestBeamMatchesLocal(t *testing.T) {
+	t.Parallel()
 	count := 48
 	if testing.Short() {
 		count = 12
 	}
-	kinds := matchesLocal(t, rand.New(rand.NewPCG(17, 4)), count)
+	kinds := matchesLocal(t, rand.New(rand.NewPCG(17, 4)), count, Options{})
 	if !testing.Short() && (kinds["ok"] < 10 || kinds["infeasible"] < 3 || kinds["not-hitting-set"] < 3) {
 		t.Fatalf("too few of some outcome: %v", kinds)
 	}
 }
 
-// The same with the worker cache off: every round reads its shard's block and its
-// candidates (a full file and the chain of deltas after it) from staging, as a worker
-// that did not settle the shard in the round before must.
+// The same with the worker cache off (beam.no_worker_cache): every round reads its
+// shard's block and its candidates (a full file and the chain of deltas after it)
+// from staging, as a worker that did not settle the shard in the round before must.
 func TestBeamFromStagingMatchesLocal(t *testing.T) {
-	workerCache = false
-	defer func() { workerCache = true }()
+	t.Parallel()
 	count := 24
 	if testing.Short() {
 		count = 6
 	}
-	kinds := matchesLocal(t, rand.New(rand.NewPCG(23, 5)), count)
+	kinds := matchesLocal(t, rand.New(rand.NewPCG(23, 5)), count, Options{NoWorkerCache: true})
 	if !testing.Short() && kinds["ok"] < 5 {
 		t.Fatalf("too few feasible runs: %v", kinds)
 	}
 }
 
-func matchesLocal(t *testing.T, r *rand.Rand, count int) map[string]int {
+// matchesLocal runs count generated jobs both ways, with base's Arcs and
+// NoWorkerCache, and offers staged and shuffled (beam.offers) in turn.
+func matchesLocal(t *testing.T, r *rand.Rand, count int, base Options) map[string]int {
 	t.Helper()
 	params := [][2]float64{{math.Ln2, 0}, {0.5, 1e-6}, {1, 0.1}, {3, 0.01}, {0.1, 0}, {0, 0.05}}
 	kinds := map[string]int{}
@@ -318,12 +320,12 @@ func matchesLocal(t *testing.T, r *rand.Rand, count int) map[string]int {
 		g := gen(r, fam, 2+r.IntN(60), pr[0], pr[1])
 		dir := t.TempDir()
 		job := g.write(t, dir, int64(1+r.IntN(16)))
-		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4), BroadcastVertices: joins[k%2]}
-		// Offers through staging (Prism's way) and through the shuffle (a cluster's).
-		shuffleOffers = k%4 >= 2
-		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v shuffled offers %v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts, shuffleOffers)
+		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4), BroadcastVertices: joins[k%2],
+			Arcs: base.Arcs, NoWorkerCache: base.NoWorkerCache}
+		// Offers through staging (Prism's default) and through the shuffle (a cluster's).
+		opts.Offers = [2]string{beamopt.Staged, beamopt.Shuffled}[k%4/2]
+		name := fmt.Sprintf("#%d %s n=%d ε=%v δ=%v str=%v %+v", k, fam, g.n, pr[0], pr[1], g.strIDs, opts)
 		local, beam, lerr, berr := both(t, job, pr[0], pr[1], opts)
-		shuffleOffers = false
 		sameOutcome(t, name, local, beam, lerr, berr)
 		var re *pipeline.RejectError
 		switch {

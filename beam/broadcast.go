@@ -271,18 +271,18 @@ func (f *edgeSplitsFn) ProcessElement(_ context.Context, _ int, _ func(*[]byte) 
 // edgesFn reads one row group of the edges and resolves both ends against the whole
 // index: an unknown src id is the first join's error, an unknown dst id (of a row
 // whose src is known) the second join's; the arcs go to their shards shuffled,
-// without flags (the shards read them from the index), or, when there are at most
-// maxArcFiles row groups times shards,
+// without flags (the shards read them from the index), or, when the job stages arcs
+// (Conf.StageArcs) and there are at most maxArcFiles row groups times shards,
 // through staging (arcFile): the shard is sent the split's number, and reads the
 // block where the split wrote it. A runner then does not hold the graph's arcs in
 // its shuffle (Prism copies each shuffled byte several times, in one process).
 type edgesFn struct{ C Conf }
 
 // maxArcFiles bounds the files the edges' reads write to staging (one per row group
-// and shard with arcs): beyond it, the arc blocks are shuffled (a staging file per
-// element is no cheaper than the shuffle on a cluster's object store). A variable
-// for the test of the shuffled blocks only.
-var maxArcFiles int64 = 1 << 12
+// and shard with arcs) when the job stages arcs (Conf.StageArcs): beyond it, the
+// arc blocks are shuffled (a staging file per element is no cheaper than a
+// shuffle).
+const maxArcFiles = 1 << 12
 
 func arcFile(staging string, g, s int) string {
 	// Two levels, as every staging file: removeStaging lists <staging>/*/*.
@@ -311,6 +311,7 @@ func readArcFile(ctx context.Context, staging string, s int, ref []byte) ([]byte
 }
 
 func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	sp, err := decodeSplit(b)
 	if err != nil {
 		return err
@@ -342,7 +343,7 @@ func (f *edgesFn) ProcessElement(ctx context.Context, _ int, b []byte, toShard f
 	}
 	emit := toShard
 	var werr error
-	if int64(edges.units())*int64(f.C.layout().Shards()) <= maxArcFiles {
+	if f.C.StageArcs && int64(edges.units())*int64(f.C.layout().Shards()) <= maxArcFiles {
 		emit = func(s int, b []byte) {
 			if werr == nil {
 				if werr = writeBlob(ctx, arcFile(f.C.Staging, sp.U, s), b); werr == nil {

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"testing"
+
+	"github.com/graphdp/graphdp/beam/beamopt"
 )
 
 // TestWholeIndex: the broadcast index resolves every id as the joins' idIndex does
@@ -92,17 +94,17 @@ func TestWholeIndex(t *testing.T) {
 	}
 }
 
-// With the broadcast index, the arc blocks are staged up to maxArcFiles files (the
-// equivalence tests' graphs) and shuffled beyond it: the shuffled blocks, which
-// carry no flags either, give the single-machine run's output too.
+// With the broadcast index, the arc blocks are staged up to maxArcFiles files on
+// Prism (beam.arcs' default there; the equivalence tests' graphs) and shuffled with
+// beam.arcs: shuffled (a cluster's default) or beyond that bound: the shuffled
+// blocks, which carry no flags either, give the single-machine run's output too.
 func TestBroadcastShuffledArcsMatchLocal(t *testing.T) {
-	maxArcFiles = 0
-	defer func() { maxArcFiles = 1 << 12 }()
+	t.Parallel()
 	count := 8
 	if testing.Short() {
 		count = 4
 	}
-	kinds := matchesLocal(t, rand.New(rand.NewPCG(31, 7)), count)
+	kinds := matchesLocal(t, rand.New(rand.NewPCG(31, 7)), count, Options{Arcs: beamopt.Shuffled})
 	if kinds["ok"] < 1 {
 		t.Fatalf("no feasible run: %v", kinds)
 	}

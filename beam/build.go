@@ -9,6 +9,7 @@ import (
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/objstore"
 )
 
 // The build stage (one Beam pipeline): read every row group of the three inputs, map
@@ -24,6 +25,10 @@ type Conf struct {
 	Tables    [3]table // vertices, edges, hitting set (plan.go)
 	Cols      ingest.Columns
 	Delimiter string // the job's, for .csv files (pipeline.Job.Delimiter)
+	// Store is how the job reaches s3:// and gs:// (pipeline.Job.Store: its
+	// s3_endpoint): a worker is given the job, not the launcher's flags or
+	// environment, and opens every object through it (Conf.context).
+	Store     objstore.Config
 	StrIDs    bool
 	N         int32
 	ShardSize int32
@@ -40,6 +45,10 @@ type Conf struct {
 	// Audit: the finish audits with AuditEpsilon and AuditDelta (pipeline.Policy).
 	Audit                    bool
 	AuditEpsilon, AuditDelta float64
+	// StageArcs lets the broadcast build stage its arc blocks (Options.StageArcs),
+	// StageOffers sends the rounds' offers through staging (Options.StageOffers),
+	// NoCache turns the worker cache off (Options.NoWorkerCache; cache.go).
+	StageArcs, StageOffers, NoCache bool
 }
 
 func (c *Conf) layout() graph.Layout { return graph.Layout{N: c.N, Size: c.ShardSize} }
@@ -82,8 +91,11 @@ func (c *Conf) auditPair() (dp.Pair, error) {
 // vertexFile is the vertices' name in messages (ingest's Vertices.File).
 func (c *Conf) vertexFile() string { return c.Tables[fileVertices].Parts.Name() }
 
-// csv is ctx with the job's CSV delimiter, for ingest's CSV readers.
-func (c *Conf) csv(ctx context.Context) context.Context {
+// context is ctx with the job's object stores (objstore.WithConfig) and its CSV
+// delimiter (for ingest's CSV readers), as pipeline.Job.Context makes the launcher's:
+// every DoFn runs in it.
+func (c *Conf) context(ctx context.Context) context.Context {
+	ctx = objstore.WithConfig(ctx, c.Store)
 	if c.Delimiter == "" {
 		return ctx
 	}
@@ -114,6 +126,7 @@ func decodeSplit(b []byte) (split, error) {
 type readFn struct{ C Conf }
 
 func (f *readFn) ProcessElement(ctx context.Context, b []byte, toJoin, toShard func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	sp, err := decodeSplit(b)
 	if err != nil {
 		return err
@@ -174,7 +187,7 @@ func (f *readFn) readVertices(ctx context.Context, u int, errs *errSet) (id ids,
 	i, g := tb.unit(u)
 	path, start := tb.Parts.Files[i], tb.Parts.Starts[i]
 	if tb.Parts.CSV {
-		x, a, err := ingest.ReadCSVVertices(f.C.csv(ctx), path, cols, !f.C.StrIDs)
+		x, a, err := ingest.ReadCSVVertices(ctx, path, cols, !f.C.StrIDs)
 		id = ids{Str: x.Str != nil, Int: x.Int, S: x.Str}
 		return id, a, start, addInput(errs, fileVertices, start, err, cols.ID, cols.Answer)
 	}
@@ -278,7 +291,7 @@ func (f *readFn) readHits(ctx context.Context, u int, errs *errSet) (id ids, pt 
 	i, g := tb.unit(u)
 	path, start := tb.Parts.Files[i], tb.Parts.Starts[i]
 	if tb.Parts.CSV {
-		x, p, err := ingest.ReadCSVHittingSet(f.C.csv(ctx), path, cols, !f.C.StrIDs, f.C.vertexFile())
+		x, p, err := ingest.ReadCSVHittingSet(ctx, path, cols, !f.C.StrIDs, f.C.vertexFile())
 		id = ids{Str: x.Str != nil, Int: x.Int, S: x.Str}
 		if err := addInput(errs, fileHit, start, err, cols.ID, cols.PTrue); err != nil {
 			return id, nil, start, 0, err
@@ -357,7 +370,7 @@ func readEdges(ctx context.Context, c Conf, u int, errs *errSet) (eg edgeGroup, 
 	i, g := tb.unit(u)
 	path, start := tb.Parts.Files[i], tb.Parts.Starts[i]
 	if tb.Parts.CSV {
-		x, err := ingest.ReadCSVRefs(c.csv(ctx), path, []string{cols.Src, cols.Dst}, !c.StrIDs, c.vertexFile())
+		x, err := ingest.ReadCSVRefs(ctx, path, []string{cols.Src, cols.Dst}, !c.StrIDs, c.vertexFile())
 		if err := addInput(errs, fileEdges, start, err, cols.Src, cols.Dst); err != nil {
 			return eg, err
 		}

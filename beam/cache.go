@@ -30,12 +30,12 @@ type cachedVals struct {
 
 const blockBudget = 2 << 30
 
-func loadBlock(ctx context.Context, staging string, s int) (*block, error) {
-	path := blockFile(staging, s)
+func loadBlock(ctx context.Context, c *Conf, s int) (*block, error) {
+	path := blockFile(c.Staging, s)
 	cache.Lock()
 	b := cache.blocks[path]
 	cache.Unlock()
-	if b != nil && workerCache {
+	if b != nil && !c.NoCache {
 		return b, nil
 	}
 	raw, err := readBlob(ctx, path)
@@ -45,15 +45,16 @@ func loadBlock(ctx context.Context, staging string, s int) (*block, error) {
 	if b, err = decodeBlock(raw); err != nil {
 		return nil, fmt.Errorf("beam: %s: %w", path, err)
 	}
-	keepBlock(path, b)
+	keepBlock(c, path, b)
 	return b, nil
 }
 
-// keepBlock puts the block stored at path in the worker cache.
-func keepBlock(path string, b *block) {
+// keepBlock puts the block stored at path in the worker cache, unless the job
+// turned it off (Conf.NoCache).
+func keepBlock(c *Conf, path string, b *block) {
 	cache.Lock()
 	defer cache.Unlock()
-	if _, ok := cache.blocks[path]; !ok && workerCache {
+	if _, ok := cache.blocks[path]; !ok && !c.NoCache {
 		cache.blocks[path] = b
 		cache.order = append(cache.order, path)
 		cache.bytes += b.bytes()
@@ -66,17 +67,13 @@ func keepBlock(path string, b *block) {
 	}
 }
 
-// workerCache switches the worker cache off (tests: every block and candidate file
-// is then read from staging, as on a worker that did not settle the shard before).
-var workerCache = true
-
 // takeVals returns shard s's newest candidates (tok), which the caller may modify:
 // from the cache when this worker holds that version (removing it), else from staging.
-func takeVals(ctx context.Context, staging string, s int, tok *token) (*vals, error) {
-	key := join(staging, fmt.Sprintf("shard-%06d", s))
+func takeVals(ctx context.Context, c *Conf, s int, tok *token) (*vals, error) {
+	key := join(c.Staging, fmt.Sprintf("shard-%06d", s))
 	cache.Lock()
 	cv, ok := cache.vals[key]
-	hit := workerCache && ok && cv.version == tok.version()
+	hit := !c.NoCache && ok && cv.version == tok.version()
 	if hit {
 		delete(cache.vals, key)
 	}
@@ -84,7 +81,7 @@ func takeVals(ctx context.Context, staging string, s int, tok *token) (*vals, er
 	if hit {
 		return cv.v, nil
 	}
-	return readVals(ctx, staging, s, tok)
+	return readVals(ctx, c.Staging, s, tok)
 }
 
 // readVals reads shard s's candidates from staging: the full file, then the deltas.
@@ -143,12 +140,12 @@ func (v *vals) apply(b []byte) error {
 	return d.err
 }
 
-func putVals(staging string, round, s int, v *vals) {
-	if !workerCache {
+func putVals(c *Conf, round, s int, v *vals) {
+	if c.NoCache {
 		return
 	}
 	cache.Lock()
-	cache.vals[join(staging, fmt.Sprintf("shard-%06d", s))] = cachedVals{round, v}
+	cache.vals[join(c.Staging, fmt.Sprintf("shard-%06d", s))] = cachedVals{round, v}
 	cache.Unlock()
 }
 
@@ -177,12 +174,12 @@ func dropCache(staging string) {
 
 // loadState is a whole shard with its newest candidates (tok) for the finish: block,
 // info and candidates from staging, or the block and candidates from the cache.
-func loadState(ctx context.Context, staging string, s int, tok *token) (*state, error) {
-	b, err := loadBlock(ctx, staging, s)
+func loadState(ctx context.Context, c *Conf, s int, tok *token) (*state, error) {
+	b, err := loadBlock(ctx, c, s)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := readBlob(ctx, infoFile(staging, s))
+	raw, err := readBlob(ctx, infoFile(c.Staging, s))
 	if err != nil {
 		return nil, err
 	}
@@ -190,11 +187,11 @@ func loadState(ctx context.Context, staging string, s int, tok *token) (*state, 
 	if err != nil {
 		return nil, err
 	}
-	v, err := takeVals(ctx, staging, s, tok)
+	v, err := takeVals(ctx, c, s, tok)
 	if err != nil {
 		return nil, err
 	}
-	putVals(staging, tok.version(), s, v)
+	putVals(c, tok.version(), s, v)
 	st := &state{block: b, info: in, vals: v}
 	return st, st.check()
 }

@@ -16,10 +16,13 @@
 //     summary figures, deterministic-dataset rule and the output's metadata; the
 //     backend returns each stage's figures and its own report (beamopt.Report: the
 //     summary's "beam" object and line). Its options are the job's beam: keys
-//     (beamopt.Options), read once by New.
+//     (beamopt.Options), read once by New into the Conf every DoFn carries to the
+//     workers: what to stage and whether to cache (Options.StageOffers, StageArcs,
+//     NoWorkerCache) and how to reach the stores (pipeline.Job.Store, applied by
+//     Conf.context), never a package variable or the runner's name at the point of use.
 //  1. beam holds only what is Beam: the transforms (build.go, join.go, broadcast.go,
-//     shard.go, plan.go; rounds.go, with offers.go, the offers through staging on
-//     Prism; finish.go: DoFns and the pipelines that wire
+//     shard.go, plan.go; rounds.go, with offers.go, the offers through staging;
+//     finish.go: DoFns and the pipelines that wire
 //     them; the lists a stage starts from pass a Reshuffle so a runner can split
 //     it: sinkstage.go), the
 //     coders of their elements (elements.go, blocks.go, codec.go), their registration
@@ -76,10 +79,11 @@
 //     and its elements, never on which worker ran it or how often.
 //  2. A round shuffles only offers (at most one per changed cut vertex, neighbouring
 //     shard and colour) and one token per shard to itself: never a CSR block, never a
-//     shard's candidates (BEAM.md, "Cost model"). On Prism the same offers go through
-//     staging, one file per sending and receiving shard and round, and the shuffle
-//     carries only a reference to each file (Prism holds a shuffle in this process
-//     several times over; BEAM.md, "Staged offers and returned memory on Prism").
+//     shard's candidates (BEAM.md, "Cost model"). With offers staged (beam.offers;
+//     the default on Prism) the same offers go through staging, one file per sending
+//     and receiving shard and round, and the shuffle carries only a reference to each
+//     file (Prism holds a shuffle in this process several times over; BEAM.md,
+//     "Staged offers and returned memory on Prism").
 //  3. A shard's CSR block never changes after the build (item 4 above), so a worker
 //     may keep it for the whole run; a shard's candidates are kept only under the
 //     version (round) that wrote them and are read from staging otherwise. Once the

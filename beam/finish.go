@@ -100,11 +100,12 @@ type auditEmitFn struct {
 }
 
 func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	s, tok, err := readPending(ctx, path)
 	if err != nil {
 		return err
 	}
-	st, err := loadState(ctx, f.C.Staging, s, tok)
+	st, err := loadState(ctx, &f.C, s, tok)
 	if err != nil {
 		return err
 	}
@@ -182,6 +183,7 @@ type finding struct {
 }
 
 func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool, _ func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	st, cut, nbr, err := f.collect(ctx, s, elems)
 	if err != nil {
 		return err
@@ -254,7 +256,7 @@ func (f *finishFn) collect(ctx context.Context, s int, elems func(*[]byte) bool)
 			if err != nil {
 				return nil, nil, neighbours{}, err
 			}
-			if st, err = loadState(ctx, f.C.Staging, s, tok); err != nil {
+			if st, err = loadState(ctx, &f.C, s, tok); err != nil {
 				return nil, nil, neighbours{}, err
 			}
 		case tagNeighbor:

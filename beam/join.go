@@ -14,6 +14,7 @@ import (
 type join1Fn struct{ C Conf }
 
 func (f *join1Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]byte) bool, toJoin2, toShard func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	vbs, hbs, ebs, err := collectJoin1(vals)
 	if err != nil {
 		return err
@@ -157,6 +158,7 @@ func (f *join1Fn) resolveSrc(index idIndex, ebs []*edgeBlock, errs *errSet) []*h
 type join2Fn struct{ C Conf }
 
 func (f *join2Fn) ProcessElement(ctx context.Context, bucket int, vals func(*[]byte) bool, toShard func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	var vbs []*vertexBlock
 	var halves []*halfBlock
 	var b []byte

@@ -7,9 +7,13 @@ import (
 	"slices"
 )
 
-// The rounds' offers through staging (Prism: Solve's stageOffers says why): a shard
-// writes, per round, one file per shard it offers to, and the shuffle carries a
-// reference to it (doc.go invariant 2).
+// The rounds' offers through staging (Conf.StageOffers, the job's
+// beamopt.Options.Offers; by default on Prism, which holds every shuffle in memory
+// several times over in one process, docs/BEAM.md "Memory on Prism", and whose
+// staging is a local folder; a cluster's shuffle holds a block once and spills, while
+// a file per pair of shards and round on an object store would cost more than it
+// saves): a shard writes, per round, one file per shard it offers to, and the
+// shuffle carries a reference to it (doc.go invariant 2).
 
 // offerMsg is one encoded offers block (encodeOffers) and the shard it goes to.
 type offerMsg struct {

@@ -1,15 +1,18 @@
 package beam
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/objstore"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -218,6 +221,7 @@ func (pl *planned) input(file int, fps []string) pipeline.InputFile {
 type fingerprintFn struct{ C Conf }
 
 func (f *fingerprintFn) ProcessElement(ctx context.Context, k int, _ func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	p := &f.C.Tables[k].Parts
 	sums := make([]string, len(p.Files))
 	for i, path := range p.Files {
@@ -230,8 +234,21 @@ func (f *fingerprintFn) ProcessElement(ctx context.Context, k int, _ func(int, [
 	return writeBlob(ctx, join(f.C.Staging, "fp", fmt.Sprint(k)), []byte(p.Fingerprint(sums)))
 }
 
-// fingerprint is the hex SHA-256 of the file at path, read on Beam's filesystems.
+// fingerprint is the hex SHA-256 of the file at path: a gs:// or s3:// object read
+// through internal/objstore (the job's endpoint, from ctx: Conf.context) in 1 MiB
+// ranges, anything else (and an object that cannot be read by ranges) on Beam's
+// filesystems.
 func fingerprint(ctx context.Context, path string) (string, error) {
+	if objstore.IsURL(path) {
+		f, err := objstore.Open(ctx, path)
+		if err == nil {
+			defer f.Close()
+			return ingest.Fingerprint(ctx, bufio.NewReaderSize(io.NewSectionReader(f, 0, f.Size()), 1<<20))
+		}
+		if !errors.Is(err, objstore.ErrWholeObject) {
+			return "", err
+		}
+	}
 	fs, err := filesystem.New(ctx, path)
 	if err != nil {
 		return "", err

@@ -21,10 +21,10 @@ import (
 // offers for its changed cut vertices (bfs.Stepper.Offer) to the shards they
 // neighbour. What a round shuffles is only the frontier — the offers — and one small
 // token per shard to itself (the version of its candidates, and this pipeline's
-// counts): never a CSR block, never a shard's candidates. On Prism the offers go
-// through staging instead (one file per sending and receiving shard and round,
-// sendOffers; Solve's stageOffers says why), and the shuffle carries a reference to
-// each file, a few bytes. The last round's messages
+// counts): never a CSR block, never a shard's candidates. When the job stages offers
+// (beamopt.Options.Offers; by default on Prism) they go through staging instead (one
+// file per sending and receiving shard and round, sendOffers), and the shuffle
+// carries a reference to each file, a few bytes. The last round's messages
 // are grouped once more and written to staging (pending-R), where the next pipeline
 // starts; the launcher stops when no offer is pending.
 //
@@ -37,7 +37,7 @@ import (
 //	                   when its deltas grow long)
 //	delta-R/shard-S    the candidates round R changed (the token lists the chain)
 //	pending-R/shard-S  its token and the offers it receives in round R+1
-//	offers-R/shard-T-from-S  on Prism: the offers shard S sends shard T in round R
+//	offers-R/shard-T-from-S  offers staged: the offers shard S sends shard T in round R
 //	                   (both colours' blocks); the shuffle carries a reference
 //	report-R/shard-S   per-round counts of the pipeline that ended at round R
 
@@ -150,14 +150,14 @@ func reportFile(staging string, round, s int) string {
 
 // settle is round `round` on shard s: Settle and Offer on both colours when it has
 // anything to settle, then its token to itself — all it emits (doc.go invariant 2).
-func settle(ctx context.Context, c Conf, staged bool, round, s int, tok *token, in [2][]bfs.Offers, emit func(int, []byte)) error {
+func settle(ctx context.Context, c Conf, round, s int, tok *token, in [2][]bfs.Offers, emit func(int, []byte)) error {
 	var stat roundStat
 	if tok.Own || len(in[0]) > 0 || len(in[1]) > 0 {
-		b, err := loadBlock(ctx, c.Staging, s)
+		b, err := loadBlock(ctx, &c, s)
 		if err != nil {
 			return err
 		}
-		v, err := takeVals(ctx, c.Staging, s, tok)
+		v, err := takeVals(ctx, &c, s, tok)
 		if err != nil {
 			return err
 		}
@@ -173,7 +173,7 @@ func settle(ctx context.Context, c Conf, staged bool, round, s int, tok *token, 
 			return err
 		}
 		changedBy, msgs := settleColours(pair, s, b, cut, v, tok.Own, in, &stat)
-		if err := sendOffers(ctx, c.Staging, staged, round, s, msgs, emit); err != nil {
+		if err := sendOffers(ctx, c.Staging, c.StageOffers, round, s, msgs, emit); err != nil {
 			return err
 		}
 		stat.Settled = 1
@@ -198,7 +198,7 @@ func settle(ctx context.Context, c Conf, staged bool, round, s int, tok *token, 
 			stat.Written = int64(len(raw))
 			tok.Excess = excessOf(pair, b, v)
 		}
-		putVals(c.Staging, tok.version(), s, v)
+		putVals(&c, tok.version(), s, v)
 	}
 	tok.Stats = append(tok.Stats, stat)
 	emit(s, tok.encode())
@@ -308,12 +308,12 @@ func gather(ctx context.Context, staging string, s int, next func() ([]byte, boo
 // settleFileFn is a pipeline's first round: each shard's pending file (its token and
 // the offers the previous pipeline's last round sent it) is already grouped.
 type settleFileFn struct {
-	C      Conf
-	Staged bool // offers through staging (Solve, stageOffers)
-	Round  int
+	C     Conf
+	Round int
 }
 
 func (f *settleFileFn) ProcessElement(ctx context.Context, path string, emit func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	raw, err := readBlob(ctx, path)
 	if err != nil {
 		return err
@@ -338,23 +338,23 @@ func (f *settleFileFn) ProcessElement(ctx context.Context, path string, emit fun
 	if err != nil {
 		return err
 	}
-	return settle(ctx, f.C, f.Staged, f.Round, s, tok, in, emit)
+	return settle(ctx, f.C, f.Round, s, tok, in, emit)
 }
 
 // settleFn is every further round of a pipeline, on a shard's grouped messages.
 type settleFn struct {
-	C      Conf
-	Staged bool
-	Round  int
+	C     Conf
+	Round int
 }
 
 func (f *settleFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool, emit func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	var b []byte
 	tok, in, err := gather(ctx, f.C.Staging, s, func() ([]byte, bool) { return b, vals(&b) })
 	if err != nil {
 		return err
 	}
-	return settle(ctx, f.C, f.Staged, f.Round, s, tok, in, emit)
+	return settle(ctx, f.C, f.Round, s, tok, in, emit)
 }
 
 // pendingFn ends a pipeline: a shard's messages for the next round go to its pending
@@ -365,6 +365,7 @@ type pendingFn struct {
 }
 
 func (f *pendingFn) ProcessElement(ctx context.Context, s int, vals func(*[]byte) bool, _ func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	var msgs [][]byte
 	var tok *token
 	var offers int64
@@ -424,15 +425,16 @@ func readPending(ctx context.Context, path string) (int, *token, error) {
 }
 
 // roundsPipeline runs rounds from+1 … from+k, starting from the pending files of
-// round from.
-func roundsPipeline(c Conf, staged bool, pending []string, from, k int) *sdk.Pipeline {
+// round from. Whether the offers go through staging is the job's (c.StageOffers:
+// Options.Offers); the second argument, Solve's stageOffers (solve.go), is not read.
+func roundsPipeline(c Conf, _ bool, pending []string, from, k int) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope(fmt.Sprintf("rounds %d-%d", from+1, from+k))
 	rs := s.Scope(fmt.Sprintf("round %d", from+1))
-	msgs := sdk.ParDo(rs, &settleFileFn{C: c, Staged: staged, Round: from + 1}, spread(rs, pending))
+	msgs := sdk.ParDo(rs, &settleFileFn{C: c, Round: from + 1}, spread(rs, pending))
 	for r := 2; r <= k; r++ {
 		rs := s.Scope(fmt.Sprintf("round %d", from+r))
-		msgs = sdk.ParDo(rs, &settleFn{C: c, Staged: staged, Round: from + r}, sdk.GroupByKey(rs, msgs))
+		msgs = sdk.ParDo(rs, &settleFn{C: c, Round: from + r}, sdk.GroupByKey(rs, msgs))
 	}
 	endAt(s, &pendingFn{C: c, Round: from + k}, sdk.GroupByKey(s, msgs))
 	return p
@@ -449,15 +451,16 @@ type repairFn struct {
 }
 
 func (f *repairFn) ProcessElement(ctx context.Context, path string, _ func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	s, tok, err := readPending(ctx, path)
 	if err != nil {
 		return err
 	}
-	b, err := loadBlock(ctx, f.C.Staging, s)
+	b, err := loadBlock(ctx, &f.C, s)
 	if err != nil {
 		return err
 	}
-	v, err := takeVals(ctx, f.C.Staging, s, tok)
+	v, err := takeVals(ctx, &f.C, s, tok)
 	if err != nil {
 		return err
 	}
@@ -475,7 +478,7 @@ func (f *repairFn) ProcessElement(ctx context.Context, path string, _ func(int, 
 	if err := writeBlob(ctx, valsFile(f.C.Staging, f.Round, s), v.encode()); err != nil {
 		return err
 	}
-	putVals(f.C.Staging, f.Round, s, v)
+	putVals(&f.C, f.Round, s, v)
 	return writePending(ctx, f.C.Staging, f.Round, s, &token{Full: f.Round, Own: true}, nil)
 }
 

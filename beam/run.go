@@ -176,7 +176,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 		}
 		model = &pipeline.MemoryModel{Memory: m, BudgetBytes: max(budget, 0), BudgetSource: source}
 	}
-	c := Conf{Staging: staging, Tables: pl.tables, Cols: cols, Delimiter: job.Delimiter,
+	c := Conf{Staging: staging, Tables: pl.tables, Cols: cols, Delimiter: job.Delimiter, Store: job.Store(),
 		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List}
 	pair, err := job.Pair(ctx)
 	if err != nil {
@@ -186,6 +186,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	c.ShardSize = int32(shardSize(opts, int64(c.N), pl.rows[fileEdges]))
 	c.Buckets = buckets(opts, pl.rows[fileVertices]+pl.rows[fileEdges]+pl.rows[fileHit])
 	c.Broadcast = useBroadcast(opts, pl.rows[fileVertices])
+	c.StageArcs, c.StageOffers, c.NoCache = opts.StageArcs(), opts.StageOffers(), opts.NoWorkerCache
 	b.c, b.pl, b.l = c, pl, c.layout()
 	b.log.Info("beam build", "stage", "read", "runner", opts.RunnerName(), "vertices", c.N, "shards", b.l.Shards(), "buckets", c.Buckets, "broadcast", c.Broadcast, "staging", staging)
 	err = b.exec(ctx, buildPipeline(c, pl), func() { dropIndex(staging) }) // only the build's edge reads use the index (broadcast.go)

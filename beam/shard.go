@@ -57,6 +57,7 @@ func decodeShardStats(b []byte) (*shardStats, error) {
 type shardFn struct{ C Conf }
 
 func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte) bool, _ func(int, []byte)) error {
+	ctx = f.C.context(ctx)
 	l := f.C.layout()
 	lo, hi := l.Range(int32(s))
 	n := int(hi - lo)
@@ -97,7 +98,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	if err := writeBlob(ctx, join(f.C.Staging, "stats", fmt.Sprintf("shard-%06d", s)), stats.encode()); err != nil {
 		return err
 	}
-	return st.writeRound0(ctx, f.C.Staging, s)
+	return st.writeRound0(ctx, &f.C, s)
 }
 
 // collect reads shard s's grouped elements: the vertices' ids and answers go into
@@ -269,7 +270,8 @@ func (st *state) checkEdges(lo, hi int32, isHit []bool, cut *bfs.Cut, ff foreign
 // writeRound0 stages round 0 of shard s: the graph and the vertices' info once, the
 // candidates None, and a token that seeds the hitting set in round 1. A worker that
 // keeps its cache between stages settles round 1 without reading them back.
-func (st *state) writeRound0(ctx context.Context, staging string, s int) error {
+func (st *state) writeRound0(ctx context.Context, c *Conf, s int) error {
+	staging := c.Staging
 	for _, w := range []struct {
 		path string
 		b    []byte
@@ -278,7 +280,7 @@ func (st *state) writeRound0(ctx context.Context, staging string, s int) error {
 			return err
 		}
 	}
-	keepBlock(blockFile(staging, s), st.block)
-	putVals(staging, 0, s, st.vals)
+	keepBlock(c, blockFile(staging, s), st.block)
+	putVals(c, 0, s, st.vals)
 	return writePending(ctx, staging, 0, s, &token{Own: true}, nil)
 }

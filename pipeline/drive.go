@@ -39,8 +39,10 @@ func Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary,
 
 // Drive runs a validated job on backend b under the policy p (package Drive uses
 // the default repair); tests reach a refused repair and the audit's internal error
-// through it, on every backend.
+// through it, on every backend. Every stage runs in the job's Context (its stores
+// and delimiter), whoever calls.
 func (p Policy) Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary, error) {
+	ctx = job.Context(ctx)
 	defer b.Close()
 	out := sink.NewPrivateOutputs() // the mechanism and the summary: docs/FORMATS.md
 	defer out.Abort()

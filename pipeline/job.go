@@ -62,7 +62,8 @@ type Job struct {
 	// (provenance.go); "" falls back to $GRAPHDP_PROVENANCE_KEY_FILE.
 	ProvenanceKey string `yaml:"provenance_key"`
 	// S3Endpoint points s3:// paths at an S3-compatible store (a URL); "" is
-	// AWS_ENDPOINT_URL's, else AWS itself (internal/objstore).
+	// AWS_ENDPOINT_URL's, else AWS itself (objstore.Config, carried by Context and,
+	// on Beam, to the workers).
 	S3Endpoint string `yaml:"s3_endpoint"`
 
 	// Progress, if set, is a terminal on which long phases draw a status line;
@@ -227,10 +228,12 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	return probs
 }
 
-// Context is ctx with the job's CSV delimiter (ingest.WithDelimiter), for the
-// readers of its inputs; ctx itself when the job gives none (or a bad one, which
-// Problems reports).
+// Context is ctx with the job's object stores (objstore.WithConfig: its
+// s3_endpoint) and its CSV delimiter (ingest.WithDelimiter, when it gives a good
+// one; Problems reports a bad one), for the readers of its inputs and the writers of
+// its outputs: every command runs its work in it.
 func (j *Job) Context(ctx context.Context) context.Context {
+	ctx = objstore.WithConfig(ctx, j.Store())
 	if j.Delimiter == "" {
 		return ctx
 	}
@@ -240,6 +243,10 @@ func (j *Job) Context(ctx context.Context) context.Context {
 	}
 	return ingest.WithDelimiter(ctx, r)
 }
+
+// Store is how the job reaches s3:// and gs:// (its s3_endpoint), as its Context
+// carries it; the Beam backend hands it to its workers.
+func (j *Job) Store() objstore.Config { return objstore.Config{S3Endpoint: j.S3Endpoint} }
 
 // Files lists every file the job reads and writes by config key, for files.Check:
 // the tables (each source of one: a file, a folder or a glob), the privacy profile

@@ -44,6 +44,42 @@ type Options struct {
 	// some worker reports progress, as a Go duration ("10m"); "" = the beam
 	// package's default.
 	WorkerTimeout string `yaml:"worker_timeout"`
+	// Offers is how a round's offers reach the shards they are for (docs/BEAM.md,
+	// "Staged or shuffled"): Staged (one staging file per sending and receiving
+	// shard and round, the shuffle carrying a reference to it) or Shuffled (in the
+	// runner's shuffle). "" is the default rule: staged when the runner is prism
+	// (in this process or a job server: Prism holds every shuffle in memory, and
+	// its staging is a local folder), shuffled on every other runner.
+	Offers string `yaml:"offers"`
+	// Arcs is how the broadcast build's arc blocks reach their shards: Staged (one
+	// staging file per edge row group and shard, while there are at most 4096 of
+	// them; beyond, shuffled) or Shuffled. "" is the same default rule as Offers.
+	Arcs string `yaml:"arcs"`
+	// NoWorkerCache makes every worker read each block and candidate file from
+	// staging, as a worker that never held the shard does, instead of keeping them
+	// between stages (the default).
+	NoWorkerCache bool `yaml:"no_worker_cache"`
+}
+
+// Staged and Shuffled are the values of Offers and Arcs.
+const (
+	Staged   = "staged"
+	Shuffled = "shuffled"
+)
+
+// StageOffers is whether the rounds' offers go through staging: Offers, else its
+// default rule (staged on prism, shuffled elsewhere).
+func (o Options) StageOffers() bool { return o.staged(o.Offers) }
+
+// StageArcs is whether the broadcast build may stage its arc blocks: Arcs, else
+// the same default rule.
+func (o Options) StageArcs() bool { return o.staged(o.Arcs) }
+
+func (o Options) staged(v string) bool {
+	if v == "" {
+		return o.RunnerName() == "prism"
+	}
+	return v == Staged
 }
 
 // Timeout parses WorkerTimeout (0 when it is not given).
@@ -84,6 +120,11 @@ func (o Options) Problems(used bool) []string {
 	}
 	if o.BroadcastVertices < -1 || o.BroadcastVertices > math.MaxInt32 {
 		add("beam.broadcast_vertices: must be in [-1, %d] (0 means the default, -1 never), got %d", math.MaxInt32, o.BroadcastVertices)
+	}
+	for _, x := range []struct{ name, v string }{{"beam.offers", o.Offers}, {"beam.arcs", o.Arcs}} {
+		if x.v != "" && x.v != Staged && x.v != Shuffled {
+			add("%s: %q is not %s or %s (absent: %s on prism, %s on other runners)", x.name, x.v, Staged, Shuffled, Staged, Shuffled)
+		}
 	}
 	if o.ShardSize > 0 && o.Shards > 0 {
 		add("beam.shard_size and beam.shards: give one of them, not both")

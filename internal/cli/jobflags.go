@@ -183,9 +183,6 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 		}
 	})
 	jf.job = job
-	if job.S3Endpoint != "" {
-		objstore.SetS3Endpoint(job.S3Endpoint)
-	}
 	return job, source, unknown, nil
 }
 

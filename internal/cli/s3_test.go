@@ -77,12 +77,13 @@ func TestRunOnS3SameBytes(t *testing.T) {
 	}
 
 	// --s3-endpoint wins over AWS_ENDPOINT_URL (here a port nothing listens on).
+	// The flag is the job's (objstore.Config in its context), not the process's:
+	// the runs after it are back on the environment's endpoint.
 	t.Setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1")
-	objstore.ResetClients()
-	t.Cleanup(func() { objstore.SetS3Endpoint("") })
 	if code, msg := reviewMain(append(args, "--out", "s3://warehouse/out/again.csv", "--s3-endpoint", srv.URL)...); code != 0 {
 		t.Fatalf("run with --s3-endpoint: exit %d: %s", code, msg)
 	}
+	t.Setenv("AWS_ENDPOINT_URL", srv.URL)
 	if got, _ := getObject(t, "s3://warehouse/out/again.csv"); got != string(want) {
 		t.Error("run with --s3-endpoint: the mechanism differs")
 	}

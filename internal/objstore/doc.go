@@ -25,8 +25,14 @@
 //     AbortIncompleteMultipartUpload covers keys never written again).
 //  4. Credentials come from each cloud's standard chain: for S3 the AWS SDK's
 //     (environment, shared config and credentials files, SSO, instance and container
-//     roles), with SetS3Endpoint or AWS_ENDPOINT_URL(_S3) for S3-compatible stores;
-//     for GCS application-default credentials, else anonymous access.
+//     roles); for GCS application-default credentials, else anonymous access.
+//  5. Where the stores are is the job's, never the process's: a Config (its
+//     S3Endpoint, the job's s3_endpoint) travels in the context of each Open, List
+//     and Create (WithConfig; pipeline.Job.Context makes it, and the Beam backend
+//     hands it to its workers with the pipeline), and a client is made and kept per
+//     scheme and Config, so two jobs in one process reach their own stores. A Config
+//     that gives no S3 endpoint takes the environment's (AWS_ENDPOINT_URL_S3, else
+//     AWS_ENDPOINT_URL; Config.Resolved), else AWS itself.
 //
 // It knows nothing of graphdp's tables: it moves bytes.
 package objstore

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 )
@@ -34,8 +33,9 @@ type Writer interface {
 	Abort()
 }
 
-// A Driver makes a Store's client from the environment (credentials, endpoint).
-type Driver func(context.Context) (Store, error)
+// A Driver makes a Store's client from c (Config.Resolved: the job's endpoint, else
+// the environment's) and the environment's credentials.
+type Driver func(ctx context.Context, c Config) (Store, error)
 
 // Register makes scheme:// URLs ("s3", "gs") use driver. The package that imports
 // the cloud SDKs (internal/objstore/clouds) calls it from its init, so a binary has
@@ -160,46 +160,23 @@ func (u *Upload) Commit(ctx context.Context) error {
 // Abort discards the upload; the object under the name, if any, is untouched.
 func (u *Upload) Abort() { u.up.Abort() }
 
-// s3Endpoint is the S3 service endpoint SetS3Endpoint gave ("" for AWS's own).
-var s3Endpoint struct {
-	sync.Mutex
-	url string
-}
-
-// SetS3Endpoint points s3:// at an S3-compatible service (a URL such as
-// http://localhost:9000), overriding AWS_ENDPOINT_URL; call it before the first
-// s3:// access.
-func SetS3Endpoint(url string) {
-	s3Endpoint.Lock()
-	s3Endpoint.url = url
-	s3Endpoint.Unlock()
-}
-
-// S3Endpoint is the endpoint s3:// uses: SetS3Endpoint's, else the environment's
-// (AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL); "" for AWS itself.
-func S3Endpoint() string {
-	s3Endpoint.Lock()
-	defer s3Endpoint.Unlock()
-	if s3Endpoint.url != "" {
-		return s3Endpoint.url
-	}
-	if e := os.Getenv("AWS_ENDPOINT_URL_S3"); e != "" {
-		return e
-	}
-	return os.Getenv("AWS_ENDPOINT_URL")
-}
-
 // stores holds the drivers by URL scheme (Register), each client made on first use
-// and kept for the process (a client holds its credentials and connections).
+// for a scheme and a Config and kept for the process (a client holds its
+// credentials and connections).
 var stores = &storeCache{}
 
 type storeCache struct {
 	mu       sync.Mutex
 	newStore map[string]Driver
-	made     map[string]Store
+	made     map[madeKey]Store
 }
 
-// get returns the store for url's scheme.
+type madeKey struct {
+	scheme string
+	conf   Config
+}
+
+// get returns the store for url's scheme and ctx's Config (WithConfig).
 func (c *storeCache) get(ctx context.Context, url string) (Store, error) {
 	if !IsURL(url) {
 		return nil, fmt.Errorf("%s: not an s3:// or gs:// URL", url)
@@ -211,23 +188,24 @@ func (c *storeCache) get(ctx context.Context, url string) (Store, error) {
 	if !known {
 		return nil, fmt.Errorf("%s: %w", url, ErrNotLinked)
 	}
-	if s, ok := c.made[scheme]; ok {
+	key := madeKey{scheme, ConfigFrom(ctx).Resolved()}
+	if s, ok := c.made[key]; ok {
 		return s, nil
 	}
 	// The client outlives this call: its credentials must not end with ctx.
-	s, err := mk(context.WithoutCancel(ctx))
+	s, err := mk(context.WithoutCancel(ctx), key.conf)
 	if err != nil {
 		return nil, err
 	}
 	if c.made == nil {
-		c.made = map[string]Store{}
+		c.made = map[madeKey]Store{}
 	}
-	c.made[scheme] = s
+	c.made[key] = s
 	return s, nil
 }
 
 // ResetClients drops the clients made so far: the next access makes new ones from
-// the environment as it is then (tests that point it at a server).
+// the environment as it is then (tests that change its credentials).
 func ResetClients() {
 	stores.mu.Lock()
 	stores.made = nil

@@ -23,7 +23,7 @@ type gcsStore struct{ c *storage.Client }
 // newGCSStore makes a client with application default credentials, else
 // unauthenticated (public buckets), as Beam's GCS filesystem does; the client
 // honours STORAGE_EMULATOR_HOST.
-func newGCSStore(ctx context.Context) (objstore.Store, error) {
+func newGCSStore(ctx context.Context, _ objstore.Config) (objstore.Store, error) {
 	c, err := storage.NewClient(ctx, option.WithScopes(storage.ScopeReadWrite))
 	if err != nil {
 		if c, err = storage.NewClient(ctx, option.WithoutAuthentication()); err != nil {

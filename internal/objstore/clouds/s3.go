@@ -22,10 +22,11 @@ import (
 type s3Store struct{ c *s3.Client }
 
 // newS3Store makes a client from AWS's default configuration sources (environment,
-// shared files, instance role). An endpoint (SetS3Endpoint, AWS_ENDPOINT_URL_S3,
-// AWS_ENDPOINT_URL) points it at an S3-compatible service, addressed path-style
-// (http://host/bucket/key), which they all serve.
-func newS3Store(ctx context.Context) (objstore.Store, error) {
+// shared files, instance role). The job's endpoint (objstore.Config.S3Endpoint,
+// resolved: else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL) points it at an
+// S3-compatible service, addressed path-style (http://host/bucket/key), which they
+// all serve.
+func newS3Store(ctx context.Context, c objstore.Config) (objstore.Store, error) {
 	cfg, err := config.LoadDefaultConfig(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("s3: cannot load the AWS configuration: %w", err)
@@ -33,7 +34,7 @@ func newS3Store(ctx context.Context) (objstore.Store, error) {
 	if cfg.Region == "" {
 		cfg.Region = "us-east-1" // S3-compatible stores mostly ignore it; AWS redirects
 	}
-	ep := objstore.S3Endpoint()
+	ep := c.S3Endpoint
 	return s3Store{s3.NewFromConfig(cfg, func(o *s3.Options) {
 		if ep != "" {
 			o.BaseEndpoint = aws.String(ep)
