@@ -426,8 +426,8 @@ func readPending(ctx context.Context, path string) (int, *token, error) {
 
 // roundsPipeline runs rounds from+1 … from+k, starting from the pending files of
 // round from. Whether the offers go through staging is the job's (c.StageOffers:
-// Options.Offers); the second argument, Solve's stageOffers (solve.go), is not read.
-func roundsPipeline(c Conf, _ bool, pending []string, from, k int) *sdk.Pipeline {
+// Options.Offers).
+func roundsPipeline(c Conf, pending []string, from, k int) *sdk.Pipeline {
 	p, s := sdk.NewPipelineWithRoot()
 	s = s.Scope(fmt.Sprintf("rounds %d-%d", from+1, from+k))
 	rs := s.Scope(fmt.Sprintf("round %d", from+1))

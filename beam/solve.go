@@ -119,7 +119,7 @@ func (b *backend) pending(round int) []string {
 func (b *backend) rounds(ctx context.Context, round, per int) (int, roundsReport, error) {
 	rs := b.rs
 	for {
-		if err := b.exec(ctx, roundsPipeline(b.c, b.stageOffers(), b.pending(round), round, per)); err != nil {
+		if err := b.exec(ctx, roundsPipeline(b.c, b.pending(round), round, per)); err != nil {
 			return 0, roundsReport{}, fmt.Errorf("beam: rounds %d-%d: %w", round+1, round+per, err)
 		}
 		rs.Pipelines++
@@ -146,23 +146,6 @@ func (b *backend) rounds(ctx context.Context, round, per int) (int, roundsReport
 		}
 	}
 }
-
-// stageOffers is whether a round's offers go through staging instead of the shuffle:
-// on Prism. Prism runs every stage in this process and holds a round's shuffled
-// offers about five times over (its element store, the bundle's assembled input, the
-// gRPC buffers on both sides, the decoded protobuf: docs/BEAM.md, "Memory on
-// Prism"), and its staging is a local folder; there a shard writes one file per
-// shard it offers to and shuffles only a reference to it. A cluster runner's shuffle
-// holds a block once and spills, while staging there is an object store, where
-// a file per pair of shards and round would cost more than it saves: its rounds
-// shuffle the offers (doc.go invariant 2).
-func (b *backend) stageOffers() bool {
-	return b.onPrism() && !shuffleOffers
-}
-
-// shuffleOffers makes Prism runs shuffle their offers as a cluster runner's do
-// (tests: both ways give the same bytes).
-var shuffleOffers = false
 
 // finish runs the finish pipeline on the candidates pending and gathers its findings.
 func (b *backend) finish(ctx context.Context, pending []string, round int, check bool, tol float64) (*finished, error) {
