@@ -35,7 +35,13 @@ type Options struct {
 	Objective Objective
 	// Floors are lower bounds on every dataset's p_true by answer, constraints of
 	// the same LP; floors no DP mechanism meets are refused with a *FloorError.
+	// By default an answer's floor is at least randomized response's p_true, the
+	// pair's balanced value α (RandomizedFloor): no dataset is sacrificed below it
+	// for a gain elsewhere (issue 42). Explicit lowers that default.
 	Floors Floors
+	// Explicit marks the answers whose floor the caller set: Floors[c] is then taken
+	// as it is, below α too (0: none). An answer not marked gets max(Floors[c], α).
+	Explicit [2]bool
 	// Chords is the number of chords of μ-GDP's upper bound U* in the solve, and of
 	// tangents in the certificate (lines.go; 0: DefaultChords). More chords narrow the
 	// certified gap between the inner and outer polytopes and cost a row per arc each.
@@ -134,7 +140,7 @@ func precheck(p *Problem, opt Options) (obj Objective, boundary bool, err error)
 		return "", false, fmt.Errorf("optimize: unknown objective %q", obj)
 	}
 	boundary = hasBoundary(p.G, p.Answer)
-	if f := opt.Floors; !floorsFeasible(p.Pair, boundary, f) {
+	if f := opt.floors(p.Pair); !floorsFeasible(p.Pair, boundary, f) {
 		if !(f[0] >= 0 && f[0] <= 1 && f[1] >= 0 && f[1] <= 1) {
 			return "", false, fmt.Errorf("optimize: floors %v outside [0, 1]", f)
 		}
@@ -236,7 +242,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 // the boundary edge boundary) and the result it fills: floors, hitting set (opt's,
 // or a minimum boundary cover), total weight and randomized response's utility.
 func prepare(ctx context.Context, p *Problem, opt Options, obj Objective, boundary bool) (*Problem, *Result, error) {
-	floors := opt.Floors
+	floors := opt.floors(p.Pair)
 	r := &Result{Objective: obj, Alpha: p.Pair.Balanced()}
 	if obj == Worst {
 		t, up := worstFloor(p.Pair, boundary, floors)

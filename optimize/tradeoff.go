@@ -31,6 +31,10 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) 
 	if obj == Worst {
 		obj = Balanced
 	}
+	// The floors Optimize met (the default raised to α where not Explicit); each
+	// point's are those raised to its t, passed as they are.
+	asked := opt.floors(p.Pair)
+	opt.Floors, opt.Explicit = asked, [2]bool{true, true}
 	tmax, _ := worstFloor(p.Pair, hasBoundary(p.G, p.Answer), opt.Floors)
 	lo := 0.5
 	if tmax < lo {

@@ -43,6 +43,9 @@ type OptimizeJob struct {
 	// lower bounds on p_true by answer (docs/OPTIMIZE.md, "Objectives" and "Floors").
 	Objective optimize.Objective
 	Floors    optimize.Floors
+	// Explicit marks the answers whose floor the user set (optimize.Options.Explicit):
+	// the others are at least randomized response's α.
+	Explicit [2]bool
 	// Chords is the number of chords (and tangents) of μ-GDP's upper bound
 	// (optimize.Options.Chords; 0: optimize.DefaultChords).
 	Chords int
@@ -80,7 +83,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	}
 	t0 := time.Now()
 	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Objective: objectiveOr(oj.Objective), Floors: oj.Floors, Chords: oj.Chords}
+		Hit: hit, Objective: objectiveOr(oj.Objective), Floors: oj.Floors, Explicit: oj.Explicit, Chords: oj.Chords}
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err
@@ -176,6 +179,10 @@ func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *opt
 		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
 		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve}
 	s.Framework, s.Privacy, s.Lines = string(x.Pair.Framework()), x.Pair.String(), res.Lines
+	s.RandomizedFloor, s.FloorWarnings = optimize.RandomizedFloor(x.Pair), floorWarnings(oj)
+	for _, w := range s.FloorWarnings {
+		log.Warn(w, "stage", "optimize") // the parameters only: shareable
+	}
 	if x.Pair.Framework() == dp.GaussianDP && res.Lines > 0 {
 		s.Chords = max(oj.Chords, 0)
 		if s.Chords == 0 {
@@ -194,6 +201,18 @@ func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *opt
 	}
 
 	return s, nil
+}
+
+// floorWarnings warns of the floors the user set below ½ (Explicit): they let a
+// dataset's answer be wrong more often than right, below randomized response's α.
+func floorWarnings(oj OptimizeJob) []string {
+	var out []string
+	for c, name := range []string{"answer-0", "answer-1"} {
+		if f := oj.Floors[c]; oj.Explicit[c] && f < 0.5 {
+			out = append(out, fmt.Sprintf("the %s floor on p_true is %v, below ½ (and below randomized response's α, the default): a dataset's answer may be wrong more often than right", name, f))
+		}
+	}
+	return out
 }
 
 // planOptimize is optimize's dry run once the inputs and weights are read: the
@@ -217,13 +236,15 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, weigh
 	// The solver's own checks (the objective, floors some DP mechanism meets) as
 	// Optimize makes them, without solving.
 	prob := &optimize.Problem{G: x.Graph, Answer: vs.Answer, Weight: weight, Pair: x.Pair}
-	total, err := optimize.Precheck(prob, optimize.Options{Objective: obj, Floors: oj.Floors})
+	po := optimize.Options{Objective: obj, Floors: oj.Floors, Explicit: oj.Explicit}
+	total, err := optimize.Precheck(prob, po)
 	if err != nil {
 		return nil, err
 	}
+	floors := po.FloorsFor(x.Pair)
 	m := x.Memory
-	s := &OptimizeSummary{Version: version.Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
-		Objective: string(obj), Floors: Floors{oj.Floors[0], oj.Floors[1]}, Weights: from, BoundaryEdges: bc.BoundaryEdges, HittingSet: size, HittingSetIs: kind, TotalWeight: total,
+	s := &OptimizeSummary{RandomizedFloor: optimize.RandomizedFloor(x.Pair), FloorWarnings: floorWarnings(oj), Version: version.Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
+		Objective: string(obj), Floors: Floors{floors[0], floors[1]}, Weights: from, BoundaryEdges: bc.BoundaryEdges, HittingSet: size, HittingSetIs: kind, TotalWeight: total,
 		TargetGap: oj.Gap, Alpha: x.Pair.Balanced(), Out: oj.Out, MechanismOut: oj.MechanismOut, DryRun: true, Memory: &m}
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap

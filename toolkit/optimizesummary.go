@@ -42,6 +42,11 @@ type OptimizeSummary struct {
 	// Floors are the lower bounds on p_true met (answer_0, answer_1; 0: none), for
 	// worst raised to its floor.
 	Floors Floors `json:"min_accuracy"`
+	// RandomizedFloor is randomized response's p_true, the pair's balanced α: the
+	// floor of every answer whose floor the user did not set (optimize.RandomizedFloor).
+	RandomizedFloor float64 `json:"randomized_response_floor"`
+	// FloorWarnings warn of floors the user set below ½ (the parameters only).
+	FloorWarnings []string `json:"floor_warnings,omitempty"`
 	// Worst is worst's certificate: the floor met and the bound no DP mechanism reaches.
 	Worst *optimize.WorstCase `json:"worst,omitempty"`
 
@@ -154,6 +159,13 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 	}
 	if floors != nil {
 		fmt.Fprintf(w, "  floors met: %s\n", strings.Join(floors, ", "))
+	}
+	// The smallest p_true any dataset can have (the floors, parameters only); the
+	// mechanism's own smallest is computed from the answers: classes.min_p_true.
+	fmt.Fprintf(w, "  per-dataset minimum p_true: ≥ %.10g (randomized response's α = %.10g is the default floor; --min-accuracy lowers it)\n",
+		min(s.Floors.Answer0, s.Floors.Answer1), s.RandomizedFloor)
+	for _, fw := range s.FloorWarnings {
+		fmt.Fprintf(w, "  WARNING: %s\n", fw)
 	}
 	if !s.Converged {
 		fmt.Fprintf(w, "  WARNING: NOT within the target gap %.3g (time or iteration limit)\n", s.TargetGap)

@@ -42,9 +42,13 @@ ALL (ε,δ)-DP mechanisms (--objective):
                       a boundary edge exists), then the balanced utility
   accuracy            the expected accuracy Σ w(v)·p_true(v) as weighted: with a
                       rare answer its optimum can be a constant answer
---min-accuracy t (and per answer --min-accuracy-1, --min-accuracy-0) makes every
-dataset's p_true ≥ t a constraint; floors no DP mechanism meets are refused (exit
-3) with the largest that are met. Weights w ≥ 0: a column (--weight-column,
+By default no dataset gets less than under randomized response: every p_true is
+at least the framework's randomized-response value α ((e^ε+δ)/(e^ε+1) for (ε,δ),
+Φ(μ/2) for μ-GDP, the balanced value of a profile or curve), which is always met.
+--min-accuracy t (and per answer --min-accuracy-1, --min-accuracy-0) sets the floor
+instead: every dataset's p_true ≥ t is a constraint, and a t below α lowers the
+default (--min-accuracy 0: none; a floor below 0.5 is warned about). Floors no DP
+mechanism meets are refused (exit 3) with the largest that are met. Weights w ≥ 0: a column (--weight-column,
 default weight) of --weights FILE (id, weight; datasets not listed weigh 0), else of
 the vertices file, else every dataset weighs 1. To count false positives and false
 negatives differently, use --objective accuracy and weigh the datasets by answer
@@ -76,9 +80,9 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	fs.IntVar(&o.workers, "workers", 0, "`N` cores to use (0: all)")
 	fs.BoolVar(&oj.AllBoundary, "all-boundary", false, "optimise the values of every boundary dataset, not of a minimum cover")
 	fs.StringVar(&o.objective, "objective", string(optimize.DefaultObjective), "utility `NAME` to maximise: balanced (each answer weighs the same), worst (the smallest p_true) or accuracy (Σ w·p_true as weighted)")
-	fs.Var((*numberFlag)(&o.floor[2]), "min-accuracy", "every dataset's p_true must be at least `P` (a constraint; 0: none)")
-	fs.Var((*numberFlag)(&o.floor[1]), "min-accuracy-1", "every answer-1 dataset's p_true (the sensitivity's floor, per dataset) must be at least `P`")
-	fs.Var((*numberFlag)(&o.floor[0]), "min-accuracy-0", "every answer-0 dataset's p_true (the specificity's floor, per dataset) must be at least `P`")
+	fs.Var((*numberFlag)(&o.floor[2]), "min-accuracy", "every dataset's p_true must be at least `P` (a constraint; default: randomized response's α; 0: none)")
+	fs.Var((*numberFlag)(&o.floor[1]), "min-accuracy-1", "every answer-1 dataset's p_true (the sensitivity's floor, per dataset) must be at least `P` (default: α)")
+	fs.Var((*numberFlag)(&o.floor[0]), "min-accuracy-0", "every answer-0 dataset's p_true (the specificity's floor, per dataset) must be at least `P` (default: α)")
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage+"; nothing is solved")
 	fs.BoolVar(&o.json, "json", false, jsonUsage+": the optimize summary, as --summary writes it, instead of the summary on stderr")
@@ -126,6 +130,10 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 		}
 	}
 	oj.Floors = optimize.Floors{max(o.floor[0], o.floor[2]), max(o.floor[1], o.floor[2])}
+	// A floor the user sets replaces the default (randomized response's α) on its
+	// answers, below it too; an answer whose floor is not set keeps α.
+	all := t.jf.set("min-accuracy")
+	oj.Explicit = [2]bool{all || t.jf.set("min-accuracy-0"), all || t.jf.set("min-accuracy-1")}
 	return o, t.done(source, probs)
 }
 
