@@ -22,6 +22,11 @@ type Options struct {
 	// MaxTime stops the iterations (the best mechanism found so far is still
 	// extended and certified; Result.Converged says whether Gap was reached). 0: none.
 	MaxTime time.Duration
+	// Deadline, if set, is when Optimize must have returned, with MaxTime's
+	// meaning: the iterations stop early enough for the last rounding and
+	// certification to end by then (estimated from the steps' own duration), and
+	// PDHG is not started once it has passed. TradeOff's solves share it.
+	Deadline time.Time
 	// MaxIterations bounds the PDHG steps (0: DefaultMaxIterations).
 	MaxIterations int
 	// Workers sets the parallelism of the iterations: 4·Workers vertex ranges (4 for
@@ -165,6 +170,9 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if opt.MaxIterations <= 0 {
 		opt.MaxIterations = DefaultMaxIterations
 	}
+	if opt.MaxTime > 0 && (opt.Deadline.IsZero() || start.Add(opt.MaxTime).Before(opt.Deadline)) {
+		opt.Deadline = start.Add(opt.MaxTime)
+	}
 	p, r, err := prepare(ctx, p, opt, obj, boundary)
 	if err != nil {
 		return nil, err
@@ -180,6 +188,9 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	finish := func(method string) (*Result, error) { return r.finish(p, target, method), nil }
 	if r.Upper-r.Utility <= target*r.Utility {
 		return finish("balanced")
+	}
+	if !opt.Deadline.IsZero() && !time.Now().Before(opt.Deadline) {
+		return finish("time") // no time left for PDHG: the best candidate, certified as far as it is
 	}
 	if p.Pair.Framework() == dp.EpsilonDelta && p.Pair.E() == 1 && p.Pair.Delta == 0 {
 		// ε = 0 (or so small that e^ε rounds to 1) and δ = 0: solved per component.
@@ -363,11 +374,23 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 // inner (est, the estimated relative gap) or the budget is exhausted (out),
 // reporting every check.
 func iterate(ctx context.Context, s *pdhg, opt Options, start time.Time, inner, s0 float64, r *Result, report func(Progress)) (out bool, est float64, err error) {
+	// With a deadline the clock is read every step: a step costs two CSR passes
+	// (seconds at 10^8 arcs), so checkEvery steps may be far longer than the slack
+	// allowed. The iterations stop while a check, a rounding and a certification
+	// (about finalSteps steps) still fit before it.
+	const finalSteps = 6
+	t0, n0 := time.Now(), s.iters
 	for {
 		if err := s.step(ctx); err != nil {
 			return false, 0, err
 		}
-		if s.iters%checkEvery != 0 {
+		late := false
+		if !opt.Deadline.IsZero() {
+			now := time.Now()
+			per := now.Sub(t0) / time.Duration(s.iters-n0)
+			late = !now.Add(finalSteps * per).Before(opt.Deadline)
+		}
+		if s.iters%checkEvery != 0 && !late {
 			continue
 		}
 		if err := s.check(ctx); err != nil {
@@ -386,8 +409,7 @@ func iterate(ctx context.Context, s *pdhg, opt Options, start time.Time, inner, 
 		est = min(math.Abs(s.dual-s.primal)+loss, math.Abs(s.dual-r.Utility)) / math.Abs(s.primal)
 		report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
 			PrimalResidual: s.viol, RelGap: rel, PrimalWeight: s.omega})
-		out = opt.MaxTime > 0 && time.Since(start) > opt.MaxTime ||
-			opt.MaxIterations > 0 && s.iters >= opt.MaxIterations
+		out = late || opt.MaxIterations > 0 && s.iters >= opt.MaxIterations
 		if out || est <= inner {
 			return out, est, nil
 		}

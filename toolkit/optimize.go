@@ -23,6 +23,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/memstat"
+	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/version"
 )
 
@@ -60,10 +61,12 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	job := oj.Job
 	// The graph is all optimize reads of the job's tables; the memory is checked as
 	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
+	phase(ctx, "read", time.Time{})
 	x, err := pipeline.LoadInputs(ctx, &job, pipeline.Request{Engine: "propagate"})
 	if err != nil {
 		return nil, err
 	}
+	loaded := time.Since(start)
 	vs := x.Vertices
 	n := vs.IDs.Len()
 	weight, from, err := readWeights(ctx, oj, job, vs)
@@ -82,22 +85,33 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		hit, kind = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
 	t0 := time.Now()
-	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
+	opts := optimize.Options{Gap: oj.Gap, Workers: job.Workers,
 		Hit: hit, Objective: objectiveOr(oj.Objective), Floors: oj.Floors, Explicit: oj.Explicit, Chords: oj.Chords}
+	var deadline time.Time
+	if oj.MaxTime > 0 {
+		deadline = start.Add(oj.MaxTime)
+		opts.Deadline = deadline.Add(-writeReserve(loaded, oj))
+	}
+	phase(ctx, "optimize", deadline)
+	log.Info("optimize", "stage", "optimize", "objective", string(opts.Objective), "max_time", oj.MaxTime.String())
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err
 	}
 	optSeconds := time.Since(t0).Seconds()
+	log.Info("optimized", "stage", "optimize", "seconds", optSeconds)
 	var curve []optimize.TradePoint
 	if oj.HTML != "" {
-		// The page's trade-off curve: a few more certified solves, before anything is written.
+		// The page's trade-off curve: a few more certified solves, before anything
+		// is written, within --max-time's deadline too.
 		t1 := time.Now()
+		phase(ctx, "trade-off curve", deadline)
 		if curve, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints); err != nil {
 			return nil, err
 		}
 		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "seconds", time.Since(t1).Seconds())
 	}
+	phase(ctx, "write", deadline)
 	s, err := summarise(ctx, oj, x, res, from, kind, curve, optSeconds, log)
 	if err != nil {
 		return nil, err
@@ -155,6 +169,33 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	// Shareable (docs/FORMATS.md): no row count, the hitting set's size depends on the answers.
 	log.Info("written", "stage", "write", "out", oj.Out, "mechanism_out", oj.MechanismOut, "html", oj.HTML, "summary", oj.SummaryOut)
 	return s, nil
+}
+
+// OptimizePhase is the phase optimize has started, handed to ctx's listener for it
+// (internal/progress) so that a caller can say what it is doing at any time: read,
+// optimize (optimize.Progress then names the solver's own phases), trade-off curve,
+// write. Deadline is --max-time's end, when set: a bound on what is left.
+type OptimizePhase struct {
+	Name     string
+	Deadline time.Time
+}
+
+// phase notifies the start of phase name (deadline: --max-time's end, or zero).
+func phase(ctx context.Context, name string, deadline time.Time) {
+	progress.Notify(ctx, OptimizePhase{Name: name, Deadline: deadline})
+}
+
+// writeReserve is the part of --max-time kept for what follows the solve: the
+// summary's checks and the hitting set's writing (a pass over the graph, a fifth of
+// reading it, measured) and, with --mechanism-out, run on the hitting set (reading
+// the inputs again, one propagation, writing: about 1.5 times the reading), plus a
+// fixed 0.2 s for files and the page.
+func writeReserve(loaded time.Duration, oj OptimizeJob) time.Duration {
+	f := 0.2
+	if oj.MechanismOut != "" {
+		f += 1.5
+	}
+	return 200*time.Millisecond + time.Duration(f*float64(loaded))
 }
 
 // summarise is optimize's summary of the solve res (from the weights from, the
@@ -242,10 +283,28 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, weigh
 		return nil, err
 	}
 	floors := po.FloorsFor(x.Pair)
+	po.Chords, po.MaxTime, po.Hit = oj.Chords, oj.MaxTime, nil
+	if oj.AllBoundary {
+		po.Hit = cover.BoundaryVertices(x.Graph, vs.Answer)
+	}
+	est, err := optimize.EstimateCost(ctx, prob, po)
+	if err != nil {
+		return nil, err
+	}
 	m := x.Memory
 	s := &OptimizeSummary{RandomizedFloor: optimize.RandomizedFloor(x.Pair), FloorWarnings: floorWarnings(oj), Version: version.Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
 		Objective: string(obj), Floors: Floors{floors[0], floors[1]}, Weights: from, BoundaryEdges: bc.BoundaryEdges, HittingSet: size, HittingSetIs: kind, TotalWeight: total,
-		TargetGap: oj.Gap, Alpha: x.Pair.Balanced(), Out: oj.Out, MechanismOut: oj.MechanismOut, DryRun: true, Memory: &m}
+		TargetGap: oj.Gap, Alpha: x.Pair.Balanced(), Out: oj.Out, MechanismOut: oj.MechanismOut, DryRun: true, Memory: &m, Estimate: est}
+	// The time: the read measured, again for --mechanism-out's run, and the solve's.
+	read := time.Since(start) - est.Propagation
+	again := 0.0
+	if oj.MechanismOut != "" {
+		again = 1
+	}
+	s.EstimateSeconds = new([2]float64)
+	for i, d := range []time.Duration{est.Low, est.High} {
+		s.EstimateSeconds[i] = (read.Seconds()*(1+again) + d.Seconds() + again*est.Propagation.Seconds())
+	}
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}

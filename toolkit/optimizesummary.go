@@ -94,6 +94,11 @@ type OptimizeSummary struct {
 	// Memory is the model Load checked the job against (the graph and propagate's
 	// arrays; the solver's come on top).
 	Memory *pipeline.MemoryModel `json:"memory_model,omitempty"`
+	// Estimate is a dry run's forecast of the solve (optimize.EstimateCost): the
+	// solver's memory on top of Memory's, and EstimateSeconds the whole command's
+	// wall time, low and high (reading, the solve, --mechanism-out's run).
+	Estimate        *optimize.Estimate `json:"estimate,omitempty"`
+	EstimateSeconds *[2]float64        `json:"estimate_seconds,omitempty"`
 }
 
 // Floors are the floors on p_true by answer, for the summary.

@@ -145,27 +145,71 @@ func cmdOptimize(ctx context.Context, args []string, e *env) error {
 	return o.flags.start(ctx, e, func(ctx context.Context) error { return runOptimize(ctx, o, e) }, [2]string{o.job.WeightColumn, "weight-column"})
 }
 
-// progressEvery is how often optimize prints a progress line.
-const progressEvery = 2 * time.Second
+// progressEvery is how often optimize prints a progress line: in every phase,
+// whatever the solver does between its own notifications (issue 42: at least
+// every 5 s).
+const progressEvery = 4 * time.Second
+
+// optimizeStatus is what optimize's progress lines say: the phase (toolkit's:
+// read, optimize, trade-off curve, write) and since when, the rows read (the read's
+// ETA) and --max-time's end (a bound on what is left). Shareable (docs/FORMATS.md):
+// the phases and their times, never the solver's iterates, gaps or steps, which are
+// computed from the answers.
+type optimizeStatus struct {
+	mu    sync.Mutex
+	start time.Time
+	ph    toolkit.OptimizePhase
+	since time.Time
+	rows  *progress.Counter
+}
+
+func (st *optimizeStatus) phase(p toolkit.OptimizePhase) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.ph, st.since = p, time.Now()
+}
+
+// line is the progress line at now.
+func (st *optimizeStatus) line(now time.Time) string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	name := st.ph.Name
+	if name == "" {
+		name = "starting"
+	}
+	l := fmt.Sprintf("  optimizing: %s (%.0fs)", name, now.Sub(st.start).Seconds())
+	done, total := st.rows.Done.Load(), st.rows.Total.Load()
+	switch {
+	case name == "read" && done > 0 && total >= done:
+		left := time.Duration(float64(now.Sub(st.since)) * float64(total-done) / float64(done))
+		l += fmt.Sprintf(", %d of %d rows read, about %.0fs left to read", done, total, left.Seconds())
+	case !st.ph.Deadline.IsZero():
+		l += fmt.Sprintf(", at most %.0fs left (--max-time)", max(0, st.ph.Deadline.Sub(now).Seconds()))
+	}
+	return l
+}
 
 // runOptimize executes a parsed optimize; tests call it directly.
 func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	oj := o.job
 	if !o.quiet && !o.json {
-		var mu sync.Mutex
-		last := time.Time{}
-		ctx = progress.Listen(ctx, func(p optimize.Progress) {
-			mu.Lock()
-			defer mu.Unlock()
-			// Shareable (docs/FORMATS.md): the iterates, gaps, iteration counts and
-			// when it is certified are computed from the answers; a line says, every
-			// progressEvery, that the solver is still at work, and how long it has been.
-			if p.Elapsed < progressEvery || time.Since(last) < progressEvery {
-				return
+		st := &optimizeStatus{start: time.Now(), since: time.Now(), rows: new(progress.Counter)}
+		ctx = progress.Listen(ctx, st.phase)
+		ctx = progress.With(ctx, st.rows)
+		tick := time.NewTicker(progressEvery)
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for {
+				select {
+				case now := <-tick.C:
+					fmt.Fprintln(e.stderr, st.line(now))
+				case <-done:
+					return
+				}
 			}
-			last = time.Now()
-			fmt.Fprintf(e.stderr, "  optimizing (%.0fs)\n", p.Elapsed.Seconds())
 		})
+		defer func() { tick.Stop(); close(done); wg.Wait() }()
 	}
 	s, err := toolkit.Optimize(ctx, oj, e.log)
 	var fe *optimize.FloorError
@@ -180,12 +224,27 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 		return writeJSON(e.stdout, s)
 	case oj.DryRun:
 		printOptimizePlan(e.stdout, oj, s)
+		printOptimizeEstimate(e.stdout, s)
 		return nil
 	}
 	if !o.quiet {
 		s.Human(e.stderr)
 	}
 	return nil
+}
+
+// printOptimizeEstimate adds the dry run's forecast (toolkit.OptimizeSummary.Estimate).
+func printOptimizeEstimate(w io.Writer, s *toolkit.OptimizeSummary) {
+	est := s.Estimate
+	if est == nil {
+		return
+	}
+	lp := "the default floors leave the balanced α (no LP)"
+	if est.LP {
+		lp = "the LP is solved (PDHG, 200 to 10,000 steps of about two propagations each)"
+	}
+	fmt.Fprintf(w, "  estimate:  %.3g s to %.3g s in all (one propagation measured: %.3g s; %s); the solver's memory %s on top of the above\n",
+		s.EstimateSeconds[0], s.EstimateSeconds[1], est.Propagation.Seconds(), lp, mib(est.Bytes))
 }
 
 // floorRefusal words a FloorError with the flags (exit 3): the floors asked, why
