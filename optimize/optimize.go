@@ -186,6 +186,18 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	r.Upper = r.TotalWeight // p_true ≤ 1
 	finish := func(method string) (*Result, error) { return r.finish(p, target, method), nil }
+	lines, err := frameworkLines(p.Pair, opt.Chords, r.Solution.POne)
+	if err != nil {
+		return nil, err
+	}
+	// The cheap certificate (pointwise.go): exact when the floors force the boundary
+	// (the default, α), where the balanced α is then certified without an LP.
+	r.Lines, r.lines = len(lines), lines
+	pw, err := pointwiseUpper(ctx, p, lines, floors)
+	if err != nil {
+		return nil, err
+	}
+	r.Upper = min(r.Upper, pw)
 	if r.Upper-r.Utility <= target*r.Utility {
 		return finish("balanced")
 	}
@@ -198,11 +210,6 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		_, eHi := p.Pair.EBounds()
 		return exactPure(ctx, p, r, floors, eHi == 1, finish)
 	}
-	lines, err := frameworkLines(p.Pair, opt.Chords, r.Solution.POne)
-	if err != nil {
-		return nil, err
-	}
-	r.Lines, r.lines = len(lines), lines
 	m, err := newLP(ctx, p, lines, floors, opt.Workers)
 	if err != nil {
 		return nil, err
