@@ -51,7 +51,7 @@ func benchmarkOptimize(b *testing.B, spec graphgen.Spec, skew, gap float64) {
 	var res *Result
 	for b.Loop() {
 		var err error
-		if res, err = Optimize(context.Background(), p, Options{Gap: gap}); err != nil {
+		if res, err = Optimize(context.Background(), p, Options{Gap: gap, Explicit: lowered}); err != nil {
 			b.Fatal(err)
 		}
 	}

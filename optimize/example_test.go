@@ -10,14 +10,15 @@ import (
 )
 
 // On a path of six datasets, answers 0 0 0 1 1 1, where the answer-1 datasets
-// weigh 3: the optimum favours them, beats the balanced α on the same hitting set,
+// weigh 3 and the default floor (randomized response's α) is lowered to none
+// (Explicit): the optimum favours them, beats the balanced α on the same hitting set,
 // and comes with a certified upper bound that no (ε,δ)-DP mechanism exceeds.
 func ExampleOptimize() {
 	g, _ := graph.Build(6, []int32{0, 1, 2, 3, 4}, []int32{1, 2, 3, 4, 5})
 	pair, _ := dp.New(0.5, 0)
 	p := &optimize.Problem{G: g, Answer: []bool{false, false, false, true, true, true},
 		Weight: []float64{1, 1, 1, 3, 3, 3}, Pair: pair}
-	r, err := optimize.Optimize(context.Background(), p, optimize.Options{Gap: 1e-6})
+	r, err := optimize.Optimize(context.Background(), p, optimize.Options{Gap: 1e-6, Explicit: [2]bool{true, true}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -129,7 +129,7 @@ func TestProfileAndCurveMatchExactLP(t *testing.T) {
 		}
 		exact, _ := newExactLinesLP(in, lines).solve()
 		opt := ratFloat(exact)
-		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-11})
+		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-11, Explicit: lowered})
 		if err != nil {
 			t.Fatalf("instance %d (%v): %v", i, in.p.Pair, err)
 		}
@@ -219,7 +219,7 @@ func TestGDPInnerOuterExactLP(t *testing.T) {
 		if in.p.Pair, err = dp.NewGDP(mu); err != nil {
 			t.Fatal(err)
 		}
-		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-11, Chords: 8, MaxIterations: 1 << 16})
+		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-11, Chords: 8, MaxIterations: 1 << 16, Explicit: lowered})
 		if err != nil {
 			t.Fatalf("instance %d (μ = %v): %v", i, mu, err)
 		}
@@ -256,7 +256,7 @@ func TestGDPSingleEdge(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := pathInstance(t, []bool{true, false}, pair)
-		res, err := Optimize(context.Background(), in, Options{Gap: 1e-12, Chords: 256})
+		res, err := Optimize(context.Background(), in, Options{Gap: 1e-12, Chords: 256, Explicit: lowered})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,7 +303,7 @@ func TestGDPGapShrinksWithChords(t *testing.T) {
 		}
 		prev := math.Inf(1)
 		for _, chords := range []int{8, 32, 128} {
-			res, err := Optimize(context.Background(), p, Options{Gap: 1e-12, Chords: chords, MaxIterations: 1 << 13})
+			res, err := Optimize(context.Background(), p, Options{Gap: 1e-12, Chords: chords, MaxIterations: 1 << 13, Explicit: lowered})
 			if err != nil {
 				t.Fatal(err)
 			}

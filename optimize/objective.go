@@ -76,6 +76,30 @@ func effectiveWeights(p *Problem, obj Objective) []float64 {
 // real number, docs/DESIGN.md §5).
 type Floors [2]float64
 
+// RandomizedFloor is the default floor of every answer (Options.Explicit): the
+// p_true of randomized response, the pair's balanced value α (dp.Pair.Balanced:
+// (e^ε + δ)/(e^ε + 1) rounded down for (ε,δ), RD(Φ(μ/2)) for μ-GDP, the fixed point
+// of α = U*(1 − α) for profiles and curves). It is always met: with floors α on both
+// answers every boundary dataset is forced to α (Worst's certificate) and the
+// balanced α on the hitting set, extended, meets them.
+func RandomizedFloor(pair dp.Pair) float64 { return pair.Balanced() }
+
+// FloorsFor is the floors Optimize keeps for pair: opt.Floors, each answer not
+// Explicit raised to RandomizedFloor (before Worst raises both to its own).
+func (opt Options) FloorsFor(pair dp.Pair) Floors { return opt.floors(pair) }
+
+// floors is opt's floors with the default: each answer not Explicit raised to
+// RandomizedFloor.
+func (opt Options) floors(pair dp.Pair) Floors {
+	f, rr := opt.Floors, RandomizedFloor(pair)
+	for c := range 2 {
+		if !opt.Explicit[c] {
+			f[c] = max(f[c], rr)
+		}
+	}
+	return f
+}
+
 // any reports whether a floor is set.
 func (f Floors) any() bool { return f[0] > 0 || f[1] > 0 }
 

@@ -89,7 +89,7 @@ func TestObjectivesAndFloorsMatchExactLP(t *testing.T) {
 		lp := newExactLP(n, in.edges, in.p.Answer, exactWeights(in, obj), in.e, in.dlt)
 		lp.floors(in.p.Answer, new(big.Rat).SetFloat64(f[0]), new(big.Rat).SetFloat64(f[1]))
 		feasible, exact, _ := lp.solveFeasible()
-		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-11, Objective: obj, Floors: f})
+		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-11, Objective: obj, Floors: f, Explicit: lowered})
 		var fe *FloorError
 		if errors.As(err, &fe) {
 			refused++
@@ -160,7 +160,7 @@ func TestWorstMatchesExactLP(t *testing.T) {
 		wlp := newWorstLP(n, in.edges, in.p.Answer, in.e, in.dlt)
 		wlp.floors(in.p.Answer, new(big.Rat).SetFloat64(f[0]), new(big.Rat).SetFloat64(f[1]))
 		feasible, tstar, _ := wlp.solveFeasible()
-		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-11, Objective: Worst, Floors: f})
+		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-11, Objective: Worst, Floors: f, Explicit: lowered})
 		var fe *FloorError
 		if errors.As(err, &fe) {
 			if feasible {
@@ -218,14 +218,14 @@ func TestIssue31Reproducer(t *testing.T) {
 		}
 		return lo, hi, [2]float64{mean[0] / cnt[0], mean[1] / cnt[1]}
 	}
-	acc, err := Optimize(context.Background(), p, Options{Objective: Accuracy})
+	acc, err := Optimize(context.Background(), p, Options{Objective: Accuracy, Explicit: lowered})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if lo, hi, mean := span(acc); hi-lo > 1.01e-6 || mean[1] > 1e-5 || !acc.Converged {
 		t.Errorf("accuracy: p_one in [%v, %v], per-answer means %v: the constant answer the issue reports was expected", lo, hi, mean)
 	}
-	bal, err := Optimize(context.Background(), p, Options{Objective: Balanced})
+	bal, err := Optimize(context.Background(), p, Options{Objective: Balanced, Explicit: lowered})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestTradeOffMatchesExactLP(t *testing.T) {
 		n := 3 + r.IntN(9)
 		in := randomInstance(t, r, n)
 		obj := []Objective{Accuracy, Balanced, Worst}[r.IntN(3)]
-		opt := Options{Gap: 1e-11, Objective: obj}
+		opt := Options{Gap: 1e-11, Objective: obj, Explicit: lowered}
 		res, err := Optimize(context.Background(), in.p, opt)
 		if err != nil {
 			t.Fatal(err)
@@ -352,7 +352,7 @@ func TestFloorsAtTheirLimit(t *testing.T) {
 			f = Floors{c, c}
 		}
 		obj := []Objective{Accuracy, Balanced}[r.IntN(2)]
-		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-9, Objective: obj, Floors: f})
+		res, err := Optimize(context.Background(), in.p, Options{Gap: 1e-9, Objective: obj, Floors: f, Explicit: lowered})
 		if err != nil {
 			t.Fatalf("instance %d: floors %v at their limit: %v", i, f, err)
 		}
@@ -371,7 +371,7 @@ func TestFloorsAtTheirLimit(t *testing.T) {
 		}
 		if above[0] <= 1 && above[1] <= 1 {
 			var fe *FloorError
-			if _, err := Optimize(context.Background(), in.p, Options{Objective: obj, Floors: above}); !errors.As(err, &fe) {
+			if _, err := Optimize(context.Background(), in.p, Options{Objective: obj, Floors: above, Explicit: lowered}); !errors.As(err, &fe) {
 				t.Fatalf("instance %d: floors %v one float64 above the limit: %v", i, above, err)
 			}
 		}

@@ -22,6 +22,11 @@ type Options struct {
 	// MaxTime stops the iterations (the best mechanism found so far is still
 	// extended and certified; Result.Converged says whether Gap was reached). 0: none.
 	MaxTime time.Duration
+	// Deadline, if set, is when Optimize must have returned, with MaxTime's
+	// meaning: the iterations stop early enough for the last rounding and
+	// certification to end by then (estimated from the steps' own duration), and
+	// PDHG is not started once it has passed. TradeOff's solves share it.
+	Deadline time.Time
 	// MaxIterations bounds the PDHG steps (0: DefaultMaxIterations).
 	MaxIterations int
 	// Workers sets the parallelism of the iterations: 4·Workers vertex ranges (4 for
@@ -35,7 +40,13 @@ type Options struct {
 	Objective Objective
 	// Floors are lower bounds on every dataset's p_true by answer, constraints of
 	// the same LP; floors no DP mechanism meets are refused with a *FloorError.
+	// By default an answer's floor is at least randomized response's p_true, the
+	// pair's balanced value α (RandomizedFloor): no dataset is sacrificed below it
+	// for a gain elsewhere (issue 42). Explicit lowers that default.
 	Floors Floors
+	// Explicit marks the answers whose floor the caller set: Floors[c] is then taken
+	// as it is, below α too (0: none). An answer not marked gets max(Floors[c], α).
+	Explicit [2]bool
 	// Chords is the number of chords of μ-GDP's upper bound U* in the solve, and of
 	// tangents in the certificate (lines.go; 0: DefaultChords). More chords narrow the
 	// certified gap between the inner and outer polytopes and cost a row per arc each.
@@ -134,7 +145,7 @@ func precheck(p *Problem, opt Options) (obj Objective, boundary bool, err error)
 		return "", false, fmt.Errorf("optimize: unknown objective %q", obj)
 	}
 	boundary = hasBoundary(p.G, p.Answer)
-	if f := opt.Floors; !floorsFeasible(p.Pair, boundary, f) {
+	if f := opt.floors(p.Pair); !floorsFeasible(p.Pair, boundary, f) {
 		if !(f[0] >= 0 && f[0] <= 1 && f[1] >= 0 && f[1] <= 1) {
 			return "", false, fmt.Errorf("optimize: floors %v outside [0, 1]", f)
 		}
@@ -159,6 +170,9 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if opt.MaxIterations <= 0 {
 		opt.MaxIterations = DefaultMaxIterations
 	}
+	if opt.MaxTime > 0 && (opt.Deadline.IsZero() || start.Add(opt.MaxTime).Before(opt.Deadline)) {
+		opt.Deadline = start.Add(opt.MaxTime)
+	}
 	p, r, err := prepare(ctx, p, opt, obj, boundary)
 	if err != nil {
 		return nil, err
@@ -172,8 +186,23 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	r.Upper = r.TotalWeight // p_true ≤ 1
 	finish := func(method string) (*Result, error) { return r.finish(p, target, method), nil }
+	lines, err := frameworkLines(p.Pair, opt.Chords, r.Solution.POne)
+	if err != nil {
+		return nil, err
+	}
+	// The cheap certificate (pointwise.go): exact when the floors force the boundary
+	// (the default, α), where the balanced α is then certified without an LP.
+	r.Lines, r.lines = len(lines), lines
+	pw, err := pointwiseUpper(ctx, p, lines, floors)
+	if err != nil {
+		return nil, err
+	}
+	r.Upper = min(r.Upper, pw)
 	if r.Upper-r.Utility <= target*r.Utility {
 		return finish("balanced")
+	}
+	if !opt.Deadline.IsZero() && !time.Now().Before(opt.Deadline) {
+		return finish("time") // no time left for PDHG: the best candidate, certified as far as it is
 	}
 	if p.Pair.Framework() == dp.EpsilonDelta && p.Pair.E() == 1 && p.Pair.Delta == 0 {
 		// ε = 0 (or so small that e^ε rounds to 1) and δ = 0: solved per component.
@@ -181,11 +210,6 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		_, eHi := p.Pair.EBounds()
 		return exactPure(ctx, p, r, floors, eHi == 1, finish)
 	}
-	lines, err := frameworkLines(p.Pair, opt.Chords, r.Solution.POne)
-	if err != nil {
-		return nil, err
-	}
-	r.Lines, r.lines = len(lines), lines
 	m, err := newLP(ctx, p, lines, floors, opt.Workers)
 	if err != nil {
 		return nil, err
@@ -236,7 +260,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 // the boundary edge boundary) and the result it fills: floors, hitting set (opt's,
 // or a minimum boundary cover), total weight and randomized response's utility.
 func prepare(ctx context.Context, p *Problem, opt Options, obj Objective, boundary bool) (*Problem, *Result, error) {
-	floors := opt.Floors
+	floors := opt.floors(p.Pair)
 	r := &Result{Objective: obj, Alpha: p.Pair.Balanced()}
 	if obj == Worst {
 		t, up := worstFloor(p.Pair, boundary, floors)
@@ -357,11 +381,23 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 // inner (est, the estimated relative gap) or the budget is exhausted (out),
 // reporting every check.
 func iterate(ctx context.Context, s *pdhg, opt Options, start time.Time, inner, s0 float64, r *Result, report func(Progress)) (out bool, est float64, err error) {
+	// With a deadline the clock is read every step: a step costs two CSR passes
+	// (seconds at 10^8 arcs), so checkEvery steps may be far longer than the slack
+	// allowed. The iterations stop while a check, a rounding and a certification
+	// (about finalSteps steps) still fit before it.
+	const finalSteps = 6
+	t0, n0 := time.Now(), s.iters
 	for {
 		if err := s.step(ctx); err != nil {
 			return false, 0, err
 		}
-		if s.iters%checkEvery != 0 {
+		late := false
+		if !opt.Deadline.IsZero() {
+			now := time.Now()
+			per := now.Sub(t0) / time.Duration(s.iters-n0)
+			late = !now.Add(finalSteps * per).Before(opt.Deadline)
+		}
+		if s.iters%checkEvery != 0 && !late {
 			continue
 		}
 		if err := s.check(ctx); err != nil {
@@ -380,8 +416,7 @@ func iterate(ctx context.Context, s *pdhg, opt Options, start time.Time, inner, 
 		est = min(math.Abs(s.dual-s.primal)+loss, math.Abs(s.dual-r.Utility)) / math.Abs(s.primal)
 		report(Progress{Iteration: s.iters, Restarts: s.restarts, Primal: s.primal, Dual: s.dual,
 			PrimalResidual: s.viol, RelGap: rel, PrimalWeight: s.omega})
-		out = opt.MaxTime > 0 && time.Since(start) > opt.MaxTime ||
-			opt.MaxIterations > 0 && s.iters >= opt.MaxIterations
+		out = late || opt.MaxIterations > 0 && s.iters >= opt.MaxIterations
 		if out || est <= inner {
 			return out, est, nil
 		}

@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"context"
+	"time"
 
 	"github.com/graphdp/graphdp/internal/progress"
 )
@@ -25,12 +26,18 @@ type TradePoint struct {
 // reused where it meets a floor. Worst's curve is the balanced utility's (Worst is
 // its right end). Solves go in increasing t, each warm-started from the previous
 // one's multipliers; a mechanism meeting a larger floor is optimal for it too (the
-// optimum only falls as the floor rises) and is reused without a solve.
+// optimum only falls as the floor rises) and is reused without a solve. With
+// opt.Deadline the solves share it, and the curve ends with the last point solved
+// before it (fewer than k points).
 func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) ([]TradePoint, error) {
 	obj := opt.Objective
 	if obj == Worst {
 		obj = Balanced
 	}
+	// The floors Optimize met (the default raised to α where not Explicit); each
+	// point's are those raised to its t, passed as they are.
+	asked := opt.floors(p.Pair)
+	opt.Floors, opt.Explicit = asked, [2]bool{true, true}
 	tmax, _ := worstFloor(p.Pair, hasBoundary(p.G, p.Answer), opt.Floors)
 	lo := 0.5
 	if tmax < lo {
@@ -46,6 +53,9 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) 
 	ctx = progress.Listen[Progress](ctx, nil) // the curve's solves report nothing
 	var out []TradePoint
 	for i := range k {
+		if !opt.Deadline.IsZero() && !time.Now().Before(opt.Deadline) {
+			break // out of time (Options.Deadline): the points so far
+		}
 		t := tmax
 		if k > 1 {
 			t = lo + (tmax-lo)*float64(i)/float64(k-1)

@@ -23,6 +23,7 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/memstat"
+	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/version"
 )
 
@@ -43,6 +44,9 @@ type OptimizeJob struct {
 	// lower bounds on p_true by answer (docs/OPTIMIZE.md, "Objectives" and "Floors").
 	Objective optimize.Objective
 	Floors    optimize.Floors
+	// Explicit marks the answers whose floor the user set (optimize.Options.Explicit):
+	// the others are at least randomized response's α.
+	Explicit [2]bool
 	// Chords is the number of chords (and tangents) of μ-GDP's upper bound
 	// (optimize.Options.Chords; 0: optimize.DefaultChords).
 	Chords int
@@ -57,10 +61,12 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	job := oj.Job
 	// The graph is all optimize reads of the job's tables; the memory is checked as
 	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
+	phase(ctx, "read", time.Time{})
 	x, err := pipeline.LoadInputs(ctx, &job, pipeline.Request{Engine: "propagate"})
 	if err != nil {
 		return nil, err
 	}
+	loaded := time.Since(start)
 	vs := x.Vertices
 	n := vs.IDs.Len()
 	weight, from, err := readWeights(ctx, oj, job, vs)
@@ -79,22 +85,33 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		hit, kind = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
 	t0 := time.Now()
-	opts := optimize.Options{Gap: oj.Gap, MaxTime: oj.MaxTime, Workers: job.Workers,
-		Hit: hit, Objective: objectiveOr(oj.Objective), Floors: oj.Floors, Chords: oj.Chords}
+	opts := optimize.Options{Gap: oj.Gap, Workers: job.Workers,
+		Hit: hit, Objective: objectiveOr(oj.Objective), Floors: oj.Floors, Explicit: oj.Explicit, Chords: oj.Chords}
+	var deadline time.Time
+	if oj.MaxTime > 0 {
+		deadline = start.Add(oj.MaxTime)
+		opts.Deadline = deadline.Add(-writeReserve(loaded, oj))
+	}
+	phase(ctx, "optimize", deadline)
+	log.Info("optimize", "stage", "optimize", "objective", string(opts.Objective), "max_time", oj.MaxTime.String())
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
 		return nil, err
 	}
 	optSeconds := time.Since(t0).Seconds()
+	log.Info("optimized", "stage", "optimize", "seconds", optSeconds)
 	var curve []optimize.TradePoint
 	if oj.HTML != "" {
-		// The page's trade-off curve: a few more certified solves, before anything is written.
+		// The page's trade-off curve: a few more certified solves, before anything
+		// is written, within --max-time's deadline too.
 		t1 := time.Now()
+		phase(ctx, "trade-off curve", deadline)
 		if curve, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints); err != nil {
 			return nil, err
 		}
 		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "seconds", time.Since(t1).Seconds())
 	}
+	phase(ctx, "write", deadline)
 	s, err := summarise(ctx, oj, x, res, from, kind, curve, optSeconds, log)
 	if err != nil {
 		return nil, err
@@ -154,6 +171,33 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	return s, nil
 }
 
+// OptimizePhase is the phase optimize has started, handed to ctx's listener for it
+// (internal/progress) so that a caller can say what it is doing at any time: read,
+// optimize (optimize.Progress then names the solver's own phases), trade-off curve,
+// write. Deadline is --max-time's end, when set: a bound on what is left.
+type OptimizePhase struct {
+	Name     string
+	Deadline time.Time
+}
+
+// phase notifies the start of phase name (deadline: --max-time's end, or zero).
+func phase(ctx context.Context, name string, deadline time.Time) {
+	progress.Notify(ctx, OptimizePhase{Name: name, Deadline: deadline})
+}
+
+// writeReserve is the part of --max-time kept for what follows the solve: the
+// summary's checks and the hitting set's writing (a pass over the graph, a fifth of
+// reading it, measured) and, with --mechanism-out, run on the hitting set (reading
+// the inputs again, one propagation, writing: about 1.5 times the reading), plus a
+// fixed 0.2 s for files and the page.
+func writeReserve(loaded time.Duration, oj OptimizeJob) time.Duration {
+	f := 0.2
+	if oj.MechanismOut != "" {
+		f += 1.5
+	}
+	return 200*time.Millisecond + time.Duration(f*float64(loaded))
+}
+
 // summarise is optimize's summary of the solve res (from the weights from, the
 // hitting set of kind kind), with its warnings logged.
 func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *optimize.Result, from, kind string,
@@ -176,6 +220,10 @@ func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *opt
 		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
 		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve}
 	s.Framework, s.Privacy, s.Lines = string(x.Pair.Framework()), x.Pair.String(), res.Lines
+	s.RandomizedFloor, s.FloorWarnings = optimize.RandomizedFloor(x.Pair), floorWarnings(oj)
+	for _, w := range s.FloorWarnings {
+		log.Warn(w, "stage", "optimize") // the parameters only: shareable
+	}
 	if x.Pair.Framework() == dp.GaussianDP && res.Lines > 0 {
 		s.Chords = max(oj.Chords, 0)
 		if s.Chords == 0 {
@@ -194,6 +242,18 @@ func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *opt
 	}
 
 	return s, nil
+}
+
+// floorWarnings warns of the floors the user set below ½ (Explicit): they let a
+// dataset's answer be wrong more often than right, below randomized response's α.
+func floorWarnings(oj OptimizeJob) []string {
+	var out []string
+	for c, name := range []string{"answer-0", "answer-1"} {
+		if f := oj.Floors[c]; oj.Explicit[c] && f < 0.5 {
+			out = append(out, fmt.Sprintf("the %s floor on p_true is %v, below ½ (and below randomized response's α, the default): a dataset's answer may be wrong more often than right", name, f))
+		}
+	}
+	return out
 }
 
 // planOptimize is optimize's dry run once the inputs and weights are read: the
@@ -217,14 +277,34 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, weigh
 	// The solver's own checks (the objective, floors some DP mechanism meets) as
 	// Optimize makes them, without solving.
 	prob := &optimize.Problem{G: x.Graph, Answer: vs.Answer, Weight: weight, Pair: x.Pair}
-	total, err := optimize.Precheck(prob, optimize.Options{Objective: obj, Floors: oj.Floors})
+	po := optimize.Options{Objective: obj, Floors: oj.Floors, Explicit: oj.Explicit}
+	total, err := optimize.Precheck(prob, po)
+	if err != nil {
+		return nil, err
+	}
+	floors := po.FloorsFor(x.Pair)
+	po.Chords, po.MaxTime, po.Hit = oj.Chords, oj.MaxTime, nil
+	if oj.AllBoundary {
+		po.Hit = cover.BoundaryVertices(x.Graph, vs.Answer)
+	}
+	est, err := optimize.EstimateCost(ctx, prob, po)
 	if err != nil {
 		return nil, err
 	}
 	m := x.Memory
-	s := &OptimizeSummary{Version: version.Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
-		Objective: string(obj), Floors: Floors{oj.Floors[0], oj.Floors[1]}, Weights: from, BoundaryEdges: bc.BoundaryEdges, HittingSet: size, HittingSetIs: kind, TotalWeight: total,
-		TargetGap: oj.Gap, Alpha: x.Pair.Balanced(), Out: oj.Out, MechanismOut: oj.MechanismOut, DryRun: true, Memory: &m}
+	s := &OptimizeSummary{RandomizedFloor: optimize.RandomizedFloor(x.Pair), FloorWarnings: floorWarnings(oj), Version: version.Version, Epsilon: oj.Epsilon, Delta: oj.Delta, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
+		Objective: string(obj), Floors: Floors{floors[0], floors[1]}, Weights: from, BoundaryEdges: bc.BoundaryEdges, HittingSet: size, HittingSetIs: kind, TotalWeight: total,
+		TargetGap: oj.Gap, Alpha: x.Pair.Balanced(), Out: oj.Out, MechanismOut: oj.MechanismOut, DryRun: true, Memory: &m, Estimate: est}
+	// The time: the read measured, again for --mechanism-out's run, and the solve's.
+	read := time.Since(start) - est.Propagation
+	again := 0.0
+	if oj.MechanismOut != "" {
+		again = 1
+	}
+	s.EstimateSeconds = new([2]float64)
+	for i, d := range []time.Duration{est.Low, est.High} {
+		s.EstimateSeconds[i] = (read.Seconds()*(1+again) + d.Seconds() + again*est.Propagation.Seconds())
+	}
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}

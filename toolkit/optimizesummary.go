@@ -42,6 +42,11 @@ type OptimizeSummary struct {
 	// Floors are the lower bounds on p_true met (answer_0, answer_1; 0: none), for
 	// worst raised to its floor.
 	Floors Floors `json:"min_accuracy"`
+	// RandomizedFloor is randomized response's p_true, the pair's balanced α: the
+	// floor of every answer whose floor the user did not set (optimize.RandomizedFloor).
+	RandomizedFloor float64 `json:"randomized_response_floor"`
+	// FloorWarnings warn of floors the user set below ½ (the parameters only).
+	FloorWarnings []string `json:"floor_warnings,omitempty"`
 	// Worst is worst's certificate: the floor met and the bound no DP mechanism reaches.
 	Worst *optimize.WorstCase `json:"worst,omitempty"`
 
@@ -89,6 +94,11 @@ type OptimizeSummary struct {
 	// Memory is the model Load checked the job against (the graph and propagate's
 	// arrays; the solver's come on top).
 	Memory *pipeline.MemoryModel `json:"memory_model,omitempty"`
+	// Estimate is a dry run's forecast of the solve (optimize.EstimateCost): the
+	// solver's memory on top of Memory's, and EstimateSeconds the whole command's
+	// wall time, low and high (reading, the solve, --mechanism-out's run).
+	Estimate        *optimize.Estimate `json:"estimate,omitempty"`
+	EstimateSeconds *[2]float64        `json:"estimate_seconds,omitempty"`
 }
 
 // Floors are the floors on p_true by answer, for the summary.
@@ -154,6 +164,13 @@ func (s *OptimizeSummary) Human(w io.Writer) {
 	}
 	if floors != nil {
 		fmt.Fprintf(w, "  floors met: %s\n", strings.Join(floors, ", "))
+	}
+	// The smallest p_true any dataset can have (the floors, parameters only); the
+	// mechanism's own smallest is computed from the answers: classes.min_p_true.
+	fmt.Fprintf(w, "  per-dataset minimum p_true: ≥ %.10g (randomized response's α = %.10g is the default floor; --min-accuracy lowers it)\n",
+		min(s.Floors.Answer0, s.Floors.Answer1), s.RandomizedFloor)
+	for _, fw := range s.FloorWarnings {
+		fmt.Fprintf(w, "  WARNING: %s\n", fw)
 	}
 	if !s.Converged {
 		fmt.Fprintf(w, "  WARNING: NOT within the target gap %.3g (time or iteration limit)\n", s.TargetGap)

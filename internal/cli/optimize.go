@@ -42,9 +42,13 @@ ALL (ε,δ)-DP mechanisms (--objective):
                       a boundary edge exists), then the balanced utility
   accuracy            the expected accuracy Σ w(v)·p_true(v) as weighted: with a
                       rare answer its optimum can be a constant answer
---min-accuracy t (and per answer --min-accuracy-1, --min-accuracy-0) makes every
-dataset's p_true ≥ t a constraint; floors no DP mechanism meets are refused (exit
-3) with the largest that are met. Weights w ≥ 0: a column (--weight-column,
+By default no dataset gets less than under randomized response: every p_true is
+at least the framework's randomized-response value α ((e^ε+δ)/(e^ε+1) for (ε,δ),
+Φ(μ/2) for μ-GDP, the balanced value of a profile or curve), which is always met.
+--min-accuracy t (and per answer --min-accuracy-1, --min-accuracy-0) sets the floor
+instead: every dataset's p_true ≥ t is a constraint, and a t below α lowers the
+default (--min-accuracy 0: none; a floor below 0.5 is warned about). Floors no DP
+mechanism meets are refused (exit 3) with the largest that are met. Weights w ≥ 0: a column (--weight-column,
 default weight) of --weights FILE (id, weight; datasets not listed weigh 0), else of
 the vertices file, else every dataset weighs 1. To count false positives and false
 negatives differently, use --objective accuracy and weigh the datasets by answer
@@ -76,9 +80,9 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	fs.IntVar(&o.workers, "workers", 0, "`N` cores to use (0: all)")
 	fs.BoolVar(&oj.AllBoundary, "all-boundary", false, "optimise the values of every boundary dataset, not of a minimum cover")
 	fs.StringVar(&o.objective, "objective", string(optimize.DefaultObjective), "utility `NAME` to maximise: balanced (each answer weighs the same), worst (the smallest p_true) or accuracy (Σ w·p_true as weighted)")
-	fs.Var((*numberFlag)(&o.floor[2]), "min-accuracy", "every dataset's p_true must be at least `P` (a constraint; 0: none)")
-	fs.Var((*numberFlag)(&o.floor[1]), "min-accuracy-1", "every answer-1 dataset's p_true (the sensitivity's floor, per dataset) must be at least `P`")
-	fs.Var((*numberFlag)(&o.floor[0]), "min-accuracy-0", "every answer-0 dataset's p_true (the specificity's floor, per dataset) must be at least `P`")
+	fs.Var((*numberFlag)(&o.floor[2]), "min-accuracy", "every dataset's p_true must be at least `P` (a constraint; default: randomized response's α; 0: none)")
+	fs.Var((*numberFlag)(&o.floor[1]), "min-accuracy-1", "every answer-1 dataset's p_true (the sensitivity's floor, per dataset) must be at least `P` (default: α)")
+	fs.Var((*numberFlag)(&o.floor[0]), "min-accuracy-0", "every answer-0 dataset's p_true (the specificity's floor, per dataset) must be at least `P` (default: α)")
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage+"; nothing is solved")
 	fs.BoolVar(&o.json, "json", false, jsonUsage+": the optimize summary, as --summary writes it, instead of the summary on stderr")
@@ -126,6 +130,10 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 		}
 	}
 	oj.Floors = optimize.Floors{max(o.floor[0], o.floor[2]), max(o.floor[1], o.floor[2])}
+	// A floor the user sets replaces the default (randomized response's α) on its
+	// answers, below it too; an answer whose floor is not set keeps α.
+	all := t.jf.set("min-accuracy")
+	oj.Explicit = [2]bool{all || t.jf.set("min-accuracy-0"), all || t.jf.set("min-accuracy-1")}
 	return o, t.done(source, probs)
 }
 
@@ -137,27 +145,71 @@ func cmdOptimize(ctx context.Context, args []string, e *env) error {
 	return o.flags.start(ctx, e, func(ctx context.Context) error { return runOptimize(ctx, o, e) }, [2]string{o.job.WeightColumn, "weight-column"})
 }
 
-// progressEvery is how often optimize prints a progress line.
-const progressEvery = 2 * time.Second
+// progressEvery is how often optimize prints a progress line: in every phase,
+// whatever the solver does between its own notifications (issue 42: at least
+// every 5 s).
+const progressEvery = 4 * time.Second
+
+// optimizeStatus is what optimize's progress lines say: the phase (toolkit's:
+// read, optimize, trade-off curve, write) and since when, the rows read (the read's
+// ETA) and --max-time's end (a bound on what is left). Shareable (docs/FORMATS.md):
+// the phases and their times, never the solver's iterates, gaps or steps, which are
+// computed from the answers.
+type optimizeStatus struct {
+	mu    sync.Mutex
+	start time.Time
+	ph    toolkit.OptimizePhase
+	since time.Time
+	rows  *progress.Counter
+}
+
+func (st *optimizeStatus) phase(p toolkit.OptimizePhase) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.ph, st.since = p, time.Now()
+}
+
+// line is the progress line at now.
+func (st *optimizeStatus) line(now time.Time) string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	name := st.ph.Name
+	if name == "" {
+		name = "starting"
+	}
+	l := fmt.Sprintf("  optimizing: %s (%.0fs)", name, now.Sub(st.start).Seconds())
+	done, total := st.rows.Done.Load(), st.rows.Total.Load()
+	switch {
+	case name == "read" && done > 0 && total >= done:
+		left := time.Duration(float64(now.Sub(st.since)) * float64(total-done) / float64(done))
+		l += fmt.Sprintf(", %d of %d rows read, about %.0fs left to read", done, total, left.Seconds())
+	case !st.ph.Deadline.IsZero():
+		l += fmt.Sprintf(", at most %.0fs left (--max-time)", max(0, st.ph.Deadline.Sub(now).Seconds()))
+	}
+	return l
+}
 
 // runOptimize executes a parsed optimize; tests call it directly.
 func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 	oj := o.job
 	if !o.quiet && !o.json {
-		var mu sync.Mutex
-		last := time.Time{}
-		ctx = progress.Listen(ctx, func(p optimize.Progress) {
-			mu.Lock()
-			defer mu.Unlock()
-			// Shareable (docs/FORMATS.md): the iterates, gaps, iteration counts and
-			// when it is certified are computed from the answers; a line says, every
-			// progressEvery, that the solver is still at work, and how long it has been.
-			if p.Elapsed < progressEvery || time.Since(last) < progressEvery {
-				return
+		st := &optimizeStatus{start: time.Now(), since: time.Now(), rows: new(progress.Counter)}
+		ctx = progress.Listen(ctx, st.phase)
+		ctx = progress.With(ctx, st.rows)
+		tick := time.NewTicker(progressEvery)
+		done := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			for {
+				select {
+				case now := <-tick.C:
+					fmt.Fprintln(e.stderr, st.line(now))
+				case <-done:
+					return
+				}
 			}
-			last = time.Now()
-			fmt.Fprintf(e.stderr, "  optimizing (%.0fs)\n", p.Elapsed.Seconds())
 		})
+		defer func() { tick.Stop(); close(done); wg.Wait() }()
 	}
 	s, err := toolkit.Optimize(ctx, oj, e.log)
 	var fe *optimize.FloorError
@@ -172,12 +224,27 @@ func runOptimize(ctx context.Context, o *optimizeOptions, e *env) error {
 		return writeJSON(e.stdout, s)
 	case oj.DryRun:
 		printOptimizePlan(e.stdout, oj, s)
+		printOptimizeEstimate(e.stdout, s)
 		return nil
 	}
 	if !o.quiet {
 		s.Human(e.stderr)
 	}
 	return nil
+}
+
+// printOptimizeEstimate adds the dry run's forecast (toolkit.OptimizeSummary.Estimate).
+func printOptimizeEstimate(w io.Writer, s *toolkit.OptimizeSummary) {
+	est := s.Estimate
+	if est == nil {
+		return
+	}
+	lp := "the default floors leave the balanced α (no LP)"
+	if est.LP {
+		lp = "the LP is solved (PDHG, 200 to 10,000 steps of about two propagations each)"
+	}
+	fmt.Fprintf(w, "  estimate:  %.3g s to %.3g s in all (one propagation measured: %.3g s; %s); the solver's memory %s on top of the above\n",
+		s.EstimateSeconds[0], s.EstimateSeconds[1], est.Propagation.Seconds(), lp, mib(est.Bytes))
 }
 
 // floorRefusal words a FloorError with the flags (exit 3): the floors asked, why

@@ -1,0 +1,84 @@
+package optimize
+
+import (
+	"context"
+	"time"
+
+	"github.com/graphdp/graphdp/cover"
+)
+
+// Estimate is a dry run's forecast of Optimize's cost on a problem (before any
+// solve): its memory on top of the graph's, and its time, from one propagation
+// measured on the problem itself (the balanced α on a minimum cover, extended).
+type Estimate struct {
+	// Bytes is the solver's memory beyond the graph: the bfs solutions it keeps
+	// (about 4 of n·24 bytes) and, when the LP is solved, its arrays (7 float64 per
+	// vertex, 4 per row and line, the reverse-arc index).
+	Bytes int64 `json:"bytes"`
+	// LPBytes is the LP's share of Bytes (0 when the default floors make it
+	// unnecessary: the balanced α is then certified without it).
+	LPBytes int64 `json:"lp_bytes"`
+	// Propagation is the measured time of one extension (what run's solve costs).
+	Propagation time.Duration `json:"propagation_ns"`
+	// Low and High bound the time: the candidates and the certificate (about six
+	// propagations) when no LP is needed; else also PDHG, each step about two
+	// propagations, between 200 and 10,000 steps on the graphs measured
+	// (docs/OPTIMIZE.md) — both capped by MaxTime.
+	Low, High time.Duration `json:"-"`
+	LP        bool          `json:"lp"` // whether the LP has to be solved (floors lowered below α)
+}
+
+// estimate's PDHG step counts: the range measured (docs/OPTIMIZE.md, issue 42).
+const estimateLowSteps, estimateHighSteps = 200, 10000
+
+// EstimateCost forecasts Optimize(ctx, p, opt) (Estimate).
+func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, error) {
+	obj, boundary, err := precheck(p, opt)
+	if err != nil {
+		return nil, err
+	}
+	n, arcs := int64(p.G.N()), int64(len(p.G.Adj))
+	lines := int64(1)
+	if ls, err := frameworkLines(p.Pair, opt.Chords, nil); err == nil {
+		lines = int64(len(ls))
+	}
+	e := &Estimate{Bytes: 4 * 24 * n}
+	f := opt.floors(p.Pair)
+	if obj == Worst {
+		f = Floors{max(f[0], p.Pair.Balanced()), max(f[1], p.Pair.Balanced())}
+	}
+	// At floors α on both answers with a boundary edge the balanced α is optimal
+	// (the boundary is forced: Worst's certificate); otherwise the LP is solved.
+	e.LP = boundary && f != (Floors{p.Pair.Balanced(), p.Pair.Balanced()})
+	if e.LP {
+		e.LPBytes = 7*8*n + 4*8*arcs*lines + 4*arcs
+		e.Bytes += e.LPBytes
+	}
+	hit := opt.Hit
+	if hit == nil {
+		bc, err := cover.Boundary(ctx, p.G, p.Answer)
+		if err != nil {
+			return nil, err
+		}
+		hit = bc.Vertices
+	}
+	bal := make([]float64, len(hit))
+	for i := range bal {
+		bal[i] = p.Pair.Balanced()
+	}
+	t0 := time.Now()
+	if _, _, err := extend(ctx, p, hit, bal); err != nil {
+		return nil, err
+	}
+	e.Propagation = time.Since(t0)
+	e.Low, e.High = 6*e.Propagation, 6*e.Propagation
+	if e.LP {
+		step := 2 * e.Propagation * time.Duration(lines)
+		e.Low += estimateLowSteps * step
+		e.High += estimateHighSteps * step
+	}
+	if opt.MaxTime > 0 {
+		e.Low, e.High = min(e.Low, opt.MaxTime), min(e.High, opt.MaxTime)
+	}
+	return e, nil
+}
