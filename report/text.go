@@ -166,8 +166,13 @@ func (r *Report) Text(w io.Writer) error {
 	return err
 }
 
-// box frames lines in a warning box.
-func box(lines []string) string {
+// box frames lines in a warning box no wider than words.Columns, each line wrapped
+// to fit (words.Wrap).
+func box(in []string) string {
+	var lines []string
+	for _, l := range in {
+		lines = append(lines, words.Wrap(l, words.Columns-4)...)
+	}
 	w := 0
 	for _, l := range lines {
 		w = max(w, utf8.RuneCountInString(l))

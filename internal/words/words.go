@@ -91,3 +91,32 @@ func Bit(b bool) int {
 	}
 	return 0
 }
+
+// Columns is the width text output wraps at.
+const Columns = 100
+
+// Wrap breaks s into lines of at most width runes at spaces, each continuation
+// line indented as s is plus two spaces; a word longer than a line stands alone on
+// its line (never cut: it may be a path or an id).
+func Wrap(s string, width int) []string {
+	if utf8.RuneCountInString(s) <= width {
+		return []string{s}
+	}
+	indent := len(s) - len(strings.TrimLeft(s, " "))
+	pad := strings.Repeat(" ", indent+2)
+	var lines []string
+	line, n, empty := s[:indent], indent, true
+	for _, w := range strings.Fields(s[indent:]) {
+		wn := utf8.RuneCountInString(w)
+		switch {
+		case empty:
+			line, n, empty = line+w, n+wn, false
+		case n+1+wn <= width:
+			line, n = line+" "+w, n+1+wn
+		default:
+			lines = append(lines, line)
+			line, n = pad+w, len(pad)+wn
+		}
+	}
+	return append(lines, line)
+}

@@ -3,6 +3,7 @@ package words
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestCount(t *testing.T) {
@@ -54,5 +55,31 @@ func TestQuote(t *testing.T) {
 func TestBit(t *testing.T) {
 	if Bit(true) != 1 || Bit(false) != 0 {
 		t.Errorf("Bit(true), Bit(false) = %d, %d; want 1, 0", Bit(true), Bit(false))
+	}
+}
+
+// Wrap keeps every line within the width (but a word longer than it), breaks only
+// at spaces, indents continuations by two more spaces, and loses no word.
+func TestWrap(t *testing.T) {
+	s := "  WARNING: 3 datasets are answered with certainty (p_one = 0 or 1): a release gives the same answer on every draw, " + strings.Repeat("x", 30)
+	lines := Wrap(s, 40)
+	if len(lines) < 3 || lines[0] != "  WARNING: 3 datasets are answered with" || !strings.HasPrefix(lines[1], "    certainty") {
+		t.Fatalf("%q", lines)
+	}
+	var got []string
+	for _, l := range lines {
+		if utf8.RuneCountInString(l) > 40 && strings.Contains(strings.TrimSpace(l), " ") {
+			t.Errorf("line over the width: %q", l)
+		}
+		got = append(got, strings.Fields(l)...)
+	}
+	if strings.Join(got, " ") != strings.Join(strings.Fields(s), " ") {
+		t.Errorf("words lost or changed: %q", got)
+	}
+	if l := Wrap("short", 40); len(l) != 1 || l[0] != "short" {
+		t.Errorf("%q", l)
+	}
+	if l := Wrap(strings.Repeat("y", 50)+" z", 40); len(l) != 2 || l[1] != "  z" {
+		t.Errorf("a long word: %q", l)
 	}
 }
