@@ -115,28 +115,7 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 		ids[i] = m.IDs.String(int(r))
 	}
 	if job.Ledger == "" {
-		priv, err := pipeline.ResolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
-		if err != nil {
-			return nil, err
-		}
-		if err := refuseDeterministic(job, m, rows); err != nil {
-			return nil, err
-		}
-		if job.DryRun {
-			return &Released{Rows: len(ids), Out: job.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}, nil
-		}
-		if err := refuseExisting(ctx, job.Out); err != nil {
-			return nil, err
-		}
-		d, err := draw(ctx, m, rows, src, priv)
-		if err != nil {
-			return nil, err
-		}
-		defer d.rec.Release()
-		if err := sink.Write(ctx, job.Out, d.rec, d.meta); err != nil {
-			return nil, err
-		}
-		return &Released{Rows: len(rows), Out: job.Out, ReleaseID: d.id, Privacy: priv}, nil
+		return releaseUncharged(ctx, job, m, rows, ids, src)
 	}
 	for i, id := range ids {
 		if !ledger.ValidID(id) {
@@ -147,6 +126,39 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if job.DryRun {
 		return planRelease(job, m, ids)
 	}
+	return releaseCharged(ctx, job, m, rows, ids, src)
+}
+
+// releaseUncharged is a release with --no-ledger: the privacy written into the
+// release file is the mechanism's metadata's (or, for CSV, what is stated), and
+// datasets answered with certainty are refused (no audit says they are private).
+func releaseUncharged(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*Released, error) {
+	priv, err := pipeline.ResolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseDeterministic(job, m, rows); err != nil {
+		return nil, err
+	}
+	if job.DryRun {
+		return &Released{Rows: len(ids), Out: job.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}, nil
+	}
+	d, err := drawNew(ctx, job.Out, m, rows, src, priv)
+	if err != nil {
+		return nil, err
+	}
+	defer d.rec.Release()
+	if err := sink.Write(ctx, job.Out, d.rec, d.meta); err != nil {
+		return nil, err
+	}
+	return &Released{Rows: len(rows), Out: job.Out, ReleaseID: d.id, Privacy: priv}, nil
+}
+
+// releaseCharged is a release against the ledger, under its exclusive lock: the
+// mechanism's audit found, the charge fitted, the release recorded (one line,
+// fsync), then the file written; the line removed again only if the file was not
+// published.
+func releaseCharged(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*Released, error) {
 	w, err := ledger.Open(job.Ledger)
 	if err != nil {
 		return nil, err
@@ -163,10 +175,7 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseExisting(ctx, job.Out); err != nil {
-		return nil, err
-	}
-	d, err := draw(ctx, m, rows, src, priv)
+	d, err := drawNew(ctx, job.Out, m, rows, src, priv)
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +204,14 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 		return nil, &publishedError{Err: err, Ledger: job.Ledger, ReleaseID: d.id}
 	}
 	return out, nil
+}
+
+// drawNew is draw for a release to out, which must not exist (refuseExisting).
+func drawNew(ctx context.Context, out string, m *ingest.MechanismTable, rows []int32, src io.Reader, priv pipeline.Privacy) (*drawn, error) {
+	if err := refuseExisting(ctx, out); err != nil {
+		return nil, err
+	}
+	return draw(ctx, m, rows, src, priv)
 }
 
 // drawn is a release's answers, ready to write: the table, its metadata and the
