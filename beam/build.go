@@ -35,13 +35,9 @@ type Conf struct {
 	Buckets   int
 	Broadcast bool // the broadcast join (broadcast.go)
 	List      int
-	Epsilon   float64
-	Delta     float64
-	// The privacy framework when it is not (ε,δ) (setPair): μ of μ-GDP, or a
-	// profile's (ε_i, δ_i) or a curve's (α_j, β_j) as PairA, PairB.
-	Framework    dp.Framework
-	GDPMu        float64
-	PairA, PairB []float64
+	// Privacy is the job's pair as its statement (dp.Pair.Statement), the one text
+	// of a privacy statement, rebuilt on each worker by pair.
+	Privacy map[string]string
 	// Audit: the finish audits with AuditEpsilon and AuditDelta (pipeline.Policy).
 	Audit                    bool
 	AuditEpsilon, AuditDelta float64
@@ -54,30 +50,10 @@ type Conf struct {
 func (c *Conf) layout() graph.Layout { return graph.Layout{N: c.N, Size: c.ShardSize} }
 
 // pair is the job's suitable pair, rebuilt on each worker from the Conf.
-func (c *Conf) pair() (dp.Pair, error) {
-	switch c.Framework {
-	case dp.GaussianDP:
-		return dp.NewGDP(c.GDPMu)
-	case dp.Profile:
-		return dp.NewProfile(c.PairA, c.PairB)
-	case dp.Tradeoff:
-		return dp.NewTradeoff(c.PairA, c.PairB)
-	}
-	return dp.New(c.Epsilon, c.Delta)
-}
+func (c *Conf) pair() (dp.Pair, error) { return dp.ParseStatement(c.Privacy) }
 
 // setPair records p in the Conf (pair's inverse).
-func (c *Conf) setPair(p dp.Pair) {
-	c.Framework, c.Epsilon, c.Delta = p.Framework(), p.Epsilon, p.Delta
-	switch p.Framework() {
-	case dp.GaussianDP:
-		c.GDPMu = p.Mu()
-	case dp.Profile:
-		c.PairA, c.PairB = p.Profile()
-	case dp.Tradeoff:
-		c.PairA, c.PairB = p.Tradeoff()
-	}
-}
+func (c *Conf) setPair(p dp.Pair) { c.Privacy = p.Statement() }
 
 // auditPair is the (ε, δ) the finish audits: the job's, unless the driver's policy
 // set another (pipeline.Policy: tests only).
