@@ -1,12 +1,15 @@
 package sink
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/graphdp/graphdp/internal/objstore"
 )
 
 // CheckPath reports why writing path would fail for want of a place to put it,
@@ -42,6 +45,21 @@ func CheckPath(path string) error {
 	}
 	if err := writable(dir); err != nil {
 		return fmt.Errorf("the folder %s is not writable: %w", dir, err)
+	}
+	return nil
+}
+
+// CheckObject reports why writing the object url would fail for want of a place
+// to put it, before any work: its bucket missing or not reachable with the
+// credentials and endpoint in ctx (objstore.WithConfig). It lists the objects whose
+// keys start with url's key (usually none or one), so that it costs one request.
+func CheckObject(ctx context.Context, url string) error {
+	u, err := objstore.Parse(url)
+	if err != nil {
+		return err
+	}
+	if _, err := objstore.List(ctx, url); err != nil {
+		return fmt.Errorf("its bucket %s cannot be listed: %w", u.Bucket, errors.Unwrap(err))
 	}
 	return nil
 }

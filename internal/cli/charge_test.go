@@ -266,3 +266,23 @@ func TestReportSaysItWroteThePage(t *testing.T) {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 }
+
+// An output to a bucket that does not exist is refused before any work (exit 2,
+// naming the key, the object and the bucket), as an output to a missing local
+// folder is; an existing bucket is fine.
+func TestMissingOutputBucketBeforeWork(t *testing.T) {
+	s3Env(t)
+	dir := t.TempDir()
+	v, e, h := pathGraph(t, dir, "", 1, 1, 0, 0)
+	run := func(out string) (int, string) {
+		code, _, stderr := graphdp(t, "run", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", out, "--log-level", "info")
+		return code, stderr
+	}
+	code, stderr := run("s3://no-such-bucket/m.csv")
+	if code != 2 || !strings.Contains(stderr, "s3://no-such-bucket/m.csv: its bucket no-such-bucket cannot be listed") || strings.Contains(stderr, "reading inputs") {
+		t.Errorf("a missing output bucket: exit %d:\n%s", code, stderr)
+	}
+	if code, stderr := run("s3://warehouse/out/m.csv"); code != 0 {
+		t.Errorf("an existing bucket: exit %d:\n%s", code, stderr)
+	}
+}

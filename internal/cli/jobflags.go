@@ -81,6 +81,9 @@ type jobFlags struct {
 	defaultRunner string
 	usage         usageText    // what -h prints above the flags
 	job           pipeline.Job // the job parse returned (inputs: its delimiter and columns)
+	// objects are the command's outputs on object storage (fileProblems), whose
+	// buckets inputs checks before any work.
+	objects []files.File
 }
 
 // addJobFlags defines -config and the named job flags on fs.
@@ -192,7 +195,19 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 // for a column the command takes no flag for). more maps other column names to the
 // flag naming them (optimize's --weight-column).
 func (jf *jobFlags) inputs(ctx context.Context, work func(context.Context) error, more ...[2]string) error {
-	err := work(jf.job.Context(ctx))
+	ctx = jf.job.Context(ctx)
+	// An output's bucket is checked before any work, as a local output's folder is
+	// (exit 2): a run must not fail after the work for want of a bucket.
+	var probs []string
+	for _, f := range jf.objects {
+		if err := sink.CheckObject(ctx, f.Path); err != nil {
+			probs = append(probs, fmt.Sprintf("%s: %s: %v", f.Key, f.Path, err))
+		}
+	}
+	if len(probs) > 0 {
+		return &pipeline.ConfigError{Problems: probs}
+	}
+	err := work(ctx)
 	var ie *ingest.InputError
 	if !errors.As(err, &ie) || ie.Near == "" || !errors.Is(ie, ingest.ErrMissingColumn) {
 		return err
@@ -263,6 +278,12 @@ func (jf *jobFlags) fileProblems(job *pipeline.Job, own ...files.File) []string 
 		}
 	}
 	probs := files.CheckAdded(job.Files(), added...)
+	jf.objects = nil
+	for _, f := range append(job.Files(), own...) {
+		if f.Output && objstore.IsURL(f.Path) {
+			jf.objects = append(jf.objects, f)
+		}
+	}
 	for _, f := range own { // the job's own files: Job.Problems
 		if objstore.IsURL(f.Path) && !objstore.Linked(f.Path) {
 			probs = append(probs, fmt.Sprintf("%s: %s: %v", f.Key, f.Path, objstore.ErrNotLinked))

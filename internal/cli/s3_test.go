@@ -89,14 +89,14 @@ func TestRunOnS3SameBytes(t *testing.T) {
 	}
 
 	// Refusals name the URL: a missing input object is exit 3; a missing output
-	// bucket is exit 1, the previous object untouched.
+	// bucket is exit 2, found before any work.
 	miss := []string{"run", "--vertices", "s3://warehouse/in/vertices.csv", "--edges", "s3://warehouse/in/nope.csv",
 		"--hitting-set", "s3://warehouse/in/hit.csv", "--epsilon", "0.5", "--quiet", "--out", "s3://warehouse/out/x.csv"}
 	if code, msg := reviewMain(miss...); code != 3 || !strings.Contains(msg, "s3://warehouse/in/nope.csv") {
 		t.Errorf("missing input object: exit %d, want 3 naming it: %s", code, msg)
 	}
-	if code, msg := reviewMain(append(args, "--out", "s3://no-such-bucket/m.csv")...); code != 1 || !strings.Contains(msg, "s3://no-such-bucket/m.csv") {
-		t.Errorf("missing output bucket: exit %d, want 1 naming it: %s", code, msg)
+	if code, msg := reviewMain(append(args, "--out", "s3://no-such-bucket/m.csv")...); code != 2 || !strings.Contains(msg, "s3://no-such-bucket/m.csv") {
+		t.Errorf("missing output bucket: exit %d, want 2 naming it: %s", code, msg)
 	}
 	// A truncated object (a Parquet file cut in half: no footer) is refused, exit 3.
 	src, dst := []any{}, []any{}
@@ -115,7 +115,7 @@ func TestRunOnS3SameBytes(t *testing.T) {
 	// Foreign credentials: the store answers 403, exit 3 naming the input.
 	t.Setenv("AWS_ACCESS_KEY_ID", "someone-else")
 	objstore.ResetClients()
-	if code, msg := reviewMain(append(args, "--out", "s3://warehouse/out/y.csv")...); code != 3 || !strings.Contains(msg, "s3://warehouse/in/") || !strings.Contains(msg, "denied") {
+	if code, msg := reviewMain(append(args, "--out", filepath.Join(t.TempDir(), "y.csv"))...); code != 3 || !strings.Contains(msg, "s3://warehouse/in/") || !strings.Contains(msg, "denied") {
 		t.Errorf("403: exit %d, want 3 naming the input: %s", code, msg)
 	}
 }
