@@ -10,6 +10,8 @@ import (
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/ledger"
+
+	"github.com/graphdp/graphdp/internal/objstore"
 )
 
 // pathGraph writes a path of len(answers) datasets named prefix+"a", prefix+"b", …
@@ -284,5 +286,22 @@ func TestMissingOutputBucketBeforeWork(t *testing.T) {
 	}
 	if code, stderr := run("s3://warehouse/out/m.csv"); code != 0 {
 		t.Errorf("an existing bucket: exit %d:\n%s", code, stderr)
+	}
+}
+
+// No credentials at all: one line saying where the SDK looked, exit 2 before any
+// work, not the chain of every credential provider's failure.
+func TestNoCredentialsOneLine(t *testing.T) {
+	s3Env(t)
+	t.Setenv("AWS_ACCESS_KEY_ID", "")
+	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
+	objstore.ResetClients()
+	dir := t.TempDir()
+	v, e, h := pathGraph(t, dir, "", 1, 1, 0, 0)
+	code, _, stderr := graphdp(t, "run", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", "s3://warehouse/out/m.csv")
+	first, _, _ := strings.Cut(stderr, "\n")
+	if code != 2 || !strings.Contains(first, "no AWS credentials found (looked at AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE") ||
+		strings.Contains(stderr, "ec2imds") || len(first) > 300 {
+		t.Errorf("no credentials: exit %d:\n%s", code, stderr)
 	}
 }

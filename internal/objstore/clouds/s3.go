@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -209,6 +210,11 @@ func s3Error(err error) error {
 		return nil
 	}
 	switch st := httpStatus(err); {
+	case st == 0 && strings.Contains(err.Error(), "failed to refresh cached credentials"):
+		// No request was sent: the SDK's credential chain found nothing (its
+		// credential cache's message; the SDK has no type for it). One line, saying
+		// where it looked, instead of the chain of every provider's failure.
+		return fmt.Errorf("%w: no AWS credentials found (looked at AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE in AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE, then the instance role)", objstore.ErrDenied)
 	case st == http.StatusNotFound:
 		return fmt.Errorf("%w (%v)", objstore.ErrNotFound, err)
 	case st == http.StatusForbidden:
