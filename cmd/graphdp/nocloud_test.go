@@ -58,12 +58,26 @@ func TestObjectStorageNeedsCloudTag(t *testing.T) {
 					t.Errorf("the message does not refuse %s plainly:\n%s", u, msg)
 				}
 			}
-			if !strings.Contains(msg, "go build -tags cloud ./cmd/graphdp") {
+			if !strings.Contains(msg, "go install -tags cloud ./cmd/graphdp") {
 				t.Errorf("the message does not say how to build graphdp with object storage:\n%s", msg)
 			}
 			if _, err := os.Stat(summary); err == nil {
 				t.Error("the summary was written: the refusal came after work")
 			}
 		})
+	}
+}
+
+// graphdp version says which object stores the binary reaches: none for the plain
+// build, and how to get them.
+func TestVersionSaysObjectStorage(t *testing.T) {
+	if objstore.Linked("s3://b/k") {
+		t.Skip("built with -tags cloud: this binary has object storage")
+	}
+	cmd := exec.Command(os.Args[0], "version")
+	cmd.Env = append(os.Environ(), asMain+"=1")
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "\nobject storage: none (build with: go install -tags cloud ./cmd/graphdp)\n") {
+		t.Errorf("%v: %q", err, out)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"syscall"
 
 	"github.com/graphdp/graphdp/ingest"
@@ -153,6 +154,7 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	if args[0] == "version" || args[0] == "--version" {
 		fmt.Fprintln(stdout, p.Name, version.Build())
+		fmt.Fprintln(stdout, "object storage:", builtIn())
 		return exitOK
 	}
 	c, ok := commands[args[0]]
@@ -321,4 +323,18 @@ func signalName(s os.Signal) string {
 		return "SIGTERM"
 	}
 	return s.String()
+}
+
+// builtIn says which object stores this binary reaches (objstore.Linked).
+func builtIn() string {
+	var in []string
+	for _, scheme := range []string{"s3", "gs"} {
+		if objstore.Linked(scheme + "://b/k") {
+			in = append(in, scheme+"://")
+		}
+	}
+	if len(in) == 0 {
+		return "none (build with: go install -tags cloud ./cmd/graphdp)"
+	}
+	return strings.Join(in, ", ")
 }

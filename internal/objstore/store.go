@@ -62,7 +62,7 @@ func Linked(url string) bool {
 // ErrNotLinked is the answer for an s3:// or gs:// URL in a binary built without
 // its driver: the message says how to build one with it.
 var ErrNotLinked = errors.New("this binary was built without object storage (s3://, gs://); " +
-	"graphdp has it when built with the cloud tag: go build -tags cloud ./cmd/graphdp (graphdp-beam always has it)")
+	"graphdp has it when built with the cloud tag: go install -tags cloud ./cmd/graphdp (graphdp-beam always has it)")
 
 // File is an open object: random access to Size bytes.
 type File interface {
