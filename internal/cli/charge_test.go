@@ -305,3 +305,37 @@ func TestNoCredentialsOneLine(t *testing.T) {
 		t.Errorf("no credentials: exit %d:\n%s", code, stderr)
 	}
 }
+
+// The folder and broken-export reproducers on object storage: a mechanism folder
+// of two runs' parts under one S3 prefix is refused by release naming both objects,
+// the ledger unchanged; a header-only edges object makes run exit 3 with nothing
+// written to the bucket.
+func TestObjectFolderAndBrokenExport(t *testing.T) {
+	s3Env(t)
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "10")
+	va, ea, ha := pathGraph(t, filepath.Join(dir, "A"), "A", 1, 1, 0, 0)
+	vb, eb, hb := pathGraph(t, filepath.Join(dir, "B"), "B", 0, 1, 1)
+	mustRun(t, 0, "run", "-quiet", "-vertices", va, "-edges", ea, "-hitting-set", ha, "-epsilon", "0.1", "-out", "s3://warehouse/mech/part-0.parquet", "-ledger", led)
+	mustRun(t, 0, "run", "-quiet", "-vertices", vb, "-edges", eb, "-hitting-set", hb, "-epsilon", "5", "-out", "s3://warehouse/mech/part-1.parquet", "-ledger", led)
+	before, _ := os.ReadFile(led)
+	code, _, stderr := graphdp(t, "release", "--mechanism", "s3://warehouse/mech/", "--id", "Ba", "--out", filepath.Join(dir, "r.csv"), "--ledger", led)
+	if code != 3 || !strings.Contains(stderr, "s3://warehouse/mech/part-0.parquet") || !strings.Contains(stderr, "s3://warehouse/mech/part-1.parquet") {
+		t.Errorf("an S3 folder of two runs' parts: exit %d: %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(led); !bytes.Equal(after, before) {
+		t.Error("a refused release changed the ledger")
+	}
+	putObject(t, "s3://warehouse/broken/edges.csv", "src,dst\n")
+	code, _, stderr = graphdp(t, "run", "-vertices", va, "-edges", "s3://warehouse/broken/edges.csv", "-hitting-set", ha, "-epsilon", "1",
+		"-out", "s3://warehouse/broken/m.parquet", "-summary", "s3://warehouse/broken/s.json")
+	if code != 3 || !strings.Contains(stderr, "datasets are not private") {
+		t.Errorf("a header-only edges object: exit %d: %s", code, stderr)
+	}
+	for _, u := range []string{"s3://warehouse/broken/m.parquet", "s3://warehouse/broken/s.json"} {
+		if _, err := getObject(t, u); !errors.Is(err, objstore.ErrNotFound) {
+			t.Errorf("a refused run wrote %s (%v)", u, err)
+		}
+	}
+}
