@@ -339,3 +339,16 @@ func TestObjectFolderAndBrokenExport(t *testing.T) {
 		}
 	}
 }
+
+// On a terminal, a log line clears the progress status line before it is written.
+func TestLogLineClearsTheStatusLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\rread 40% (4.0M of 10M rows)")
+	w := clearingLine{&b}
+	if n, err := w.Write([]byte("time=… level=WARN msg=…\n")); err != nil || n != len("time=… level=WARN msg=…\n") {
+		t.Fatalf("%d %v", n, err)
+	}
+	if got := b.String(); got != "\rread 40% (4.0M of 10M rows)\r\033[Ktime=… level=WARN msg=…\n" {
+		t.Errorf("%q", got)
+	}
+}

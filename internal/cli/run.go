@@ -88,11 +88,14 @@ func cmdRun(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := o.logs.apply(e, "run"); err != nil {
-		return err
-	}
 	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !o.quiet && !e.json {
 		o.job.Progress = f
+		// A log line (a warning) clears the status line first, so that it starts a
+		// line of its own instead of running on from the status line.
+		e.logw = clearingLine{f}
+	}
+	if err := o.logs.apply(e, "run"); err != nil {
+		return err
 	}
 	return o.jf.inputs(ctx, func(ctx context.Context) error { return runRun(ctx, o, e) })
 }
@@ -134,4 +137,16 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// clearingLine writes each write (one log record) after clearing the terminal's
+// current line, where a progress status line may stand ("\r\033[K": to column 0,
+// erase to the end); the status line is drawn again at its next tick.
+type clearingLine struct{ w io.Writer }
+
+func (c clearingLine) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(c.w, "\r\033[K"); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
