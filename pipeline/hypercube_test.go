@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/graphdp/graphdp/internal/graphgen"
+	"github.com/graphdp/graphdp/job"
 )
 
 // balancedPTrue is docs/DESIGN.md §10.3 (the paper's corollary): with α = (e^ε+δ)/(e^ε+1) on
@@ -49,7 +50,7 @@ func TestHypercubeClosedForm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		job := DefaultJob()
+		job := job.DefaultJob()
 		job.Vertices, job.Edges, job.HittingSet = filepath.Join(dir, f.Vertices), filepath.Join(dir, f.Edges), filepath.Join(dir, f.HittingSet)
 		job.Out = filepath.Join(dir, "out.parquet")
 		job.SetEpsilon(tc.eps)
