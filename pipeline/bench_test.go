@@ -238,9 +238,9 @@ func envJob(b *testing.B) job.Job {
 	if path == "" {
 		b.Skip("GRAPHDP_BENCH_JOB not set")
 	}
-	job := job.DefaultJob()
-	if _, err := job.LoadConfig(path); err != nil {
+	j := job.DefaultJob()
+	if _, err := j.LoadConfig(path); err != nil {
 		b.Fatal(err)
 	}
-	return job
+	return j
 }

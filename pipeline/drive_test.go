@@ -35,12 +35,12 @@ func pathJob(t *testing.T, extra float64) job.Job {
 			t.Fatal(err)
 		}
 	}
-	job := job.DefaultJob()
-	job.Vertices, job.Edges, job.HittingSet = filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"), filepath.Join(dir, "h.csv")
-	job.Out = filepath.Join(dir, "out.csv")
-	job.SetEpsilon(1)
-	job.Delta = 0.01
-	return job
+	j := job.DefaultJob()
+	j.Vertices, j.Edges, j.HittingSet = filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"), filepath.Join(dir, "h.csv")
+	j.Out = filepath.Join(dir, "out.csv")
+	j.SetEpsilon(1)
+	j.Delta = 0.01
+	return j
 }
 
 // The driver's policy reaches what lies behind the engines on the local backend: an

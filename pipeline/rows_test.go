@@ -17,19 +17,19 @@ import (
 // The example job, loaded and checked as the toolkit commands do.
 func exampleInputs(t *testing.T) (*job.Job, *load.Inputs, *Checked) {
 	t.Helper()
-	job := job.DefaultJob()
-	if unknown, err := job.LoadConfig(filepath.Join("..", "configs", "example.yaml")); err != nil || len(unknown) > 0 {
+	j := job.DefaultJob()
+	if unknown, err := j.LoadConfig(filepath.Join("..", "configs", "example.yaml")); err != nil || len(unknown) > 0 {
 		t.Fatal(err, unknown)
 	}
-	x, err := load.LoadInputs(context.Background(), &job, toolRequest(job))
+	x, err := load.LoadInputs(context.Background(), &j, toolRequest(j))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Check(context.Background(), job, x)
+	c, err := Check(context.Background(), j, x)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &job, x, c
+	return &j, x, c
 }
 
 // Record over every vertex in order is buildRecord, and over a subset it is
