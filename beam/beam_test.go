@@ -30,6 +30,8 @@ import (
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/testgraph"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 )
@@ -152,7 +154,7 @@ func gen(r *rand.Rand, fam string, n int, eps, delta float64) *testGraph {
 
 // write puts g's three tables into dir as Parquet with small row groups (so reading
 // is split several ways) and returns a job.
-func (g *testGraph) write(t testing.TB, dir string, rowGroup int64) pipeline.Job {
+func (g *testGraph) write(t testing.TB, dir string, rowGroup int64) job.Job {
 	t.Helper()
 	idType := arrow.DataType(arrow.PrimitiveTypes.Int64)
 	if g.strIDs {
@@ -165,36 +167,36 @@ func (g *testGraph) write(t testing.TB, dir string, rowGroup int64) pipeline.Job
 			b.(*array.Int64Builder).Append(g.ids[v])
 		}
 	}
-	job := pipeline.DefaultJob()
+	j := job.DefaultJob()
 	// Generated graphs may have isolated datasets, which fail a run closed: the tests
 	// compare what both backends write, and TestBeamRefusesNotPrivateLikeLocal the
 	// refusal.
-	job.AllowNonPrivate = true
-	job.Vertices = filepath.Join(dir, "vertices.parquet")
-	job.Edges = filepath.Join(dir, "edges.parquet")
-	job.HittingSet = filepath.Join(dir, "hitting.parquet")
-	writeTable(t, job.Vertices, rowGroup, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idType}, {Name: "answer", Type: arrow.FixedWidthTypes.Boolean}}, nil),
+	j.AllowNonPrivate = true
+	j.Vertices = filepath.Join(dir, "vertices.parquet")
+	j.Edges = filepath.Join(dir, "edges.parquet")
+	j.HittingSet = filepath.Join(dir, "hitting.parquet")
+	writeTable(t, j.Vertices, rowGroup, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idType}, {Name: "answer", Type: arrow.FixedWidthTypes.Boolean}}, nil),
 		func(b *array.RecordBuilder) {
 			for v := range g.n {
 				appendID(b.Field(0), v)
 				b.Field(1).(*array.BooleanBuilder).Append(g.answer[v])
 			}
 		})
-	writeTable(t, job.Edges, rowGroup, arrow.NewSchema([]arrow.Field{{Name: "src", Type: idType}, {Name: "dst", Type: idType}}, nil),
+	writeTable(t, j.Edges, rowGroup, arrow.NewSchema([]arrow.Field{{Name: "src", Type: idType}, {Name: "dst", Type: idType}}, nil),
 		func(b *array.RecordBuilder) {
 			for i := range g.src {
 				appendID(b.Field(0), g.src[i])
 				appendID(b.Field(1), g.dst[i])
 			}
 		})
-	writeTable(t, job.HittingSet, rowGroup, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idType}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64}}, nil),
+	writeTable(t, j.HittingSet, rowGroup, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idType}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64}}, nil),
 		func(b *array.RecordBuilder) {
 			for i, h := range g.hit {
 				appendID(b.Field(0), h)
 				b.Field(1).(*array.Float64Builder).Append(g.ptrue[i])
 			}
 		})
-	return job
+	return j
 }
 
 func writeTable(t testing.TB, path string, rowGroup int64, sc *arrow.Schema, fill func(*array.RecordBuilder)) {
@@ -221,20 +223,20 @@ func writeTable(t testing.TB, path string, rowGroup int64, sc *arrow.Schema, fil
 }
 
 // runWith runs job on Beam with opts as its beam: keys.
-func runWith(ctx context.Context, job pipeline.Job, opts Options, log *slog.Logger) (*pipeline.Summary, error) {
+func runWith(ctx context.Context, job job.Job, opts Options, log *slog.Logger) (*pipeline.Summary, error) {
 	job.Beam = opts
 	return Run(ctx, job, log)
 }
 
 // both runs job on this machine and on Beam (Prism) and returns the two outcomes.
-func both(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (local, beam []byte, lerr, berr error) {
+func both(t *testing.T, job job.Job, eps, delta float64, opts Options) (local, beam []byte, lerr, berr error) {
 	t.Helper()
 	local, beam, _, _, lerr, berr = bothSummaries(t, job, eps, delta, opts)
 	return
 }
 
 // bothSummaries is both with the two runs' summaries.
-func bothSummaries(t *testing.T, job pipeline.Job, eps, delta float64, opts Options) (local, beam []byte, ls, bs *pipeline.Summary, lerr, berr error) {
+func bothSummaries(t *testing.T, job job.Job, eps, delta float64, opts Options) (local, beam []byte, ls, bs *pipeline.Summary, lerr, berr error) {
 	t.Helper()
 	job.SetEpsilon(eps)
 	job.Delta = delta
@@ -348,9 +350,9 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 9))
 	type mutation struct {
 		name string
-		fn   func(g *testGraph, dir string, job *pipeline.Job)
+		fn   func(g *testGraph, dir string, job *job.Job)
 	}
-	rewriteHit := func(t *testing.T, job *pipeline.Job, g *testGraph, ids []any, p []float64) {
+	rewriteHit := func(t *testing.T, job *job.Job, g *testGraph, ids []any, p []float64) {
 		writeTable(t, job.HittingSet, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil),
 			func(b *array.RecordBuilder) {
 				for i, id := range ids {
@@ -364,7 +366,7 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 			})
 	}
 	muts := []mutation{
-		{"unknown edge ids", func(g *testGraph, dir string, job *pipeline.Job) {
+		{"unknown edge ids", func(g *testGraph, dir string, job *job.Job) {
 			writeTable(t, job.Edges, 2, arrow.NewSchema([]arrow.Field{{Name: "src", Type: idArrowType(g)}, {Name: "dst", Type: idArrowType(g)}}, nil),
 				func(b *array.RecordBuilder) {
 					for i := range g.src {
@@ -380,7 +382,7 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 					}
 				})
 		}},
-		{"duplicate vertex ids", func(g *testGraph, dir string, job *pipeline.Job) {
+		{"duplicate vertex ids", func(g *testGraph, dir string, job *job.Job) {
 			writeTable(t, job.Vertices, 4, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "answer", Type: arrow.FixedWidthTypes.Boolean}}, nil),
 				func(b *array.RecordBuilder) {
 					for v := range g.n {
@@ -393,7 +395,7 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 					}
 				})
 		}},
-		{"hitting set: unknown, duplicate, null, out of range", func(g *testGraph, dir string, job *pipeline.Job) {
+		{"hitting set: unknown, duplicate, null, out of range", func(g *testGraph, dir string, job *job.Job) {
 			var ids []any
 			var p []float64
 			for i, h := range g.hit {
@@ -418,17 +420,17 @@ func TestBeamRejectsLikeLocal(t *testing.T) {
 			r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j], p[i], p[j] = ids[j], ids[i], p[j], p[i] })
 			rewriteHit(t, job, g, ids, p)
 		}},
-		{"missing column", func(g *testGraph, dir string, job *pipeline.Job) {
+		{"missing column", func(g *testGraph, dir string, job *job.Job) {
 			job.Columns.Dst = "to"
 		}},
-		{"wrong id type in the hitting set", func(g *testGraph, dir string, job *pipeline.Job) {
+		{"wrong id type in the hitting set", func(g *testGraph, dir string, job *job.Job) {
 			writeTable(t, job.HittingSet, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Float64}, {Name: "p_true", Type: arrow.PrimitiveTypes.Float64}}, nil),
 				func(b *array.RecordBuilder) {
 					b.Field(0).(*array.Float64Builder).Append(1)
 					b.Field(1).(*array.Float64Builder).Append(1)
 				})
 		}},
-		{"vertices: answer 2 and a duplicate; edges bad too", func(g *testGraph, dir string, job *pipeline.Job) {
+		{"vertices: answer 2 and a duplicate; edges bad too", func(g *testGraph, dir string, job *job.Job) {
 			writeTable(t, job.Vertices, 3, arrow.NewSchema([]arrow.Field{{Name: "id", Type: idArrowType(g)}, {Name: "answer", Type: arrow.PrimitiveTypes.Int32}}, nil),
 				func(b *array.RecordBuilder) {
 					for v := range g.n {
@@ -691,7 +693,7 @@ func TestBeamRepairMatchesLocal(t *testing.T) {
 		if ls.Repaired != bs.Repaired {
 			t.Fatalf("%s: repaired values: local %d, beam %d", name, ls.Repaired, bs.Repaired)
 		}
-		x, err := pipeline.LoadInputs(context.Background(), &job, pipeline.Request{HittingSet: true, Engine: "propagate"})
+		x, err := load.LoadInputs(context.Background(), &job, load.Request{HittingSet: true, Engine: "propagate"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -762,7 +764,7 @@ func TestBeamRoundsShuffleOnlyTheFrontier(t *testing.T) {
 
 // bothPolicy runs job on this machine and on Beam under the repair policy rp
 // (pipeline.Policy.Drive: one policy, passed to both backends).
-func bothPolicy(t *testing.T, job pipeline.Job, eps, delta float64, opts Options, p pipeline.Policy) (local, beam []byte, lerr, berr error) {
+func bothPolicy(t *testing.T, job job.Job, eps, delta float64, opts Options, p pipeline.Policy) (local, beam []byte, lerr, berr error) {
 	t.Helper()
 	job.SetEpsilon(eps)
 	job.Delta = delta
@@ -784,7 +786,7 @@ func bothPolicy(t *testing.T, job pipeline.Job, eps, delta float64, opts Options
 
 // failedRepairPath is a path whose one hitting-set value lies 5e-10 above its bound
 // (within bfs.Tolerance): the default policy repairs it (1 move).
-func failedRepairPath(t *testing.T) pipeline.Job {
+func failedRepairPath(t *testing.T) job.Job {
 	pair, err := dp.New(1, 0.01)
 	if err != nil {
 		t.Fatal(err)

@@ -24,8 +24,8 @@ type Conf struct {
 	Staging   string
 	Tables    [3]table // vertices, edges, hitting set (plan.go)
 	Cols      ingest.Columns
-	Delimiter string // the job's, for .csv files (pipeline.Job.Delimiter)
-	// Store is how the job reaches s3:// and gs:// (pipeline.Job.Store: its
+	Delimiter string // the job's, for .csv files (job.Job.Delimiter)
+	// Store is how the job reaches s3:// and gs:// (job.Job.Store: its
 	// s3_endpoint): a worker is given the job, not the launcher's flags or
 	// environment, and opens every object through it (Conf.context).
 	Store     objstore.Config
@@ -68,7 +68,7 @@ func (c *Conf) auditPair() (dp.Pair, error) {
 func (c *Conf) vertexFile() string { return c.Tables[fileVertices].Parts.Name() }
 
 // context is ctx with the job's object stores (objstore.WithConfig) and its CSV
-// delimiter (for ingest's CSV readers), as pipeline.Job.Context makes the launcher's:
+// delimiter (for ingest's CSV readers), as job.Job.Context makes the launcher's:
 // every DoFn runs in it.
 func (c *Conf) context(ctx context.Context) context.Context {
 	ctx = objstore.WithConfig(ctx, c.Store)
@@ -78,7 +78,7 @@ func (c *Conf) context(ctx context.Context) context.Context {
 	if r, err := ingest.ParseDelimiter(c.Delimiter); err == nil {
 		return ingest.WithDelimiter(ctx, r)
 	}
-	return ctx // the launcher checked it (pipeline.Job)
+	return ctx // the launcher checked it (job.Job)
 }
 
 // split is one unit of one input table: a row group of a Parquet file, or a CSV

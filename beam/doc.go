@@ -18,7 +18,7 @@
 //     summary's "beam" object and line). Its options are the job's beam: keys
 //     (beamopt.Options), read once by New into the Conf every DoFn carries to the
 //     workers: what to stage and whether to cache (Options.StageOffers, StageArcs,
-//     NoWorkerCache) and how to reach the stores (pipeline.Job.Store, applied by
+//     NoWorkerCache) and how to reach the stores (job.Job.Store, applied by
 //     Conf.context), never a package variable or the runner's name at the point of use.
 //  1. beam holds only what is Beam: the transforms (build.go, join.go, broadcast.go,
 //     shard.go, plan.go; rounds.go, with offers.go, the offers through staging;

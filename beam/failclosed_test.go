@@ -14,7 +14,7 @@ import (
 
 // A Beam run whose audit finds datasets that are not private (isolated, answered
 // with certainty) fails closed as the local run does, through the driver's one rule
-// (pipeline.Job.RefuseNotPrivate): the same *RejectError word for word, nothing in the
+// (pipeline.RefuseNotPrivate): the same *RejectError word for word, nothing in the
 // output folder but the inputs, the staging folder left empty; allowed, both write
 // the same bytes. Two cases: a path whose last datasets lost their edges, and an
 // edges file of only its header (the broken export).

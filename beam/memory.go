@@ -3,7 +3,8 @@ package beam
 import (
 	"fmt"
 
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 )
 
 // The memory of a run on Prism (docs/BEAM.md, "Memory on Prism"). Prism runs the
@@ -47,18 +48,18 @@ const (
 
 // prismMemory models the peak of a Prism run over pl's inputs: Build is the build
 // pipeline's, Engine the solve's.
-func prismMemory(pl *planned) pipeline.Memory {
+func prismMemory(pl *planned) load.Memory {
 	rows, n, hit := pl.rows[fileEdges], pl.rows[fileVertices], pl.rows[fileHit]
-	return pipeline.Memory{
+	return load.Memory{
 		Build:  prismFixedBytes + prismBuildBytesPerRow*rows + prismBuildBytesPerVertex*(n+hit),
 		Engine: prismFixedBytes + prismSolveBytesPerRow*rows + prismSolveBytesPerVertex*n,
 	}
 }
 
 // checkMemory refuses, before any pipeline runs, a Prism job whose modelled peak m
-// exceeds the budget: a *pipeline.ConfigError (exit status 2), nothing written.
+// exceeds the budget: a *job.ConfigError (exit status 2), nothing written.
 // Only the footers (and CSV files' scans) have been read.
-func checkMemory(job *pipeline.Job, pl *planned, m pipeline.Memory, budget int64, source string) error {
+func checkMemory(j *job.Job, pl *planned, m load.Memory, budget int64, source string) error {
 	need, phase := m.Build, "the build pipeline"
 	if m.Engine > need {
 		need, phase = m.Engine, "the rounds and the finish"
@@ -66,7 +67,7 @@ func checkMemory(job *pipeline.Job, pl *planned, m pipeline.Memory, budget int64
 	if budget <= 0 || need <= budget {
 		return nil
 	}
-	return &pipeline.ConfigError{Source: job.Edges, Problems: []string{fmt.Sprintf(
+	return &job.ConfigError{Source: j.Edges, Problems: []string{fmt.Sprintf(
 		"on Prism the job needs about %s at its peak (%s; %d vertices, %d edge rows: Prism runs every stage in this process and holds each shuffle in memory, docs/BEAM.md, \"Memory on Prism\"), more than the %s %s allows; nothing written. "+
 			"More shards or workers do not lower it on Prism: run it on a cluster (beam: runner flink, spark or dataflow, with a staging folder), whose workers share it, or with --runner local, which holds the graph in a tenth of the memory",
 		gib(need), phase, pl.rows[fileVertices], pl.rows[fileEdges], gib(budget), source)}}

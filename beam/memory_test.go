@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/job"
 )
 
 // The model's figures are its constants applied to the footers' row counts (the
@@ -24,16 +24,16 @@ func TestPrismMemoryModel(t *testing.T) {
 	if want := int64(prismFixedBytes + prismSolveBytesPerRow*10000 + prismSolveBytesPerVertex*1000); m.Engine != want {
 		t.Errorf("solve %d, want %d", m.Engine, want)
 	}
-	job := pipeline.DefaultJob()
-	job.Edges = "e.parquet"
-	if err := checkMemory(&job, pl, m, m.Peak(), "a test budget"); err != nil {
+	j := job.DefaultJob()
+	j.Edges = "e.parquet"
+	if err := checkMemory(&j, pl, m, m.Peak(), "a test budget"); err != nil {
 		t.Errorf("a budget of exactly the peak: %v", err)
 	}
-	if err := checkMemory(&job, pl, m, 0, ""); err != nil {
+	if err := checkMemory(&j, pl, m, 0, ""); err != nil {
 		t.Errorf("an unknown budget: %v", err)
 	}
-	err := checkMemory(&job, pl, m, m.Peak()-1, "a test budget")
-	var ce *pipeline.ConfigError
+	err := checkMemory(&j, pl, m, m.Peak()-1, "a test budget")
+	var ce *job.ConfigError
 	if !errors.As(err, &ce) || ce.Source != "e.parquet" || !strings.Contains(err.Error(), "(the rounds and the finish; 1000 vertices, 10000 edge rows") {
 		t.Errorf("a budget a byte short: %v", err)
 	}
@@ -51,17 +51,17 @@ func TestPrismRefusesWhatCannotFit(t *testing.T) {
 	dir := t.TempDir()
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // where Prism's staging folder would go
-	job := g.write(t, dir, 64)
-	job.SetEpsilon(1)
-	job.Delta = 0.01
-	job.Out = filepath.Join(dir, "out.csv")
-	job.Summary = filepath.Join(dir, "summary.json")
+	j := g.write(t, dir, 64)
+	j.SetEpsilon(1)
+	j.Delta = 0.01
+	j.Out = filepath.Join(dir, "out.csv")
+	j.Summary = filepath.Join(dir, "summary.json")
 	want := prismMemory(&planned{rows: [3]int64{fileVertices: int64(g.n), fileEdges: int64(len(g.src)), fileHit: int64(len(g.hit))}})
 
 	old := debug.SetMemoryLimit(want.Peak() - 1)
-	_, err := runWith(context.Background(), job, Options{ShardSize: 64}, quiet)
+	_, err := runWith(context.Background(), j, Options{ShardSize: 64}, quiet)
 	debug.SetMemoryLimit(old)
-	var ce *pipeline.ConfigError
+	var ce *job.ConfigError
 	if !errors.As(err, &ce) {
 		t.Fatalf("error %v (%T), want a ConfigError", err, err)
 	}
@@ -70,7 +70,7 @@ func TestPrismRefusesWhatCannotFit(t *testing.T) {
 			t.Errorf("refusal %q does not say %q", err, s)
 		}
 	}
-	for _, p := range []string{job.Out, job.Summary} {
+	for _, p := range []string{j.Out, j.Summary} {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("%s written (%v)", p, err)
 		}
@@ -79,7 +79,7 @@ func TestPrismRefusesWhatCannotFit(t *testing.T) {
 		t.Errorf("left behind in TMPDIR: %v", left)
 	}
 
-	s, err := runWith(context.Background(), job, Options{ShardSize: 64}, quiet)
+	s, err := runWith(context.Background(), j, Options{ShardSize: 64}, quiet)
 	if err != nil {
 		t.Fatal(err)
 	}

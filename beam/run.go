@@ -21,6 +21,8 @@ import (
 	"github.com/graphdp/graphdp/beam/beamopt"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/memstat"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -88,19 +90,19 @@ func buckets(o Options, rows int64) int {
 const Engine = "beam-rounds"
 
 // Run executes job as Beam pipelines and writes job.Out: see doc.go and BEAM.md.
-func Run(ctx context.Context, job pipeline.Job, log *slog.Logger) (*pipeline.Summary, error) {
+func Run(ctx context.Context, job job.Job, log *slog.Logger) (*pipeline.Summary, error) {
 	return pipeline.Drive(ctx, job, New(job, log), log)
 }
 
 // New is the Beam backend of job (pipeline.Backend): its options are job.Beam.
-func New(job pipeline.Job, log *slog.Logger) pipeline.Backend {
+func New(job job.Job, log *slog.Logger) pipeline.Backend {
 	return &backend{job: job, opts: job.Beam, log: log}
 }
 
 // backend runs a job's stages as Beam pipelines; between them, the launcher reads
 // the small files the shards wrote to staging (gather.go).
 type backend struct {
-	job     pipeline.Job
+	job     job.Job
 	opts    Options
 	log     *slog.Logger
 	cleanup []func()
@@ -167,14 +169,14 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 	if err != nil {
 		return nil, err
 	}
-	var model *pipeline.MemoryModel
+	var model *load.MemoryModel
 	if opts.RunnerName() == "prism" { // the whole job in this process (memory.go)
 		m := prismMemory(pl)
 		budget, source := memstat.Budget() // the local runner's budget too
 		if err := checkMemory(job, pl, m, budget, source); err != nil {
 			return nil, err
 		}
-		model = &pipeline.MemoryModel{Memory: m, BudgetBytes: max(budget, 0), BudgetSource: source}
+		model = &load.MemoryModel{Memory: m, BudgetBytes: max(budget, 0), BudgetSource: source}
 	}
 	c := Conf{Staging: staging, Tables: pl.tables, Cols: cols, Delimiter: job.Delimiter, Store: job.Store(),
 		StrIDs: pl.strIDs, N: int32(pl.rows[fileVertices]), List: job.List}
@@ -217,7 +219,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 func (b *backend) staging(ctx context.Context) (string, error) {
 	if b.opts.Staging == "" {
 		if !b.onPrism() {
-			return "", &pipeline.ConfigError{Source: "job", Problems: []string{"beam: a staging folder every worker can reach is required with runner " + b.opts.Runner}}
+			return "", &job.ConfigError{Source: "job", Problems: []string{"beam: a staging folder every worker can reach is required with runner " + b.opts.Runner}}
 		}
 		dir, err := os.MkdirTemp("", "graphdp-beam-*")
 		if err != nil {

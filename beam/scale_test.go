@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/internal/memstat"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -81,20 +82,20 @@ func TestScaleOne(t *testing.T) {
 	if runner == "" {
 		t.Skip("helper of TestScaleTable")
 	}
-	job := pipeline.DefaultJob()
-	job.Vertices, job.Edges, job.HittingSet = filepath.Join(dir, "vertices.parquet"), filepath.Join(dir, "edges.parquet"), filepath.Join(dir, "hitting.parquet")
-	job.Out = filepath.Join(dir, runner+".parquet")
-	job.SetEpsilon(1)
-	job.Delta = 1e-3
+	j := job.DefaultJob()
+	j.Vertices, j.Edges, j.HittingSet = filepath.Join(dir, "vertices.parquet"), filepath.Join(dir, "edges.parquet"), filepath.Join(dir, "hitting.parquet")
+	j.Out = filepath.Join(dir, runner+".parquet")
+	j.SetEpsilon(1)
+	j.Delta = 1e-3
 	start := time.Now()
 	var s *pipeline.Summary
 	var err error
 	rounds := "-"
 	if runner == "local" {
-		s, err = pipeline.Run(context.Background(), job, quiet)
+		s, err = pipeline.Run(context.Background(), j, quiet)
 	} else {
 		var buf strings.Builder
-		s, err = Run(context.Background(), job, slog.New(slog.NewTextHandler(&buf, nil)))
+		s, err = Run(context.Background(), j, slog.New(slog.NewTextHandler(&buf, nil)))
 		if i := strings.LastIndex(buf.String(), " rounds="); i >= 0 {
 			rounds = strings.Fields(buf.String()[i+len(" rounds="):])[0]
 		}

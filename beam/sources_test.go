@@ -15,7 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/graphdp/graphdp/ingest"
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/job"
 )
 
 // cuts cuts n rows into k consecutive parts, some of them empty when empty: the
@@ -61,10 +61,10 @@ type partsLayout struct {
 // that the folder's table skips; a CSV one with a zero-byte part), the edges a
 // glob of parts joined with one more file as a second source, the hitting set a
 // folder of parts. Each table's rows are g's, in order, cut at random.
-func (g *testGraph) writeParts(t *testing.T, r *rand.Rand, dir string, l partsLayout) pipeline.Job {
+func (g *testGraph) writeParts(t *testing.T, r *rand.Rand, dir string, l partsLayout) job.Job {
 	t.Helper()
-	job := pipeline.DefaultJob()
-	job.AllowNonPrivate = true
+	j := job.DefaultJob()
+	j.AllowNonPrivate = true
 	id := func(v int) string { return fmt.Sprint(g.id(v)) }
 	// Vertices.
 	vdir := filepath.Join(dir, "vertices")
@@ -98,7 +98,7 @@ func (g *testGraph) writeParts(t *testing.T, r *rand.Rand, dir string, l partsLa
 		csvRows(t, filepath.Join(vdir, "_SUCCESS"), nil, nil)
 		csvRows(t, filepath.Join(vdir, "dt=0", ".part-00000.parquet.crc"), []string{"crc"}, nil)
 	}
-	job.Vertices = vdir
+	j.Vertices = vdir
 	// Edges: a glob of parts, and the last rows in a file of their own.
 	edir := filepath.Join(dir, "edges")
 	last := len(g.src) - min(len(g.src), r.IntN(3))
@@ -129,7 +129,7 @@ func (g *testGraph) writeParts(t *testing.T, r *rand.Rand, dir string, l partsLa
 		writeEdges(filepath.Join(edir, fmt.Sprintf("part-%05d%s", k, ext)), eb[k], eb[k+1])
 	}
 	writeEdges(filepath.Join(dir, "more-edges"+ext), last, len(g.src))
-	job.Edges = ingest.JoinSources(filepath.Join(edir, "part-*"+ext), filepath.Join(dir, "more-edges"+ext))
+	j.Edges = ingest.JoinSources(filepath.Join(edir, "part-*"+ext), filepath.Join(dir, "more-edges"+ext))
 	// The hitting set: a folder of parts.
 	hdir := filepath.Join(dir, "hitting")
 	hb := cuts(r, len(g.hit), 1+r.IntN(3), true)
@@ -152,8 +152,8 @@ func (g *testGraph) writeParts(t *testing.T, r *rand.Rand, dir string, l partsLa
 				}
 			})
 	}
-	job.HittingSet = hdir
-	return job
+	j.HittingSet = hdir
+	return j
 }
 
 // nobody is an id no vertex of g has, spelled as g's ids are.
@@ -251,10 +251,10 @@ func TestBeamRejectsPartsLikeLocal(t *testing.T) {
 	}
 	type mutation struct {
 		name string
-		fn   func(t *testing.T, g *testGraph, dir string, job *pipeline.Job)
+		fn   func(t *testing.T, g *testGraph, dir string, j *job.Job)
 	}
 	muts := []mutation{
-		{"edges: an unknown id in one part, a short row in a later one", func(t *testing.T, g *testGraph, dir string, job *pipeline.Job) {
+		{"edges: an unknown id in one part, a short row in a later one", func(t *testing.T, g *testGraph, dir string, j *job.Job) {
 			ps := parts(t, filepath.Join(dir, "edges", "part-*.csv"))
 			edit(t, ps[0], func(l []string) []string {
 				i := 1 + r.IntN(len(l)-1)
@@ -263,28 +263,28 @@ func TestBeamRejectsPartsLikeLocal(t *testing.T) {
 			})
 			edit(t, filepath.Join(dir, "more-edges.csv"), func(l []string) []string { return append(l, "1") })
 		}},
-		{"edges: a short row in the second source", func(t *testing.T, g *testGraph, dir string, job *pipeline.Job) {
+		{"edges: a short row in the second source", func(t *testing.T, g *testGraph, dir string, j *job.Job) {
 			edit(t, filepath.Join(dir, "more-edges.csv"), func(l []string) []string { return append(l, "1") })
 		}},
-		{"edges: an empty field", func(t *testing.T, g *testGraph, dir string, job *pipeline.Job) {
+		{"edges: an empty field", func(t *testing.T, g *testGraph, dir string, j *job.Job) {
 			ps := parts(t, filepath.Join(dir, "edges", "part-*.csv"))
 			edit(t, ps[len(ps)-1], func(l []string) []string {
 				l[len(l)-1] = "," + strings.Split(l[len(l)-1], ",")[1]
 				return l
 			})
 		}},
-		{"edges: an id not in canonical decimal", func(t *testing.T, g *testGraph, dir string, job *pipeline.Job) {
+		{"edges: an id not in canonical decimal", func(t *testing.T, g *testGraph, dir string, j *job.Job) {
 			ps := parts(t, filepath.Join(dir, "edges", "part-*.csv"))
 			edit(t, ps[r.IntN(len(ps))], func(l []string) []string {
 				return append(l, "+"+strings.TrimPrefix(l[1], "v")) // "+7": not an integer id against integer ids, unknown against strings
 			})
 		}},
-		{"vertices: an id repeated in another part", func(t *testing.T, g *testGraph, dir string, job *pipeline.Job) {
+		{"vertices: an id repeated in another part", func(t *testing.T, g *testGraph, dir string, j *job.Job) {
 			ps := parts(t, filepath.Join(dir, "vertices", "*.csv"))
 			first := strings.Split(func() string { b, _ := os.ReadFile(ps[0]); return strings.Split(string(b), "\n")[1] }(), ",")[0]
 			edit(t, ps[len(ps)-1], func(l []string) []string { return append(l, first+",1") })
 		}},
-		{"vertices: answer 2 in one part, a bad quote in a later one", func(t *testing.T, g *testGraph, dir string, job *pipeline.Job) {
+		{"vertices: answer 2 in one part, a bad quote in a later one", func(t *testing.T, g *testGraph, dir string, j *job.Job) {
 			ps := parts(t, filepath.Join(dir, "vertices", "*.csv"))
 			edit(t, ps[0], func(l []string) []string {
 				i := 1 + r.IntN(len(l)-1)
@@ -293,15 +293,15 @@ func TestBeamRejectsPartsLikeLocal(t *testing.T) {
 			})
 			edit(t, ps[len(ps)-1], func(l []string) []string { return append(l, `"x,1`) })
 		}},
-		{"hitting set: p_true 1.5 and an unknown id", func(t *testing.T, g *testGraph, dir string, job *pipeline.Job) {
+		{"hitting set: p_true 1.5 and an unknown id", func(t *testing.T, g *testGraph, dir string, j *job.Job) {
 			ps := parts(t, filepath.Join(dir, "hitting", "*.csv"))
 			edit(t, ps[r.IntN(len(ps))], func(l []string) []string {
 				l = append(l, strings.Split(l[1], ",")[0]+",1.5")
 				return append(l[:1], append([]string{nobody(g) + ",0.5"}, l[1:]...)...)
 			})
 		}},
-		{"edges: a glob that matches nothing", func(t *testing.T, g *testGraph, dir string, job *pipeline.Job) {
-			job.Edges = filepath.Join(dir, "edges", "nothing-*.csv")
+		{"edges: a glob that matches nothing", func(t *testing.T, g *testGraph, dir string, j *job.Job) {
+			j.Edges = filepath.Join(dir, "edges", "nothing-*.csv")
 		}},
 	}
 	for k, m := range muts {
@@ -309,10 +309,10 @@ func TestBeamRejectsPartsLikeLocal(t *testing.T) {
 			t.Run(fmt.Sprintf("%s #%d", m.name, rep), func(t *testing.T) {
 				g := gen(r, familyNames[(k+rep)%len(familyNames)], 6+r.IntN(30), 1, 0.01)
 				dir := t.TempDir()
-				job := g.writeParts(t, r, dir, partsLayout{verticesCSV: true, edgesCSV: true, hitCSV: true})
-				m.fn(t, g, dir, &job)
+				j := g.writeParts(t, r, dir, partsLayout{verticesCSV: true, edgesCSV: true, hitCSV: true})
+				m.fn(t, g, dir, &j)
 				opts := Options{ShardSize: 1 + r.IntN(5), Buckets: 1 + r.IntN(4), RoundsPerPipeline: 2, BroadcastVertices: joins[rep%2]}
-				local, beam, lerr, berr := both(t, job, 1, 0.01, opts)
+				local, beam, lerr, berr := both(t, j, 1, 0.01, opts)
 				if lerr == nil {
 					t.Fatalf("accepted")
 				}

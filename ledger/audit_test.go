@@ -113,7 +113,11 @@ func TestAuditedReleaseChecked(t *testing.T) {
 	}{
 		{"unknown audit", func() Release { r := base; r.Audit = strings.Repeat("e", 32); return r }(), "is not recorded before it"},
 		{"not private", func() Release { r := base; r.Audit = bad.AuditID; return r }(), "found the mechanism not private"},
-		{"both forms", func() Release { r := base; r.Audit, r.MechanismSHA256 = good.AuditID, strings.Repeat("ab", 32); return r }(), `unknown field "mechanism_sha256"`},
+		{"both forms", func() Release {
+			r := base
+			r.Audit, r.MechanismSHA256 = good.AuditID, strings.Repeat("ab", 32)
+			return r
+		}(), `unknown field "mechanism_sha256"`},
 		{"stated source", func() Release { r := base; r.Audit, r.Source = good.AuditID, SourceStated; return r }(), "is charged what the audit proved"},
 	} {
 		_, err := Parse(path, append(append(append([]byte(nil), data...), line(c.r)...), '\n'))

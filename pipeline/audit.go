@@ -2,16 +2,13 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
-
-	"github.com/graphdp/graphdp/internal/files"
 )
 
 // This file is the one way an exact audit reaches the ledger (docs/LEDGER.md,
@@ -53,7 +50,7 @@ func RecordAudit(path string, a AuditRecord, now time.Time) (*ledger.Audit, erro
 
 // recordRun records the mechanism a run wrote to job.Out, read back whole
 // (ingest.TableFingerprint: what a release will read), once it is published.
-func recordRun(ctx context.Context, job Job, vertices, edges string, pair dp.Pair, private bool) error {
+func recordRun(ctx context.Context, job job.Job, vertices, edges string, pair dp.Pair, private bool) error {
 	fp, err := ingest.TableFingerprint(ctx, job.Out)
 	if err == nil {
 		_, err = RecordAudit(job.Ledger, AuditRecord{By: ledger.ByRun, Mechanism: job.Out, Fingerprint: fp,
@@ -67,26 +64,11 @@ func recordRun(ctx context.Context, job Job, vertices, edges string, pair dp.Pai
 
 // Charged is the privacy an audit entry recorded: what every release of its
 // mechanism is charged (Source ledger.SourceAudit). Values the operator stated
-// must agree with it exactly (ResolvePrivacy's rule and messages, naming the
+// must agree with it exactly (job.ResolvePrivacy's rule and messages, naming the
 // audit); they never change it.
-func Charged(a ledger.AuditAt, st Stated) (Privacy, error) {
+func Charged(a ledger.AuditAt, st job.Stated) (job.Privacy, error) {
 	what := fmt.Sprintf("the ledger's audit of %s (line %d)", a.Mechanism, a.Line)
-	p, err := ResolvePrivacy(what, a.Privacy, st, true)
+	p, err := job.ResolvePrivacy(what, a.Privacy, st, true)
 	p.Source = ledger.SourceAudit
 	return p, err
-}
-
-// ledgerProblem is what stops a job from using the ledger at path, found before
-// any work: a ledger is a local file (its lock and fsync are the file system's),
-// made by ledger init.
-func ledgerProblem(path string) string {
-	switch _, err := os.Stat(path); {
-	case path == "":
-		return ""
-	case files.HasScheme(path):
-		return fmt.Sprintf("ledger: %s is an object; a ledger is a local file (a release locks it and fsyncs each line)", path)
-	case errors.Is(err, os.ErrNotExist):
-		return fmt.Sprintf("ledger: %s does not exist: create it first with graphdp ledger init %s --budget-epsilon E [--budget-delta D]", path, path)
-	}
-	return ""
 }

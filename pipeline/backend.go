@@ -1,12 +1,13 @@
 package pipeline
 
 import (
-	"context"
-
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/sink"
+
+	"context"
 )
 
 // Backend is where a run computes: this machine (Local: graph, bfs, check) or a
@@ -67,7 +68,7 @@ type BackendReport interface {
 // the run's memory.
 type InputFigures struct {
 	Vertices, Edges, HittingSet InputFile
-	Memory                      *MemoryModel // nil: not modelled
+	Memory                      *load.MemoryModel // nil: not modelled
 	// DropBehind: the edges file was read without keeping it in the page cache.
 	DropBehind bool
 }

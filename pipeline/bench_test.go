@@ -15,6 +15,8 @@ import (
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/graphgen"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/sink"
 )
 
@@ -36,8 +38,8 @@ func benchSizes() []int64 {
 // benchJob is one size's input files and its loaded, solved state, made on
 // first use (never at init, never in tests).
 type benchJob struct {
-	job  Job
-	l    *Loaded
+	job  job.Job
+	l    *load.Loaded
 	g    *graph.Graph
 	in   *bfs.Instance
 	sol  *bfs.Solution
@@ -86,13 +88,13 @@ func getBenchJob(b *testing.B, n int64) *benchJob {
 			j.err = err
 			return
 		}
-		j.job = DefaultJob()
+		j.job = job.DefaultJob()
 		j.job.Vertices, j.job.Edges, j.job.HittingSet = filepath.Join(dir, f.Vertices), filepath.Join(dir, f.Edges), filepath.Join(dir, f.HittingSet)
 		j.job.Out = filepath.Join(dir, "out.parquet")
 		j.job.SetEpsilon(0.5)
 		j.job.Delta = 1e-6
 		ctx := context.Background()
-		if j.l, j.err = Load(ctx, &j.job, runRequest(j.job)); j.err != nil {
+		if j.l, j.err = load.Load(ctx, &j.job, runRequest(j.job)); j.err != nil {
 			return
 		}
 		if j.g, _, j.err = j.l.BuildGraph(ctx, 0); j.err != nil {
@@ -117,7 +119,7 @@ func BenchmarkPhase(b *testing.B) {
 			j := getBenchJob(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				l, err := Load(ctx, &j.job, runRequest(j.job))
+				l, err := load.Load(ctx, &j.job, runRequest(j.job))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -131,7 +133,7 @@ func BenchmarkPhase(b *testing.B) {
 			// The build's Finish and the component count (the edges' pass is read's).
 			for b.Loop() {
 				b.StopTimer()
-				l, err := Load(ctx, &j.job, runRequest(j.job))
+				l, err := load.Load(ctx, &j.job, runRequest(j.job))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -169,7 +171,7 @@ func BenchmarkPhase(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := sink.Write(ctx, j.job.Out, rec, j.l.Metadata(j.sol.Instance.Pair, "propagate", nil)); err != nil {
+				if err := sink.Write(ctx, j.job.Out, rec, Metadata(j.l, j.sol.Instance.Pair, "propagate", nil)); err != nil {
 					b.Fatal(err)
 				}
 				rec.Release()
@@ -214,7 +216,7 @@ func BenchmarkLoadGraph(b *testing.B) {
 	job := envJob(b)
 	for b.Loop() {
 		t := time.Now()
-		l, err := Load(context.Background(), &job, runRequest(job))
+		l, err := load.Load(context.Background(), &job, runRequest(job))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -231,14 +233,14 @@ func BenchmarkLoadGraph(b *testing.B) {
 
 // envJob is the job file named by GRAPHDP_BENCH_JOB; the benchmark is skipped
 // without one.
-func envJob(b *testing.B) Job {
+func envJob(b *testing.B) job.Job {
 	path := os.Getenv("GRAPHDP_BENCH_JOB")
 	if path == "" {
 		b.Skip("GRAPHDP_BENCH_JOB not set")
 	}
-	job := DefaultJob()
-	if _, err := job.LoadConfig(path); err != nil {
+	j := job.DefaultJob()
+	if _, err := j.LoadConfig(path); err != nil {
 		b.Fatal(err)
 	}
-	return job
+	return j
 }

@@ -1,63 +1,16 @@
 package pipeline
 
 import (
-	"fmt"
-	"math"
-	"strconv"
-	"strings"
-
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
 
 	"github.com/graphdp/graphdp/internal/words"
+
+	"fmt"
+	"strings"
 )
-
-// A nightly job wants to fail, not publish, when an upstream export broke: a
-// header-only edges file makes every dataset isolated, and the mechanism then
-// answers each one truthfully (p_one 0 or 1), which run otherwise only warns about.
-// max_deterministic (--max-deterministic) bounds how many datasets may be answered
-// deterministically: a count ("10") or a share of the datasets ("0.5%").
-
-// limit is a parsed max_deterministic: at most n datasets, or at most percent % of
-// them.
-type limit struct {
-	n         int64
-	percent   float64
-	isPercent bool
-}
-
-// parseLimit reads "N" (an integer ≥ 0) or "P%" (a number in [0, 100]).
-func parseLimit(s string) (limit, error) {
-	t := strings.TrimSpace(s)
-	if p, ok := strings.CutSuffix(t, "%"); ok {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(v) || v < 0 || v > 100 {
-			return limit{}, fmt.Errorf("%q is not a percentage in [0, 100] (such as 0.5%%)", s)
-		}
-		return limit{percent: v, isPercent: true}, nil
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 {
-		return limit{}, fmt.Errorf("%q is not a count ≥ 0 or a percentage (such as 10 or 0.5%%)", s)
-	}
-	return limit{n: n}, nil
-}
-
-// exceeded reports whether count of total datasets is more than the limit allows.
-func (l limit) exceeded(count, total int) bool {
-	if l.isPercent {
-		return float64(count)*100 > l.percent*float64(total)
-	}
-	return int64(count) > l.n
-}
-
-func (l limit) String() string {
-	if l.isPercent {
-		return strconv.FormatFloat(l.percent, 'g', -1, 64) + "%"
-	}
-	return strconv.FormatInt(l.n, 10)
-}
 
 // EmptyEdges is the warning about an edges file without rows, or "".
 func (s *Summary) EmptyEdges() string {
@@ -71,14 +24,14 @@ func emptyEdges(path string, rows int64, datasets int) string {
 	return fmt.Sprintf("WARNING: the edges file %s has no rows: every dataset is isolated and answered with certainty (did an upstream export fail?)", path)
 }
 
-// RefuseNotPrivate is the fail-closed rule of every command that writes a
+// RefuseNotPrivate is job j's fail-closed rule, that of every command that writes a
 // mechanism or what makes one (run on every backend, through Drive; optimize): a
 // *RejectError (exit status 3, before anything is written) when d counts datasets
 // that are not private (check.Deterministic: answered with certainty where no DP
 // inequality protects them) and the job does not allow them (AllowNonPrivate). Of
 // datasets, edges is the edges file as read (its path and rows: an empty one is
 // named). The message counts them and names the first by id, never their answers.
-func (j *Job) RefuseNotPrivate(d *check.Deterministic, datasets int, edges Input) error {
+func RefuseNotPrivate(j *job.Job, d *check.Deterministic, datasets int, edges Input) error {
 	if d == nil || d.NotPrivate == 0 || j.AllowNonPrivate {
 		return nil
 	}
@@ -116,16 +69,16 @@ func (j *Job) RefuseNotPrivate(d *check.Deterministic, datasets int, edges Input
 // checkDeterministic refuses (a *RejectError, exit status 3; before anything is
 // written) a run whose deterministic datasets exceed the job's max_deterministic.
 // Every runner calls it once the audit has counted them.
-func checkDeterministic(job Job, s *Summary) error {
-	if job.MaxDeterministic == "" || s.Deterministic == nil {
+func checkDeterministic(j job.Job, s *Summary) error {
+	if j.MaxDeterministic == "" || s.Deterministic == nil {
 		return nil
 	}
-	l, err := parseLimit(job.MaxDeterministic) // validated with the job
+	l, err := job.ParseLimit(j.MaxDeterministic) // validated with the job
 	if err != nil {
-		return &ConfigError{Problems: []string{"max_deterministic: " + err.Error()}}
+		return &job.ConfigError{Problems: []string{"max_deterministic: " + err.Error()}}
 	}
 	d := s.Deterministic
-	if !l.exceeded(d.Count, s.Vertices) {
+	if !l.Exceeded(d.Count, s.Vertices) {
 		return nil
 	}
 	var lines []string
@@ -133,7 +86,7 @@ func checkDeterministic(job Job, s *Summary) error {
 		lines = append(lines, strings.TrimPrefix(w, "WARNING: "))
 	}
 	lines = append(lines, d.Lines()...)
-	return &RejectError{File: job.Edges, Kind: "deterministic", Lines: lines,
+	return &RejectError{File: j.Edges, Kind: "deterministic", Lines: lines,
 		Head: fmt.Sprintf("%d of %d datasets are answered deterministically (p_one = 0 or 1), more than --max-deterministic %s (max_deterministic in a config file) allows; nothing written",
 			d.Count, s.Vertices, l)}
 }

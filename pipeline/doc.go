@@ -1,32 +1,28 @@
-// Package pipeline runs a graphdp job: it owns the stages (ingest → graph → checks →
-// engine → audit → sink), their timing and progress, the run summary, and the job
-// description shared by the CLI and config files.
+// Package pipeline runs a graphdp job (package job): it owns the stages (ingest →
+// graph → checks → engine → audit → sink), their timing and progress, the run
+// summary, the rejections (*RejectError) and the output's rows and metadata.
 //
 // One driver, two backends: Drive (drive.go) is the one sequence of a run — read,
 // csr, check, propagate, audit, write — with its timing, progress, logging, errors,
 // repair policy (Policy), summary figures, deterministic-dataset rule and output
-// metadata, over a Backend (backend.go): Local (local.go: Load, graph, bfs, check)
+// metadata, over a Backend (backend.go): Local (local.go: load.Load, graph, bfs, check)
 // or package beam's. Run is Drive over Local. A backend returns each stage's
 // figures and never writes the summary; what it tells of itself goes in through
 // Backend.Report (Summary.Backend).
 //
-// The shared loader: Load and LoadInputs read a job's tables as a Request says
-// (which tables, whether a graph, which engine the memory check models), for run
-// and for every other command's use case (package toolkit), so that all of them get
-// the same readers, typed errors, streamed graph build and memory check. Check is
-// run's hitting-set and feasibility check, for the same.
+// The inputs come through the shared loader (package load) for run and for every
+// other command's use case (package toolkit); Check (check.go) is run's hitting-set
+// and feasibility check, for the same.
 //
 // Invariants:
 //
 //  1. A job is validated completely before any input is read; every problem is
-//     reported at once (*ConfigError). Validation includes the files: no output is
-//     an input or the other output (internal/files: by device and inode), and every
-//     output has a place to be written (sink.CheckPath).
+//     reported at once (*job.ConfigError: package job's invariant 1).
 //  2. Nothing is written to Job.Out unless every check passed: the hitting set covers
 //     every boundary edge, an extension exists, and the computed mechanism passes the
 //     (ε,δ)-DP audit with zero tolerance, and it fails closed: no dataset is left not
 //     private (answered with certainty, no neighbours) unless the job allows it
-//     (Job.AllowNonPrivate; Job.RefuseNotPrivate, optimize's rule too). The output
+//     (job.Job.AllowNonPrivate; RefuseNotPrivate, optimize's rule too). The output
 //     and the summary are published together or not at all (sink.Outputs;
 //     optimize's outputs likewise).
 //  3. Rejections of the input are *RejectError (or *ingest.InputError from reading);

@@ -11,6 +11,8 @@ import (
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/progress"
@@ -22,7 +24,7 @@ import (
 
 // Run executes a validated job on this machine (doc.go): its mechanism and its
 // summary are published together or not at all (sink.Outputs).
-func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
+func Run(ctx context.Context, job job.Job, log *slog.Logger) (*Summary, error) {
 	b, err := Local(job)
 	if err != nil {
 		return nil, err
@@ -33,7 +35,7 @@ func Run(ctx context.Context, job Job, log *slog.Logger) (*Summary, error) {
 // Drive runs a validated job on backend b: the one sequence of a run's stages for
 // every backend (Backend). The mechanism and the summary are published together or
 // not at all (sink.Outputs).
-func Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary, error) {
+func Drive(ctx context.Context, job job.Job, b Backend, log *slog.Logger) (*Summary, error) {
 	return Policy{Repair: bfs.DefaultRepair}.Drive(ctx, job, b, log)
 }
 
@@ -41,7 +43,7 @@ func Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary,
 // the default repair); tests reach a refused repair and the audit's internal error
 // through it, on every backend. Every stage runs in the job's Context (its stores
 // and delimiter), whoever calls.
-func (p Policy) Drive(ctx context.Context, job Job, b Backend, log *slog.Logger) (*Summary, error) {
+func (p Policy) Drive(ctx context.Context, job job.Job, b Backend, log *slog.Logger) (*Summary, error) {
 	ctx = job.Context(ctx)
 	defer b.Close()
 	out := sink.NewPrivateOutputs() // the mechanism and the summary: docs/FORMATS.md
@@ -67,7 +69,7 @@ func (p Policy) Drive(ctx context.Context, job Job, b Backend, log *slog.Logger)
 
 // driver is one run in progress.
 type driver struct {
-	job  Job
+	job  job.Job
 	b    Backend
 	log  *slog.Logger
 	p    Policy
@@ -95,22 +97,22 @@ func (d *driver) phase(ctx context.Context, name, unit string) context.Context {
 // stages is the run up to the publication: it stages the mechanism (job.Out) and,
 // when job.Summary is set, the summary in out, for the caller to commit.
 func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error) {
-	job := &d.job
-	pair, err := job.Pair(ctx)
+	j := &d.job
+	pair, err := j.Pair(ctx)
 	if err != nil {
 		return nil, err
 	}
 	d.pair = pair
-	prov, err := job.Provenance()
+	prov, err := j.Provenance()
 	if err != nil {
-		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
+		return nil, &job.ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
 	runner, engine := d.b.Names()
 	d.t = newTimer()
-	d.prog = newProgress(ctx, d.log, job.Progress)
+	d.prog = newProgress(ctx, d.log, j.Progress)
 	defer d.prog.close()
 	d.s = &Summary{Version: version.Build().Version, Build: version.Build(), Runner: runner, Engine: engine}
-	d.s.SetPrivacy(job, pair)
+	d.s.SetPrivacy(j, pair)
 	in, err := d.read(ctx, prov)
 	if err != nil {
 		return nil, err
@@ -127,14 +129,14 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 		return d.s, err
 	}
 	s := d.s
-	if job.DryRun {
+	if j.DryRun {
 		s.DryRun = true
 		finish(s, d.t)
 		return s, nil
 	}
-	ld := &Loaded{Vertices: &ingest.Vertices{Fingerprint: in.Vertices.Fingerprint}, Edges: &ingest.Edges{Fingerprint: in.Edges.Fingerprint},
+	ld := &load.Loaded{Vertices: &ingest.Vertices{Fingerprint: in.Vertices.Fingerprint}, Edges: &ingest.Edges{Fingerprint: in.Edges.Fingerprint},
 		Hit: &ingest.HittingSet{Fingerprint: in.HittingSet.Fingerprint}, Provenance: prov}
-	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, job.Out, ld.Metadata(d.pair, engine, nil))
+	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, j.Out, Metadata(ld, d.pair, engine, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -142,11 +144,11 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 		stats = w.Stats
 	}
 	setStats(s, stats)
-	s.Out = job.Out
-	d.log.Info("staged", "stage", "write", "out", job.Out, "rows", w.Rows, "seconds", d.t.done("write").Seconds())
+	s.Out = j.Out
+	d.log.Info("staged", "stage", "write", "out", j.Out, "rows", w.Rows, "seconds", d.t.done("write").Seconds())
 	finish(s, d.t)
-	if job.Summary != "" {
-		if err := out.WriteFile(ctx, job.Summary, s.EncodeJSON); err != nil {
+	if j.Summary != "" {
+		if err := out.WriteFile(ctx, j.Summary, s.EncodeJSON); err != nil {
 			return s, err
 		}
 	}
@@ -154,7 +156,7 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 }
 
 // read is the read and csr phases: the inputs' figures and digests, and the graph's.
-func (d *driver) read(ctx context.Context, prov Provenance) (*InputFigures, error) {
+func (d *driver) read(ctx context.Context, prov job.Provenance) (*InputFigures, error) {
 	job, s, log := &d.job, d.s, d.log
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
 	in, err := d.b.Read(d.phase(ctx, "read", "rows"))
@@ -236,7 +238,7 @@ func (d *driver) solve(ctx context.Context) error {
 
 // audit is the audit phase: a mechanism that fails the (ε,δ)-DP audit is a bug (bfs
 // doc.go, invariant 4) and nothing is written; datasets that are not private
-// (Job.RefuseNotPrivate) and too many deterministic datasets (checkDeterministic)
+// (RefuseNotPrivate) and too many deterministic datasets (checkDeterministic)
 // reject the run. It returns the mechanism's Stats when the backend counted them.
 func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
 	s := d.s
@@ -266,7 +268,7 @@ func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
 			"not_private", det.NotPrivate, "private", det.Private,
 			"no_neighbours", det.Isolated, "no_constraint", det.Unconstrained, "forced_by_hitting_set", det.Forced)
 	}
-	if err := d.job.RefuseNotPrivate(s.Deterministic, s.Vertices, s.Inputs.Edges); err != nil {
+	if err := RefuseNotPrivate(&d.job, s.Deterministic, s.Vertices, s.Inputs.Edges); err != nil {
 		return nil, err
 	}
 	if err := checkDeterministic(d.job, s); err != nil {

@@ -13,11 +13,12 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/job"
 )
 
 // pathJob is a path 10–20–30 (all answers 1) whose hitting set {10, 20} puts 20's
 // value exactly on the bound 10's imposes at ε = 1, δ = 0.01, plus extra above it.
-func pathJob(t *testing.T, extra float64) Job {
+func pathJob(t *testing.T, extra float64) job.Job {
 	t.Helper()
 	pair, err := dp.New(1, 0.01)
 	if err != nil {
@@ -34,12 +35,12 @@ func pathJob(t *testing.T, extra float64) Job {
 			t.Fatal(err)
 		}
 	}
-	job := DefaultJob()
-	job.Vertices, job.Edges, job.HittingSet = filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"), filepath.Join(dir, "h.csv")
-	job.Out = filepath.Join(dir, "out.csv")
-	job.SetEpsilon(1)
-	job.Delta = 0.01
-	return job
+	j := job.DefaultJob()
+	j.Vertices, j.Edges, j.HittingSet = filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"), filepath.Join(dir, "h.csv")
+	j.Out = filepath.Join(dir, "out.csv")
+	j.SetEpsilon(1)
+	j.Delta = 0.01
+	return j
 }
 
 // The driver's policy reaches what lies behind the engines on the local backend: an

@@ -3,32 +3,15 @@ package pipeline
 import (
 	"cmp"
 	"fmt"
-	"github.com/graphdp/graphdp/dp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
-
-// ConfigError lists every problem found in a job description (usage; exit status 2).
-type ConfigError struct {
-	Source   string   // the config file, or "" (the command line)
-	Problems []string // one line each
-}
-
-func (e *ConfigError) Error() string {
-	src := ""
-	if e.Source != "" {
-		src = e.Source + ": "
-	}
-	if len(e.Problems) == 1 {
-		return src + e.Problems[0]
-	}
-	return fmt.Sprintf("%s%d problems:\n  %s", src, len(e.Problems), strings.Join(e.Problems, "\n  "))
-}
 
 // RejectError is input that was read correctly but admits no mechanism: the hitting
 // set misses boundary edges, or its values admit no DP extension; or whose mechanism

@@ -7,14 +7,15 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
 // Run the shipped example job (the paper's Figure 1 graph) as README's first
 // command does, with its output redirected to a temporary folder.
 func ExampleRun() {
-	job := pipeline.DefaultJob()
-	unknown, err := job.LoadConfig("../configs/example.yaml")
+	j := job.DefaultJob()
+	unknown, err := j.LoadConfig("../configs/example.yaml")
 	if err != nil {
 		panic(err)
 	}
@@ -23,12 +24,12 @@ func ExampleRun() {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	job.Out, job.Summary = filepath.Join(dir, "mechanism.parquet"), ""
-	if err := job.Validate("example.yaml", unknown...); err != nil {
+	j.Out, j.Summary = filepath.Join(dir, "mechanism.parquet"), ""
+	if err := j.Validate("example.yaml", unknown...); err != nil {
 		panic(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	s, err := pipeline.Run(context.Background(), job, quiet)
+	s, err := pipeline.Run(context.Background(), j, quiet)
 	if err != nil {
 		panic(err)
 	}

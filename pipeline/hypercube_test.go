@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/graphdp/graphdp/internal/graphgen"
+	"github.com/graphdp/graphdp/job"
 )
 
 // balancedPTrue is docs/DESIGN.md §10.3 (the paper's corollary): with α = (e^ε+δ)/(e^ε+1) on
@@ -49,19 +50,19 @@ func TestHypercubeClosedForm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		job := DefaultJob()
-		job.Vertices, job.Edges, job.HittingSet = filepath.Join(dir, f.Vertices), filepath.Join(dir, f.Edges), filepath.Join(dir, f.HittingSet)
-		job.Out = filepath.Join(dir, "out.parquet")
-		job.SetEpsilon(tc.eps)
-		job.Delta = tc.delta
-		s, err := Run(context.Background(), job, slog.New(slog.DiscardHandler))
+		j := job.DefaultJob()
+		j.Vertices, j.Edges, j.HittingSet = filepath.Join(dir, f.Vertices), filepath.Join(dir, f.Edges), filepath.Join(dir, f.HittingSet)
+		j.Out = filepath.Join(dir, "out.parquet")
+		j.SetEpsilon(tc.eps)
+		j.Delta = tc.delta
+		s, err := Run(context.Background(), j, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatalf("dim %d: %v", tc.dim, err)
 		}
 		if want := int64(tc.dim) << (tc.dim - 1); s.EdgesKept != want || s.Vertices != 1<<tc.dim {
 			t.Fatalf("dim %d: %d vertices, %d edges; want %d, %d", tc.dim, s.Vertices, s.EdgesKept, 1<<tc.dim, want)
 		}
-		id, ptrue, dist := readOutput(t, job.Out)
+		id, ptrue, dist := readOutput(t, j.Out)
 		ones := 0
 		for i, v := range id {
 			c := bits.OnesCount64(uint64(v))

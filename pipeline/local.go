@@ -9,18 +9,20 @@ import (
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
-// local is the in-memory backend: the inputs read by Load, the CSR graph, the
+// local is the in-memory backend: the inputs read by load.Load, the CSR graph, the
 // engine (bfs.Solve), and the checks (check.Hitting, check.Verify).
 type local struct {
-	job        Job
+	job        job.Job
 	eng        bfs.Engine
-	l          *Loaded
+	l          *load.Loaded
 	g          *graph.Graph
 	in         *bfs.Instance
 	sol        *bfs.Solution
@@ -36,7 +38,7 @@ type countResult struct {
 // Local is the backend of a run on this machine. Workers goes down to the engine and
 // the CSR build; nothing here sets process-wide state (GOMAXPROCS), which a library
 // must leave to its program.
-func Local(job Job) (Backend, error) {
+func Local(job job.Job) (Backend, error) {
 	eng, err := engineOf(&job)
 	if err != nil {
 		return nil, err
@@ -49,7 +51,7 @@ func (b *local) Names() (string, string) { return "local", b.eng.Name() }
 func (b *local) Counted() bool { return true }
 
 func (b *local) Read(ctx context.Context) (*InputFigures, error) {
-	l, err := Load(ctx, &b.job, Request{HittingSet: true, Engine: b.job.Engine})
+	l, err := load.Load(ctx, &b.job, load.Request{HittingSet: true, Engine: b.job.Engine})
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +69,7 @@ func (b *local) Read(ctx context.Context) (*InputFigures, error) {
 	}, nil
 }
 
-// Graph puts the blocks Load's pass filled in order and builds their lists.
+// Graph puts the blocks load.Load's pass filled in order and builds their lists.
 func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
 	g, st, err := b.l.BuildGraph(ctx, b.job.Workers)
 	if err != nil {

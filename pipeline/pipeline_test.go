@@ -24,15 +24,17 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 
 	"github.com/graphdp/graphdp/internal/version"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
 
-func exampleJob(t *testing.T, out string) Job {
+func exampleJob(t *testing.T, out string) job.Job {
 	t.Helper()
-	j := DefaultJob()
+	j := job.DefaultJob()
 	unknown, err := j.LoadConfig("../configs/example.yaml")
 	if err != nil || len(unknown) > 0 {
 		t.Fatalf("example config: %v %v", err, unknown)
@@ -243,8 +245,8 @@ func TestEnginesAndCoresByteIdentical(t *testing.T) {
 		eps, delta := pairs[k%len(pairs)][0], pairs[k%len(pairs)][1]
 		pair, _ := dp.New(eps, delta)
 		writeInputs(t, dir, r, k%3, pair)
-		job := func(out, engine string) Job {
-			j := DefaultJob()
+		job := func(out, engine string) job.Job {
+			j := job.DefaultJob()
 			j.Vertices, j.Edges, j.HittingSet = filepath.Join(dir, "vertices.parquet"), filepath.Join(dir, "edges.parquet"), filepath.Join(dir, "hitting.parquet")
 			j.SetEpsilon(eps)
 			j.Delta, j.Out, j.Engine = delta, filepath.Join(dir, out), engine
@@ -343,4 +345,13 @@ func TestMetadata(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runRequest is what run asks Load for: the hitting set, and the job's engine.
+func runRequest(j job.Job) load.Request { return load.Request{HittingSet: true, Engine: j.Engine} }
+
+// toolRequest is what the toolkit asks: the job's hitting set and mechanism when
+// it names them, solved by propagate.
+func toolRequest(j job.Job) load.Request {
+	return load.Request{HittingSet: j.HittingSet != "", Mechanism: j.Mechanism != "", Engine: "propagate"}
 }

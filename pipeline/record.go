@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"github.com/graphdp/graphdp/dp"
 	"maps"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -10,8 +9,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/words"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 
 	"github.com/graphdp/graphdp/internal/version"
 )
@@ -30,16 +32,16 @@ func OutputSchema(idType, answerType arrow.DataType) *arrow.Schema {
 }
 
 // buildRecord lays the mechanism out as the output table, in the vertices file's order
-// (Loaded.Record over every vertex).
-func buildRecord(mem memory.Allocator, l *Loaded, sol *bfs.Solution) (arrow.RecordBatch, error) {
-	return l.Record(mem, nil, &sol.Mechanism)
+// (Record over every vertex).
+func buildRecord(mem memory.Allocator, l *load.Loaded, sol *bfs.Solution) (arrow.RecordBatch, error) {
+	return Record(l, mem, nil, &sol.Mechanism)
 }
 
 // Record lays out the output table of some vertices (graphdp query), or of every
 // vertex in order when rows is nil: row i is vertex rows[i], with m's entries at
 // index i (m holds one entry per row, Bind as vertex positions). mem may be nil (Go
 // allocator). It is Rows.Record with the ids, answers and hitting set of l.
-func (l *Loaded) Record(mem memory.Allocator, rows []int32, m *bfs.Mechanism) (arrow.RecordBatch, error) {
+func Record(l *load.Loaded, mem memory.Allocator, rows []int32, m *bfs.Mechanism) (arrow.RecordBatch, error) {
 	vs := l.Vertices
 	inH := make([]bool, vs.IDs.Len())
 	for _, h := range l.Hit.Vertex {
@@ -58,7 +60,7 @@ func (l *Loaded) Record(mem memory.Allocator, rows []int32, m *bfs.Mechanism) (a
 	return r.Record(mem)
 }
 
-// Rows are rows of the output table as columns: the whole table (Loaded.Record),
+// Rows are rows of the output table as columns: the whole table (Record),
 // or a part of it (a Beam shard's, written batch by batch with sink.WriteBatches).
 type Rows struct {
 	IDType, AnswerType arrow.DataType // the vertices file's id and answer types
@@ -242,7 +244,7 @@ func appendBits[T int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint6
 // Metadata is what an output made from l under pair records about how it was made:
 // the privacy framework (dp.Pair.Statement), for run's and query's outputs the
 // engine (engine != "") and its tolerance, then extra, through OutputMetadata.
-func (l *Loaded) Metadata(pair dp.Pair, engine string, extra map[string]string) map[string]string {
+func Metadata(l *load.Loaded, pair dp.Pair, engine string, extra map[string]string) map[string]string {
 	meta := pair.Statement()
 	if engine != "" {
 		meta["graphdp.engine"] = engine
@@ -255,7 +257,7 @@ func (l *Loaded) Metadata(pair dp.Pair, engine string, extra map[string]string) 
 // OutputMetadata is the one builder of an output's metadata: the version, ε and δ,
 // the digest of each input l holds that was read from a file (l may be nil) as
 // provenance.go allows (no plain digest of a file holding private data), and extra.
-func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) map[string]string {
+func OutputMetadata(epsilon, delta float64, l *load.Loaded, extra map[string]string) map[string]string {
 	meta := map[string]string{
 		"graphdp.epsilon": words.Num(epsilon),
 		"graphdp.delta":   words.Num(delta),
@@ -263,13 +265,13 @@ func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) 
 	if l != nil {
 		p := l.Provenance
 		if l.Vertices != nil {
-			p.Private(l.Vertices.Fingerprint).metadata(meta, "vertices")
+			digestMetadata(p.Private(l.Vertices.Fingerprint), meta, "vertices")
 		}
 		if l.Edges != nil {
-			p.Public(l.Edges.Fingerprint).metadata(meta, "edges")
+			digestMetadata(p.Public(l.Edges.Fingerprint), meta, "edges")
 		}
 		if l.Hit != nil {
-			p.Private(l.Hit.Fingerprint).metadata(meta, "hitting_set")
+			digestMetadata(p.Private(l.Hit.Fingerprint), meta, "hitting_set")
 		}
 	}
 	maps.Copy(meta, extra)
@@ -279,4 +281,15 @@ func OutputMetadata(epsilon, delta float64, l *Loaded, extra map[string]string) 
 		delete(meta, "graphdp.delta")
 	}
 	return version.Build().Metadata(meta)
+}
+
+// digestMetadata adds d to an output's metadata under graphdp.<role>.sha256 and
+// graphdp.<role>.hmac_sha256 (the parts it has).
+func digestMetadata(d job.Digest, meta map[string]string, role string) {
+	if d.SHA256 != "" {
+		meta["graphdp."+role+".sha256"] = d.SHA256
+	}
+	if d.HMACSHA256 != "" {
+		meta["graphdp."+role+".hmac_sha256"] = d.HMACSHA256
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/job"
 )
 
 // writeShuffledGrid writes a side×side grid job as CSV whose vertices file lists
@@ -56,7 +57,7 @@ func TestRelabelledRunsByteIdentical(t *testing.T) {
 	const side = 100 // 10^4 vertices: three shards of bfs.DefaultShardSize
 	writeShuffledGrid(t, dir, side, rand.New(rand.NewPCG(30, 1)))
 	run := func(engine, relabel, out string) *Summary {
-		j := DefaultJob()
+		j := job.DefaultJob()
 		j.Vertices, j.Edges, j.HittingSet = filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"), filepath.Join(dir, "h.csv")
 		j.SetEpsilon(0.5)
 		j.Engine, j.Relabel, j.Out = engine, relabel, filepath.Join(dir, out)

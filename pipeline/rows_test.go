@@ -10,27 +10,29 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 )
 
 // The example job, loaded and checked as the toolkit commands do.
-func exampleInputs(t *testing.T) (*Job, *Inputs, *Checked) {
+func exampleInputs(t *testing.T) (*job.Job, *load.Inputs, *Checked) {
 	t.Helper()
-	job := DefaultJob()
-	if unknown, err := job.LoadConfig(filepath.Join("..", "configs", "example.yaml")); err != nil || len(unknown) > 0 {
+	j := job.DefaultJob()
+	if unknown, err := j.LoadConfig(filepath.Join("..", "configs", "example.yaml")); err != nil || len(unknown) > 0 {
 		t.Fatal(err, unknown)
 	}
-	x, err := LoadInputs(context.Background(), &job, toolRequest(job))
+	x, err := load.LoadInputs(context.Background(), &j, toolRequest(j))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Check(context.Background(), job, x)
+	c, err := Check(context.Background(), j, x)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &job, x, c
+	return &j, x, c
 }
 
-// Loaded.Record over every vertex in order is buildRecord, and over a subset it is
+// Record over every vertex in order is buildRecord, and over a subset it is
 // buildRecord's rows picked out, repeats included.
 func TestLoadedRecord(t *testing.T) {
 	_, x, c := exampleInputs(t)
@@ -57,7 +59,7 @@ func TestLoadedRecord(t *testing.T) {
 			m.Bind = append(m.Bind, sol.Bind[v])
 			m.Dist = append(m.Dist, sol.Dist[v])
 		}
-		rec, err := x.Loaded.Record(mem, rows, m)
+		rec, err := Record(&x.Loaded, mem, rows, m)
 		if err != nil {
 			t.Fatal(err)
 		}

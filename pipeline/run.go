@@ -3,149 +3,18 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"github.com/graphdp/graphdp/dp"
 	"log/slog"
-	"runtime"
-	"runtime/debug"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
-	"github.com/graphdp/graphdp/graph"
-	"github.com/graphdp/graphdp/ingest"
-	"github.com/graphdp/graphdp/internal/memstat"
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/sink"
 )
 
-// Loaded is a job's inputs, read and checked against each other.
-type Loaded struct {
-	Vertices  *ingest.Vertices
-	Edges     *ingest.Edges          // File, Rows and Fingerprint: the rows are not kept (BuildGraph)
-	Hit       *ingest.HittingSet     // Request.HittingSet, else nil
-	Mechanism *ingest.Mechanism      // Request.Mechanism, else nil
-	Table     *ingest.MechanismTable // Request.Table, else nil
-	// DropBehind: the edges file is read without keeping it in the page cache
-	// (dropBehind).
-	DropBehind bool
-	// Memory is the job's modelled memory and the budget Load checked it against.
-	Memory MemoryModel
-	// Provenance digests the inputs for the summary and the outputs' metadata.
-	Provenance Provenance
-
-	// The arcs of the edges file, added in Load's pass (BuildGraph finishes it).
-	builder *graph.Builder
-}
-
-// Load reads a job's inputs: vertices first (they define the ids), then the edges
-// and, concurrently, what req asks for (the hitting set, the mechanism). It is the
-// one reader of inputs for every command (load.go). The edges' one pass checks every
-// row and adds its arcs to the graph's build (graph.Builder); BuildGraph finishes
-// it: the edge rows are never held (docs/PERFORMANCE.md, "Memory model"). Before the
-// pass, Load refuses a job whose modelled memory exceeds the budget (memory.go:
-// checkMemory; the engine's share when req reads a hitting set).
-func Load(ctx context.Context, job *Job, req Request) (*Loaded, error) {
-	prov, err := job.Provenance()
-	if err != nil {
-		return nil, &ConfigError{Source: "job", Problems: []string{err.Error()}}
-	}
-	ctx = job.Context(ctx)
-	cols := job.IngestColumns()
-	vs, err := ingest.ReadVertices(ctx, job.Vertices, cols)
-	if err != nil {
-		return nil, err
-	}
-	es, err := ingest.OpenEdges(ctx, job.Edges, cols, vs)
-	if err != nil {
-		return nil, err
-	}
-	defer es.Close()
-	model := estimateMemory(vs, es.Rows(), req.Engine, job.Relabel, job.Workers)
-	model.Build += csvBytes(job, req, es.Rows())
-	budget, source := memoryBudget()
-	if err := checkMemory(job, req, vs, es.Rows(), model, budget, source); err != nil {
-		return nil, err
-	}
-	// When the file and the run's memory do not fit in the machine together, the
-	// file's pages would crowd out the run's huge pages in the page cache
-	// (docs/PERFORMANCE.md, "Read"): each row group's are
-	// dropped once read.
-	mem, _ := memstat.Machine()
-	drop := dropBehind(es.Size(), model, mem)
-	if drop {
-		es.DropBehind()
-	}
-	// Return the vertices' garbage to the OS before the scratch (12 bytes a row) is
-	// allocated: Go clears a large allocation on one core, page faults included,
-	// when any of its pages were used before, but not one made only of pages fresh
-	// from the OS, which Add then touches first on every core (docs/PERFORMANCE.md,
-	// "Fresh memory and huge pages"). Below freshScratchRows the clear costs less than the collection.
-	if es.Rows() >= freshScratchRows {
-		debug.FreeOSMemory()
-	}
-	b := graph.NewBuilder(vs.IDs.Len(), es.Rows(), es.Workers())
-	l := &Loaded{Vertices: vs, Edges: &ingest.Edges{File: es.File, Rows: es.Rows()}, DropBehind: drop, builder: b, Provenance: prov,
-		Memory: MemoryModel{Memory: model, BudgetBytes: max(budget, 0), BudgetSource: source}}
-	grp, gctx := errgroup.WithContext(ctx)
-	grp.Go(func() error {
-		return es.Scan(gctx, func(_ int, src, dst []int32) error {
-			if err := b.Add(src, dst); err != nil {
-				return fmt.Errorf("%s: %w", es.File, err)
-			}
-			return nil
-		})
-	})
-	req.read(gctx, grp, job, l)
-	if err = grp.Wait(); err == nil {
-		l.Edges.Fingerprint, err = es.Fingerprint()
-	}
-	if err != nil {
-		return nil, err
-	}
-	return l, nil
-}
-
-// dropBehind decides whether a run reads an edges file of size bytes without
-// keeping it in the page cache: when the file and the run's modelled peak m do not
-// fit in the machine's memory (0: unknown, keep) together.
-func dropBehind(size int64, m Memory, machine int64) bool {
-	return machine > 0 && size+m.Peak() > machine
-}
-
-// freshScratchRows is the edge-row count (12 bytes a row of scratch: 192 MiB)
-// from which Load returns free memory to the OS before allocating it.
-const freshScratchRows = 1 << 24
-
-// BuildGraph builds the CSR graph from the arcs Load added, on at most workers
-// goroutines (0: one per core).
-func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, graph.BuildStats, error) {
-	if l.builder == nil {
-		return nil, graph.BuildStats{}, fmt.Errorf("pipeline: BuildGraph called twice")
-	}
-	b := l.builder
-	l.builder = nil
-	if err := ctx.Err(); err != nil {
-		return nil, graph.BuildStats{}, err
-	}
-	// The read's garbage (decoding buffers, batches: a few hundred MB at 10^8
-	// rows) goes before the offsets and the build's buffers are allocated, so that
-	// they reuse its pages instead of adding fresh ones on top of the scratch, at
-	// the build's peak (the heap holds almost no pointers: a collection costs
-	// milliseconds).
-	runtime.GC()
-	g, st, err := b.Finish(workers)
-	if err != nil {
-		return nil, st, fmt.Errorf("%s: %w", l.Edges.File, err)
-	}
-	return g, st, nil
-}
-
-// Close releases what Load holds for BuildGraph (the build's scratch) when the
-// graph is not built.
-func (l *Loaded) Close() { l.builder = nil }
-
 // engineOf returns the engine a job names.
-func engineOf(job *Job) (bfs.Engine, error) {
+func engineOf(job *job.Job) (bfs.Engine, error) {
 	switch job.Engine {
 	case "propagate":
 		return bfs.Propagate{}, nil
@@ -159,7 +28,7 @@ func engineOf(job *Job) (bfs.Engine, error) {
 
 // stageRun is Run up to the publication: it stages the mechanism (job.Out) and,
 // when job.Summary is set, the summary in out, for the caller (optimize) to commit.
-func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs) (*Summary, error) {
+func stageRun(ctx context.Context, job job.Job, log *slog.Logger, out *sink.Outputs) (*Summary, error) {
 	b, err := Local(job)
 	if err != nil {
 		return nil, err
@@ -170,7 +39,7 @@ func stageRun(ctx context.Context, job Job, log *slog.Logger, out *sink.Outputs)
 }
 
 // hitting is check.Hitting on in, the first uncovered edges named by their ids.
-func hitting(ctx context.Context, l *Loaded, in *bfs.Instance, list int) (*Hitting, error) {
+func hitting(ctx context.Context, l *load.Loaded, in *bfs.Instance, list int) (*Hitting, error) {
 	hc, err := check.Hitting(ctx, in.G, in.Answer, in.Hit, list)
 	if err != nil {
 		return nil, err
@@ -184,7 +53,7 @@ func hitting(ctx context.Context, l *Loaded, in *bfs.Instance, list int) (*Hitti
 }
 
 // checkHitting rejects a set that misses boundary edges.
-func checkHitting(ctx context.Context, s *Summary, job Job, l *Loaded, in *bfs.Instance) error {
+func checkHitting(ctx context.Context, s *Summary, job job.Job, l *load.Loaded, in *bfs.Instance) error {
 	h, err := hitting(ctx, l, in, job.List)
 	if err != nil {
 		return err
@@ -197,7 +66,7 @@ func checkHitting(ctx context.Context, s *Summary, job Job, l *Loaded, in *bfs.I
 }
 
 // conflicts names the conflicting hitting-set values of sol by their ids.
-func conflicts(l *Loaded, sol *bfs.Solution) []Conflict {
+func conflicts(l *load.Loaded, sol *bfs.Solution) []Conflict {
 	ids, ans := l.Vertices.IDs, l.Vertices.Answer
 	var first []Conflict
 	for _, v := range sol.Violations {
@@ -209,6 +78,6 @@ func conflicts(l *Loaded, sol *bfs.Solution) []Conflict {
 
 // infeasible explains which hitting-set values conflict (the paper's feasibility
 // lemma, docs/DESIGN.md §3.3).
-func infeasible(pair dp.Pair, l *Loaded, sol *bfs.Solution) error {
+func infeasible(pair dp.Pair, l *load.Loaded, sol *bfs.Solution) error {
 	return infeasiblePair(l.Hit.File, pair, conflicts(l, sol))
 }

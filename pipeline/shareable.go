@@ -3,6 +3,8 @@ package pipeline
 import (
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/internal/version"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 )
 
 // shared is the shareable part of a run's Summary (docs/FORMATS.md, "Private and
@@ -33,7 +35,7 @@ type shared struct {
 		Edges      Input `json:"edges"`
 		HittingSet struct {
 			Path string `json:"path"`
-			Digest
+			job.Digest
 		} `json:"hitting_set"`
 	} `json:"inputs"`
 	Out     string `json:"out,omitempty"`
@@ -52,10 +54,10 @@ type shared struct {
 	Feasible      bool                 `json:"feasible"`
 	Deterministic *check.Deterministic `json:"deterministic,omitempty"`
 
-	Phases       []Phase      `json:"phases"`
-	WallSeconds  float64      `json:"wall_seconds"`
-	PeakRSSBytes int64        `json:"peak_rss_bytes"`
-	Memory       *MemoryModel `json:"memory_model,omitempty"`
+	Phases       []Phase           `json:"phases"`
+	WallSeconds  float64           `json:"wall_seconds"`
+	PeakRSSBytes int64             `json:"peak_rss_bytes"`
+	Memory       *load.MemoryModel `json:"memory_model,omitempty"`
 }
 
 // Shared is the shareable part of s, to log or encode as JSON (its type is

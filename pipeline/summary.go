@@ -9,6 +9,8 @@ import (
 
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 
 	"github.com/graphdp/graphdp/internal/words"
 
@@ -17,7 +19,7 @@ import (
 )
 
 // SetPrivacy records the job's framework and its parameters.
-func (s *Summary) SetPrivacy(job *Job, pair dp.Pair) {
+func (s *Summary) SetPrivacy(job *job.Job, pair dp.Pair) {
 	s.Framework, s.Privacy = string(pair.Framework()), pair.String()
 	s.Epsilon, s.Delta = pair.Epsilon, pair.Delta
 	if pair.Framework() == dp.GaussianDP {
@@ -88,7 +90,7 @@ type Summary struct {
 	RelaxPerSec  float64 `json:"relaxations_per_sec"` // over the engine phase
 	// Memory is what the memory model predicted before the edges were read, to set
 	// beside PeakRSSBytes (docs/PERFORMANCE.md, "Memory model").
-	Memory *MemoryModel `json:"memory_model,omitempty"`
+	Memory *load.MemoryModel `json:"memory_model,omitempty"`
 
 	// Backend is what the backend tells of itself (Beam: its shards and rounds):
 	// written last, under its Key, in the JSON summary (MarshalJSON).
@@ -98,19 +100,11 @@ type Summary struct {
 // modelShown is the smallest modelled peak the human summary prints.
 const modelShown = 64 << 20
 
-// MemoryModel is a run's modelled memory (estimateMemory) and the budget it was
-// checked against (defaultMemoryBudget; 0 when unknown).
-type MemoryModel struct {
-	Memory
-	BudgetBytes  int64  `json:"budget_bytes"`
-	BudgetSource string `json:"budget_source,omitempty"`
-}
-
 // Input identifies one input file: its digest is keyed or absent when the file
 // holds private data (provenance.go).
 type Input struct {
 	Path string `json:"path"`
-	Digest
+	job.Digest
 	Rows int64 `json:"rows"`
 }
 

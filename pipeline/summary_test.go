@@ -2,10 +2,14 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graphdp/graphdp/load"
 )
 
 // The human summary counts components in words.
@@ -61,5 +65,37 @@ func TestSummaryBackendReport(t *testing.T) {
 	b.Reset()
 	if err := s.EncodeJSON(&b); err != nil || strings.Contains(b.String(), "cluster") {
 		t.Errorf("without a report: %v\n%s", err, b.String())
+	}
+}
+
+// The summary sets the loader's memory model (load.Loaded.Memory) beside the
+// measured peak; the human summary prints the model's peak where the model is large
+// enough to say something, not for the example's few KiB. (load's
+// TestLoadRefusesWhatCannotFit checks the model and the refusal.)
+func TestSummaryMemoryModel(t *testing.T) {
+	dir := t.TempDir()
+	j := exampleJob(t, filepath.Join(dir, "m.parquet"))
+	l, err := load.Load(context.Background(), &j, runRequest(j))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	s, err := Run(context.Background(), j, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Memory == nil || *s.Memory != l.Memory {
+		t.Errorf("summary's memory model %+v, want the loader's %+v", s.Memory, l.Memory)
+	}
+	var b strings.Builder
+	s.Human(&b)
+	if strings.Contains(b.String(), "(model") {
+		t.Errorf("human summary prints the example's model:\n%s", b.String())
+	}
+	s.Memory = &load.MemoryModel{Memory: load.Memory{Build: 200 << 20, Engine: 150 << 20}}
+	b.Reset()
+	s.Human(&b)
+	if !strings.Contains(b.String(), "(model 200.0 MiB)") {
+		t.Errorf("human summary lacks the model's 200.0 MiB:\n%s", b.String())
 	}
 }

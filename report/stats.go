@@ -50,7 +50,7 @@ type Inputs struct {
 
 // File is one input file. A file holding private data (the mechanism, the
 // vertices) has no plain SHA-256, only a keyed digest when the operator gave a
-// key (pipeline/provenance.go).
+// key (job/provenance.go).
 type File struct {
 	Path       string `json:"path"`
 	SHA256     string `json:"sha256,omitempty"`

@@ -9,8 +9,8 @@
 //
 // Invariants:
 //
-//  1. A job's tables are read only through pipeline's shared loader (pipeline.Load,
-//     with an explicit pipeline.Request): the same readers, typed errors, streamed
+//  1. A job's tables are read only through pipeline's shared loader (load.Load,
+//     with an explicit load.Request): the same readers, typed errors, streamed
 //     graph build and memory check as run. (release reads one mechanism table and
 //     no graph: it reads it directly.)
 //  2. A use case never prints: it returns figures (and logs, like run); on a failed

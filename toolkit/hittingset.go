@@ -8,13 +8,15 @@ import (
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/cover"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 )
 
 // HittingSetJob is one `graphdp hitting-set`: build the hitting set run starts from.
 type HittingSetJob struct {
-	Job         pipeline.Job
+	Job         job.Job
 	Out         string
 	AllBoundary bool // every boundary vertex, not a minimum cover
 	// The values: Uniform (p_true = α everywhere), else ByAnswer (α₀, α₁ by answer),
@@ -37,7 +39,7 @@ type Built struct {
 // by construction, and its values admit a DP extension), and writes it to h.Out.
 func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 	job := h.Job
-	x, err := pipeline.LoadInputs(ctx, &job, pipeline.Request{Engine: "propagate"})
+	x, err := load.LoadInputs(ctx, &job, load.Request{Engine: "propagate"})
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +76,7 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 		return nil, err
 	}
 	defer rec.Release()
-	meta := x.Loaded.Metadata(x.Pair, "", map[string]string{"graphdp.hitting_set": b.Kind, "graphdp.policy": policy.Name})
+	meta := pipeline.Metadata(&x.Loaded, x.Pair, "", map[string]string{"graphdp.hitting_set": b.Kind, "graphdp.policy": policy.Name})
 	if err := sink.WritePrivate(ctx, h.Out, rec, meta); err != nil {
 		return nil, err
 	}

@@ -1,11 +1,12 @@
 package toolkit
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
-	"fmt"
 	"github.com/graphdp/graphdp/internal/words"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -177,7 +178,7 @@ func ShowLedger(l *ledger.Ledger, id string, only bool) *LedgerView {
 	}
 	for _, a := range l.Audits {
 		priv := "privacy " + a.Privacy["graphdp.framework"]
-		if p, err := pipeline.Charged(a, pipeline.Stated{}); err == nil {
+		if p, err := pipeline.Charged(a, job.Stated{}); err == nil {
 			priv = PrivacyWords(p)
 		}
 		v.Audits = append(v.Audits, LedgerAudit{a.Line, a.Time, a.AuditID, a.By, a.Mechanism, priv, a.Private, a.User})
@@ -186,7 +187,7 @@ func ShowLedger(l *ledger.Ledger, id string, only bool) *LedgerView {
 }
 
 // PrivacyWords is a privacy statement in words: ε and δ, or the framework's pair.
-func PrivacyWords(p pipeline.Privacy) string {
+func PrivacyWords(p job.Privacy) string {
 	if p.Framework == ledger.Framework {
 		return fmt.Sprintf("ε = %s, δ = %s", words.Num(p.Epsilon), words.Num(p.Delta))
 	}

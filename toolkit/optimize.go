@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/graphdp/graphdp/dp"
 	"io"
 	"log/slog"
 	"os"
@@ -15,8 +14,11 @@ import (
 
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/cover"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/words"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/optimize"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/report"
@@ -30,7 +32,7 @@ import (
 // OptimizeJob is graphdp optimize: a job's graph, answers, ε and δ (Job; its
 // hitting set and out are not used) with the utility's weights and the outputs.
 type OptimizeJob struct {
-	pipeline.Job
+	job.Job
 	Weights      string // a table of id, weight; "" = the vertices file's weight column if it has one, else uniform
 	WeightColumn string // "" = "weight"
 	Out          string // the hitting set to write (.parquet or .csv: what run reads)
@@ -62,7 +64,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	// The graph is all optimize reads of the job's tables; the memory is checked as
 	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
 	phase(ctx, "read", time.Time{})
-	x, err := pipeline.LoadInputs(ctx, &job, pipeline.Request{Engine: "propagate"})
+	x, err := load.LoadInputs(ctx, &job, load.Request{Engine: "propagate"})
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +121,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	// run's rule: a hitting set whose mechanism has datasets that are not private is
 	// refused before anything is written.
 	edges := pipeline.Input{Path: x.Loaded.Edges.File, Rows: x.Loaded.Edges.Rows}
-	if err := job.RefuseNotPrivate(s.Deterministic, n, edges); err != nil {
+	if err := pipeline.RefuseNotPrivate(&job, s.Deterministic, n, edges); err != nil {
 		return nil, err
 	}
 
@@ -128,7 +130,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		return nil, err
 	}
 	defer rec.Release()
-	meta := x.Loaded.Metadata(x.Pair, "", map[string]string{
+	meta := pipeline.Metadata(&x.Loaded, x.Pair, "", map[string]string{
 		"graphdp.hitting_set": kind,
 		"graphdp.policy":      "optimize: " + s.policy(),
 		"graphdp.utility":     words.Num(res.Utility),
@@ -200,7 +202,7 @@ func writeReserve(loaded time.Duration, oj OptimizeJob) time.Duration {
 
 // summarise is optimize's summary of the solve res (from the weights from, the
 // hitting set of kind kind), with its warnings logged.
-func summarise(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, res *optimize.Result, from, kind string,
+func summarise(ctx context.Context, oj OptimizeJob, x *load.Inputs, res *optimize.Result, from, kind string,
 	curve []optimize.TradePoint, optSeconds float64, log *slog.Logger) (*OptimizeSummary, error) {
 	vs := x.Vertices
 	hom := res.Homogeneous
@@ -260,7 +262,7 @@ func floorWarnings(oj OptimizeJob) []string {
 // solver's checks (optimize.Precheck), and what the solve would start from (the
 // boundary, the hitting set's size, the objective's total weight); nothing solved
 // or written.
-func planOptimize(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, weight []float64, from string, start time.Time) (*OptimizeSummary, error) {
+func planOptimize(ctx context.Context, oj OptimizeJob, x *load.Inputs, weight []float64, from string, start time.Time) (*OptimizeSummary, error) {
 	vs := x.Vertices
 	bc, err := cover.Boundary(ctx, x.Graph, vs.Answer)
 	if err != nil {
@@ -316,7 +318,7 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *pipeline.Inputs, weigh
 // run itself, reading the hitting set from a private copy (the same bytes as
 // oj.Out, which is only staged: published with the mechanism or not at all) in a
 // folder of its own under the system's temporary folder, removed afterwards.
-func stageMechanism(ctx context.Context, oj OptimizeJob, job pipeline.Job, rec arrow.RecordBatch, meta map[string]string, log *slog.Logger, out *sink.Outputs) error {
+func stageMechanism(ctx context.Context, oj OptimizeJob, job job.Job, rec arrow.RecordBatch, meta map[string]string, log *slog.Logger, out *sink.Outputs) error {
 	tmp, err := os.MkdirTemp("", "graphdp-optimize-")
 	if err != nil {
 		return fmt.Errorf("running the optimised hitting set: %w", err)
@@ -335,7 +337,7 @@ func stageMechanism(ctx context.Context, oj OptimizeJob, job pipeline.Job, rec a
 }
 
 // readWeights returns w(v) per vertex and a description of where they came from.
-func readWeights(ctx context.Context, oj OptimizeJob, job pipeline.Job, vs *ingest.Vertices) ([]float64, string, error) {
+func readWeights(ctx context.Context, oj OptimizeJob, job job.Job, vs *ingest.Vertices) ([]float64, string, error) {
 	n := vs.IDs.Len()
 	col := oj.WeightColumn
 	if col == "" {

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/optimize"
-	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/report"
 )
 
@@ -91,9 +91,9 @@ type OptimizeSummary struct {
 	// DryRun: the inputs and weights were read and checked, nothing solved or
 	// written (Job.DryRun); the hitting set's size is the cover's it would start from.
 	DryRun bool `json:"dry_run,omitempty"`
-	// Memory is the model Load checked the job against (the graph and propagate's
+	// Memory is the model load.Load checked the job against (the graph and propagate's
 	// arrays; the solver's come on top).
-	Memory *pipeline.MemoryModel `json:"memory_model,omitempty"`
+	Memory *load.MemoryModel `json:"memory_model,omitempty"`
 	// Estimate is a dry run's forecast of the solve (optimize.EstimateCost): the
 	// solver's memory on top of Memory's, and EstimateSeconds the whole command's
 	// wall time, low and high (reading, the solve, --mechanism-out's run).

@@ -9,22 +9,24 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 )
 
 // QueryJob is one `graphdp query`: the optimal mechanism at a few datasets.
 type QueryJob struct {
-	Job     pipeline.Job // its hitting set is required
-	IDs     []string     // the datasets to answer for, as given on the command line...
-	IDsFile string       // ...or the id column of this file
-	Out     string       // a file to write the rows to ("": none)
+	Job     job.Job  // its hitting set is required
+	IDs     []string // the datasets to answer for, as given on the command line...
+	IDsFile string   // ...or the id column of this file
+	Out     string   // a file to write the rows to ("": none)
 }
 
 // Answered is query's result: one row per requested dataset, in the order asked,
 // and what Algorithm 2's searches touched.
 type Answered struct {
-	Inputs    *pipeline.Inputs
+	Inputs    *load.Inputs
 	Checked   *pipeline.Checked
 	Rows      []int32        // the requested vertices
 	Mechanism *bfs.Mechanism // their values, row for row
@@ -47,7 +49,7 @@ func (e *IDError) Error() string { return e.msg }
 // rows to q.Out when given.
 func Query(ctx context.Context, q QueryJob, log *slog.Logger) (*Answered, error) {
 	job := q.Job
-	x, err := pipeline.LoadInputs(ctx, &job, pipeline.Request{HittingSet: true, Engine: "propagate"})
+	x, err := load.LoadInputs(ctx, &job, load.Request{HittingSet: true, Engine: "propagate"})
 	if err != nil {
 		return nil, err
 	}
@@ -76,11 +78,11 @@ func Query(ctx context.Context, q QueryJob, log *slog.Logger) (*Answered, error)
 		a.Largest = max(a.Largest, r.Vertices)
 		a.Depth = max(a.Depth, r.Depth)
 	}
-	if a.Record, err = x.Loaded.Record(nil, rows, m); err != nil {
+	if a.Record, err = pipeline.Record(&x.Loaded, nil, rows, m); err != nil {
 		return nil, err
 	}
 	if q.Out != "" {
-		if err := sink.WritePrivate(ctx, q.Out, a.Record, x.Loaded.Metadata(x.Pair, "query", nil)); err != nil {
+		if err := sink.WritePrivate(ctx, q.Out, a.Record, pipeline.Metadata(&x.Loaded, x.Pair, "query", nil)); err != nil {
 			a.Record.Release()
 			return nil, err
 		}

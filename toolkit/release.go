@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/release"
@@ -33,7 +34,7 @@ type ReleaseJob struct {
 	// spends: with a ledger, a stated value must agree with what the ledger's
 	// audit of the mechanism recorded (pipeline.Charged); without one, with the
 	// mechanism's metadata (a CSV mechanism needs both stated).
-	Stated pipeline.Stated
+	Stated job.Stated
 	// Ledger is the privacy ledger (package ledger) the release is charged to and
 	// recorded in: it must hold an audit of this very mechanism whose verdict is
 	// private (docs/LEDGER.md, "What a release is charged"). "" only with NoLedger.
@@ -59,14 +60,14 @@ type Released struct {
 	Rows      int
 	Out       string
 	ReleaseID string
-	Privacy   pipeline.Privacy
+	Privacy   job.Privacy
 	// Audit is, with a ledger, the audit entry the release was charged by.
 	Audit *ledger.AuditAt
 	// Budget is the ledger's budget when a ledger recorded the release.
 	Budget *ledger.Budget
 	// Charged is, with a ledger, the (ε, δ) charged to each dataset: Privacy's own
 	// for an (ε,δ) mechanism, the one chargeAs chose for another framework.
-	Charged *pipeline.Privacy
+	Charged *job.Privacy
 	// DryRun: nothing was drawn, recorded or written; ReleaseID is empty, and
 	// Plan says what the release would do.
 	DryRun bool
@@ -98,15 +99,15 @@ type ReleasePlan struct {
 // again only if the write failed before the file was renamed into place
 // (sink.ErrNotPublished): a release that may have been published stays charged
 // (package ledger, invariant 6).
-func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, error) {
-	if job.Ledger == "" && !job.NoLedger {
-		return nil, &pipeline.ConfigError{Problems: []string{"ledger: required: a release is charged to a ledger (graphdp ledger init makes one); --no-ledger releases without one, if you account elsewhere"}}
+func Release(ctx context.Context, j ReleaseJob, src io.Reader) (*Released, error) {
+	if j.Ledger == "" && !j.NoLedger {
+		return nil, &job.ConfigError{Problems: []string{"ledger: required: a release is charged to a ledger (graphdp ledger init makes one); --no-ledger releases without one, if you account elsewhere"}}
 	}
-	m, err := ingest.ReadMechanismTable(ctx, job.Mechanism, job.Columns)
+	m, err := ingest.ReadMechanismTable(ctx, j.Mechanism, j.Columns)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := requestedRows(ctx, job, m)
+	rows, err := requestedRows(ctx, j, m)
 	if err != nil {
 		return nil, err
 	}
@@ -114,77 +115,77 @@ func Release(ctx context.Context, job ReleaseJob, src io.Reader) (*Released, err
 	for i, r := range rows {
 		ids[i] = m.IDs.String(int(r))
 	}
-	if job.Ledger == "" {
-		return releaseUncharged(ctx, job, m, rows, ids, src)
+	if j.Ledger == "" {
+		return releaseUncharged(ctx, j, m, rows, ids, src)
 	}
 	for i, id := range ids {
 		if !ledger.ValidID(id) {
-			return nil, &ingest.InputError{File: job.Mechanism, Row: int64(rows[i]), Column: job.Columns.ID, Value: words.Quote(id), Err: ingest.ErrRange,
+			return nil, &ingest.InputError{File: j.Mechanism, Row: int64(rows[i]), Column: j.Columns.ID, Value: words.Quote(id), Err: ingest.ErrRange,
 				Msg: "not valid UTF-8: the ledger records ids as JSON text, which would change it (and then charge another id than the one released)"}
 		}
 	}
-	if job.DryRun {
-		return planRelease(job, m, ids)
+	if j.DryRun {
+		return planRelease(j, m, ids)
 	}
-	return releaseCharged(ctx, job, m, rows, ids, src)
+	return releaseCharged(ctx, j, m, rows, ids, src)
 }
 
 // releaseUncharged is a release with --no-ledger: the privacy written into the
 // release file is the mechanism's metadata's (or, for CSV, what is stated), and
 // datasets answered with certainty are refused (no audit says they are private).
-func releaseUncharged(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*Released, error) {
-	priv, err := pipeline.ResolvePrivacy(job.Mechanism, m.Metadata, job.Stated, true)
+func releaseUncharged(ctx context.Context, j ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*Released, error) {
+	priv, err := job.ResolvePrivacy(j.Mechanism, m.Metadata, j.Stated, true)
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseDeterministic(job, m, rows); err != nil {
+	if err := refuseDeterministic(j, m, rows); err != nil {
 		return nil, err
 	}
-	if job.DryRun {
-		return &Released{Rows: len(ids), Out: job.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}, nil
+	if j.DryRun {
+		return &Released{Rows: len(ids), Out: j.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}, nil
 	}
-	d, err := drawNew(ctx, job.Out, m, rows, src, priv)
+	d, err := drawNew(ctx, j.Out, m, rows, src, priv)
 	if err != nil {
 		return nil, err
 	}
 	defer d.rec.Release()
-	if err := sink.Write(ctx, job.Out, d.rec, d.meta); err != nil {
+	if err := sink.Write(ctx, j.Out, d.rec, d.meta); err != nil {
 		return nil, err
 	}
-	return &Released{Rows: len(rows), Out: job.Out, ReleaseID: d.id, Privacy: priv}, nil
+	return &Released{Rows: len(rows), Out: j.Out, ReleaseID: d.id, Privacy: priv}, nil
 }
 
 // releaseCharged is a release against the ledger, under its exclusive lock: the
 // mechanism's audit found, the charge fitted, the release recorded (one line,
 // fsync), then the file written; the line removed again only if the file was not
 // published.
-func releaseCharged(ctx context.Context, job ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*Released, error) {
-	w, err := ledger.Open(job.Ledger)
+func releaseCharged(ctx context.Context, j ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*Released, error) {
+	w, err := ledger.Open(j.Ledger)
 	if err != nil {
 		return nil, err
 	}
 	defer w.Close()
-	if err := sameLedger(w, job); err != nil {
+	if err := sameLedger(w, j); err != nil {
 		return nil, err
 	}
-	a, priv, err := audited(job, w.Ledger, m)
+	a, priv, err := audited(j, w.Ledger, m)
 	if err != nil {
 		return nil, err
 	}
-	charged, err := fits(job, w.Ledger, ids, priv)
+	charged, err := fits(j, w.Ledger, ids, priv)
 	if err != nil {
 		return nil, err
 	}
-	d, err := drawNew(ctx, job.Out, m, rows, src, priv)
+	d, err := drawNew(ctx, j.Out, m, rows, src, priv)
 	if err != nil {
 		return nil, err
 	}
 	defer d.rec.Release()
 	now := time.Now
-	if job.now != nil {
-		now = job.now
+	if j.now != nil {
+		now = j.now
 	}
-	r := ledger.Release{ReleaseID: d.id, Mechanism: job.Mechanism, Audit: a.AuditID,
+	r := ledger.Release{ReleaseID: d.id, Mechanism: j.Mechanism, Audit: a.AuditID,
 		Epsilon: charged.Epsilon, Delta: charged.Delta, Source: ledger.SourceAudit, Datasets: ids}
 	if w.GDP() {
 		r.Epsilon, r.Delta, r.Mu = 0, 0, priv.Pair.Mu()
@@ -193,21 +194,21 @@ func releaseCharged(ctx context.Context, job ReleaseJob, m *ingest.MechanismTabl
 		return nil, err
 	}
 	b := w.Budget
-	out := &Released{Rows: len(rows), Out: job.Out, ReleaseID: d.id, Privacy: priv, Audit: &a, Budget: &b, Charged: &charged}
-	if err := sink.Write(ctx, job.Out, d.rec, d.meta); err != nil {
+	out := &Released{Rows: len(rows), Out: j.Out, ReleaseID: d.id, Privacy: priv, Audit: &a, Budget: &b, Charged: &charged}
+	if err := sink.Write(ctx, j.Out, d.rec, d.meta); err != nil {
 		if errors.Is(err, sink.ErrNotPublished) {
 			if rerr := w.Rollback(); rerr != nil {
-				return nil, fmt.Errorf("%w; and removing the release from the ledger %s failed, so it stays charged (release id %s): %v", err, job.Ledger, d.id, rerr)
+				return nil, fmt.Errorf("%w; and removing the release from the ledger %s failed, so it stays charged (release id %s): %v", err, j.Ledger, d.id, rerr)
 			}
 			return nil, err
 		}
-		return nil, &publishedError{Err: err, Ledger: job.Ledger, ReleaseID: d.id}
+		return nil, &publishedError{Err: err, Ledger: j.Ledger, ReleaseID: d.id}
 	}
 	return out, nil
 }
 
 // drawNew is draw for a release to out, which must not exist (refuseExisting).
-func drawNew(ctx context.Context, out string, m *ingest.MechanismTable, rows []int32, src io.Reader, priv pipeline.Privacy) (*drawn, error) {
+func drawNew(ctx context.Context, out string, m *ingest.MechanismTable, rows []int32, src io.Reader, priv job.Privacy) (*drawn, error) {
 	if err := refuseExisting(ctx, out); err != nil {
 		return nil, err
 	}
@@ -226,7 +227,7 @@ type drawn struct {
 // metadata holds nothing derived from the true answers: no hash of the mechanism
 // (a file that holds the answer column) nor of anything else; the privacy
 // statement and a random id.
-func draw(ctx context.Context, m *ingest.MechanismTable, rows []int32, src io.Reader, priv pipeline.Privacy) (*drawn, error) {
+func draw(ctx context.Context, m *ingest.MechanismTable, rows []int32, src io.Reader, priv job.Privacy) (*drawn, error) {
 	s := release.NewCrypto()
 	if src != nil {
 		s = release.New(src)
@@ -260,7 +261,7 @@ func draw(ctx context.Context, m *ingest.MechanismTable, rows []int32, src io.Re
 	}
 	meta := pipeline.OutputMetadata(priv.Epsilon, priv.Delta, nil, extra)
 	if priv.Framework != ledger.Framework { // the mechanism's framework and its parameters
-		meta = (*pipeline.Loaded)(nil).Metadata(priv.Pair, "", extra)
+		meta = pipeline.Metadata(nil, priv.Pair, "", extra)
 	}
 	return &drawn{rec: rec, meta: meta, id: id}, nil
 }
@@ -284,7 +285,7 @@ func refuseExisting(ctx context.Context, out string) error {
 		exists = true
 	}
 	if exists {
-		return &pipeline.ConfigError{Problems: []string{ExistingOutput(out)}}
+		return &job.ConfigError{Problems: []string{ExistingOutput(out)}}
 	}
 	return nil
 }
@@ -298,11 +299,11 @@ func ExistingOutput(out string) string {
 // and that charge: the latest audit whose keyed fingerprint is m's, whose verdict
 // is private. A mechanism the ledger has no such audit of is refused (a
 // *pipeline.RejectError, exit 3), saying how to record one.
-func audited(job ReleaseJob, l *ledger.Ledger, m *ingest.MechanismTable) (ledger.AuditAt, pipeline.Privacy, error) {
-	key, err := ledger.ReadKey(job.Ledger)
+func audited(j ReleaseJob, l *ledger.Ledger, m *ingest.MechanismTable) (ledger.AuditAt, job.Privacy, error) {
+	key, err := ledger.ReadKey(j.Ledger)
 	var le *ledger.Error
 	if err != nil && (!errors.As(err, &le) || le.Kind != ledger.ErrMissing) {
-		return ledger.AuditAt{}, pipeline.Privacy{}, err
+		return ledger.AuditAt{}, job.Privacy{}, err
 	}
 	var a ledger.AuditAt
 	ok := err == nil
@@ -310,15 +311,15 @@ func audited(job ReleaseJob, l *ledger.Ledger, m *ingest.MechanismTable) (ledger
 		a, ok = l.Find(key.Sum("mechanism", m.Fingerprint))
 	}
 	if !ok {
-		return a, pipeline.Privacy{}, &pipeline.RejectError{File: job.Mechanism, Kind: "not-audited",
+		return a, job.Privacy{}, &pipeline.RejectError{File: j.Mechanism, Kind: "not-audited",
 			Head: fmt.Sprintf("the ledger %s holds no audit of %s as it is now (every byte of its files): a release is charged only what an exact audit proved, recorded in the ledger; record one with graphdp verify --mechanism %s --vertices V --edges E --ledger %s (or write the mechanism with graphdp run … --ledger %s); nothing written, ledger unchanged",
-				job.Ledger, job.Mechanism, job.Mechanism, job.Ledger, job.Ledger)}
+				j.Ledger, j.Mechanism, j.Mechanism, j.Ledger, j.Ledger)}
 	}
 	if !a.Private {
-		return a, pipeline.Privacy{}, &pipeline.RejectError{File: job.Mechanism, Kind: "not-private",
-			Head: fmt.Sprintf("the ledger %s's audit of %s (line %d, by graphdp %s) found it not private: it is never released; nothing written, ledger unchanged", job.Ledger, job.Mechanism, a.Line, a.By)}
+		return a, job.Privacy{}, &pipeline.RejectError{File: j.Mechanism, Kind: "not-private",
+			Head: fmt.Sprintf("the ledger %s's audit of %s (line %d, by graphdp %s) found it not private: it is never released; nothing written, ledger unchanged", j.Ledger, j.Mechanism, a.Line, a.By)}
 	}
-	priv, err := pipeline.Charged(a, job.Stated)
+	priv, err := pipeline.Charged(a, j.Stated)
 	return a, priv, err
 }
 
@@ -369,23 +370,23 @@ func planRelease(job ReleaseJob, m *ingest.MechanismTable, ids []string) (*Relea
 }
 
 // fits refuses a release the ledger l does not allow: budget figures the operator
-// expects that are not the ledger's (a *ConfigError), or datasets it would take
+// expects that are not the ledger's (a *job.ConfigError), or datasets it would take
 // past the budget (a *RejectError).
 // A mechanism of another framework is charged as the (ε, δ) chargeAs gives, which
 // is returned.
-func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy) (pipeline.Privacy, error) {
+func fits(j ReleaseJob, l *ledger.Ledger, ids []string, priv job.Privacy) (job.Privacy, error) {
 	if l.GDP() {
-		return fitsGDP(job, l, ids, priv)
+		return fitsGDP(j, l, ids, priv)
 	}
 	var probs []string
-	if job.BudgetEpsilon != nil && *job.BudgetEpsilon != l.Budget.Epsilon {
-		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*job.BudgetEpsilon), job.Ledger, words.Num(l.Budget.Epsilon)))
+	if j.BudgetEpsilon != nil && *j.BudgetEpsilon != l.Budget.Epsilon {
+		probs = append(probs, fmt.Sprintf("budget-epsilon: %s was given, but the ledger %s has the budget ε = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*j.BudgetEpsilon), j.Ledger, words.Num(l.Budget.Epsilon)))
 	}
-	if job.BudgetDelta != nil && *job.BudgetDelta != l.Budget.Delta {
-		probs = append(probs, fmt.Sprintf("budget-delta: %s was given, but the ledger %s has the budget δ = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*job.BudgetDelta), job.Ledger, words.Num(l.Budget.Delta)))
+	if j.BudgetDelta != nil && *j.BudgetDelta != l.Budget.Delta {
+		probs = append(probs, fmt.Sprintf("budget-delta: %s was given, but the ledger %s has the budget δ = %s; the budget lives in the ledger (graphdp ledger raise changes it, recorded)", words.Num(*j.BudgetDelta), j.Ledger, words.Num(l.Budget.Delta)))
 	}
 	if len(probs) > 0 {
-		return priv, &pipeline.ConfigError{Problems: probs}
+		return priv, &job.ConfigError{Problems: probs}
 	}
 	priv, err := chargeAs(l, ids, priv)
 	if err != nil {
@@ -399,7 +400,7 @@ func fits(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy)
 			lines = append(lines, fmt.Sprintf("id %s: %s so far spent ε = %s, δ = %s; with this release ε = %s, δ = %s (%s)",
 				words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Num(o.Before.Epsilon), words.Num(o.Before.Delta), words.Num(o.After.Epsilon), words.Num(o.After.Delta), composition(o.After)))
 		}
-		return priv, &pipeline.RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
+		return priv, &pipeline.RejectError{File: j.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
 			Head: fmt.Sprintf("this release (ε = %s, δ = %s per dataset, from %s) would take %d of %d requested datasets past the budget ε = %s, δ = %s; nothing written, ledger unchanged",
 				words.Num(priv.Epsilon), words.Num(priv.Delta), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Epsilon), words.Num(l.Budget.Delta))}
 	}
@@ -427,17 +428,17 @@ func sourceWords(source string) string {
 // sameLedger refuses a ledger that is also the release's mechanism, ids file or
 // output (compared as the open file: device and inode, links followed), under
 // its lock.
-func sameLedger(w *ledger.Writer, job ReleaseJob) error {
+func sameLedger(w *ledger.Writer, j ReleaseJob) error {
 	li, err := w.Stat()
 	if err != nil {
 		return err
 	}
-	for _, f := range []struct{ key, path string }{{"out", job.Out}, {"mechanism", job.Mechanism}, {"ids", job.IDsFile}} {
+	for _, f := range []struct{ key, path string }{{"out", j.Out}, {"mechanism", j.Mechanism}, {"ids", j.IDsFile}} {
 		if f.path == "" {
 			continue
 		}
 		if fi, err := os.Stat(f.path); err == nil && os.SameFile(li, fi) {
-			return &pipeline.ConfigError{Problems: []string{fmt.Sprintf("ledger: %s is the same file as the %s %s; the ledger must be a file of its own", job.Ledger, f.key, f.path)}}
+			return &job.ConfigError{Problems: []string{fmt.Sprintf("ledger: %s is the same file as the %s %s; the ledger must be a file of its own", j.Ledger, f.key, f.path)}}
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -19,21 +20,21 @@ var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // exampleRun runs the shipped example job (ε = 0.5, δ = 1e-6) to out in a fresh
 // folder, recording its audit in led when led is set, and returns the job.
-func exampleRun(t *testing.T, out, led string) pipeline.Job {
+func exampleRun(t *testing.T, out, led string) job.Job {
 	t.Helper()
-	job := pipeline.DefaultJob()
-	unknown, err := job.LoadConfig("../configs/example.yaml")
+	j := job.DefaultJob()
+	unknown, err := j.LoadConfig("../configs/example.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	job.Out, job.Summary, job.Ledger = out, "", led
-	if err := job.Validate("example.yaml", unknown...); err != nil {
+	j.Out, j.Summary, j.Ledger = out, "", led
+	if err := j.Validate("example.yaml", unknown...); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pipeline.Run(t.Context(), job, quiet); err != nil {
+	if _, err := pipeline.Run(t.Context(), j, quiet); err != nil {
 		t.Fatal(err)
 	}
-	return job
+	return j
 }
 
 func releaseJob(mech, out, led string, ids ...string) ReleaseJob {
@@ -63,7 +64,7 @@ func TestReleaseChargedByAudit(t *testing.T) {
 		t.Fatalf("release: %+v, ledger %+v", r, l.Releases)
 	}
 	before, _ := os.ReadFile(led)
-	var ce *pipeline.ConfigError
+	var ce *job.ConfigError
 	if _, err := Release(t.Context(), releaseJob(mech, filepath.Join(dir, "r.csv"), led, "a"), nil); !errors.As(err, &ce) || !strings.Contains(err.Error(), "never replaces a file") {
 		t.Errorf("over an existing release: %v", err)
 	}
@@ -99,9 +100,9 @@ func TestVerifyRecordsVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	mech := filepath.Join(dir, "m.csv")
-	job := exampleRun(t, mech, "")
-	job.Mechanism, job.Out, job.Ledger, job.HittingSet = mech, "", led, ""
-	v, err := Verify(t.Context(), job, 0, quiet)
+	vj := exampleRun(t, mech, "")
+	vj.Mechanism, vj.Out, vj.Ledger, vj.HittingSet = mech, "", led, ""
+	v, err := Verify(t.Context(), vj, 0, quiet)
 	if err != nil || v.Recorded == nil || !v.Recorded.Private || !v.Private {
 		t.Fatalf("verify of run's output: %v %+v", err, v)
 	}
@@ -118,12 +119,12 @@ func TestVerifyRecordsVerdict(t *testing.T) {
 	}
 	nudged := filepath.Join(dir, "nudged.csv")
 	os.WriteFile(nudged, []byte(strings.Join(lines, "\n")), 0o600)
-	job.Mechanism = nudged
-	if v, err = Verify(t.Context(), job, 0, quiet); err != nil || v.Recorded == nil || v.Recorded.Private || v.Audit.Violations == 0 {
+	vj.Mechanism = nudged
+	if v, err = Verify(t.Context(), vj, 0, quiet); err != nil || v.Recorded == nil || v.Recorded.Private || v.Audit.Violations == 0 {
 		t.Fatalf("verify of the nudged table: %v %+v", err, v)
 	}
 	j := releaseJob(nudged, filepath.Join(dir, "r.csv"), led, "b")
-	j.Stated = pipeline.Stated{Epsilon: &job.Epsilon, Delta: &job.Delta}
+	j.Stated = job.Stated{Epsilon: &vj.Epsilon, Delta: &vj.Delta}
 	var re *pipeline.RejectError
 	if _, err := Release(t.Context(), j, nil); !errors.As(err, &re) || re.Kind != "not-private" {
 		t.Errorf("release of a mechanism audited not private: %v", err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/internal/words"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 )
@@ -27,9 +28,9 @@ import (
 //     both budgets (the most-spent dataset's basic-composition remainders ε_r and
 //     δ_r): the smallest t in [0, 1] with δ(t·ε_r) ≤ t·δ_r, found by bisection; t = 1
 //     when none fits (refused as over budget).
-//   - A trade-off curve: no rule (refused, *pipeline.ConfigError).
-func chargeAs(l *ledger.Ledger, ids []string, priv pipeline.Privacy) (pipeline.Privacy, error) {
-	out := pipeline.Privacy{Framework: ledger.Framework, Source: priv.Source}
+//   - A trade-off curve: no rule (refused, *job.ConfigError).
+func chargeAs(l *ledger.Ledger, ids []string, priv job.Privacy) (job.Privacy, error) {
+	out := job.Privacy{Framework: ledger.Framework, Source: priv.Source}
 	switch dp.Framework(priv.Framework) {
 	case dp.EpsilonDelta:
 		return priv, nil
@@ -56,7 +57,7 @@ func chargeAs(l *ledger.Ledger, ids []string, priv pipeline.Privacy) (pipeline.P
 	case dp.GaussianDP:
 		return gdpCharge(l, ids, priv.Pair.Mu(), out)
 	}
-	return pipeline.Privacy{}, &pipeline.ConfigError{Problems: []string{fmt.Sprintf(
+	return job.Privacy{}, &job.ConfigError{Problems: []string{fmt.Sprintf(
 		"ledger: the mechanism was built for %s, and the ledger has no rule to charge a trade-off curve to an (ε, δ) budget yet; release it without --ledger (its metadata states the curve), or build it under --privacy-profile with the (ε, δ) pairs the curve guarantees", priv.Pair)}}
 }
 
@@ -71,7 +72,7 @@ func cmpF(a, b float64) int {
 }
 
 // gdpCharge is chargeAs's μ-GDP rule.
-func gdpCharge(l *ledger.Ledger, ids []string, mu float64, out pipeline.Privacy) (pipeline.Privacy, error) {
+func gdpCharge(l *ledger.Ledger, ids []string, mu float64, out job.Privacy) (job.Privacy, error) {
 	remE, remD := l.Budget.Epsilon, l.Budget.Delta
 	for _, id := range ids {
 		a, _ := l.Account(id)
@@ -87,14 +88,14 @@ func gdpCharge(l *ledger.Ledger, ids []string, mu float64, out pipeline.Privacy)
 	}
 	t := 1.0
 	if ok, err := fitsAt(1); err != nil {
-		return pipeline.Privacy{}, err
+		return job.Privacy{}, err
 	} else if ok {
 		lo := 0.0 // fitsAt(lo) false or lo = 0; fitsAt(t) true
 		for range 60 {
 			mid := (lo + t) / 2
 			ok, err := fitsAt(mid)
 			if err != nil {
-				return pipeline.Privacy{}, err
+				return job.Privacy{}, err
 			}
 			if ok {
 				t = mid
@@ -106,10 +107,10 @@ func gdpCharge(l *ledger.Ledger, ids []string, mu float64, out pipeline.Privacy)
 	e := min(t*remE, math.Nextafter(dp.MaxEpsilon, 0)*0.999)
 	d, err := dp.GDPDelta(mu, e)
 	if err != nil {
-		return pipeline.Privacy{}, err
+		return job.Privacy{}, err
 	}
 	if d >= 1 {
-		return pipeline.Privacy{}, &pipeline.ConfigError{Problems: []string{fmt.Sprintf(
+		return job.Privacy{}, &job.ConfigError{Problems: []string{fmt.Sprintf(
 			"ledger: a %v-GDP release is (ε, δ)-DP only with δ ≥ 1 at ε = %v, what the budget leaves: it cannot be charged", mu, e)}}
 	}
 	out.Epsilon, out.Delta = e, d
@@ -119,19 +120,19 @@ func gdpCharge(l *ledger.Ledger, ids []string, mu float64, out pipeline.Privacy)
 // fitsGDP is fits on a μ-GDP ledger (docs/LEDGER.md, "A μ-GDP budget"): only a
 // μ-GDP release is charged — each dataset's spent μ becomes √(Σ μᵢ²) with its μ —
 // and one taking a dataset past the budget μ is refused (a *RejectError). Any
-// other framework is refused (*pipeline.ConfigError): no sound rule turns an (ε, δ)
+// other framework is refused (*job.ConfigError): no sound rule turns an (ε, δ)
 // guarantee, a profile or a curve into a μ-GDP one.
-func fitsGDP(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Privacy) (pipeline.Privacy, error) {
-	if job.BudgetEpsilon != nil || job.BudgetDelta != nil {
-		return priv, &pipeline.ConfigError{Problems: []string{fmt.Sprintf("budget-epsilon/budget-delta: the ledger %s has a μ-GDP budget (μ = %v), not an (ε, δ) one", job.Ledger, l.Budget.Mu)}}
+func fitsGDP(j ReleaseJob, l *ledger.Ledger, ids []string, priv job.Privacy) (job.Privacy, error) {
+	if j.BudgetEpsilon != nil || j.BudgetDelta != nil {
+		return priv, &job.ConfigError{Problems: []string{fmt.Sprintf("budget-epsilon/budget-delta: the ledger %s has a μ-GDP budget (μ = %v), not an (ε, δ) one", j.Ledger, l.Budget.Mu)}}
 	}
 	if dp.Framework(priv.Framework) != dp.GaussianDP {
 		what := fmt.Sprintf("(ε,δ)-DP with ε = %v, δ = %v", priv.Epsilon, priv.Delta)
 		if priv.Framework != ledger.Framework {
 			what = priv.Pair.String()
 		}
-		return priv, &pipeline.ConfigError{Problems: []string{fmt.Sprintf(
-			"ledger: %s has a μ-GDP budget (μ = %v), and the mechanism %s is %s: only a μ-GDP release can be charged to it. An (ε, δ) guarantee (and so a privacy profile or a trade-off curve) does not imply any μ-GDP guarantee, so there is no sound rule to convert it; release it against an (ε, δ) ledger, or build the mechanism under --gdp-mu", job.Ledger, l.Budget.Mu, job.Mechanism, what)}}
+		return priv, &job.ConfigError{Problems: []string{fmt.Sprintf(
+			"ledger: %s has a μ-GDP budget (μ = %v), and the mechanism %s is %s: only a μ-GDP release can be charged to it. An (ε, δ) guarantee (and so a privacy profile or a trade-off curve) does not imply any μ-GDP guarantee, so there is no sound rule to convert it; release it against an (ε, δ) ledger, or build the mechanism under --gdp-mu", j.Ledger, l.Budget.Mu, j.Mechanism, what)}}
 	}
 	mu := priv.Pair.Mu()
 	over, total := l.CheckGDP(ids, mu, 10)
@@ -143,7 +144,7 @@ func fitsGDP(job ReleaseJob, l *ledger.Ledger, ids []string, priv pipeline.Priva
 		lines = append(lines, fmt.Sprintf("id %s: %s so far spent μ = %s; with this release μ = %s (√(Σ μᵢ²), rounded up)",
 			words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Num(o.Before.Mu), words.Num(o.After.Mu)))
 	}
-	return priv, &pipeline.RejectError{File: job.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
+	return priv, &pipeline.RejectError{File: j.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
 		Head: fmt.Sprintf("this release (μ = %s per dataset, from %s) would take %d of %d requested datasets past the budget μ = %s; nothing written, ledger unchanged",
 			words.Num(mu), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Mu))}
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"github.com/graphdp/graphdp/ingest"
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/report"
 
 	"github.com/graphdp/graphdp/internal/version"
 )
 
-func reportFile(path string, d pipeline.Digest) report.File {
+func reportFile(path string, d job.Digest) report.File {
 	return report.File{Path: path, SHA256: d.SHA256, HMACSHA256: d.HMACSHA256}
 }
 
@@ -19,12 +20,12 @@ func reportFile(path string, d pipeline.Digest) report.File {
 // that the mechanism gives exactly the vertices (and their answers, where it has
 // them), and computes the report. A failed DP audit is part of the report, not an
 // error: the caller decides.
-func Report(ctx context.Context, job pipeline.Job, cols ingest.MechanismTableColumns) (*report.Report, error) {
+func Report(ctx context.Context, job job.Job, cols ingest.MechanismTableColumns) (*report.Report, error) {
 	pair, err := job.Pair(ctx)
 	if err != nil {
 		return nil, err
 	}
-	l, err := pipeline.Load(ctx, &job, pipeline.Request{Table: &cols})
+	l, err := load.Load(ctx, &job, load.Request{Table: &cols})
 	if err != nil {
 		return nil, err
 	}

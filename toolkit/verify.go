@@ -7,7 +7,9 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/pipeline"
 
 	"github.com/graphdp/graphdp/internal/words"
@@ -16,9 +18,9 @@ import (
 // Verified is what verify found: the exact audit of every DP inequality and, with a
 // hitting set, how the mechanism compares with it and with the optimal extension.
 type Verified struct {
-	Job     pipeline.Job // the job with the mechanism's ε and δ (its metadata, or as given)
-	Privacy pipeline.Privacy
-	Inputs  *pipeline.Inputs
+	Job     job.Job // the job with the mechanism's ε and δ (its metadata, or as given)
+	Privacy job.Privacy
+	Inputs  *load.Inputs
 	Audit   check.Audit
 	Checked *pipeline.Checked // nil without a hitting set
 	Optimal check.Optimality  // with a hitting set: check.CompareOptimal
@@ -34,14 +36,14 @@ type Verified struct {
 // names a hitting set, checks it as run does and compares the mechanism with it
 // and with the optimum. A hitting set that fails run's checks returns the audit
 // with the error.
-func Verify(ctx context.Context, job pipeline.Job, tolerance float64, log *slog.Logger) (*Verified, error) {
+func Verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logger) (*Verified, error) {
 	priv, err := job.MechanismPrivacy(ctx)
 	if err != nil {
 		return nil, err
 	}
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "mechanism", job.Mechanism, "hitting_set", job.HittingSet)
-	req := pipeline.Request{Mechanism: true, HittingSet: job.HittingSet != "", Engine: "propagate"}
-	x, err := pipeline.LoadInputs(ctx, &job, req)
+	req := load.Request{Mechanism: true, HittingSet: job.HittingSet != "", Engine: "propagate"}
+	x, err := load.LoadInputs(ctx, &job, req)
 	if err != nil {
 		return nil, err
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/optimize"
-	"github.com/graphdp/graphdp/pipeline"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -85,7 +85,7 @@ type flagSpec struct {
 
 // completionValues are the words of the flags whose value is one of a few.
 var completionValues = map[string][]string{
-	"engine":     pipeline.Engines,
+	"engine":     job.Engines,
 	"relabel":    bfs.RelabelModes,
 	"objective":  {string(optimize.Accuracy), string(optimize.Balanced), string(optimize.Worst)},
 	"log-format": {"text", "json"},

@@ -9,7 +9,7 @@
 //  1. One file per subcommand (run.go, verify.go, …) with an options struct, its
 //     flags, validation before any work, and a runX(ctx, opts, env) that tests call.
 //  2. Job flags mean the same in every subcommand and in both binaries: they come
-//     from one table (jobflags.go) and are judged by pipeline.Job.Problems.
+//     from one table (jobflags.go) and are judged by job.Job.Problems.
 //  3. Errors map to exit statuses in one place (exitCode in main.go): 0 ok,
 //     1 failure, 2 usage or config, 3 input rejected or a check failed.
 //  4. A runner a binary does not link is a config error (exit 2) naming the binary

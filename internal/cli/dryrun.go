@@ -5,7 +5,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
+	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/toolkit"
 
@@ -32,7 +34,7 @@ func mib(b int64) string {
 }
 
 // memoryLine describes a memory model and its budget.
-func memoryLine(m *pipeline.MemoryModel) string {
+func memoryLine(m *load.MemoryModel) string {
 	if m == nil {
 		return "not modelled"
 	}
@@ -56,7 +58,7 @@ func outputsLine(outs ...[2]string) string {
 
 // printRunPlan prints run's dry run: what was read, what a run would write, and
 // what the checks found.
-func printRunPlan(w io.Writer, job pipeline.Job, s *pipeline.Summary) {
+func printRunPlan(w io.Writer, job job.Job, s *pipeline.Summary) {
 	fmt.Fprintln(w, "graphdp run --dry-run: the job passes every check; nothing written")
 	in := s.Inputs
 	fmt.Fprintf(w, "  inputs:    vertices %s (%s), edges %s (%s), hitting set %s (%s)\n",

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/files"
@@ -19,7 +19,7 @@ import (
 
 // hittingSetOptions are hitting-set's flags over its job.
 type hittingSetOptions struct {
-	job         pipeline.Job
+	job         job.Job
 	out         string
 	balanced    bool
 	alpha       optFloat

@@ -10,58 +10,58 @@ import (
 	"unicode"
 
 	"github.com/graphdp/graphdp/ingest"
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/objstore"
 )
 
-// jobFlag is one flag that sets one key of a pipeline.Job: every subcommand takes
+// jobFlag is one flag that sets one key of a job.Job: every subcommand takes
 // the keys it needs from this one table, so a flag means the same everywhere.
 type jobFlag struct {
-	name, key, usage string                  // key: the config file's (dotted) key
-	field            func(*pipeline.Job) any // *string, *float64, *int or *bool
+	name, key, usage string             // key: the config file's (dotted) key
+	field            func(*job.Job) any // *string, *float64, *int or *bool
 }
 
 var jobFlagTable = []jobFlag{
-	{"edges", "edges", "edges `TABLE`: a .parquet or .csv file, a folder of them or a glob (repeatable: more files); columns src, dst", func(j *pipeline.Job) any { return &j.Edges }},
-	{"vertices", "vertices", "vertices `TABLE` (file, folder or glob; repeatable): columns id, answer", func(j *pipeline.Job) any { return &j.Vertices }},
-	{"hitting-set", "hitting_set", "hitting-set `TABLE` (file, folder or glob; repeatable): columns id, p_true", func(j *pipeline.Job) any { return &j.HittingSet }},
-	{"mechanism", "mechanism", "mechanism `TABLE` (.parquet or .csv file, folder or glob; repeatable): id and p_one, or id and p_true (default with --config: the config's out)", func(j *pipeline.Job) any { return &j.Mechanism }},
-	{"out", "out", "output `FILE`: .parquet, .arrow/.feather or .csv", func(j *pipeline.Job) any { return &j.Out }},
-	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *pipeline.Job) any { return &j.Summary }},
-	{"ledger", "ledger", "privacy ledger `FILE` (made by graphdp ledger init): record the mechanism there once its exact audit passed, so that graphdp release can draw from it", func(j *pipeline.Job) any { return &j.Ledger }},
-	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless --gdp-mu, --privacy-profile or --tradeoff states another framework)", func(j *pipeline.Job) any { return &j.Epsilon }},
-	{"delta", "delta", "privacy parameter `δ` in [0, 1); 0 when not given (pure ε-DP)", func(j *pipeline.Job) any { return &j.Delta }},
-	{"gdp-mu", "gdp_mu", "μ-Gaussian DP instead of (ε,δ): `μ` in [0, 100]", func(j *pipeline.Job) any { return &j.GDPMu }},
-	{"privacy-profile", "privacy_profile", "a privacy profile instead of (ε,δ): `FILE` (.csv or .parquet) with columns epsilon, delta, one (ε,δ) pair per row, all of which must hold", func(j *pipeline.Job) any { return &j.PrivacyProfile }},
-	{"tradeoff", "tradeoff", "f-DP for a trade-off curve instead of (ε,δ): `FILE` (.csv or .parquet) with columns alpha, beta, the points of a convex piecewise-linear curve from alpha 0 to 1", func(j *pipeline.Job) any { return &j.Tradeoff }},
-	{"engine", "engine", "engine `NAME`: propagate (linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *pipeline.Job) any { return &j.Engine }},
-	{"relabel", "relabel", "with --engine rounds: `MODE` of renaming the vertices in breadth-first order before cutting them into shards: auto (where that cuts at least 10% fewer arcs), bfs (always) or none; the output is the same bit for bit", func(j *pipeline.Job) any { return &j.Relabel }},
-	{"workers", "workers", "`N` cores to use, at most 1024 (0: all)", func(j *pipeline.Job) any { return &j.Workers }},
-	{"delimiter", "delimiter", "`CHAR` separating the fields of .csv inputs: one character, or tab (default ','; .tsv files are tab-separated)", func(j *pipeline.Job) any { return &j.Delimiter }},
-	{"list", "list", "how many problems to list (`N`)", func(j *pipeline.Job) any { return &j.List }},
-	{"max-deterministic", "max_deterministic", "fail (exit status 3, nothing written) when more than `LIMIT` datasets, a count N or a share P% of them, are answered deterministically (p_one 0 or 1): for scheduled jobs", func(j *pipeline.Job) any { return &j.MaxDeterministic }},
-	{"allow-non-private", "allow_non_private", "write the mechanism even when the audit finds datasets that are not private (answered with certainty, no neighbours): without it such a run fails (exit status 3, nothing written)", func(j *pipeline.Job) any { return &j.AllowNonPrivate }},
-	{"id-column", "columns.id", "vertex id `COLUMN` of every table", func(j *pipeline.Job) any { return &j.Columns.ID }},
-	{"answer-column", "columns.answer", "answer `COLUMN`", func(j *pipeline.Job) any { return &j.Columns.Answer }},
-	{"src-column", "columns.src", "edge source `COLUMN`", func(j *pipeline.Job) any { return &j.Columns.Src }},
-	{"dst-column", "columns.dst", "edge target `COLUMN`", func(j *pipeline.Job) any { return &j.Columns.Dst }},
-	{"p-true-column", "columns.p_true", "Pr[M = answer] `COLUMN` of the hitting set or a mechanism", func(j *pipeline.Job) any { return &j.Columns.PTrue }},
-	{"p-one-column", "columns.p_one", "Pr[M = 1] `COLUMN` of a mechanism", func(j *pipeline.Job) any { return &j.Columns.POne }},
-	{"distance-column", "columns.binding_distance", "binding distance `COLUMN` of a mechanism", func(j *pipeline.Job) any { return &j.Columns.Distance }},
-	{"provenance-key", "provenance_key", "key `FILE` (at least 16 bytes): identify inputs holding private data by HMAC-SHA256 under it (default $GRAPHDP_PROVENANCE_KEY_FILE; without a key they get no digest)", func(j *pipeline.Job) any { return &j.ProvenanceKey }},
-	{"s3-endpoint", "s3_endpoint", "`URL` of an S3-compatible store for s3:// paths (default $AWS_ENDPOINT_URL, else AWS)", func(j *pipeline.Job) any { return &j.S3Endpoint }},
-	{"runner", "runner", "runner `NAME`: local or beam (the cluster runner: graphdp-beam only)", func(j *pipeline.Job) any { return &j.Runner }},
-	{"beam-runner", "beam.runner", "with --runner beam: the Beam runner `NAME`: prism, flink, spark or dataflow", func(j *pipeline.Job) any { return &j.Beam.Runner }},
-	{"endpoint", "beam.endpoint", "with --runner beam: the job service `HOST:PORT`", func(j *pipeline.Job) any { return &j.Beam.Endpoint }},
-	{"staging", "beam.staging", "with --runner beam: a `FOLDER` every worker can reach (gs://…, s3://…); default a local temp folder (Prism only)", func(j *pipeline.Job) any { return &j.Beam.Staging }},
-	{"worker-timeout", "beam.worker_timeout", "with --runner beam and a job server: how long (`DURATION`) a job may run before some worker reports progress, then it is cancelled (default 5m)", func(j *pipeline.Job) any { return &j.Beam.WorkerTimeout }},
-	{"shard-size", "beam.shard_size", "with --runner beam: `N` vertices per shard (0: shards of about 2^21 arcs)", func(j *pipeline.Job) any { return &j.Beam.ShardSize }},
-	{"shards", "beam.shards", "with --runner beam: `N` shards, instead of --shard-size", func(j *pipeline.Job) any { return &j.Beam.Shards }},
-	{"buckets", "beam.buckets", "with --runner beam: `N` id-join buckets of the build (0: one per 2^20 input rows, at least 64)", func(j *pipeline.Job) any { return &j.Beam.Buckets }},
-	{"rounds-per-pipeline", "beam.rounds_per_pipeline", "with --runner beam: `N` rounds one Beam pipeline runs (0: 16)", func(j *pipeline.Job) any { return &j.Beam.RoundsPerPipeline }},
+	{"edges", "edges", "edges `TABLE`: a .parquet or .csv file, a folder of them or a glob (repeatable: more files); columns src, dst", func(j *job.Job) any { return &j.Edges }},
+	{"vertices", "vertices", "vertices `TABLE` (file, folder or glob; repeatable): columns id, answer", func(j *job.Job) any { return &j.Vertices }},
+	{"hitting-set", "hitting_set", "hitting-set `TABLE` (file, folder or glob; repeatable): columns id, p_true", func(j *job.Job) any { return &j.HittingSet }},
+	{"mechanism", "mechanism", "mechanism `TABLE` (.parquet or .csv file, folder or glob; repeatable): id and p_one, or id and p_true (default with --config: the config's out)", func(j *job.Job) any { return &j.Mechanism }},
+	{"out", "out", "output `FILE`: .parquet, .arrow/.feather or .csv", func(j *job.Job) any { return &j.Out }},
+	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *job.Job) any { return &j.Summary }},
+	{"ledger", "ledger", "privacy ledger `FILE` (made by graphdp ledger init): record the mechanism there once its exact audit passed, so that graphdp release can draw from it", func(j *job.Job) any { return &j.Ledger }},
+	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless --gdp-mu, --privacy-profile or --tradeoff states another framework)", func(j *job.Job) any { return &j.Epsilon }},
+	{"delta", "delta", "privacy parameter `δ` in [0, 1); 0 when not given (pure ε-DP)", func(j *job.Job) any { return &j.Delta }},
+	{"gdp-mu", "gdp_mu", "μ-Gaussian DP instead of (ε,δ): `μ` in [0, 100]", func(j *job.Job) any { return &j.GDPMu }},
+	{"privacy-profile", "privacy_profile", "a privacy profile instead of (ε,δ): `FILE` (.csv or .parquet) with columns epsilon, delta, one (ε,δ) pair per row, all of which must hold", func(j *job.Job) any { return &j.PrivacyProfile }},
+	{"tradeoff", "tradeoff", "f-DP for a trade-off curve instead of (ε,δ): `FILE` (.csv or .parquet) with columns alpha, beta, the points of a convex piecewise-linear curve from alpha 0 to 1", func(j *job.Job) any { return &j.Tradeoff }},
+	{"engine", "engine", "engine `NAME`: propagate (linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *job.Job) any { return &j.Engine }},
+	{"relabel", "relabel", "with --engine rounds: `MODE` of renaming the vertices in breadth-first order before cutting them into shards: auto (where that cuts at least 10% fewer arcs), bfs (always) or none; the output is the same bit for bit", func(j *job.Job) any { return &j.Relabel }},
+	{"workers", "workers", "`N` cores to use, at most 1024 (0: all)", func(j *job.Job) any { return &j.Workers }},
+	{"delimiter", "delimiter", "`CHAR` separating the fields of .csv inputs: one character, or tab (default ','; .tsv files are tab-separated)", func(j *job.Job) any { return &j.Delimiter }},
+	{"list", "list", "how many problems to list (`N`)", func(j *job.Job) any { return &j.List }},
+	{"max-deterministic", "max_deterministic", "fail (exit status 3, nothing written) when more than `LIMIT` datasets, a count N or a share P% of them, are answered deterministically (p_one 0 or 1): for scheduled jobs", func(j *job.Job) any { return &j.MaxDeterministic }},
+	{"allow-non-private", "allow_non_private", "write the mechanism even when the audit finds datasets that are not private (answered with certainty, no neighbours): without it such a run fails (exit status 3, nothing written)", func(j *job.Job) any { return &j.AllowNonPrivate }},
+	{"id-column", "columns.id", "vertex id `COLUMN` of every table", func(j *job.Job) any { return &j.Columns.ID }},
+	{"answer-column", "columns.answer", "answer `COLUMN`", func(j *job.Job) any { return &j.Columns.Answer }},
+	{"src-column", "columns.src", "edge source `COLUMN`", func(j *job.Job) any { return &j.Columns.Src }},
+	{"dst-column", "columns.dst", "edge target `COLUMN`", func(j *job.Job) any { return &j.Columns.Dst }},
+	{"p-true-column", "columns.p_true", "Pr[M = answer] `COLUMN` of the hitting set or a mechanism", func(j *job.Job) any { return &j.Columns.PTrue }},
+	{"p-one-column", "columns.p_one", "Pr[M = 1] `COLUMN` of a mechanism", func(j *job.Job) any { return &j.Columns.POne }},
+	{"distance-column", "columns.binding_distance", "binding distance `COLUMN` of a mechanism", func(j *job.Job) any { return &j.Columns.Distance }},
+	{"provenance-key", "provenance_key", "key `FILE` (at least 16 bytes): identify inputs holding private data by HMAC-SHA256 under it (default $GRAPHDP_PROVENANCE_KEY_FILE; without a key they get no digest)", func(j *job.Job) any { return &j.ProvenanceKey }},
+	{"s3-endpoint", "s3_endpoint", "`URL` of an S3-compatible store for s3:// paths (default $AWS_ENDPOINT_URL, else AWS)", func(j *job.Job) any { return &j.S3Endpoint }},
+	{"runner", "runner", "runner `NAME`: local or beam (the cluster runner: graphdp-beam only)", func(j *job.Job) any { return &j.Runner }},
+	{"beam-runner", "beam.runner", "with --runner beam: the Beam runner `NAME`: prism, flink, spark or dataflow", func(j *job.Job) any { return &j.Beam.Runner }},
+	{"endpoint", "beam.endpoint", "with --runner beam: the job service `HOST:PORT`", func(j *job.Job) any { return &j.Beam.Endpoint }},
+	{"staging", "beam.staging", "with --runner beam: a `FOLDER` every worker can reach (gs://…, s3://…); default a local temp folder (Prism only)", func(j *job.Job) any { return &j.Beam.Staging }},
+	{"worker-timeout", "beam.worker_timeout", "with --runner beam and a job server: how long (`DURATION`) a job may run before some worker reports progress, then it is cancelled (default 5m)", func(j *job.Job) any { return &j.Beam.WorkerTimeout }},
+	{"shard-size", "beam.shard_size", "with --runner beam: `N` vertices per shard (0: shards of about 2^21 arcs)", func(j *job.Job) any { return &j.Beam.ShardSize }},
+	{"shards", "beam.shards", "with --runner beam: `N` shards, instead of --shard-size", func(j *job.Job) any { return &j.Beam.Shards }},
+	{"buckets", "beam.buckets", "with --runner beam: `N` id-join buckets of the build (0: one per 2^20 input rows, at least 64)", func(j *job.Job) any { return &j.Beam.Buckets }},
+	{"rounds-per-pipeline", "beam.rounds_per_pipeline", "with --runner beam: `N` rounds one Beam pipeline runs (0: 16)", func(j *job.Job) any { return &j.Beam.RoundsPerPipeline }},
 }
 
 // tableKeys are the keys of input tables: a file, a folder or a glob, and the flag
@@ -73,14 +73,14 @@ var tableKeys = map[string]bool{"edges": true, "vertices": true, "hitting_set": 
 type jobFlags struct {
 	fs     *flag.FlagSet
 	config string
-	staged pipeline.Job // what the flags parsed into; copied key by key
+	staged job.Job // what the flags parsed into; copied key by key
 	// fromConfig is the job before flags apply: a run's config names its output
 	// (out), which is the mechanism of verify, report and release.
-	fromConfig pipeline.Job
+	fromConfig job.Job
 	// defaultRunner, if set, is the runner before the config file and flags apply.
 	defaultRunner string
-	usage         usageText    // what -h prints above the flags
-	job           pipeline.Job // the job parse returned (inputs: its delimiter and columns)
+	usage         usageText // what -h prints above the flags
+	job           job.Job   // the job parse returned (inputs: its delimiter and columns)
 	// objects are the command's outputs on object storage (fileProblems), whose
 	// buckets inputs checks before any work.
 	objects []files.File
@@ -144,37 +144,37 @@ func (jf *jobFlags) setUsage(name, text string) { jf.fs.Lookup(name).Usage = tex
 
 // parse parses args (no positional arguments are taken) and returns the job, the
 // source to name in problems, and a config file's unknown keys.
-func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unknown []string, err error) {
+func (jf *jobFlags) parse(args []string) (j job.Job, source string, unknown []string, err error) {
 	if err := parseFlags(jf.fs, args, jf.fs.Output(), jf.usage); err != nil {
-		return job, "", nil, err
+		return j, "", nil, err
 	}
-	job, source = pipeline.DefaultJob(), ""
+	j, source = job.DefaultJob(), ""
 	if jf.defaultRunner != "" {
-		job.Runner = jf.defaultRunner
+		j.Runner = jf.defaultRunner
 	}
 	if jf.config != "" {
-		if unknown, err = job.LoadConfig(jf.config); err != nil {
-			return job, "", nil, err
+		if unknown, err = j.LoadConfig(jf.config); err != nil {
+			return j, "", nil, err
 		}
 		source = jf.config + " with flags"
 	}
-	jf.fromConfig = job
+	jf.fromConfig = j
 	jf.fs.Visit(func(fl *flag.Flag) {
 		for _, def := range jobFlagTable {
 			if def.name != fl.Name {
 				continue
 			}
-			switch p := def.field(&job).(type) {
+			switch p := def.field(&j).(type) {
 			case *string:
 				*p = *def.field(&jf.staged).(*string)
 			case *float64:
 				switch def.name {
 				case "epsilon":
-					job.SetEpsilon(jf.staged.Epsilon) // ε has no default: record that it was given
+					j.SetEpsilon(jf.staged.Epsilon) // ε has no default: record that it was given
 				case "delta":
-					job.SetDelta(jf.staged.Delta)
+					j.SetDelta(jf.staged.Delta)
 				case "gdp-mu":
-					job.SetGDPMu(jf.staged.GDPMu)
+					j.SetGDPMu(jf.staged.GDPMu)
 				default:
 					*p = *def.field(&jf.staged).(*float64)
 				}
@@ -185,12 +185,12 @@ func (jf *jobFlags) parse(args []string) (job pipeline.Job, source string, unkno
 			}
 		}
 	})
-	jf.job = job
-	return job, source, unknown, nil
+	jf.job = j
+	return j, source, unknown, nil
 }
 
 // inputs runs a command's work on its inputs: with the job's CSV delimiter in ctx
-// (pipeline.Job.Context), and a missing column that the file has but for case
+// (job.Job.Context), and a missing column that the file has but for case
 // hinted in the user's terms ("did you mean --id-column ID?", or the config key
 // for a column the command takes no flag for). more maps other column names to the
 // flag naming them (optimize's --weight-column).
@@ -205,7 +205,7 @@ func (jf *jobFlags) inputs(ctx context.Context, work func(context.Context) error
 		}
 	}
 	if len(probs) > 0 {
-		return &pipeline.ConfigError{Problems: probs}
+		return &job.ConfigError{Problems: probs}
 	}
 	err := work(ctx)
 	var ie *ingest.InputError
@@ -235,7 +235,7 @@ func (jf *jobFlags) inputs(ctx context.Context, work func(context.Context) error
 
 // columnOf is the column name a job reads for a columns.* key's leaf (its default
 // where the job gives none).
-func columnOf(j pipeline.Job, leaf string) string {
+func columnOf(j job.Job, leaf string) string {
 	c, mc := j.IngestColumns(), j.MechanismColumns()
 	return map[string]string{"id": c.ID, "answer": c.Answer, "src": c.Src, "dst": c.Dst, "p_true": c.PTrue,
 		"p_one": mc.POne, "binding_distance": mc.Distance}[leaf]
@@ -253,7 +253,7 @@ func shellWord(s string) string {
 
 // mechanism is the mechanism a command reads: -mechanism (or the config's mechanism
 // key), else a run config's out.
-func (jf *jobFlags) mechanism(job pipeline.Job) string {
+func (jf *jobFlags) mechanism(job job.Job) string {
 	if job.Mechanism != "" {
 		return job.Mechanism
 	}
@@ -266,7 +266,7 @@ func (jf *jobFlags) mechanism(job pipeline.Job) string {
 // to be written (sink.CheckPath), before any work.
 // An input of own may be a table of several sources (a repeated --ids): each is
 // checked.
-func (jf *jobFlags) fileProblems(job *pipeline.Job, own ...files.File) []string {
+func (jf *jobFlags) fileProblems(job *job.Job, own ...files.File) []string {
 	added := []files.File{files.In("config", jf.config)}
 	for _, f := range own {
 		if f.Output || f.Path == "" {
@@ -308,11 +308,11 @@ func (jf *jobFlags) set(name string) bool {
 	return given
 }
 
-// respell names the keys of a *pipeline.ConfigError found after parsing (the
+// respell names the keys of a *job.ConfigError found after parsing (the
 // mechanism's ε against its metadata, the ledger's budget) the way the user gave
 // them, as problems found while parsing are; other errors are returned as they are.
 func (jf *jobFlags) respell(source string, err error) error {
-	var ce *pipeline.ConfigError
+	var ce *job.ConfigError
 	if jf == nil || !errors.As(err, &ce) || ce.Source != "" {
 		return err
 	}

@@ -20,8 +20,8 @@ import (
 
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/words"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
-	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 	"github.com/graphdp/graphdp/toolkit"
 )
@@ -637,10 +637,10 @@ func TestReleaseSameFileUnderLock(t *testing.T) {
 	os.Symlink(led, link)
 	before, _ := os.ReadFile(led)
 	eps, delta := 0.5, 0.0
-	job := toolkit.ReleaseJob{Mechanism: relMech, IDs: []string{"1"}, Out: link, Columns: ingest.DefaultMechanismTableColumns(),
-		Stated: pipeline.Stated{Epsilon: &eps, Delta: &delta}, Ledger: led}
-	_, err := toolkit.Release(context.Background(), job, nil)
-	var ce *pipeline.ConfigError
+	j := toolkit.ReleaseJob{Mechanism: relMech, IDs: []string{"1"}, Out: link, Columns: ingest.DefaultMechanismTableColumns(),
+		Stated: job.Stated{Epsilon: &eps, Delta: &delta}, Ledger: led}
+	_, err := toolkit.Release(context.Background(), j, nil)
+	var ce *job.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "is the same file as the out") {
 		t.Errorf("%v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
@@ -61,7 +62,7 @@ type env struct {
 
 // Runner runs a whole job on another runner than the local one (package beam) and
 // returns its summary; its errors map to exit statuses like pipeline.Run's.
-type Runner func(ctx context.Context, job pipeline.Job, log *slog.Logger) (*pipeline.Summary, error)
+type Runner func(ctx context.Context, job job.Job, log *slog.Logger) (*pipeline.Summary, error)
 
 // Program is one binary built on this command line: graphdp (the local runner only,
 // no Beam in its imports) or graphdp-beam (the same commands, plus the beam runner).
@@ -256,7 +257,7 @@ func exitCode(err error) int {
 	var (
 		ie *ingest.InputError
 		re *pipeline.RejectError
-		ce *pipeline.ConfigError
+		ce *job.ConfigError
 		ue *usageError
 		rj *rejected
 		id *toolkit.IDError

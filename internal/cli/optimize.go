@@ -10,8 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/optimize"
-	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/sink"
 	"github.com/graphdp/graphdp/toolkit"
 
@@ -86,11 +86,11 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	fs.BoolVar(&o.quiet, "quiet", false, "nothing on stderr but errors")
 	fs.BoolVar(&o.dryRun, "dry-run", false, dryRunUsage+"; nothing is solved")
 	fs.BoolVar(&o.json, "json", false, jsonUsage+": the optimize summary, as --summary writes it, instead of the summary on stderr")
-	job, source, probs, err := t.parse(args, take)
+	j, source, probs, err := t.parse(args, take)
 	if err != nil {
 		return nil, err
 	}
-	oj.Job = job // after the flags: Job holds what a config file gave
+	oj.Job = j // after the flags: Job holds what a config file gave
 	oj.DryRun = o.dryRun
 	if t.jf.set("workers") || oj.Workers == 0 {
 		oj.Workers = o.workers
@@ -99,7 +99,7 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	if p := sink.FormatProblem("mechanism-out", oj.MechanismOut); oj.MechanismOut != "" && p != "" {
 		probs = append(probs, p)
 	}
-	probs = append(probs, t.fileProblems(&job, files.In("weights", oj.Weights), files.Out("out", oj.Out),
+	probs = append(probs, t.fileProblems(&j, files.In("weights", oj.Weights), files.Out("out", oj.Out),
 		files.Out("mechanism-out", oj.MechanismOut), files.Out("summary", oj.SummaryOut), files.Out("html", oj.HTML))...)
 	if oj.Chords < 0 || oj.Chords > 1<<14 {
 		probs = append(probs, fmt.Sprintf("chords: must be in [0, %d] (0 means %d), got %d", 1<<14, optimize.DefaultChords, oj.Chords))
@@ -114,8 +114,8 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 		}
 		oj.MaxTime = d
 	}
-	if oj.Workers < 0 || oj.Workers > pipeline.MaxWorkers {
-		probs = append(probs, fmt.Sprintf("workers: must be in [0, %d] (0 means one per core), got %d", pipeline.MaxWorkers, oj.Workers))
+	if oj.Workers < 0 || oj.Workers > job.MaxWorkers {
+		probs = append(probs, fmt.Sprintf("workers: must be in [0, %d] (0 means one per core), got %d", job.MaxWorkers, oj.Workers))
 	}
 	if oj.WeightColumn == "" {
 		probs = append(probs, "weight-column: must not be empty")

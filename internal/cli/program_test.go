@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -17,8 +18,8 @@ import (
 // when neither config nor flag names one, and their errors map to exit statuses as
 // the local run's do. (graphdp-beam is this wiring with package beam's runner.)
 func TestProgramRunners(t *testing.T) {
-	var got []pipeline.Job
-	fake := func(_ context.Context, job pipeline.Job, _ *slog.Logger) (*pipeline.Summary, error) {
+	var got []job.Job
+	fake := func(_ context.Context, job job.Job, _ *slog.Logger) (*pipeline.Summary, error) {
 		got = append(got, job)
 		if job.Beam.Endpoint == "bad:1" {
 			return nil, &pipeline.RejectError{Kind: "infeasible", Head: "rejected by the fake runner"}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/sink"
 	"github.com/graphdp/graphdp/toolkit"
 
@@ -15,7 +15,7 @@ import (
 
 // queryOptions are query's flags over its job.
 type queryOptions struct {
-	job   pipeline.Job
+	job   job.Job
 	ids   []string // -id values, in order
 	idsIn string   // -ids file
 	out   string   // "" = CSV on stdout

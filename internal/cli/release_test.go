@@ -15,7 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/graphdp/graphdp/ingest"
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/toolkit"
 )
 
@@ -44,21 +44,21 @@ func TestReleaseBadInputGolden(t *testing.T) {
 }
 
 // releaseWith runs a release with an injected bit stream and returns the CSV rows.
-func releaseWith(t *testing.T, src []byte, job toolkit.ReleaseJob) []string {
+func releaseWith(t *testing.T, src []byte, j toolkit.ReleaseJob) []string {
 	t.Helper()
-	job.Out = filepath.Join(t.TempDir(), "released.csv")
-	if job.Columns.ID == "" {
-		job.Columns = ingest.DefaultMechanismTableColumns()
+	j.Out = filepath.Join(t.TempDir(), "released.csv")
+	if j.Columns.ID == "" {
+		j.Columns = ingest.DefaultMechanismTableColumns()
 	}
 	eps, delta := 0.5, 0.0
-	job.Stated = pipeline.Stated{Epsilon: &eps, Delta: &delta} // CSV mechanisms: stated
-	job.NoLedger = true                                        // the sampler, not the accounting (ledger_test.go)
+	j.Stated = job.Stated{Epsilon: &eps, Delta: &delta} // CSV mechanisms: stated
+	j.NoLedger = true                                   // the sampler, not the accounting (ledger_test.go)
 	var errb bytes.Buffer
-	o := &releaseOptions{job: job, rand: bytes.NewReader(src), quiet: true}
+	o := &releaseOptions{job: j, rand: bytes.NewReader(src), quiet: true}
 	if err := runRelease(context.Background(), o, &env{stdout: &errb, stderr: &errb}); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(job.Out)
+	data, err := os.ReadFile(j.Out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"github.com/graphdp/graphdp/dp"
 	"io"
 
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/sink"
 	"github.com/graphdp/graphdp/toolkit"
 
@@ -18,13 +18,13 @@ import (
 // reportOptions are report's flags over its job.
 type reportOptions struct {
 	logs   *logFlags
-	job    pipeline.Job                 // inputs, ε, δ, columns, list, provenance key
+	job    job.Job                      // inputs, ε, δ, columns, list, provenance key
 	cols   ingest.MechanismTableColumns // the mechanism table's, with the explanation
 	config string
 	json   bool
 	html   string
 	jf     *jobFlags
-	stated pipeline.Job // the job as parsed: ε and δ where given
+	stated job.Job // the job as parsed: ε and δ where given
 }
 
 // parseReport parses flags: a run's config file may give the inputs, ε, δ, the

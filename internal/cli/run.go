@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -18,7 +19,7 @@ var clusterFlags = []string{"runner", "beam-runner", "endpoint", "staging", "wor
 
 // runOptions are run's flags over its job.
 type runOptions struct {
-	job    pipeline.Job
+	job    job.Job
 	logs   *logFlags
 	quiet  bool
 	dryRun bool
@@ -63,23 +64,23 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 			return nil
 		}), "beam-flag", "with --runner beam: a runner flag passed through, as `NAME=VALUE` (repeatable; e.g. project=my-gcp-project)")
 	}
-	job, source, unknown, err := jf.parse(args)
+	j, source, unknown, err := jf.parse(args)
 	if err != nil {
 		return nil, err
 	}
-	job.Beam.Extra = append(job.Beam.Extra, beamFlags...)
-	probs := append(job.Problems(pipeline.RunRequired, unknown...), jf.fileProblems(&job)...)
-	if _, linked := prog.Runners[job.Runner]; job.Runner != "local" && !linked && slices.Contains(pipeline.Runners, job.Runner) {
-		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; docs/BEAM.md)", job.Runner, prog.Name))
+	j.Beam.Extra = append(j.Beam.Extra, beamFlags...)
+	probs := append(j.Problems(job.RunRequired, unknown...), jf.fileProblems(&j)...)
+	if _, linked := prog.Runners[j.Runner]; j.Runner != "local" && !linked && slices.Contains(job.Runners, j.Runner) {
+		probs = append(probs, fmt.Sprintf("runner: %s: %s does not include the %[1]s runner; run the same command with graphdp-%[1]s (go build ./cmd/graphdp-%[1]s; docs/BEAM.md)", j.Runner, prog.Name))
 	}
-	if o.dryRun && job.Runner != "local" {
-		probs = append(probs, fmt.Sprintf("dry-run: checks the job on this machine, with the local runner, not %s: give --runner local with it", job.Runner))
+	if o.dryRun && j.Runner != "local" {
+		probs = append(probs, fmt.Sprintf("dry-run: checks the job on this machine, with the local runner, not %s: give --runner local with it", j.Runner))
 	}
 	if err := jf.problems(source, probs); err != nil {
 		return nil, err
 	}
-	job.DryRun = o.dryRun
-	o.job, o.jf = job, jf
+	j.DryRun = o.dryRun
+	o.job, o.jf = j, jf
 	return o, nil
 }
 
@@ -133,7 +134,7 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 }
 
 // isTerminal reports whether f is a character device (a terminal), where run draws
-// its progress line (pipeline.Job.Progress).
+// its progress line (job.Job.Progress).
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0

@@ -6,9 +6,8 @@ import (
 
 	"io"
 
-	"github.com/graphdp/graphdp/pipeline"
-
 	"github.com/graphdp/graphdp/internal/files"
+	"github.com/graphdp/graphdp/job"
 )
 
 // toolFlags are the job flags verify, query and hitting-set share with run (the
@@ -29,7 +28,7 @@ type toolInputs struct {
 	provenance bool   // the command's outputs name the inputs by digest (--provenance-key)
 	ledger     string // "": not taken; else the --ledger flag's help text (verify records its audit)
 	// allowNonPrivate: the command writes a mechanism or its hitting set, refused
-	// when datasets are not private unless --allow-non-private (pipeline.Job.RefuseNotPrivate).
+	// when datasets are not private unless --allow-non-private (pipeline.RefuseNotPrivate).
 	allowNonPrivate bool
 }
 
@@ -68,7 +67,7 @@ func newToolFlags(name, synopsis, about string, stdout io.Writer, take toolInput
 // parse parses args and returns the job (config file, then flags) and the problems
 // found so far: a config file's unknown keys and the shared keys' checks. The command
 // adds its own and reports them all at once (source names where they came from).
-func (t *toolFlags) parse(args []string, take toolInputs) (job pipeline.Job, source string, probs []string, err error) {
+func (t *toolFlags) parse(args []string, take toolInputs) (job job.Job, source string, probs []string, err error) {
 	job, source, unknown, err := t.jf.parse(args)
 	if err != nil {
 		return job, source, nil, err
@@ -81,7 +80,7 @@ func (t *toolFlags) parse(args []string, take toolInputs) (job pipeline.Job, sou
 	}
 	required := []string{"edges", "vertices", "epsilon"}
 	if take.mechanism {
-		// A mechanism's ε and δ come from its metadata (pipeline.Job.MechanismPrivacy);
+		// A mechanism's ε and δ come from its metadata (job.Job.MechanismPrivacy);
 		// only a mechanism without any needs them given.
 		job.Mechanism = t.jf.mechanism(job)
 		required = []string{"edges", "vertices", "mechanism"}
@@ -94,7 +93,7 @@ func (t *toolFlags) parse(args []string, take toolInputs) (job pipeline.Job, sou
 
 // fileProblems checks the command's own outputs and inputs against the job's
 // files (jobFlags.fileProblems).
-func (t *toolFlags) fileProblems(job *pipeline.Job, own ...files.File) []string {
+func (t *toolFlags) fileProblems(job *job.Job, own ...files.File) []string {
 	return t.jf.fileProblems(job, own...)
 }
 

@@ -4,14 +4,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/graphdp/graphdp/ingest"
 	"io"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/graphdp/graphdp/pipeline"
+	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -76,7 +76,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 	}
 }
 
-// flagDefault is the default -h shows: a job flag's from pipeline.DefaultJob and
+// flagDefault is the default -h shows: a job flag's from job.DefaultJob and
 // the default column names; otherwise the flag's own unless it is a zero value.
 func flagDefault(f *flag.Flag) string {
 	switch f.DefValue {
@@ -88,7 +88,7 @@ func flagDefault(f *flag.Flag) string {
 		if def.name != f.Name {
 			continue
 		}
-		j := pipeline.DefaultJob()
+		j := job.DefaultJob()
 		switch v := def.field(&j).(type) {
 		case *string:
 			if *v != "" {
@@ -275,7 +275,7 @@ func flagMessage(fs *flag.FlagSet, msg string) string {
 // two joined by "and"/"or" ("ids or id: …").
 var problemKey = regexp.MustCompile(`^([a-z][a-z0-9_.-]*)(?: (and|or) ([a-z][a-z0-9_.-]*))?: `)
 
-// problems makes a *pipeline.ConfigError of probs, or nil, naming each key the way
+// problems makes a *job.ConfigError of probs, or nil, naming each key the way
 // the user gave it: --flag when it came from the command line (or could only come
 // from there), the config file's key when the file gave it, and both when a
 // required key is missing.
@@ -292,7 +292,7 @@ func (jf *jobFlags) problems(source string, probs []string) error {
 		}
 		probs[i] = head + p[m[1]-2:]
 	}
-	return pipeline.Problems(source, probs)
+	return job.Problems(source, probs)
 }
 
 // spoken names a key (a config key or a flag name) as the user gave it.
@@ -324,7 +324,7 @@ func (jf *jobFlags) spoken(key string) string {
 // fromConfigGave reports whether the config file set the key of def (its value
 // differs from the default job's).
 func (jf *jobFlags) fromConfigGave(def *jobFlag) bool {
-	d := pipeline.DefaultJob()
+	d := job.DefaultJob()
 	switch v := def.field(&jf.fromConfig).(type) {
 	case *string:
 		return *v != *def.field(&d).(*string)

@@ -3,16 +3,16 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/graphdp/graphdp/dp"
 	"io"
 	"math"
 	"strings"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
-	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/words"
@@ -20,7 +20,7 @@ import (
 
 // verifyOptions are verify's flags over its job.
 type verifyOptions struct {
-	job       pipeline.Job
+	job       job.Job
 	tolerance float64
 	json      bool
 	flags     *toolFlags
@@ -255,7 +255,7 @@ func optimality(w io.Writer, v *toolkit.Verified) *verifyHitJSON {
 }
 
 // privacySource says where a mechanism's (ε, δ) came from.
-func privacySource(p pipeline.Privacy) string {
+func privacySource(p job.Privacy) string {
 	if p.Source == ledger.SourceMetadata {
 		return "from its metadata"
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 // Config is how this process reaches the stores for one job: the job's own
-// settings (pipeline.Job's s3_endpoint), never a process global, so that a Beam
+// settings (job.Job's s3_endpoint), never a process global, so that a Beam
 // worker, which is given the job and not the launcher's flags, reaches the same
 // stores as the launcher. It travels in the context of every read, listing and
 // upload (WithConfig); a context without one is the zero Config.

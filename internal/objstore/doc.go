@@ -28,7 +28,7 @@
 //     roles); for GCS application-default credentials, else anonymous access.
 //  5. Where the stores are is the job's, never the process's: a Config (its
 //     S3Endpoint, the job's s3_endpoint) travels in the context of each Open, List
-//     and Create (WithConfig; pipeline.Job.Context makes it, and the Beam backend
+//     and Create (WithConfig; job.Job.Context makes it, and the Beam backend
 //     hands it to its workers with the pipeline), and a client is made and kept per
 //     scheme and Config, so two jobs in one process reach their own stores. A Config
 //     that gives no S3 endpoint takes the environment's (AWS_ENDPOINT_URL_S3, else

@@ -42,6 +42,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -93,11 +94,11 @@ type measured struct {
 }
 
 func drive(bin, base, config, ref, dir string, reps int) error {
-	var job pipeline.Job
-	if _, err := job.LoadConfig(config); err != nil {
+	var j job.Job
+	if _, err := j.LoadConfig(config); err != nil {
 		return err
 	}
-	ins := []string{job.Vertices, job.Edges, job.HittingSet}
+	ins := []string{j.Vertices, j.Edges, j.HittingSet}
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "floor-")
 		if err != nil {

@@ -1,11 +1,12 @@
-package pipeline
+package load
 
 import (
-	"context"
-
 	"golang.org/x/sync/errgroup"
 
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
+
+	"context"
 )
 
 // Request is what a command asks the shared loader (Load) for. The job names the
@@ -29,7 +30,7 @@ type Request struct {
 }
 
 // files are the paths of the job that req reads during the edges' pass.
-func (req Request) files(job *Job) []string {
+func (req Request) files(job *job.Job) []string {
 	var out []string
 	if req.HittingSet {
 		out = append(out, job.HittingSet)
@@ -41,7 +42,7 @@ func (req Request) files(job *Job) []string {
 }
 
 // read starts, on grp, the reads req asks for beside the edges' pass.
-func (req Request) read(ctx context.Context, grp *errgroup.Group, job *Job, l *Loaded) {
+func (req Request) read(ctx context.Context, grp *errgroup.Group, job *job.Job, l *Loaded) {
 	cols, vs := job.IngestColumns(), l.Vertices
 	if req.HittingSet {
 		grp.Go(func() (err error) {

@@ -1,4 +1,4 @@
-package pipeline
+package job
 
 import (
 	"bytes"
@@ -344,6 +344,11 @@ func tidyYAML(msg string, keys map[int]string) string {
 	if m := lineFirst.FindStringSubmatch(msg); m != nil {
 		rest := m[2]
 		if u := unmarshalInto.FindStringSubmatch(rest); u != nil {
+			// yaml names the Go type (job.Columns); messages keep the name they had
+			// before package job was split from pipeline, byte for byte.
+			if t, ok := strings.CutPrefix(u[2], "job."); ok {
+				u[2] = "pipeline." + t
+			}
 			kind := map[string]string{"int": "an integer", "string": "a string", "bool": "true or false"}[u[2]]
 			if kind == "" {
 				kind = "a " + u[2]

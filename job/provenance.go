@@ -1,4 +1,4 @@
-package pipeline
+package job
 
 import (
 	"crypto/hmac"
@@ -74,17 +74,6 @@ func (p Provenance) hmac(fp string) string {
 	m := hmac.New(sha256.New, p.key)
 	io.WriteString(m, fp)
 	return hex.EncodeToString(m.Sum(nil))
-}
-
-// metadata adds d to an output's metadata under graphdp.<role>.sha256 and
-// graphdp.<role>.hmac_sha256 (the parts it has).
-func (d Digest) metadata(meta map[string]string, role string) {
-	if d.SHA256 != "" {
-		meta["graphdp."+role+".sha256"] = d.SHA256
-	}
-	if d.HMACSHA256 != "" {
-		meta["graphdp."+role+".hmac_sha256"] = d.HMACSHA256
-	}
 }
 
 // ProvenanceKeyFile is the key file a job uses: its provenance_key, else

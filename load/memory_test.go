@@ -1,4 +1,4 @@
-package pipeline
+package load
 
 import (
 	"context"
@@ -13,12 +13,14 @@ import (
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/job"
 )
 
 // A job whose modelled peak exceeds the budget is refused before the edges are read:
 // a *ConfigError (exit status 2) naming the estimate and the budget, nothing written.
-// With a budget just at the model's peak it runs.
-func TestRunRefusesWhatCannotFit(t *testing.T) {
+// With a budget just at the model's peak it loads, and Loaded.Memory is the model
+// beside its budget (the summary's: pipeline's TestSummaryMemoryModel).
+func TestLoadRefusesWhatCannotFit(t *testing.T) {
 	dir := t.TempDir()
 	j := exampleJob(t, filepath.Join(dir, "m.parquet"))
 	j.Summary = filepath.Join(dir, "run.json")
@@ -34,8 +36,8 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 		t.Errorf("model %+v", need)
 	}
 	memoryBudget = func() (int64, string) { return need.Peak() - 1, "a test budget" }
-	_, err = Run(context.Background(), j, quiet)
-	var ce *ConfigError
+	_, err = Load(context.Background(), &j, runRequest(j))
+	var ce *job.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "more than the 0.0 GiB a test budget allows; nothing written") {
 		t.Fatalf("error %v, want a ConfigError about memory", err)
 	}
@@ -45,27 +47,14 @@ func TestRunRefusesWhatCannotFit(t *testing.T) {
 		}
 	}
 	memoryBudget = func() (int64, string) { return need.Peak(), "a test budget" }
-	s, err := Run(context.Background(), j, quiet)
+	l, err = Load(context.Background(), &j, runRequest(j))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The summary sets the model beside the measured peak.
+	l.Close()
 	want := MemoryModel{Memory: need, BudgetBytes: need.Peak(), BudgetSource: "a test budget"}
-	if s.Memory == nil || *s.Memory != want {
-		t.Errorf("summary's memory model %+v, want %+v", s.Memory, want)
-	}
-	// The human summary prints the model's peak beside the measured one where the
-	// model is large enough to say something; not for the example's few KiB.
-	var b strings.Builder
-	s.Human(&b)
-	if strings.Contains(b.String(), "(model") {
-		t.Errorf("human summary prints the example's model:\n%s", b.String())
-	}
-	s.Memory = &MemoryModel{Memory: Memory{Build: 200 << 20, Engine: 150 << 20}}
-	b.Reset()
-	s.Human(&b)
-	if !strings.Contains(b.String(), "(model 200.0 MiB)") {
-		t.Errorf("human summary lacks the model's 200.0 MiB:\n%s", b.String())
+	if l.Memory != want {
+		t.Errorf("loaded memory model %+v, want %+v", l.Memory, want)
 	}
 }
 
@@ -147,7 +136,8 @@ func TestEngineMemoryPerVertex(t *testing.T) {
 
 // A job that fits with propagate but not with the rounds engine's offers is refused
 // before the edges are read, and the refusal names the way out; the toolkit, which
-// solves with propagate, reads the same config.
+// solves with propagate, reads the same config. (Load makes the refusal: run
+// passes it on, nothing written.)
 func TestRefusalNamesPropagate(t *testing.T) {
 	dir := t.TempDir()
 	j := exampleJob(t, filepath.Join(dir, "m.parquet"))
@@ -164,8 +154,8 @@ func TestRefusalNamesPropagate(t *testing.T) {
 	}
 	memoryBudget = func() (int64, string) { return prop.Peak(), "a test budget" }
 	j.Engine = "rounds"
-	_, err = Run(context.Background(), j, quiet)
-	var ce *ConfigError
+	_, err = Load(context.Background(), &j, runRequest(j))
+	var ce *job.ConfigError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "(the rounds engine;") || !strings.Contains(err.Error(), "--engine propagate, the same mechanism in about") {
 		t.Fatalf("error %v, want a ConfigError naming the rounds engine and --engine propagate", err)
 	}
@@ -177,9 +167,10 @@ func TestRefusalNamesPropagate(t *testing.T) {
 		t.Errorf("LoadInputs of a rounds config: %v", err)
 	}
 	j.Engine = "propagate"
-	if _, err := Run(context.Background(), j, quiet); err != nil {
+	if l, err = Load(context.Background(), &j, runRequest(j)); err != nil {
 		t.Fatal(err)
 	}
+	l.Close()
 }
 
 // The model counts CSV inputs (issue 24, defect 8): each CSV file read during
@@ -194,7 +185,7 @@ func TestMemoryModelCountsCSV(t *testing.T) {
 		}
 		return p
 	}
-	j := DefaultJob()
+	j := job.DefaultJob()
 	j.Vertices = write("v.csv", "id,answer\n1,0\n2,1\n3,1\n")
 	j.Edges = write("e.csv", "src,dst\n1,2\n2,3\n3,1\n1,3\n")
 	j.HittingSet = write("h.csv", "id,p_true\n1,0.6\n2,0.6\n")
@@ -215,10 +206,25 @@ func TestMemoryModelCountsCSV(t *testing.T) {
 }
 
 // runRequest is what run asks Load for: the hitting set, and the job's engine.
-func runRequest(j Job) Request { return Request{HittingSet: true, Engine: j.Engine} }
+func runRequest(j job.Job) Request { return Request{HittingSet: true, Engine: j.Engine} }
 
 // toolRequest is what the toolkit asks: the job's hitting set and mechanism when
 // it names them, solved by propagate.
-func toolRequest(j Job) Request {
+func toolRequest(j job.Job) Request {
 	return Request{HittingSet: j.HittingSet != "", Mechanism: j.Mechanism != "", Engine: "propagate"}
+}
+
+// exampleJob is the shipped example (configs/example.yaml), validated, writing out.
+func exampleJob(t *testing.T, out string) job.Job {
+	t.Helper()
+	j := job.DefaultJob()
+	unknown, err := j.LoadConfig("../configs/example.yaml")
+	if err != nil || len(unknown) > 0 {
+		t.Fatalf("example config: %v %v", err, unknown)
+	}
+	j.Out, j.Summary = out, ""
+	if err := j.Validate("test"); err != nil {
+		t.Fatal(err)
+	}
+	return j
 }

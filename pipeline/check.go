@@ -5,35 +5,9 @@ import (
 	"fmt"
 
 	"github.com/graphdp/graphdp/bfs"
-	"github.com/graphdp/graphdp/dp"
-	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/job"
+	"github.com/graphdp/graphdp/load"
 )
-
-// Inputs is what the toolkit commands (verify, query, hitting-set) read: the job's
-// inputs (Load) and the graph built from its edges.
-type Inputs struct {
-	Loaded
-	Graph *graph.Graph // the CSR graph of the edges file
-	Build graph.BuildStats
-	Pair  dp.Pair
-}
-
-// LoadInputs reads what req asks of the job's inputs (Load) and builds the graph.
-func LoadInputs(ctx context.Context, job *Job, req Request) (*Inputs, error) {
-	pair, err := job.Pair(ctx)
-	if err != nil {
-		return nil, err
-	}
-	l, err := Load(ctx, job, req)
-	if err != nil {
-		return nil, err
-	}
-	x := &Inputs{Loaded: *l, Pair: pair}
-	if x.Graph, x.Build, err = x.Loaded.BuildGraph(ctx, job.Workers); err != nil {
-		return nil, err
-	}
-	return x, nil
-}
 
 // Checked is a hitting set that passed run's checks, with the optimal mechanism.
 type Checked struct {
@@ -45,7 +19,7 @@ type Checked struct {
 // Check applies run's checks to the hitting set — it touches every boundary edge, and
 // its values admit a DP extension — and solves (propagation engine). A failed check
 // is a *RejectError with run's message.
-func Check(ctx context.Context, job Job, x *Inputs) (*Checked, error) {
+func Check(ctx context.Context, job job.Job, x *load.Inputs) (*Checked, error) {
 	if x.Hit == nil {
 		return nil, fmt.Errorf("pipeline: Check without a hitting set")
 	}

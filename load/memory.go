@@ -1,4 +1,4 @@
-package pipeline
+package load
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/memstat"
+	"github.com/graphdp/graphdp/job"
 )
 
 // Memory is the model of docs/PERFORMANCE.md ("Memory model"): the bytes a run holds
@@ -21,6 +22,14 @@ type Memory struct {
 
 // Peak is the larger phase.
 func (m Memory) Peak() int64 { return max(m.Build, m.Engine) }
+
+// MemoryModel is a run's modelled memory (estimateMemory) and the budget it was
+// checked against (defaultMemoryBudget; 0 when unknown).
+type MemoryModel struct {
+	Memory
+	BudgetBytes  int64  `json:"budget_bytes"`
+	BudgetSource string `json:"budget_source,omitempty"`
+}
 
 // Per-vertex and per-row bytes of the model; memory_test.go checks them against the
 // code's allocations.
@@ -102,7 +111,7 @@ func estimateMemory(vs *ingest.Vertices, rows int64, engine, relabel string, wor
 // (ingest's 64 KiB limit on a row bounds it), and a CSV edges file is read whole
 // first, its positions held until the pass ends (Src and Dst: 8 bytes a row). The
 // vertices file is read before and its reader is gone by then.
-func csvBytes(job *Job, req Request, rows int64) int64 {
+func csvBytes(job *job.Job, req Request, rows int64) int64 {
 	var b int64
 	for _, p := range append([]string{job.Edges}, req.files(job)...) {
 		if p != "" && ingest.IsCSV(p) {
@@ -119,10 +128,10 @@ func csvBytes(job *Job, req Request, rows int64) int64 {
 var memoryBudget = memstat.Budget
 
 // checkMemory refuses, before the work, a job whose modelled peak exceeds the
-// budget: a *ConfigError (exit status 2), nothing written, instead of a run the
+// budget: a *job.ConfigError (exit status 2), nothing written, instead of a run the
 // kernel kills half way. The engine's share counts only when req reads a hitting set
 // (the engine runs from one); else the graph build's.
-func checkMemory(job *Job, req Request, vs *ingest.Vertices, rows int64, m Memory, budget int64, source string) error {
+func checkMemory(j *job.Job, req Request, vs *ingest.Vertices, rows int64, m Memory, budget int64, source string) error {
 	if budget <= 0 {
 		return nil
 	}
@@ -138,10 +147,10 @@ func checkMemory(job *Job, req Request, vs *ingest.Vertices, rows int64, m Memor
 		return nil
 	}
 	remedy := "a machine with more memory, or a higher GOMEMLIMIT if the machine has it"
-	if p := estimateMemory(vs, rows, "propagate", "", job.Workers).Peak(); engine && p <= budget && p < need {
+	if p := estimateMemory(vs, rows, "propagate", "", j.Workers).Peak(); engine && p <= budget && p < need {
 		remedy = fmt.Sprintf("--engine propagate, the same mechanism in about %s; or %s", gib(p), remedy)
 	}
-	return &ConfigError{Source: job.Edges, Problems: []string{fmt.Sprintf(
+	return &job.ConfigError{Source: j.Edges, Problems: []string{fmt.Sprintf(
 		"the job needs about %s at its peak (%s; %d vertices, %d edge rows: docs/PERFORMANCE.md, \"Memory model\"), more than the %s %s allows; nothing written (%s)",
 		gib(need), phase, vs.IDs.Len(), rows, gib(budget), source, remedy)}}
 }

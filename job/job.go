@@ -1,4 +1,4 @@
-package pipeline
+package job
 
 import (
 	"context"
@@ -28,7 +28,7 @@ type Job struct {
 	Summary    string `yaml:"summary"` // optional JSON run summary
 	// Ledger, if set, is a privacy ledger (package ledger) in which run records
 	// the mechanism it wrote, once audited, and verify the one it audited: what
-	// release then charges (audit.go).
+	// release then charges (pipeline/audit.go).
 	Ledger  string  `yaml:"ledger"`
 	Epsilon float64 `yaml:"-"` // see SetEpsilon; the config's key is epsilon
 	Delta   float64 `yaml:"-"` // the config's key is delta (config.go: number)
@@ -45,14 +45,14 @@ type Job struct {
 	Workers int    `yaml:"workers"`
 	List    int    `yaml:"list"` // how many uncovered edges or violations to print
 	// MaxDeterministic, if set, fails a run whose datasets answered with p_one 0
-	// or 1 are more than N ("10") or P% of them ("0.5%"): deterministic.go.
+	// or 1 are more than N ("10") or P% of them ("0.5%"): limit.go, pipeline/deterministic.go.
 	MaxDeterministic string `yaml:"max_deterministic"`
 	// AllowNonPrivate writes a mechanism whose audit finds datasets that are not
 	// private (answered with certainty and no neighbours); without it such a run is
-	// refused, nothing written (deterministic.go: RefuseNotPrivate).
+	// refused, nothing written (pipeline.RefuseNotPrivate).
 	AllowNonPrivate bool `yaml:"allow_non_private"`
 	// Delimiter separates the fields of .csv inputs: one character, or "tab"
-	// ("": a comma; .tsv files are tab-separated). Load applies it; other readers
+	// ("": a comma; .tsv files are tab-separated). load.Load applies it; other readers
 	// take it from their context (ingest.WithDelimiter; Context).
 	Delimiter string          `yaml:"delimiter"`
 	Columns   Columns         `yaml:"columns"`
@@ -67,10 +67,10 @@ type Job struct {
 	S3Endpoint string `yaml:"s3_endpoint"`
 
 	// Progress, if set, is a terminal on which long phases draw a status line;
-	// otherwise progress goes to the log (doc.go).
+	// otherwise progress goes to the log (package pipeline's doc.go).
 	Progress io.Writer `yaml:"-"`
 	// DryRun reads and checks everything a run does (the memory model, the
-	// hitting set, feasibility, the audit) and writes nothing: Run returns the
+	// hitting set, feasibility, the audit) and writes nothing: pipeline.Run returns the
 	// summary, or the error, the run would (graphdp run --dry-run).
 	DryRun bool `yaml:"-"`
 
@@ -214,7 +214,7 @@ func (j *Job) Problems(required []string, found ...string) []string {
 		}
 	}
 	if j.MaxDeterministic != "" {
-		if _, err := parseLimit(j.MaxDeterministic); err != nil {
+		if _, err := ParseLimit(j.MaxDeterministic); err != nil {
 			add("max_deterministic: %v", err)
 		}
 	}
