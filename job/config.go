@@ -344,17 +344,14 @@ func tidyYAML(msg string, keys map[int]string) string {
 	if m := lineFirst.FindStringSubmatch(msg); m != nil {
 		rest := m[2]
 		if u := unmarshalInto.FindStringSubmatch(rest); u != nil {
-			// yaml names the Go type (job.Columns); messages keep the name they had
-			// before package job was split from pipeline, byte for byte.
-			if t, ok := strings.CutPrefix(u[2], "job."); ok {
-				u[2] = "pipeline." + t
-			}
-			kind := map[string]string{"int": "an integer", "string": "a string", "bool": "true or false"}[u[2]]
+			// yaml names the Go type; the message names what the file must hold.
+			kind := map[string]string{"int": "an integer", "string": "a string", "bool": "true or false",
+				"job.Columns": "a mapping of column names (columns: {id: …, answer: …})", "beamopt.Options": "a mapping of Beam options (beam: {runner: …})"}[u[2]]
 			if kind == "" {
 				kind = "a " + u[2]
 			}
 			rest = fmt.Sprintf("%q is not %s", u[1], kind)
-			if u[2] == "pipeline.configFile" {
+			if u[2] == "job.configFile" {
 				rest = fmt.Sprintf("%q: a job file is a mapping of keys (key: value), not a single value", u[1])
 			}
 		}

@@ -85,7 +85,7 @@ func TestConfigProblemsBounded(t *testing.T) {
 		`line 1: workers: "many" is not an integer`,
 		`line 2: unknown key "bogus"`,
 		`line 4: edges.a: cannot unmarshal !!map into string`,
-		`line 5: columns: "3" is not a pipeline.Columns`,
+		`line 5: columns: "3" is not a mapping of column names (columns: {id: …, answer: …})`,
 		`line 7: beam.shards: "x" is not an integer`,
 		`line 8: unknown key "beam.shardz" (did you mean "beam.shards"?)`,
 	}
