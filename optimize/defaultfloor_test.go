@@ -9,7 +9,7 @@ import (
 	"github.com/graphdp/graphdp/graph"
 )
 
-// cohorts is issue 42's cohort graph, scaled down: k cohorts, each an answer-0 gate
+// cohorts is the cohort graph of a dataset sacrificed for nothing, scaled down: k cohorts, each an answer-0 gate
 // dataset joined to a clique of size answer-1 datasets, and a path of many answer-0
 // datasets elsewhere (no boundary, p_true 1), so that a gate's own share of the
 // balanced utility is small and its answer-1 neighbours' large: raising a gate's
@@ -51,7 +51,7 @@ func cohorts(tb testing.TB, k, size, path int, eps, delta float64) *Problem {
 	return &Problem{G: g, Answer: answer, Weight: w, Pair: pair}
 }
 
-// Issue 42: on the cohort graph (ε = 1, δ = 1e-7, as reported) the LP over every DP
+// On the cohort graph (ε = 1, δ = 1e-7, as reported) the LP over every DP
 // mechanism sacrifices the gates: p_one(gate) = 1, p_true 0 (hand derivation: each
 // gate weighs 1/(2·n0) = 1/408 of the balanced utility, its clique's members
 // 5/(2·n1) = 1/8, and they can only rise as the gate's p_one does, up to 1), where
@@ -59,7 +59,7 @@ func cohorts(tb testing.TB, k, size, path int, eps, delta float64) *Problem {
 // floor) no dataset is below α, for every objective, and the result is certified
 // within the default gap and meets the floor exactly; lowering the floor (Explicit)
 // gives back the LP's optimum, which beats the default's certified bound.
-func TestIssue42DefaultFloor(t *testing.T) {
+func TestDefaultFloorSacrificesNoDataset(t *testing.T) {
 	p := cohorts(t, 4, 5, 200, 1, 1e-7)
 	alpha := RandomizedFloor(p.Pair)
 	for _, obj := range Objectives {

@@ -28,7 +28,7 @@ type Estimate struct {
 	LP        bool          `json:"lp"` // whether the LP has to be solved (floors lowered below α)
 }
 
-// estimate's PDHG step counts: the range measured (docs/OPTIMIZE.md, issue 42).
+// estimate's PDHG step counts: the range measured (docs/OPTIMIZE.md, "Limits, progress and the dry run's estimate").
 const estimateLowSteps, estimateHighSteps = 200, 10000
 
 // EstimateCost forecasts Optimize(ctx, p, opt) (Estimate).

@@ -42,7 +42,7 @@ type Options struct {
 	// the same LP; floors no DP mechanism meets are refused with a *FloorError.
 	// By default an answer's floor is at least randomized response's p_true, the
 	// pair's balanced value α (RandomizedFloor): no dataset is sacrificed below it
-	// for a gain elsewhere (issue 42). Explicit lowers that default.
+	// for a gain elsewhere. Explicit lowers that default.
 	Floors Floors
 	// Explicit marks the answers whose floor the caller set: Floors[c] is then taken
 	// as it is, below α too (0: none). An answer not marked gets max(Floors[c], α).

@@ -18,8 +18,8 @@ import (
 // boundary dataset has p_true α (Worst's certificate), and the balanced α on the
 // hitting set, extended, reaches U*^{d}(1 − α) = U*^{d−1}(α) at every dataset (its
 // nearest boundary dataset of its own answer is at distance d − 1): the cheap
-// certificate that the balanced α is optimal, two BFS and a sum instead of an LP
-// (issue 42). Without floors it is Σ w (no information).
+// certificate that the balanced α is optimal, two BFS and a sum instead of an LP.
+// Without floors it is Σ w (no information).
 func pointwiseUpper(ctx context.Context, p *Problem, lines []line, f Floors) (float64, error) {
 	g, n := p.G, p.G.N()
 	var src [2][]int32

@@ -11,7 +11,7 @@ import (
 // The pointwise certificate (pointwise.go) is an upper bound on the exact LP's
 // optimum (the exact rational simplex of simplex_test.go) for random floors, and at
 // the default floors (α, α) it equals the balanced α's utility within 1e-12: the
-// cheap exact certificate that the balanced α is optimal (issue 42).
+// cheap exact certificate that the balanced α is optimal.
 func TestPointwiseUpperBound(t *testing.T) {
 	r := rand.New(rand.NewPCG(42, 2))
 	count := 200

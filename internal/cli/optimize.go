@@ -146,7 +146,7 @@ func cmdOptimize(ctx context.Context, args []string, e *env) error {
 }
 
 // progressEvery is how often optimize prints a progress line: in every phase,
-// whatever the solver does between its own notifications (issue 42: at least
+// whatever the solver does between its own notifications (at least
 // every 5 s).
 const progressEvery = 4 * time.Second
 

@@ -180,7 +180,7 @@ func TestOptimizeObjectivesAndFloors(t *testing.T) {
 // of that mechanism too, naming optimize. Per-answer figures, so never on stderr,
 // which is shareable (docs/FORMATS.md): nor optimize's, nor run's. The default
 // (balanced) answers the rare dataset right more often than not, and warns of nothing.
-// (Since issue 42 the trap needs --min-accuracy 0: by default no p_true is below α.)
+// (The trap needs --min-accuracy 0: by default no p_true is below α.)
 func TestOptimizeWarnsDegenerate(t *testing.T) {
 	dir := t.TempDir()
 	p := func(n string) string { return filepath.Join(dir, n) }
@@ -188,7 +188,7 @@ func TestOptimizeWarnsDegenerate(t *testing.T) {
 	opt := func(obj string) (string, toolkit.OptimizeSummary) {
 		t.Helper()
 		args := append(append([]string{"optimize"}, in...), "-out", p(obj+"-h.csv"), "-mechanism-out", p(obj+"-m.csv"), "-summary", p(obj+".json"), "-objective", obj)
-		if obj == "accuracy" { // the trap needs the floor lowered: by default every p_true is ≥ α (issue 42)
+		if obj == "accuracy" { // the trap needs the floor lowered: by default every p_true is ≥ α
 			args = append(args, "-min-accuracy", "0")
 		}
 		code, stdout, stderr := graphdp(t, args...)
@@ -232,7 +232,7 @@ func TestOptimizeWarnsDegenerate(t *testing.T) {
 	}
 }
 
-// Issue 42: by default no dataset gets less than randomized response's α (on the
+// By default no dataset gets less than randomized response's α (on the
 // paper's path, ln 2 and δ = 0: α = 2/3), said on stderr (the floor: parameters
 // only) with the mechanism's own minimum in the summary; a floor set below ½ lowers
 // the default and is warned about, on stderr and in the summary.
@@ -264,7 +264,7 @@ func TestOptimizeDefaultFloor(t *testing.T) {
 	}
 }
 
-// Issue 42: --max-time is kept. On a grid of 40,000 datasets with the floor lowered
+// --max-time is kept. On a grid of 40,000 datasets with the floor lowered
 // (the LP over every DP mechanism) and a gap no solve reaches in the limit
 // (1e-12), optimize must stop and write the best certified mechanism, the hitting
 // set, the mechanism, the page and the summary, within the limit plus 10% and 2 s
