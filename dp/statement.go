@@ -2,6 +2,7 @@ package dp
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,3 +118,31 @@ func (p Pair) Same(q Pair) bool {
 	}
 	return p.Epsilon == q.Epsilon && p.Delta == q.Delta
 }
+
+// Weak says, in words, why p protects little ("" when it does not): an ε above
+// WeakEpsilon lets a release be e^ε times likelier on one dataset than on its
+// neighbour, which for ε = 50 is 5·10^21, and a δ above WeakDelta lets the bound
+// fail with that probability for each person. graphdp computes and releases such
+// mechanisms; it says so, once, where it reports the job's privacy.
+func (p Pair) Weak() string {
+	if p.Framework() != EpsilonDelta {
+		return ""
+	}
+	var why []string
+	if p.Epsilon > WeakEpsilon {
+		why = append(why, fmt.Sprintf("ε = %s lets a release be e^ε ≈ %.2g times likelier on one dataset than on its neighbour", words.Num(p.Epsilon), math.Exp(p.Epsilon)))
+	}
+	if p.Delta > WeakDelta {
+		why = append(why, fmt.Sprintf("δ = %s lets that bound fail with probability %s for each person (keep δ far below 1/people)", words.Num(p.Delta), words.Num(p.Delta)))
+	}
+	if len(why) == 0 {
+		return ""
+	}
+	return "weak privacy: " + strings.Join(why, "; ")
+}
+
+// WeakEpsilon and WeakDelta are the parameters above which Weak speaks.
+const (
+	WeakEpsilon = 10
+	WeakDelta   = 0.01
+)

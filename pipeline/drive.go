@@ -113,6 +113,9 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	defer d.prog.close()
 	d.s = &Summary{Version: version.Build().Version, Build: version.Build(), Runner: runner, Engine: engine}
 	d.s.SetPrivacy(j, pair)
+	if w := d.s.Weak; w != "" {
+		d.log.Warn(w, "stage", "read") // the parameters only: shareable
+	}
 	in, err := d.read(ctx, prov)
 	if err != nil {
 		return nil, err

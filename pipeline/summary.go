@@ -30,6 +30,7 @@ func (s *Summary) SetPrivacy(job *job.Job, pair dp.Pair) {
 		}
 	}
 	s.PrivacyProfile, s.Tradeoff = job.PrivacyProfile, job.Tradeoff
+	s.Weak = pair.Weak()
 }
 
 // Summary is the run summary: written as JSON with --summary, and shortly on stderr.
@@ -40,6 +41,9 @@ type Summary struct {
 	Engine  string            `json:"engine"`
 	Epsilon float64           `json:"epsilon"`
 	Delta   float64           `json:"delta"`
+	// Weak is why the privacy parameters protect little (dp.Pair.Weak), "" when
+	// they do not.
+	Weak string `json:"weak_privacy,omitempty"`
 	// Framework is the privacy framework (dp.Framework); Privacy says it and its
 	// parameters in words; GDPMu, PrivacyProfile and Tradeoff are the other
 	// frameworks' parameters (Epsilon and Delta are 0 for them).
@@ -179,6 +183,9 @@ func (s *Summary) Human(w io.Writer) {
 		if s.GDPEpsilon6 != nil {
 			fmt.Fprintf(w, "  implies (ε, δ)-DP at δ = 1e-06 with ε = %.6g (a mechanism built for that (ε, δ) is not μ-GDP in general)\n", *s.GDPEpsilon6)
 		}
+	}
+	if s.Weak != "" {
+		fmt.Fprintf(w, "  WARNING: %s\n", s.Weak)
 	}
 	fmt.Fprintf(w, "  hitting set: covers every boundary edge; feasible: %v\n", s.Feasible)
 	if s.Out != "" {

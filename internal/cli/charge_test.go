@@ -352,3 +352,24 @@ func TestLogLineClearsTheStatusLine(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// A run whose parameters protect little says so (stderr, the log, the summary's
+// weak_privacy), and runs: ε = 50, δ = 0.05.
+func TestWeakPrivacySaid(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	v, e, h := pathGraph(t, dir, "", 1, 1, 0, 0)
+	_, stderr := mustRun(t, 0, "run", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "50", "-delta", "0.05",
+		"-out", filepath.Join(dir, "m.csv"), "-summary", filepath.Join(dir, "s.json"))
+	if !strings.Contains(stderr, "WARNING: weak privacy: ε = 50 lets a release be e^ε ≈ 5.2e+21 times likelier") ||
+		!strings.Contains(stderr, "δ = 0.05 lets that bound fail with probability 0.05 for each person") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if s, _ := os.ReadFile(filepath.Join(dir, "s.json")); !strings.Contains(string(s), `"weak_privacy": "weak privacy: ε = 50`) {
+		t.Errorf("summary: %s", s)
+	}
+	_, stderr = mustRun(t, 0, "run", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", filepath.Join(dir, "m1.csv"))
+	if strings.Contains(stderr, "weak privacy") {
+		t.Errorf("ε = 1 called weak:\n%s", stderr)
+	}
+}
