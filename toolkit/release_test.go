@@ -103,7 +103,7 @@ func TestVerifyRecordsVerdict(t *testing.T) {
 	vj := exampleRun(t, mech, "")
 	vj.Mechanism, vj.Out, vj.Ledger, vj.HittingSet = mech, "", led, ""
 	v, err := Verify(t.Context(), vj, 0, quiet)
-	if err != nil || v.Recorded == nil || !v.Recorded.Private || !v.Private {
+	if err != nil || v.Recorded == nil || !v.Recorded.Private {
 		t.Fatalf("verify of run's output: %v %+v", err, v)
 	}
 	data, _ := os.ReadFile(mech)

@@ -24,9 +24,6 @@ type Verified struct {
 	Audit   check.Audit
 	Checked *pipeline.Checked // nil without a hitting set
 	Optimal check.Optimality  // with a hitting set: check.CompareOptimal
-	// Private is the verdict: every DP inequality holds (within the tolerance)
-	// and no dataset without neighbours is answered deterministically.
-	Private bool
 	// Recorded is, with a ledger, the audit entry written there (its verdict
 	// Private), nil otherwise.
 	Recorded *ledger.Audit
@@ -51,11 +48,11 @@ func Verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logge
 	if v.Audit, err = check.Verify(ctx, x.Graph, x.Mechanism.POne, x.Pair, tolerance, job.List); err != nil {
 		return nil, err
 	}
-	det, _ := check.FindDeterministic(x.Graph, x.Mechanism.POne, nil, nil, nil, func(int32) string { return "" })
-	v.Private = v.Audit.Violations == 0 && det.Isolated == 0
 	if job.Ledger != "" {
-		// What is recorded is the audit just made, exact (tolerance 0) or not private.
-		private := v.Private && tolerance == 0
+		// The verdict run records too: no DP violation (at tolerance 0: what is
+		// recorded is exact) and no dataset not private (check.Deterministic).
+		det, _ := check.FindDeterministic(x.Graph, x.Mechanism.POne, nil, nil, nil, func(int32) string { return "" })
+		private := v.Audit.Violations == 0 && det.NotPrivate == 0 && tolerance == 0
 		if v.Recorded, err = pipeline.RecordAudit(job.Ledger, pipeline.AuditRecord{By: ledger.ByVerify, Mechanism: job.Mechanism,
 			Fingerprint: x.Mechanism.Fingerprint, Vertices: x.Vertices.Fingerprint, Edges: x.Edges.Fingerprint,
 			Pair: x.Pair, Private: private}, time.Now()); err != nil {

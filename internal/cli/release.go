@@ -141,10 +141,7 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 		case p.Source == ledger.SourceStated:
 			from = "as given"
 		}
-		spent := fmt.Sprintf("ε = %g, δ = %g each", p.Epsilon, p.Delta)
-		if p.Framework != ledger.Framework {
-			spent = p.Pair.String() + " each"
-		}
+		spent := toolkit.PrivacyWords(p) + " each"
 		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (%s, %s), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, spent, from, r.Out)
 		if c := r.Charged; c != nil && r.Budget != nil && r.Budget.Mu > 0 {
 			fmt.Fprintf(e.stderr, "  charged to each dataset as μ = %g, composing with its earlier releases to √(Σ μᵢ²) (docs/LEDGER.md, \"A μ-GDP budget\")\n", p.Pair.Mu())
