@@ -373,3 +373,21 @@ func TestWeakPrivacySaid(t *testing.T) {
 		t.Errorf("ε = 1 called weak:\n%s", stderr)
 	}
 }
+
+// A command's own outputs on object storage (optimize --summary) get the object
+// check, not a local folder's: an existing bucket is written, a missing one is
+// refused before any work naming the bucket.
+func TestOwnObjectOutputsChecked(t *testing.T) {
+	s3Env(t)
+	dir := t.TempDir()
+	v, e, _ := pathGraph(t, dir, "", 1, 1, 0, 0)
+	args := []string{"optimize", "-quiet", "-vertices", v, "-edges", e, "-epsilon", "1", "-out", filepath.Join(dir, "h.csv")}
+	mustRun(t, 0, append(args, "-summary", "s3://warehouse/out/s.json")...)
+	if _, err := getObject(t, "s3://warehouse/out/s.json"); err != nil {
+		t.Errorf("the summary object: %v", err)
+	}
+	code, _, stderr := graphdp(t, append(args, "-summary", "s3://no-such-bucket/s.json")...)
+	if code != 2 || !strings.Contains(stderr, "its bucket no-such-bucket cannot be listed") {
+		t.Errorf("a missing bucket for --summary: exit %d: %s", code, stderr)
+	}
+}

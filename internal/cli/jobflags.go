@@ -290,8 +290,9 @@ func (jf *jobFlags) fileProblems(job *job.Job, own ...files.File) []string {
 		}
 	}
 	for _, f := range own {
-		// The ledger is appended in place (pipeline/ledger.go), not written by sink.
-		if !f.Output || f.Path == "" || f.Key == "ledger" {
+		// The ledger is appended in place (job/ledger.go), not written by sink; an
+		// object's bucket is checked by inputs, before any work.
+		if !f.Output || f.Path == "" || f.Key == "ledger" || objstore.IsURL(f.Path) {
 			continue
 		}
 		if err := sink.CheckPath(f.Path); err != nil {
