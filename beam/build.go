@@ -10,6 +10,7 @@ import (
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/objstore"
+	"github.com/graphdp/graphdp/job"
 )
 
 // The build stage (one Beam pipeline): read every row group of the three inputs, map
@@ -71,14 +72,7 @@ func (c *Conf) vertexFile() string { return c.Tables[fileVertices].Parts.Name() 
 // delimiter (for ingest's CSV readers), as job.Job.Context makes the launcher's:
 // every DoFn runs in it.
 func (c *Conf) context(ctx context.Context) context.Context {
-	ctx = objstore.WithConfig(ctx, c.Store)
-	if c.Delimiter == "" {
-		return ctx
-	}
-	if r, err := ingest.ParseDelimiter(c.Delimiter); err == nil {
-		return ingest.WithDelimiter(ctx, r)
-	}
-	return ctx // the launcher checked it (job.Job)
+	return job.StoresContext(ctx, c.Store, c.Delimiter)
 }
 
 // split is one unit of one input table: a row group of a Parquet file, or a CSV

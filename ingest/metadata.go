@@ -41,11 +41,7 @@ func ReadMetadata(ctx context.Context, spec string) (map[string]string, error) {
 	if p.format == formatCSV {
 		return nil, nil
 	}
-	first := p.files[0]
-	if p.first != "" {
-		first = p.first
-	}
-	t, err := openParquet(ctx, first, nil)
+	t, err := openParquet(ctx, p.files[0], nil)
 	if err != nil {
 		return nil, err
 	}

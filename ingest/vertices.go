@@ -150,17 +150,17 @@ func copyAt[T any](dst []T) func(row int64, vals []T) {
 
 // answerLoader reads a boolean, 0/1 integer or 0/1/true/false text column
 // (checkBoolColumn), handing each batch's valid prefix to keep with the file row of
-// its first value. Text is read by the CSV fields' rule (parseAnswer).
+// its first value. Text is read as a CSV field is (csvAnswer).
 func (t *Table) answerLoader(c *Column, keep func(row int64, vals []bool)) chunkLoader {
 	if c.isBytes() {
 		return func(check func() error, g int) error {
 			out := make([]bool, t.scratchLen(g))
 			return scan(t, c, g, chunk[parquet.ByteArray](false), check, func(row int64, vals []parquet.ByteArray) error {
 				for i, x := range vals {
-					a, _, ok := parseAnswer(string(x))
-					if !ok {
+					a, _, err := csvAnswer(t.path, row+int64(i), c.name, string(x))
+					if err != nil {
 						keep(row, out[:i])
-						return cellError(t.path, ErrRange, row+int64(i), c.name, string(x), msgAnswerCSV)
+						return err
 					}
 					out[i] = a
 				}

@@ -233,11 +233,18 @@ func (j *Job) Problems(required []string, found ...string) []string {
 // one; Problems reports a bad one), for the readers of its inputs and the writers of
 // its outputs: every command runs its work in it.
 func (j *Job) Context(ctx context.Context) context.Context {
-	ctx = objstore.WithConfig(ctx, j.Store())
-	if j.Delimiter == "" {
+	return StoresContext(ctx, j.Store(), j.Delimiter)
+}
+
+// StoresContext is ctx with the object stores st and the CSV delimiter (a bad one
+// is left out: Problems reports it): Job.Context, and what a Beam worker rebuilds
+// from the job it was given.
+func StoresContext(ctx context.Context, st objstore.Config, delimiter string) context.Context {
+	ctx = objstore.WithConfig(ctx, st)
+	if delimiter == "" {
 		return ctx
 	}
-	r, err := ingest.ParseDelimiter(j.Delimiter)
+	r, err := ingest.ParseDelimiter(delimiter)
 	if err != nil {
 		return ctx
 	}

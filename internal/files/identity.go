@@ -77,6 +77,9 @@ func identifyGlob(pattern string) identity {
 	// The folder before the first wildcard, its links resolved, as an output's real
 	// path has them.
 	at := strings.IndexAny(abs, "*?[")
+	if at < 0 { // cleaning took the wildcard away ("d*/../e.csv" is e.csv)
+		return identify(abs, false)
+	}
 	dir := abs[:strings.LastIndex(abs[:at], string(filepath.Separator))+1]
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		id.patterns = append(id.patterns, filepath.Join(real, abs[len(dir):]))

@@ -131,3 +131,17 @@ func TestObjectGlobInput(t *testing.T) {
 		}
 	}
 }
+
+// A glob whose wildcard the path's cleaning removes ("d*/../e.csv" is e.csv) names
+// that one file, and does not panic.
+func TestGlobCleanedToAFile(t *testing.T) {
+	dir := t.TempDir()
+	e := filepath.Join(dir, "e.csv")
+	if err := os.WriteFile(e, []byte("src,dst\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	probs := Check(In("edges", dir+"/d*/../e.csv"), Out("out", e))
+	if len(probs) != 1 || !strings.Contains(probs[0], "out and edges") {
+		t.Errorf("%q", probs)
+	}
+}
