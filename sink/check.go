@@ -50,16 +50,21 @@ func CheckPath(path string) error {
 }
 
 // CheckObject reports why writing the object url would fail for want of a place
-// to put it, before any work: its bucket missing or not reachable with the
-// credentials and endpoint in ctx (objstore.WithConfig). It lists the objects whose
-// keys start with url's key (usually none or one), so that it costs one request.
+// to put it, before any work: its bucket missing, or no credentials at all for the
+// store (with ctx's endpoint, objstore.WithConfig). It lists the objects whose keys
+// start with url's key (usually none or one). A refusal of the listing itself is
+// not one: a role may write objects it may not list, and the upload says if not.
 func CheckObject(ctx context.Context, url string) error {
 	u, err := objstore.Parse(url)
 	if err != nil {
 		return err
 	}
-	if _, err := objstore.List(ctx, url); err != nil {
-		return fmt.Errorf("its bucket %s cannot be listed: %w", u.Bucket, errors.Unwrap(err))
+	_, err = objstore.List(ctx, url)
+	switch {
+	case errors.Is(err, objstore.ErrNotFound):
+		return fmt.Errorf("its bucket %s does not exist (%w)", u.Bucket, err)
+	case errors.Is(err, objstore.ErrNoCredentials):
+		return fmt.Errorf("%w", err)
 	}
 	return nil
 }

@@ -281,7 +281,7 @@ func TestMissingOutputBucketBeforeWork(t *testing.T) {
 		return code, stderr
 	}
 	code, stderr := run("s3://no-such-bucket/m.csv")
-	if code != 2 || !strings.Contains(stderr, "s3://no-such-bucket/m.csv: its bucket no-such-bucket cannot be listed") || strings.Contains(stderr, "reading inputs") {
+	if code != 2 || !strings.Contains(stderr, "s3://no-such-bucket/m.csv: its bucket no-such-bucket does not exist") || strings.Contains(stderr, "reading inputs") {
 		t.Errorf("a missing output bucket: exit %d:\n%s", code, stderr)
 	}
 	if code, stderr := run("s3://warehouse/out/m.csv"); code != 0 {
@@ -300,7 +300,7 @@ func TestNoCredentialsOneLine(t *testing.T) {
 	v, e, h := pathGraph(t, dir, "", 1, 1, 0, 0)
 	code, _, stderr := graphdp(t, "run", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", "s3://warehouse/out/m.csv")
 	first, _, _ := strings.Cut(stderr, "\n")
-	if code != 2 || !strings.Contains(first, "no AWS credentials found (looked at AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE") ||
+	if code != 2 || !strings.Contains(first, "no credentials found (AWS: looked at AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE") ||
 		strings.Contains(stderr, "ec2imds") || len(first) > 300 {
 		t.Errorf("no credentials: exit %d:\n%s", code, stderr)
 	}
@@ -387,7 +387,7 @@ func TestOwnObjectOutputsChecked(t *testing.T) {
 		t.Errorf("the summary object: %v", err)
 	}
 	code, _, stderr := graphdp(t, append(args, "-summary", "s3://no-such-bucket/s.json")...)
-	if code != 2 || !strings.Contains(stderr, "its bucket no-such-bucket cannot be listed") {
+	if code != 2 || !strings.Contains(stderr, "its bucket no-such-bucket does not exist") {
 		t.Errorf("a missing bucket for --summary: exit %d: %s", code, stderr)
 	}
 }

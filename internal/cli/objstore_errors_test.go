@@ -82,8 +82,9 @@ func halfParquet(t *testing.T, dir string) (cut string, v, e, h string) {
 
 // The errors issue 27 lists, on S3 beyond TestRunOnS3SameBytes's (a missing input
 // object, a missing output bucket, a truncated object, 403 on the inputs): a missing
-// input bucket is exit 3, and credentials refused on the output exit 2, found
-// before any work, leaving the previous object intact.
+// input bucket is exit 3, and credentials refused on the output exit 1 (the
+// upload's refusal: a listing refused before it is not one, a role may write what
+// it may not list), leaving the previous object intact.
 func TestS3Errors(t *testing.T) {
 	s3Env(t)
 	dir := t.TempDir()
@@ -98,7 +99,7 @@ func TestS3Errors(t *testing.T) {
 	t.Setenv("AWS_ACCESS_KEY_ID", "someone-else")
 	objstore.ResetClients()
 	runErrorCases(t, []errorCase{
-		{"403 on the output", runArgs(v, e, h, "s3://warehouse/out/m.csv"), 2, "s3://warehouse/out/m.csv", "denied"},
+		{"403 on the output", runArgs(v, e, h, "s3://warehouse/out/m.csv"), 1, "s3://warehouse/out/m.csv", "denied"},
 	})
 	t.Setenv("AWS_ACCESS_KEY_ID", "test")
 	objstore.ResetClients()
@@ -113,8 +114,8 @@ func TestS3Errors(t *testing.T) {
 // The errors issue 27 lists, on GCS (fake-gcs-server; its 403 from a proxy in front
 // of it, as GCS answers a bucket the credentials cannot read or write): a missing
 // object, a missing bucket, 403 and a truncated object in the inputs are exit 3
-// naming the URL; a missing bucket and 403 on the output are exit 2, found before
-// any work, the previous object intact.
+// naming the URL; a missing output bucket is exit 2, found before any work, and
+// 403 on the output exit 1, the previous object intact.
 func TestGCSErrors(t *testing.T) {
 	addr := objtest.StartGCS(t, "warehouse", "locked")
 	objstore.ResetClients()
@@ -134,7 +135,7 @@ func TestGCSErrors(t *testing.T) {
 		{"403 on an input", runArgs(v, "gs://locked/in/e.csv", h, out), 3, "gs://locked/in/e.csv", "denied"},
 		{"truncated input", runArgs(v, "gs://warehouse/in/cut.parquet", h, out), 3, "gs://warehouse/in/cut.parquet", "parquet"},
 		{"missing output bucket", runArgs(v, e, h, "gs://no-such-bucket/m.csv"), 2, "gs://no-such-bucket/m.csv", "no such object or bucket"},
-		{"403 on the output", runArgs(v, e, h, "gs://locked/out/m.csv"), 2, "gs://locked/out/m.csv", "denied"},
+		{"403 on the output", runArgs(v, e, h, "gs://locked/out/m.csv"), 1, "gs://locked/out/m.csv", "denied"},
 	})
 	t.Setenv("STORAGE_EMULATOR_HOST", addr)
 	objstore.ResetClients()

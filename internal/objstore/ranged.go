@@ -153,6 +153,9 @@ var (
 	ErrNotFound = errors.New("no such object or bucket")
 	// ErrDenied is a store's answer for a request the credentials do not allow (403).
 	ErrDenied = errors.New("access denied")
+	// ErrNoCredentials is a request never sent: no credentials were found (it is
+	// ErrDenied too).
+	ErrNoCredentials = fmt.Errorf("%w: no credentials found", ErrDenied)
 	// ErrWholeObject is a store's answer for an object it cannot serve by ranges.
 	ErrWholeObject = errors.New("the object cannot be read by ranges")
 )

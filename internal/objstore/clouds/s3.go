@@ -214,7 +214,7 @@ func s3Error(err error) error {
 		// No request was sent: the SDK's credential chain found nothing (its
 		// credential cache's message; the SDK has no type for it). One line, saying
 		// where it looked, instead of the chain of every provider's failure.
-		return fmt.Errorf("%w: no AWS credentials found (looked at AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE in AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE, then the instance role)", objstore.ErrDenied)
+		return fmt.Errorf("%w (AWS: looked at AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE in AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE, then the instance role)", objstore.ErrNoCredentials)
 	case st == http.StatusNotFound:
 		return fmt.Errorf("%w (%v)", objstore.ErrNotFound, err)
 	case st == http.StatusForbidden:
