@@ -82,7 +82,7 @@ func (s *cluster) Repair(ctx context.Context, one bool) error {
 		colour = 1
 	}
 	if err := s.b.exec(ctx, repairPipeline(s.b.c, s.b.pending(s.round), colour, s.round+1)); err != nil {
-		return fmt.Errorf("beam: repair %d: %w", s.solves, err)
+		return fmt.Errorf("beam: repair: %w", err) // no count: how many repairs depends on the answers
 	}
 	s.b.rs.Pipelines++
 	s.round++
@@ -120,7 +120,7 @@ func (b *backend) rounds(ctx context.Context, round, per int) (int, roundsReport
 	rs := b.rs
 	for {
 		if err := b.exec(ctx, roundsPipeline(b.c, b.pending(round), round, per)); err != nil {
-			return 0, roundsReport{}, fmt.Errorf("beam: rounds %d-%d: %w", round+1, round+per, err)
+			return 0, roundsReport{}, fmt.Errorf("beam: rounds: %w", err) // no round numbers: their count depends on the answers
 		}
 		rs.Pipelines++
 		x, err := gatherReport(ctx, b.c.Staging, round+per, b.l)

@@ -116,7 +116,7 @@ const freshScratchRows = 1 << 24
 // goroutines (0: one per core).
 func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, graph.BuildStats, error) {
 	if l.builder == nil {
-		return nil, graph.BuildStats{}, fmt.Errorf("pipeline: BuildGraph called twice")
+		return nil, graph.BuildStats{}, fmt.Errorf("load: BuildGraph called twice")
 	}
 	b := l.builder
 	l.builder = nil

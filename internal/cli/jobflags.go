@@ -290,9 +290,8 @@ func (jf *jobFlags) fileProblems(job *job.Job, own ...files.File) []string {
 		}
 	}
 	for _, f := range own {
-		// The ledger is appended in place (job/ledger.go), not written by sink; an
-		// object's bucket is checked by inputs, before any work.
-		if !f.Output || f.Path == "" || f.Key == "ledger" || objstore.IsURL(f.Path) {
+		// An object's bucket is checked by inputs, before any work.
+		if !f.Output || f.Path == "" || objstore.IsURL(f.Path) {
 			continue
 		}
 		if err := sink.CheckPath(f.Path); err != nil {
