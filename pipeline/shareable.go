@@ -7,20 +7,21 @@ import (
 	"github.com/graphdp/graphdp/load"
 )
 
-// shared is the shareable part of a run's Summary (docs/FORMATS.md, "Private and
+// SharedSummary is the shareable part of a run's Summary (docs/FORMATS.md, "Private and
 // shareable outputs"): a function of the public graph, the job's parameters, the
 // audit's verdict, and timings and memory figures only. It is what run logs with
 // --log-format json and what its human summary on stderr says; the Summary itself
 // (the --summary file, run --json) also holds the figures computed from the
 // answers — the hitting set's size, the boundary edges, the mechanism's accuracy and
 // per-answer classes, the engine's relaxations — and is private.
-type shared struct {
+type SharedSummary struct {
 	Version        string            `json:"version"`
 	Build          version.BuildInfo `json:"build"`
 	Runner         string            `json:"runner"`
 	Engine         string            `json:"engine"`
 	Epsilon        float64           `json:"epsilon"`
 	Delta          float64           `json:"delta"`
+	Weak           string            `json:"weak_privacy,omitempty"`
 	Framework      string            `json:"framework"`
 	Privacy        string            `json:"privacy"`
 	GDPMu          *float64          `json:"gdp_mu,omitempty"`
@@ -60,12 +61,11 @@ type shared struct {
 	Memory       *load.MemoryModel `json:"memory_model,omitempty"`
 }
 
-// Shared is the shareable part of s, to log or encode as JSON (its type is
-// unexported: pipeline's exports are at their limit, docs/ARCHITECTURE.md §Rooms);
-// summary is the --summary file's path, or "".
-func (s *Summary) Shared(summary string) shared {
-	sh := shared{
-		Version: s.Version, Build: s.Build, Runner: s.Runner, Engine: s.Engine, Epsilon: s.Epsilon, Delta: s.Delta,
+// Shared is the shareable part of s, to log or encode as JSON; summary is the
+// --summary file's path, or "".
+func (s *Summary) Shared(summary string) SharedSummary {
+	sh := SharedSummary{
+		Version: s.Version, Build: s.Build, Runner: s.Runner, Engine: s.Engine, Epsilon: s.Epsilon, Delta: s.Delta, Weak: s.Weak,
 		Framework: s.Framework, Privacy: s.Privacy, GDPMu: s.GDPMu, GDPEpsilon6: s.GDPEpsilon6,
 		PrivacyProfile: s.PrivacyProfile, Tradeoff: s.Tradeoff,
 		Out: s.Out, Summary: summary, DryRun: s.DryRun,

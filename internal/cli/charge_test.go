@@ -368,6 +368,11 @@ func TestWeakPrivacySaid(t *testing.T) {
 	if s, _ := os.ReadFile(filepath.Join(dir, "s.json")); !strings.Contains(string(s), `"weak_privacy": "weak privacy: ε = 50`) {
 		t.Errorf("summary: %s", s)
 	}
+	_, stderr = mustRun(t, 0, "run", "-quiet", "-log-format", "json", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "50",
+		"-out", filepath.Join(dir, "mj.csv"))
+	if !strings.Contains(stderr, `"weak_privacy":"weak privacy: ε = 50`) {
+		t.Errorf("the JSON run summary record lacks weak_privacy:\n%s", stderr)
+	}
 	_, stderr = mustRun(t, 0, "run", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", filepath.Join(dir, "m1.csv"))
 	if strings.Contains(stderr, "weak privacy") {
 		t.Errorf("ε = 1 called weak:\n%s", stderr)
