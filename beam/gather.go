@@ -254,7 +254,7 @@ func conflicts(ctx context.Context, c Conf, fd *finished) ([]pipeline.Conflict, 
 // engine named in the metadata. It never reads a graph block and holds one shard's
 // rows (and the sink one row group) at a time, plus the hitting set's ids, which
 // name the binding vertices (fd, from the finish).
-func assemble(ctx context.Context, c Conf, pl *planned, l graph.Layout, fd *finished, out *sink.Outputs, path string, meta map[string]string) (*check.Stats, error) {
+func assemble(ctx context.Context, c Conf, pl *planned, l graph.Layout, fd *finished, out *sink.Outputs, path string, names sink.Names, meta map[string]string) (*check.Stats, error) {
 	bindIDs := fd.hitIDs.ingest(c.StrIDs)
 	sh := 0
 	st := new(check.Stats) // summed in position order, as the local run does
@@ -296,10 +296,10 @@ func assemble(ctx context.Context, c Conf, pl *planned, l graph.Layout, fd *fini
 		for i, p := range m.PTrue {
 			st.Add(x.Answer[i], m.POne[i], p)
 		}
-		r := pipeline.Rows{IDType: pl.idType, IDs: x.IDs.ingest(c.StrIDs), AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
+		r := pipeline.Rows{Names: names, IDType: pl.idType, IDs: x.IDs.ingest(c.StrIDs), AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
 		return r.Record(nil)
 	}
-	if err := out.WriteBatches(ctx, path, pipeline.OutputSchema(pl.idType, pl.answerType), next, meta); err != nil {
+	if err := out.WriteBatches(ctx, path, names.MechanismSchema(pl.idType, pl.answerType), next, meta); err != nil {
 		return nil, err
 	}
 	return st, nil

@@ -175,8 +175,8 @@ func (b *backend) Audit(ctx context.Context) (*pipeline.Audited, error) {
 
 // Write stages job.Out in out from the shards' output blocks (assemble); the
 // mechanism's Stats are summed on the way, in position order.
-func (b *backend) Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string) (*pipeline.Written, error) {
-	st, err := assemble(ctx, b.c, b.pl, b.l, b.fd, out, path, meta)
+func (b *backend) Write(ctx context.Context, out *sink.Outputs, path string, names sink.Names, meta map[string]string) (*pipeline.Written, error) {
+	st, err := assemble(ctx, b.c, b.pl, b.l, b.fd, out, path, names, meta)
 	if err != nil {
 		return nil, err
 	}

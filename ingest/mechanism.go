@@ -8,7 +8,7 @@ import (
 // `graphdp verify` audits it: one probability per vertex.
 type Mechanism struct {
 	File        string
-	Column      string    // the value column that was read: cols.POne, else cols.PTrue
+	Column      string    // the value column that was read: cols.POne, else cols.PTrue (as the table names them: MechanismTable.Columns)
 	POne        []float64 // Pr[M(v) = 1] by vertex position (the canonical form)
 	Fingerprint string
 }
@@ -34,9 +34,9 @@ func ReadMechanism(ctx context.Context, path string, cols Columns, vs *Vertices,
 	if err != nil {
 		return nil, err
 	}
-	m := &Mechanism{File: path, Column: cols.POne, POne: make([]float64, len(rowOf)), Fingerprint: t.Fingerprint}
+	m := &Mechanism{File: path, Column: t.cols.POne, POne: make([]float64, len(rowOf)), Fingerprint: t.Fingerprint}
 	if t.POne == nil {
-		m.Column = cols.PTrue
+		m.Column = t.cols.PTrue
 	}
 	for v, r := range rowOf {
 		if t.POne != nil {

@@ -22,7 +22,13 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 	for _, c := range sc.Columns() {
 		present = append(present, c.Path())
 	}
-	hasPone, hasPtrue, hasAnswer, hasDist, err := mechPresence(path, cols, func(name string) bool { return sc.ColumnIndexByName(name) >= 0 }, present)
+	meta, err := t.metadata()
+	if err != nil {
+		return nil, err
+	}
+	has := func(name string) bool { return sc.ColumnIndexByName(name) >= 0 }
+	cols = cols.follow(meta, has) // graphdp's own mechanism: the names it records (mechnames.go)
+	hasPone, hasPtrue, hasAnswer, hasDist, err := mechPresence(path, cols, has, present)
 	if err != nil {
 		return nil, err
 	}
@@ -33,10 +39,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 	if n > math.MaxInt32 {
 		return nil, fileError(path, ErrSize, fmt.Sprintf("%d rows; at most %d are supported", n, math.MaxInt32))
 	}
-	m := &MechanismTable{File: path, cols: cols}
-	if m.Metadata, err = t.metadata(); err != nil {
-		return nil, err
-	}
+	m := &MechanismTable{File: path, cols: cols, Metadata: meta}
 	var loaders []chunkLoader
 
 	idc, err := t.column(cols.ID)

@@ -142,6 +142,14 @@ func (j *Job) MechanismColumns() ingest.MechanismTableColumns {
 	return c
 }
 
+// OutputNames are the names the job's outputs give their id, answer and (a hitting
+// set's) p_true columns: the inputs' own (IngestColumns), which every output keeps
+// (sink.Names).
+func (j *Job) OutputNames() sink.Names {
+	c := j.IngestColumns()
+	return sink.Names{ID: c.ID, Answer: c.Answer, PTrue: c.PTrue}
+}
+
 // RunRequired are the keys run requires (config names, for Problems).
 var RunRequired = []string{"edges", "vertices", "hitting_set", "out", "epsilon"}
 
@@ -174,6 +182,9 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	}
 	if p := sink.FormatProblem("out", j.Out); j.Out != "" && p != "" {
 		probs = append(probs, p)
+	}
+	if p := j.OutputNames().Problem(); j.Out != "" && p != "" {
+		probs = append(probs, p) // the output's columns would share a name
 	}
 	// No output may be an input or the other output, however the paths are spelled
 	// (internal/files: device and inode, links resolved).

@@ -40,8 +40,9 @@ type Backend interface {
 	// Audit audits the mechanism on every edge (check.Verify) and finds the datasets
 	// it answers deterministically (check.FindDeterministic).
 	Audit(ctx context.Context) (*Audited, error)
-	// Write stages the mechanism's table at path in out, with meta.
-	Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string) (*Written, error)
+	// Write stages the mechanism's table at path in out, its columns named by names
+	// (Rows.Record), with meta.
+	Write(ctx context.Context, out *sink.Outputs, path string, names sink.Names, meta map[string]string) (*Written, error)
 	// Report is what the backend tells of itself in the summary (nil: nothing).
 	Report() BackendReport
 	// Close releases what the backend holds (memory, staging).

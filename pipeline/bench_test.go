@@ -167,7 +167,7 @@ func BenchmarkPhase(b *testing.B) {
 			j := getBenchJob(b, n)
 			b.ReportAllocs()
 			for b.Loop() {
-				rec, err := buildRecord(nil, j.l, j.sol)
+				rec, err := buildRecord(nil, j.l, j.job.OutputNames(), j.sol)
 				if err != nil {
 					b.Fatal(err)
 				}

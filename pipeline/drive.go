@@ -139,7 +139,9 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	}
 	ld := &load.Loaded{Vertices: &ingest.Vertices{Fingerprint: in.Vertices.Fingerprint}, Edges: &ingest.Edges{Fingerprint: in.Edges.Fingerprint},
 		Hit: &ingest.HittingSet{Fingerprint: in.HittingSet.Fingerprint}, Provenance: prov}
-	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, j.Out, Metadata(ld, d.pair, engine, nil))
+	// The output keeps the inputs' id and answer names and records them (sink.Names).
+	names := j.OutputNames()
+	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, j.Out, names, Metadata(ld, d.pair, engine, names.Metadata()))
 	if err != nil {
 		return nil, err
 	}

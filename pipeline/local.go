@@ -161,7 +161,7 @@ func (b *local) Audit(ctx context.Context) (*Audited, error) {
 }
 
 // Write stages the output record (one row per vertex, in the vertices file's order).
-func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, meta map[string]string) (*Written, error) {
+func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, names sink.Names, meta map[string]string) (*Written, error) {
 	// The engine's queues (and the graph, which nothing reads from here on) are
 	// garbage; collect them so that the output record and the writer reuse their
 	// pages rather than add fresh ones to the run's peak (docs/PERFORMANCE.md,
@@ -169,7 +169,7 @@ func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, meta 
 	progress.From(ctx).Grow(int64(b.g.N()))
 	b.g = nil
 	runtime.GC()
-	rec, err := buildRecord(nil, b.l, b.sol)
+	rec, err := buildRecord(nil, b.l, names, b.sol)
 	if err != nil {
 		return nil, err
 	}

@@ -14,34 +14,23 @@ import (
 	"github.com/graphdp/graphdp/internal/words"
 	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/load"
+	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/version"
 )
 
-// OutputSchema is run's output: one row per vertex (docs/FORMATS.md, "Output").
-func OutputSchema(idType, answerType arrow.DataType) *arrow.Schema {
-	return arrow.NewSchema([]arrow.Field{
-		{Name: "id", Type: idType},
-		{Name: "answer", Type: answerType},
-		{Name: "p_true", Type: arrow.PrimitiveTypes.Float64},
-		{Name: "p_one", Type: arrow.PrimitiveTypes.Float64},
-		{Name: "in_hitting_set", Type: arrow.FixedWidthTypes.Boolean},
-		{Name: "binding_id", Type: idType, Nullable: true},
-		{Name: "binding_distance", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
-	}, nil)
-}
-
 // buildRecord lays the mechanism out as the output table, in the vertices file's order
 // (Record over every vertex).
-func buildRecord(mem memory.Allocator, l *load.Loaded, sol *bfs.Solution) (arrow.RecordBatch, error) {
-	return Record(l, mem, nil, &sol.Mechanism)
+func buildRecord(mem memory.Allocator, l *load.Loaded, names sink.Names, sol *bfs.Solution) (arrow.RecordBatch, error) {
+	return Record(l, names, mem, nil, &sol.Mechanism)
 }
 
 // Record lays out the output table of some vertices (graphdp query), or of every
 // vertex in order when rows is nil: row i is vertex rows[i], with m's entries at
-// index i (m holds one entry per row, Bind as vertex positions). mem may be nil (Go
-// allocator). It is Rows.Record with the ids, answers and hitting set of l.
-func Record(l *load.Loaded, mem memory.Allocator, rows []int32, m *bfs.Mechanism) (arrow.RecordBatch, error) {
+// index i (m holds one entry per row, Bind as vertex positions), its columns named by
+// names. mem may be nil (Go allocator). It is Rows.Record with the ids, answers and
+// hitting set of l.
+func Record(l *load.Loaded, names sink.Names, mem memory.Allocator, rows []int32, m *bfs.Mechanism) (arrow.RecordBatch, error) {
 	vs := l.Vertices
 	inH := make([]bool, vs.IDs.Len())
 	for _, h := range l.Hit.Vertex {
@@ -56,13 +45,14 @@ func Record(l *load.Loaded, mem memory.Allocator, rows []int32, m *bfs.Mechanism
 		}
 		inH = hit
 	}
-	r := Rows{IDType: vs.IDType, AnswerType: vs.AnswerType, IDs: vs.IDs, At: rows, Answer: ans, InH: inH, M: m, BindIDs: vs.IDs}
+	r := Rows{Names: names, IDType: vs.IDType, AnswerType: vs.AnswerType, IDs: vs.IDs, At: rows, Answer: ans, InH: inH, M: m, BindIDs: vs.IDs}
 	return r.Record(mem)
 }
 
 // Rows are rows of the output table as columns: the whole table (Record),
 // or a part of it (a Beam shard's, written batch by batch with sink.WriteBatches).
 type Rows struct {
+	Names              sink.Names     // the id and answer columns' names (the job's: Job.OutputNames)
 	IDType, AnswerType arrow.DataType // the vertices file's id and answer types
 	// IDs are the rows' ids: row i's is IDs[At[i]], or IDs[i] when At is nil.
 	IDs ingest.IDs
@@ -74,7 +64,8 @@ type Rows struct {
 	BindIDs     ingest.IDs
 }
 
-// Record lays r out as the output table (OutputSchema). mem may be nil (Go
+// Record lays r out as the output table (sink.Names.MechanismSchema, whose column
+// order it follows). mem may be nil (Go
 // allocator). Fixed-width columns already in the output's layout — int64 ids when
 // At is nil, p_true, p_one, binding_distance — are wrapped, not copied (Arrow
 // buffers over the Go slices, which the record keeps alive and which must not
@@ -103,7 +94,7 @@ func (r *Rows) Record(mem memory.Allocator) (arrow.RecordBatch, error) {
 			nulls++
 		}
 	}
-	schema := OutputSchema(r.IDType, r.AnswerType)
+	schema := r.Names.MechanismSchema(r.IDType, r.AnswerType)
 	cols := make([]arrow.Array, 0, 7)
 	defer func() {
 		for _, c := range cols {

@@ -35,10 +35,10 @@ func exampleInputs(t *testing.T) (*job.Job, *load.Inputs, *Checked) {
 // Record over every vertex in order is buildRecord, and over a subset it is
 // buildRecord's rows picked out, repeats included.
 func TestLoadedRecord(t *testing.T) {
-	_, x, c := exampleInputs(t)
+	j, x, c := exampleInputs(t)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	full, err := buildRecord(mem, &x.Loaded, c.Solution)
+	full, err := buildRecord(mem, &x.Loaded, j.OutputNames(), c.Solution)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestLoadedRecord(t *testing.T) {
 			m.Bind = append(m.Bind, sol.Bind[v])
 			m.Dist = append(m.Dist, sol.Dist[v])
 		}
-		rec, err := Record(&x.Loaded, mem, rows, m)
+		rec, err := Record(&x.Loaded, j.OutputNames(), mem, rows, m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestLoadedRecord(t *testing.T) {
 
 func TestBuildHittingSet(t *testing.T) {
 	job, x, _ := exampleInputs(t)
-	rec, err := BuildHittingSet(nil, x.Vertices, job.IngestColumns(), []int32{7, 0}, []float64{0.5, math.Nextafter(1, 0)})
+	rec, err := BuildHittingSet(nil, x.Vertices, job.OutputNames(), []int32{7, 0}, []float64{0.5, math.Nextafter(1, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 		}
 		return nil, err
 	}
-	rec, err := pipeline.BuildHittingSet(nil, vs, job.IngestColumns(), b.Set, ptrue)
+	rec, err := pipeline.BuildHittingSet(nil, vs, job.OutputNames(), b.Set, ptrue)
 	if err != nil {
 		return nil, err
 	}

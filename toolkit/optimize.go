@@ -125,7 +125,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		return nil, err
 	}
 
-	rec, err := pipeline.BuildHittingSet(nil, vs, job.IngestColumns(), res.Hit, res.PTrue)
+	rec, err := pipeline.BuildHittingSet(nil, vs, job.OutputNames(), res.Hit, res.PTrue)
 	if err != nil {
 		return nil, err
 	}

@@ -78,11 +78,12 @@ func Query(ctx context.Context, q QueryJob, log *slog.Logger) (*Answered, error)
 		a.Largest = max(a.Largest, r.Vertices)
 		a.Depth = max(a.Depth, r.Depth)
 	}
-	if a.Record, err = pipeline.Record(&x.Loaded, nil, rows, m); err != nil {
+	names := job.OutputNames() // run's columns: the inputs' id and answer names
+	if a.Record, err = pipeline.Record(&x.Loaded, names, nil, rows, m); err != nil {
 		return nil, err
 	}
 	if q.Out != "" {
-		if err := sink.WritePrivate(ctx, q.Out, a.Record, pipeline.Metadata(&x.Loaded, x.Pair, "query", nil)); err != nil {
+		if err := sink.WritePrivate(ctx, q.Out, a.Record, pipeline.Metadata(&x.Loaded, x.Pair, "query", names.Metadata())); err != nil {
 			a.Record.Release()
 			return nil, err
 		}

@@ -120,7 +120,7 @@ func Release(ctx context.Context, j ReleaseJob, src io.Reader) (*Released, error
 	}
 	for i, id := range ids {
 		if !ledger.ValidID(id) {
-			return nil, &ingest.InputError{File: j.Mechanism, Row: int64(rows[i]), Column: j.Columns.ID, Value: words.Quote(id), Err: ingest.ErrRange,
+			return nil, &ingest.InputError{File: j.Mechanism, Row: int64(rows[i]), Column: m.Columns().ID, Value: words.Quote(id), Err: ingest.ErrRange,
 				Msg: "not valid UTF-8: the ledger records ids as JSON text, which would change it (and then charge another id than the one released)"}
 		}
 	}
