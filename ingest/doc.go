@@ -29,6 +29,11 @@
 // the row within it. Paths may be s3:// or gs:// objects (remote.go, through
 // internal/objstore: ranged reads).
 //
+// Column names are the caller's (Columns, MechanismTableColumns), with one
+// exception, in one place (mechnames.go): a mechanism table that records its id and
+// answer columns' names in its metadata (graphdp's own, sink.Names) is read by the
+// names it records, unless the caller names on purpose another of its columns.
+//
 // Formats are chosen by extension: ".parquet", or ".csv" or ".tsv" (with a header
 // row; a ".csv" file's fields are split on commas unless the context says otherwise,
 // WithDelimiter; a ".tsv" file's on tabs).

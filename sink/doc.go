@@ -77,4 +77,10 @@
 //     CheckPath tells before any work why a path could not be written (folder
 //     missing, not a folder or not writable, the name too long with its
 //     temporary name).
+//  6. Named in one place: names.go gives graphdp's output tables (the mechanism,
+//     a hitting set, a release) their schemas. An output keeps the id and answer
+//     (a hitting set the p_true) column names its inputs were read under (Names),
+//     the other columns have graphdp's fixed names, and a mechanism records its
+//     two in its metadata (Names.Metadata), which ingest's mechanism reader
+//     follows.
 package sink
