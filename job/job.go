@@ -183,8 +183,10 @@ func (j *Job) Problems(required []string, found ...string) []string {
 	if p := sink.FormatProblem("out", j.Out); j.Out != "" && p != "" {
 		probs = append(probs, p)
 	}
-	if p := j.OutputNames().Problem(); j.Out != "" && p != "" {
-		probs = append(probs, p) // the output's columns would share a name
+	if p := j.OutputNames().Problem(); p != "" {
+		// Every command that writes a table names its columns so (run, query,
+		// hitting-set, optimize), and every other reads what they wrote.
+		probs = append(probs, p)
 	}
 	// No output may be an input or the other output, however the paths are spelled
 	// (internal/files: device and inode, links resolved).

@@ -94,7 +94,7 @@ func (n Names) Problem() string {
 	for _, c := range own {
 		for _, k := range []struct{ key, name string }{{"id", n.ID}, {"answer", n.Answer}} {
 			if k.name == c {
-				return fmt.Sprintf("columns.%s: %s is the name of a column graphdp writes beside it (an output keeps the input's id and answer names and adds %s, %s, %s, %s and %s): rename the input's column",
+				return fmt.Sprintf("columns.%s: %s is the name of a column graphdp writes beside it (a mechanism keeps the input's id and answer names and adds %s, %s, %s, %s and %s): rename the input's column",
 					k.key, strconv.Quote(c), own[0], own[1], own[2], own[3], own[4])
 			}
 		}
