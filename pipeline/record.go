@@ -65,12 +65,11 @@ type Rows struct {
 }
 
 // Record lays r out as the output table (sink.Names.MechanismSchema, whose column
-// order it follows). mem may be nil (Go
-// allocator). Fixed-width columns already in the output's layout — int64 ids when
-// At is nil, p_true, p_one, binding_distance — are wrapped, not copied (Arrow
-// buffers over the Go slices, which the record keeps alive and which must not
-// change while it is in use); only nullable columns get a validity bitmap, and
-// binding ids a gathered array.
+// order it follows). mem may be nil (Go allocator). Fixed-width columns already in
+// the output's layout — int64 ids when At is nil, p_true, p_one, binding_distance —
+// are wrapped, not copied (Arrow buffers over the Go slices, which the record keeps
+// alive and which must not change while it is in use); only nullable columns get a
+// validity bitmap, and binding ids a gathered array.
 func (r *Rows) Record(mem memory.Allocator) (arrow.RecordBatch, error) {
 	m := r.M
 	n := len(r.At)
