@@ -57,7 +57,7 @@ func onFeasibilityEdge(in *Instance) bool {
 			sub.Hit = append(append([]int32(nil), in.Hit[:i]...), in.Hit[i+1:]...)
 			sub.PTrue = append(append([]float64(nil), in.PTrue[:i]...), in.PTrue[i+1:]...)
 			f, _ := Propagate{}.Pass(context.Background(), &sub, one)
-			if f.Value[h] == c.Value(in.POne(i)) && f.Value[h] != c.Top() {
+			if f.Value[h] == c.Seed(in.HitValue(i)) && f.Value[h] != c.Top() {
 				return true
 			}
 		}

@@ -34,7 +34,7 @@ func oracle(in *Instance, one bool) *Field {
 				}
 			}
 		}
-		a := c.Value(in.POne(i))
+		a := c.Seed(in.HitValue(i))
 		for v := int32(0); int(v) < n; v++ {
 			if dist[v] < 0 {
 				continue
@@ -111,7 +111,7 @@ func TestOutputIsDP(t *testing.T) {
 		if sol.Infeasible != 0 {
 			t.Fatalf("%s: feasible instance rejected: %+v", name, sol.Violations)
 		}
-		a, _ := check.Verify(context.Background(), in.G, sol.POne, in.Pair, 0, 3)
+		a, _ := check.Verify(context.Background(), in.G, check.AuditValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3)
 		if a.Violations != 0 {
 			t.Fatalf("%s: %d dp.Pair violations, first %+v", name, a.Violations, a.First)
 		}
@@ -181,7 +181,7 @@ func TestInfeasibleDetected(t *testing.T) {
 		}
 		c := NewPass(in.Pair, in.Answer[h])
 		ci := map[bool]int{false: 0, true: 1}[c.one]
-		bound := c.Prob(f[ci].Value[h]) // the largest p_true the others allow at h
+		bound := f[ci].Value[h] // the largest p_true the others allow at h
 		if bound >= 1-1e-6 || base.Infeasible != 0 {
 			return
 		}

@@ -137,7 +137,7 @@ func TestEnginesAgainstExactOracle(t *testing.T) {
 		// answer 1 (the pass bounds Pr[M = 1]), up for answer 0.
 		hp := make([]float64, len(in.Hit))
 		for i := range hp {
-			hp[i] = sol.Instance.POne(i)
+			hp[i] = hitPOne(sol.Instance, i)
 		}
 		want := op.Optimum(adjacency(g), in.Answer, in.Hit, hp)
 		for v, w := range want {

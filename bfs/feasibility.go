@@ -36,7 +36,7 @@ func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation,
 		c := NewPass(in.Pair, one)
 		for i, h := range in.Hit {
 			g := f[ci].Value[h]
-			if !c.Beyond(in.POne(i), g, tol) {
+			if !c.Beyond(in.HitValue(i), g, tol) {
 				continue
 			}
 			total++
@@ -45,7 +45,7 @@ func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation,
 				if hitIndex == nil {
 					hitIndex = in.HitIndex()
 				}
-				first = append(first, c.Violation(h, in.POne(i), Cand{Value: g, A: c.Value(in.POne(int(hitIndex[by]))), Bind: by, Dist: f[ci].Dist[h]}))
+				first = append(first, c.Violation(h, in.HitValue(i), Cand{Value: g, A: c.Seed(in.HitValue(int(hitIndex[by]))), Bind: by, Dist: f[ci].Dist[h]}))
 			}
 		}
 	}

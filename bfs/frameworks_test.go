@@ -141,7 +141,7 @@ func TestFrameworksGeneratedInstances(t *testing.T) {
 			if sol.Infeasible != 0 {
 				t.Fatalf("%s: feasible instance rejected: %+v", name, sol.Violations)
 			}
-			if a, err := check.Verify(ctx, in.G, sol.POne, in.Pair, 0, 3); err != nil || a.Violations != 0 {
+			if a, err := check.Verify(ctx, in.G, check.AuditValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3); err != nil || a.Violations != 0 {
 				t.Fatalf("%s: %d violations, first %+v", name, a.Violations, a.First)
 			}
 			q := NewQuery(sol.Instance)
@@ -203,7 +203,7 @@ func checkReference(t *testing.T, name string, in *Instance, sol *Solution, fc f
 	}
 	for i, h := range in.Hit {
 		dist := bfsDistances(in, h)
-		a := in.POne(i)
+		a := hitPOne(in, i)
 		for v := range n {
 			if dist[v] < 0 {
 				continue

@@ -15,7 +15,7 @@ type Instance struct {
 	PTrue  []float64 // given Pr[M(Hit[i]) = answer(Hit[i])]
 	Pair   dp.Pair
 
-	pone []float64 // p_one per hitting-set vertex once repaired (Solve), else nil
+	hv []float64 // hitting-set values (pass.go) once repaired (Solve), else nil
 
 	// The rounds engine's shard cuts, numbered by its first pass and reused by the
 	// other colour and the passes after a repair (set by NewInstance; copies of the
@@ -25,24 +25,23 @@ type Instance struct {
 	relabel *relabelCache
 }
 
-// POne is the given Pr[M(Hit[i]) = 1]: p_one is the canonical form of a mechanism
-// (doc.go, invariant 7), so a p_true of an answer-0 vertex becomes 1 − p_true once, here.
-func (in *Instance) POne(i int) float64 {
-	if in.pone != nil {
-		return in.pone[i]
+// HitValue is hitting-set vertex Hit[i]'s hitting-set value (pass.go) as solved: from
+// its given p_true, until a repair moves it onto its bound. p_true is the canonical
+// form of a mechanism (doc.go, invariant 7): no 1 − p_true is taken here.
+func (in *Instance) HitValue(i int) float64 {
+	if in.hv != nil {
+		return in.hv[i]
 	}
-	return in.givenPOne(i)
+	return in.givenValue(i)
 }
 
-// givenPOne is POne before any repair: from PTrue and the answer.
-func (in *Instance) givenPOne(i int) float64 { return GivenPOne(in.Answer[in.Hit[i]], in.PTrue[i]) }
+// givenValue is HitValue before any repair.
+func (in *Instance) givenValue(i int) float64 { return HitValue(in.Answer[in.Hit[i]], in.PTrue[i]) }
 
-// GivenPOne is a given p_true (Pr[M = answer]) as Pr[M = 1], the canonical form.
-func GivenPOne(answer bool, ptrue float64) float64 {
-	if answer {
-		return ptrue
-	}
-	return 1 - ptrue
+// SolvedPTrue is the p_true of Hit[i] as solved (the given one unless repaired).
+func (in *Instance) SolvedPTrue(i int) float64 {
+	_, pt := HitPTrue(in.HitValue(i))
+	return pt
 }
 
 // HitIndex returns, for every vertex, its index in in.Hit or -1.
@@ -67,7 +66,7 @@ type source struct {
 func (in *Instance) sources(c Pass) []source {
 	src := make([]source, len(in.Hit))
 	for i, h := range in.Hit {
-		src[i] = source{h, c.Value(in.POne(i))}
+		src[i] = source{h, c.Seed(in.HitValue(i))}
 	}
 	sortSources(src)
 	return src

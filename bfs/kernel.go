@@ -43,9 +43,10 @@ type Cand struct {
 // None is the candidate of a vertex nothing binds.
 func (p Pass) None() Cand { return Cand{Value: p.Top(), Bind: -1, Dist: -1} }
 
-// Own is the candidate of hitting-set vertex v with given p_one: itself at distance 0.
-func (p Pass) Own(v int32, pone float64) Cand {
-	a := p.Value(pone)
+// Own is the candidate of hitting-set vertex v with hitting-set value hv (pass.go):
+// itself at distance 0.
+func (p Pass) Own(v int32, hv float64) Cand {
+	a := p.Seed(hv)
 	return Cand{Value: a, A: a, Bind: v, Dist: 0}
 }
 
@@ -200,10 +201,10 @@ func (o *Offers) Len() int { return len(o.V) }
 // OwnOffers is the first round's seed of shard to: each hitting-set vertex's own
 // candidate. hit (ascending) and pone are the shard's hitting-set vertices with their
 // p_one (Instance.POne).
-func (p Pass) OwnOffers(to int32, hit []int32, pone []float64) Offers {
+func (p Pass) OwnOffers(to int32, hit []int32, hv []float64) Offers {
 	o := Offers{To: to, From: to, V: hit, C: make([]Cand, len(hit))}
 	for j, h := range hit {
-		o.C[j] = p.Own(h, pone[j])
+		o.C[j] = p.Own(h, hv[j])
 	}
 	return o
 }

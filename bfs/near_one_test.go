@@ -41,7 +41,7 @@ func TestNearOneHittingValuesBindThemselves(t *testing.T) {
 			rejected++
 			continue
 		}
-		if a, _ := check.Verify(context.Background(), g, sol.POne, in.Pair, 0, 1); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 1); a.Violations != 0 {
 			audit++
 			if ex == "" {
 				ex = f.Name

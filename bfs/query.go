@@ -2,7 +2,6 @@ package bfs
 
 import (
 	"context"
-	"math"
 )
 
 // Query is the paper's Algorithm 2 (docs/DESIGN.md §6): the optimal mechanism at one
@@ -195,9 +194,5 @@ func (q *Query) assemble(w int32, best [2]candidate, res *QueryResult) {
 		b = best[1]
 	}
 	res.Bind, res.Dist = b.h, b.d
-	given := math.NaN()
-	if i := q.hitIndex[w]; i >= 0 {
-		given = q.in.PTrue[i]
-	}
-	res.POne, res.PTrue = q.in.vertexOutput(w, given, best[0].val, best[1].val)
+	res.POne, res.PTrue = Output(q.in.Answer[w], best[0].val, best[1].val)
 }

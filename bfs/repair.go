@@ -50,16 +50,16 @@ type Excess struct {
 	Above  [2]int64 // values above their bound at all (Pass.Repaired), pass 0 then pass 1
 }
 
-// Add counts hitting-set value pone of pass p, whose converged field there is g.
-func (x *Excess) Add(p Pass, pone, g float64) {
-	if _, ok := p.Repaired(pone, g); ok {
+// Add counts hitting-set value hv (pass.go) of pass p, whose converged field there is g.
+func (x *Excess) Add(p Pass, hv, g float64) {
+	if _, ok := p.Repaired(hv, g); ok {
 		i := 0
 		if p.one {
 			i = 1
 		}
 		x.Above[i]++
 	}
-	if p.Beyond(pone, g, Tolerance) {
+	if p.Beyond(hv, g, Tolerance) {
 		x.Beyond++
 	}
 }

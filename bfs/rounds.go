@@ -152,13 +152,13 @@ type roundState struct {
 	least    []float64   // by shard: the least value its Settle changed among vertices with cut arcs
 	arcs     []int64     // by shard: the cut arcs of the vertices its Settle changed
 	hitBy    [][]int32   // the hitting set's vertices by shard, ascending, in rs.g's positions
-	poneBy   [][]float64 // their p_one
+	hvBy     [][]float64 // their hitting-set values (pass.go)
 }
 
 // seed sorts the hitting set into its shards and returns the least value it seeds
 // (the top of the pass when it is empty), for the bound on the rounds.
 func (rs *roundState) seed(in *Instance) (minA float64) {
-	rs.hitBy, rs.poneBy = make([][]int32, rs.k), make([][]float64, rs.k)
+	rs.hitBy, rs.hvBy = make([][]int32, rs.k), make([][]float64, rs.k)
 	minA = rs.p.Top()
 	order := make([]int32, len(in.Hit))
 	for i, h := range in.Hit {
@@ -168,10 +168,10 @@ func (rs *roundState) seed(in *Instance) (minA float64) {
 	slices.Sort(order)
 	for _, p := range order {
 		s, h := rs.l.Of(p), rs.rl.vertex(p)
-		a := in.POne(int(idx[h]))
+		hv := in.HitValue(int(idx[h]))
 		rs.hitBy[s] = append(rs.hitBy[s], p)
-		rs.poneBy[s] = append(rs.poneBy[s], a)
-		minA = min(minA, rs.p.Value(a))
+		rs.hvBy[s] = append(rs.hvBy[s], hv)
+		minA = min(minA, rs.p.Seed(hv))
 	}
 	return minA
 }
@@ -209,7 +209,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		}
 		if len(rs.hitBy[s]) > 0 {
 			// The first round's offers: the shard's own hitting-set vertices.
-			own := rs.p.OwnOffers(int32(s), rs.hitBy[s], rs.poneBy[s])
+			own := rs.p.OwnOffers(int32(s), rs.hitBy[s], rs.hvBy[s])
 			for j := range own.C {
 				own.C[j].Bind = rs.rl.vertex(rs.hitBy[s][j]) // ties break by the instance's positions
 			}
@@ -229,7 +229,7 @@ func (rs *roundState) prepare(ctx context.Context, in *Instance) error {
 		cache.of[key] = rs.cuts
 	}
 	cache.Unlock()
-	rs.hitBy, rs.poneBy = nil, nil // in the first round's boxes now
+	rs.hitBy, rs.hvBy = nil, nil // in the first round's boxes now
 	if err != nil {
 		return err
 	}

@@ -121,7 +121,7 @@ func (s *local) Solve(ctx context.Context) (Excess, error) {
 	for ci, one := range []bool{false, true} {
 		c := NewPass(s.in.Pair, one)
 		for i, h := range s.in.Hit {
-			x.Add(c, s.in.POne(i), f[ci].Value[h])
+			x.Add(c, s.in.HitValue(i), f[ci].Value[h])
 		}
 	}
 	return x, nil
@@ -134,12 +134,12 @@ func (s *local) Repair(_ context.Context, one bool) error {
 	if one {
 		ci = 1
 	}
-	pone := make([]float64, len(s.in.Hit))
+	hv := make([]float64, len(s.in.Hit))
 	for i, h := range s.in.Hit {
-		pone[i], _ = c.Repaired(s.in.POne(i), s.f[ci].Value[h])
+		hv[i], _ = c.Repaired(s.in.HitValue(i), s.f[ci].Value[h])
 	}
 	out := *s.in
-	out.pone = pone
+	out.hv = hv
 	s.in = &out
 	return nil
 }
@@ -156,13 +156,13 @@ func (s *local) Finish(_ context.Context, v Verdict) (float64, error) {
 }
 
 // MaxMove is the largest distance between a solved hitting-set value and the given
-// one, in p_one.
+// one, in p_true.
 func (s *Solution) MaxMove() float64 { return s.Instance.maxMove() }
 
 func (in *Instance) maxMove() float64 {
 	m := 0.0
 	for i := range in.Hit {
-		m = max(m, math.Abs(in.POne(i)-in.givenPOne(i)))
+		m = max(m, math.Abs(in.SolvedPTrue(i)-in.PTrue[i]))
 	}
 	return m
 }
@@ -171,7 +171,7 @@ func (in *Instance) maxMove() float64 {
 func (s *Solution) Moved() int {
 	n := 0
 	for i := range s.Instance.Hit {
-		if s.Instance.POne(i) != s.Instance.givenPOne(i) {
+		if s.Instance.SolvedPTrue(i) != s.Instance.PTrue[i] {
 			n++
 		}
 	}
@@ -202,49 +202,29 @@ func passes(ctx context.Context, in *Instance, eng Engine) ([2]*Field, error) {
 }
 
 // assemble lays out the mechanism of solved (the input or its repair), vertex by
-// vertex with vertexOutput. Pass 0's arrays are reused for binding and distance, and
-// its values become p_true.
+// vertex with Output. Pass 0's arrays are reused for binding and distance and its
+// values become p_true, pass 1's become p_one.
 func assemble(solved *Instance, f [2]*Field) Mechanism {
 	m := Mechanism{POne: f[1].Value, PTrue: f[0].Value, Bind: f[0].Bind, Dist: f[0].Dist}
 	for v, ans := range solved.Answer {
 		if ans {
 			m.Bind[v], m.Dist[v] = f[1].Bind[v], f[1].Dist[v]
 		}
-		m.POne[v], m.PTrue[v] = solved.vertexOutput(int32(v), math.NaN(), f[0].Value[v], f[1].Value[v])
-	}
-	// A hitting-set vertex's p_one does not depend on its given p_true; its p_true
-	// may (OutputPTrue): the set's own loop instead of an index over every vertex.
-	for i, h := range solved.Hit {
-		m.PTrue[h] = OutputPTrue(solved.Answer[h], m.POne[h], solved.PTrue[i])
+		m.POne[v], m.PTrue[v] = Output(ans, f[0].Value[v], f[1].Value[v])
 	}
 	return m
 }
 
-// vertexOutput is the mechanism at vertex v whose passes' values are g0 and g1: p_one
-// from the pass of its own answer (which on the hitting set is its value), and p_true
-// (OutputPTrue: the given one where the value was not repaired; given is v's given
-// p_true when v is in the hitting set, else NaN). Solve's assemble and Query both
-// call it, so a query returns what Solve writes (doc.go, invariant 6).
-func (in *Instance) vertexOutput(v int32, given, g0, g1 float64) (pone, ptrue float64) {
-	ans := in.Answer[v]
-	pone = 0 - g0 // not −x: a top value 0 must give p_one +0, not −0
-	if ans {
-		pone = g1
+// Output is the mechanism at a vertex with this answer whose passes' values are g0
+// and g1 (doc.go, invariant 7): p_true is the value of its own answer's pass (on the
+// hitting set, its hitting-set value as solved), exactly; p_one is p_true for answer
+// 1 and the smallest float64 ≥ 1 − p_true for answer 0 (on the safe side, like every
+// written value). Solve, Query and a cluster runner's shards all assemble with it, so a
+// query returns what Solve writes (doc.go, invariant 6).
+func Output(answer bool, g0, g1 float64) (pone, ptrue float64) {
+	if answer {
+		return g1, g1
 	}
-	return pone, OutputPTrue(ans, pone, given)
-}
-
-// OutputPTrue is the mechanism's Pr[M = answer] at a vertex whose p_one is p (the pass
-// value of its own answer): a hitting-set vertex (givenPTrue, NaN for others) whose
-// p_one is still the given one keeps its given p_true, bit for bit; else p or 1 − p.
-// Solve, Query and a cluster runner's shards assemble with it.
-func OutputPTrue(answer bool, p, givenPTrue float64) float64 {
-	switch {
-	case p == GivenPOne(answer, givenPTrue): // false for NaN
-		return givenPTrue
-	case answer:
-		return p
-	default:
-		return 1 - p
-	}
+	pone, _ = dp.OneMinus(g0, true)
+	return pone, g0
 }

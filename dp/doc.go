@@ -45,4 +45,8 @@
 //     come within 2·ApproxMargin of the binding one are computed exactly), curves in
 //     exact rationals. Invariants 1–4 hold for every framework; Allowed is the only
 //     audit.
+//  9. Across(x) is [RU(1 − U*(x)), RD(1 − L*(x))]: the float64 values allowed for the
+//     other output's probability at a neighbour (across.go), exact for every
+//     framework; OneMinus rounds 1 − p in a chosen direction and says when it is exact.
+//     They serve a mechanism carried as p_true (docs/DESIGN.md §8.3).
 package dp

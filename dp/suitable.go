@@ -44,6 +44,8 @@ type bounds interface {
 	// safe returns lo, up with every b in [lo, up] allowed next to a (certified, not
 	// necessarily tight): the audit's shortcut.
 	safe(a float64) (lo, up float64)
+	// across is Pair.Across where 1 − a is not a float64 (across.go).
+	across(a float64) (lo, up float64)
 	framework() Framework
 	describe() string
 }
