@@ -124,10 +124,10 @@ func TestEnginesAgainstExactOracle(t *testing.T) {
 		}
 		sol := first
 		// Exact DP on every edge, decided by the oracle.
-		g := in.G
+		g, av := in.G, exactValues(in, sol)
 		for u := range int32(g.N()) {
 			for _, v := range g.Adj[g.Off[u]:g.Off[u+1]] {
-				if v > u && !op.Allowed(sol.POne[u], sol.POne[v]) {
+				if v > u && !oracleAllowed(op, av[u], av[v]) {
 					t.Fatalf("%s: edge %d–%d (p_one %v, %v) is not exactly (ε,δ)-dp.Pair", name, u, v, sol.POne[u], sol.POne[v])
 				}
 			}
@@ -135,13 +135,13 @@ func TestEnginesAgainstExactOracle(t *testing.T) {
 		// Within 1e-12 of the exact optimum of the values solved (the given ones when
 		// nothing was repaired), and only on the safe side: p_one rounded down for
 		// answer 1 (the pass bounds Pr[M = 1]), up for answer 0.
-		hp := make([]float64, len(in.Hit))
+		hp := make([]*big.Float, len(in.Hit))
 		for i := range hp {
-			hp[i] = hitPOne(sol.Instance, i)
+			hp[i] = realPOne(sol.Instance.HitValue(i))
 		}
-		want := op.Optimum(adjacency(g), in.Answer, in.Hit, hp)
+		want := op.OptimumReal(adjacency(g), in.Answer, in.Hit, hp)
 		for v, w := range want {
-			got := bigoracle.F(sol.POne[v])
+			got := realPOne(av[v])
 			diff, _ := new(big.Float).Sub(got, w).Float64()
 			if math.Abs(diff) > 1e-12 || (in.Answer[v] && diff > 0) || (!in.Answer[v] && diff < 0) {
 				t.Fatalf("%s: vertex %d (answer %v): p_one %v, exact optimum %v (diff %g)", name, v, in.Answer[v], sol.POne[v], w.Text('g', 20), diff)

@@ -15,7 +15,7 @@ type Instance struct {
 	PTrue  []float64 // given Pr[M(Hit[i]) = answer(Hit[i])]
 	Pair   dp.Pair
 
-	hv []float64 // hitting-set values (pass.go) once repaired (Solve), else nil
+	hv []float64 // the hitting set's exact values (dp.ExactOfPTrue) once repaired (Solve), else nil
 
 	// The rounds engine's shard cuts, numbered by its first pass and reused by the
 	// other colour and the passes after a repair (set by NewInstance; copies of the
@@ -25,9 +25,9 @@ type Instance struct {
 	relabel *relabelCache
 }
 
-// HitValue is hitting-set vertex Hit[i]'s hitting-set value (pass.go) as solved: from
-// its given p_true, until a repair moves it onto its bound. p_true is the canonical
-// form of a mechanism (doc.go, invariant 7): no 1 − p_true is taken here.
+// HitValue is hitting-set vertex Hit[i]'s exact value (dp.ExactOfPTrue: the
+// canonical form of a mechanism, doc.go invariant 7) as solved: from its given
+// p_true, until a repair moves it onto its bound.
 func (in *Instance) HitValue(i int) float64 {
 	if in.hv != nil {
 		return in.hv[i]
@@ -36,11 +36,13 @@ func (in *Instance) HitValue(i int) float64 {
 }
 
 // givenValue is HitValue before any repair.
-func (in *Instance) givenValue(i int) float64 { return HitValue(in.Answer[in.Hit[i]], in.PTrue[i]) }
+func (in *Instance) givenValue(i int) float64 {
+	return dp.ExactOfPTrue(in.Answer[in.Hit[i]], in.PTrue[i])
+}
 
 // SolvedPTrue is the p_true of Hit[i] as solved (the given one unless repaired).
 func (in *Instance) SolvedPTrue(i int) float64 {
-	_, pt := HitPTrue(in.HitValue(i))
+	_, pt := dp.ExactColumns(in.Answer[in.Hit[i]], in.HitValue(i))
 	return pt
 }
 

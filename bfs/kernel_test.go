@@ -70,7 +70,7 @@ func randomOffers(r *rand.Rand, p Pass, s *Stepper, block *graph.Shard, n int) [
 			continue
 		}
 		b := r.IntN(n)
-		a := []float64{0, 0.3, 0.5, 0.5, 0.9, 1}[b%6]
+		a := p.Seed([]float64{0, 0.3, 0.5, 0.5, 0.9, 1}[b%6])
 		c := Cand{Value: a, A: a, Bind: int32(b), Dist: 0}
 		for range r.IntN(3) {
 			if e, ok := s.Extend(c); ok {

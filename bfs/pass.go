@@ -7,14 +7,23 @@ import (
 )
 
 // Pass is the view of the problem for one output j (docs/DESIGN.md §2.2): the engines
-// run one pass per output. Pass j's values are probabilities Pr[M = j], so that
-// smaller is more constraining and Step = U is a superior function (non-decreasing,
-// Step(v) ≥ v; Knuth, docs/DESIGN.md §4.2) for both passes alike: every framework's
-// condition is the same under exchanging the outputs. Top = 1 constrains nothing.
-// Pass 0 computes on Pr[M = 0] itself, never on 1 − p_one, so both answers keep the
-// same relative precision in the tails (docs/DESIGN.md §8.3). A Pass is a value and
-// may be shared between goroutines (the scratch for value histories lives in each
-// Stepper).
+// run one pass per output. A pass value stands for an upper bound on Pr[M = j]; values
+// are ordered so that smaller is more constraining, and Step, the bound one hop
+// further, is a superior function (non-decreasing, Step(v) ≥ v; Knuth,
+// docs/DESIGN.md §4.2). Every framework's condition is the same under exchanging the
+// outputs, so both passes step by U* (docs/DESIGN.md §8.3):
+//
+//   - Pass 1's values are p_one itself, stepped by U (rounded down); Top = 1. Answer-1
+//     datasets take their p_one from it, exact where it is small.
+//   - Pass 0's values hold Pr[M = 0] = q exactly on both sides of ½: q itself for
+//     q ≤ ½, and for q > ½ its complement z = 1 − q (a p_one below ½), encoded as a
+//     float64 above 2 that grows as z falls (key). Below ½ a step is U rounded down;
+//     a step that crosses ½ gives z = RU(1 − U*(q)) (dp.Pair.AcrossLower); above it,
+//     z steps by L rounded up, since 1 − U*(1 − z) = L*(z). Answer-0 datasets take
+//     their value from it, exact in both tails; Top is z = 0.
+//
+// A Pass is a value and may be shared between goroutines (the scratch for value
+// histories lives in each Stepper).
 type Pass struct {
 	one  bool
 	pair dp.Pair
@@ -23,69 +32,128 @@ type Pass struct {
 // NewPass is the pass of output one (true: bounds on Pr[M = 1]) under pair.
 func NewPass(pair dp.Pair, one bool) Pass { return Pass{one, pair} }
 
-// Step is the bound one hop further: U, rounded down (dp, invariant 1).
-func (p Pass) Step(v float64) float64 { return p.pair.Upper(v) }
+// keyBase is the bit pattern from which pass 0's complement keys count down: key(z)
+// = float64frombits(keyBase − bits(z)) lies in (2, 2^1023] for z in [0, ½), ordered
+// against z's inverse, and above every q ≤ ½.
+const keyBase = 0x7FE0000000000000
+
+// key is pass 0's value for a complement z = 1 − q < ½, and complement its inverse.
+func key(z float64) float64        { return math.Float64frombits(keyBase - math.Float64bits(max(z, 0))) } // +0, never −0
+func complement(k float64) float64 { return math.Float64frombits(keyBase - math.Float64bits(k)) }
+
+// Step is the bound one hop further.
+func (p Pass) Step(v float64) float64 {
+	switch {
+	case p.one:
+		return p.pair.Upper(v)
+	case v > 0.5:
+		return key(p.pair.Lower(complement(v)))
+	}
+	if u := p.pair.Upper(v); u <= 0.5 {
+		return u
+	}
+	return key(p.pair.AcrossLower(v))
+}
 
 // Top is the pass value that constrains nothing.
-func (p Pass) Top() float64 { return 1 }
-
-// A hitting-set value is a hitting-set vertex's p_true with the sign of its answer:
-// +p_true for answer 1, −p_true (−0 included) for answer 0. One float64 carries both
-// through the engines, the repair and a cluster runner's shards.
-
-// HitValue is the hitting-set value of a vertex with this answer and p_true.
-func HitValue(answer bool, ptrue float64) float64 {
-	if answer {
-		return ptrue
+func (p Pass) Top() float64 {
+	if p.one {
+		return 1
 	}
-	return math.Copysign(ptrue, -1)
+	return key(0)
 }
 
-// HitPTrue is a hitting-set value's answer and p_true.
-func HitPTrue(hv float64) (answer bool, ptrue float64) {
-	return !math.Signbit(hv), math.Abs(hv)
+// Prob is the probability Pr[M = j] that pass value v stands for, rounded to nearest
+// where it is not exact: for reports and Tolerance, never for a bound.
+func (p Pass) Prob(v float64) float64 {
+	if p.one || v <= 0.5 {
+		return v
+	}
+	return 1 - complement(v)
 }
 
-// Seed is hitting-set value hv as a value of this pass: p_true on the pass of its own
-// answer, else the real 1 − p_true rounded down (exact unless p_true < ½ has bits
-// below 2^−53; rounding down keeps every bound it imposes on the safe side).
+// Seed is the pass value of a hitting-set vertex whose exact value (dp.ExactOfPTrue:
+// p_one, or −p_true for a tail) is hv: exact in pass 0 whatever hv is; in pass 1 a
+// tail's real 1 − p_true rounded down, which keeps the bounds it imposes on the safe
+// side (the audit decides the tail's own edges exactly, docs/DESIGN.md §8.3).
 func (p Pass) Seed(hv float64) float64 {
-	answer, pt := HitPTrue(hv)
-	if answer == p.one {
-		return pt
+	if p.one {
+		if dp.Tail(hv) {
+			s, _ := dp.OneMinus(-hv, false)
+			return s
+		}
+		return hv
 	}
-	s, _ := dp.OneMinus(pt, false)
-	return s
+	switch {
+	case dp.Tail(hv):
+		return -hv // q < ½
+	case hv >= 0.5:
+		return 1 - hv // exact (Sterbenz), ≤ ½
+	}
+	return key(hv)
 }
 
-// The rules for one hitting-set vertex in one pass, given its hitting-set value hv
-// and the pass's converged field g there: Violations and Solve apply them over a
-// whole instance, a cluster runner's shards over theirs.
+// value is the exact value that puts a hitting-set vertex with exact value hv on
+// pass value g (a repair): p_one = g in pass 1; in pass 0, z as p_one, or for q ≤ ½
+// the tail −q where hv is a tail (an answer-0 vertex keeps its p_true), else the
+// smallest p_one with 1 − p_one ≤ q.
+func (p Pass) value(hv, g float64) float64 {
+	switch {
+	case p.one:
+		return g
+	case g > 0.5:
+		return complement(g)
+	case dp.Tail(hv):
+		return dp.ExactOfPTrue(false, g)
+	}
+	pone, _ := dp.OneMinus(g, true)
+	return pone
+}
+
+// The rules for one hitting-set vertex in one pass, given its exact value hv and the
+// pass's converged field g there: Violations and Solve apply them over a whole
+// instance, a cluster runner's shards over theirs.
 
 // Beyond is the feasibility rule (Violations): g lies more than tol below the vertex's
-// own value (Violations: Tolerance; a failed repair: 0).
-func (p Pass) Beyond(hv, g, tol float64) bool { return g < p.Seed(hv)-tol }
-
-// Violation describes hitting-set vertex h, with hitting-set value hv, beyond its
-// bound, from its candidate (its field value, binding vertex, distance and the binding
-// vertex's value A).
-func (p Pass) Violation(h int32, hv float64, cand Cand) Violation {
-	return Violation{Output: p.one, H: h, By: cand.Bind, Dist: cand.Dist,
-		Given: p.Seed(hv), ByValue: cand.A, Bound: cand.Value}
+// own value (Violations: Tolerance; a failed repair: 0, decided on the values exactly).
+func (p Pass) Beyond(hv, g, tol float64) bool {
+	s := p.Seed(hv)
+	if tol == 0 {
+		return g < s
+	}
+	return p.Prob(g) < p.Prob(s)-tol
 }
 
-// Repaired is Solve's repair of one hitting-set value hv whose field is g: when its
-// value lies above the bound g, the hitting-set value that puts it on the bound
-// (Pr[M = j] = g: p_true = g on its own answer's pass, else the smallest p_true with
-// 1 − p_true ≤ g), with ok; else hv.
+// Violation describes hitting-set vertex h, with exact value hv, beyond its bound,
+// from its candidate (its field value, binding vertex, distance and the binding
+// vertex's value A), in probabilities.
+func (p Pass) Violation(h int32, hv float64, cand Cand) Violation {
+	return Violation{Output: p.one, H: h, By: cand.Bind, Dist: cand.Dist,
+		Given: p.Prob(p.Seed(hv)), ByValue: p.Prob(cand.A), Bound: p.Prob(cand.Value)}
+}
+
+// Repaired is Solve's repair of one hitting-set vertex with exact value hv whose field
+// is g: when its value lies above the bound g, the exact value that puts it on the
+// bound, with ok; else hv.
 func (p Pass) Repaired(hv, g float64) (v float64, ok bool) {
 	if g >= p.Seed(hv) {
 		return hv, false
 	}
-	answer, _ := HitPTrue(hv)
-	if answer == p.one {
-		return HitValue(answer, g), true
+	return p.value(hv, g), true
+}
+
+// Output is the mechanism at a vertex with this answer whose passes' values are g0
+// and g1 (doc.go, invariant 7): the exact value of its own answer's pass (on the
+// hitting set, its exact value as solved), written as p_one and p_true
+// (dp.ExactColumns). Solve, Query and a cluster runner's shards all assemble with it,
+// so a query returns what Solve writes (doc.go, invariant 6).
+func Output(answer bool, g0, g1 float64) (pone, ptrue float64) {
+	if answer {
+		return g1, g1
 	}
-	pt, _ := dp.OneMinus(g, true)
-	return HitValue(answer, pt), true
+	v := complement(g0) // z: p_one
+	if g0 <= 0.5 {
+		v = dp.ExactOfPTrue(false, g0)
+	}
+	return dp.ExactColumns(false, v)
 }

@@ -144,7 +144,7 @@ func TestStepperLessIsKeysLess(t *testing.T) {
 			starts := []float64{0, 0.1, 0.5, 0.9, 1, 0.3}
 			k := &keys{c: p, srcA: make([]float64, nv)}
 			for h := range nv {
-				k.srcA[h] = starts[h]
+				k.srcA[h] = p.Seed(starts[h])
 			}
 			cand := func() Cand {
 				h := int32(r.IntN(nv))
@@ -324,7 +324,7 @@ func TestSettleIncremental(t *testing.T) {
 			// sources with values from a small set (ties), extended a few hops.
 			srcA := make([]float64, n)
 			for v := range srcA {
-				srcA[v] = []float64{0, 0.3, 0.5, 0.5, 0.9, 1}[r.IntN(6)]
+				srcA[v] = p.Seed([]float64{0, 0.3, 0.5, 0.5, 0.9, 1}[r.IntN(6)])
 			}
 			var all []Offers
 			for range 1 + r.IntN(4) {

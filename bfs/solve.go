@@ -171,7 +171,7 @@ func (in *Instance) maxMove() float64 {
 func (s *Solution) Moved() int {
 	n := 0
 	for i := range s.Instance.Hit {
-		if s.Instance.SolvedPTrue(i) != s.Instance.PTrue[i] {
+		if math.Float64bits(s.Instance.HitValue(i)) != math.Float64bits(s.Instance.givenValue(i)) {
 			n++
 		}
 	}
@@ -213,18 +213,4 @@ func assemble(solved *Instance, f [2]*Field) Mechanism {
 		m.POne[v], m.PTrue[v] = Output(ans, f[0].Value[v], f[1].Value[v])
 	}
 	return m
-}
-
-// Output is the mechanism at a vertex with this answer whose passes' values are g0
-// and g1 (doc.go, invariant 7): p_true is the value of its own answer's pass (on the
-// hitting set, its hitting-set value as solved), exactly; p_one is p_true for answer
-// 1 and the smallest float64 ≥ 1 − p_true for answer 0 (on the safe side, like every
-// written value). Solve, Query and a cluster runner's shards all assemble with it, so a
-// query returns what Solve writes (doc.go, invariant 6).
-func Output(answer bool, g0, g1 float64) (pone, ptrue float64) {
-	if answer {
-		return g1, g1
-	}
-	pone, _ = dp.OneMinus(g0, true)
-	return pone, g0
 }

@@ -33,7 +33,7 @@ func TestWithinToleranceOutputPassesAudit(t *testing.T) {
 			return
 		}
 		tried++
-		a, _ := check.Verify(context.Background(), bad.G, sol.POne, bad.Pair, 0, 3)
+		a, _ := check.Verify(context.Background(), bad.G, check.AuditValues(bad.Answer, sol.POne, sol.PTrue), bad.Pair, 0, 3)
 		if a.Violations != 0 {
 			auditFail++
 			if auditFail <= 3 {

@@ -171,17 +171,17 @@ func NewAuditor(pair dp.Pair, tol float64, limit int) *Auditor {
 	return &Auditor{Audit: NewAudit(), pair: pair, tol: tol, limit: limit, upper: pair.Upper, lower: pair.Lower}
 }
 
-// Vertex starts the edges of u, whose audit value (AuditValue) is pu.
+// Vertex starts the edges of u, whose exact value (dp.ExactValue) is pu.
 func (x *Auditor) Vertex(u int32, pu float64) {
 	x.u, x.pu, x.up, x.low = u, pu, math.NaN(), math.NaN()
 	x.upA, x.lowA = math.Inf(-1), math.Inf(1) // nothing is clearly inside
-	if !x.RankAll && !math.Signbit(pu) {
+	if !x.RankAll && !dp.Tail(pu) {
 		x.lowA, x.upA = x.pair.SafeBounds(pu)
 		x.lowA = max(x.lowA, 0) // a tail's value is below 0: never clearly inside
 	}
 }
 
-// Edge audits the edge from the current vertex to v, whose audit value is pv. A
+// Edge audits the edge from the current vertex to v, whose exact value is pv. A
 // value clearly inside both float64 bounds costs two comparisons (this part inlines).
 func (x *Auditor) Edge(v int32, pv float64) {
 	x.Edges++
@@ -194,7 +194,7 @@ func (x *Auditor) Edge(v int32, pv float64) {
 // edge is Edge's slow path: the certified bound, and the ranking for Worst.
 func (x *Auditor) edge(v int32, pv float64) {
 	a, pu := &x.Audit, x.pu
-	if math.Signbit(pu) || math.Signbit(pv) {
+	if dp.Tail(pu) || dp.Tail(pv) {
 		x.tailEdge(v, pv)
 		return
 	}
@@ -269,35 +269,17 @@ func edgeViolation(u, v int32, one bool, pu, pv, ex float64) EdgeViolation {
 	return EdgeViolation{U: u, V: v, Output: one, PU: pu, PV: pv, Excess: ex}
 }
 
-// AuditValue is what the audit reads of a vertex (docs/DESIGN.md §8.3): its p_one when
-// that is exactly the mechanism's Pr[M = 1], else −p_true (the sign bit set). The
-// canonical form of a mechanism is p_true; p_one holds it exactly for answer 1, and
-// for answer 0 whenever 1 − p_true is a float64. Otherwise — an answer-0 vertex with
-// p_true below ½ and bits below 2^−53, a tail — the written p_one is a rounding of
-// 1 − p_true and the audit works on Pr[M = 0] = p_true itself. With both columns, the
-// smaller of p_one and p_true is the exact one, which reads every table graphdp
-// writes (p_true exact, p_one rounded up) as well as tables that carry p_one exactly
-// and p_true rounded. ptrue NaN means the table has no p_true: p_one is the mechanism.
-func AuditValue(answer bool, pone, ptrue float64) float64 {
-	if answer || ptrue != ptrue {
-		return pone
-	}
-	if c, exact := dp.OneMinus(ptrue, false); exact && c == pone || !(ptrue < pone) {
-		return pone
-	}
-	return math.Copysign(ptrue, -1)
-}
-
-// AuditValues is AuditValue for every vertex: pone itself when every value is its
-// p_one (the common case, no copy), else a copy with the tails' values. ptrue may be
-// nil (a table without p_true).
+// AuditValues is every vertex's exact value (dp.ExactValue) from a table's columns:
+// pone itself when every value is its p_one (the common case, no copy), else a copy
+// with the tails' values. ptrue may be nil (a table without p_true). Verify reads
+// exact values.
 func AuditValues(answer []bool, pone, ptrue []float64) []float64 {
 	if ptrue == nil {
 		return pone
 	}
 	var out []float64
 	for v, p := range pone {
-		av := AuditValue(answer[v], p, ptrue[v])
+		av := dp.ExactValue(answer[v], p, ptrue[v])
 		if math.Float64bits(av) == math.Float64bits(p) {
 			continue
 		}
@@ -312,10 +294,10 @@ func AuditValues(answer []bool, pone, ptrue []float64) []float64 {
 	return out
 }
 
-// allowedAV is the exact condition between two audit values: on Pr[M = 0] when both
+// allowedAV is the exact condition between two exact values: on Pr[M = 0] when both
 // are tails, across the outputs (dp.Pair.Across) when one is.
 func allowedAV(pair dp.Pair, pu, pv float64) bool {
-	tu, tv := math.Signbit(pu), math.Signbit(pv)
+	tu, tv := dp.Tail(pu), dp.Tail(pv)
 	switch {
 	case tu && tv:
 		return pair.Allowed(-pu, -pv)
@@ -329,7 +311,7 @@ func allowedAV(pair dp.Pair, pu, pv float64) bool {
 	return pair.Allowed(pu, pv)
 }
 
-// tailEdge audits an edge with a tail at one end at least (AuditValue): exactly, with
+// tailEdge audits an edge with a tail at one end at least (dp.Tail): exactly, with
 // allowedAV. Such edges are ranked for Worst only when they fail, by the distance of
 // Pr[M = 0] from its allowed interval.
 func (x *Auditor) tailEdge(v int32, pv float64) {
@@ -337,9 +319,9 @@ func (x *Auditor) tailEdge(v int32, pv float64) {
 	if allowedAV(x.pair, pu, pv) {
 		return
 	}
-	q0u, q0v := probOf(pu, false), probOf(pv, false)
+	q0u, q0v := dp.ExactProb(pu, false), dp.ExactProb(pv, false)
 	ex := math.SmallestNonzeroFloat64
-	switch tu, tv := math.Signbit(pu), math.Signbit(pv); {
+	switch tu, tv := dp.Tail(pu), dp.Tail(pv); {
 	case tu && tv:
 		ex = max(ex, x.pair.Excess(q0u, q0v, true))
 	case tu:
@@ -359,20 +341,4 @@ func (x *Auditor) tailEdge(v int32, pv float64) {
 	if a.better(true, ex) {
 		a.Worst, a.WorstBad = EdgeViolation{U: x.u, V: v, PU: q0u, PV: q0v, Excess: ex}, true
 	}
-}
-
-// probOf is Pr[M = 1] (one) or Pr[M = 0] of an audit value, rounded to nearest where
-// it is not exact: for reports.
-func probOf(av float64, one bool) float64 {
-	p := av // p_one
-	if math.Signbit(av) {
-		p = 1 + av // 1 − p_true
-	}
-	if one {
-		return p
-	}
-	if math.Signbit(av) {
-		return -av
-	}
-	return 1 - p
 }

@@ -5,13 +5,12 @@ import (
 	"math/big"
 )
 
-// The other output's side (invariant 9). A mechanism is carried as p_true, the
-// probability of each dataset's own answer (docs/DESIGN.md §8.3), so an edge whose ends
-// have different answers holds Pr[M(v) = 1] = x at one end and Pr[M(w) = 0] = q at the
-// other. The condition on that edge is, by the symmetry of every framework under
+// The other output's side (invariant 9). An edge whose ends have different answers
+// may hold Pr[M(v) = 1] = x at one end exactly and Pr[M(w) = 0] = q at the other
+// (docs/DESIGN.md §8.3). Its condition is, by the symmetry of every framework under
 // exchanging the outputs, q ∈ [1 − U*(x), 1 − L*(x)]. When 1 − x is a float64 (x ≥ ½,
-// Sterbenz, or x without bits below 2^−53) that interval is [Lower(1 − x), Upper(1 − x)];
-// otherwise it is computed here, exactly.
+// Sterbenz, or x without bits below 2^−53) that interval is [Lower(1 − x),
+// Upper(1 − x)]; otherwise it is computed here, exactly.
 
 // OneMinus is 1 − p for p in [0, 1] rounded up (up) or down: the smallest or largest
 // float64 on that side of the real 1 − p, and exact reports that 1 − p is a float64.
@@ -37,9 +36,96 @@ func (p Pair) Across(x float64) (lo, hi float64) {
 		return p.Lower(c), p.Upper(c)
 	}
 	if p.fw == nil {
-		return p.ed.across(x)
+		lo, hi = p.ed.across(x)
+	} else {
+		lo, hi = p.fw.across(x)
 	}
-	return p.fw.across(x)
+	return max(lo, 0), hi // +0, not the −0 a math/big path may round to
+
+}
+
+// AcrossLower is Across's lo alone, RU(1 − U*(x)): the bound one hop further of a pass
+// on Pr[M = 0] whose value crosses ½ (package bfs), by the fast paths where they decide.
+func (p Pair) AcrossLower(x float64) float64 {
+	if c, exact := OneMinus(x, false); exact {
+		return p.Lower(c)
+	}
+	switch fw := p.fw.(type) {
+	case nil:
+		if b, ok := p.ed.acrossLowerFast(x); ok {
+			return b
+		}
+	case *gdp:
+		if !(x > 0 && x < 1) || fw.mu == 0 {
+			break
+		}
+		if b, ok := reflectedDD(x, -fw.mu, false); ok {
+			return b
+		}
+	case *profile:
+		b := 0.0
+		for _, ed := range fw.pairs {
+			l, ok := ed.acrossLowerFast(x)
+			if !ok {
+				l, _ = ed.across(x)
+			}
+			b = max(b, l)
+		}
+		return b
+	}
+	lo, _ := p.Across(x)
+	return max(lo, 0) // +0, not the −0 a math/big path may round to
+}
+
+// acrossLowerFast is RU(max(1 − δ − e^ε·x, (1 − x − δ)·e^−ε, 0)) = RU(1 − U*(x)) by
+// affine, the branches chosen as lowerFast chooses them (ok false: not decided here).
+func (p *EpsDelta) acrossLowerFast(x float64) (float64, bool) {
+	if !p.fast || !(x > 0 && x < 1) {
+		return 0, false
+	}
+	l1a := 1 - p.Delta - float64(p.eps.hi*x)
+	l2a := float64((1 - x - p.Delta) * p.ieps.hi)
+	if max(l1a, l2a) < -2*ApproxMargin {
+		return 0, true
+	}
+	b := 0.0
+	ceilOf := func(v xf, ok bool) (float64, bool) {
+		if !ok {
+			return 0, false
+		}
+		s, ok := v.sign()
+		if !ok {
+			return 0, false
+		}
+		if s <= 0 {
+			return 0, true
+		}
+		if v.hi < 0x1p-1000 {
+			return v.ceilPositive()
+		}
+		return v.ceilNear()
+	}
+	if l1a >= l2a-2*ApproxMargin {
+		f, ok := ceilOf(affine(1, -p.Delta, x, 0, 0, p.eps.neg()))
+		if !ok {
+			return 0, false
+		}
+		b = max(b, f)
+	}
+	if l2a >= l1a-2*ApproxMargin {
+		sc, ok := p.oneMinus(x)
+		if !ok {
+			return 0, false
+		}
+		if sc > 0 {
+			f, ok := ceilOf(affine(0, 0, 1, -x, -p.Delta, p.ieps))
+			if !ok {
+				return 0, false
+			}
+			b = max(b, f)
+		}
+	}
+	return b, true
 }
 
 // across is Across for (ε,δ) where 1 − x is not a float64, from math/big at both ends
@@ -56,19 +142,26 @@ func (p EpsDelta) across(x float64) (lo, hi float64) {
 }
 
 // across for μ-GDP: 1 − Φ(Φ⁻¹(x) + μ) = Φ(−Φ⁻¹(x) − μ) and 1 − Φ(Φ⁻¹(x) − μ) =
-// Φ(−Φ⁻¹(x) + μ), from the math/big enclosures at growing precision (the case is rare:
-// both ends of a boundary edge below ½ with no exact complement).
+// Φ(−Φ⁻¹(x) + μ), from the balls where they decide, else math/big.
 func (g *gdp) across(x float64) (lo, hi float64) {
 	if !(x > 0 && x < 1) || g.mu == 0 {
 		c, _ := OneMinus(x, true)
 		d, _ := OneMinus(x, false)
 		return c, d
 	}
-	return g.reflected(x, -g.mu, true), g.reflected(x, g.mu, false)
+	var ok bool
+	if lo, ok = reflectedDD(x, -g.mu, false); !ok {
+		lo = g.reflectedBig(x, -g.mu, true)
+	}
+	if hi, ok = reflectedDD(x, g.mu, true); !ok {
+		hi = g.reflectedBig(x, g.mu, false)
+	}
+	return lo, hi
 }
 
-// reflected is Φ(−Φ⁻¹(x) + s) rounded up or down (the safe end when undecided).
-func (g *gdp) reflected(x, s float64, up bool) float64 {
+// reflectedBig is Φ(−Φ⁻¹(x) + s) rounded up or down from math/big enclosures at
+// growing precision (the safe end when undecided).
+func (g *gdp) reflectedBig(x, s float64, up bool) float64 {
 	fs := new(big.Float).SetFloat64(s)
 	round := rd
 	if up {
@@ -77,7 +170,7 @@ func (g *gdp) reflected(x, s float64, up bool) float64 {
 	for prec := uint(gdpStartBits); ; prec *= 2 {
 		zl, zh := quantileBounds(x, prec)
 		w := prec + 32
-		// −z + s is largest at zl.
+		// −z + s is smallest at zh, largest at zl.
 		lo, _ := phiBounds(bf(w, big.ToNegativeInf).Sub(fs, zh), prec)
 		_, hi := phiBounds(bf(w, big.ToPositiveInf).Sub(fs, zl), prec)
 		rl, rh := round(lo), round(hi)

@@ -47,6 +47,9 @@
 //     audit.
 //  9. Across(x) is [RU(1 − U*(x)), RD(1 − L*(x))]: the float64 values allowed for the
 //     other output's probability at a neighbour (across.go), exact for every
-//     framework; OneMinus rounds 1 − p in a chosen direction and says when it is exact.
-//     They serve a mechanism carried as p_true (docs/DESIGN.md §8.3).
+//     framework, and AcrossLower its lo by the fast paths; OneMinus rounds 1 − p in a
+//     chosen direction and says when it is exact.
+//  10. An exact value (exact.go) holds a dataset's mechanism in one float64: p_one
+//     where that is exactly Pr[M = 1], else −p_true. ExactColumns writes it as p_one
+//     and p_true, ExactValue reads it back from them, bit for bit.
 package dp

@@ -9,10 +9,20 @@ import "math"
 // Q(t*) = q, Φ⁻¹(a) is −t* (a ≤ 1/2) or t* (a > 1/2). quantileDD encloses t* in a
 // ball T; then Φ⁻¹(a) + s lies in the ball ±T + s, Φ of which holds the real bound,
 // and its floor (ceiling) is the answer when the whole ball rounds to one float64.
-func shiftedDD(a, s float64, down bool) (float64, bool) {
+func shiftedDD(a, s float64, down bool) (float64, bool) { return shiftedBall(a, s, down, false) }
+
+// reflectedDD is RD(Φ(−Φ⁻¹(a) + s)) (down) or RU of it: shiftedDD on the other tail,
+// 1 − Φ(Φ⁻¹(a) − s), for the bounds across the outputs (across.go).
+func reflectedDD(a, s float64, down bool) (float64, bool) { return shiftedBall(a, s, down, true) }
+
+// shiftedBall is shiftedDD, or reflectedDD when reflect.
+func shiftedBall(a, s float64, down, reflect bool) (float64, bool) {
 	q, sign := a, -1.0
 	if a > 0.5 {
 		q, sign = 1-a, 1
+	}
+	if reflect {
+		sign = -sign
 	}
 	t, ok := quantileDD(q)
 	if !ok {

@@ -87,6 +87,16 @@ func (p Pair) Allowed(x, y float64) bool {
 // answer-1 vertices, 1 − g_0(w) with g_0 the same on Pr[M = 0] for answer-0 ones (1
 // and 0 where no hitting-set vertex is reachable).
 func (p Pair) Optimum(adj [][]int32, answer []bool, hit []int32, pone []float64) []*big.Float {
+	real := make([]*big.Float, len(pone))
+	for i, x := range pone {
+		real[i] = F(x)
+	}
+	return p.OptimumReal(adj, answer, hit, real)
+}
+
+// OptimumReal is Optimum from real p_one values on the hitting set (a p_true of an
+// answer-0 vertex gives 1 − p_true exactly, which no float64 may hold).
+func (p Pair) OptimumReal(adj [][]int32, answer []bool, hit []int32, pone []*big.Float) []*big.Float {
 	n := len(adj)
 	g := [2][]*big.Float{make([]*big.Float, n), make([]*big.Float, n)}
 	for w := range n {
@@ -110,7 +120,7 @@ func (p Pair) Optimum(adj [][]int32, answer []bool, hit []int32, pone []float64)
 			}
 		}
 		for c := range 2 {
-			a := F(pone[i])
+			a := z().Set(pone[i])
 			if c == 0 {
 				a = z().Sub(F(1), a)
 			}

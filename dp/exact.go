@@ -1,0 +1,71 @@
+package dp
+
+import "math"
+
+// An exact value is one float64 that holds a dataset's mechanism exactly, whatever its
+// answer (invariant 10, docs/DESIGN.md §8.3): its p_one when that is exactly
+// Pr[M = 1], else −p_true (the sign bit set) for an answer-0 dataset whose 1 − p_true
+// is not a float64 — a tail: p_true below ½ with bits below 2^−53, down to 1e−300 and
+// beyond, which no p_one can hold. A table carries a mechanism as p_one and p_true;
+// for answer 1 they are one value, for answer 0 the smaller of the two is exact and
+// the other its complement rounded to the safe side (ExactColumns), so the exact value
+// is read back from either (ExactValue).
+
+// ExactOfPTrue is the exact value of a dataset given its answer and p_true.
+func ExactOfPTrue(answer bool, ptrue float64) float64 {
+	if answer {
+		return ptrue
+	}
+	if c, exact := OneMinus(ptrue, false); exact {
+		return c
+	}
+	return math.Copysign(ptrue, -1)
+}
+
+// ExactValue is the exact value of a row with both columns (ptrue NaN: the table has
+// none, and p_one is the mechanism): for answer 0 the smaller of p_one and p_true is
+// the exact one, which reads what ExactColumns writes and also tables that carry p_one
+// exactly and p_true rounded.
+func ExactValue(answer bool, pone, ptrue float64) float64 {
+	if answer || ptrue != ptrue {
+		return pone
+	}
+	if c, exact := OneMinus(ptrue, false); exact && c == pone || !(ptrue < pone) {
+		return pone
+	}
+	return math.Copysign(ptrue, -1)
+}
+
+// ExactColumns is the p_one and p_true written for exact value v of a dataset with
+// this answer: both exact where they can be; else the exact one and the other's real
+// value rounded to the safe side (p_true down, so p_one up for answer 0).
+func ExactColumns(answer bool, v float64) (pone, ptrue float64) {
+	if Tail(v) {
+		q := -v
+		pone, _ = OneMinus(q, true)
+		return pone, q
+	}
+	if answer {
+		return v, v
+	}
+	ptrue, _ = OneMinus(v, false)
+	return v, ptrue
+}
+
+// Tail reports that exact value v is −p_true (ExactOfPTrue).
+func Tail(v float64) bool { return math.Signbit(v) }
+
+// ExactProb is Pr[M = 1] (one) or Pr[M = 0] of exact value v, rounded to nearest
+// where it is not exact: for reports and tolerances, never for a bound.
+func ExactProb(v float64, one bool) float64 {
+	if Tail(v) {
+		if one {
+			return 1 + v
+		}
+		return -v
+	}
+	if one {
+		return v
+	}
+	return 1 - v
+}
