@@ -61,7 +61,7 @@ type info struct {
 }
 
 // vals is a shard's solution as of a round: its hitting-set values as solved
-// (poneOf(answer, HitP) until a within-tolerance repair moves one onto its bound:
+// (exactOf(answer, HitP) until a within-tolerance repair moves one onto its bound:
 // bfs.Solve's repair) and both colours' candidates.
 type vals struct {
 	HitOne []float64
@@ -220,8 +220,8 @@ func excessOf(pair dp.Pair, b *block, v *vals) bfs.Excess {
 	return x
 }
 
-// poneOf is the given p_true as Pr[M = 1] (bfs.GivenPOne).
-var poneOf = bfs.GivenPOne
+// exactOf is a hitting-set vertex's exact value from its given p_true.
+var exactOf = dp.ExactOfPTrue
 
 // encodeOffers encodes one colour's offers to one shard: the frontier on the wire.
 // Vertices ascend, so they are sent as varint gaps; binding vertices and distances

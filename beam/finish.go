@@ -24,32 +24,29 @@ import (
 // mechanism is bfs.Solve's per-vertex assembly for one shard.
 type mechanism struct {
 	POne, PTrue []float64
+	Exact       []float64 // the exact values (dp.ExactValue) the audit reads
 	InH         []bool
 	Bind, Dist  []int32
 }
 
-// mechanism is bfs's assemble on the shard: p_one is the pass value of the vertex's
-// own answer (on the hitting set, its value as solved: given or repaired); a
-// hitting-set vertex whose p_one is still the given one keeps its given p_true.
+// mechanism is bfs's assemble on the shard: each vertex's exact value from the pass
+// of its own answer (bfs.OutputExact; on the hitting set, its value as solved: given
+// or repaired), written as p_one and p_true (dp.ExactColumns).
 func (st *state) mechanism() mechanism {
 	n := st.Shard.Len()
-	m := mechanism{POne: make([]float64, n), PTrue: make([]float64, n), InH: make([]bool, n), Bind: make([]int32, n), Dist: make([]int32, n)}
+	m := mechanism{POne: make([]float64, n), PTrue: make([]float64, n), Exact: make([]float64, n), InH: make([]bool, n), Bind: make([]int32, n), Dist: make([]int32, n)}
 	for v := range n {
 		ans := st.Answer[v]
 		c0, c1 := st.Cur[0][v], st.Cur[1][v]
-		p := 0 - c0.Value // +0, not −0, as bfs.Solve
 		m.Bind[v], m.Dist[v] = c0.Bind, c0.Dist
 		if ans {
-			p = c1.Value
 			m.Bind[v], m.Dist[v] = c1.Bind, c1.Dist
 		}
-		m.POne[v] = p
-		m.PTrue[v] = bfs.OutputPTrue(ans, p, math.NaN())
+		m.Exact[v] = bfs.OutputExact(ans, c0.Value, c1.Value)
+		m.POne[v], m.PTrue[v] = dp.ExactColumns(ans, m.Exact[v])
 	}
-	for j, h := range st.HitPos { // a hitting-set vertex: its given p_true
-		i := h - st.Shard.Lo
-		m.InH[i] = true
-		m.PTrue[i] = bfs.OutputPTrue(st.Answer[i], m.POne[i], st.HitP[j])
+	for _, h := range st.HitPos {
+		m.InH[h-st.Shard.Lo] = true
 	}
 	return m
 }
@@ -68,12 +65,12 @@ func (st *state) violations(pair dp.Pair, limit int, tol float64) ([]violation, 
 		p := bfs.NewPass(pair, one)
 		for j, h := range st.HitPos {
 			i := h - st.Shard.Lo
-			pone, c := poneOf(st.Answer[i], st.HitP[j]), st.Cur[ci][i]
-			if !p.Beyond(pone, c.Value, tol) {
+			hv, c := exactOf(st.Answer[i], st.HitP[j]), st.Cur[ci][i]
+			if !p.Beyond(hv, c.Value, tol) {
 				continue
 			}
 			total++
-			out = append(out, violation{Violation: p.Violation(h, pone, c), Row: st.HitRow[j], IDH: st.IDs.text(int(i))})
+			out = append(out, violation{Violation: p.Violation(h, hv, c), Row: st.HitRow[j], IDH: st.IDs.text(int(i))})
 		}
 	}
 	slices.SortFunc(out, func(a, b violation) int {
@@ -118,7 +115,7 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 		// A small graph: the shard's p_one and roots go to staging whole, where
 		// its neighbours read them (readNeighbours), instead of a shuffle.
 		var e enc
-		e.f64s(m.POne)
+		e.f64s(m.Exact)
 		e.i32s(root)
 		return writeBlob(ctx, nbrFile(f.C.Staging, f.Round, s), e.b)
 	}
@@ -142,7 +139,7 @@ func (f *auditEmitFn) ProcessElement(ctx context.Context, path string, emit func
 			v := st.Shard.Lo + int32(i)
 			if n := len(bl.v); n == 0 || bl.v[n-1] != v {
 				bl.v = append(bl.v, v)
-				bl.p = append(bl.p, m.POne[i])
+				bl.p = append(bl.p, m.Exact[i])
 				bl.r = append(bl.r, root[i])
 			}
 			sent = to
@@ -198,8 +195,9 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 		fd.Violations, fd.Infeasible = st.violations(pair, f.C.List, f.Tol)
 	}
 	for j, h := range st.HitPos {
-		if given := poneOf(st.Answer[h-st.Shard.Lo], st.HitP[j]); st.HitOne[j] != given {
-			fd.MaxMove = max(fd.MaxMove, math.Abs(st.HitOne[j]-given))
+		ans := st.Answer[h-st.Shard.Lo]
+		if given := exactOf(ans, st.HitP[j]); math.Float64bits(st.HitOne[j]) != math.Float64bits(given) {
+			fd.MaxMove = max(fd.MaxMove, bfs.Move(ans, st.HitP[j], st.HitOne[j]))
 			fd.Moved++
 		}
 	}
@@ -208,7 +206,7 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 		return err
 	}
 	root, comps := st.Shard.LocalRoots()
-	sa := &shardAuditor{s: s, st: st, pOne: m.POne, cut: cut, nbr: nbr, root: root}
+	sa := &shardAuditor{s: s, st: st, pOne: m.Exact, cut: cut, nbr: nbr, root: root}
 	fd.Audit = sa.audit(apair, false)
 	if fd.Audit.Unranked() {
 		fd.RankAll = sa.audit(apair, true)

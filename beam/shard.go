@@ -170,7 +170,7 @@ func (st *state) placeHits(hits []*hitInfo, lo int32, n int) []bool {
 		st.HitPos = append(st.HitPos, h.pos)
 		st.HitRow = append(st.HitRow, h.row)
 		st.HitP = append(st.HitP, h.p)
-		st.HitOne = append(st.HitOne, poneOf(st.Answer[h.pos-lo], h.p))
+		st.HitOne = append(st.HitOne, exactOf(st.Answer[h.pos-lo], h.p))
 	}
 	return isHit
 }

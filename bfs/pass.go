@@ -148,12 +148,23 @@ func (p Pass) Repaired(hv, g float64) (v float64, ok bool) {
 // (dp.ExactColumns). Solve, Query and a cluster runner's shards all assemble with it,
 // so a query returns what Solve writes (doc.go, invariant 6).
 func Output(answer bool, g0, g1 float64) (pone, ptrue float64) {
-	if answer {
-		return g1, g1
+	return dp.ExactColumns(answer, OutputExact(answer, g0, g1))
+}
+
+// OutputExact is Output's exact value (dp.ExactOfPTrue), for the audit.
+func OutputExact(answer bool, g0, g1 float64) float64 {
+	switch {
+	case answer:
+		return g1
+	case g0 > 0.5:
+		return complement(g0) // z: p_one
 	}
-	v := complement(g0) // z: p_one
-	if g0 <= 0.5 {
-		v = dp.ExactOfPTrue(false, g0)
-	}
-	return dp.ExactColumns(false, v)
+	return dp.ExactOfPTrue(false, g0)
+}
+
+// Move is how far a repair moved a hitting-set vertex with this answer and given
+// p_true, whose exact value as solved is hv: in p_true.
+func Move(answer bool, given, hv float64) float64 {
+	_, pt := dp.ExactColumns(answer, hv)
+	return math.Abs(pt - given)
 }

@@ -162,7 +162,7 @@ func (s *Solution) MaxMove() float64 { return s.Instance.maxMove() }
 func (in *Instance) maxMove() float64 {
 	m := 0.0
 	for i := range in.Hit {
-		m = max(m, math.Abs(in.SolvedPTrue(i)-in.PTrue[i]))
+		m = max(m, Move(in.Answer[in.Hit[i]], in.PTrue[i], in.HitValue(i)))
 	}
 	return m
 }

@@ -118,7 +118,10 @@ func maxViolation(ctx context.Context, m *lp, x []float64) (float64, error) {
 func restrict(p *Problem, hit []int32, x []float64) []float64 {
 	pt := make([]float64, len(hit))
 	for i, h := range hit {
-		pt[i] = bfs.OutputPTrue(p.Answer[h], x[h], math.NaN())
+		pt[i] = x[h]
+		if !p.Answer[h] {
+			pt[i] = 1 - x[h]
+		}
 	}
 	return pt
 }
