@@ -1,6 +1,10 @@
 package check
 
-import "math"
+import (
+	"math"
+
+	"github.com/graphdp/graphdp/dp"
+)
 
 // Optimality is how a mechanism compares with a hitting set and with the optimal
 // extension of its values (graphdp verify -hitting-set): the paper's main theorem
@@ -27,16 +31,16 @@ type Mismatch struct {
 // Failed reports whether the comparison found anything wrong.
 func (o *Optimality) Failed() bool { return o.Disagree+o.Below+o.Above > 0 }
 
-// CompareOptimal compares the mechanism pone (p_one per vertex; answer per vertex)
+// CompareOptimal compares the mechanism exact (exact values per vertex, dp.ExactValue; answer per vertex)
 // with the hitting set (hit, its given p_true values hitPTrue) and, outside it, with
 // the optimal extension's p_true (opt, per vertex). Differences of at most tol count
 // as agreement; the first `limit` findings of each kind are listed in order.
-func CompareOptimal(answer []bool, pone []float64, hit []int32, hitPTrue, opt []float64, tol float64, limit int) Optimality {
+func CompareOptimal(answer []bool, exact []float64, hit []int32, hitPTrue, opt []float64, tol float64, limit int) Optimality {
 	var o Optimality
 	inH := make([]bool, len(answer))
 	for i, h := range hit {
 		inH[h] = true
-		if got := ptrue(answer[h], pone[h]); math.Abs(got-hitPTrue[i]) > tol {
+		if got := ptrue(answer[h], exact[h]); math.Abs(got-hitPTrue[i]) > tol {
 			o.Disagree++
 			if len(o.FirstDisagree) < limit {
 				o.FirstDisagree = append(o.FirstDisagree, Mismatch{h, got, hitPTrue[i]})
@@ -47,7 +51,7 @@ func CompareOptimal(answer []bool, pone []float64, hit []int32, hitPTrue, opt []
 		if inH[v] {
 			continue
 		}
-		got := ptrue(answer[v], pone[v])
+		got := ptrue(answer[v], exact[v])
 		d := got - opt[v]
 		switch {
 		case d == 0:
@@ -70,10 +74,9 @@ func CompareOptimal(answer []bool, pone []float64, hit []int32, hitPTrue, opt []
 	return o
 }
 
-// ptrue is Pr[M = answer] of a vertex whose p_one is pone.
-func ptrue(answer bool, pone float64) float64 {
-	if answer {
-		return pone
-	}
-	return 1 - pone
+// ptrue is Pr[M = answer] of a vertex whose exact value is v, as written (exact where
+// it can be: dp.ExactColumns).
+func ptrue(answer bool, v float64) float64 {
+	_, pt := dp.ExactColumns(answer, v)
+	return pt
 }

@@ -2,6 +2,9 @@ package ingest
 
 import (
 	"context"
+	"math"
+
+	"github.com/graphdp/graphdp/dp"
 )
 
 // Mechanism is a complete mechanism table (for example `graphdp run`'s output), as
@@ -9,7 +12,8 @@ import (
 type Mechanism struct {
 	File        string
 	Column      string    // the value column that was read: cols.POne, else cols.PTrue (as the table names them: MechanismTable.Columns)
-	POne        []float64 // Pr[M(v) = 1] by vertex position (the canonical form)
+	POne        []float64 // Pr[M(v) = 1] by vertex position, as the table gives it
+	Exact       []float64 // the exact values (dp.ExactValue) by vertex position: what an audit reads
 	Fingerprint string
 }
 
@@ -38,13 +42,31 @@ func ReadMechanism(ctx context.Context, path string, cols Columns, vs *Vertices,
 	if t.POne == nil {
 		m.Column = t.cols.PTrue
 	}
+	type tail struct {
+		v int
+		e float64
+	}
+	var tails []tail // the vertices whose exact value is not their p_one (rare)
 	for v, r := range rowOf {
+		e := 0.0
 		if t.POne != nil {
-			m.POne[v] = t.POne[r]
-		} else if p := t.ptrue[r]; vs.Answer[v] {
-			m.POne[v] = p
+			m.POne[v], e = t.POne[r], t.Exact[r]
 		} else {
-			m.POne[v] = 1 - p
+			p := t.ptrue[r]
+			if m.POne[v] = p; !vs.Answer[v] {
+				m.POne[v] = 1 - p
+			}
+			e = dp.ExactOfPTrue(vs.Answer[v], p)
+		}
+		if math.Float64bits(e) != math.Float64bits(m.POne[v]) {
+			tails = append(tails, tail{v, e})
+		}
+	}
+	m.Exact = m.POne
+	if len(tails) > 0 {
+		m.Exact = append([]float64(nil), m.POne...)
+		for _, t := range tails {
+			m.Exact[t.v] = t.e
 		}
 	}
 	return m, nil

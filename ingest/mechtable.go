@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"math"
 	"strconv"
 	"strings"
@@ -52,11 +53,15 @@ func (c MechanismTableColumns) WithExplanation() MechanismTableColumns {
 // of the binding id (every non-null binding id names a row), -1 where null; InHit
 // likewise nil or one entry per row.
 type MechanismTable struct {
-	File        string
-	IDs         IDs
-	IDType      arrow.DataType // Int64 or String, as for Vertices
-	Index       *Index         // id -> row
-	POne        []float64      // Pr[M = 1], the canonical value
+	File   string
+	IDs    IDs
+	IDType arrow.DataType // Int64 or String, as for Vertices
+	Index  *Index         // id -> row
+	POne   []float64      // Pr[M = 1] as read (or 1 − p_true rounded, without the column)
+	// Exact is each row's exact value (dp.ExactValue): the mechanism an audit checks
+	// and a release samples, p_true where only it is exact (a tail). It is POne
+	// itself where every row's p_one is exact.
+	Exact       []float64
 	Answer      []bool         // true answer per row, nil without the column
 	AnswerType  arrow.DataType // the answer column's type (Boolean or its integer type), nil without it
 	Distance    []int32        // binding distance per row, -1 where null; nil without the column
@@ -208,6 +213,7 @@ func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 		return err
 	}
 	if ptrue == nil {
+		m.Exact = m.POne
 		return nil
 	}
 	if m.POne == nil && m.Answer == nil {
@@ -222,11 +228,14 @@ func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 				m.POne[i] = 1 - p
 			}
 		}
+		m.Exact = exactValues(m.Answer, m.POne, ptrue, func(a bool, _, p float64) float64 { return dp.ExactOfPTrue(a, p) })
 		return nil
 	}
 	if m.Answer == nil {
+		m.Exact = m.POne
 		return nil // nothing to check p_true against
 	}
+	m.Exact = exactValues(m.Answer, m.POne, ptrue, dp.ExactValue)
 	for i, p := range ptrue {
 		want := m.POne[i]
 		if !m.Answer[i] {
@@ -240,6 +249,26 @@ func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 		}
 	}
 	return nil
+}
+
+// exactValues is exact(answer, p_one, p_true) for every row: pone itself where every
+// row's value is its p_one (no copy in the common case).
+func exactValues(answer []bool, pone, ptrue []float64, exact func(answer bool, pone, ptrue float64) float64) []float64 {
+	var out []float64
+	for i, p := range pone {
+		v := exact(answer[i], p, ptrue[i])
+		if math.Float64bits(v) == math.Float64bits(p) {
+			continue
+		}
+		if out == nil {
+			out = append([]float64(nil), pone...)
+		}
+		out[i] = v
+	}
+	if out == nil {
+		return pone
+	}
+	return out
 }
 
 func mechMsgProb(column string) string { return column + " must be in [0, 1]" }

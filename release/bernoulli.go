@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"github.com/graphdp/graphdp/dp"
 	"io"
 	"math"
 	"math/bits"
@@ -86,4 +87,15 @@ func (s *Sampler) Bernoulli(p float64) (bool, error) {
 		}
 	}
 	return false, nil // U agrees with every bit of p: U ≥ p
+}
+
+// Output draws M = 1 or 0 for a dataset whose exact value is v (dp.ExactValue): with
+// probability v for a p_one, and for a tail, which holds Pr[M = 0] = p_true instead,
+// M = 0 with probability p_true, so the draw is exactly the audited mechanism.
+func (s *Sampler) Output(v float64) (bool, error) {
+	if dp.Tail(v) {
+		zero, err := s.Bernoulli(-v)
+		return !zero, err
+	}
+	return s.Bernoulli(v)
 }

@@ -31,6 +31,7 @@ type Input struct {
 	Graph    *graph.Graph
 	Answer   []bool    // true answer per vertex
 	POne     []float64 // the mechanism's Pr[M = 1] per vertex
+	Exact    []float64 // its exact values (dp.ExactValue), which the audit reads; nil: POne
 	Distance []int32   // binding distance per vertex, -1 where none; nil: use the distance to the boundary
 	Binding  []int32   // binding vertex per vertex, -1 where none; nil: unknown (no binding_id column)
 	InHit    []bool    // whether each vertex is in the hitting set; nil: unknown
@@ -387,7 +388,11 @@ func randomizedResponse(pt []float64, det []bool, pair dp.Pair, id func(int32) s
 }
 
 func audit(ctx context.Context, in Input) (Audit, error) {
-	v, err := check.Verify(ctx, in.Graph, in.POne, in.Pair, 0, in.List)
+	exact := in.Exact
+	if exact == nil {
+		exact = in.POne
+	}
+	v, err := check.Verify(ctx, in.Graph, exact, in.Pair, 0, in.List)
 	if err != nil {
 		return Audit{}, err
 	}

@@ -238,7 +238,7 @@ func draw(ctx context.Context, m *ingest.MechanismTable, rows []int32, src io.Re
 		if i%4096 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		if answers[i], err = s.Bernoulli(m.POne[r]); err != nil {
+		if answers[i], err = s.Output(m.Exact[r]); err != nil {
 			return nil, err
 		}
 	}

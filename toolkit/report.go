@@ -49,7 +49,7 @@ func Report(ctx context.Context, job job.Job, cols ingest.MechanismTableColumns)
 			Edges:     reportFile(l.Edges.File, l.Provenance.Public(l.Edges.Fingerprint)),
 		},
 	}
-	in.POne, in.Distance, in.Binding, in.InHit = alignTable(m, rowOf)
+	in.POne, in.Exact, in.Distance, in.Binding, in.InHit = alignTable(m, rowOf)
 	return report.Compute(ctx, in)
 }
 
@@ -57,9 +57,9 @@ func Report(ctx context.Context, job job.Job, cols ingest.MechanismTableColumns)
 // The binding vertex is read from the file, not solved again: the report explains
 // the mechanism it is given (which may come from optimize, Beam or elsewhere), and
 // it has no hitting-set input to solve from.
-func alignTable(m *ingest.MechanismTable, rowOf []int32) (pone []float64, dist, bind []int32, inHit []bool) {
+func alignTable(m *ingest.MechanismTable, rowOf []int32) (pone, exact []float64, dist, bind []int32, inHit []bool) {
 	n := len(rowOf)
-	pone = make([]float64, n)
+	pone, exact = make([]float64, n), make([]float64, n)
 	if m.Distance != nil {
 		dist = make([]int32, n)
 	}
@@ -74,7 +74,7 @@ func alignTable(m *ingest.MechanismTable, rowOf []int32) (pone []float64, dist, 
 		}
 	}
 	for v, r := range rowOf {
-		pone[v] = m.POne[r]
+		pone[v], exact[v] = m.POne[r], m.Exact[r]
 		if dist != nil {
 			dist[v] = m.Distance[r]
 		}
@@ -88,5 +88,5 @@ func alignTable(m *ingest.MechanismTable, rowOf []int32) (pone []float64, dist, 
 			}
 		}
 	}
-	return pone, dist, bind, inHit
+	return pone, exact, dist, bind, inHit
 }

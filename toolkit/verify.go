@@ -45,7 +45,7 @@ func Verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logge
 		return nil, err
 	}
 	v := &Verified{Job: job, Privacy: priv, Inputs: x}
-	if v.Audit, err = check.Verify(ctx, x.Graph, x.Mechanism.POne, x.Pair, tolerance, job.List); err != nil {
+	if v.Audit, err = check.Verify(ctx, x.Graph, x.Mechanism.Exact, x.Pair, tolerance, job.List); err != nil {
 		return nil, err
 	}
 	if job.Ledger != "" {
@@ -67,7 +67,7 @@ func Verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logge
 		return v, err
 	}
 	v.Checked = c
-	v.Optimal = check.CompareOptimal(x.Vertices.Answer, x.Mechanism.POne, x.Hit.Vertex, x.Hit.PTrue, c.Solution.PTrue, bfs.Tolerance, job.List)
+	v.Optimal = check.CompareOptimal(x.Vertices.Answer, x.Mechanism.Exact, x.Hit.Vertex, x.Hit.PTrue, c.Solution.PTrue, bfs.Tolerance, job.List)
 	return v, nil
 }
 
