@@ -3,6 +3,7 @@ package oracle
 import (
 	"fmt"
 	"math/big"
+	"sort"
 )
 
 // Bounds is a framework's suitable pair on the real line (docs/DESIGN.md §11): for a
@@ -35,15 +36,18 @@ func own(c bool, answer bool, ptrue *big.Float) *big.Float {
 }
 
 // Extension is the optimal extension of hitting-set values (the paper's main theorem,
-// docs/DESIGN.md §3): G[c][w] = g_c(w) = min over h of U^dist(w,h)(a_c(h)) on
+// docs/DESIGN.md §3): G(c, w) = g_c(w) = min over h of U^dist(w,h)(a_c(h)) on
 // Pr[M = c] (1 where no h is reachable), A[c][i] = a_c(Hit[i]), and PTrue[w] =
 // g_answer(w)(w), the optimum's exact p_true.
 type Extension struct {
-	G     [2][]*big.Float
 	A     [2][]*big.Float
 	Hit   []int32
 	PTrue []*big.Float
+	g     *colourFields
 }
+
+// G is g_c(w).
+func (e *Extension) G(c int, w int32) *big.Float { return e.g.at(c, w) }
 
 // Optimum is the paper's Algorithm 1 in own-answer coordinates: one breadth-first
 // search per hitting-set vertex hit[i], whose p_true is ptrue[i] read as an exact
@@ -58,14 +62,10 @@ func Optimum(b Bounds, adj [][]int32, answer []bool, hit []int32, ptrue []float6
 			e.A[c][i] = own(c == 1, answer[h], F(ptrue[i]))
 		}
 	}
-	e.G = fields(b, adj, hit, e.A)
+	e.g = fields(b, adj, hit, e.A)
 	e.PTrue = make([]*big.Float, len(adj))
 	for w := range adj {
-		c := 0
-		if answer[w] {
-			c = 1
-		}
-		e.PTrue[w] = e.G[c][w]
+		e.PTrue[w] = e.G(b2i(answer[w]), int32(w))
 	}
 	return e
 }
@@ -76,9 +76,9 @@ func Optimum(b Bounds, adj [][]int32, answer []bool, hit []int32, ptrue []float6
 func (e *Extension) Feasible() (bool, string) {
 	for c := range 2 {
 		for i, h := range e.Hit {
-			if e.G[c][h].Cmp(e.A[c][i]) < 0 {
+			if g := e.G(c, h); g.Cmp(e.A[c][i]) < 0 {
 				return false, fmt.Sprintf("vertex %d, output %d: value %s above its bound %s", h, c,
-					e.A[c][i].Text('g', 20), e.G[c][h].Text('g', 20))
+					e.A[c][i].Text('g', 20), g.Text('g', 20))
 			}
 		}
 	}
@@ -105,20 +105,39 @@ func distances(adj [][]int32, s int32) []int32 {
 	return dist
 }
 
+// colourFields holds g_c for both outputs: the values, or for a Shift the least
+// coordinate At(a) + d·Step, turned into a value (one Φ for μ-GDP) when asked for.
+type colourFields struct {
+	val   [2][]*big.Float
+	z     [2][]*big.Float // Shift only; nil where no source reaches
+	shift Shift
+}
+
+func (f *colourFields) at(c int, w int32) *big.Float {
+	if f.val[c][w] == nil {
+		f.val[c][w] = F(1)
+		if z := f.z[c][w]; z != nil {
+			f.val[c][w] = f.shift.Of(z)
+		}
+	}
+	return f.val[c][w]
+}
+
 // fields is g_c for both outputs from the sources' values a[c][i] at hit[i].
-func fields(b Bounds, adj [][]int32, hit []int32, a [2][]*big.Float) [2][]*big.Float {
+func fields(b Bounds, adj [][]int32, hit []int32, a [2][]*big.Float) *colourFields {
 	n := len(adj)
 	dist := make([][]int32, len(hit))
 	for i, h := range hit {
 		dist[i] = distances(adj, h)
 	}
-	var g [2][]*big.Float
+	f := &colourFields{}
 	for c := range 2 {
-		g[c] = make([]*big.Float, n)
+		f.val[c] = make([]*big.Float, n)
 		if s, ok := b.(Shift); ok {
 			// min over h of Of(At(a) + d·Step) is Of of the least coordinate.
+			f.shift = s
 			step := s.Step()
-			zmin := make([]*big.Float, n)
+			f.z[c] = make([]*big.Float, n)
 			for i := range hit {
 				z := s.At(a[c][i])
 				for w, d := range dist[i] {
@@ -129,21 +148,15 @@ func fields(b Bounds, adj [][]int32, hit []int32, a [2][]*big.Float) [2][]*big.F
 					if !z.IsInf() {
 						zd = Sum(z, Prod(step, new(big.Float).SetInt64(int64(d))))
 					}
-					if zmin[w] == nil || zd.Cmp(zmin[w]) < 0 {
-						zmin[w] = zd
+					if f.z[c][w] == nil || zd.Cmp(f.z[c][w]) < 0 {
+						f.z[c][w] = zd
 					}
-				}
-			}
-			for w := range n {
-				g[c][w] = F(1)
-				if zmin[w] != nil {
-					g[c][w] = s.Of(zmin[w])
 				}
 			}
 			continue
 		}
 		for w := range n {
-			g[c][w] = F(1)
+			f.val[c][w] = F(1)
 		}
 		for i := range hit {
 			iter := []*big.Float{a[c][i]} // U^d(a) for d up to the largest distance, once
@@ -154,13 +167,13 @@ func fields(b Bounds, adj [][]int32, hit []int32, a [2][]*big.Float) [2][]*big.F
 				for int32(len(iter)) <= d {
 					iter = append(iter, b.U(iter[len(iter)-1]))
 				}
-				if iter[d].Cmp(g[c][w]) < 0 {
-					g[c][w] = iter[d]
+				if iter[d].Cmp(f.val[c][w]) < 0 {
+					f.val[c][w] = iter[d]
 				}
 			}
 		}
 	}
-	return g
+	return f
 }
 
 // EdgeError is an edge on which a mechanism breaks an inequality: Pr[M(To) = Output]
@@ -237,6 +250,11 @@ func PrivateReal(b Bounds, adj [][]int32, answer []bool, ptrue []*big.Float) err
 // values. It is the oracle's witness that an instance's optimum is representable:
 // when Private accepts it, a float64 mechanism exists on the safe side of the
 // optimum and as close to it as these roundings.
+//
+// Ũ^k(a) does not decrease with k ≥ 1 (Ũ(y) ≥ y for a float64 y, U being at least
+// the identity), so a source's chain stops at the depth where it can no longer
+// improve any dataset at that distance or beyond, as in Algorithm 1 (docs/DESIGN.md
+// §5), and sources are taken smallest first so that it stops early.
 func Rounded(b Bounds, adj [][]int32, answer []bool, hit []int32, ptrue []float64) []float64 {
 	n := len(adj)
 	out := make([]float64, n)
@@ -247,28 +265,52 @@ func Rounded(b Bounds, adj [][]int32, answer []bool, hit []int32, ptrue []float6
 	for i, h := range hit {
 		out[h], inH[h] = ptrue[i], true
 	}
-	for i, h := range hit {
-		dist := distances(adj, h)
-		var chain [2][]float64 // chain[c][k−1] = Ũ^k(a_c(h))
-		for w, d := range dist {
-			if d <= 0 || inH[w] {
-				continue
-			}
-			c := 0
-			if answer[w] {
-				c = 1
-			}
-			for int32(len(chain[c])) < d {
-				var y *big.Float
-				if k := len(chain[c]); k == 0 {
-					y = own(c == 1, answer[h], F(ptrue[i]))
-				} else {
-					y = F(chain[c][k-1])
+	for c := range 2 {
+		a := make([]*big.Float, len(hit))
+		order := make([]int, len(hit))
+		for i, h := range hit {
+			a[i], order[i] = own(c == 1, answer[h], F(ptrue[i])), i
+		}
+		sort.Slice(order, func(x, y int) bool { return a[order[x]].Cmp(a[order[y]]) < 0 })
+		for _, i := range order {
+			dist := distances(adj, hit[i])
+			// best[d]: the largest value at distance d or more that the chain could lower.
+			var best []float64
+			for w, d := range dist {
+				if d <= 0 || inH[w] || b2i(answer[w]) != c {
+					continue
 				}
-				chain[c] = append(chain[c], RoundDown(b.U(y)))
+				for len(best) <= int(d) {
+					best = append(best, 0)
+				}
+				best[d] = max(best[d], out[w])
 			}
-			out[w] = min(out[w], chain[c][d-1])
+			for d := len(best) - 2; d >= 0; d-- {
+				best[d] = max(best[d], best[d+1])
+			}
+			chain := []float64{0} // chain[k] = Ũ^k(a), k ≥ 1
+			y := a[i]
+			for k := 1; k < len(best); k++ {
+				next := RoundDown(b.U(y))
+				if next >= best[k] {
+					break
+				}
+				chain = append(chain, next)
+				y = F(next)
+			}
+			for w, d := range dist {
+				if d > 0 && int(d) < len(chain) && !inH[w] && b2i(answer[w]) == c {
+					out[w] = min(out[w], chain[d])
+				}
+			}
 		}
 	}
 	return out
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

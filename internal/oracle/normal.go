@@ -17,9 +17,11 @@ import (
 //     pays for its cancellation (about 1.44·t² bits);
 //   - Φ(−t) for t > 9 as φ(t)·t·K(t²) with K the even contraction of the continued
 //     fraction of erfc, K = 1/(t² + 1 − 1·2/(t² + 5 − 3·4/(t² + 9 − 5·6/(t² + 13 − …)))),
-//     evaluated from the bottom at depths N and 2N until the two agree;
+//     evaluated from the bottom at two depths, the second a quarter deeper, until
+//     they agree;
 //   - Φ⁻¹ by Newton's method on Φ from a float64 bisection estimate, the precision
-//     doubling with each step, until a step at full precision moves nothing.
+//     doubling with each step, until the error a full-precision step leaves is below
+//     the last bits.
 //
 // Every value has NormalBits of relative precision; Φ(z) for z > 0 is 1 − Φ(−z)
 // exactly (OneMinus), so a value near 1 keeps the relative precision of its
@@ -110,25 +112,35 @@ func lowerTail(t *big.Float, prec uint) *big.Float {
 }
 
 func tailSeries(t *big.Float, tf float64, prec uint) *big.Float {
+	// In fixed point with w fractional bits (big.Int, truncating: each operation is
+	// off by at most 2^−w, and the sum of a few hundred such errors is far below the
+	// extra bits w carries beyond prec).
 	w := prec + uint(1.45*tf*tf) + 48
-	t2 := nf(w).Mul(t, t)
-	pow := nf(w).Set(t) // t^(2n+1)/(2^n·n!)
-	sum, term, k := nf(w), nf(w), nf(w)
+	fix := func(x *big.Float) *big.Int {
+		i, _ := new(big.Float).SetMantExp(x, int(w)).Int(nil)
+		return i
+	}
+	t2 := fix(nf(w).Mul(t, t))
+	pow := fix(t) // t^(2n+1)/(2^n·n!)
+	sum, term, k, rem := new(big.Int), new(big.Int), new(big.Int), new(big.Int)
+	limit := float64(int(tf*tf) + 1)
 	for n := int64(0); ; n++ {
-		term.Quo(pow, k.SetInt64(2*n+1))
+		term.QuoRem(pow, k.SetInt64(2*n+1), rem)
 		if n%2 == 0 {
 			sum.Add(sum, term)
 		} else {
 			sum.Sub(sum, term)
 		}
 		pow.Mul(pow, t2)
-		pow.Quo(pow, k.SetInt64(2*(n+1)))
-		if float64(n) > tf*tf && (pow.Sign() == 0 || pow.MantExp(nil) < -int(w)) {
+		pow.Rsh(pow, w)
+		pow.QuoRem(pow, k.SetInt64(2*(n+1)), rem)
+		if float64(n) > limit && pow.Sign() == 0 {
 			break
 		}
 	}
-	sum.Mul(sum, invSqrt2Pi(w))
-	return nf(prec).Sub(nf(w).SetFloat64(0.5), sum)
+	s := nf(w).SetMantExp(nf(w).SetInt(sum), -int(w))
+	s.Mul(s, invSqrt2Pi(w))
+	return nf(prec).Sub(nf(w).SetFloat64(0.5), s)
 }
 
 var invSqrt2PiOnce = sync.OnceValue(func() *big.Float {
@@ -139,22 +151,26 @@ var invSqrt2PiOnce = sync.OnceValue(func() *big.Float {
 // invSqrt2Pi is 1/√(2π) to prec bits (prec ≤ 8192).
 func invSqrt2Pi(prec uint) *big.Float { return nf(prec).Set(invSqrt2PiOnce()) }
 
-// contracted is K(t²) of the even continued fraction at depth n.
+// contracted is K(t²) of the even continued fraction at depth n, from the bottom:
+// v_n = b_n, v_(k−1) = b_(k−1) − a_k/v_k with a_k = (2k − 1)·2k, b_k = t² + 4k + 1, and
+// K = 1/v_0. Each v_k is carried as a fraction P/Q (P_(k−1) = b_(k−1)·P_k − a_k·Q_k,
+// Q_(k−1) = P_k), so the only division is the last.
 func contracted(t2 *big.Float, n int64, w uint) *big.Float {
-	v, a, b := nf(w), nf(w), nf(w)
-	v.Add(t2, b.SetInt64(4*n+1))
+	p, q, b, x := nf(w).Add(t2, nf(w).SetInt64(4*n+1)), nf(w).SetInt64(1), nf(w), nf(w)
 	for k := n; k >= 1; k-- {
-		v.Quo(a.SetInt64((2*k-1)*(2*k)), v)
-		v.Sub(b.Add(t2, a.SetInt64(4*(k-1)+1)), v)
+		b.Add(t2, x.SetInt64(4*(k-1)+1))
+		q.Mul(q, x.SetInt64((2*k-1)*(2*k)))
+		b.Mul(b, p)
+		p, q = q.Sub(b, q), p
 	}
-	return v.Quo(a.SetInt64(1), v)
+	return q.Quo(q, p)
 }
 
 func tailFraction(t *big.Float, prec uint) *big.Float {
 	w := prec + 32
 	t2 := nf(w).Mul(t, t)
-	// Depth n gives about 2.5·t·√n bits (measured from t = 6 to 37): start at the
-	// depth prec needs, and deepen by a quarter until two depths agree.
+	// Start at n = (0.45·prec/t)²/2, a depth measured (t from 6 to 37) to give about
+	// prec bits, and deepen by a quarter until two depths agree.
 	tf, _ := t.Float64()
 	n := int64(math.Ceil(math.Pow(0.45*float64(prec)/tf, 2)/2)) + 4
 	k := contracted(t2, n, w)
@@ -208,7 +224,9 @@ func Quantile(a *big.Float) *big.Float {
 
 // tailQuantile is the t ≥ 0 with Φ(−t) = q, for q in (0, 1/2]. Newton's method
 // converges quadratically from the estimate: one step at each doubled precision,
-// then steps at full precision until one moves t by less than its last bits.
+// then steps at full precision until the error left after the last, about
+// (t/2)·step² (the second derivative of Φ(−t) over the first is −t), is below the
+// last bits.
 func tailQuantile(q *big.Float) *big.Float {
 	const full = NormalBits + 32
 	if q.Cmp(big.NewFloat(0.5)) == 0 {
@@ -221,7 +239,9 @@ func tailQuantile(q *big.Float) *big.Float {
 	for range 40 {
 		var d *big.Float
 		t, d = newton(t, q, full)
-		if d.Sign() == 0 || d.MantExp(nil) < max(t.MantExp(nil), 1)-NormalBits-8 {
+		left := nf(64).Mul(d, d)
+		left.Mul(left, nf(64).Add(nf(64).Abs(t), big.NewFloat(1)))
+		if left.Sign() == 0 || left.MantExp(nil) < max(t.MantExp(nil), 1)-NormalBits-8 {
 			return t
 		}
 	}

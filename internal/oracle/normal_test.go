@@ -91,6 +91,16 @@ func TestQuantileRoundTrip(t *testing.T) {
 	}
 }
 
+// Φ⁻¹(Φ(z)) = z far into both tails (Φ(300) is 1 − 10^-19547, held exactly).
+func TestQuantileOfPhi(t *testing.T) {
+	for _, zf := range []float64{-300, -40, -8.5, -1e-3, 0.1, 9.5, 40, 300} {
+		z := big.NewFloat(zf)
+		if e := relErr(Quantile(Phi(z)), z); e > math.Ldexp(1, -NormalBits+24) {
+			t.Errorf("Φ⁻¹(Φ(%v)) off by %g", zf, e)
+		}
+	}
+}
+
 func BenchmarkPhi(b *testing.B) {
 	for _, z := range []float64{-0.5, -3, -6, -8, -9, -9.5, -12, -20, -37} {
 		b.Run(big.NewFloat(z).String(), func(b *testing.B) {

@@ -35,7 +35,7 @@ func Exp(eps float64) *big.Float {
 	return sum
 }
 
-// Pair is (ε,δ) for the oracle.
+// Pair is (ε,δ)-DP: the Bounds of docs/DESIGN.md §2.1.
 type Pair struct{ Epsilon, Delta float64 }
 
 // U is U*(a) = min(e^ε·a + δ, 1 − (1 − a − δ)/e^ε, 1) on a real a. The second
@@ -104,9 +104,9 @@ func (p Pair) Optimum(adj [][]int32, answer []bool, hit []int32, pone []float64)
 	out := make([]*big.Float, len(adj))
 	for w := range out {
 		if answer[w] {
-			out[w] = g[1][w]
+			out[w] = g.at(1, int32(w))
 		} else {
-			out[w] = OneMinus(g[0][w])
+			out[w] = OneMinus(g.at(0, int32(w)))
 		}
 	}
 	return out
