@@ -419,8 +419,8 @@ func (m *tailMiss) add(rel, abs float64, at func() string) {
 type tailStats struct {
 	drawn, used, infeasible, unrepresentable int
 	vertices, over, unsafe                   [2]int
-	worst, witness                           [2]tailMiss
-	oneExact                                 [2]tailMiss // over the instances exact as p_one
+	worst, excess, witness                   [2]tailMiss // below the optimum, above it, the oracle's rounding
+	oneExact                                 [2]tailMiss // below the optimum, over the instances exact as p_one
 	hitLo, hitHi                             [2]float64
 }
 
@@ -526,8 +526,11 @@ func TestTailsAgainstExactOracle(t *testing.T) {
 			fam, st.drawn, st.used, st.infeasible, st.unrepresentable, st.hitLo[0], 1-st.hitHi[0], st.hitLo[1], 1-st.hitHi[1])
 		for c := range 2 {
 			w := st.worst[c]
-			t.Logf("  answer %d: %d datasets, %d beyond 1e-12, %d above the optimum; worst relative miss %.3g (%s), worst absolute %.3g (%s)",
+			t.Logf("  answer %d: %d datasets, %d beyond 1e-12 below the optimum, %d above it; worst relative miss %.3g (%s), worst absolute %.3g (%s)",
 				c, st.vertices[c], st.over[c], st.unsafe[c], w.rel, w.relAt, w.abs, w.absAt)
+			if x := st.excess[c]; st.unsafe[c] > 0 {
+				t.Logf("    above the optimum by up to %.3g relative (%s), %.3g absolute (%s)", x.rel, x.relAt, x.abs, x.absAt)
+			}
 			o := st.oneExact[c]
 			t.Logf("    instances exact as p_one: worst relative %.3g (%s), absolute %.3g (%s); the oracle's own rounding: %.3g relative, %.3g absolute",
 				o.rel, o.relAt, o.abs, o.absAt, st.witness[c].rel, st.witness[c].abs)
@@ -601,8 +604,12 @@ func checkTails(fails *tailFailures, st *tailStats, at string, d tailDraw, opt *
 			where := func() string {
 				return fmt.Sprintf("%s, dataset %d: p_true %v, optimum %s", at, w, p, opt.PTrue[w].Text('g', 20))
 			}
-			st.worst[c].add(rel, abs, where)
-			if d.oneExact {
+			if above {
+				st.excess[c].add(-rel, -abs, where)
+			} else {
+				st.worst[c].add(rel, abs, where)
+			}
+			if d.oneExact && !above {
 				st.oneExact[c].add(rel, abs, where)
 			}
 		}
