@@ -35,18 +35,21 @@ func Exp(eps float64) *big.Float {
 	return sum
 }
 
-// Pair is (ε,δ) for the oracle.
+// Pair is (ε,δ)-DP: the Bounds of docs/DESIGN.md §2.1.
 type Pair struct{ Epsilon, Delta float64 }
 
-// U is U*(a) = min(e^ε·a + δ, 1 − (1 − a − δ)/e^ε, 1) on a real a.
+// U is U*(a) = min(e^ε·a + δ, 1 − (1 − a − δ)/e^ε, 1) on a real a. The second
+// term is 1 minus an exactly formed (1 − a) − δ divided by e^ε, and that subtraction
+// from 1 is exact: a bound near 1 keeps its complement's relative precision.
 func (p Pair) U(a *big.Float) *big.Float {
 	e := Exp(p.Epsilon)
 	b := z().Mul(e, a)
 	b.Add(b, F(p.Delta))
-	c := z().Sub(F(1), a)
-	c.Sub(c, F(p.Delta))
-	if b2 := z().Sub(F(1), z().Quo(c, e)); b2.Cmp(b) < 0 {
-		b = b2
+	// When (1 − a) − δ ≤ 0 the second term is at least 1 and the cap decides.
+	if c := Diff(OneMinus(a), F(p.Delta)); c.Sign() > 0 {
+		if b2 := OneMinus(z().Quo(c, e)); b2.Cmp(b) < 0 {
+			b = b2
+		}
 	}
 	if b.Cmp(F(1)) > 0 {
 		b = F(1)
@@ -54,12 +57,14 @@ func (p Pair) U(a *big.Float) *big.Float {
 	return b
 }
 
-// L is L*(a) = max(1 − δ − e^ε·(1 − a), (a − δ)/e^ε, 0).
+// L is L*(a) = max(1 − δ − e^ε·(1 − a), (a − δ)/e^ε, 0); the first term is 1 minus
+// δ + e^ε·(1 − a), a sum without cancellation, so it keeps its complement's precision.
 func (p Pair) L(a *big.Float) *big.Float {
 	e := Exp(p.Epsilon)
-	l := z().Sub(F(1), F(p.Delta))
-	l.Sub(l, z().Mul(e, z().Sub(F(1), a)))
-	if l2 := z().Quo(z().Sub(a, F(p.Delta)), e); l2.Cmp(l) > 0 {
+	s := z().Mul(e, OneMinus(a))
+	s.Add(s, F(p.Delta))
+	l := OneMinus(s)
+	if l2 := z().Quo(Diff(a, F(p.Delta)), e); l2.Cmp(l) > 0 {
 		l = l2
 	}
 	if l.Sign() < 0 {
@@ -81,11 +86,12 @@ func (p Pair) Allowed(x, y float64) bool {
 	return holds(F(y), F(x)) && holds(F(x), F(y)) && holds(qy, qx) && holds(qx, qy)
 }
 
-// Optimum is the paper's Algorithm 1 in exact-ish arithmetic: for every vertex of the
-// graph adj (lists of neighbours), the optimal extension's p_one given p_one values
-// pone[i] on vertices hit[i]: g_1(w) = min over h of U^dist(w,h)(p_one(h)) for
-// answer-1 vertices, 1 − g_0(w) with g_0 the same on Pr[M = 0] for answer-0 ones (1
-// and 0 where no hitting-set vertex is reachable).
+// Optimum is the paper's Algorithm 1 for hitting-set values given as p_one: for every
+// vertex of the graph adj (lists of neighbours), the optimal extension's p_one given
+// p_one values pone[i] on vertices hit[i]: g_1(w) = min over h of U^dist(w,h)(p_one(h))
+// for answer-1 vertices, 1 − g_0(w) with g_0 the same on Pr[M = 0] = 1 − p_one (exact)
+// for answer-0 ones (1 and 0 where no hitting-set vertex is reachable). The package's
+// Optimum takes the values as p_true instead.
 func (p Pair) Optimum(adj [][]int32, answer []bool, hit []int32, pone []float64) []*big.Float {
 	real := make([]*big.Float, len(pone))
 	for i, x := range pone {
@@ -94,62 +100,23 @@ func (p Pair) Optimum(adj [][]int32, answer []bool, hit []int32, pone []float64)
 	return p.OptimumReal(adj, answer, hit, real)
 }
 
-// OptimumReal is Optimum from real p_one values on the hitting set (a p_true of an
-// answer-0 vertex gives 1 − p_true exactly, which no float64 may hold).
+// OptimumReal is Optimum from real p_one values on the hitting set (an answer-0
+// tail's 1 − p_true, which no float64 holds).
 func (p Pair) OptimumReal(adj [][]int32, answer []bool, hit []int32, pone []*big.Float) []*big.Float {
-	n := len(adj)
-	g := [2][]*big.Float{make([]*big.Float, n), make([]*big.Float, n)}
-	for w := range n {
-		g[0][w], g[1][w] = F(1), F(1)
-	}
-	dist := make([]int32, n)
-	for i, h := range hit {
-		for v := range dist {
-			dist[v] = -1
-		}
-		dist[h] = 0
-		queue := []int32{h}
-		for len(queue) > 0 {
-			x := queue[0]
-			queue = queue[1:]
-			for _, y := range adj[x] {
-				if dist[y] < 0 {
-					dist[y] = dist[x] + 1
-					queue = append(queue, y)
-				}
-			}
-		}
-		for c := range 2 {
-			a := z().Set(pone[i])
-			if c == 0 {
-				a = z().Sub(F(1), a)
-			}
-			// U^d(a) for every d up to the largest distance, once.
-			var iter []*big.Float
-			for w := range n {
-				d := dist[w]
-				if d < 0 {
-					continue
-				}
-				for int32(len(iter)) <= d {
-					if len(iter) == 0 {
-						iter = append(iter, a)
-					} else {
-						iter = append(iter, p.U(iter[len(iter)-1]))
-					}
-				}
-				if iter[d].Cmp(g[c][w]) < 0 {
-					g[c][w] = iter[d]
-				}
-			}
+	var a [2][]*big.Float
+	for c := range 2 {
+		a[c] = make([]*big.Float, len(hit))
+		for i := range hit {
+			a[c][i] = own(c == 1, true, pone[i])
 		}
 	}
-	out := make([]*big.Float, n)
-	for w := range n {
+	g := fields(p, adj, hit, a)
+	out := make([]*big.Float, len(adj))
+	for w := range out {
 		if answer[w] {
-			out[w] = g[1][w]
+			out[w] = g.at(1, int32(w))
 		} else {
-			out[w] = z().Sub(F(1), g[0][w])
+			out[w] = OneMinus(g.at(0, int32(w)))
 		}
 	}
 	return out
