@@ -37,6 +37,7 @@ const (
 type block struct {
 	Shard  graph.Shard
 	HitPos []int32
+	HitAns []bool // the hitting set's answers (in HitPos order): a repair needs them (bfs.Pass.Repaired)
 
 	// The shard's cut arcs on dense indices (bfs.Cut), numbered once per block: on
 	// first use, and kept with the block in the worker cache.
@@ -81,6 +82,7 @@ func (b *block) encode() []byte {
 	e.i64s(b.Shard.Off)
 	e.i32s(b.Shard.Adj)
 	e.i32s(b.HitPos)
+	e.bools(b.HitAns)
 	return e.b
 }
 
@@ -91,8 +93,12 @@ func decodeBlock(b []byte) (*block, error) {
 	x.Shard.Off = d.i64s()
 	x.Shard.Adj = d.i32s()
 	x.HitPos = d.i32s()
+	x.HitAns = d.bools()
 	if d.err != nil {
 		return nil, d.err
+	}
+	if len(x.HitAns) != len(x.HitPos) {
+		return nil, fmt.Errorf("beam: shard at %d: inconsistent block", x.Shard.Lo)
 	}
 	if n := x.Shard.Len(); n < 0 || x.Shard.Off[0] != 0 || x.Shard.Off[n] != int64(len(x.Shard.Adj)) {
 		return nil, fmt.Errorf("beam: shard at %d: inconsistent block", x.Shard.Lo)
@@ -102,7 +108,7 @@ func decodeBlock(b []byte) (*block, error) {
 
 // bytes is the block's size in memory (the worker cache's budget).
 func (b *block) bytes() int64 {
-	n := int64(8*len(b.Shard.Off) + 4*len(b.Shard.Adj) + 4*len(b.HitPos))
+	n := int64(8*len(b.Shard.Off) + 4*len(b.Shard.Adj) + 5*len(b.HitPos))
 	if b.cut != nil {
 		n += b.cut.Bytes()
 	}

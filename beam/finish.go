@@ -58,7 +58,10 @@ type violation struct {
 	IDH string
 }
 
-func (st *state) violations(pair dp.Pair, limit int, tol float64) ([]violation, int64) {
+// violations is bfs's violations on the shard (beyond: Pass.Beyond; the tails always,
+// Pass.TailViolation, with exactAt the exact value of the shard's vertices and its cut
+// neighbours).
+func (st *state) violations(pair dp.Pair, limit int, tol float64, beyond bool, exactAt func(int32) float64) ([]violation, int64) {
 	var out []violation
 	var total int64
 	for ci, one := range []bool{false, true} {
@@ -66,7 +69,18 @@ func (st *state) violations(pair dp.Pair, limit int, tol float64) ([]violation, 
 		for j, h := range st.HitPos {
 			i := h - st.Shard.Lo
 			hv, c := exactOf(st.Answer[i], st.HitP[j]), st.Cur[ci][i]
-			if !p.Beyond(hv, c.Value, tol) {
+			if !beyond || !p.Beyond(hv, c.Value, tol) {
+				hv = st.HitOne[j] // the tails as solved
+				if !one || !dp.Tail(hv) {
+					continue
+				}
+				for _, u := range st.Shard.Neighbours(int(i)) {
+					if v, bad := p.TailViolation(h, hv, u, exactAt(u)); bad {
+						total++
+						out = append(out, violation{Violation: v, Row: st.HitRow[j], IDH: st.IDs.text(int(i))})
+						break
+					}
+				}
 				continue
 			}
 			total++
@@ -191,9 +205,9 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	}
 	m := st.mechanism()
 	fd := finding{Audit: shardAudit{Audit: check.NewAudit()}, RankAll: shardAudit{Audit: check.NewAudit()}}
-	if f.Check {
-		fd.Violations, fd.Infeasible = st.violations(pair, f.C.List, f.Tol)
-	}
+	root, comps := st.Shard.LocalRoots()
+	sa := &shardAuditor{s: s, st: st, pOne: m.Exact, cut: cut, nbr: nbr, root: root}
+	fd.Violations, fd.Infeasible = st.violations(pair, f.C.List, f.Tol, f.Check, sa.pone)
 	for j, h := range st.HitPos {
 		ans := st.Answer[h-st.Shard.Lo]
 		if given := exactOf(ans, st.HitP[j]); math.Float64bits(st.HitOne[j]) != math.Float64bits(given) {
@@ -205,8 +219,6 @@ func (f *finishFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte
 	if err != nil {
 		return err
 	}
-	root, comps := st.Shard.LocalRoots()
-	sa := &shardAuditor{s: s, st: st, pOne: m.Exact, cut: cut, nbr: nbr, root: root}
 	fd.Audit = sa.audit(apair, false)
 	if fd.Audit.Unranked() {
 		fd.RankAll = sa.audit(apair, true)

@@ -470,7 +470,7 @@ func (f *repairFn) ProcessElement(ctx context.Context, path string, _ func(int, 
 	}
 	p := bfs.NewPass(pair, f.Colour == 1)
 	for j, h := range b.HitPos {
-		v.HitOne[j], _ = p.Repaired(v.HitOne[j], v.Cur[f.Colour][h-b.Shard.Lo].Value)
+		v.HitOne[j], _ = p.Repaired(b.HitAns[j], v.HitOne[j], v.Cur[f.Colour][h-b.Shard.Lo].Value)
 	}
 	for ci, one := range []bool{false, true} {
 		v.Cur[ci] = bfs.NewPass(pair, one).NoneBlock(b.Shard.Len())

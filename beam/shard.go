@@ -168,6 +168,7 @@ func (st *state) placeHits(hits []*hitInfo, lo int32, n int) []bool {
 		}
 		isHit[h.pos-lo] = true
 		st.HitPos = append(st.HitPos, h.pos)
+		st.HitAns = append(st.HitAns, st.Answer[h.pos-lo])
 		st.HitRow = append(st.HitRow, h.row)
 		st.HitP = append(st.HitP, h.p)
 		st.HitOne = append(st.HitOne, exactOf(st.Answer[h.pos-lo], h.p))

@@ -1,5 +1,7 @@
 package bfs
 
+import "github.com/graphdp/graphdp/dp"
+
 // Tolerance is how far (in probability) a given hitting-set value may exceed the bound
 // its fellow hitting-set vertices impose and still be accepted (docs/DESIGN.md §8.2):
 // inputs exactly on the edge of feasibility, like the balanced α of the paper's corollary,
@@ -25,10 +27,13 @@ type Violation struct {
 // the hitting set), listing the first `limit` violations
 // in hitting-set order (output 0 before output 1) and counting all of them.
 func Violations(in *Instance, f [2]*Field, limit int) ([]Violation, int) {
-	return violations(in, f, limit, Tolerance)
+	return violations(in, f, limit, Tolerance, true)
 }
 
-func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation, int) {
+// violations is Violations at tolerance tol; beyond: check the values against their
+// bounds (Pass.Beyond), which a kept repair makes exact. The hitting set's tails are
+// checked on their edges always (Pass.TailViolation).
+func violations(in *Instance, f [2]*Field, limit int, tol float64, beyond bool) ([]Violation, int) {
 	var hitIndex []int32 // made for the first violation listed: most inputs have none
 	var first []Violation
 	total := 0
@@ -36,7 +41,12 @@ func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation,
 		c := NewPass(in.Pair, one)
 		for i, h := range in.Hit {
 			g := f[ci].Value[h]
-			if !c.Beyond(in.HitValue(i), g, tol) {
+			if !beyond || !c.Beyond(in.HitValue(i), g, tol) {
+				if v, bad := tailViolation(c, in, f, h, in.HitValue(i)); bad {
+					if total++; len(first) < limit {
+						first = append(first, v)
+					}
+				}
 				continue
 			}
 			total++
@@ -50,6 +60,20 @@ func violations(in *Instance, f [2]*Field, limit int, tol float64) ([]Violation,
 		}
 	}
 	return first, total
+}
+
+// tailViolation is Pass.TailViolation at hitting-set vertex h on its edges, in
+// adjacency order: the first neighbour that does not allow it.
+func tailViolation(c Pass, in *Instance, f [2]*Field, h int32, hv float64) (Violation, bool) {
+	if !c.one || !dp.Tail(hv) {
+		return Violation{}, false
+	}
+	for _, u := range in.G.Neighbours(h) {
+		if v, bad := c.TailViolation(h, hv, u, OutputExact(in.Answer[u], f[0].Value[u], f[1].Value[u])); bad {
+			return v, true
+		}
+	}
+	return Violation{}, false
 }
 
 // RepairKept is Solve's acceptance of a repair (docs/DESIGN.md §8.2): the solved

@@ -93,20 +93,28 @@ func (p Pass) Seed(hv float64) float64 {
 	return key(hv)
 }
 
-// value is the exact value that puts a hitting-set vertex with exact value hv on
-// pass value g (a repair): p_one = g in pass 1; in pass 0, z as p_one, or for q ≤ ½
-// the tail −q where hv is a tail (an answer-0 vertex keeps its p_true), else the
-// smallest p_one with 1 − p_one ≤ q.
-func (p Pass) value(hv, g float64) float64 {
+// value is the exact value that puts a hitting-set vertex with this answer and exact
+// value hv on its bound, pass value g (a repair), on the safe side of it and such that
+// the vertex's p_true is a float64, so that the repaired values can be given back as
+// a hitting set (optimize does): pass 1 bounds p_one by g, pass 0 bounds Pr[M = 0] by
+// q = g (≤ ½) or 1 − z (g encodes z).
+func (p Pass) value(answer bool, hv, g float64) float64 {
 	switch {
-	case p.one:
-		return g
-	case g > 0.5:
+	case answer && (p.one || g > 0.5): // p_true = p_one
+		if p.one {
+			return g
+		}
 		return complement(g)
-	case dp.Tail(hv):
+	case p.one: // p_one ≤ g: p_true ≥ 1 − g
+		pt, _ := dp.OneMinus(g, true)
+		return dp.ExactOfPTrue(false, pt)
+	case g > 0.5: // p_one ≥ z: p_true ≤ 1 − z
+		pt, _ := dp.OneMinus(complement(g), false)
+		return dp.ExactOfPTrue(false, pt)
+	case !answer: // p_true = q itself
 		return dp.ExactOfPTrue(false, g)
 	}
-	pone, _ := dp.OneMinus(g, true)
+	pone, _ := dp.OneMinus(g, true) // answer 1, Pr[M = 0] ≤ q: p_one ≥ 1 − q
 	return pone
 }
 
@@ -132,14 +140,28 @@ func (p Pass) Violation(h int32, hv float64, cand Cand) Violation {
 		Given: p.Prob(p.Seed(hv)), ByValue: p.Prob(cand.A), Bound: p.Prob(cand.Value)}
 }
 
-// Repaired is Solve's repair of one hitting-set vertex with exact value hv whose field
-// is g: when its value lies above the bound g, the exact value that puts it on the
-// bound, with ok; else hv.
-func (p Pass) Repaired(hv, g float64) (v float64, ok bool) {
+// TailViolation is the rule for a hitting-set tail (dp.Tail: an answer-0 vertex h
+// with exact value hv = −p_true whose 1 − p_true is no float64) on each of its edges,
+// in pass 1, which can seed it only rounded down: next to neighbour u with exact value
+// av the edge must hold exactly (dp.Pair.AllowedExact), which the pass's float64
+// fixed point cannot promise within an ulp. A neighbour that does not allow it is a
+// violation of output 1 bound by u at one hop (ok false: none).
+func (p Pass) TailViolation(h int32, hv float64, u int32, av float64) (Violation, bool) {
+	if !p.one || !dp.Tail(hv) || p.pair.AllowedExact(hv, av) {
+		return Violation{}, false
+	}
+	pu := dp.ExactProb(av, true)
+	return Violation{Output: true, H: h, By: u, Dist: 1, Given: dp.ExactProb(hv, true), ByValue: pu, Bound: p.pair.Upper(pu)}, true
+}
+
+// Repaired is Solve's repair of one hitting-set vertex with this answer and exact value
+// hv whose field is g: when its value lies above the bound g, the exact value that
+// puts it on the bound (value), with ok; else hv.
+func (p Pass) Repaired(answer bool, hv, g float64) (v float64, ok bool) {
 	if g >= p.Seed(hv) {
 		return hv, false
 	}
-	return p.value(hv, g), true
+	return p.value(answer, hv, g), true
 }
 
 // Output is the mechanism at a vertex with this answer whose passes' values are g0

@@ -52,7 +52,7 @@ type Excess struct {
 
 // Add counts hitting-set value hv (pass.go) of pass p, whose converged field there is g.
 func (x *Excess) Add(p Pass, hv, g float64) {
-	if _, ok := p.Repaired(hv, g); ok {
+	if g < p.Seed(hv) { // above its bound: Repaired would move it
 		i := 0
 		if p.one {
 			i = 1

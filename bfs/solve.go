@@ -136,7 +136,7 @@ func (s *local) Repair(_ context.Context, one bool) error {
 	}
 	hv := make([]float64, len(s.in.Hit))
 	for i, h := range s.in.Hit {
-		hv[i], _ = c.Repaired(s.in.HitValue(i), s.f[ci].Value[h])
+		hv[i], _ = c.Repaired(s.in.Answer[h], s.in.HitValue(i), s.f[ci].Value[h])
 	}
 	out := *s.in
 	out.hv = hv
@@ -148,10 +148,7 @@ func (s *local) Finish(_ context.Context, v Verdict) (float64, error) {
 	if v.First {
 		s.in, s.f = s.given, s.first
 	}
-	s.violations, s.infeasible = nil, 0
-	if v.Check {
-		s.violations, s.infeasible = violations(s.in, s.f, s.limit, v.Tol)
-	}
+	s.violations, s.infeasible = violations(s.in, s.f, s.limit, v.Tol, v.Check)
 	return s.in.maxMove(), nil
 }
 

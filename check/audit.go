@@ -294,29 +294,12 @@ func AuditValues(answer []bool, pone, ptrue []float64) []float64 {
 	return out
 }
 
-// allowedAV is the exact condition between two exact values: on Pr[M = 0] when both
-// are tails, across the outputs (dp.Pair.Across) when one is.
-func allowedAV(pair dp.Pair, pu, pv float64) bool {
-	tu, tv := dp.Tail(pu), dp.Tail(pv)
-	switch {
-	case tu && tv:
-		return pair.Allowed(-pu, -pv)
-	case tu:
-		lo, hi := pair.Across(pv)
-		return lo <= -pu && -pu <= hi
-	case tv:
-		lo, hi := pair.Across(pu)
-		return lo <= -pv && -pv <= hi
-	}
-	return pair.Allowed(pu, pv)
-}
-
 // tailEdge audits an edge with a tail at one end at least (dp.Tail): exactly, with
-// allowedAV. Such edges are ranked for Worst only when they fail, by the distance of
+// dp.Pair.AllowedExact. Such edges are ranked for Worst only when they fail, by the distance of
 // Pr[M = 0] from its allowed interval.
 func (x *Auditor) tailEdge(v int32, pv float64) {
 	pu := x.pu
-	if allowedAV(x.pair, pu, pv) {
+	if x.pair.AllowedExact(pu, pv) {
 		return
 	}
 	q0u, q0v := dp.ExactProb(pu, false), dp.ExactProb(pv, false)

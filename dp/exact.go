@@ -69,3 +69,22 @@ func ExactProb(v float64, one bool) float64 {
 	}
 	return 1 - v
 }
+
+// AllowedExact is the exact condition on an edge between datasets with exact values a
+// and b: Allowed on p_one where both are p_ones, on Pr[M = 0] where both are tails (the
+// condition is the same under exchanging the outputs), and across the outputs
+// (Across) where one is.
+func (p Pair) AllowedExact(a, b float64) bool {
+	ta, tb := Tail(a), Tail(b)
+	switch {
+	case ta && tb:
+		return p.Allowed(-a, -b)
+	case ta:
+		lo, hi := p.Across(b)
+		return lo <= -a && -a <= hi
+	case tb:
+		lo, hi := p.Across(a)
+		return lo <= -b && -b <= hi
+	}
+	return p.Allowed(a, b)
+}
