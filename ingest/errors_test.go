@@ -260,7 +260,10 @@ func TestInputErrorKinds(t *testing.T) {
 		{"underscore is not a number", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,0_5\n"}, "h", "h.csv", ErrNotANumber},
 		{"empty field", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,\n"}, "h", "h.csv", ErrNull},
 		{"missing column", map[string]string{"v.csv": "id,answer\n1,0\n", "e.csv": "src,to\n1,1\n"}, "e", "e.csv", ErrMissingColumn},
-		{"unknown extension", map[string]string{"v.txt": "id,answer\n"}, "v", "v.txt", ErrUnreadable},
+		{"unknown extension", map[string]string{"v.txt": "id,answer\n"}, "v", "v.txt", ErrPath},
+		{"no such file", map[string]string{"v.csv": "id,answer\n1,0\n"}, "e", "nope.csv", ErrMissing},
+		{"no such folder", map[string]string{"v.csv": "id,answer\n1,0\n"}, "e", "nope/", ErrMissing},
+		{"a file's path below a file", map[string]string{"v.csv": "id,answer\n1,0\n"}, "e", "v.csv/e.csv", ErrMissing},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

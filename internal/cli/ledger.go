@@ -55,7 +55,7 @@ func cmdLedger(ctx context.Context, args []string, e *env) error {
 		for _, c := range ledgerCommands {
 			fmt.Fprintf(w, "  graphdp ledger %s %s\n", c.name, c.synopsis)
 		}
-		fmt.Fprintln(w, "exit status: 0 ok, 1 failure, 2 usage (no such ledger, init over an existing file, a raise that lowers), 3 the ledger fails verification")
+		fmt.Fprintln(w, exitStatus)
 		if len(args) == 0 {
 			return &usageError{"a subcommand is required: " + strings.Join(names, ", ")}
 		}
