@@ -14,8 +14,10 @@ import (
 	"text/tabwriter"
 
 	"github.com/graphdp/graphdp/ledger"
+	"github.com/graphdp/graphdp/sink"
 	"github.com/graphdp/graphdp/toolkit"
 
+	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -70,6 +72,9 @@ func cmdLedger(ctx context.Context, args []string, e *env) error {
 		file, err := parseWithFile(fs, args[1:], e.stdout, usageText{c.synopsis, c.about})
 		if err != nil {
 			return err
+		}
+		if files.HasScheme(file) {
+			return &usageError{fmt.Sprintf("%s is an object; a ledger is a local file (a release locks it and fsyncs each line)", file)}
 		}
 		return run(ctx, file, e)
 	}
@@ -170,6 +175,10 @@ func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		}
 		if err != nil {
 			return err
+		}
+		// Its folder is checked before it is made, as an output's is (exit 2).
+		if err := sink.CheckPath(file); err != nil {
+			return &usageError{fmt.Sprintf("%s: %v", file, err)}
 		}
 		l, err := toolkit.InitLedger(file, nb)
 		if err != nil {
