@@ -210,7 +210,9 @@ func TestExitCodeRuleObjects(t *testing.T) {
 // any work, a Beam worker's error) gives 2 like that check does; every other input
 // error 3; a ledger's request 2 and its content 3; anything else 1.
 func TestExitCodeRouting(t *testing.T) {
-	in := func(kind error) error { return &ingest.InputError{File: "e.csv", Row: -1, Err: kind, Msg: "no such file or folder"} }
+	in := func(kind error) error {
+		return &ingest.InputError{File: "e.csv", Row: -1, Err: kind, Msg: "no such file or folder"}
+	}
 	for _, c := range []struct {
 		name string
 		err  error
