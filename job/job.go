@@ -281,14 +281,14 @@ func (j *Job) Files() []files.File {
 	return fs
 }
 
-// Tables lists the tables the job reads, one files.File a source (a file, a
-// folder or a glob) by config key: what a command checks exists before any work
-// (ingest.CheckTable).
+// Tables lists the tables the job names by config key, each as its whole spec (its
+// sources joined, ingest.Sources): what a command checks names tables that exist
+// before any work (ingest.CheckTable).
 func (j *Job) Tables() []files.File {
 	var fs []files.File
 	for _, in := range j.tableSpecs() {
-		for _, src := range ingest.Sources(in.spec) {
-			fs = append(fs, files.In(in.key, src))
+		if in.spec != "" {
+			fs = append(fs, files.In(in.key, in.spec))
 		}
 	}
 	return fs

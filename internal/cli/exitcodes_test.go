@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/ledger"
@@ -103,6 +105,8 @@ func TestExitCodeRule(t *testing.T) {
 			{"release", release("-ids", nope), 2, "--ids: " + nope, p("r.csv")},
 			{"release, the mechanism", []string{"release", "-mechanism", nope, "-no-ledger", "-id", "a", "-out", p("r.csv")}, 2, "--mechanism: " + nope, p("r.csv")},
 			{"two at once", run("-edges", nope, "-vertices", p("nope-v.csv")), 2, "--vertices: " + p("nope-v.csv"), p("run.csv")},
+			// Checked before any is read: the bad vertices file is never reached.
+			{"before reading any", run("-vertices", p("v-bad.csv"), "-edges", nope), 2, "--edges: " + nope, p("run.csv")},
 		})
 	})
 	t.Run("missing input in a glob or folder", func(t *testing.T) {
@@ -115,6 +119,17 @@ func TestExitCodeRule(t *testing.T) {
 			{"query, a glob", graph("query", "-hitting-set", h, "-ids", glob), 2, "--ids: " + glob, ""},
 			{"optimize, an empty folder", graph("optimize", "-edges", p("empty"), "-out", p("o.csv")), 2, "--edges: " + p("empty"), p("o.csv")},
 			{"release, a glob", release("-ids", glob), 2, "--ids: " + glob, p("r.csv")},
+		})
+	})
+	t.Run("not a table's path", func(t *testing.T) {
+		write(t, p("e.txt"), "src,dst\na,b\n")
+		os.Mkdir(p("parts"), 0o755)
+		write(t, p("parts/e0.csv"), "src,dst\na,b\n")
+		writeTable(t, p("parts/e1.parquet"), arrow.BinaryTypes.String, []string{"src", "dst"}, []any{"b"}, []any{"c"})
+		runExitCases(t, []exitCase{
+			{"run, an extension", run("-edges", p("e.txt"), "-vertices", p("v-bad.csv")), 2, "--edges: " + p("e.txt") + ": unsupported file extension", p("run.csv")},
+			{"verify, formats mixed", []string{"verify", "-vertices", p("v-bad.csv"), "-edges", p("parts"), "-mechanism", mech}, 2, "--edges: " + p("parts/e1.parquet") + ": its format differs", ""},
+			{"query, a file named twice", graphOf("query", p("v-bad.csv"), "-hitting-set", h, "-hitting-set", p("*.csv"), "-id", "a"), 2, "named twice", ""},
 		})
 	})
 	t.Run("bad content", func(t *testing.T) {

@@ -84,7 +84,7 @@ type jobFlags struct {
 	// objects are the command's outputs on object storage, whose buckets inputs
 	// checks before any work; tables its input tables, which inputs checks name
 	// tables that exist (both set by fileProblems).
-	objects, tables []files.File
+	objects, tables []files.File // tables: each Path a table's spec, all its sources
 }
 
 // addJobFlags defines -config and the named job flags on fs.
@@ -309,7 +309,7 @@ func (jf *jobFlags) fileProblems(job *job.Job, own ...files.File) []string {
 			jf.objects = append(jf.objects, f)
 		}
 	}
-	for _, f := range added[1:] { // own, a table's sources apart
+	for _, f := range own {
 		if !f.Output && f.Path != "" {
 			jf.tables = append(jf.tables, f)
 		}
