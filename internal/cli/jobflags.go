@@ -81,10 +81,11 @@ type jobFlags struct {
 	defaultRunner string
 	usage         usageText // what -h prints above the flags
 	job           job.Job   // the job parse returned (inputs: its delimiter and columns)
-	// objects are the command's outputs on object storage, whose buckets inputs
-	// checks before any work; tables its input tables, which inputs checks name
-	// tables that exist (both set by fileProblems).
-	objects, tables []files.File // tables: each Path a table's spec, all its sources
+	// objects are the command's outputs on object storage, whose buckets places
+	// checks before any work; tables the tables it reads (each Path a table's spec,
+	// all its sources), which places checks name files there are (both noted by
+	// fileProblems).
+	objects, tables []files.File
 }
 
 // addJobFlags defines -config and the named job flags on fs.
