@@ -115,8 +115,8 @@ func hiddenName(name string) bool {
 // not open, or a store that refuses the listing or has no credentials (ErrAccess);
 // a path the readers do not take (ErrPath). Commands check every input so before
 // any work (exit 2), instead of after reading the others; nil says nothing of what
-// the files hold. A local file is opened and closed; an object source costs one
-// request (an object's metadata, or a prefix's or a glob's listing), and no bytes.
+// the files hold. A local file is opened and closed; an object source costs a
+// request or two (the object's metadata; a prefix's or a glob's listing), no bytes.
 func CheckTable(ctx context.Context, spec string) error {
 	p, err := listParts(ctx, spec)
 	if err != nil {
