@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 //go:embed report.html.tmpl
@@ -35,7 +37,21 @@ var page = mustParse(template.New("report").Funcs(template.FuncMap{
 	"sub":    func(a, b float64) float64 { return a - b },
 	"mid":    func(a, b float64) float64 { return (a + b) / 2 },
 	"sub1":   func(a, b int) int { return a - b },
+	"n":      count,
 }), pageSource)
+
+// count writes a count for the page, its thousands grouped (words.Thousands).
+func count(x any) (string, error) {
+	switch v := x.(type) {
+	case int:
+		return words.Thousands(int64(v)), nil
+	case int32:
+		return words.Thousands(int64(v)), nil
+	case int64:
+		return words.Thousands(v), nil
+	}
+	return "", fmt.Errorf("report: the page counts a %T", x) // a template bug: any test rendering a page fails
+}
 
 // mustParse parses src into t, with the shared style ("style.css") and the graph's
 // script ("script") beside it.
@@ -61,7 +77,7 @@ func (r *Report) HTML(w io.Writer) error {
 		Hist, Dist  chart
 		Graph       *drawing
 		NotDrawn    string
-	}{R: r, Plain: r.PlainPrivacy(), AuditLine: r.AuditLine(), LeastLevels: r.leastLevels,
+	}{R: r, Plain: r.PlainPrivacy(), AuditLine: r.auditLine(words.Thousands), LeastLevels: r.leastLevels,
 		Hist: histogramChart(r), Dist: distanceChart(r), Graph: r.graph, NotDrawn: r.notDrawn}
 	for _, e := range r.Audit.First {
 		data.Violations = append(data.Violations, ViolationLine(e))
