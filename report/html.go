@@ -26,6 +26,13 @@ var styleSource string
 //go:embed graph.js
 var graphScript string
 
+// exploreScript draws neighbourhoods on a page whose graph is too large to draw
+// whole (explore.go): it unpacks the embedded graph, searches ids, lays out and
+// draws; window.graphdp is its API for the console and the browser test.
+//
+//go:embed explore.js
+var exploreScript string
+
 var page = mustParse(template.New("report").Funcs(template.FuncMap{
 	"f1":     func(x float64) string { return fmt.Sprintf("%.1f", x) },
 	"f4":     func(x float64) string { return fmt.Sprintf("%.4f", x) },
@@ -59,6 +66,7 @@ func mustParse(t *template.Template, src string) *template.Template {
 	template.Must(t.Parse(src))
 	template.Must(t.New("style.css").Parse(styleSource))
 	template.Must(t.New("script").Parse(graphScript))
+	template.Must(t.New("explore").Parse(exploreScript))
 	return t
 }
 
@@ -76,6 +84,7 @@ func (r *Report) HTML(w io.Writer) error {
 		LeastLevels []tiedLevel
 		Hist, Dist  chart
 		Graph       *drawing
+		Explore     *explorer
 		NotDrawn    string
 	}{R: r, Plain: r.PlainPrivacy(), AuditLine: r.auditLine(words.Thousands), LeastLevels: r.leastLevels,
 		Hist: histogramChart(r), Dist: distanceChart(r), Graph: r.graph, NotDrawn: r.notDrawn}
@@ -83,6 +92,13 @@ func (r *Report) HTML(w io.Writer) error {
 		data.Violations = append(data.Violations, ViolationLine(e))
 	}
 	data.Levels = r.Levels.Shown[:min(len(r.Levels.Shown), htmlLevels)]
+	if r.big != nil {
+		x, err := r.big.explorer()
+		if err != nil {
+			return err
+		}
+		data.Explore = x
+	}
 	return page.ExecuteTemplate(w, "report", data)
 }
 
