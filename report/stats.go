@@ -82,7 +82,7 @@ type Report struct {
 	graph       *drawing        // the dataset graph, when small enough
 	big         *neighbourhoods // else the neighbourhood view's data, when not too large
 	notDrawn    string          // why neither, otherwise
-	leastLevels []tiedLevel // the lowest accuracy levels, ties counted (the page's table)
+	leastLevels []tiedLevel     // the lowest accuracy levels, ties counted (the page's table)
 }
 
 // LeastAccurateListed is how many of the least accurate datasets a report names.
