@@ -223,7 +223,7 @@ func TestBrowserNeighbourhood(t *testing.T) {
 	}
 	var d drawn
 	eval(`window.graphdp.drawn()`, &d)
-	if !ready || d.Centre != r.LeastAccurate[0].ID || d.Hops != DefaultHops || d.Marks != d.Datasets {
+	if !ready || d.Centre != r.LeastAccurate[0].ID || d.Hops != defaultHops(in.Graph) || d.Marks != d.Datasets {
 		t.Errorf("on opening: ready %v, drawn %+v, want the least accurate dataset %s", ready, d, r.LeastAccurate[0].ID)
 	}
 
@@ -242,7 +242,7 @@ func TestBrowserNeighbourhood(t *testing.T) {
 	if !slices.Equal(lit, want) || d.Centre != in.ID(target) || len(want) != int(far)+1 {
 		t.Errorf("search %s: lit %v, want the binding path %v (%d hops); drawn %s", in.ID(target), lit, want, far, d.Centre)
 	}
-	ball := wantBall(in, target, DefaultHops)
+	ball := wantBall(in, target, int32(d.Hops))
 	for _, id := range want {
 		ball[id] = true
 	}
@@ -250,8 +250,8 @@ func TestBrowserNeighbourhood(t *testing.T) {
 	for _, id := range d.IDs {
 		got[id] = true
 	}
-	if !maps.Equal(got, ball) || d.Marks != len(ball) || d.Within != len(wantBall(in, target, DefaultHops)) {
-		t.Errorf("search %s: drew %d datasets (%d marks, %d within %d hops), want the %d of the path and the ball", in.ID(target), len(got), d.Marks, d.Within, DefaultHops, len(ball))
+	if !maps.Equal(got, ball) || d.Marks != len(ball) || d.Within != len(wantBall(in, target, int32(d.Hops))) {
+		t.Errorf("search %s: drew %d datasets (%d marks, %d within %d hops), want the %d of the path and the ball", in.ID(target), len(got), d.Marks, d.Within, d.Hops, len(ball))
 	}
 	var line string
 	eval(`document.getElementById("hover").textContent`, &line)

@@ -1,18 +1,19 @@
-(function (meta, packed) {
+(function (meta) {
   "use strict";
   // The neighbourhood view of a graph too large to draw whole (report/explore.go):
   // the page embeds the whole graph (each edge once, as varint gaps) and every
-  // dataset's figures, gzip-compressed and base64url-encoded; this unpacks them
-  // once the page has loaded, then draws the neighbourhood of the dataset searched
-  // for: its binding path and every dataset within k hops, nearest first, laid out
-  // here by stress majorization. Ids are written only as text.
+  // dataset's figures (gzip), base64url-encoded in two inert <template>s; this
+  // unpacks them once the page has loaded, then draws the neighbourhood of the
+  // dataset searched for: its binding path and every dataset within k hops,
+  // nearest first, laid out here by stress majorization. Ids are written only as
+  // text.
   var svg = document.getElementById("graph"), msg = document.getElementById("msg"), q = document.getElementById("q");
   var kIn = document.getElementById("k"), go = document.getElementById("go"), drawnLine = document.getElementById("drawn");
   var hover = document.getElementById("hover"), hl = document.getElementById("hl"), halo = document.getElementById("halo");
   var edgesEl = document.getElementById("edges"), boundaryEl = document.getElementById("boundary");
   var nodesEl = document.getElementById("nodes"), labelsEl = document.getElementById("labels"), ns = svg.namespaceURI;
   var n = meta.n, W = svg.viewBox.baseVal.width, H = svg.viewBox.baseVal.height, R = 6;
-  var timing = { unpacked: -1, firstDrawn: -1 };
+  var timing = { unpacked: -1, firstDrawn: -1, started: -1 };
 
   // Numbers as the rest of the page writes them.
   function thousands(x) {
@@ -83,42 +84,63 @@
     return at;
   }
 
-  // csr rebuilds both directions from each edge's lower end: the degrees in one
-  // pass, then the lists. Appending in order of the lower end keeps every list
-  // ascending: v's neighbours below v arrive while their own lists are read, before
-  // v's, then v's neighbours above it.
-  function csr(b) {
-    var o = new Int32Array(n + 1), p = 0, v, c, j, u, x, s, by;
+  // csr rebuilds both directions from the gaps of each vertex's neighbours above
+  // it. Each list holds v's neighbours below v, then those above it, ascending:
+  // the lists are placed from the counts below and above each vertex. The
+  // neighbours above go straight to their place (in order of v, so sequentially);
+  // the neighbours below, each a write to a distant list, are first gathered by
+  // blocks of 2^14 vertices (in order of v, so ascending within each list), then
+  // written block by block, each block's lists then few enough to stay in cache.
+  function csr(gaps, below, above) {
+    var o = new Int32Array(n + 1), v, j, u, c, s, by, p = 0, shift = 14, nb = (n >> shift) + 1;
+    for (v = 0; v < n; v++) { o[v + 1] = o[v] + below[v] + above[v]; }
+    var a = new Int32Array(o[n]), bstart = new Int32Array(nb + 1);
+    for (v = 0; v < n; v++) { bstart[(v >> shift) + 1] += below[v]; }
+    for (j = 0; j < nb; j++) { bstart[j + 1] += bstart[j]; }
+    var bfill = bstart.slice(0, nb), lowU = new Uint16Array(meta.m), lowV = new Int32Array(meta.m), mask = (1 << shift) - 1;
     for (v = 0; v < n; v++) {
-      x = 0; s = 0;
-      do { by = b[p++]; x |= (by & 127) << s; s += 7; } while (by > 127);
-      o[v + 1] += x;
+      var at = o[v] + below[v];
       u = v;
-      for (j = 0; j < x; j++) {
+      for (j = above[v]; j > 0; j--) {
         c = 0; s = 0;
-        do { by = b[p++]; c |= (by & 127) << s; s += 7; } while (by > 127);
+        do { by = gaps[p++]; c |= (by & 127) << s; s += 7; } while (by > 127);
         u += c;
-        o[u + 1]++;
+        a[at++] = u;
+        var k = bfill[u >> shift]++;
+        lowU[k] = u & mask;
+        lowV[k] = v;
       }
     }
-    if (p !== b.length) { throw new Error("the edge list has " + (b.length - p) + " bytes left over"); }
-    for (v = 0; v < n; v++) { o[v + 1] += o[v]; }
-    var a = new Int32Array(o[n]), fill = o.slice(0, n);
-    p = 0;
-    for (v = 0; v < n; v++) {
-      x = 0; s = 0;
-      do { by = b[p++]; x |= (by & 127) << s; s += 7; } while (by > 127);
-      u = v;
-      for (j = 0; j < x; j++) {
-        c = 0; s = 0;
-        do { by = b[p++]; c |= (by & 127) << s; s += 7; } while (by > 127);
-        u += c;
-        a[fill[v]++] = u;
-        a[fill[u]++] = v;
-      }
+    if (p !== gaps.length) { throw new Error("the edge list has " + (gaps.length - p) + " bytes left over"); }
+    var fill = new Int32Array(1 << shift);
+    for (var b = 0; b < nb; b++) {
+      var base = b << shift, end = Math.min(n, base + (1 << shift));
+      for (v = base; v < end; v++) { fill[v - base] = o[v]; }
+      for (j = bstart[b]; j < bstart[b + 1]; j++) { a[fill[lowU[j]]++] = lowV[j]; }
     }
     off = o;
     adj = a;
+  }
+
+  // bindings decodes explore.go's bindingCodes: 0 none, 1 the dataset itself,
+  // 2 + i its i-th neighbour, else 2 + its degree + the binding dataset; here b + 1
+  // (0 for none).
+  function bindings(codes) {
+    var b = new Int32Array(n), p = 0, v, c, s, by, deg;
+    for (v = 0; v < n; v++) {
+      c = 0; s = 0;
+      do { by = codes[p++]; c += (by & 127) * Math.pow(2, s); s += 7; } while (by > 127);
+      deg = off[v + 1] - off[v];
+      b[v] = c === 0 ? 0 : c === 1 ? v + 1 : c - 2 < deg ? adj[off[v] + c - 2] + 1 : c - 2 - deg + 1;
+    }
+    return b;
+  }
+
+  // text reads a <template>'s text and removes it from the page.
+  function text(id) {
+    var t = document.getElementById(id), s = t.content.textContent;
+    t.remove();
+    return s;
   }
 
   function unpack() {
@@ -128,22 +150,31 @@
     if (typeof DecompressionStream !== "function") {
       return Promise.reject(new Error("this browser has no DecompressionStream to unpack the graph"));
     }
-    var bytes = fromBase64(packed);
-    packed = null;
-    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-    return new Response(stream).arrayBuffer().then(function (buf) {
-      var sec = {};
+    var t0 = performance.now(), zipped = fromBase64(text("graphdp-packed"));
+    var stream = new Blob([zipped]).stream().pipeThrough(new DecompressionStream("gzip"));
+    var unzipped = new Response(stream).arrayBuffer();
+    // While the browser unzips. A copy: V8 reads a copied array several times faster
+    // than the one fromBase64 returns (Chromium 156).
+    var gaps = fromBase64(text("graphdp-gaps")).slice();
+    timing.base64 = performance.now() - t0;
+    if (gaps.length !== meta.gapBytes) { return Promise.reject(new Error("the edge list has " + gaps.length + " bytes, not " + meta.gapBytes)); }
+    return unzipped.then(function (buf) {
+      var t1 = performance.now(), sec = {};
+      timing.gunzip = t1 - t0 - timing.base64;
       meta.sections.forEach(function (s) { sec[s.name] = sectionOf(buf, s); });
       ids = sec.ids;
       starts = newlines(ids);
-      csr(sec.adj);
+      var t2 = performance.now();
+      timing.ids = t2 - t1;
+      csr(gaps, sec.below, sec.above);
+      timing.csr = performance.now() - t2;
       if (off[n] !== 2 * meta.m) { throw new Error("the graph has " + off[n] / 2 + " edges, not " + meta.m); }
       flags = sec.flags;
       level = sec.level || null;
       levels = sec.levels || null;
       pts = sec.pt || null;
       dist = sec.dist || null;
-      bind = sec.bind || null;
+      bind = sec.bind ? bindings(sec.bind) : null;
       seen = new Int32Array(n).fill(-1);
       local = new Int32Array(n).fill(-1);
       queue = new Int32Array(n);
@@ -323,7 +354,9 @@
       X[i] = d * Math.cos(a);
       Y[i] = d * Math.sin(a);
     }
-    for (var it = 0; it < 300 && k > 2; it++) {
+    // At most 300 sweeps, and about 2·10⁷ pair updates in all (125 sweeps of 400).
+    var sweeps = Math.min(300, Math.max(30, Math.floor(2e7 / (k * k))));
+    for (var it = 0; it < sweeps && k > 2; it++) {
       var moved = 0;
       for (i = 0; i < k; i++) {
         var sx = 0, sy = 0, sw = 0, xi = X[i], yi = Y[i];
@@ -583,6 +616,7 @@
   var ready = new Promise(function (resolve, reject) {
     function start() {
       setTimeout(function () {
+        timing.started = performance.now();
         unpack().then(function () {
           timing.unpacked = performance.now();
           q.disabled = false;

@@ -12,17 +12,22 @@ import (
 	"testing"
 )
 
-// unpackPayload reads a page's payload as its script does (explore.js): the JS
-// string literal, base64url, gzip, then the sections by name.
-func unpackPayload(t *testing.T, x *explorer) map[string][]byte {
+// unpackPayload reads a page's data as its script does (explore.js): base64url,
+// then the packed sections (gzip) by name and the gaps.
+func unpackPayload(t *testing.T, x *explorer) (map[string][]byte, []byte) {
 	t.Helper()
-	lit := string(x.Payload)
-	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' || strings.ContainsAny(lit[1:len(lit)-1], "\"\\/+=<\n") {
-		t.Fatalf("payload is not a plain base64url literal: %.40q…", lit)
+	for _, s := range []string{string(x.Packed), string(x.Gaps)} {
+		if strings.ContainsAny(s, "\"\\/+=<>&\n") {
+			t.Fatalf("data hold a character that would need escaping: %.40q…", s)
+		}
 	}
-	z, err := base64.RawURLEncoding.DecodeString(lit[1 : len(lit)-1])
+	z, err := base64.RawURLEncoding.DecodeString(string(x.Packed))
 	if err != nil {
 		t.Fatal(err)
+	}
+	gaps, err := base64.RawURLEncoding.DecodeString(string(x.Gaps))
+	if err != nil || len(gaps) != x.Meta.GapBytes {
+		t.Fatalf("gaps: %d bytes, want %d: %v", len(gaps), x.Meta.GapBytes, err)
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(z))
 	if err != nil {
@@ -39,7 +44,7 @@ func unpackPayload(t *testing.T, x *explorer) map[string][]byte {
 		}
 		out[s.Name] = buf[s.Offset : s.Offset+s.Length]
 	}
-	return out
+	return out, gaps
 }
 
 func uintAt(kind string, b []byte, i int) uint32 {
@@ -53,9 +58,10 @@ func uintAt(kind string, b []byte, i int) uint32 {
 }
 
 // The embedded data give back the graph and every dataset's figures: ids in order
-// (a newline in one replaced), each edge once as varint gaps from its lower end,
-// answer, hitting set and determinism flags, p_true through its levels, binding
-// distance and dataset (+1, 0 for none).
+// (a newline in one replaced), each edge once as varint gaps from its lower end
+// with the counts below and above each dataset, answer, hitting set and
+// determinism flags, p_true through its levels, binding distance (+1, 0 for none)
+// and binding dataset (coded relative to the dataset).
 func TestExplorerPayloadRoundTrip(t *testing.T) {
 	in, _ := solvedInput(t, 2, "random-multi", 900)
 	in.ID = func(v int32) string {
@@ -76,7 +82,7 @@ func TestExplorerPayloadRoundTrip(t *testing.T) {
 	if x.Meta.N != n || x.Meta.M != in.Graph.M() || !x.Meta.HasBind || !x.Meta.HasDist || !x.Meta.HasHit {
 		t.Errorf("meta %+v", x.Meta)
 	}
-	sec := unpackPayload(t, x)
+	sec, gaps := unpackPayload(t, x)
 	kinds := map[string]string{}
 	for _, s := range x.Meta.Sections {
 		kinds[s.Name] = s.Kind
@@ -85,28 +91,52 @@ func TestExplorerPayloadRoundTrip(t *testing.T) {
 	if len(ids) != n || ids[5] != "five\u2424lines" || ids[7] != in.ID(7) {
 		t.Errorf("%d ids (%q, %q)", len(ids), ids[5], ids[7])
 	}
-	// The adjacency, decoded.
-	adj, p := sec["adj"], 0
-	next := func() int32 {
-		x, k := binary.Uvarint(adj[p:])
+	// The adjacency, decoded: counts below and above each vertex, gaps above it.
+	p := 0
+	next := func(b []byte) int32 {
+		x, k := binary.Uvarint(b[p:])
 		p += k
 		return int32(x)
 	}
 	var got, want [][2]int32
 	for v := range int32(n) {
 		u := v
-		for range next() {
-			u += next()
+		for range uintAt(kinds["above"], sec["above"], int(v)) {
+			u += next(gaps)
 			got = append(got, [2]int32{v, u})
 		}
-		for _, u := range in.Graph.Neighbours(v) {
+		nbs := in.Graph.Neighbours(v)
+		below := 0
+		for _, u := range nbs {
 			if u > v {
 				want = append(want, [2]int32{v, u})
+			} else {
+				below++
 			}
 		}
+		if b := uintAt(kinds["below"], sec["below"], int(v)); int(b) != below {
+			t.Errorf("dataset %d: %d neighbours below, want %d", v, b, below)
+		}
 	}
-	if p != len(adj) || !slices.Equal(got, want) {
-		t.Errorf("edges: %d decoded (%d of %d bytes read), want %d", len(got), p, len(adj), len(want))
+	if p != len(gaps) || !slices.Equal(got, want) {
+		t.Errorf("edges: %d decoded (%d of %d bytes read), want %d", len(got), p, len(gaps), len(want))
+	}
+	// Binding datasets, decoded: none, itself, its i-th neighbour, or any.
+	p = 0
+	for v := range int32(n) {
+		c, nbs := next(sec["bind"]), in.Graph.Neighbours(v)
+		b := c - 2 - int32(len(nbs))
+		switch {
+		case c == 0:
+			b = -1
+		case c == 1:
+			b = v
+		case int(c-2) < len(nbs):
+			b = nbs[c-2]
+		}
+		if b != in.Binding[v] {
+			t.Errorf("dataset %d: binding %d (code %d), want %d", v, b, c, in.Binding[v])
+		}
 	}
 	levels := make([]float64, len(sec["levels"])/8)
 	for i := range levels {
@@ -125,9 +155,6 @@ func TestExplorerPayloadRoundTrip(t *testing.T) {
 		}
 		if d := int32(uintAt(kinds["dist"], sec["dist"], v)) - 1; d != max(in.Distance[v], -1) {
 			t.Errorf("dataset %d: distance %d, want %d", v, d, in.Distance[v])
-		}
-		if b := int32(uintAt(kinds["bind"], sec["bind"], v)) - 1; b != in.Binding[v] {
-			t.Errorf("dataset %d: binding %d, want %d", v, b, in.Binding[v])
 		}
 	}
 	if x.Meta.Start != 0 && r.LeastAccurate[0].ID != in.ID(x.Meta.Start) {
@@ -148,7 +175,7 @@ func TestExplorerPayloadPlain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sec := unpackPayload(t, x)
+	sec, _ := unpackPayload(t, x)
 	if _, ok := sec["pt"]; !ok || sec["levels"] != nil || sec["level"] != nil || sec["bind"] != nil || sec["dist"] != nil || x.Meta.HasBind || x.Meta.HasDist || x.Meta.HasHit {
 		t.Fatalf("sections %v, meta %+v", slices.Collect(func(yield func(string) bool) {
 			for k := range sec {
