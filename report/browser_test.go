@@ -254,6 +254,11 @@ func TestBrowserNeighbourhood(t *testing.T) {
 		t.Errorf("search %s: drew %d datasets (%d marks, %d within %d hops), want the %d of the path and the ball", in.ID(target), len(got), d.Marks, d.Within, d.Hops, len(ball))
 	}
 	var line string
+	eval(`document.getElementById("drawn").textContent`, &line)
+	if wantLine := fmt.Sprintf("Drawn: %s, its binding path to %s (%d hops), and the %s datasets within %d hops of it; ",
+		in.ID(target), in.ID(in.Binding[target]), far, words.Thousands(int64(len(wantBall(in, target, int32(d.Hops)))-1)), d.Hops); !strings.HasPrefix(line, wantLine) {
+		t.Errorf("drawn line %q, want it to start %q", line, wantLine)
+	}
 	eval(`document.getElementById("hover").textContent`, &line)
 	if wantLine := fmt.Sprintf("%s · answer %s · p_true %.6f", in.ID(target), answerDigit(in.Answer[target]), r.big.pt[target]); !strings.HasPrefix(line, wantLine) ||
 		!strings.Contains(line, fmt.Sprintf("bound by %s, %d hops", in.ID(in.Binding[target]), far)) {

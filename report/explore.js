@@ -485,23 +485,28 @@
 
   function localIndex(x) { return cur.nodes.indexOf(x); }
 
+  // describe says what is drawn: "Drawn: 3, its binding path to 21 (2 hops), and
+  // the 23 datasets within 1 hop of it; 30 edges among them."
   function describe(nb, isStart) {
-    var c = nb.centre, s = "Drawn: " + idOf(c) + (isStart ? " (the least accurate dataset)" : "");
+    var c = nb.centre, parts = [idOf(c) + (isStart ? ", the least accurate dataset" : "")];
     if (bind) {
       if (nb.bound < 0) {
-        s += ", which no hitting-set dataset binds,";
+        parts.push("bound by no hitting-set dataset");
       } else if (!nb.path) {
-        s += ", whose binding dataset " + idOf(nb.bound) + " is not connected to it in this graph,";
+        parts.push("bound by " + idOf(nb.bound) + ", which is not connected to it in this graph");
       } else if (nb.bound === c) {
-        s += " (in the hitting set: it binds itself)";
+        parts.push("in the hitting set (it binds itself)");
       } else {
-        s += ", its binding path to " + idOf(nb.bound) + " (" + hopWord(nb.path.length - 1 + nb.pathCut) + (nb.pathCut ? "; its first " + thousands(nb.path.length) + " datasets drawn" : "") + ")";
+        parts.push("its binding path to " + idOf(nb.bound) + " (" + hopWord(nb.path.length - 1 + nb.pathCut) +
+          (nb.pathCut ? "; its first " + thousands(nb.path.length) + " datasets drawn" : "") + ")");
       }
     }
-    var around = nb.within - 1;
-    s += " and the " + (around === 1 ? "1 dataset" : thousands(around) + " datasets") + " within " + hopWord(nb.k) + " of it";
-    if (nb.ballDrawn < nb.within) {
-      s += " (the nearest " + thousands(nb.ballDrawn - 1) + " drawn: at most " + thousands(meta.maxNodes) + " datasets in all)";
+    var s = "Drawn: " + parts.join(", "), around = nb.within - 1;
+    if (nb.k > 0) {
+      s += (parts.length > 1 ? ", and " : " and ") + "the " + (around === 1 ? "1 dataset" : thousands(around) + " datasets") + " within " + hopWord(nb.k) + " of it";
+      if (nb.ballDrawn < nb.within) {
+        s += " (the nearest " + thousands(nb.ballDrawn - 1) + " drawn: at most " + thousands(meta.maxNodes) + " datasets in all)";
+      }
     }
     s += "; " + thousands(nb.edges.length) + (nb.edges.length === 1 ? " edge" : " edges") + " among them";
     if (nb.edges.length < nb.totalEdges) { s += " of " + thousands(nb.totalEdges) + " (at most " + thousands(meta.maxEdges) + " drawn)"; }
