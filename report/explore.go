@@ -17,15 +17,15 @@ import (
 
 // Above MaxDrawnDatasets datasets or MaxDrawnEdges edges the page draws, in the
 // browser, the neighbourhood of one dataset at a time (doc.go, invariant 7): it
-// embeds the whole graph and every dataset's figures, compactly, up to these sizes.
-// At 10⁶ datasets and 10⁷ edges of a uniform random graph (the worst case: its
-// neighbour lists are spread over all ids) the page is about 42 MB and opens in
-// Chromium in about a second (docs/TOOLKIT.md, "graphdp report"); past these
-// limits a page would take more than a few seconds and hundreds of MB to open,
-// and it says it draws no graph.
+// embeds the whole graph and every dataset's figures, compactly, up to these
+// sizes, at which it opens in Chromium within 3 s on two busy cores
+// (docs/TOOLKIT.md, "graphdp report", has the figures and the command). At 10⁶
+// datasets and 10⁷ edges of a uniform random graph (the worst case for its size:
+// neighbour lists spread over all ids) the page is 42 MB; at twice the edges it is
+// 88 MB and takes 7 s, and past these limits the page says it draws no graph.
 const (
-	MaxEmbeddedDatasets = 4_000_000
-	MaxEmbeddedEdges    = 20_000_000
+	MaxEmbeddedDatasets = 2_000_000
+	MaxEmbeddedEdges    = 10_000_000
 )
 
 // A neighbourhood drawing holds at most MaxDrawnDatasets datasets and MaxDrawnEdges

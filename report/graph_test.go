@@ -357,8 +357,8 @@ func TestEmbedNote(t *testing.T) {
 	}{
 		{MaxDrawnDatasets, MaxDrawnEdges, ""},
 		{MaxEmbeddedDatasets, MaxEmbeddedEdges, ""},
-		{MaxEmbeddedDatasets + 1, 10, "it has 4,000,001 datasets, more than the 4,000,000 this page embeds to draw neighbourhoods"},
-		{1000, MaxEmbeddedEdges + 1, "it has 20,000,001 edges, more than the 20,000,000 this page embeds to draw neighbourhoods"},
+		{MaxEmbeddedDatasets + 1, 10, "it has 2,000,001 datasets, more than the 2,000,000 this page embeds to draw neighbourhoods"},
+		{1000, MaxEmbeddedEdges + 1, "it has 10,000,001 edges, more than the 10,000,000 this page embeds to draw neighbourhoods"},
 	} {
 		if got := embedNote(c.n, c.m); (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%d datasets, %d edges: %q, want %q", c.n, c.m, got, c.want)
