@@ -318,3 +318,77 @@ func TestBrowserNeighbourhood(t *testing.T) {
 		t.Errorf("in the browser: %s", pr)
 	}
 }
+
+// The issue's histogram in a real browser (194,010, 3,004 and 2,986 datasets among
+// 200,000, none of them with an edge): a log axis, each small bin a bar over 40
+// pixels high, no text of the chart overlapping another (the y-axis title beside
+// "1,000,000"), counts with their thousands grouped; and the neighbourhood view of
+// a graph without edges works (one dataset drawn).
+func TestBrowserHistogramLog(t *testing.T) {
+	b := browser.ForTest(t)
+	in := countsInput(t, map[int]int{12: 194_010, 15: 3_004, 17: 2_986})
+	in.ID = func(v int32) string { return "d" + strconv.Itoa(int(v)) }
+	r := mustCompute(t, in)
+	var page bytes.Buffer
+	if err := r.HTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "hist.html")
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	pg, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	if err := pg.SetViewport(ctx, 1000, 900); err != nil {
+		t.Fatal(err)
+	}
+	if err := pg.Navigate(ctx, (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()); err != nil {
+		t.Fatal(err)
+	}
+	var h struct {
+		Scale   string
+		Bars    map[string]float64
+		Ticks   []string
+		Overlap []string
+		Drawn   int
+	}
+	if err := pg.Eval(ctx, `window.graphdp.ready.then(function () {
+  var svg = document.getElementById("hist"), out = {Scale: svg.getAttribute("data-scale"), Bars: {}, Ticks: [], Overlap: [], Drawn: window.graphdp.drawn().datasets};
+  svg.querySelectorAll("rect.bar").forEach(function (r) { out.Bars[r.querySelector("title").textContent] = r.getBoundingClientRect().height; });
+  svg.querySelectorAll("text.ytick").forEach(function (e) { out.Ticks.push(e.textContent); });
+  var texts = Array.prototype.slice.call(svg.querySelectorAll("text"));
+  texts.forEach(function (a, i) {
+    var p = a.getBoundingClientRect();
+    texts.slice(i + 1).forEach(function (c) {
+      var q = c.getBoundingClientRect();
+      if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) { out.Overlap.push(a.textContent + " / " + c.textContent); }
+    });
+  });
+  return out;
+})`, &h); err != nil {
+		t.Fatal(err)
+	}
+	if h.Scale != "log" || !slices.Equal(h.Ticks, []string{"1,000", "10,000", "100,000", "1,000,000"}) || len(h.Overlap) > 0 || h.Drawn != 1 {
+		t.Errorf("histogram: scale %q, ticks %v, overlapping %v; %d datasets drawn", h.Scale, h.Ticks, h.Overlap, h.Drawn)
+	}
+	for _, title := range []string{"p_true in [0.75, 0.80): 3,004 datasets", "p_true in [0.85, 0.90): 2,986 datasets"} {
+		if h.Bars[title] < 40 {
+			t.Errorf("bar %q: %.1f px high", title, h.Bars[title])
+		}
+	}
+	var clip browser.Rect
+	if err := pg.Eval(ctx, `(function () { var r = document.getElementById("hist").getBoundingClientRect(); return {x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height}; })()`, &clip); err != nil {
+		t.Fatal(err)
+	}
+	if shot, err := pg.Screenshot(ctx, &clip); err == nil {
+		browser.SaveScreenshot(t, "report-histogram-log.png", shot)
+	}
+	for _, pr := range pg.Problems() {
+		t.Errorf("in the browser: %s", pr)
+	}
+}

@@ -305,8 +305,9 @@ func TestBrowserLargePage(t *testing.T) {
 // $GRAPHDP_PAGE_N datasets (default 10⁶) and $GRAPHDP_PAGE_M edge rows (default 10
 // a dataset) in Chromium, once per iteration, and reports when the page had loaded (its load
 // event), when its graph was unpacked, and when the first neighbourhood was drawn,
-// in ms from the start of navigation; and how long a search then takes to draw a
-// neighbourhood. docs/TOOLKIT.md has the figures:
+// in ms from the start of navigation; how long a search then takes to draw a
+// neighbourhood (at the page's k, hops-search); the page's size and the graph's
+// edges. docs/TOOLKIT.md has the figures:
 //
 //	GRAPHDP_PAGE_N=1000000 go test ./internal/cli -run '^$' -bench LargePageOpen -benchtime 5x
 func BenchmarkLargePageOpen(b *testing.B) {
@@ -329,7 +330,7 @@ func BenchmarkLargePageOpen(b *testing.B) {
 	}
 	br := browser.ForTest(b)
 	target := strconv.Itoa(int(lp.farthest()))
-	var load, unpacked, drawn, search float64
+	var load, unpacked, drawn, search, hops float64
 	b.ResetTimer()
 	for range b.N {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -344,11 +345,11 @@ func BenchmarkLargePageOpen(b *testing.B) {
 		if err := p.Navigate(ctx, "file://"+filepath.ToSlash(abs)); err != nil {
 			b.Fatal(err)
 		}
-		var t struct{ Load, Unpacked, Drawn, Search float64 }
+		var t struct{ Load, Unpacked, Drawn, Search, Hops float64 }
 		if err := p.Eval(ctx, fmt.Sprintf(`window.graphdp.ready.then(function () {
   var t0 = performance.now(); window.graphdp.search(%q); var t1 = performance.now();
   return {Load: performance.getEntriesByType("navigation")[0].loadEventEnd, Unpacked: window.graphdp.timing.unpacked,
-    Drawn: window.graphdp.timing.firstDrawn, Search: t1 - t0};
+    Drawn: window.graphdp.timing.firstDrawn, Search: t1 - t0, Hops: window.graphdp.drawn().hops};
 })`, target), &t); err != nil {
 			b.Fatal(err)
 		}
@@ -364,6 +365,7 @@ func BenchmarkLargePageOpen(b *testing.B) {
 		unpacked += t.Unpacked
 		drawn += t.Drawn
 		search += t.Search
+		hops = t.Hops
 	}
 	k := float64(b.N)
 	b.ReportMetric(load/k, "ms-load")
@@ -371,4 +373,6 @@ func BenchmarkLargePageOpen(b *testing.B) {
 	b.ReportMetric(drawn/k, "ms-drawn")
 	b.ReportMetric(search/k, "ms-search")
 	b.ReportMetric(float64(st.Size())/1e6, "MB-page")
+	b.ReportMetric(float64(lp.g.M()), "edges")
+	b.ReportMetric(hops, "hops-search")
 }
