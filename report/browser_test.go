@@ -392,3 +392,55 @@ func TestBrowserHistogramLog(t *testing.T) {
 		t.Errorf("in the browser: %s", pr)
 	}
 }
+
+// Without Uint8Array.fromBase64 (browsers before 2025) the page decodes its data
+// with its own decoder, to the same graph: the binding path drawn is the one
+// computed here.
+func TestBrowserNeighbourhoodOwnBase64(t *testing.T) {
+	b := browser.ForTest(t)
+	in, _ := solvedInput(t, 4, "grid", 3000)
+	r := mustCompute(t, in)
+	target := int32(0)
+	for v := range int32(in.Graph.N()) {
+		if in.Distance[v] > in.Distance[target] {
+			target = v
+		}
+	}
+	var page bytes.Buffer
+	if err := r.HTML(&page); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "neighbourhood.html")
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	pg, err := b.NewPage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Close()
+	if err := pg.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": "delete Uint8Array.fromBase64;"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := pg.Navigate(ctx, (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Native bool
+		Lit    []string
+	}
+	if err := pg.Eval(ctx, fmt.Sprintf(`window.graphdp.ready.then(function () {
+  window.graphdp.search(%q);
+  return {Native: typeof Uint8Array.fromBase64 === "function", Lit: window.graphdp.lit()};
+})`, in.ID(target)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if want := wantPath(in, target); got.Native || !slices.Equal(got.Lit, want) {
+		t.Errorf("native fromBase64 %v; lit %v, want %v", got.Native, got.Lit, want)
+	}
+	for _, pr := range pg.Problems() {
+		t.Errorf("in the browser: %s", pr)
+	}
+}
