@@ -486,7 +486,7 @@
   function localIndex(x) { return cur.nodes.indexOf(x); }
 
   // describe says what is drawn: "Drawn: 3, its binding path to 21 (2 hops), and
-  // the 23 datasets within 1 hop of it; 30 edges among them."
+  // the 23 datasets within 1 hop of it; 24 edges among them."
   function describe(nb, isStart) {
     var c = nb.centre, parts = [idOf(c) + (isStart ? ", the least accurate dataset" : "")];
     if (bind) {

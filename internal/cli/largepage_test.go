@@ -235,6 +235,7 @@ func checkLargePage(t *testing.T, b *browser.Browser, lp *largePage) {
 	check := func(k int) {
 		t.Helper()
 		d := eval[drawn](t, ctx, p, `window.graphdp.drawn()`)
+		t.Logf("%s", eval[string](t, ctx, p, `document.getElementById("drawn").textContent`))
 		if d.Hops != k {
 			t.Errorf("drawn at %d hops, want %d", d.Hops, k)
 		}
@@ -286,7 +287,8 @@ func checkLargePage(t *testing.T, b *browser.Browser, lp *largePage) {
 
 // The page of a graph too large to draw whole, in Chromium: 20,000 datasets and
 // 200,000 edges always; 10⁶ datasets and 10⁷ edges on CI (CI set) or with
-// GRAPHDP_PAGE_1M=1, never with -short: about 25 s on two busy cores, most of it
+// GRAPHDP_PAGE_1M=1, never with -short: about 20 s on two busy cores (0.5 GB here,
+// 1.5 GB in Chromium), most of it
 // generating and running the graph. The time the 10⁶ page takes to open is
 // measured by BenchmarkLargePageOpen (docs/TOOLKIT.md, "graphdp report"), not
 // here.
