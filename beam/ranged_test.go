@@ -356,12 +356,12 @@ func TestRangedReads(t *testing.T) {
 
 			// (c) errors name the URL.
 			_, err = ingest.OpenTable(context.Background(), beamFiles{}, url("big/missing.parquet"))
-			wantErr(t, err, url("big/missing.parquet")+": cannot open: no such object")
+			wantErr(t, err, ingest.ErrMissing, url("big/missing.parquet")+": cannot open: no such object")
 
 			raw, _ := os.ReadFile(big)
 			srv.put("bucket", "truncated.parquet", raw[:len(raw)/2])
 			_, err = ingest.OpenTable(context.Background(), beamFiles{}, url("truncated.parquet"))
-			wantErr(t, err, url("truncated.parquet")+": not a valid Parquet file")
+			wantErr(t, err, ingest.ErrUnreadable, url("truncated.parquet")+": not a valid Parquet file")
 
 			srv.put("bucket", "shrinks.parquet", raw)
 			tb, err = ingest.OpenTable(context.Background(), beamFiles{}, url("shrinks.parquet"))
@@ -373,20 +373,21 @@ func TestRangedReads(t *testing.T) {
 			c, _ := tb.Column("dst")
 			_, err = tb.ReadVertexIDs(meta.NumRowGroups()-1, c)
 			tb.Close()
-			wantErr(t, err, url("shrinks.parquet")+": read bytes ")
-			wantErr(t, err, fmt.Sprintf("the object is shorter than the %d bytes it had when opened", len(raw)))
+			wantErr(t, err, ingest.ErrUnreadable, url("shrinks.parquet")+": read bytes ")
+			wantErr(t, err, ingest.ErrUnreadable, fmt.Sprintf("the object is shorter than the %d bytes it had when opened", len(raw)))
 		})
 	}
 }
 
-// wantErr checks that err is an unreadable-file rejection whose message holds want.
-func wantErr(t *testing.T, err error, want string) {
+// wantErr checks that err is an input error of kind (ingest.ErrUnreadable,
+// ErrMissing) whose message holds want.
+func wantErr(t *testing.T, err error, kind error, want string) {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("no error, want one with %q", want)
 	}
-	if !errors.Is(err, ingest.ErrUnreadable) || !strings.Contains(err.Error(), want) {
-		t.Fatalf("error %q (unreadable: %v), want an unreadable-file error with %q", err, errors.Is(err, ingest.ErrUnreadable), want)
+	if !errors.Is(err, kind) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %q (%v: %v), want one of that kind with %q", err, kind, errors.Is(err, kind), want)
 	}
 }
 

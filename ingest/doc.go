@@ -16,7 +16,9 @@
 //     several rows are bad the one reported is the first bad row of the
 //     earliest failing row group.
 //  5. Every problem caused by the input is an *InputError (possibly
-//     wrapped); other errors are cancellation or programming errors.
+//     wrapped); other errors are cancellation or programming errors. Its kind
+//     says whether the paths are at fault, found before any row is read
+//     (ErrMissing, ErrAccess, ErrPath; CheckTable) or the content (every other).
 //  6. No process-wide state: the Parquet decoder allocates from the allocator
 //     the caller gives (WithAllocator; memory.DefaultAllocator by default) and
 //     has released every buffer when a reader returns, on success or error. Within

@@ -2,9 +2,12 @@ package ingest
 
 import (
 	"errors"
+	"io/fs"
 	"strconv"
 	"strings"
+	"syscall"
 
+	"github.com/graphdp/graphdp/internal/objstore"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -33,7 +36,7 @@ type InputError struct {
 
 // The kinds of bad input, for errors.Is. They are not printed: Msg is.
 var (
-	ErrUnreadable      = errors.New("unreadable file")                 // cannot open or read, not valid Parquet/CSV, a Parquet page whose checksum fails, unknown extension
+	ErrUnreadable      = errors.New("unreadable file")                 // cannot open or read (but ErrMissing, ErrAccess), not valid Parquet/CSV, a Parquet page whose checksum fails
 	ErrSize            = errors.New("wrong number of rows")            // no rows, or more than the int32 positions allow
 	ErrRowSize         = errors.New("row too long")                    // a CSV row longer than maxCSVRowBytes
 	ErrMissingColumn   = errors.New("missing column")                  // a required column is absent
@@ -45,6 +48,12 @@ var (
 	ErrUnknownID       = errors.New("unknown id")                      // an id that is not a dataset
 	ErrDuplicateID     = errors.New("duplicate id")                    // an id given twice
 	ErrInconsistent    = errors.New("inconsistent with another input") // disagrees with the vertices file
+
+	// The kinds found from the paths alone, before any row is read (CheckTable): the
+	// request names no readable table, whatever the files hold.
+	ErrMissing = errors.New("no such input")       // no such file, folder, object or bucket; a glob, folder or prefix naming no table file
+	ErrAccess  = errors.New("not allowed to read") // permission denied, a store's refusal (403), no credentials
+	ErrPath    = errors.New("not a table's path")  // an extension other than .parquet, .csv, .tsv; formats mixed in one table; a file named twice; a malformed glob or URL
 )
 
 // Unwrap returns the kind, so errors.Is(err, ingest.ErrUnknownID) works.
@@ -92,6 +101,25 @@ func formatValue(v string) string { return words.Quote(v) }
 // fileError is an InputError about the file as a whole.
 func fileError(file string, kind error, msg string) *InputError {
 	return &InputError{File: file, Row: -1, Err: kind, Msg: msg}
+}
+
+// openError turns a failure to open or list path (the file system's, or an object
+// store's) into an InputError carrying its text, of kind ErrMissing when there is
+// no such file, object or bucket, ErrAccess when this process may not read it, else
+// ErrUnreadable.
+func openError(path string, err error) error {
+	kind := ErrUnreadable
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR), errors.Is(err, objstore.ErrNotFound):
+		kind = ErrMissing
+	case errors.Is(err, fs.ErrPermission), errors.Is(err, objstore.ErrDenied):
+		kind = ErrAccess // objstore.ErrNoCredentials too
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fileError(path, kind, "cannot open: "+err.Error())
 }
 
 // columnError is an InputError about a column as a whole.

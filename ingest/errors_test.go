@@ -81,8 +81,8 @@ func TestInputErrorsCSV(t *testing.T) {
 			want: InputError{File: "$D/e.csv", Row: -1, Column: "src", Err: ErrDuplicateColumn, Msg: "2 columns have this name; which one holds the values is ambiguous (rename or drop the others)"},
 			text: `$D/e.csv: column "src": 2 columns have this name; which one holds the values is ambiguous (rename or drop the others)`},
 		{name: "missing file", read: "v", file: "nope.csv",
-			want: InputError{File: "$D/nope.csv", Row: -1, Msg: "cannot open: no such file or directory"},
-			text: "$D/nope.csv: cannot open: no such file or directory"},
+			want: InputError{File: "$D/nope.csv", Row: -1, Msg: "no such file or folder"},
+			text: "$D/nope.csv: no such file or folder"},
 		{name: "bad extension", read: "v", file: "v.txt", files: map[string]string{"v.txt": okVertices},
 			want: InputError{File: "$D/v.txt", Row: -1, Msg: "unsupported file extension (accepted: .parquet, .csv, .tsv)"},
 			text: "$D/v.txt: unsupported file extension (accepted: .parquet, .csv, .tsv)"},
@@ -260,7 +260,10 @@ func TestInputErrorKinds(t *testing.T) {
 		{"underscore is not a number", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,0_5\n"}, "h", "h.csv", ErrNotANumber},
 		{"empty field", map[string]string{"v.csv": "id,answer\n1,0\n", "h.csv": "id,p_true\n1,\n"}, "h", "h.csv", ErrNull},
 		{"missing column", map[string]string{"v.csv": "id,answer\n1,0\n", "e.csv": "src,to\n1,1\n"}, "e", "e.csv", ErrMissingColumn},
-		{"unknown extension", map[string]string{"v.txt": "id,answer\n"}, "v", "v.txt", ErrUnreadable},
+		{"unknown extension", map[string]string{"v.txt": "id,answer\n"}, "v", "v.txt", ErrPath},
+		{"no such file", map[string]string{"v.csv": "id,answer\n1,0\n"}, "e", "nope.csv", ErrMissing},
+		{"no such folder", map[string]string{"v.csv": "id,answer\n1,0\n"}, "e", "nope/", ErrMissing},
+		{"a file's path below a file", map[string]string{"v.csv": "id,answer\n1,0\n"}, "e", "v.csv/e.csv", ErrMissing},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

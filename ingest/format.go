@@ -22,7 +22,7 @@ func formatOf(path string) (format, error) {
 	case ".csv", ".tsv":
 		return formatCSV, nil
 	}
-	return 0, fileError(path, ErrUnreadable, "unsupported file extension (accepted: .parquet, .csv, .tsv)")
+	return 0, fileError(path, ErrPath, "unsupported file extension (accepted: .parquet, .csv, .tsv)")
 }
 
 // IsCSV reports whether path is read as CSV (its extension is .csv, in any case).

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"runtime"
@@ -224,15 +223,6 @@ func openParquetColumnsFold(ctx context.Context, path string, opts []Option, fol
 // not match among them).
 func (t *Table) readError(err error) error {
 	return streamError(t.path, err)
-}
-
-// openError turns an os.Open failure into an InputError carrying the OS text.
-func openError(path string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return fileError(path, ErrUnreadable, "cannot open: "+err.Error())
 }
 
 func (t *Table) close()                { t.Close() }

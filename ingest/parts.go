@@ -3,12 +3,14 @@ package ingest
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
@@ -107,6 +109,32 @@ func hiddenName(name string) bool {
 	return strings.HasPrefix(name, "_") || strings.HasPrefix(name, ".")
 }
 
+// CheckTable reports, reading no row, why the table spec names cannot be read for
+// what its paths name: a file, folder or object that does not exist, or a glob,
+// folder or prefix naming no table file (ErrMissing); a local file this process may
+// not open, or a store that refuses the listing or has no credentials (ErrAccess);
+// a path the readers do not take (ErrPath). Commands check every input so before
+// any work (exit 2), instead of after reading the others; nil says nothing of what
+// the files hold. A local file is opened and closed; an object source costs a
+// request or two (the object's metadata; a prefix's or a glob's listing), no bytes.
+func CheckTable(ctx context.Context, spec string) error {
+	p, err := listParts(ctx, spec)
+	if err != nil {
+		return err
+	}
+	for _, f := range p.files {
+		if storeOf(f) != nil {
+			continue
+		}
+		fh, err := (OSFiles{}).Open(ctx, f)
+		if err != nil {
+			return openError(f, err)
+		}
+		fh.Close()
+	}
+	return nil
+}
+
 // listParts expands spec into its files and checks that they share a format.
 func listParts(ctx context.Context, spec string) (*partList, error) {
 	p := &partList{spec: spec}
@@ -118,14 +146,14 @@ func listParts(ctx context.Context, spec string) (*partList, error) {
 		}
 		for _, f := range files {
 			if s, dup := seen[f]; dup {
-				return nil, fileError(f, ErrUnreadable, "named twice (by "+words.Quote(s)+" and "+words.Quote(src)+"): a file is read once")
+				return nil, fileError(f, ErrPath, "named twice (by "+words.Quote(s)+" and "+words.Quote(src)+"): a file is read once")
 			}
 			seen[f] = src
 			p.files = append(p.files, f)
 		}
 	}
 	if len(p.files) == 0 {
-		return nil, fileError(spec, ErrUnreadable, "no file given")
+		return nil, fileError(spec, ErrPath, "no file given")
 	}
 	for i, f := range p.files {
 		ff, err := formatOf(f)
@@ -135,7 +163,7 @@ func listParts(ctx context.Context, spec string) (*partList, error) {
 		if i == 0 {
 			p.format = ff
 		} else if ff != p.format {
-			return nil, fileError(f, ErrUnreadable, "its format differs from that of "+p.files[0]+": the files of one table share one format")
+			return nil, fileError(f, ErrPath, "its format differs from that of "+p.files[0]+": the files of one table share one format")
 		}
 	}
 	return p, nil
@@ -149,15 +177,18 @@ func expandSource(ctx context.Context, src string) ([]string, error) {
 	if hasMeta(src) {
 		out, err := files.Glob(src)
 		if err != nil {
-			return nil, fileError(src, ErrUnreadable, "not a valid glob: "+err.Error())
+			return nil, fileError(src, ErrPath, "not a valid glob: "+err.Error())
 		}
 		if len(out) == 0 {
-			return nil, fileError(src, ErrUnreadable, "no file matches this glob")
+			return nil, fileError(src, ErrMissing, "no file matches this glob")
 		}
 		return out, nil
 	}
 	st, err := os.Stat(src)
-	if err != nil || !st.IsDir() {
+	switch {
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ENOTDIR):
+		return nil, fileError(src, ErrMissing, "no such file or folder")
+	case err != nil || !st.IsDir():
 		return []string{src}, nil // opened (and its error reported) by the reader
 	}
 	var out []string
@@ -183,7 +214,7 @@ func expandSource(ctx context.Context, src string) ([]string, error) {
 		return nil, openError(src, err)
 	}
 	if len(out) == 0 {
-		return nil, fileError(src, ErrUnreadable, "folder holds no .parquet, .csv or .tsv file (names starting with _ or . are skipped)")
+		return nil, fileError(src, ErrMissing, "folder holds no .parquet, .csv or .tsv file (names starting with _ or . are skipped)")
 	}
 	slices.Sort(out)
 	return out, nil

@@ -173,19 +173,68 @@ func TestPartsRejected(t *testing.T) {
 	mix := mk("mix", map[string]string{"a.csv": "src,dst\n1,2\n"})
 	writeParquet(t, mix, "b.parquet", pqOpts{}, edgeCols("[1]", "[2]")...)
 	_, err = ReadEdges(context.Background(), mix, DefaultColumns(), vs)
-	if asInputError(t, err, filepath.Join(mix, "b.parquet")); !strings.Contains(err.Error(), filepath.Join(mix, "a.csv")) {
+	if asInputError(t, err, filepath.Join(mix, "b.parquet")); !strings.Contains(err.Error(), filepath.Join(mix, "a.csv")) || !errors.Is(err, ErrPath) {
 		t.Errorf("mixed formats: %v", err)
 	}
 	empty := mk("empty", map[string]string{"_SUCCESS": ""})
-	if _, err := ReadEdges(context.Background(), empty, DefaultColumns(), vs); !errors.Is(err, ErrUnreadable) {
+	if _, err := ReadEdges(context.Background(), empty, DefaultColumns(), vs); !errors.Is(err, ErrMissing) {
 		t.Errorf("a folder of no table file: %v", err)
 	}
-	if _, err := ReadEdges(context.Background(), filepath.Join(dir, "nothing-*.csv"), DefaultColumns(), vs); !errors.Is(err, ErrUnreadable) {
+	if _, err := ReadEdges(context.Background(), filepath.Join(dir, "nothing-*.csv"), DefaultColumns(), vs); !errors.Is(err, ErrMissing) {
 		t.Errorf("a glob matching nothing: %v", err)
 	}
 	twice := JoinSources(filepath.Join(bad, "a.csv"), filepath.Join(bad, "*.csv"))
-	if _, err := ReadEdges(context.Background(), twice, DefaultColumns(), vs); err == nil || !strings.Contains(err.Error(), "named twice") {
+	if _, err := ReadEdges(context.Background(), twice, DefaultColumns(), vs); !errors.Is(err, ErrPath) || !strings.Contains(err.Error(), "named twice") {
 		t.Errorf("a file given twice: %v", err)
+	}
+}
+
+// CheckTable tells from the paths alone, reading no row, that a table cannot be
+// read: each kind of path problem by its sentinel (what exit codes route on), and
+// nil for a table whose content is bad (that is the reader's to find).
+func TestCheckTable(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "e.csv", "src,dst\n1,2\n")
+	writeFile(t, dir, "bad.csv", "src,dst\n1,x\n")
+	writeFile(t, dir, "e.txt", "src,dst\n1,2\n")
+	os.Mkdir(filepath.Join(dir, "empty"), 0o755)
+	writeFile(t, filepath.Join(dir, "empty"), "_SUCCESS", "")
+	os.Mkdir(filepath.Join(dir, "parts"), 0o755)
+	writeFile(t, filepath.Join(dir, "parts"), "part-0.csv", "src,dst\n1,2\n")
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, c := range []struct {
+		name, spec string
+		kind       error // nil: no problem
+	}{
+		{"a file", p("e.csv"), nil},
+		{"bad content", p("bad.csv"), nil},
+		{"a folder", p("parts"), nil},
+		{"a glob", p("parts/*.csv"), nil},
+		{"no such file", p("nope.csv"), ErrMissing},
+		{"no such folder", p("nope") + "/", ErrMissing},
+		{"below a file", p("e.csv/x.csv"), ErrMissing},
+		{"a glob matching nothing", p("nope-*.csv"), ErrMissing},
+		{"a folder of no table file", p("empty"), ErrMissing},
+		{"one source of two missing", JoinSources(p("e.csv"), p("nope.csv")), ErrMissing},
+		{"unknown extension", p("e.txt"), ErrPath},
+		{"a malformed glob", p("[.csv"), ErrPath},
+		{"a file named twice", JoinSources(p("parts/part-0.csv"), p("parts")), ErrPath},
+	} {
+		err := CheckTable(context.Background(), c.spec)
+		var ie *InputError
+		switch {
+		case c.kind == nil && err != nil:
+			t.Errorf("%s: %v, want nil", c.name, err)
+		case c.kind != nil && (!errors.Is(err, c.kind) || !errors.As(err, &ie) || ie.File == ""):
+			t.Errorf("%s: %v, want an *InputError naming the file, of kind %v", c.name, err, c.kind)
+		}
+	}
+	if os.Geteuid() != 0 { // root opens any file
+		locked := writeFile(t, dir, "locked.csv", "src,dst\n1,2\n")
+		os.Chmod(locked, 0)
+		if err := CheckTable(context.Background(), locked); !errors.Is(err, ErrAccess) {
+			t.Errorf("a file this process may not read: %v, want ErrAccess", err)
+		}
 	}
 }
 

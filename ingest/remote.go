@@ -56,11 +56,11 @@ func (objects) Open(ctx context.Context, url string) (File, error) { return objs
 func (objects) expand(ctx context.Context, src string) ([]string, error) {
 	u, err := objstore.Parse(src)
 	if err != nil {
-		return nil, fileError(src, ErrUnreadable, err.Error())
+		return nil, fileError(src, ErrPath, err.Error())
 	}
 	if hasMeta(u.Key) {
 		if _, err := path.Match(u.Key, ""); err != nil {
-			return nil, fileError(src, ErrUnreadable, "not a valid glob: "+err.Error())
+			return nil, fileError(src, ErrPath, "not a valid glob: "+err.Error())
 		}
 		// Every match lies below the folder before the first wildcard.
 		at := strings.IndexAny(u.Key, "*?[")
@@ -77,7 +77,7 @@ func (objects) expand(ctx context.Context, src string) ([]string, error) {
 			}
 		}
 		if len(out) == 0 {
-			return nil, fileError(src, ErrUnreadable, "no object matches this glob")
+			return nil, fileError(src, ErrMissing, "no object matches this glob")
 		}
 		return out, nil // List sorts by key
 	}
@@ -103,7 +103,7 @@ func (objects) expand(ctx context.Context, src string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fileError(src, ErrUnreadable, "no such object, and no .parquet, .csv or .tsv object below it as a folder (names starting with _ or . are skipped)")
+		return nil, fileError(src, ErrMissing, "no such object, and no .parquet, .csv or .tsv object below it as a folder (names starting with _ or . are skipped)")
 	}
 	return out, nil
 }

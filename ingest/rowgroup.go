@@ -228,7 +228,9 @@ func DuplicateID(file string, row int64, column, value string, firstRow int64) *
 }
 
 // Kinds lists the Err… sentinels in a fixed order, for runners that send an
-// InputError between processes (by index; -1 or out of range is none).
+// InputError between processes (by index; -1 or out of range is none). New kinds
+// go at the end: an index means the same kind in every build.
 func Kinds() []error {
-	return []error{ErrUnreadable, ErrSize, ErrMissingColumn, ErrColumnType, ErrNull, ErrNotANumber, ErrRange, ErrUnknownID, ErrDuplicateID, ErrInconsistent}
+	return []error{ErrUnreadable, ErrSize, ErrMissingColumn, ErrColumnType, ErrNull, ErrNotANumber, ErrRange, ErrUnknownID, ErrDuplicateID, ErrInconsistent,
+		ErrMissing, ErrAccess, ErrPath}
 }

@@ -279,8 +279,7 @@ func (j *Job) Files() []files.File {
 	if j.ProvenanceKey == "" {
 		keyName = "$" + provenanceKeyEnv
 	}
-	for _, in := range []struct{ key, spec string }{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism},
-		{"privacy_profile", j.PrivacyProfile}, {"tradeoff", j.Tradeoff}, {keyName, j.ProvenanceKeyFile()}} {
+	for _, in := range append(j.tableSpecs(), keyed{keyName, j.ProvenanceKeyFile()}) {
 		for _, src := range ingest.Sources(in.spec) {
 			fs = append(fs, files.In(in.key, src))
 		}
@@ -293,6 +292,28 @@ func (j *Job) Files() []files.File {
 		fs = append(fs, files.Out("ledger", j.Ledger), files.Out("ledger key", ledger.KeyFile(j.Ledger)))
 	}
 	return fs
+}
+
+// Tables lists the tables the job names by config key, each as its whole spec (its
+// sources joined, ingest.Sources): what a command checks names tables that exist
+// before any work (ingest.CheckTable).
+func (j *Job) Tables() []files.File {
+	var fs []files.File
+	for _, in := range j.tableSpecs() {
+		if in.spec != "" {
+			fs = append(fs, files.In(in.key, in.spec))
+		}
+	}
+	return fs
+}
+
+// keyed is a path by the config key that gives it.
+type keyed struct{ key, spec string }
+
+// tableSpecs are the job's table inputs by config key, in Files' order.
+func (j *Job) tableSpecs() []keyed {
+	return []keyed{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism},
+		{"privacy_profile", j.PrivacyProfile}, {"tradeoff", j.Tradeoff}}
 }
 
 // storeProblems names each of fs that is an s3:// or gs:// object this binary has

@@ -99,17 +99,6 @@ func ramp(stops [][3]float64, t float64) string {
 	return fmt.Sprintf("#%02x%02x%02x", c[0], c[1], c[2])
 }
 
-// notDrawn says why the graph is not drawn ("" when it is drawn).
-func notDrawn(n int, m int64) string {
-	switch {
-	case n > MaxDrawnDatasets:
-		return fmt.Sprintf("The dataset graph is drawn only up to %d datasets (this one has %d): its layout takes quadratic time and memory, and a larger drawing is too dense to read or hover.", MaxDrawnDatasets, n)
-	case m > MaxDrawnEdges:
-		return fmt.Sprintf("The dataset graph is drawn only up to %d edges (this one has %d): a denser drawing is too crowded to read or hover.", MaxDrawnEdges, m)
-	}
-	return ""
-}
-
 // drawGraph lays the graph out and styles it: p_true as colour, the hitting set
 // ringed, deterministic datasets dashed, and for every dataset with a binding vertex
 // the shortest path to it (hop by hop, the lowest-position neighbour one hop closer).
@@ -151,11 +140,7 @@ func drawGraph(in Input, pt []float64, det []bool) *drawing {
 		return round1(offX + pos[v][0]*scale), round1(pad + r + pos[v][1]*scale)
 	}
 
-	d.Lo, d.Hi = math.Floor(slices.Min(pt)*Bins)/Bins, math.Ceil(slices.Max(pt)*Bins)/Bins
-	if d.Hi-d.Lo < 1.0/Bins {
-		d.Lo = math.Max(0, d.Hi-1.0/Bins)
-		d.Hi = d.Lo + 1.0/Bins
-	}
+	d.scale(pt)
 	var edges, boundary strings.Builder
 	for v := range int32(n) {
 		x1, y1 := px(v)
@@ -240,6 +225,16 @@ func packShelves(comps [][]int32, pos [][2]float64, margin float64) (usedW, used
 		usedW = math.Max(usedW, x)
 	}
 	return usedW, y + shelf
+}
+
+// scale sets the colour scale's domain: pt's range out to whole twentieths (the
+// histogram's bins), at least one bin wide.
+func (d *drawing) scale(pt []float64) {
+	d.Lo, d.Hi = math.Floor(slices.Min(pt)*Bins)/Bins, math.Ceil(slices.Max(pt)*Bins)/Bins
+	if d.Hi-d.Lo < 1.0/Bins {
+		d.Lo = math.Max(0, d.Hi-1.0/Bins)
+		d.Hi = d.Lo + 1.0/Bins
+	}
 }
 
 // legend is the drawing's legend, in its own SVG under the graph (which zooms): the

@@ -188,8 +188,10 @@ func TestHTMLGraphDrawing(t *testing.T) {
 	}
 }
 
-// Above MaxDrawnDatasets datasets (or MaxDrawnEdges edges) the page draws no graph
-// and says why; the least-accurate table is there at any size.
+// Above MaxDrawnDatasets datasets (or MaxDrawnEdges edges) the page draws no whole
+// graph but the neighbourhood view, and says why; above MaxEmbeddedDatasets (or
+// MaxEmbeddedEdges) neither, and it says why; the least-accurate table is there at
+// any size.
 func TestHTMLGraphNotDrawnAboveLimit(t *testing.T) {
 	pair := testgraph.MustDP(1, 0)
 	mk := func(n int, edges [][2]int32) Input {
@@ -219,19 +221,19 @@ func TestHTMLGraphNotDrawnAboveLimit(t *testing.T) {
 		why   string
 	}{
 		{mk(MaxDrawnDatasets, path(MaxDrawnDatasets)), true, ""},
-		{mk(MaxDrawnDatasets+1, path(MaxDrawnDatasets+1)), false, "drawn only up to 400 datasets (this one has 401)"},
-		{mk(91, clique), false, "drawn only up to 4000 edges (this one has 4095)"},
+		{mk(MaxDrawnDatasets+1, path(MaxDrawnDatasets+1)), false, "This graph has 401 datasets and 400 edges: too many to draw whole (the page draws the whole graph up to 400 datasets and 4,000 edges)."},
+		{mk(91, clique), false, "This graph has 91 datasets and 4,095 edges: too many to draw whole"},
 	} {
 		page := render(t, c.in)
 		n := c.in.Graph.N()
-		if got := strings.Contains(page, `<svg id="graph"`); got != c.drawn {
-			t.Errorf("%d datasets: drawn %v", n, got)
+		if got := strings.Contains(page, `<svg id="graph" class`) || strings.Contains(page, `aria-label="the dataset graph"`); got != c.drawn {
+			t.Errorf("%d datasets: drawn whole %v", n, got)
 		}
 		if c.drawn && len(drawnNodes(t, page)) != n {
 			t.Errorf("%d datasets: %d nodes", n, len(drawnNodes(t, page)))
 		}
-		if !c.drawn && (!strings.Contains(page, c.why) || len(drawnNodes(t, page)) != 0) {
-			t.Errorf("%d datasets: no reason %q", n, c.why)
+		if !c.drawn && (!strings.Contains(page, c.why) || len(drawnNodes(t, page)) != 0 || !strings.Contains(page, `data-view="neighbourhood"`)) {
+			t.Errorf("%d datasets: no neighbourhood view, or no reason %q", n, c.why)
 		}
 		if !strings.Contains(page, "<h2>Least accurate datasets</h2>") || !strings.Contains(page, `<table class="least">`) {
 			t.Errorf("%d datasets: no least-accurate table", n)
@@ -342,5 +344,24 @@ func TestLeastLevels(t *testing.T) {
 	check("ties", in, pt)
 	if l := leastLevels(in, pt, LeastLevelsShown); l[0].Count != 11 || l[0].More() != 8 || l[0].First[0].ID != "d1" || len(l) != 4 {
 		t.Errorf("ties: %+v", l)
+	}
+}
+
+// Past the embedding limits the page says it draws no graph, and why; up to them it
+// embeds the graph (no note).
+func TestEmbedNote(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		m    int64
+		want string
+	}{
+		{MaxDrawnDatasets, MaxDrawnEdges, ""},
+		{MaxEmbeddedDatasets, MaxEmbeddedEdges, ""},
+		{MaxEmbeddedDatasets + 1, 10, "it has 2,000,001 datasets, more than the 2,000,000 this page embeds to draw neighbourhoods"},
+		{1000, MaxEmbeddedEdges + 1, "it has 10,000,001 edges, more than the 10,000,000 this page embeds to draw neighbourhoods"},
+	} {
+		if got := embedNote(c.n, c.m); (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
+			t.Errorf("%d datasets, %d edges: %q, want %q", c.n, c.m, got, c.want)
+		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 //go:embed report.html.tmpl
@@ -24,6 +26,13 @@ var styleSource string
 //go:embed graph.js
 var graphScript string
 
+// exploreScript draws neighbourhoods on a page whose graph is too large to draw
+// whole (explore.go): it unpacks the embedded graph, searches ids, lays out and
+// draws; window.graphdp is its API for the console and the browser test.
+//
+//go:embed explore.js
+var exploreScript string
+
 var page = mustParse(template.New("report").Funcs(template.FuncMap{
 	"f1":     func(x float64) string { return fmt.Sprintf("%.1f", x) },
 	"f4":     func(x float64) string { return fmt.Sprintf("%.4f", x) },
@@ -35,7 +44,21 @@ var page = mustParse(template.New("report").Funcs(template.FuncMap{
 	"sub":    func(a, b float64) float64 { return a - b },
 	"mid":    func(a, b float64) float64 { return (a + b) / 2 },
 	"sub1":   func(a, b int) int { return a - b },
+	"n":      count,
 }), pageSource)
+
+// count writes a count for the page, its thousands grouped (words.Thousands).
+func count(x any) (string, error) {
+	switch v := x.(type) {
+	case int:
+		return words.Thousands(int64(v)), nil
+	case int32:
+		return words.Thousands(int64(v)), nil
+	case int64:
+		return words.Thousands(v), nil
+	}
+	return "", fmt.Errorf("report: the page counts a %T", x) // a template bug: any test rendering a page fails
+}
 
 // mustParse parses src into t, with the shared style ("style.css") and the graph's
 // script ("script") beside it.
@@ -43,6 +66,7 @@ func mustParse(t *template.Template, src string) *template.Template {
 	template.Must(t.Parse(src))
 	template.Must(t.New("style.css").Parse(styleSource))
 	template.Must(t.New("script").Parse(graphScript))
+	template.Must(t.New("explore").Parse(exploreScript))
 	return t
 }
 
@@ -60,13 +84,21 @@ func (r *Report) HTML(w io.Writer) error {
 		LeastLevels []tiedLevel
 		Hist, Dist  chart
 		Graph       *drawing
+		Explore     *explorer
 		NotDrawn    string
-	}{R: r, Plain: r.PlainPrivacy(), AuditLine: r.AuditLine(), LeastLevels: r.leastLevels,
+	}{R: r, Plain: r.PlainPrivacy(), AuditLine: r.auditLine(words.Thousands), LeastLevels: r.leastLevels,
 		Hist: histogramChart(r), Dist: distanceChart(r), Graph: r.graph, NotDrawn: r.notDrawn}
 	for _, e := range r.Audit.First {
 		data.Violations = append(data.Violations, ViolationLine(e))
 	}
 	data.Levels = r.Levels.Shown[:min(len(r.Levels.Shown), htmlLevels)]
+	if r.big != nil {
+		x, err := r.big.explorer()
+		if err != nil {
+			return err
+		}
+		data.Explore = x
+	}
 	return page.ExecuteTemplate(w, "report", data)
 }
 

@@ -80,9 +80,10 @@ type Report struct {
 	// first (ties by input position).
 	LeastAccurate []Dataset `json:"least_accurate"`
 
-	graph       *drawing    // the dataset graph, when small enough
-	notDrawn    string      // why it is not drawn, otherwise
-	leastLevels []tiedLevel // the lowest accuracy levels, ties counted (the page's table)
+	graph       *drawing        // the dataset graph, when small enough
+	big         *neighbourhoods // else the neighbourhood view's data, when not too large
+	notDrawn    string          // why neither, otherwise
+	leastLevels []tiedLevel     // the lowest accuracy levels, ties counted (the page's table)
 }
 
 // LeastAccurateListed is how many of the least accurate datasets a report names.
@@ -220,8 +221,11 @@ func Compute(ctx context.Context, in Input) (*Report, error) {
 	}
 	r.LeastAccurate = leastAccurate(in, pt, LeastAccurateListed)
 	r.leastLevels = leastLevels(in, pt, LeastLevelsShown)
-	if r.notDrawn = notDrawn(n, in.Graph.M()); r.notDrawn == "" {
+	switch r.notDrawn = embedNote(n, in.Graph.M()); {
+	case n <= MaxDrawnDatasets && in.Graph.M() <= MaxDrawnEdges:
 		r.graph = drawGraph(in, pt, det)
+	case r.notDrawn == "":
+		r.big = &neighbourhoods{in: in, pt: pt, det: det}
 	}
 	return r, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/graphdp/graphdp/dp"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -45,16 +46,22 @@ func (r *Report) DistanceTitle() string {
 
 // AuditLine states the audit result in one line.
 func (r *Report) AuditLine() string {
+	return r.auditLine(func(n int64) string { return strconv.FormatInt(n, 10) })
+}
+
+// auditLine is AuditLine with its counts written by count (the page groups their
+// thousands).
+func (r *Report) auditLine(count func(int64) string) string {
 	a := r.Audit
 	switch {
 	case a.Edges == 0:
 		return "passed: no edges, nothing to check"
 	case a.Passed:
-		return fmt.Sprintf("passed: all %d inequalities on %d edges hold with zero tolerance (tightest: excess %.3g on %s – %s)",
-			4*a.Edges, a.Edges, a.WorstExcess, words.Quote(a.Worst.U), words.Quote(a.Worst.V))
+		return fmt.Sprintf("passed: all %s inequalities on %s edges hold with zero tolerance (tightest: excess %.3g on %s – %s)",
+			count(4*a.Edges), count(a.Edges), a.WorstExcess, words.Quote(a.Worst.U), words.Quote(a.Worst.V))
 	}
-	return fmt.Sprintf("FAILED: %d (edge, output) pairs break (ε,δ)-DP; worst excess %.3g on %s – %s",
-		a.Violations, a.WorstExcess, words.Quote(a.Worst.U), words.Quote(a.Worst.V))
+	return fmt.Sprintf("FAILED: %s (edge, output) pairs break (ε,δ)-DP; worst excess %.3g on %s – %s",
+		count(a.Violations), a.WorstExcess, words.Quote(a.Worst.U), words.Quote(a.Worst.V))
 }
 
 // ViolationLine describes one failing edge.

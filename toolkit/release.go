@@ -397,12 +397,13 @@ func fits(j ReleaseJob, l *ledger.Ledger, ids []string, priv job.Privacy) (job.P
 	if total > 0 {
 		var lines []string
 		for _, o := range over {
+			// Spent figures are shown rounded up (words.Up): never less than spent.
 			lines = append(lines, fmt.Sprintf("id %s: %s so far spent ε = %s, δ = %s; with this release ε = %s, δ = %s (%s)",
-				words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Num(o.Before.Epsilon), words.Num(o.Before.Delta), words.Num(o.After.Epsilon), words.Num(o.After.Delta), composition(o.After)))
+				words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Up(o.Before.Epsilon), words.Up(o.Before.Delta), words.Up(o.After.Epsilon), words.Up(o.After.Delta), composition(o.After)))
 		}
 		return priv, &pipeline.RejectError{File: j.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
 			Head: fmt.Sprintf("this release (ε = %s, δ = %s per dataset, from %s) would take %d of %d requested datasets past the budget ε = %s, δ = %s; nothing written, ledger unchanged",
-				words.Num(priv.Epsilon), words.Num(priv.Delta), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Epsilon), words.Num(l.Budget.Delta))}
+				words.Up(priv.Epsilon), words.Up(priv.Delta), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Epsilon), words.Num(l.Budget.Delta))}
 	}
 	return priv, nil
 }

@@ -142,9 +142,9 @@ func fitsGDP(j ReleaseJob, l *ledger.Ledger, ids []string, priv job.Privacy) (jo
 	var lines []string
 	for _, o := range over {
 		lines = append(lines, fmt.Sprintf("id %s: %s so far spent μ = %s; with this release μ = %s (√(Σ μᵢ²), rounded up)",
-			words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Num(o.Before.Mu), words.Num(o.After.Mu)))
+			words.Quote(o.ID), words.Count(int64(o.Releases), "release", "releases"), words.Up(o.Before.Mu), words.Up(o.After.Mu)))
 	}
 	return priv, &pipeline.RejectError{File: j.Ledger, Kind: "over-budget", Total: int64(total), Lines: lines,
 		Head: fmt.Sprintf("this release (μ = %s per dataset, from %s) would take %d of %d requested datasets past the budget μ = %s; nothing written, ledger unchanged",
-			words.Num(mu), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Mu))}
+			words.Up(mu), sourceWords(priv.Source), total, len(ids), words.Num(l.Budget.Mu))}
 }

@@ -10,8 +10,11 @@
 //     flags, validation before any work, and a runX(ctx, opts, env) that tests call.
 //  2. Job flags mean the same in every subcommand and in both binaries: they come
 //     from one table (jobflags.go) and are judged by job.Job.Problems.
-//  3. Errors map to exit statuses in one place (exitCode in main.go): 0 ok,
-//     1 failure, 2 usage or config, 3 input rejected or a check failed.
+//  3. Errors map to exit statuses in one place (exitCode in main.go), by their types
+//     and kinds, never their wording: 0 ok, 1 a failure while working or writing,
+//     2 usage found before any work (flags, config, paths: jobFlags.places checks
+//     every input table a command reads and every output bucket), 3 input content
+//     rejected, a check failed or a refusal by policy.
 //  4. A runner a binary does not link is a config error (exit 2) naming the binary
 //     that has it, found with every other problem before anything is read.
 package cli

@@ -134,11 +134,11 @@ func printReleasePlan(w io.Writer, job toolkit.ReleaseJob, r *toolkit.Released) 
 		a := r.Plan.After[i]
 		if r.Budget.Mu > 0 {
 			fmt.Fprintf(w, "    id %s: %s before; after it μ = %s spent (√(Σ μᵢ²))\n",
-				words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Num(a.Mu))
+				words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Up(a.Mu))
 			continue
 		}
 		fmt.Fprintf(w, "    id %s: %s before; after it ε = %s, δ = %s spent (%s composition)\n",
-			words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Num(a.Epsilon), words.Num(a.Delta), a.Method)
+			words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Up(a.Epsilon), words.Up(a.Delta), a.Method)
 	}
 	moreLine(w, int64(len(ids)), shown)
 }

@@ -75,8 +75,9 @@ func TestRunEveryFramework(t *testing.T) {
 	}
 }
 
-// Exactly one framework per job (exit 2), and bad profiles and curves are input
-// errors (exit 3) naming the file, row and column; nothing is written.
+// Exactly one framework per job (exit 2), bad profiles and curves are input errors
+// (exit 3) naming the file, row and column, a missing one is found before any work
+// (exit 2); nothing is written.
 func TestFrameworkErrors(t *testing.T) {
 	dir := t.TempDir()
 	badCurve := filepath.Join(dir, "curve.csv")
@@ -95,7 +96,7 @@ func TestFrameworkErrors(t *testing.T) {
 		{"mu range", []string{"-gdp-mu", "-1"}, 2, "must be a number in [0, 100], got -1"},
 		{"curve", []string{"-tradeoff", badCurve}, 3, badCurve + ": row 2: the curve is not convex"},
 		{"profile", []string{"-privacy-profile", badProfile}, 3, badProfile + ": row 2, column \"epsilon\""},
-		{"profile missing", []string{"-privacy-profile", filepath.Join(dir, "nope.csv")}, 3, "nope.csv"},
+		{"profile missing", []string{"-privacy-profile", filepath.Join(dir, "nope.csv")}, 2, "--privacy-profile: " + filepath.Join(dir, "nope.csv") + ": no such file"},
 	}
 	for _, c := range cases {
 		out := filepath.Join(dir, "out-"+c.name+".csv")

@@ -81,9 +81,11 @@ type jobFlags struct {
 	defaultRunner string
 	usage         usageText // what -h prints above the flags
 	job           job.Job   // the job parse returned (inputs: its delimiter and columns)
-	// objects are the command's outputs on object storage (fileProblems), whose
-	// buckets inputs checks before any work.
-	objects []files.File
+	// objects are the command's outputs on object storage, whose buckets places
+	// checks before any work; tables the tables it reads (each Path a table's spec,
+	// all its sources), which places checks name files there are (both noted by
+	// fileProblems).
+	objects, tables []files.File
 }
 
 // addJobFlags defines -config and the named job flags on fs.
@@ -190,22 +192,15 @@ func (jf *jobFlags) parse(args []string) (j job.Job, source string, unknown []st
 }
 
 // inputs runs a command's work on its inputs: with the job's CSV delimiter in ctx
-// (job.Job.Context), and a missing column that the file has but for case
-// hinted in the user's terms ("did you mean --id-column ID?", or the config key
-// for a column the command takes no flag for). more maps other column names to the
-// flag naming them (optimize's --weight-column).
+// (job.Job.Context), after the places checks (every input names a table that exists
+// and may be read, every output object's bucket exists), and a missing column that
+// the file has but for case hinted in the user's terms ("did you mean --id-column
+// ID?", or the config key for a column the command takes no flag for). more maps
+// other column names to the flag naming them (optimize's --weight-column).
 func (jf *jobFlags) inputs(ctx context.Context, work func(context.Context) error, more ...[2]string) error {
 	ctx = jf.job.Context(ctx)
-	// An output's bucket is checked before any work, as a local output's folder is
-	// (exit 2): a run must not fail after the work for want of a bucket.
-	var probs []string
-	for _, f := range jf.objects {
-		if err := sink.CheckObject(ctx, f.Path); err != nil {
-			probs = append(probs, fmt.Sprintf("%s: %s: %v", f.Key, f.Path, err))
-		}
-	}
-	if len(probs) > 0 {
-		return &job.ConfigError{Problems: probs}
+	if err := jf.places(ctx); err != nil {
+		return err
 	}
 	err := work(ctx)
 	var ie *ingest.InputError
@@ -231,6 +226,31 @@ func (jf *jobFlags) inputs(ctx context.Context, work func(context.Context) error
 		break
 	}
 	return err
+}
+
+// places reports, as one *job.ConfigError (exit 2), every input that names no
+// table to read (ingest.CheckTable: no such file, folder or object, a glob matching
+// nothing, no permission or credentials, an extension the readers do not take) and
+// every output object whose bucket is missing or unreachable for want of
+// credentials (sink.CheckObject), before any work: a local output's folder is
+// checked while parsing (sink.CheckPath). A run must not fail after reading its
+// vertices for want of its edges, nor after all the work for want of a bucket.
+func (jf *jobFlags) places(ctx context.Context) error {
+	var probs []string
+	for _, f := range jf.tables {
+		if err := ingest.CheckTable(ctx, f.Path); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			probs = append(probs, fmt.Sprintf("%s: %v", f.Key, err))
+		}
+	}
+	for _, f := range jf.objects {
+		if err := sink.CheckObject(ctx, f.Path); err != nil {
+			probs = append(probs, fmt.Sprintf("%s: %s: %v", f.Key, f.Path, err))
+		}
+	}
+	return jf.problems("", probs)
 }
 
 // columnOf is the column name a job reads for a columns.* key's leaf (its default
@@ -263,7 +283,8 @@ func (jf *jobFlags) mechanism(job job.Job) string {
 // fileProblems checks the command's own files (the config file, and the outputs
 // and inputs it has beyond the job's, which Job.Problems checks): no output may be
 // an input or another output (internal/files), and every output must have a place
-// to be written (sink.CheckPath), before any work.
+// to be written (sink.CheckPath), before any work. It notes the tables the
+// command reads and its output objects, for places.
 // An input of own may be a table of several sources (a repeated --ids): each is
 // checked.
 func (jf *jobFlags) fileProblems(job *job.Job, own ...files.File) []string {
@@ -278,10 +299,20 @@ func (jf *jobFlags) fileProblems(job *job.Job, own ...files.File) []string {
 		}
 	}
 	probs := files.CheckAdded(job.Files(), added...)
-	jf.objects = nil
+	jf.objects, jf.tables = nil, nil
+	for _, f := range job.Tables() {
+		if jf.takes(f.Key) { // a run config's table this command has no flag for, it does not read
+			jf.tables = append(jf.tables, f)
+		}
+	}
 	for _, f := range append(job.Files(), own...) {
 		if f.Output && objstore.IsURL(f.Path) {
 			jf.objects = append(jf.objects, f)
+		}
+	}
+	for _, f := range own {
+		if !f.Output && f.Path != "" {
+			jf.tables = append(jf.tables, f)
 		}
 	}
 	for _, f := range own { // the job's own files: Job.Problems
@@ -299,6 +330,16 @@ func (jf *jobFlags) fileProblems(job *job.Job, own ...files.File) []string {
 		}
 	}
 	return probs
+}
+
+// takes reports whether the command has the flag of config key key.
+func (jf *jobFlags) takes(key string) bool {
+	for _, def := range jobFlagTable {
+		if def.key == key {
+			return jf.fs.Lookup(def.name) != nil
+		}
+	}
+	return false
 }
 
 // set reports whether the flag was given on the command line.

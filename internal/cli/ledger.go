@@ -14,8 +14,10 @@ import (
 	"text/tabwriter"
 
 	"github.com/graphdp/graphdp/ledger"
+	"github.com/graphdp/graphdp/sink"
 	"github.com/graphdp/graphdp/toolkit"
 
+	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/words"
 )
 
@@ -55,7 +57,7 @@ func cmdLedger(ctx context.Context, args []string, e *env) error {
 		for _, c := range ledgerCommands {
 			fmt.Fprintf(w, "  graphdp ledger %s %s\n", c.name, c.synopsis)
 		}
-		fmt.Fprintln(w, "exit status: 0 ok, 1 failure, 2 usage (no such ledger, init over an existing file, a raise that lowers), 3 the ledger fails verification")
+		fmt.Fprintln(w, exitStatus)
 		if len(args) == 0 {
 			return &usageError{"a subcommand is required: " + strings.Join(names, ", ")}
 		}
@@ -70,6 +72,9 @@ func cmdLedger(ctx context.Context, args []string, e *env) error {
 		file, err := parseWithFile(fs, args[1:], e.stdout, usageText{c.synopsis, c.about})
 		if err != nil {
 			return err
+		}
+		if files.HasScheme(file) {
+			return &usageError{fmt.Sprintf("%s is an object; a ledger is a local file (a release locks it and fsyncs each line)", file)}
 		}
 		return run(ctx, file, e)
 	}
@@ -170,6 +175,10 @@ func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		}
 		if err != nil {
 			return err
+		}
+		// Its folder is checked before it is made, as an output's is (exit 2).
+		if err := sink.CheckPath(file); err != nil {
+			return &usageError{fmt.Sprintf("%s: %v", file, err)}
 		}
 		l, err := toolkit.InitLedger(file, nb)
 		if err != nil {
@@ -308,7 +317,8 @@ type (
 // framework's own figures (ε and δ, or μ) come from v.figures.
 func showText(v *shown, w io.Writer, l *ledger.Ledger, list int) error {
 	file := l.File
-	f := figures(v)
+	round := &rounding{}
+	f := figures(v, round)
 	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, words.Quote(v.CreatedBy))
 	fmt.Fprintf(w, "  head %s   (note it elsewhere: graphdp ledger verify --head checks it later)\n", v.Head)
 	fmt.Fprintf(w, "  budget per dataset: %s (%s)\n", f.budget, words.Count(int64(len(v.Raises)), "raise", "raises"))
@@ -329,14 +339,21 @@ func showText(v *shown, w io.Writer, l *ledger.Ledger, list int) error {
 	if n := len(v.Datasets) - shownN; n > 0 {
 		fmt.Fprintf(w, "    … and %d more (--list 0 lists all, --id X one)\n", n)
 	}
-	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Releases)), "release", "releases"))
-	for _, r := range v.Releases {
+	releases := make([]string, len(v.Releases))
+	for i, r := range v.Releases {
 		which := "audit " + r.Audit
 		if r.Audit == "" {
 			which = "sha256 " + r.MechanismSHA256
 		}
-		fmt.Fprintf(w, "  line %d  %s  release %s  %s (%s)  %s\n    mechanism %s  %s\n",
+		releases[i] = fmt.Sprintf("  line %d  %s  release %s  %s (%s)  %s\n    mechanism %s  %s\n",
 			r.Line, r.Time, r.ReleaseID, f.spent(r), r.Source, words.Count(int64(len(r.Datasets)), "dataset", "datasets"), r.Mechanism, which)
+	}
+	if round.any {
+		fmt.Fprintf(w, "  (rounded to %d significant digits: spent up, left down; --json has them exact)\n", words.Digits)
+	}
+	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Releases)), "release", "releases"))
+	for _, r := range releases {
+		fmt.Fprint(w, r)
 	}
 	fmt.Fprintf(w, "\n%s:\n", words.Count(int64(len(v.Audits)), "audit", "audits"))
 	for _, a := range v.Audits {
@@ -369,23 +386,38 @@ type shownFigures struct {
 	raised         func(shownRaise) string
 }
 
-// figures is the (ε, δ) ledger's text; a μ-GDP ledger's is figuresGDP.
-func figures(v *shown) shownFigures {
+// rounding writes a ledger's figures for people: what is spent or charged rounded
+// up, what is left rounded down (words.Up, words.Down), noting whether any was.
+type rounding struct{ any bool }
+
+func (r *rounding) up(x float64) string {
+	r.any = r.any || !words.Exact(x)
+	return words.Up(x)
+}
+
+func (r *rounding) down(x float64) string {
+	r.any = r.any || !words.Exact(x)
+	return words.Down(x)
+}
+
+// figures is the (ε, δ) ledger's text; a μ-GDP ledger's is figuresGDP. The budget
+// and its raises are shown as given.
+func figures(v *shown, r *rounding) shownFigures {
 	if v.BudgetMu > 0 {
-		return figuresGDP(v)
+		return figuresGDP(v, r)
 	}
 	return shownFigures{
 		budget: fmt.Sprintf("ε = %s, δ = %s", words.Num(v.Budget.Epsilon), words.Num(v.Budget.Delta)),
 		header: "spent ε\tspent δ\tremaining ε\tremaining δ\taccounting\tbasic ε\tbasic δ",
 		row: func(a ledger.Account) string {
-			return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", words.Num(a.Spent.Epsilon), words.Num(a.Spent.Delta),
-				words.Num(a.Remaining.Epsilon), words.Num(a.Remaining.Delta), a.Spent.Method, words.Num(a.Basic.Epsilon), words.Num(a.Basic.Delta))
+			return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", r.up(a.Spent.Epsilon), r.up(a.Spent.Delta),
+				r.down(a.Remaining.Epsilon), r.down(a.Remaining.Delta), a.Spent.Method, r.up(a.Basic.Epsilon), r.up(a.Basic.Delta))
 		},
-		spent: func(r shownRelease) string {
-			return fmt.Sprintf("ε = %s, δ = %s", words.Num(r.Epsilon), words.Num(r.Delta))
+		spent: func(s shownRelease) string {
+			return fmt.Sprintf("ε = %s, δ = %s", r.up(s.Epsilon), r.up(s.Delta))
 		},
-		raised: func(r shownRaise) string {
-			return fmt.Sprintf("ε %s → %s, δ %s → %s", words.Num(r.From.Epsilon), words.Num(r.To.Epsilon), words.Num(r.From.Delta), words.Num(r.To.Delta))
+		raised: func(x shownRaise) string {
+			return fmt.Sprintf("ε %s → %s, δ %s → %s", words.Num(x.From.Epsilon), words.Num(x.To.Epsilon), words.Num(x.From.Delta), words.Num(x.To.Delta))
 		},
 	}
 }

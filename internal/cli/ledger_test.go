@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -683,5 +684,48 @@ func TestLedgerShowListsTheMostSpent(t *testing.T) {
 	var v shown
 	if err := json.Unmarshal([]byte(stdout), &v); err != nil || len(v.Datasets) != 25 {
 		t.Errorf("--json: %v, %d datasets", err, len(v.Datasets))
+	}
+}
+
+// A δ the ledger computed is shown short and never below what it holds (issue 43:
+// ledger show printed spent δ = 3.999994000004001e-06): four releases at δ = 1e-6
+// compose optimally to 1 − (1 − 10⁻⁶)⁴ = 4·10⁻⁶ − 6·10⁻¹² + …, shown rounded up to
+// 6 significant digits, 4e-06; their sum (4.000000000000001e-06 as the ledger rounds
+// it up) 4.00001e-06; what is left of the budget 4.5e-06, rounded down, 5.00005e-07;
+// a line says so, and --json keeps the figures exact. The refused fifth release
+// says the same figures. One release at δ = 1e-6 rounds nothing and says nothing.
+func TestLedgerShowRoundsComputedDelta(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "10", "--budget-delta", "4.5e-6")
+	mech := filepath.Join(dir, "m.csv")
+	write(t, mech, "id,p_one\na,0.5\nb,0.5\n")
+	auditAlone(t, led, mech, "--epsilon", "0.5", "--delta", "1e-6")
+	release := []string{"release", "-quiet", "--mechanism", mech, "--id", "a", "--out", "", "--ledger", led}
+	const note = "rounded to 6 significant digits: spent up, left down; --json has them exact"
+	for i := range 4 {
+		release[7] = filepath.Join(dir, fmt.Sprintf("r%d.csv", i))
+		mustRun(t, 0, release...)
+		if i == 0 {
+			if stdout, _ := mustRun(t, 0, "ledger", "show", led); strings.Contains(stdout, note) || !strings.Contains(stdout, "1e-06") {
+				t.Errorf("one release: nothing to round:\n%s", stdout)
+			}
+		}
+	}
+	stdout, _ := mustRun(t, 0, "ledger", "show", led)
+	row := regexp.MustCompile(`(?m)^  a +4 +2 +4e-06 +8 +5\.00005e-07 +optimal +2 +4\.00001e-06$`)
+	if !row.MatchString(stdout) || !strings.Contains(stdout, note) || strings.Contains(stdout, "3.99999") {
+		t.Errorf("ledger show:\n%s", stdout)
+	}
+	stdout, _ = mustRun(t, 0, "ledger", "show", led, "--json")
+	var v shown
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil || len(v.Datasets) != 1 || v.Datasets[0].Spent.Delta != 3.999994000004001e-06 {
+		t.Errorf("--json: %v, %+v", err, v.Datasets)
+	}
+	release[7] = filepath.Join(dir, "r5.csv")
+	_, stderr := mustRun(t, 3, release...)
+	if !strings.Contains(stderr, "so far spent ε = 2, δ = 4e-06; with this release ε = 2.5, δ = 5e-06") {
+		t.Errorf("the refused release:\n%s", stderr)
 	}
 }

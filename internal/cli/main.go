@@ -31,8 +31,8 @@ import (
 const (
 	exitOK       = 0
 	exitFailure  = 1 // I/O failures, internal errors
-	exitUsage    = 2 // bad flags or config
-	exitRejected = 3 // input rejected, or a check failed
+	exitUsage    = 2 // usage: bad flags or config, missing or unreadable paths, found before any work
+	exitRejected = 3 // input content rejected, a check failed, or refused by policy
 	// Interrupted by a signal: 128 + its number, as shells report it.
 	exitSIGINT  = 130
 	exitSIGTERM = 143
@@ -252,7 +252,11 @@ type rejected struct{ msg string }
 
 func (e *rejected) Error() string { return e.msg }
 
-// exitCode maps errors to exit statuses in one place.
+// exitCode maps errors to exit statuses in one place, by one rule (docs/TOOLKIT.md,
+// "Exit codes"): what can be told before any work — flags, config, the paths and
+// places of inputs and outputs, the ledger's existence, the memory a job needs — is
+// exit 2; what the inputs hold, a failed check, and a refusal by policy (a budget, a
+// mechanism not private) exit 3; a failure while working or writing exit 1.
 func exitCode(err error) int {
 	var (
 		ie *ingest.InputError
@@ -279,6 +283,11 @@ func exitCode(err error) int {
 		return exitRejected
 	case errors.As(err, &ue), errors.As(err, &ce):
 		return exitUsage
+	case errors.Is(err, ingest.ErrMissing), errors.Is(err, ingest.ErrAccess), errors.Is(err, ingest.ErrPath):
+		// An input that is not there, may not be read or is not a table's path: what
+		// the paths name, found before any work (jobFlags.places), or met later by a
+		// reader when a file went meanwhile; not what the files hold.
+		return exitUsage
 	case errors.As(err, &ie), errors.As(err, &re), errors.As(err, &rj), errors.As(err, &id):
 		return exitRejected
 	}
@@ -297,7 +306,7 @@ func (p Program) usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "  version      print the version")
-	fmt.Fprintln(w, "exit status: 0 ok, 1 failure, 2 usage or config error, 3 input rejected or check failed, 130/143 interrupted (SIGINT/SIGTERM)")
+	fmt.Fprintln(w, exitStatus)
 }
 
 // newLogger configures log/slog once: text for people, JSON for clusters.

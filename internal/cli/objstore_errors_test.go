@@ -39,8 +39,9 @@ func refusingProxy(t *testing.T, target string) (hostPort string) {
 }
 
 // errorCase is a run whose inputs or output the store refuses: want is its exit
-// status (3 for an input, 1 for an output), and the message must name url and say
-// why (words).
+// status (2 for a missing or refused input, found before any work; 3 for a damaged
+// one; 1 for an output refused while writing), and the message must name url and
+// say why (words).
 type errorCase struct {
 	name  string
 	args  []string
@@ -82,7 +83,7 @@ func halfParquet(t *testing.T, dir string) (cut string, v, e, h string) {
 
 // The errors issue 27 lists, on S3 beyond TestRunOnS3SameBytes's (a missing input
 // object, a missing output bucket, a truncated object, 403 on the inputs): a missing
-// input bucket is exit 3, and credentials refused on the output exit 1 (the
+// input bucket is exit 2, and credentials refused on the output exit 1 (the
 // upload's refusal: a listing refused before it is not one, a role may write what
 // it may not list), leaving the previous object intact.
 func TestS3Errors(t *testing.T) {
@@ -93,8 +94,8 @@ func TestS3Errors(t *testing.T) {
 	putObject(t, "s3://warehouse/out/m.csv", "yesterday\n")
 	out := filepath.Join(dir, "m.csv")
 	runErrorCases(t, []errorCase{
-		{"missing input bucket", runArgs(v, "s3://no-such-bucket/e.csv", h, out), 3, "s3://no-such-bucket/e.csv", "no such object or bucket"},
-		{"missing input bucket, a folder", runArgs(v, "s3://no-such-bucket/edges/", h, out), 3, "s3://no-such-bucket/edges/", "no such object or bucket"},
+		{"missing input bucket", runArgs(v, "s3://no-such-bucket/e.csv", h, out), 2, "s3://no-such-bucket/e.csv", "no such object or bucket"},
+		{"missing input bucket, a folder", runArgs(v, "s3://no-such-bucket/edges/", h, out), 2, "s3://no-such-bucket/edges/", "no such object or bucket"},
 	})
 	t.Setenv("AWS_ACCESS_KEY_ID", "someone-else")
 	objstore.ResetClients()
@@ -113,8 +114,8 @@ func TestS3Errors(t *testing.T) {
 
 // The errors issue 27 lists, on GCS (fake-gcs-server; its 403 from a proxy in front
 // of it, as GCS answers a bucket the credentials cannot read or write): a missing
-// object, a missing bucket, 403 and a truncated object in the inputs are exit 3
-// naming the URL; a missing output bucket is exit 2, found before any work, and
+// object, a missing bucket and 403 in the inputs are exit 2 naming the URL, found
+// before any work, as a missing output bucket is; a truncated input object exit 3;
 // 403 on the output exit 1, the previous object intact.
 func TestGCSErrors(t *testing.T) {
 	addr := objtest.StartGCS(t, "warehouse", "locked")
@@ -130,9 +131,9 @@ func TestGCSErrors(t *testing.T) {
 	objstore.ResetClients()
 	out := filepath.Join(dir, "m.csv")
 	runErrorCases(t, []errorCase{
-		{"missing input object", runArgs(v, "gs://warehouse/in/nope.csv", h, out), 3, "gs://warehouse/in/nope.csv", "no such object"},
-		{"missing input bucket", runArgs(v, "gs://no-such-bucket/e.csv", h, out), 3, "gs://no-such-bucket/e.csv", "no such object or bucket"},
-		{"403 on an input", runArgs(v, "gs://locked/in/e.csv", h, out), 3, "gs://locked/in/e.csv", "denied"},
+		{"missing input object", runArgs(v, "gs://warehouse/in/nope.csv", h, out), 2, "gs://warehouse/in/nope.csv", "no such object"},
+		{"missing input bucket", runArgs(v, "gs://no-such-bucket/e.csv", h, out), 2, "gs://no-such-bucket/e.csv", "no such object or bucket"},
+		{"403 on an input", runArgs(v, "gs://locked/in/e.csv", h, out), 2, "gs://locked/in/e.csv", "denied"},
 		{"truncated input", runArgs(v, "gs://warehouse/in/cut.parquet", h, out), 3, "gs://warehouse/in/cut.parquet", "parquet"},
 		{"missing output bucket", runArgs(v, e, h, "gs://no-such-bucket/m.csv"), 2, "gs://no-such-bucket/m.csv", "no such object or bucket"},
 		{"403 on the output", runArgs(v, e, h, "gs://locked/out/m.csv"), 1, "gs://locked/out/m.csv", "denied"},

@@ -37,7 +37,7 @@ func TestOptimizeGolden(t *testing.T) {
 		{"optimize_weights_unknown_id", opt("-weights", od+"weights_unknown.csv"), 3},
 		{"optimize_weights_duplicate_id", opt("-weights", od+"weights_dup.csv"), 3},
 		{"optimize_weights_missing_column", opt("-weights", od+"weights_nocol.csv"), 3},
-		{"optimize_weights_missing_file", opt("-weights", od+"nope.parquet"), 3},
+		{"optimize_weights_missing_file", opt("-weights", od+"nope.parquet"), 2},
 		{"optimize_objective_unknown", opt("-objective", "fair", "-min-accuracy", "1.5", "-min-accuracy-0", "-0.1"), 2},
 		// ln 2, δ = 0: the balanced α is 2/3 and U(1 − 0.5) = 1, U(1 − 0.9) = 0.2.
 		{"optimize_floors_infeasible", opt("-min-accuracy", "0.7"), 3},

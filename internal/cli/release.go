@@ -144,9 +144,9 @@ func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
 		spent := toolkit.PrivacyWords(p) + " each"
 		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (%s, %s), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, spent, from, r.Out)
 		if c := r.Charged; c != nil && r.Budget != nil && r.Budget.Mu > 0 {
-			fmt.Fprintf(e.stderr, "  charged to each dataset as μ = %g, composing with its earlier releases to √(Σ μᵢ²) (docs/LEDGER.md, \"A μ-GDP budget\")\n", p.Pair.Mu())
+			fmt.Fprintf(e.stderr, "  charged to each dataset as μ = %s, composing with its earlier releases to √(Σ μᵢ²) (docs/LEDGER.md, \"A μ-GDP budget\")\n", words.Up(p.Pair.Mu()))
 		} else if c != nil && p.Framework != ledger.Framework {
-			fmt.Fprintf(e.stderr, "  charged to each dataset as ε = %g, δ = %g, which it guarantees (docs/LEDGER.md, \"Other frameworks\")\n", c.Epsilon, c.Delta)
+			fmt.Fprintf(e.stderr, "  charged to each dataset as ε = %s, δ = %s, which it guarantees (docs/LEDGER.md, \"Other frameworks\")\n", words.Up(c.Epsilon), words.Up(c.Delta))
 		}
 		if r.Budget == nil {
 			fmt.Fprintf(e.stderr, "  not charged: released with --no-ledger\n")

@@ -54,7 +54,7 @@ func TestBadInputGolden(t *testing.T) {
 	}{
 		{"not_hitting_set", func(o string) []string { return pathArgs(o, "-hitting-set", "testdata/bad/hit_not_hitting.csv") }, 3},
 		{"infeasible", func(o string) []string { return pathArgs(o, "-hitting-set", "testdata/bad/hit_infeasible.csv") }, 3},
-		{"file_missing", func(o string) []string { return pathArgs(o, "-edges", "testdata/bad/nope.parquet") }, 3},
+		{"file_missing", func(o string) []string { return pathArgs(o, "-edges", "testdata/bad/nope.parquet") }, 2},
 		{"column_missing", func(o string) []string { return pathArgs(o, "-vertices", "testdata/bad/vertices_nocol.csv") }, 3},
 		{"answer_not_binary", func(o string) []string { return pathArgs(o, "-vertices", "testdata/bad/vertices_answer2.csv") }, 3},
 		{"duplicate_vertex", func(o string) []string { return pathArgs(o, "-vertices", "testdata/bad/vertices_dup.csv") }, 3},

@@ -88,12 +88,12 @@ func TestRunOnS3SameBytes(t *testing.T) {
 		t.Error("run with --s3-endpoint: the mechanism differs")
 	}
 
-	// Refusals name the URL: a missing input object is exit 3; a missing output
-	// bucket is exit 2, found before any work.
+	// Refusals name the URL: a missing input object and a missing output bucket
+	// are exit 2, found before any work.
 	miss := []string{"run", "--vertices", "s3://warehouse/in/vertices.csv", "--edges", "s3://warehouse/in/nope.csv",
 		"--hitting-set", "s3://warehouse/in/hit.csv", "--epsilon", "0.5", "--quiet", "--out", "s3://warehouse/out/x.csv"}
-	if code, msg := reviewMain(miss...); code != 3 || !strings.Contains(msg, "s3://warehouse/in/nope.csv") {
-		t.Errorf("missing input object: exit %d, want 3 naming it: %s", code, msg)
+	if code, msg := reviewMain(miss...); code != 2 || !strings.Contains(msg, "s3://warehouse/in/nope.csv") {
+		t.Errorf("missing input object: exit %d, want 2 naming it: %s", code, msg)
 	}
 	if code, msg := reviewMain(append(args, "--out", "s3://no-such-bucket/m.csv")...); code != 2 || !strings.Contains(msg, "s3://no-such-bucket/m.csv") {
 		t.Errorf("missing output bucket: exit %d, want 2 naming it: %s", code, msg)
@@ -112,16 +112,17 @@ func TestRunOnS3SameBytes(t *testing.T) {
 	if code, msg := reviewMain(cut...); code != 3 || !strings.Contains(msg, "s3://warehouse/in/cut.parquet") {
 		t.Errorf("truncated object: exit %d, want 3 naming it: %s", code, msg)
 	}
-	// Foreign credentials: the store answers 403, exit 3 naming the input.
+	// Foreign credentials: the store answers 403, exit 2 naming the input (an input
+	// this process may not read is found before any work, as a missing one is).
 	t.Setenv("AWS_ACCESS_KEY_ID", "someone-else")
 	objstore.ResetClients()
-	if code, msg := reviewMain(append(args, "--out", filepath.Join(t.TempDir(), "y.csv"))...); code != 3 || !strings.Contains(msg, "s3://warehouse/in/") || !strings.Contains(msg, "denied") {
-		t.Errorf("403: exit %d, want 3 naming the input: %s", code, msg)
+	if code, msg := reviewMain(append(args, "--out", filepath.Join(t.TempDir(), "y.csv"))...); code != 2 || !strings.Contains(msg, "s3://warehouse/in/") || !strings.Contains(msg, "denied") {
+		t.Errorf("403: exit %d, want 2 naming the input: %s", code, msg)
 	}
 }
 
 // The same job against GCS: parts in, mechanism out through a resumable upload,
-// byte for byte the local run's; a missing object is exit 3 naming it.
+// byte for byte the local run's; a missing object is exit 2 naming it.
 func TestRunOnGCSSameBytes(t *testing.T) {
 	objtest.StartGCS(t, "warehouse")
 	objstore.ResetClients()
@@ -143,8 +144,8 @@ func TestRunOnGCSSameBytes(t *testing.T) {
 	}
 	miss := append([]string{}, args...)
 	miss[4] = "gs://warehouse/in/nope.csv"
-	if code, msg := reviewMain(append(miss, "--out", "gs://warehouse/out/x.csv")...); code != 3 || !strings.Contains(msg, "gs://warehouse/in/nope.csv") {
-		t.Errorf("missing input object: exit %d, want 3 naming it: %s", code, msg)
+	if code, msg := reviewMain(append(miss, "--out", "gs://warehouse/out/x.csv")...); code != 2 || !strings.Contains(msg, "gs://warehouse/in/nope.csv") {
+		t.Errorf("missing input object: exit %d, want 2 naming it: %s", code, msg)
 	}
 }
 

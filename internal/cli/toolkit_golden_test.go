@@ -34,7 +34,7 @@ func TestToolkitGolden(t *testing.T) {
 		{"verify_ok", verify("-hitting-set", ph), 0},
 		{"verify_no_flags", []string{"verify"}, 2},
 		{"verify_tolerance_negative", verify("-tolerance", "-1e-9", "-delta", "2"), 2},
-		{"verify_mechanism_missing_file", verify("-mechanism", tb+"nope.parquet"), 3},
+		{"verify_mechanism_missing_file", verify("-mechanism", tb+"nope.parquet"), 2},
 		{"verify_mechanism_missing_id", verify("-mechanism", tb+"mech_missing.csv"), 3},
 		{"verify_mechanism_duplicate_id", verify("-mechanism", tb+"mech_dup.csv"), 3},
 		{"verify_mechanism_range", verify("-mechanism", tb+"mech_range.csv"), 3},

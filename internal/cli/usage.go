@@ -116,8 +116,14 @@ func (u usageText) print(w io.Writer, fs *flag.FlagSet) {
 		fmt.Fprintf(w, "\n%s\n", u.about)
 	}
 	printFlags(w, fs)
-	fmt.Fprintln(w, "\nexit status: 0 ok, 1 failure, 2 usage or config error, 3 input rejected or check failed, 130/143 interrupted")
+	fmt.Fprintln(w, "\n"+exitStatus)
 }
+
+// exitStatus is the exit-code rule (exitCode) as every -h states it; docs/TOOLKIT.md,
+// "Exit codes", lists every case.
+const exitStatus = `exit status: 0 ok; 1 failure while working or writing; 2 usage, found before any work: flags,
+config, paths (a missing input, one you may not read, an output with no place to go); 3 input
+content rejected, a check failed, or refused by policy (budget, privacy); 130/143 interrupted`
 
 // parseFlags parses args into fs. A bad flag is one line (a *usageError; Main adds
 // how to get help), with the nearest flag when it looks like a typo; -h prints the

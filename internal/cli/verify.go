@@ -52,6 +52,7 @@ func parseVerify(args []string, stdout io.Writer) (*verifyOptions, error) {
 	if math.IsNaN(o.tolerance) || math.IsInf(o.tolerance, 0) || o.tolerance < 0 {
 		probs = append(probs, fmt.Sprintf("tolerance: must be a finite number ≥ 0, got %v", o.tolerance))
 	}
+	probs = append(probs, t.fileProblems(&job)...)
 	o.job, o.source = job, source
 	return o, t.done(source, probs)
 }

@@ -1,6 +1,6 @@
 // Package words is how graphdp words counts in messages: "1 vertex", "2 vertices",
-// and rates people read at a glance ("584k/s"); and how it prints values from data
-// (Quote).
+// and rates people read at a glance ("584k/s"); counts on the pages with their
+// thousands grouped ("1,000,000"); and how it prints values from data (Quote).
 //
 // Invariants:
 //
@@ -9,4 +9,6 @@
 //     it is exact for integers below 1000.
 //  3. Quote(v) holds no control character, no invalid UTF-8 and no byte of v past
 //     its first 80: a value from data printed with it cannot drive a terminal.
+//  4. Thousands(n) is n's decimal digits with a comma before each group of three
+//     from the right, and nothing else.
 package words

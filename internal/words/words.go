@@ -20,6 +20,60 @@ func Count(n int64, one, many string) string {
 // probability, ε or δ in a message exactly as graphdp holds it).
 func Num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
+// Digits is how many significant digits Up and Down keep.
+const Digits = 6
+
+// Up writes x for people: as Num when that takes at most Digits significant
+// digits, else rounded up to Digits of them, never below x. A privacy loss spent or
+// charged is shown so: 3.999994000004001e-06 reads 4e-06, and no figure shown is
+// less than the one graphdp holds.
+func Up(x float64) string { return rounded(x, true) }
+
+// Down is Up rounding down, never above x: for what is left of a budget.
+func Down(x float64) string { return rounded(x, false) }
+
+// Exact reports whether Up and Down write x as Num does (at most Digits
+// significant digits), so that a text rounds only where it says so.
+func Exact(x float64) bool {
+	_, ok := shortest(x)
+	return ok
+}
+
+// shortest is x's shortest decimal in the form d.ddde±XX, and whether it has at
+// most Digits significant digits (also for 0, NaN and ±Inf).
+func shortest(x float64) (string, bool) {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return "", true
+	}
+	s := strconv.FormatFloat(x, 'e', -1, 64)
+	mant, _, _ := strings.Cut(strings.TrimPrefix(s, "-"), "e")
+	return s, len(mant)-strings.Count(mant, ".") <= Digits
+}
+
+// rounded is x with Digits significant digits, rounded up or down. It cuts x's
+// shortest decimal after Digits digits and, rounding away from zero, adds one to
+// the last: the result lies beyond the shortest decimal, hence beyond x itself (a
+// decimal of Digits digits between the two would read back to x, and be shorter).
+func rounded(x float64, up bool) string {
+	s, ok := shortest(x)
+	if ok {
+		return Num(x)
+	}
+	neg := strings.HasPrefix(s, "-")
+	mant, exp, _ := strings.Cut(strings.TrimPrefix(s, "-"), "e")
+	head, _ := strconv.ParseInt(strings.Replace(mant, ".", "", 1)[:Digits], 10, 64)
+	if up != neg { // the rest is not zero: a shortest decimal ends in a non-zero digit
+		head++
+	}
+	e, _ := strconv.Atoi(exp)
+	d := strconv.FormatInt(head, 10) + "e" + strconv.Itoa(e-(Digits-1))
+	if neg {
+		d = "-" + d
+	}
+	v, _ := strconv.ParseFloat(d, 64)
+	return Num(v)
+}
+
 // Humane writes a non-negative quantity with an SI suffix and 3 significant digits:
 // 584, 58.4k, 584k, 5.84M.
 func Humane(x float64) string {

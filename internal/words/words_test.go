@@ -1,6 +1,10 @@
 package words
 
 import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -82,4 +86,78 @@ func TestWrap(t *testing.T) {
 	if l := Wrap(strings.Repeat("y", 50)+" z", 40); len(l) != 2 || l[1] != "  z" {
 		t.Errorf("a long word: %q", l)
 	}
+}
+
+// Up and Down keep short figures exact and round long ones to 6 significant digits
+// in their direction: 3.999994000004001e-06 is four releases' δ of 1e-06 under the
+// optimal composition (1 − (1 − 1e-06)^4, which ledger show printed), and
+// 4.000000000000001e-06 their sum rounded up (the ledger's certified Σδ); the
+// expected strings are worked out by hand from the shortest decimals.
+func TestUpDown(t *testing.T) {
+	for _, c := range []struct {
+		x        float64
+		up, down string
+	}{
+		{0, "0", "0"}, {1e-6, "1e-06", "1e-06"}, {0.5, "0.5", "0.5"}, {2, "2", "2"}, {123456, "123456", "123456"},
+		{3.999994000004001e-06, "4e-06", "3.99999e-06"},
+		{4.000000000000001e-06, "4.00001e-06", "4e-06"},
+		{9.6000005999996e-05, "9.60001e-05", "9.6e-05"},
+		{0.7071067811865476, "0.707107", "0.707106"},
+		{1234567, "1.23457e+06", "1.23456e+06"},
+		{999999.5, "1e+06", "999999"},
+		{-3.999994000004001e-06, "-3.99999e-06", "-4e-06"},
+		{math.Inf(1), "+Inf", "+Inf"},
+	} {
+		if got := Up(c.x); got != c.up {
+			t.Errorf("Up(%v) = %q, want %q", c.x, got, c.up)
+		}
+		if got := Down(c.x); got != c.down {
+			t.Errorf("Down(%v) = %q, want %q", c.x, got, c.down)
+		}
+		if Exact(c.x) != (c.up == Num(c.x)) {
+			t.Errorf("Exact(%v) = %v, but Up gives %q and Num %q", c.x, Exact(c.x), c.up, Num(c.x))
+		}
+	}
+}
+
+// Up is never below x, Down never above, each has at most 6 significant digits, and
+// neither moves a figure that Num already writes in 6: compared as exact rationals,
+// over floats of every magnitude a privacy figure has.
+func TestUpDownBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		x := r.Float64() * math.Pow(10, float64(r.IntN(30)-20))
+		if r.IntN(2) == 0 {
+			x = -x
+		}
+		exact := new(big.Rat).SetFloat64(x)
+		for _, c := range []struct {
+			name string
+			s    string
+			sign int // the side of x the figure must be on
+		}{{"Up", Up(x), 1}, {"Down", Down(x), -1}} {
+			got, ok := new(big.Rat).SetString(c.s)
+			if !ok {
+				t.Fatalf("%s(%v) = %q: not a number", c.name, x, c.s)
+			}
+			if cmp := got.Cmp(exact); cmp == -c.sign {
+				t.Fatalf("%s(%v) = %q lies on the wrong side of it", c.name, x, c.s)
+			}
+			mant, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(strconv.FormatFloat(mustFloat(t, c.s), 'e', -1, 64), "-"), "+"), "e")
+			if n := len(mant) - strings.Count(mant, "."); n > Digits {
+				t.Fatalf("%s(%v) = %q has %d significant digits", c.name, x, c.s, n)
+			}
+			if Exact(x) && c.s != Num(x) {
+				t.Fatalf("%s(%v) = %q, but Num writes it in %d digits: %q", c.name, x, c.s, Digits, Num(x))
+			}
+		}
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
