@@ -68,11 +68,12 @@ func (a *Audit) Merge(b *Audit, limit int) bool {
 // again with Auditor.RankAll (Verify's second pass).
 func (a *Audit) Unranked() bool { return a.Worst.U < 0 && a.Edges > 0 }
 
-// Exact makes Worst's Excess exact (invariant 3), given pu and pv, the p_one of its
-// ends Worst.U and Worst.V: Verify's last step, and a cluster runner's once its
-// shards' audits are merged. A violation's excess is exact already.
+// Exact makes Worst's Excess exact (invariant 3), given pu and pv, the exact values of
+// its ends Worst.U and Worst.V (dp.ExactValue): Verify's last step, and a cluster
+// runner's once its shards' audits are merged. A violation's excess is exact
+// already, and so is an edge with a tail ranked as tailEdge ranks it.
 func (a *Audit) Exact(pair dp.Pair, pu, pv float64) {
-	if w := &a.Worst; w.U >= 0 && !a.WorstBad {
+	if w := &a.Worst; w.U >= 0 && !a.WorstBad && !dp.Tail(pu) && !dp.Tail(pv) {
 		w.Excess = exactExcess(pair, pu, pv, w.Output)
 	}
 }
@@ -295,33 +296,38 @@ func AuditValues(answer []bool, pone, ptrue []float64) []float64 {
 }
 
 // tailEdge audits an edge with a tail at one end at least (dp.Tail): exactly, with
-// dp.Pair.AllowedExact. Such edges are ranked for Worst only when they fail, by the distance of
-// Pr[M = 0] from its allowed interval.
+// dp.Pair.AllowedExact, and ranked for Worst by the distance of Pr[M = 0] from its
+// allowed interval (the excess of Pair.Excess on Pr[M = 0] where both ends are
+// tails), which Exact leaves as it is.
 func (x *Auditor) tailEdge(v int32, pv float64) {
 	pu := x.pu
-	if x.pair.AllowedExact(pu, pv) {
-		return
-	}
+	ok := x.pair.AllowedExact(pu, pv)
 	q0u, q0v := dp.ExactProb(pu, false), dp.ExactProb(pv, false)
-	ex := math.SmallestNonzeroFloat64
+	var ex float64
 	switch tu, tv := dp.Tail(pu), dp.Tail(pv); {
 	case tu && tv:
-		ex = max(ex, x.pair.Excess(q0u, q0v, true))
+		ex = x.pair.Excess(q0u, q0v, true)
 	case tu:
 		lo, hi := x.pair.Across(pv)
-		ex = max(ex, lo-q0u, q0u-hi)
+		ex = max(lo-q0u, q0u-hi)
 	default:
 		lo, hi := x.pair.Across(pu)
-		ex = max(ex, lo-q0v, q0v-hi)
+		ex = max(lo-q0v, q0v-hi)
+	}
+	switch {
+	case !ok:
+		ex = max(ex, math.SmallestNonzeroFloat64)
+	case ex > 0:
+		ex = 0
 	}
 	a := &x.Audit
-	if ex > x.tol {
+	if !ok && ex > x.tol {
 		a.Violations++
 		if len(a.First) < x.limit {
 			a.First = append(a.First, EdgeViolation{U: x.u, V: v, PU: q0u, PV: q0v, Excess: ex})
 		}
 	}
-	if a.better(true, ex) {
-		a.Worst, a.WorstBad = EdgeViolation{U: x.u, V: v, PU: q0u, PV: q0v, Excess: ex}, true
+	if a.better(!ok, ex) {
+		a.Worst, a.WorstBad = EdgeViolation{U: x.u, V: v, PU: q0u, PV: q0v, Excess: ex}, !ok
 	}
 }

@@ -49,9 +49,13 @@ func ReadMechanism(ctx context.Context, path string, cols Columns, vs *Vertices,
 	var tails []tail // the vertices whose exact value is not their p_one (rare)
 	for v, r := range rowOf {
 		e := 0.0
-		if t.POne != nil {
+		switch {
+		case t.POne != nil && t.Answer == nil && t.ptrue != nil:
+			m.POne[v] = t.POne[r]
+			e = dp.ExactValue(vs.Answer[v], t.POne[r], t.ptrue[r])
+		case t.POne != nil:
 			m.POne[v], e = t.POne[r], t.Exact[r]
-		} else {
+		default:
 			p := t.ptrue[r]
 			if m.POne[v] = p; !vs.Answer[v] {
 				m.POne[v] = 1 - p

@@ -73,7 +73,7 @@ type MechanismTable struct {
 	Metadata map[string]string
 
 	cols  MechanismTableColumns
-	ptrue []float64 // p_true kept when there is neither p_one nor an answer column
+	ptrue []float64 // p_true kept when there is no answer column (ReadMechanism takes the vertices')
 	read  []float64 // p_true as read, until finish
 	bind  bindingIDs
 }
@@ -232,8 +232,10 @@ func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 		return nil
 	}
 	if m.Answer == nil {
-		m.Exact = m.POne
-		return nil // nothing to check p_true against
+		// Nothing to check p_true against; with the vertices' answers ReadMechanism
+		// reads the exact values from both columns.
+		m.Exact, m.ptrue = m.POne, ptrue
+		return nil
 	}
 	m.Exact = exactValues(m.Answer, m.POne, ptrue, dp.ExactValue)
 	for i, p := range ptrue {

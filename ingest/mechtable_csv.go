@@ -48,7 +48,7 @@ func readMechTableCSV(ctx context.Context, path string, cols MechanismTableColum
 	if hasPone {
 		m.POne = []float64{}
 	}
-	readPtrue := hasPtrue && (!hasPone || hasAnswer)
+	readPtrue := hasPtrue // also beside p_one: where p_true is the exact value (dp.ExactValue)
 	if readPtrue {
 		ptrue = []float64{}
 	}

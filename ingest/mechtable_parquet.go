@@ -73,7 +73,7 @@ func readMechTableParquet(ctx context.Context, path string, cols MechanismTableC
 		}
 	}
 	var ptrue []float64
-	if hasPtrue && (!hasPone || hasAnswer) {
+	if hasPtrue { // also beside p_one: where p_true is the exact value (dp.ExactValue)
 		ptrue = make([]float64, n)
 		if err := probs(cols.PTrue, ptrue); err != nil {
 			return nil, err

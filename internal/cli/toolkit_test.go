@@ -378,10 +378,13 @@ func TestVerifyRejectsNudge(t *testing.T) {
 			t.Fatalf("%s: nudged %s by 1e-12 (up %v) past the bound from %s; the report does not name that edge:\n%s", g.name, a, up, c, out)
 		}
 		// The same table unnudged is run's output again: it passes with zero tolerance.
+		// It keeps p_true: where p_true is the exact value (an answer-0 dataset with
+		// p_true below ½ and no float64 complement), p_one alone is its rounding.
 		b.Reset()
-		b.WriteString("id,p_one\n")
+		b.WriteString("id,p_one,p_true\n")
+		pt := slices.Index(hdr, "p_true")
 		for w := range rows {
-			fmt.Fprintf(&b, "%s,%s\n", rows[w][0], words.Num(pone[w]))
+			fmt.Fprintf(&b, "%s,%s,%s\n", rows[w][0], words.Num(pone[w]), rows[w][pt])
 		}
 		if err := os.WriteFile(bad, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
