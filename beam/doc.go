@@ -54,7 +54,7 @@
 //     one value (Pass.Repaired), and the repair loop itself (bfs.Repair.Run, which
 //     bfs.Solve runs too: which solve, which pass to repair, when to stop, what is
 //     kept — bfs.RepairKept — and what is rejected; solve.go's cluster is only its
-//     bfs.Solver, each shard counting its bfs.Excess), the assembly of p_true (bfs.OutputPTrue, bfs.GivenPOne), the audit
+//     bfs.Solver, each shard counting its bfs.Excess), the assembly of each vertex's exact value (bfs.OutputExact, dp.ExactColumns), the tails' check (bfs.Pass.TailViolation), the audit
 //     (check.Auditor per shard, merged in position order by check.Audit.Merge and
 //     made exact by Audit.Exact: check.Verify's result). beam applies them per
 //     shard and sums.

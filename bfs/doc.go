@@ -13,7 +13,8 @@
 // Invariants (numbered as before the split: 1, the CSR, is now graph invariant 1):
 //
 //  2. A pass (Pass) computes, for output c, g_c(w) = min over hitting-set vertices h of
-//     U^dist(w,h)(a_c(h)), where a_c(h) = Pr[M(h) = c] (docs/DESIGN.md §3.1).
+//     U^dist(w,h)(a_c(h)), where a_c(h) = Pr[M(h) = c] (docs/DESIGN.md §3.1), on
+//     Pr[M = c] itself (pass 0 in keys that hold it exactly on both sides of ½).
 //     Vertices whose value is 1 (no hitting-set vertex constrains them) have no
 //     binding vertex (-1), except hitting-set vertices, which bind themselves at
 //     distance 0 unless another hitting-set vertex forces a strictly lower value.
@@ -25,24 +26,27 @@
 //     propagation engine pops candidates in exactly this order (the sorted hitting
 //     set merged with a FIFO).
 //  4. Every mechanism Solve returns (any engine) satisfies the four (ε,δ)-DP
-//     inequalities on every edge exactly, as real numbers: p_one as the exact binary
-//     fraction, Pr[M = 0] = 1 − p_one, the true e^ε (package dp). The proof: each
-//     pass is a fixed point of U and L rounded in the safe direction (dp,
-//     invariants 1 and 2), so same-answer edges hold; a boundary edge has an end h in
-//     the hitting set, whose value Solve makes exactly consistent in both passes
-//     (repair), and then U(g(h)) ≥ the other end's value ≥ L(g(h)) follows from the
-//     fixed points (docs/DESIGN.md §8.1). Every written p_one lies on the safe side of
-//     the exact optimum of the solved hitting-set values (below it for answer 1, above
-//     for answer 0), by at most one rounding per hop of the binding path.
+//     inequalities on every edge exactly, as real numbers: each dataset's exact value
+//     (invariant 7) as the exact binary fraction, the true e^ε (package dp). The
+//     proof: each pass is a fixed point of U* rounded in the safe direction (dp,
+//     invariants 1, 2 and 9), so same-answer edges hold; a boundary edge has an end h
+//     in the hitting set, whose value Solve makes exactly consistent in both passes
+//     (repair), and then both directions of the other end's bound follow from the
+//     fixed points (docs/DESIGN.md §8.1). Pass 1 seeds a tail rounded down, so a
+//     tail's edges are checked exactly after the solve (Pass.TailViolation; failing,
+//     the instance is infeasible). Every written value lies on the safe side of the
+//     exact optimum of the solved hitting-set values, by at most one rounding per hop
+//     of the binding path, relative to the value the pass holds.
 //  5. Engines are deterministic: the same instance gives bit-identical results for any
 //     GOMAXPROCS.
 //  6. Query (the paper's Algorithm 2, one vertex at a time) returns exactly what Solve
 //     writes for that vertex: p_one, p_true, binding vertex and distance. It assumes a
 //     feasible instance; feasibility needs the whole graph (Violations).
-//  7. p_one = Pr[M = 1] is the canonical form of a mechanism: the engines compute
-//     it, check.Verify audits it, and p_true is derived from it and the answer. A given
-//     p_true of an answer-0 vertex becomes 1 − p_true once, in Instance.POne
-//     (docs/DESIGN.md §8.3).
+//  7. A mechanism is held by exact values (dp.ExactOfPTrue: p_one where that is
+//     exactly Pr[M = 1], else −p_true for an answer-0 tail): the hitting set as given
+//     (Instance.HitValue, never 1 − p_true rounded), each dataset from the pass of its
+//     own answer (OutputExact), written as p_one and p_true (dp.ExactColumns), and
+//     audited on them (check.AuditValues; docs/DESIGN.md §8.3).
 //  8. Block-centric rounds (rounds.go): a shard's candidates, after Settle, are a local
 //     fixed point — no arc inside the shard improves them — and each is the key-minimum
 //     of invariant 3 over the walks inside the shard from what it was offered. Offer

@@ -199,8 +199,8 @@ type Offers struct {
 func (o *Offers) Len() int { return len(o.V) }
 
 // OwnOffers is the first round's seed of shard to: each hitting-set vertex's own
-// candidate. hit (ascending) and pone are the shard's hitting-set vertices with their
-// p_one (Instance.POne).
+// candidate. hit (ascending) and hv are the shard's hitting-set vertices with their
+// exact values (Instance.HitValue).
 func (p Pass) OwnOffers(to int32, hit []int32, hv []float64) Offers {
 	o := Offers{To: to, From: to, V: hit, C: make([]Cand, len(hit))}
 	for j, h := range hit {

@@ -14,10 +14,10 @@ import (
 // Propagate is the default engine (docs/DESIGN.md §4): label-setting from the hitting set,
 // which is sorted by a_c and merged with one FIFO of vertex ids. Because the same
 // non-decreasing U with U(x) ≥ x sits on every edge, values leave the FIFO in
-// non-decreasing order (instance.go: pass 0 runs on −p_one with the lower
-// bound L, so both passes minimise), so each vertex is settled at its first pop and enters the
-// FIFO at most once: O(|H| log |H| + V + E) per pass. Values at the top (p_one
-// bound 1 or 0) constrain nothing and are never queued.
+// non-decreasing order (pass.go: both passes minimise, pass 0 on Pr[M = 0] in its
+// keys), so each vertex is settled at its first pop and enters the FIFO at most once:
+// O(|H| log |H| + V + E) per pass. Values at the top (Pass.Top) constrain nothing and
+// are never queued.
 type Propagate struct{}
 
 // Name is the engine's name in flags and metadata.

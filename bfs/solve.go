@@ -17,9 +17,10 @@ type Engine interface {
 	Pass(ctx context.Context, in *Instance, c bool) (*Field, error)
 }
 
-// Mechanism is the optimal extension: for every vertex p_one = Pr[M = 1] (the
-// canonical form), p_true = Pr[M = answer], and the binding hitting-set vertex with
-// its distance (-1 where none binds).
+// Mechanism is the optimal extension: for every vertex p_one = Pr[M = 1] and
+// p_true = Pr[M = answer], which hold its exact value between them (doc.go,
+// invariant 7: check.AuditValues reads it back), and the binding hitting-set vertex
+// with its distance (-1 where none binds).
 type Mechanism struct {
 	POne  []float64
 	PTrue []float64

@@ -28,9 +28,10 @@ type verifyOptions struct {
 }
 
 const verifyAbout = `Audits a mechanism table from anywhere (graphdp run's output, or another tool's):
-every (ε,δ)-DP inequality on every edge, both directions, both outputs, evaluated in
-float64 as run's own audit does. The table has an id column naming every dataset once
-and p_one = Pr[M = 1] (canonical; used when present) or p_true = Pr[M = answer].
+every (ε,δ)-DP inequality on every edge, both directions, both outputs, decided
+exactly in real arithmetic as run's own audit does. The table has an id column naming
+every dataset once and p_one = Pr[M = 1], p_true = Pr[M = answer] or both (of an
+answer-0 row's two, the smaller is exact: run writes them so).
 With --hitting-set it also checks the mechanism agrees with the hitting set (within
 1e-9) and is the optimal extension: vertices below the optimum are not optimal,
 vertices above it cannot belong to any DP mechanism agreeing with the hitting set.
