@@ -76,7 +76,7 @@ func TestLargeEpsilonFeasibleAccepted(t *testing.T) {
 		if sol.Infeasible > 0 {
 			t.Fatalf("%s: rejected: %+v", allEngines[i].Name(), sol.Violations)
 		}
-		if a, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3); a.Violations != 0 {
 			t.Fatalf("%s: audit %+v", allEngines[i].Name(), a)
 		}
 	}
@@ -106,7 +106,7 @@ func TestNearEdgePathIsCertified(t *testing.T) {
 		if sol.Infeasible > 0 {
 			t.Fatalf("%s: rejected: %+v", allEngines[i].Name(), sol.Violations)
 		}
-		if a, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3); a.Violations != 0 {
 			t.Fatalf("%s: audit %+v", allEngines[i].Name(), a)
 		}
 		av := exactValues(in, sol)
@@ -163,7 +163,7 @@ func TestToleranceRepairPromise(t *testing.T) {
 		if sol.Infeasible > 0 || sol.Moved() != 1 || sol.MaxMove() > Tolerance {
 			t.Fatalf("%s: infeasible %d, moved %d by %g", name, sol.Infeasible, sol.Moved(), sol.MaxMove())
 		}
-		if a, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3); a.Violations != 0 {
 			t.Fatalf("%s: audit %+v", name, a)
 		}
 		again := mustInstance(t, g, in.Answer, in.Hit, []float64{sol.PTrue[0], sol.PTrue[1]}, pair)

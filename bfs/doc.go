@@ -46,7 +46,7 @@
 //     exactly Pr[M = 1], else −p_true for an answer-0 tail): the hitting set as given
 //     (Instance.HitValue, never 1 − p_true rounded), each dataset from the pass of its
 //     own answer (OutputExact), written as p_one and p_true (dp.ExactColumns), and
-//     audited on them (check.AuditValues; docs/DESIGN.md §8.3).
+//     audited on them (dp.ExactValues; docs/DESIGN.md §8.3).
 //  8. Block-centric rounds (rounds.go): a shard's candidates, after Settle, are a local
 //     fixed point — no arc inside the shard improves them — and each is the key-minimum
 //     of invariant 3 over the walks inside the shard from what it was offered. Offer

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
@@ -111,7 +112,7 @@ func TestOutputIsDP(t *testing.T) {
 		if sol.Infeasible != 0 {
 			t.Fatalf("%s: feasible instance rejected: %+v", name, sol.Violations)
 		}
-		a, _ := check.Verify(context.Background(), in.G, check.AuditValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3)
+		a, _ := check.Verify(context.Background(), in.G, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3)
 		if a.Violations != 0 {
 			t.Fatalf("%s: %d dp.Pair violations, first %+v", name, a.Violations, a.First)
 		}

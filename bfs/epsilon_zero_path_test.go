@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
@@ -25,7 +26,7 @@ func TestEpsilonZeroPathIsConstant(t *testing.T) {
 	if sol.Infeasible != 0 {
 		t.Fatalf("rejected: %+v", sol.Violations)
 	}
-	if a, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3); a.Violations != 0 {
+	if a, _ := check.Verify(context.Background(), g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3); a.Violations != 0 {
 		t.Fatalf("p_one %v fails the audit: %+v", sol.POne, a.First)
 	}
 	if l := in.Pair.Lower(0.3); l > 0.3 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
@@ -42,7 +43,7 @@ func TestEpsilonZeroConstant(t *testing.T) {
 			t.Errorf("#%d %s c=%v: feasible constant mechanism rejected: %+v", k, f.Name, c, sol.Violations)
 			continue
 		}
-		if a, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 1); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 1); a.Violations != 0 {
 			fails++
 			t.Errorf("#%d %s n=%d c=%v: written mechanism fails the audit (run: exit 1 \"internal error\"): %d violations, first %+v", k, f.Name, n, c, a.Violations, a.First[0])
 		}

@@ -24,7 +24,7 @@ func ExampleSolve() {
 	for v := range 4 {
 		fmt.Printf("v%d: p_one %.2f, bound by v%d at distance %d\n", v+1, sol.POne[v], sol.Bind[v]+1, sol.Dist[v])
 	}
-	audit, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3)
+	audit, _ := check.Verify(context.Background(), g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3)
 	fmt.Println("violations:", audit.Violations)
 	// Output:
 	// v1: p_one 0.30, bound by v1 at distance 0

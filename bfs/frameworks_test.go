@@ -141,7 +141,7 @@ func TestFrameworksGeneratedInstances(t *testing.T) {
 			if sol.Infeasible != 0 {
 				t.Fatalf("%s: feasible instance rejected: %+v", name, sol.Violations)
 			}
-			if a, err := check.Verify(ctx, in.G, check.AuditValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3); err != nil || a.Violations != 0 {
+			if a, err := check.Verify(ctx, in.G, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 3); err != nil || a.Violations != 0 {
 				t.Fatalf("%s: %d violations, first %+v", name, a.Violations, a.First)
 			}
 			q := NewQuery(sol.Instance)

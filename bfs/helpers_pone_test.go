@@ -3,7 +3,6 @@ package bfs
 import (
 	"math/big"
 
-	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/dp"
 	bigoracle "github.com/graphdp/graphdp/internal/oracle"
 )
@@ -30,7 +29,7 @@ func realPOne(v float64) *big.Float {
 	return bigoracle.F(v)
 }
 
-// exactValues is sol's exact values (check.AuditValues).
+// exactValues is sol's exact values (dp.ExactValues).
 func exactValues(in *Instance, sol *Solution) []float64 {
-	return check.AuditValues(in.Answer, sol.POne, sol.PTrue)
+	return dp.ExactValues(in.Answer, sol.POne, sol.PTrue)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
@@ -41,7 +42,7 @@ func TestNearOneHittingValuesBindThemselves(t *testing.T) {
 			rejected++
 			continue
 		}
-		if a, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 1); a.Violations != 0 {
+		if a, _ := check.Verify(context.Background(), g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), in.Pair, 0, 1); a.Violations != 0 {
 			audit++
 			if ex == "" {
 				ex = f.Name

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
@@ -47,7 +48,7 @@ func TestPaperPath(t *testing.T) {
 					eng.Name(), v+1, pone, sol.Bind[v]+1, sol.Dist[v], w.pone, w.bind+1, w.dist)
 			}
 		}
-		a, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 5)
+		a, _ := check.Verify(context.Background(), g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 5)
 		if a.Violations != 0 {
 			t.Errorf("%s: output not dp.Pair: %+v", eng.Name(), a.First)
 		}
@@ -105,7 +106,7 @@ func TestBalancedCorollary(t *testing.T) {
 					t.Errorf("%s ε=%v δ=%v: d=%d: p_true %v, corollary %v", eng.Name(), pair.Epsilon, delta, d, got, w)
 				}
 			}
-			if a, _ := check.Verify(context.Background(), g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3); a.Violations != 0 {
+			if a, _ := check.Verify(context.Background(), g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3); a.Violations != 0 {
 				t.Errorf("%s ε=%v δ=%v: output not dp.Pair: %+v", eng.Name(), pair.Epsilon, delta, a.First)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
@@ -113,7 +114,7 @@ func TestRepairRun(t *testing.T) {
 					}
 				}
 				if sol.Infeasible == 0 { // what is kept is exactly DP (doc.go, invariant 4)
-					if a, _ := check.Verify(ctx, g, check.AuditValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3); a.Violations != 0 {
+					if a, _ := check.Verify(ctx, g, dp.ExactValues(in.Answer, sol.POne, sol.PTrue), pair, 0, 3); a.Violations != 0 {
 						t.Errorf("kept mechanism fails the audit: %+v", a.First)
 					}
 				}

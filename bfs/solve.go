@@ -19,7 +19,7 @@ type Engine interface {
 
 // Mechanism is the optimal extension: for every vertex p_one = Pr[M = 1] and
 // p_true = Pr[M = answer], which hold its exact value between them (doc.go,
-// invariant 7: check.AuditValues reads it back), and the binding hitting-set vertex
+// invariant 7: dp.ExactValues reads it back), and the binding hitting-set vertex
 // with its distance (-1 where none binds).
 type Mechanism struct {
 	POne  []float64

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/check"
+	"github.com/graphdp/graphdp/dp"
 )
 
 // A hitting-set value above its bound by less than Tolerance is accepted
@@ -33,7 +34,7 @@ func TestWithinToleranceOutputPassesAudit(t *testing.T) {
 			return
 		}
 		tried++
-		a, _ := check.Verify(context.Background(), bad.G, check.AuditValues(bad.Answer, sol.POne, sol.PTrue), bad.Pair, 0, 3)
+		a, _ := check.Verify(context.Background(), bad.G, dp.ExactValues(bad.Answer, sol.POne, sol.PTrue), bad.Pair, 0, 3)
 		if a.Violations != 0 {
 			auditFail++
 			if auditFail <= 3 {

@@ -270,31 +270,6 @@ func edgeViolation(u, v int32, one bool, pu, pv, ex float64) EdgeViolation {
 	return EdgeViolation{U: u, V: v, Output: one, PU: pu, PV: pv, Excess: ex}
 }
 
-// AuditValues is every vertex's exact value (dp.ExactValue) from a table's columns:
-// pone itself when every value is its p_one (the common case, no copy), else a copy
-// with the tails' values. ptrue may be nil (a table without p_true). Verify reads
-// exact values.
-func AuditValues(answer []bool, pone, ptrue []float64) []float64 {
-	if ptrue == nil {
-		return pone
-	}
-	var out []float64
-	for v, p := range pone {
-		av := dp.ExactValue(answer[v], p, ptrue[v])
-		if math.Float64bits(av) == math.Float64bits(p) {
-			continue
-		}
-		if out == nil {
-			out = append([]float64(nil), pone...)
-		}
-		out[v] = av
-	}
-	if out == nil {
-		return pone
-	}
-	return out
-}
-
 // tailEdge audits an edge with a tail at one end at least (dp.Tail): exactly, with
 // dp.Pair.AllowedExact, and ranked for Worst by the distance of Pr[M = 0] from its
 // allowed interval (the excess of Pair.Excess on Pr[M = 0] where both ends are

@@ -151,40 +151,12 @@ func (g *gdp) across(x float64) (lo, hi float64) {
 	}
 	var ok bool
 	if lo, ok = reflectedDD(x, -g.mu, false); !ok {
-		lo = g.reflectedBig(x, -g.mu, true)
+		lo = g.shiftedBig(x, -g.mu, false, true)
 	}
 	if hi, ok = reflectedDD(x, g.mu, true); !ok {
-		hi = g.reflectedBig(x, g.mu, false)
+		hi = g.shiftedBig(x, g.mu, true, true)
 	}
 	return lo, hi
-}
-
-// reflectedBig is Φ(−Φ⁻¹(x) + s) rounded up or down from math/big enclosures at
-// growing precision (the safe end when undecided).
-func (g *gdp) reflectedBig(x, s float64, up bool) float64 {
-	fs := new(big.Float).SetFloat64(s)
-	round := rd
-	if up {
-		round = BigUp
-	}
-	for prec := uint(gdpStartBits); ; prec *= 2 {
-		zl, zh := quantileBounds(x, prec)
-		w := prec + 32
-		// −z + s is smallest at zh, largest at zl.
-		lo, _ := phiBounds(bf(w, big.ToNegativeInf).Sub(fs, zh), prec)
-		_, hi := phiBounds(bf(w, big.ToPositiveInf).Sub(fs, zl), prec)
-		rl, rh := round(lo), round(hi)
-		switch {
-		case rl == rh:
-			return rl
-		case prec < gdpMaxBits:
-			continue
-		case up:
-			return rh
-		default:
-			return rl
-		}
-	}
 }
 
 // across for a profile: every pair's condition holds, so the intervals intersect.

@@ -36,6 +36,29 @@ func ExactValue(answer bool, pone, ptrue float64) float64 {
 	return math.Copysign(ptrue, -1)
 }
 
+// ExactValues is ExactValue for every row (ptrue nil: the table has none): pone
+// itself where every row's value is its p_one, the common case, without a copy.
+func ExactValues(answer []bool, pone, ptrue []float64) []float64 {
+	if ptrue == nil {
+		return pone
+	}
+	var out []float64
+	for i, p := range pone {
+		v := ExactValue(answer[i], p, ptrue[i])
+		if math.Float64bits(v) == math.Float64bits(p) {
+			continue
+		}
+		if out == nil {
+			out = append([]float64(nil), pone...)
+		}
+		out[i] = v
+	}
+	if out == nil {
+		return pone
+	}
+	return out
+}
+
 // ExactColumns is the p_one and p_true written for exact value v of a dataset with
 // this answer: both exact where they can be; else the exact one and the other's real
 // value rounded to the safe side (p_true down, so p_one up for answer 0).

@@ -24,6 +24,13 @@ func TestFrameworksMatchOracle(t *testing.T) {
 		}
 		fws = append(fws, fw{"gdp", p, oracle.GDP{Mu: mu}})
 	}
+	for _, ed := range [][2]float64{{1, 0}, {0.1, 1e-9}, {5, 1e-3}, {1e-6, 0}} {
+		p, err := New(ed[0], ed[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		fws = append(fws, fw{"epsilon-delta", p, oracle.Pair{Epsilon: ed[0], Delta: ed[1]}})
+	}
 	eps, delta := []float64{0.3, 1, 2}, []float64{0.1, 1e-3, 1e-6}
 	p, err := NewProfile(eps, delta)
 	if err != nil {
@@ -57,6 +64,18 @@ func TestFrameworksMatchOracle(t *testing.T) {
 			}
 			if got, want := f.pair.Lower(a), oracle.RoundUp(f.orc.L(x)); got != want {
 				t.Errorf("%s: Lower(%v) = %v, oracle RU(L*) = %v", f.pair, a, got, want)
+			}
+		}
+		// Across, where 1 − x is no float64 (else it is Lower and Upper at 1 − x, above)
+		// and where it is: RU(1 − U*(x)) and RD(1 − L*(x)), and AcrossLower its lo.
+		for _, a := range append(args, 0.1+0x1p-56, 0.3+0x1p-55, 1e-5, 3.19e-14) {
+			x := oracle.F(a)
+			lo, hi := f.pair.Across(a)
+			if want := oracle.RoundUp(oracle.OneMinus(f.orc.U(x))); lo != want || f.pair.AcrossLower(a) != want {
+				t.Errorf("%s: Across(%v) lo %v, AcrossLower %v, oracle RU(1 − U*) = %v", f.pair, a, lo, f.pair.AcrossLower(a), want)
+			}
+			if want := oracle.RoundDown(oracle.OneMinus(f.orc.L(x))); hi != want {
+				t.Errorf("%s: Across(%v) hi %v, oracle RD(1 − L*) = %v", f.pair, a, hi, want)
 			}
 		}
 	}

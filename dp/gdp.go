@@ -85,15 +85,16 @@ func (g *gdp) shifted(a, s float64, down bool) float64 {
 		return b
 	}
 	ddFallbacks.Add(1)
-	return g.shiftedBig(a, s, down)
+	return g.shiftedBig(a, s, down, false)
 }
 
 // ddFallbacks counts the bounds the double-double path left to math/big (for the
 // tests and benchmarks' figures).
 var ddFallbacks atomic.Int64
 
-// shiftedBig is shifted from math/big enclosures at growing precision.
-func (g *gdp) shiftedBig(a, s float64, down bool) float64 {
+// shiftedBig is shifted from math/big enclosures at growing precision; reflect: of
+// Φ(−Φ⁻¹(a) + s) instead (reflectedDD's, across.go).
+func (g *gdp) shiftedBig(a, s float64, down, reflect bool) float64 {
 	fs := new(big.Float).SetFloat64(s)
 	round := BigUp
 	if down {
@@ -101,6 +102,9 @@ func (g *gdp) shiftedBig(a, s float64, down bool) float64 {
 	}
 	for prec := uint(gdpStartBits); ; prec *= 2 {
 		zl, zh := quantileBounds(a, prec)
+		if reflect { // −z lies in [−zh, −zl]
+			zl, zh = zh.Neg(zh), zl.Neg(zl)
+		}
 		w := prec + 32
 		lo, _ := phiBounds(bf(w, big.ToNegativeInf).Add(zl, fs), prec)
 		_, hi := phiBounds(bf(w, big.ToPositiveInf).Add(zh, fs), prec)

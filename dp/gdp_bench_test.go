@@ -23,6 +23,6 @@ func BenchmarkGDPUpperBig(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		a = a*0.999 + 1e-9
-		_ = g.shiftedBig(a, g.mu, true)
+		_ = g.shiftedBig(a, g.mu, true, false)
 	}
 }

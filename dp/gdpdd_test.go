@@ -241,7 +241,7 @@ func TestShiftedDDAgreesWithBig(t *testing.T) {
 				fallbacks++
 				continue
 			}
-			if want := g.shiftedBig(a, s, s > 0); got != want {
+			if want := g.shiftedBig(a, s, s > 0, false); got != want {
 				t.Errorf("μ = %v, a = %v, s = %v: fast %v, math/big %v", mu, a, s, got, want)
 			}
 		}

@@ -228,7 +228,7 @@ func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 				m.POne[i] = 1 - p
 			}
 		}
-		m.Exact = exactValues(m.Answer, m.POne, ptrue, func(a bool, _, p float64) float64 { return dp.ExactOfPTrue(a, p) })
+		m.Exact = dp.ExactValues(m.Answer, m.POne, ptrue) // p_one derived by rounding: ExactValue reads p_true's
 		return nil
 	}
 	if m.Answer == nil {
@@ -237,7 +237,7 @@ func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 		m.Exact, m.ptrue = m.POne, ptrue
 		return nil
 	}
-	m.Exact = exactValues(m.Answer, m.POne, ptrue, dp.ExactValue)
+	m.Exact = dp.ExactValues(m.Answer, m.POne, ptrue)
 	for i, p := range ptrue {
 		want := m.POne[i]
 		if !m.Answer[i] {
@@ -251,26 +251,6 @@ func (m *MechanismTable) finish(p *partList, ptrue []float64) error {
 		}
 	}
 	return nil
-}
-
-// exactValues is exact(answer, p_one, p_true) for every row: pone itself where every
-// row's value is its p_one (no copy in the common case).
-func exactValues(answer []bool, pone, ptrue []float64, exact func(answer bool, pone, ptrue float64) float64) []float64 {
-	var out []float64
-	for i, p := range pone {
-		v := exact(answer[i], p, ptrue[i])
-		if math.Float64bits(v) == math.Float64bits(p) {
-			continue
-		}
-		if out == nil {
-			out = append([]float64(nil), pone...)
-		}
-		out[i] = v
-	}
-	if out == nil {
-		return pone
-	}
-	return out
 }
 
 func mechMsgProb(column string) string { return column + " must be in [0, 1]" }

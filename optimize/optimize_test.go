@@ -118,7 +118,7 @@ func TestOptimumMatchesExactLP(t *testing.T) {
 // checkMechanism: exactly DP, and re-solving the written values reproduces it.
 func checkMechanism(t *testing.T, p *Problem, res *Result) {
 	t.Helper()
-	if a, _ := check.Verify(context.Background(), p.G, check.AuditValues(p.Answer, res.Solution.POne, res.Solution.PTrue), p.Pair, 0, 1); a.Violations > 0 {
+	if a, _ := check.Verify(context.Background(), p.G, dp.ExactValues(p.Answer, res.Solution.POne, res.Solution.PTrue), p.Pair, 0, 1); a.Violations > 0 {
 		t.Fatalf("mechanism fails the DP audit: %+v", a.First[0])
 	}
 	in, err := bfs.NewInstance(p.G, p.Answer, res.Hit, res.PTrue, p.Pair)

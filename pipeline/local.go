@@ -141,7 +141,7 @@ func (b *local) Solve(ctx context.Context, p Policy) (*Solved, error) {
 func (b *local) Audit(ctx context.Context) (*Audited, error) {
 	progress.From(ctx).Grow(int64(b.g.N()))
 	sol, ids := b.sol, b.l.Vertices.IDs
-	audit, err := check.Verify(ctx, b.g, check.AuditValues(b.l.Vertices.Answer, sol.POne, sol.PTrue), b.auditPair, 0, 3)
+	audit, err := check.Verify(ctx, b.g, dp.ExactValues(b.l.Vertices.Answer, sol.POne, sol.PTrue), b.auditPair, 0, 3)
 	if err != nil {
 		return nil, err
 	}
