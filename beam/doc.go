@@ -83,7 +83,7 @@
 //     the default on Prism) the same offers go through staging, one file per sending
 //     and receiving shard and round, and the shuffle carries only a reference to each
 //     file (Prism holds a shuffle in this process several times over; BEAM.md,
-//     "Staged offers and returned memory on Prism").
+//     "Memory on Prism").
 //  3. A shard's CSR block never changes after the build (item 4 above), so a worker
 //     may keep it for the whole run; a shard's candidates are kept only under the
 //     version (round) that wrote them and are read from staging otherwise. Once the

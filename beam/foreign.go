@@ -6,12 +6,12 @@ import (
 )
 
 // A shard's neighbours in other shards are numbered once, densely, by its block's
-// bfs.Cut (ascending position: Cut.Foreign). What the build and the finish know of
-// them — answers and hit flags, p_one and component roots — sits in arrays indexed
-// by that number, not in maps keyed by vertex (issue 30). Walking a vertex's
-// neighbours in list order walks its cut arcs' numbers in the same order (Cut.Of),
-// so the hot loops need no lookup at all; foreignIndex serves the arcs that arrive
-// in no particular order (the build's arc blocks).
+// bfs.Cut (ascending position: Cut.Foreign). What the build and the finish know of them
+// — answers and hit flags, p_one and component roots — sits in arrays indexed by that
+// number, not in maps keyed by vertex (BEAM.md, "How it computes"). Walking a vertex's
+// neighbours in list order walks its cut arcs' numbers in the same order (Cut.Of), so
+// the hot loops need no lookup at all; foreignIndex serves the arcs that arrive in no
+// particular order (the build's arc blocks).
 
 // foreignIndex finds a position's index in an ascending []int32 in O(1). Dense
 // sets (at most about 64 positions of their span per value) get a bitmap over the

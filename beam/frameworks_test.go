@@ -14,7 +14,7 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 )
 
-// The Beam runner on Prism under μ-GDP and a privacy profile (issue 26): the kernel
+// The Beam runner on Prism under μ-GDP and a privacy profile (DESIGN.md §11): the kernel
 // is shared, so on generated graphs (every family, hitting sets at the framework's
 // balanced value, some perturbed into infeasibility) the output is the local run's
 // byte for byte, or the same rejection, and the summaries (framework, parameters,

@@ -38,10 +38,10 @@ const (
 	// 10^7 rows (10 shards); at 10^8 rows (96 shards, 99% of the arcs cut) the
 	// rounds reached 218 bytes a row and were still held at the Go memory limit.
 	// Since the rounds on Prism pass their offers through staging and the process
-	// returns each pipeline's garbage (issue 30), the solve measured 63–70 bytes a
+	// returns each pipeline's garbage, the solve measured 63–70 bytes a
 	// row at 10^7 rows (peak RSS 605–665 MiB against the model's 2.3 GiB): the
 	// model now errs high for the solve, and is kept until the 10^8-row run is
-	// measured again (docs/BEAM.md, "Staged offers and returned memory on Prism").
+	// measured again (docs/BEAM.md, "Memory on Prism").
 	prismSolveBytesPerRow    = 220
 	prismSolveBytesPerVertex = 220
 )

@@ -18,9 +18,9 @@ import (
 	"github.com/graphdp/graphdp/sink"
 )
 
-// writeNamed is write with a warehouse's own column names (issue 43): vertices
-// dataset_id, region, alert; edges from_dataset, to_dataset, kind; the hitting set
-// dataset_id, target. The job names them.
+// writeNamed is write with a warehouse's own column names (FORMATS.md, "Column names"):
+// vertices dataset_id, region, alert; edges from_dataset, to_dataset, kind; the hitting
+// set dataset_id, target. The job names them.
 func (g *testGraph) writeNamed(t *testing.T, dir string, rowGroup int64) job.Job {
 	t.Helper()
 	idType := idArrowType(g)

@@ -140,7 +140,7 @@ func (b *backend) onPrism() bool { return b.opts.RunnerName() == "prism" }
 // pipeline on Prism run in this process (no Endpoint: submit.go): each pipeline's
 // peak is mostly Prism's buffers of its shuffles, garbage once it ends, and without
 // this the process keeps that peak resident through the next pipeline, whose own
-// live set is smaller (docs/BEAM.md, "Staged offers and returned memory on Prism"). It
+// live set is smaller (docs/BEAM.md, "Memory on Prism"). It
 // costs one full collection and the page faults of touching the returned pages
 // again; a launcher whose runner is elsewhere has nothing to return.
 func (b *backend) returnMemory() {

@@ -17,10 +17,10 @@ import (
 )
 
 // The Beam runner on Prism with hitting-set values in the tails of both answers
-// (issue 44): answer-0 datasets at p_true 1e-14 or 3e-300-like values next to answer-1
-// ones near 1, under μ-GDP and (ε,δ), some perturbed into infeasibility. The shards
-// run the same passes on Pr[M = 0] (bfs.Pass) and check the hitting set's tails on
-// their edges like the local solver, so the output is the local run's byte for byte,
+// (DESIGN.md §8.3): answer-0 datasets at p_true 1e-14 or 3e-300-like values next to
+// answer-1 ones near 1, under μ-GDP and (ε,δ), some perturbed into infeasibility. The
+// shards run the same passes on Pr[M = 0] (bfs.Pass) and check the hitting set's tails
+// on their edges like the local solver, so the output is the local run's byte for byte,
 // or the same rejection, and the summaries are equal.
 func TestBeamTailsMatchLocal(t *testing.T) {
 	r := rand.New(rand.NewPCG(44, 2))

@@ -16,7 +16,7 @@ import (
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
 
-// Issue 44's "done when": generated instances of every framework, with hitting-set
+// The tails (DESIGN.md §8.3): generated instances of every framework, with hitting-set
 // values deep in both tails on both answers, measured by the independent oracle
 // (internal/oracle: math/big, its own Φ and Φ⁻¹, no float64 between steps) on every
 // local engine (propagate, per-source, rounds with small shards). Per dataset

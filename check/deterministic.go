@@ -23,7 +23,7 @@ const MaxDeterministicListed = 10
 
 // Deterministic counts the datasets a mechanism answers deterministically: M(v) is
 // the same on every draw. Whether that is private is a property of the dataset's
-// edges (issue 31), and the counts say which:
+// edges (TOOLKIT.md, "Deterministic datasets"), and the counts say which:
 //
 //   - not private: a dataset with no neighbours (no DP inequality protects it: the
 //     graph gives it no neighbouring dataset, and a release publishes its answer),

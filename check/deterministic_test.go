@@ -10,12 +10,13 @@ import (
 	"github.com/graphdp/graphdp/graph"
 )
 
-// Deterministic datasets, precisely (issue 31): private when every DP inequality on
-// their edges holds, not private with no neighbours or where one fails; the counts
-// and the words say which. Path 0 – 1 – 2 and the isolated 3, ε = ln 2, δ = 0:
-// p_one 1, 1, 0.4, 0. Dataset 0's only neighbour is as certain (private); 1 meets
-// 0.4, and Pr[M(1) = 1] = 1 > 2·0.4 (not private); 3 has no neighbours. With δ = 0.01,
-// p_one 0 next to 0.01 keeps every inequality (0.01 ≤ e^ε·0 + δ; 1 ≤ e^ε·0.99 + δ).
+// Deterministic datasets, precisely (TOOLKIT.md, "Deterministic datasets"): private
+// when every DP inequality on their edges holds, not private with no neighbours or
+// where one fails; the counts and the words say which. Path 0 – 1 – 2 and the isolated
+// 3, ε = ln 2, δ = 0: p_one 1, 1, 0.4, 0. Dataset 0's only neighbour is as certain
+// (private); 1 meets 0.4, and Pr[M(1) = 1] = 1 > 2·0.4 (not private); 3 has no
+// neighbours. With δ = 0.01, p_one 0 next to 0.01 keeps every inequality (0.01 ≤ e^ε·0
+// + δ; 1 ≤ e^ε·0.99 + δ).
 func TestDeterministicPrivate(t *testing.T) {
 	g, _ := graph.Build(4, []int32{0, 1}, []int32{1, 2})
 	pair, _ := dp.New(math.Ln2, 0)

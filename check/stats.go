@@ -72,12 +72,13 @@ func (s *Stats) Mean() float64 {
 func (s *Stats) Truthful() int { return s.truthful }
 
 // Classes is a mechanism's accuracy per true answer, the figures people choose a
-// mechanism by (issue 31): the mean p_true of the answer-1 datasets (the sensitivity
-// of the released answer: Pr[M = 1] averaged over the datasets whose answer is 1), the
-// mean p_true of the answer-0 datasets (its specificity), their mean (the balanced
-// accuracy) and the smallest p_true of all. Every mean is over datasets, unweighted.
-// A class with no datasets has Mean and Min 1 (there is nothing to get wrong), and
-// then the balanced accuracy is the other class's mean.
+// mechanism by (TOOLKIT.md, "graphdp report — explain a mechanism"): the mean p_true of
+// the answer-1 datasets (the sensitivity of the released answer: Pr[M = 1] averaged
+// over the datasets whose answer is 1), the mean p_true of the answer-0 datasets (its
+// specificity), their mean (the balanced accuracy) and the smallest p_true of all.
+// Every mean is over datasets, unweighted. A class with no datasets has Mean and Min 1
+// (there is nothing to get wrong), and then the balanced accuracy is the other class's
+// mean.
 type Classes struct {
 	Sensitivity float64 `json:"sensitivity"`       // Answer1.Mean
 	Specificity float64 `json:"specificity"`       // Answer0.Mean

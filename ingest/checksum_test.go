@@ -76,12 +76,11 @@ func flipLastPageByte(t *testing.T, path string, g, col int) {
 	}
 }
 
-// Issue 24, defect 12c: Parquet pages were written without a CRC and never checked,
-// so a flipped byte inside a page read back as a wrong value. graphdp's files have
-// checksums now (sink, through pqcrc.Writer), and every reader checks the pages of
-// a file that has them, in the hashing read it already makes: vertices and hitting
-// sets (a read of their own), the edges (the build's folded read, and the fallback
-// read for large row groups).
+// Without page CRCs a flipped byte inside a Parquet page reads back as a wrong value.
+// graphdp's files have checksums (sink, through pqcrc.Writer), and every reader checks
+// the pages of a file that has them, in the hashing read it already makes: vertices and
+// hitting sets (a read of their own), the edges (the build's folded read, and the
+// fallback read for large row groups).
 func TestPageChecksumsChecked(t *testing.T) {
 	dir := t.TempDir()
 	vpath := filepath.Join(dir, "v.parquet")

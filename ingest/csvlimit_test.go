@@ -21,8 +21,8 @@ func allocated(fn func()) uint64 {
 	return b.TotalAlloc - a.TotalAlloc
 }
 
-// Issue 24, defect 8: a 50 MB CSV row of commas took 3.1 GB (encoding/csv holds 40
-// bytes a field). Now a row longer than maxCSVRowBytes is an InputError naming the
+// A 50 MB CSV row of commas would take 3.1 GB read whole (encoding/csv holds 40
+// bytes a field), so a row longer than maxCSVRowBytes is an InputError naming the
 // file and the row, found after reading at most that much of it: what the reader
 // allocates stays below CSVReadBytes, the bound the memory model counts, for the
 // 50 MB row and for the worst row that is still read (the limit's worth of commas).

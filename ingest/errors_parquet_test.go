@@ -26,7 +26,7 @@ func TestInputErrorsParquet(t *testing.T) {
 			pq:   pqFiles(map[string][]pqCol{"v.parquet": {okIDs, {"label", str, `["a","b","c","d","e"]`}}}),
 			want: InputError{File: "$D/v.parquet", Row: -1, Column: "answer", Msg: "missing (columns present: id, label)"},
 			text: `$D/v.parquet: column "answer": missing (columns present: id, label)`},
-		// Issue 24, defect 12a: the first of two id columns was used silently.
+		// Two id columns are ambiguous: never the first used silently.
 		{name: "two id columns", read: "v", file: "v.parquet",
 			pq:   pqFiles(map[string][]pqCol{"v.parquet": {okIDs, okAnswers, {"id", i64, `[5,4,3,2,1]`}}}),
 			want: InputError{File: "$D/v.parquet", Row: -1, Column: "id", Err: ErrDuplicateColumn, Msg: "2 columns have this name; which one holds the values is ambiguous (rename or drop the others)"},

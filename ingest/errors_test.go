@@ -73,7 +73,7 @@ const okVertices = "id,answer\n1,1\n2,0\n3,1\n"
 
 func TestInputErrorsCSV(t *testing.T) {
 	tests := []errCase{
-		// Issue 24, defect 12a, in CSV: a header naming a needed column twice.
+		// In CSV: a header naming a needed column twice.
 		{name: "two id columns", read: "v", file: "v2.csv", files: map[string]string{"v2.csv": "id,answer,id\n1,1,9\n2,0,8\n"},
 			want: InputError{File: "$D/v2.csv", Row: -1, Column: "id", Err: ErrDuplicateColumn, Msg: "2 columns have this name; which one holds the values is ambiguous (rename or drop the others)"},
 			text: `$D/v2.csv: column "id": 2 columns have this name; which one holds the values is ambiguous (rename or drop the others)`},
@@ -115,7 +115,7 @@ func TestInputErrorsCSV(t *testing.T) {
 				Hint: "this looks ';'-separated: use --delimiter ';'"},
 			text: `$D/v.csv: column "id": missing (columns present: id;answer); this looks ';'-separated: use --delimiter ';'`},
 		{name: "tab-separated", read: "h", file: "h.csv", files: map[string]string{"v.csv": okVertices, "h.csv": "id\tp_true\n1\t0.5\n"},
-			// The header's tab is printed escaped, as every value from the data (issue 24, defect 11).
+			// The header's tab is printed escaped, as every value from the data.
 			want: InputError{File: "$D/h.csv", Row: -1, Column: "id", Msg: `missing (columns present: "id\tp_true")`,
 				Hint: "this looks tab-separated: use --delimiter tab"},
 			text: `$D/h.csv: column "id": missing (columns present: "id\tp_true"); this looks tab-separated: use --delimiter tab`},
@@ -146,8 +146,7 @@ func TestInputErrorsCSV(t *testing.T) {
 		{name: "non-integer edge id", read: "e", file: "e.csv", files: map[string]string{"v.csv": okVertices, "e.csv": "src,dst\n1,2\nx1,2\n"},
 			want: InputError{File: "$D/e.csv", Row: 1, Column: "src", Value: "x1", Msg: "not an integer id (the ids in $D/v.csv are integers, written in canonical decimal: no +, no leading zeros)"},
 			text: `$D/e.csv: row 2, column "src": value x1: not an integer id (the ids in $D/v.csv are integers, written in canonical decimal: no +, no leading zeros)`},
-		// Issue 24, defect 12b: with integer vertex ids, 007 and +2 no longer name
-		// vertices 7 and 2.
+		// With integer vertex ids, 007 and +2 do not name vertices 7 and 2.
 		{name: "leading-zero edge id", read: "e", file: "e.csv", files: map[string]string{"v.csv": okVertices, "e.csv": "src,dst\n1,2\n1,02\n"},
 			want: InputError{File: "$D/e.csv", Row: 1, Column: "dst", Value: "02", Msg: "not an integer id (the ids in $D/v.csv are integers, written in canonical decimal: no +, no leading zeros)"},
 			text: `$D/e.csv: row 2, column "dst": value 02: not an integer id (the ids in $D/v.csv are integers, written in canonical decimal: no +, no leading zeros)`},

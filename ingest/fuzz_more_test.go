@@ -273,7 +273,7 @@ func TestFuzzMutations(t *testing.T) {
 var writeCorpus = flag.Bool("write-fuzz-corpus", false, "rewrite the checked-in seed corpora under testdata/fuzz from the seeds")
 
 // The checked-in corpora (testdata/fuzz/<Name>, replayed by plain go test) are the
-// seeds and a few inputs aimed at the defences of issue 24: ids with control
+// seeds and a few inputs aimed at the readers' defences: ids with control
 // characters and non-canonical integers, a column named twice, a Parquet page
 // flipped (the CSV row limit has TestCSVRowBounded). -write-fuzz-corpus rewrites them.
 func TestWriteFuzzCorpus(t *testing.T) {

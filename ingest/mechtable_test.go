@@ -169,7 +169,7 @@ func TestReadMechanismTableErrors(t *testing.T) {
 		csv  string  // CSV text
 		text string  // the error, $D for the folder
 	}{
-		// Issue 24, defect 12a: two columns of one needed name.
+		// Two columns of one needed name.
 		{name: "two p_one columns", pq: []pqCol{okID, {"p_one", f64, `[0.5,0.5,0.5,0.5,0.5]`}, {"p_one", f64, `[1,1,1,1,1]`}},
 			text: `$D/m.parquet: column "p_one": 2 columns have this name; which one holds the values is ambiguous (rename or drop the others)`},
 		{name: "two id columns CSV", csv: "id,p_one,id\n1,0.5,2\n",

@@ -122,8 +122,8 @@ func TestReadVerticesCSV(t *testing.T) {
 		wantAnsT arrow.DataType
 	}{
 		{"int ids, 0/1", "label,id,answer\nx,5,1\ny,-2,0\nz,0,1\n", []int64{5, -2, 0}, nil, []bool{true, false, true}, i64},
-		// Issue 24, defect 12b: ids were rewritten (007 → 7, +9 → 9) and 1 and 01
-		// rejected as duplicates. An id column is integer-typed only when every id is
+		// Ids are never rewritten (007 → 7, +9 → 9), nor 1 and 01 rejected as
+		// duplicates: an id column is integer-typed only when every id is
 		// canonical decimal; otherwise every id is kept as written.
 		{"a leading zero keeps every id a string", "label,id,answer\nx,5,1\ny,-2,0\nz,007,1\n", nil, []string{"5", "-2", "007"}, []bool{true, false, true}, i64},
 		{"a + sign keeps every id a string", "id,answer\n+9,1\n8,0\n", nil, []string{"+9", "8"}, []bool{true, false}, i64},

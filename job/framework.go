@@ -78,7 +78,7 @@ func (j *Job) frameworkProblems(need bool) []string {
 			add("epsilon: must be a finite number ≥ 0, got %v", j.Epsilon)
 		} else if j.Epsilon >= dp.MaxEpsilon {
 			// Not math.Exp(ε) == +Inf: on amd64 math.Exp overflows from about 709.44,
-			// below the true limit, which dp.New encloses exactly (issue 24, defect 9).
+			// below the true limit, which dp.New encloses exactly (dp.MaxEpsilon).
 			add("epsilon: must be below %.10g (e^ε overflows float64; any ε that large allows every mechanism), got %v", float64(dp.MaxEpsilon), j.Epsilon)
 		}
 	}

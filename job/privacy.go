@@ -62,7 +62,7 @@ const (
 // to that framework's pair (Privacy.Pair), and nothing may be stated beside it.
 func ResolvePrivacy(file string, meta map[string]string, st Stated, needDelta bool) (Privacy, error) {
 	if f, ok := meta[metaFramework]; ok && f != ledger.Framework {
-		// Another framework (issue 26): its pair, from the metadata that states it.
+		// Another framework (DESIGN.md §11): its pair, from the metadata that states it.
 		p, ok, err := pairFromMetadata(meta)
 		if err != nil || !ok {
 			return Privacy{}, &ingest.InputError{File: file, Row: -1, Column: metaFramework, Err: ingest.ErrRange, Msg: "metadata " + metaFramework + ": " + fmt.Sprintf("privacy framework %q: %v", f, err)}

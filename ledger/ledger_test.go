@@ -148,7 +148,7 @@ func TestTamperEvident(t *testing.T) {
 }
 
 // Lines that decode but are not entries graphdp writes are refused, each naming the
-// line (issue 24, defect 3d): negative ε, null, {}, unknown or missing fields,
+// line: negative ε, null, {}, unknown or missing fields,
 // non-canonical bytes, a raise that lowers — even with a correct hash and chain.
 func TestStrictEntries(t *testing.T) {
 	path := newLedger(t, Budget{2, 1e-5, 0}, rel(0.5, 0, "1"))
@@ -186,8 +186,8 @@ func TestStrictEntries(t *testing.T) {
 	}
 }
 
-// A file that is not a ledger is refused, untouched, whatever it holds (issue 24,
-// defect 2): Parquet bytes, a CSV without its trailing newline, an empty file.
+// A file that is not a ledger is refused, untouched, whatever it holds:
+// Parquet bytes, a CSV without its trailing newline, an empty file.
 func TestNotALedgerUntouched(t *testing.T) {
 	dir := t.TempDir()
 	pq, err := os.ReadFile("../configs/example/vertices.parquet")
@@ -218,7 +218,7 @@ func TestNotALedgerUntouched(t *testing.T) {
 }
 
 // The last line without its newline: a complete entry counts (it is charged, and
-// the next append completes the line: issue 24, defect 3b); an incomplete one is
+// the next append completes the line); an incomplete one is
 // refused naming it, until repair removes it and records that it did.
 func TestUnterminatedLastLine(t *testing.T) {
 	path := newLedger(t, Budget{1, 0, 0}, rel(0.5, 0, "1"), rel(0.5, 0, "1"))
@@ -328,7 +328,7 @@ func TestRaise(t *testing.T) {
 	}
 }
 
-// Any line the ledger writes it reads back: a 2 MiB dataset id (issue 24, defect 10).
+// Any line the ledger writes it reads back: a 2 MiB dataset id.
 func TestLongLine(t *testing.T) {
 	id := strings.Repeat("x", 2<<20)
 	path := newLedger(t, Budget{1, 0, 0}, rel(0.5, 0, id), rel(0.5, 0, id))

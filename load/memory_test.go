@@ -173,7 +173,7 @@ func TestRefusalNamesPropagate(t *testing.T) {
 	l.Close()
 }
 
-// The model counts CSV inputs (issue 24, defect 8): each CSV file read during
+// The model counts CSV inputs (PERFORMANCE.md, "Memory model"): each CSV file read during
 // Load's pass holds at most ingest.CSVReadBytes, and CSV edges are held whole (8
 // bytes a row) until the pass ends; a Parquet job's model has neither.
 func TestMemoryModelCountsCSV(t *testing.T) {

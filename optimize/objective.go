@@ -16,7 +16,8 @@ type Objective string
 const (
 	// Accuracy is the expected accuracy Σ w(v)·p_true(v) with the weights as given.
 	// With uniform weights and a rare answer its optimum can be a constant answer
-	// (issue 31): every dataset of the common answer right, the others wrong.
+	// (OPTIMIZE.md, "Objectives: which one to pick"): every dataset of the common
+	// answer right, the others wrong.
 	Accuracy Objective = "accuracy"
 	// Balanced weighs each answer the same in total: w'(v) = w(v)/(2·W_c), W_c the
 	// total weight of v's answer c, so the utility is the mean of the two classes'

@@ -200,11 +200,11 @@ func TestWorstMatchesExactLP(t *testing.T) {
 	}
 }
 
-// The reproducer of issue 31, scaled down from 1M/10M: a uniform random graph where
-// 10% of the datasets answer 1, uniform weights. The accuracy objective's optimum is
-// (within 1e-6) a constant answer — every answer-0 dataset right, every answer-1
-// one wrong — which is why it is not the default; the balanced objective's is not
-// constant, serves both answers at least as well as the balanced α, and its
+// A constant answer as the accuracy optimum, scaled down from 1M/10M: a uniform random
+// graph where 10% of the datasets answer 1, uniform weights. The accuracy objective's
+// optimum is (within 1e-6) a constant answer — every answer-0 dataset right, every
+// answer-1 one wrong — which is why it is not the default; the balanced objective's is
+// not constant, serves both answers at least as well as the balanced α, and its
 // balanced utility is certified at least the balanced α's.
 func TestIssue31Reproducer(t *testing.T) {
 	p := genProblem(t, graphgen.Spec{Kind: "uniform", N: 2000, M: 20000, Seed: 1, Frac: 0.1, Epsilon: 0.5, Delta: 1e-6}, 0)

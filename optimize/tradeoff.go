@@ -9,7 +9,7 @@ import (
 
 // TradePoint is one certified solve of the trade-off curve: the best utility of the
 // objective when every dataset's p_true must be at least Floor (the price of a
-// floor, issue 31).
+// floor: OPTIMIZE.md, "The trade-off, drawn").
 type TradePoint struct {
 	Floor    float64 `json:"floor"`
 	Utility  float64 `json:"utility"`    // certified: a mechanism meeting the floor has it

@@ -282,7 +282,7 @@ func TestEnginesAndCoresByteIdentical(t *testing.T) {
 // The output carries the metadata README promises, with the inputs' digests as
 // provenance.go allows them: the edges file's plain SHA-256 (computed here
 // independently), none of the private inputs' without a key, and with a key their
-// HMAC-SHA256 of the hex SHA-256 (issue 24, defect 5).
+// HMAC-SHA256 of the hex SHA-256 (FORMATS.md, "Provenance").
 func TestMetadata(t *testing.T) {
 	dir := t.TempDir()
 	sum := func(path string) string {

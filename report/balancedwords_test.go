@@ -8,8 +8,8 @@ import (
 )
 
 // The randomized-response line names the framework's own constant: the (ε,δ)
-// formula only under (ε,δ)-DP (issue 26: "the randomized-response comparison uses
-// the framework's own best constant").
+// formula only under (ε,δ)-DP; under another framework its own best constant
+// (DESIGN.md §11).
 func TestRandomizedResponseWordsFollowFramework(t *testing.T) {
 	for _, c := range []struct {
 		framework string

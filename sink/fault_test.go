@@ -18,11 +18,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// The fault-injection suite of the write path (issue 24): every step of staging
-// and publishing three outputs fails in turn, with an error, with ENOSPC and by a
-// cancelled context (what a signal does), and each time the invariant of doc.go
-// (invariant 5) is checked on the folders: every output new, or every output as it
-// was (the same inode, bytes and mode, or still absent), and nothing else changed.
+// The fault-injection suite of the write path (FORMATS.md, "Writing outputs"): every
+// step of staging and publishing three outputs fails in turn, with an error, with
+// ENOSPC and by a cancelled context (what a signal does), and each time the invariant
+// of doc.go (invariant 5) is checked on the folders: every output new, or every output
+// as it was (the same inode, bytes and mode, or still absent), and nothing else
+// changed.
 
 // fileState is one folder entry: its bytes, permission bits and inode.
 type fileState struct {

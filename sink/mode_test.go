@@ -19,7 +19,7 @@ func withUmask(t *testing.T, m int) {
 	t.Cleanup(func() { syscall.Umask(old) })
 }
 
-// Issue 24, defect 4: a new output's mode is 0666 without the umask, a replaced
+// A new output's mode is 0666 without the umask, a replaced
 // file keeps its permission bits (never setuid, setgid or sticky), and a symlink
 // replaced is not a file whose mode counts. Expected modes: open(2)'s rule
 // (mode &^ umask) and the files the test makes.

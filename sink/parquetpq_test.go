@@ -15,9 +15,9 @@ import (
 	"github.com/graphdp/graphdp/internal/pqcrc"
 )
 
-// pqarrowBytes is the file graphdp wrote through pqarrow before writeParquet
-// drove parquet/file itself (issue 27: pqarrow links gRPC): the same properties,
-// the stored Arrow schema, one Write per slice.
+// pqarrowBytes is the file graphdp wrote through pqarrow before writeParquet drove
+// parquet/file itself (pqarrow links gRPC: PERFORMANCE.md, "Build time"): the same
+// properties, the stored Arrow schema, one Write per slice.
 func pqarrowBytes(t *testing.T, rec arrow.RecordBatch, md arrow.Metadata, cfg config) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -71,7 +71,7 @@ func newEdgeColumns(t *testing.T, mem memory.Allocator, n int) arrow.RecordBatch
 }
 
 // TestParquetMatchesPqarrow: writeParquet writes, byte for byte, what pqarrow
-// v18.8.0 wrote with the same properties (the files graphdp wrote until issue 27
+// v18.8.0 wrote with the same properties (the files graphdp wrote through pqarrow
 // and the golden outputs of internal/cli): every column type Write supports,
 // nulls, row groups cut at slice boundaries within a batch (non-zero array
 // offsets), several pages per column chunk, metadata, and no rows at all.

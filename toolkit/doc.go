@@ -3,7 +3,7 @@
 // its job and returning its result; the command line (internal/cli) parses flags
 // into the job and prints the result, and does nothing else.
 //
-// Where a command's use case goes (docs/ARCHITECTURE.md, "Where new work goes"):
+// Where a command's use case goes (docs/ARCHITECTURE.md, "Where a change goes"):
 // parse and print in internal/cli; the use case in one function below it — here,
 // or in pipeline for a way of running a job (run).
 //

@@ -34,7 +34,7 @@ func readRows(t *testing.T, text string) ([]string, [][]string) {
 	return recs[0], recs[1:]
 }
 
-// Names round-trip on Beam (issue 43, item 1; internal/cli's
+// Names round-trip on Beam (FORMATS.md, "Column names"; internal/cli's
 // TestToolkitKeepsColumnNames is the same on the local runner): inputs with a
 // warehouse's own column names, one config naming them, and every command of the
 // toolkit given that config — hitting-set, run on Beam (with a ledger), report,

@@ -17,7 +17,7 @@ import (
 	"github.com/graphdp/graphdp/internal/browser"
 )
 
-// The pages in a real browser (issue 28): report --html and optimize --html of the
+// The pages in a real browser: report --html and optimize --html of the
 // shipped example (the paper's Figure 1), opened in headless Chromium over the
 // DevTools protocol. Each must render (a screenshot that is not blank), work (the
 // search finds a dataset, hovering and clicking draw binding paths, zoom and pan

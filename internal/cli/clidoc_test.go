@@ -159,7 +159,7 @@ func jsonType(t reflect.Type) (string, reflect.Type) {
 	return t.Kind().String(), nil
 }
 
-// docs/CLI.md is what the commands' help and JSON types say today (issue 28: it
+// docs/CLI.md is what the commands' help and JSON types say today (so it
 // cannot drift). Refresh with go generate ./internal/cli.
 func TestCLIDoc(t *testing.T) {
 	got := generateCLIDoc(t)

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// --dry-run on run, optimize and release (issue 28) reads and checks everything
+// --dry-run on run, optimize and release reads and checks everything
 // and writes nothing: no output, no summary, no page, no ledger line, whatever the
 // outcome. It exits as the real command does on the same job, with the same
 // message when that fails; on success it prints the plan on stdout, and the real

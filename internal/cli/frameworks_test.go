@@ -117,7 +117,7 @@ func write(t *testing.T, path, text string) {
 	}
 }
 
-// optimize takes every framework (issue 26): on the path example it writes a
+// optimize takes every framework (DESIGN.md §11.7): on the path example it writes a
 // hitting set whose run under the same framework is the written mechanism byte for
 // byte, verify passes it under that framework, the metadata states the framework,
 // and the summary's certificate encloses the utility; under μ-GDP the summary says

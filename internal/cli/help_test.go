@@ -10,7 +10,7 @@ import (
 )
 
 // Help asked for is output: on stdout, exit 0, nothing on stderr, so that
-// "graphdp run -h | grep epsilon" finds the flag (issue 28). A missing command or
+// "graphdp run -h | grep epsilon" finds the flag. A missing command or
 // subcommand is an error: the usage goes to stderr, exit 2.
 func TestHelpOnStdout(t *testing.T) {
 	asks := [][]string{{"-h"}, {"--help"}, {"help"}, {"help", "run"}, {"ledger", "-h"}}
@@ -80,8 +80,8 @@ var placeholder = regexp.MustCompile(`^([A-Z][A-Z0-9]*([:=][A-Z]+)?|ε|δ|μ)$`)
 var flagLine = regexp.MustCompile(`^  --([a-z0-9-]+)(?: (\S+))?$`)
 
 // Every flag of every command (in graphdp and in a binary that links a beam
-// runner) shows its argument in the one placeholder style (issue 28: optimize -h
-// showed "--mechanism-out run", others "--out string").
+// runner) shows its argument in the one placeholder style (never "--mechanism-out run"
+// beside "--out string").
 func TestHelpPlaceholders(t *testing.T) {
 	beam := Program{Name: "graphdp-beam", Runners: map[string]Runner{"beam": nil}, DefaultRunner: "beam"}
 	for _, p := range []Program{Graphdp, beam} {

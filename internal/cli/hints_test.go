@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Where people go wrong with their tables (issue 28): a column whose name differs
+// Where people go wrong with their tables: a column whose name differs
 // only in case gets "did you mean --id-column ID?", a header that holds semicolons or
 // tabs names the --delimiter, and --delimiter (config key delimiter) or a .tsv name
 // reads the file to the same mechanism as its comma-separated twin.

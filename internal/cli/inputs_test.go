@@ -24,8 +24,8 @@ func writeFiles(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-// Issue 24, defect 12b: CSV ids were rewritten (007 → 7, +9 → 9) and 1 and 01 were
-// duplicates. Now a column with one non-canonical integer is a column of strings,
+// CSV ids are kept as written (never 007 → 7 or +9 → 9, nor 1 and 01 taken as
+// duplicates): a column with one non-canonical integer is a column of strings,
 // and run writes every id back exactly as the vertices file spells it.
 func TestCSVIdsKeptAsWritten(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
@@ -62,8 +62,8 @@ func TestCSVIdsKeptAsWritten(t *testing.T) {
 	}
 }
 
-// Issue 24, defect 9: ε from about 709.44 to 709.78 was refused ("must be below
-// 709.783 … got 709.44"): the check asked math.Exp, which on amd64 overflows early.
+// ε from about 709.44 to 709.78 runs, though math.Exp overflows there on amd64 (a
+// check by math.Exp would say "must be below 709.783 … got 709.44").
 // README promises every ε below ln(MaxFloat64) = 709.7827…; dp.New encloses e^ε
 // exactly there. Each ε below runs and verifies; from the limit on, exit 2.
 func TestEpsilonUpToTheDocumentedLimit(t *testing.T) {
@@ -105,10 +105,10 @@ func rawControl(s string) int {
 	return -1
 }
 
-// Issue 24, defect 11: ids from the data reached stderr raw (escape sequences on the
-// operator's terminal, forged lines), and messages printed what a release protects
-// (rejections named the datasets' answers; the deterministic warning, on stderr and
-// in the summary, their p_one, the true answer when p_true = 1). Every message that
+// Ids from the data never reach stderr raw (escape sequences on the operator's
+// terminal, forged lines), and no message prints what a release protects (a
+// rejection the datasets' answers; the deterministic warning, on stderr and in the
+// summary, their p_one, the true answer when p_true = 1). Every message that
 // names a dataset here is made to, with ids that hold ESC, CR, a newline and a BEL:
 // no control character may reach stderr or stdout, no message may state an answer,
 // and the summary lists deterministic datasets by id, reason and privacy only.
@@ -200,10 +200,9 @@ func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 	}
 }
 
-// Issue 24, defect 8, end to end: a 50 MB CSV row of commas in the edges file is
-// refused with exit 3 naming the file and the row (it took 3.1 GB, and under a
-// memory limit the process died with exit 2). TestCSVRowBounded bounds what the
-// reader allocates.
+// End to end: a 50 MB CSV row of commas in the edges file is refused with exit 3
+// naming the file and the row (read whole it would take 3.1 GB). TestCSVRowBounded
+// bounds what the reader allocates.
 func TestCSVHugeRowRefused(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"v.csv": "id,answer\n1,0\n2,1\n",
@@ -221,7 +220,7 @@ func TestCSVHugeRowRefused(t *testing.T) {
 	}
 }
 
-// Issue 24, defect 12c, end to end: run's Parquet output carries page checksums,
+// End to end: run's Parquet output carries page checksums,
 // and a byte flipped inside a page of it (the last p_one page) is refused by the
 // commands that read it, exit 3 naming the file and the column, instead of being
 // read as another probability.

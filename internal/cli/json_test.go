@@ -72,7 +72,7 @@ func nearFloat(a any, want float64) bool {
 	return ok && math.Abs(f-want) < 1e-12
 }
 
-// --json on every command that prints a result (issue 28): one JSON object on
+// --json on every command that prints a result: one JSON object on
 // stdout in the command's documented shape, values checked on the paper's path
 // example (1–2–3–4, answers 0 1 1 0, hitting set 1: 0.7, 4: 0.9 at e^ε = 2, whose
 // optimal mechanism is p_one 0.3, 0.4, 0.2, 0.1 with 2 bound by 4 at distance 2:

@@ -11,7 +11,7 @@ import (
 	"github.com/graphdp/graphdp/ledger"
 )
 
-// frameworkMechanism runs issue 23's path (issue23Job's inputs) under the given
+// frameworkMechanism runs the path of issue23Job's inputs under the given
 // privacy flags to a Parquet mechanism in dir and returns its path.
 func frameworkMechanism(t *testing.T, dir, name string, privacy ...string) string {
 	t.Helper()

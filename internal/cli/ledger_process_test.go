@@ -84,11 +84,11 @@ func TestLedgerConcurrentProcesses(t *testing.T) {
 	mustRun(t, 0, "ledger", "verify", led)
 }
 
-// When the folder's fsync fails after the release file was renamed into place,
-// the file is published: the ledger keeps the release charged (issue 24, defect
-// 3c), and the exit status is 1 saying so. The failure is real: the output folder
-// is writable but not readable (mode 0300), so it can be renamed into but not
-// opened for its fsync; as root, graphdp runs as nobody for the permission to bite.
+// When the folder's fsync fails after the release file was renamed into place, the file
+// is published: the ledger keeps the release charged, and the exit status is 1 saying
+// so. The failure is real: the output folder is writable but not readable (mode 0300),
+// so it can be renamed into but not opened for its fsync; as root, graphdp runs as
+// nobody for the permission to bite.
 func TestReleaseDirSyncFailureStaysCharged(t *testing.T) {
 	base, err := os.MkdirTemp("", "graphdp-dirsync-")
 	if err != nil {

@@ -27,7 +27,7 @@ import (
 	"github.com/graphdp/graphdp/toolkit"
 )
 
-// issue23Job writes the reproducer's inputs of issue 23 (ids 1–4 with answers
+// issue23Job writes the inputs of a mechanism charged by its audit (ids 1–4 with answers
 // 1, 1, 0, 0 on the path 1–2–3–4; hitting set 2 and 3 at p_true 0.6), runs it at
 // ε = 3 to a Parquet mechanism and returns the mechanism's path.
 func issue23Job(t *testing.T, dir string) string {
@@ -47,7 +47,7 @@ func issue23Job(t *testing.T, dir string) string {
 	return mech
 }
 
-// The reproducer of issue 23, with the ledger's audit: a mechanism built at ε = 3
+// The ledger charges what the audit recorded (LEDGER.md): a mechanism built at ε = 3
 // and recorded by its run is charged ε = 3, whatever is typed. A typed --epsilon
 // 0.1 is refused (exit 2, both values shown), nothing recorded; without it the
 // charge is 3, from the audit, and a budget of 0.2 refuses it (exit 3).
@@ -459,7 +459,7 @@ func TestLedgerTampering(t *testing.T) {
 	}
 }
 
-// A file that is not a ledger is refused untouched (issue 24, defect 2): a Parquet
+// A file that is not a ledger is refused untouched: a Parquet
 // file and a CSV without its trailing newline given as --ledger.
 func TestReleaseLedgerNotALedger(t *testing.T) {
 	dir := t.TempDir()
@@ -481,9 +481,8 @@ func TestReleaseLedgerNotALedger(t *testing.T) {
 	}
 }
 
-// A final entry that lost its newline still counts (issue 24, defect 3b): two
-// releases of 0.5 against a budget of 1, the newline of the second removed, and a
-// third is refused — not let through as the old reader did.
+// A final entry that lost its newline still counts: two releases of 0.5 against a
+// budget of 1, the newline of the second removed, and a third is refused.
 func TestLedgerUnterminatedEntryCharged(t *testing.T) {
 	dir := t.TempDir()
 	led := filepath.Join(dir, "led.jsonl")
@@ -592,7 +591,7 @@ func TestReleaseRollbackOnFullDisk(t *testing.T) {
 	}
 }
 
-// Any line the ledger writes it reads back (issue 24, defect 10): a dataset id of
+// Any line the ledger writes it reads back: a dataset id of
 // 2 MiB, released twice through the CLI; show finds it.
 func TestLedgerLongID(t *testing.T) {
 	dir := t.TempDir()
@@ -613,7 +612,7 @@ func TestLedgerLongID(t *testing.T) {
 }
 
 // The deterministic refusal names the ids escaped and never the value it refuses
-// to release (issue 24, defect 11).
+// to release.
 func TestReleaseDeterministicMessageHidesValues(t *testing.T) {
 	dir := t.TempDir()
 	mech := filepath.Join(dir, "m.parquet")
@@ -687,8 +686,8 @@ func TestLedgerShowListsTheMostSpent(t *testing.T) {
 	}
 }
 
-// A δ the ledger computed is shown short and never below what it holds (issue 43:
-// ledger show printed spent δ = 3.999994000004001e-06): four releases at δ = 1e-6
+// A δ the ledger computed is shown short and never below what it holds (not
+// spent δ = 3.999994000004001e-06): four releases at δ = 1e-6
 // compose optimally to 1 − (1 − 10⁻⁶)⁴ = 4·10⁻⁶ − 6·10⁻¹² + …, shown rounded up to
 // 6 significant digits, 4e-06; their sum (4.000000000000001e-06 as the ledger rounds
 // it up) 4.00001e-06; what is left of the budget 4.5e-06, rounded down, 5.00005e-07;

@@ -16,11 +16,11 @@ import (
 	"github.com/graphdp/graphdp/sink"
 )
 
-// warehouseJob writes a graph whose tables carry a warehouse's own column names
-// (issue 43: vertices dataset_id, region, n_people, n_positive, alert; edges
-// from_dataset, to_dataset, kind) into dir as Parquet, and a config naming them
-// (and target for a hitting set's p_true), whose hitting set and out are under
-// dir/out. It returns the config's path and the datasets' ids.
+// warehouseJob writes a graph whose tables carry a warehouse's own column names (as a
+// warehouse names them: vertices dataset_id, region, n_people, n_positive, alert; edges
+// from_dataset, to_dataset, kind) into dir as Parquet, and a config naming them (and
+// target for a hitting set's p_true), whose hitting set and out are under dir/out. It
+// returns the config's path and the datasets' ids.
 func warehouseJob(t *testing.T, dir string) (string, []string) {
 	t.Helper()
 	ids := []string{"d1", "d2", "d3", "d4", "d5", "d6", "d7", "d8"}
@@ -57,7 +57,7 @@ func warehouseFlags(dir string) []string {
 		"-id-column", "dataset_id", "-answer-column", "alert", "-src-column", "from_dataset", "-dst-column", "to_dataset", "-p-true-column", "target"}
 }
 
-// Names round-trip (issue 43, item 1): on inputs whose columns carry their own
+// Names round-trip (FORMATS.md, "Column names"): on inputs whose columns carry their own
 // names, every command of the toolkit given the run's own config — hitting-set, run
 // (with a ledger), report, verify, query, optimize, release — succeeds and reads the
 // run's values, and so does each given the same names as flags. The outputs keep

@@ -10,7 +10,7 @@ import (
 
 // --max-deterministic N|P% (config key max_deterministic) fails a run whose
 // deterministic datasets exceed it: exit 3, nothing written, the previous output
-// intact; at the limit it runs (issue 28). testdata/det has 7 datasets of which 3
+// intact; at the limit it runs. testdata/det has 7 datasets of which 3
 // (5, 6, 7) are answered deterministically (TestRunWarnsDeterministic); detArgs
 // allows 5, which is not private.
 func TestMaxDeterministic(t *testing.T) {

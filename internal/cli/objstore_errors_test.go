@@ -81,7 +81,7 @@ func halfParquet(t *testing.T, dir string) (cut string, v, e, h string) {
 	return string(whole[:len(whole)/2]), filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"), filepath.Join(dir, "h.csv")
 }
 
-// The errors issue 27 lists, on S3 beyond TestRunOnS3SameBytes's (a missing input
+// Object-store errors on S3, beyond TestRunOnS3SameBytes's (a missing input
 // object, a missing output bucket, a truncated object, 403 on the inputs): a missing
 // input bucket is exit 2, and credentials refused on the output exit 1 (the
 // upload's refusal: a listing refused before it is not one, a role may write what
@@ -112,7 +112,7 @@ func TestS3Errors(t *testing.T) {
 	}
 }
 
-// The errors issue 27 lists, on GCS (fake-gcs-server; its 403 from a proxy in front
+// Object-store errors on GCS (fake-gcs-server; its 403 from a proxy in front
 // of it, as GCS answers a bucket the credentials cannot read or write): a missing
 // object, a missing bucket and 403 in the inputs are exit 2 naming the URL, found
 // before any work, as a missing output bucket is; a truncated input object exit 3;

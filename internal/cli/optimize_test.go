@@ -46,7 +46,7 @@ func TestOptimizeGolden(t *testing.T) {
 	runGoldenCases(t, cases)
 }
 
-// The user's loop of issue 13: optimize writes a hitting set and a mechanism; run on
+// The user's loop: optimize writes a hitting set and a mechanism; run on
 // that hitting set writes the same bytes; verify passes it (DP exactly, optimal for
 // its values); the summary's certificate encloses the utility and the optimum beats
 // the balanced α for a skewed weighting — from a weights table and from the
@@ -106,7 +106,7 @@ func TestOptimizeRunVerifyLoop(t *testing.T) {
 	}
 }
 
-// Issue 31 on the paper's path (ln 2, δ = 0: α = 2/3): every objective writes a
+// Per-answer figures on the paper's path (ln 2, δ = 0: α = 2/3): every objective writes a
 // mechanism whose per-answer figures in the summary are the ones report computes
 // from the written file; balanced's utility is the balanced accuracy; worst's floor
 // is the balanced α, certified, and met; floors at their limit (0.75 = U(1 − 0.5))
@@ -174,13 +174,14 @@ func TestOptimizeObjectivesAndFloors(t *testing.T) {
 	}
 }
 
-// Issue 31's trap in small: a path of ten datasets, one answering 1, uniform weights.
-// The accuracy objective's optimum is the constant answer 0; optimize says so
-// plainly in the summary, and names the fix (--objective balanced); report says so
-// of that mechanism too, naming optimize. Per-answer figures, so never on stderr,
-// which is shareable (docs/FORMATS.md): nor optimize's, nor run's. The default
-// (balanced) answers the rare dataset right more often than not, and warns of nothing.
-// (The trap needs --min-accuracy 0: by default no p_true is below α.)
+// The constant-answer trap in small (OPTIMIZE.md, "Objectives: which one to pick"): a
+// path of ten datasets, one answering 1, uniform weights. The accuracy objective's
+// optimum is the constant answer 0; optimize says so plainly in the summary, and names
+// the fix (--objective balanced); report says so of that mechanism too, naming
+// optimize. Per-answer figures, so never on stderr, which is shareable
+// (docs/FORMATS.md): nor optimize's, nor run's. The default (balanced) answers the rare
+// dataset right more often than not, and warns of nothing. (The trap needs
+// --min-accuracy 0: by default no p_true is below α.)
 func TestOptimizeWarnsDegenerate(t *testing.T) {
 	dir := t.TempDir()
 	p := func(n string) string { return filepath.Join(dir, n) }

@@ -79,7 +79,7 @@ func assertSame(t *testing.T, dir string, before map[string]string) {
 	}
 }
 
-// Issue 24, defect 1: every output of every command is compared with every input,
+// Every output of every command is compared with every input,
 // the config file, the ledger and the command's other outputs by file identity
 // (device and inode, links resolved; a new file by its resolved folder and name),
 // before any work. Each reproducer exits 2 naming both flags and the path, and the

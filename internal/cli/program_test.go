@@ -72,7 +72,7 @@ func TestProgramRunners(t *testing.T) {
 
 // run's cluster flags are defined in a binary that links the beam runner only:
 // graphdp run -h does not list them, and one given says which binary has it
-// (issue 28). A config file's beam keys are read as before: checked, and unused
+// (docs/BEAM.md, "Running on a cluster"). A config file's beam keys are checked, and unused
 // by the local runner.
 func TestClusterFlagsOnlyInBeamBinary(t *testing.T) {
 	beam := Program{Name: "graphdp-beam", Runners: map[string]Runner{"beam": nil}, DefaultRunner: "beam"}

@@ -127,10 +127,10 @@ func provArtifacts(t *testing.T, dir string, extra ...string) map[string][]byte 
 	return got
 }
 
-// Issue 24, defect 5: the summary's inputs.vertices.sha256 gave the answers away. The
-// test is the attack: hash the 16 candidate vertices files (and the hitting sets
-// graphdp derives from them) and look for any of those digests, in hex either case,
-// in everything graphdp wrote — the summary, the mechanism's, query's and
+// A plain SHA-256 of the vertices file gives the answers away (FORMATS.md,
+// "Provenance"). The test is the attack: hash the 16 candidate vertices files (and the
+// hitting sets graphdp derives from them) and look for any of those digests, in hex
+// either case, in everything graphdp wrote — the summary, the mechanism's, query's and
 // hitting-set's Parquet metadata, the report (JSON and HTML), the debug logs. Before
 // the fix the true vertices file's digest was in the summary and the metadata.
 func TestDigestsResistAnswerBruteForce(t *testing.T) {

@@ -37,7 +37,7 @@ func readOnlyDir(t *testing.T, dir string) {
 	}
 }
 
-// Issue 24, defect 6: every output path is checked before any work. A summary in
+// Every output path is checked before any work. A summary in
 // a read-only folder, or named too long for the file system (with the temporary
 // name a write needs beside it), is a usage error (exit 2) naming it, and the
 // previous mechanism is left as it was.
@@ -101,7 +101,7 @@ func TestToolOutputPlaceCheckedFirst(t *testing.T) {
 		{[]string{"release", "-config", cfg, "-mechanism", mech, "-id", "a", "-out", missing + "/r.csv"}, "--out: "},
 		{[]string{"optimize", "-config", cfg, "-out", filepath.Join(dir, "h.csv"), "-mechanism-out", long + ".csv"}, "--mechanism-out: "},
 		{[]string{"optimize", "-config", cfg, "-out", filepath.Join(dir, "h.csv"), "-summary", missing + "/o.json"}, "--summary: "},
-		// Issue 28's reproducers: each used to do its work, then fail with exit 1.
+		// Each would otherwise do its work, then fail with exit 1.
 		{[]string{"report", "-config", cfg, "-mechanism", mech, "-html", missing + "/r.html"}, "--html: "},
 		{[]string{"optimize", "-config", cfg, "-out", filepath.Join(dir, "h.csv"), "-html", missing + "/o.html"}, "--html: "},
 		{[]string{"optimize", "-config", cfg, "-out", missing + "/h.csv"}, "--out: "},
@@ -145,7 +145,7 @@ func onFullDisk(t *testing.T, full string, args ...string) (status, rest string)
 // full tmpfs mounted in a mount namespace of its own.
 const fullDiskHelperEnv = "GRAPHDP_CLI_FULL_DISK_HELPER"
 
-// Issue 24, defect 6, on a real full disk: one output's folder passes every check
+// On a real full disk: one output's folder passes every check
 // (it exists and is writable) but has no space left. The command fails (exit 1)
 // with the disk's error, and the outputs it had staged are not published: the
 // previous ones are intact, and nothing is left in either folder. run's mechanism
@@ -222,7 +222,7 @@ func fullDiskHelper(h string) {
 	os.Stdout.WriteString("exit " + strconv.Itoa(code) + "\n" + stderr.String())
 }
 
-// Issue 24, defect 4, through run: under umask 077 the mechanism (every true
+// Through run: under umask 077 the mechanism (every true
 // answer) and the summary are created 0600; a mechanism replaced does not keep its
 // 0640: private files are 0600 whatever they replace (docs/FORMATS.md).
 func TestRunOutputModes(t *testing.T) {

@@ -59,8 +59,9 @@ func TestRunWarnsDeterministic(t *testing.T) {
 		t.Errorf("-quiet -log-level warn hides the warning:\n%s", stderr)
 	}
 	// Without such datasets, no such warning. The paper's path values serve its
-	// answer-1 datasets with p_true 0.4 and 0.2 (issue 31's warning): a per-answer
-	// figure, so report gives it, and run's stderr, shareable, does not.
+	// answer-1 datasets with p_true 0.4 and 0.2 (OPTIMIZE.md, "Per-answer figures and
+	// warnings"): a per-answer figure, so report gives it, and run's stderr, shareable,
+	// does not.
 	path := []string{"-vertices", "testdata/path/vertices.csv", "-edges", "testdata/path/edges.csv", "-epsilon", ln2}
 	_, _, stderr = graphdp(t, append([]string{"run", "-hitting-set", "testdata/path/hitting.csv", "-out", filepath.Join(dir, "p.csv")}, path...)...)
 	if strings.Contains(stderr, "deterministic") || strings.Contains(stderr, "answer-1") {

@@ -1,7 +1,7 @@
-// Package graphgen makes synthetic dataset graphs for benchmarks and tests: the
-// graph families of issue 3 (uniform random, R-MAT, grid, hypercube, the
-// per-source engine's bad path), each with answers and a feasible partial
-// mechanism on a boundary-hitting set, in vertex positions 0..n−1.
+// Package graphgen makes synthetic dataset graphs for benchmarks and tests: the graph
+// families of PERFORMANCE.md, "The graphs" (uniform random, R-MAT, grid, hypercube, the
+// per-source engine's bad path), each with answers and a feasible partial mechanism on
+// a boundary-hitting set, in vertex positions 0..n−1.
 //
 // Invariants:
 //

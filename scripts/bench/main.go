@@ -66,7 +66,8 @@ var graphs = []graph{
 	{"path1M", graphgen.Spec{Kind: "path", N: 1_000_000, Hit: 100_000, Epsilon: 0.001, Delta: 1e-6}, "dense", true},
 	{"uniform10M", graphgen.Spec{Kind: "uniform", N: 10_000_000, M: 100_000_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, "dense", false},
 	{"uniform50M", graphgen.Spec{Kind: "uniform", N: 50_000_000, M: 500_000_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, "dense", false},
-	// Issue 12's billion edges: about 13 GB of Parquet, never in the default set.
+	// A billion edges (PERFORMANCE.md, "A billion edges"): about 13 GB of Parquet,
+	// never in the default set.
 	{"uniform100M", graphgen.Spec{Kind: "uniform", N: 100_000_000, M: 1_000_000_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, "dense", false},
 }
 

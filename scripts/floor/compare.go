@@ -42,8 +42,8 @@ func same(ref, out string) error {
 
 // compareChild is the -compare process: byte for byte when the files are equal,
 // else by contents. A graphdp output carries key-value metadata that changes with
-// graphdp's version, not with the result (issue 26 added graphdp.framework, a build
-// stamps its revision), so a reference written by an older binary differs in its
+// graphdp's version, not with the result (keys such as graphdp.framework are added,
+// a build stamps its revision), so a reference written by an older binary differs in its
 // footer alone. Contents means: the same column names and types, the same number
 // of rows, and every value equal, float64 values bit for bit (−0 and +0, NaN
 // payloads differ). The metadata keys that differ are printed, not failed on.

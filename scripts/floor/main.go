@@ -1,5 +1,5 @@
-// Command floor measures a graphdp run against its I/O floor (issue 29,
-// docs/PERFORMANCE.md, "The I/O floor"): the time a separate process takes to read
+// Command floor measures a graphdp run against its I/O floor
+// (docs/PERFORMANCE.md, "The I/O floor"): the time a separate process takes to read
 // every column of the job's input files with arrow-go and to write the run's own
 // output table, Snappy-compressed through package sink as graphdp writes it.
 //
