@@ -3,7 +3,6 @@ package dp
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // The registry: each privacy framework is one Spec, registered by name in specs.
@@ -122,18 +121,6 @@ func OtherKeys() []string {
 		keys = append(keys, s.Keys()...)
 	}
 	return keys
-}
-
-// Alternatives joins words as "a, b or c", each put through f.
-func Alternatives(ws []string, f func(string) string) string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = f(w)
-	}
-	if len(out) < 2 {
-		return strings.Join(out, "")
-	}
-	return strings.Join(out[:len(out)-1], ", ") + " or " + out[len(out)-1]
 }
 
 var epsDeltaSpec = &Spec{

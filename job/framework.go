@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // A job states its privacy in exactly one framework (docs/DESIGN.md §11): (ε,δ)-DP
@@ -115,13 +116,12 @@ func (j *Job) frameworkProblems(need bool) []string {
 			others = append(others, all[i])
 		}
 	}
-	same := func(w string) string { return w }
 	keys := j.frameworkKeys()
 	switch {
 	case len(keys) > 1:
-		add("%s: exactly one privacy framework per job (%s); drop all but one", strings.Join(keys, ", "), dp.Alternatives(all, same))
+		add("%s: exactly one privacy framework per job (%s); drop all but one", strings.Join(keys, ", "), words.Or(all))
 	case len(keys) == 0 && need:
-		add("epsilon: required (a number ≥ 0), or another privacy framework: %s", dp.Alternatives(others, same))
+		add("epsilon: required (a number ≥ 0), or another privacy framework: %s", words.Or(others))
 	}
 	if j.epsilonSet {
 		if math.IsNaN(j.Epsilon) || math.IsInf(j.Epsilon, 0) || j.Epsilon < 0 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/objstore"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // jobFlag is one flag that sets one key of a job.Job: every subcommand takes
@@ -38,7 +39,7 @@ var jobFlagsBefore = []jobFlag{
 	{"out", "out", "output `FILE`: .parquet, .arrow/.feather or .csv", func(j *job.Job) any { return &j.Out }},
 	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *job.Job) any { return &j.Summary }},
 	{"ledger", "ledger", "privacy ledger `FILE` (made by graphdp ledger init): record the mechanism there once its exact audit passed, so that graphdp release can draw from it", func(j *job.Job) any { return &j.Ledger }},
-	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless " + dp.Alternatives(frameworkFlagNames(), func(n string) string { return "--" + n }) + " states another framework)", func(j *job.Job) any { return &j.Epsilon }},
+	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless " + dashed(frameworkFlagNames()) + " states another framework)", func(j *job.Job) any { return &j.Epsilon }},
 	{"delta", "delta", "privacy parameter `δ` in [0, 1); 0 when not given (pure ε-DP)", func(j *job.Job) any { return &j.Delta }},
 }
 
@@ -92,6 +93,15 @@ func frameworkFlagNames() []string {
 		}
 	}
 	return names
+}
+
+// dashed is names as flags, alternatives: "--a, --b or --c".
+func dashed(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "--" + n
+	}
+	return words.Or(out)
 }
 
 // privacyFlags are the flags of a job's privacy: epsilon, delta and the other
