@@ -54,9 +54,9 @@ func TestBeamFrameworksMatchLocal(t *testing.T) {
 		dir := t.TempDir()
 		job := g.write(t, dir, int64(1+r.IntN(16)))
 		if fw == "gdp" {
-			job.SetGDPMu(pair.Mu())
+			job.SetParam("gdp_mu", pair.Mu())
 		} else {
-			job.PrivacyProfile = profile
+			job.SetTable("privacy_profile", profile)
 		}
 		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
 		name := fmt.Sprintf("#%d %s %s n=%d %+v", k, fw, fam, g.n, opts)

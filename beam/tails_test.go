@@ -55,7 +55,7 @@ func TestBeamTailsMatchLocal(t *testing.T) {
 		dir := t.TempDir()
 		job := g.write(t, dir, int64(1+r.IntN(16)))
 		if c.mu > 0 {
-			job.SetGDPMu(c.mu)
+			job.SetParam("gdp_mu", c.mu)
 		} else {
 			job.SetEpsilon(c.eps)
 			job.Delta = 0

@@ -52,4 +52,8 @@
 //  10. An exact value (exact.go) holds a dataset's mechanism in one float64: p_one
 //     where that is exactly Pr[M = 1], else −p_true. ExactColumns writes it as p_one
 //     and p_true, ExactValue reads it back from them, bit for bit.
+//  11. Every framework is one registered Spec (registry.go), (ε,δ) first: its keys and
+//     flags are its own, Make(Values(p)) states the same pair as p, and
+//     ParseStatement(p.Statement()) is p again (TestRegistry). The layers above dp
+//     look frameworks up there and never switch on their names.
 package dp

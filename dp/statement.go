@@ -18,18 +18,19 @@ import (
 // are written in their shortest round-trip form, so ParseStatement gives back the
 // same float64s, and the same pair.
 
-// Statement is p's statement.
+// Statement is p's statement: graphdp.framework and, for each of its framework's
+// parameters (Spec.Params), "graphdp." + its key.
 func (p Pair) Statement() map[string]string {
-	m := map[string]string{"graphdp.framework": string(p.Framework())}
-	switch p.Framework() {
-	case EpsilonDelta:
-		m["graphdp.epsilon"], m["graphdp.delta"] = words.Num(p.Epsilon), words.Num(p.Delta)
-	case GaussianDP:
-		m["graphdp.gdp_mu"] = words.Num(p.Mu())
-	case Profile:
-		m["graphdp.privacy_profile"] = joinPoints(p.Profile())
-	case Tradeoff:
-		m["graphdp.tradeoff"] = joinPoints(p.Tradeoff())
+	spec := p.Spec()
+	m := map[string]string{"graphdp.framework": string(spec.Name)}
+	v := spec.Values(p)
+	for _, pa := range spec.Params {
+		if pa.Table() {
+			t := v.Tables[pa.Key]
+			m["graphdp."+pa.Key] = joinPoints(t[0], t[1])
+		} else {
+			m["graphdp."+pa.Key] = words.Num(v.Nums[pa.Key])
+		}
 	}
 	return m
 }
@@ -43,8 +44,8 @@ func joinPoints(a, b []float64) string {
 }
 
 // ParseStatement is the pair st states (Statement's inverse), checked as the
-// pair's constructor checks it. A statement without graphdp.framework states
-// (ε,δ). Errors name the key.
+// pair's constructor checks it (Spec.Make). A statement without graphdp.framework
+// states (ε,δ). Errors name the key.
 func ParseStatement(st map[string]string) (Pair, error) {
 	num := func(key string) (float64, error) {
 		x, err := strconv.ParseFloat(st[key], 64)
@@ -53,49 +54,41 @@ func ParseStatement(st map[string]string) (Pair, error) {
 		}
 		return x, nil
 	}
-	points := func(key string) ([]float64, []float64, error) {
-		var a, b []float64
+	points := func(key string) ([2][]float64, error) {
+		var t [2][]float64
 		for part := range strings.SplitSeq(st[key], ";") {
 			x, y, found := strings.Cut(part, ":")
 			fx, err1 := strconv.ParseFloat(x, 64)
 			fy, err2 := strconv.ParseFloat(y, 64)
 			if !found || err1 != nil || err2 != nil {
-				return nil, nil, fmt.Errorf("metadata %s: %q is not a list of a:b pairs", key, st[key])
+				return t, fmt.Errorf("metadata %s: %q is not a list of a:b pairs", key, st[key])
 			}
-			a, b = append(a, fx), append(b, fy)
+			t[0], t[1] = append(t[0], fx), append(t[1], fy)
 		}
-		return a, b, nil
+		return t, nil
 	}
-	switch fw := Framework(st["graphdp.framework"]); fw {
-	case "", EpsilonDelta:
-		e, err := num("graphdp.epsilon")
-		if err != nil {
-			return Pair{}, err
-		}
-		d, err := num("graphdp.delta")
-		if err != nil {
-			return Pair{}, err
-		}
-		return New(e, d)
-	case GaussianDP:
-		mu, err := num("graphdp.gdp_mu")
-		if err != nil {
-			return Pair{}, err
-		}
-		return NewGDP(mu)
-	case Profile, Tradeoff:
-		key, make := "graphdp.privacy_profile", NewProfile
-		if fw == Tradeoff {
-			key, make = "graphdp.tradeoff", NewTradeoff
-		}
-		a, b, err := points(key)
-		if err != nil {
-			return Pair{}, err
-		}
-		return make(a, b)
-	default:
+	fw := Framework(st["graphdp.framework"])
+	if fw == "" {
+		fw = EpsilonDelta
+	}
+	spec := Lookup(fw)
+	if spec == nil {
 		return Pair{}, fmt.Errorf("metadata graphdp.framework: %q is not a framework graphdp knows", fw)
 	}
+	v := Values{Nums: map[string]float64{}, Tables: map[string][2][]float64{}}
+	for _, pa := range spec.Params {
+		key := "graphdp." + pa.Key
+		var err error
+		if pa.Table() {
+			v.Tables[pa.Key], err = points(key)
+		} else {
+			v.Nums[pa.Key], err = num(key)
+		}
+		if err != nil {
+			return Pair{}, err
+		}
+	}
+	return spec.Make(v)
 }
 
 // Same reports whether p and q make the same statement: one framework, the same
@@ -104,19 +97,19 @@ func (p Pair) Same(q Pair) bool {
 	if p.Framework() != q.Framework() {
 		return false
 	}
-	switch p.Framework() {
-	case GaussianDP:
-		return p.Mu() == q.Mu()
-	case Profile:
-		pa, pb := p.Profile()
-		qa, qb := q.Profile()
-		return slices.Equal(pa, qa) && slices.Equal(pb, qb)
-	case Tradeoff:
-		pa, pb := p.Tradeoff()
-		qa, qb := q.Tradeoff()
-		return slices.Equal(pa, qa) && slices.Equal(pb, qb)
+	spec := p.Spec()
+	pv, qv := spec.Values(p), spec.Values(q)
+	for _, pa := range spec.Params {
+		if pa.Table() {
+			pt, qt := pv.Tables[pa.Key], qv.Tables[pa.Key]
+			if !slices.Equal(pt[0], qt[0]) || !slices.Equal(pt[1], qt[1]) {
+				return false
+			}
+		} else if pv.Nums[pa.Key] != qv.Nums[pa.Key] {
+			return false
+		}
 	}
-	return p.Epsilon == q.Epsilon && p.Delta == q.Delta
+	return true
 }
 
 // Weak says, in words, why p protects little ("" when it does not): an ε above

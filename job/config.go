@@ -16,6 +16,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 
 	"github.com/graphdp/graphdp/internal/words"
@@ -45,7 +46,7 @@ func (j *Job) LoadConfig(path string) (problems []string, err error) {
 	if root != nil {
 		keys := keysByLine(root)
 		joinTableLists(root)
-		known := pruneConfig(root, configTree(reflect.TypeFor[configFile]()), "", &found)
+		known := pruneConfig(root, knownTree(), "", &found)
 		if err := decode(known, j); err != nil {
 			var te *yaml.TypeError
 			if !errors.As(err, &te) {
@@ -130,12 +131,21 @@ func joinTableLists(root *yaml.Node) {
 }
 
 // configFile is what a config file holds: a Job's yaml keys, and ε and δ read as
-// numbers (see number).
+// numbers (see number). The other frameworks' keys (dp.Others) are decoded by
+// decodeParams.
 type configFile struct {
 	Job     `yaml:",inline"`
 	Epsilon *number `yaml:"epsilon"`
 	Delta   *number `yaml:"delta"`
-	GDPMu   *number `yaml:"gdp_mu"`
+}
+
+// knownTree is the keys a config file may hold: configFile's and the frameworks'.
+func knownTree() keyTree {
+	tree := configTree(reflect.TypeFor[configFile]())
+	for _, k := range dp.OtherKeys() {
+		tree[k] = nil
+	}
+	return tree
 }
 
 // decode applies the known keys (a pruned mapping) to job.
@@ -148,6 +158,13 @@ func decode(n *yaml.Node, job *Job) error {
 			return err
 		}
 	}
+	if perr := decodeParams(n, &raw.Job); perr != nil {
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			perr.Errors = append(te.Errors, perr.Errors...)
+		}
+		err = perr
+	}
 	*job = raw.Job
 	if raw.Epsilon != nil {
 		job.SetEpsilon(float64(*raw.Epsilon))
@@ -155,10 +172,52 @@ func decode(n *yaml.Node, job *Job) error {
 	if raw.Delta != nil {
 		job.SetDelta(float64(*raw.Delta))
 	}
-	if raw.GDPMu != nil {
-		job.SetGDPMu(float64(*raw.GDPMu))
-	}
 	return err
+}
+
+// decodeParams applies the other frameworks' keys of the mapping n to job: a number
+// parameter read as number, a table's spec as a string. Their type errors are
+// returned together, nil when there are none.
+func decodeParams(n *yaml.Node, job *Job) *yaml.TypeError {
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	params := map[string]dp.Param{}
+	for _, s := range dp.Others() {
+		for _, pa := range s.Params {
+			params[pa.Key] = pa
+		}
+	}
+	var terr *yaml.TypeError
+	collect := func(err error) bool {
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			if terr == nil {
+				terr = &yaml.TypeError{}
+			}
+			terr.Errors = append(terr.Errors, te.Errors...)
+		}
+		return err == nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		pa, ok := params[n.Content[i].Value]
+		if !ok {
+			continue
+		}
+		v := n.Content[i+1]
+		if pa.Table() {
+			var spec string
+			if collect(v.Decode(&spec)) {
+				job.SetTable(pa.Key, spec)
+			}
+			continue
+		}
+		var x *number
+		if collect(v.Decode(&x)) && x != nil {
+			job.SetParam(pa.Key, float64(*x))
+		}
+	}
+	return terr
 }
 
 // keyTree is the keys a mapping may hold: each with the keys of its own mapping, or
@@ -412,7 +471,7 @@ func keysByLine(root *yaml.Node) map[int]string {
 // configKeys lists every key a config file may hold, dotted (columns.id), from
 // Job's yaml tags: the one list unknown keys are compared with.
 func configKeys() []string {
-	keys := []string{"epsilon", "delta", "gdp_mu"}
+	keys := append([]string{"epsilon", "delta"}, dp.OtherKeys()...)
 	var walk func(t reflect.Type, prefix string)
 	walk = func(t reflect.Type, prefix string) {
 		for f := range t.Fields() {

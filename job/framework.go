@@ -4,28 +4,64 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // A job states its privacy in exactly one framework (docs/DESIGN.md §11): (ε,δ)-DP
-// (epsilon, delta), μ-GDP (gdp_mu), a privacy profile (privacy_profile: a table of
-// epsilon, delta rows) or an f-DP trade-off curve (tradeoff: a table of alpha, beta
-// points). Pair turns the job's framework into the dp.Pair every stage uses.
+// (epsilon, delta), the default, or one of dp.Others — μ-GDP (gdp_mu), a privacy
+// profile (privacy_profile: a table of epsilon, delta rows), an f-DP trade-off curve
+// (tradeoff: a table of alpha, beta points), … — each stated by its parameters'
+// keys (dp.Spec.Params), which the job holds by key: a number's value, a table's
+// spec. Pair turns the job's framework into the dp.Pair every stage uses.
 
-// SetGDPMu records μ of μ-GDP (it has no default).
-func (j *Job) SetGDPMu(mu float64) { j.GDPMu, j.gdpSet = mu, true }
+// SetParam records the number parameter key of another framework than (ε,δ)
+// (dp.Param; gdp_mu's μ), which has no default.
+func (j *Job) SetParam(key string, x float64) {
+	j.nums = maps.Clone(j.nums) // a Job is copied by value: never write a shared map
+	if j.nums == nil {
+		j.nums = map[string]float64{}
+	}
+	j.nums[key] = x
+}
+
+// Param is the number parameter key, ok = false when it was not given.
+func (j *Job) Param(key string) (x float64, ok bool) {
+	x, ok = j.nums[key]
+	return x, ok
+}
+
+// SetTable records the table parameter key of another framework than (ε,δ)
+// (privacy_profile, tradeoff): its spec, a file; "" unsets it.
+func (j *Job) SetTable(key, spec string) {
+	j.tables = maps.Clone(j.tables)
+	if j.tables == nil {
+		j.tables = map[string]string{}
+	}
+	j.tables[key] = spec
+}
+
+// Table is the table parameter key's spec, "" when none was given.
+func (j *Job) Table(key string) string { return j.tables[key] }
+
+// gave reports whether the job gives the parameter pa.
+func (j *Job) gave(pa dp.Param) bool {
+	if pa.Table() {
+		return j.Table(pa.Key) != ""
+	}
+	_, ok := j.Param(pa.Key)
+	return ok
+}
 
 // UsePair makes p the job's pair, whatever its keys say: verify and report audit a
 // mechanism under the framework its metadata states (Job.MechanismPrivacy).
 func (j *Job) UsePair(p dp.Pair) { j.pair = &p }
-
-// GDPMuSet reports whether μ was given.
-func (j *Job) GDPMuSet() bool { return j.gdpSet }
 
 // frameworkKeys are the config keys of the frameworks the job gives (epsilon also
 // when only delta is given).
@@ -34,29 +70,36 @@ func (j *Job) frameworkKeys() []string {
 	if j.epsilonSet || (j.deltaSet && j.Delta != 0) {
 		keys = append(keys, "epsilon")
 	}
-	if j.gdpSet {
-		keys = append(keys, "gdp_mu")
-	}
-	if j.PrivacyProfile != "" {
-		keys = append(keys, "privacy_profile")
-	}
-	if j.Tradeoff != "" {
-		keys = append(keys, "tradeoff")
+	for _, s := range dp.Others() {
+		for _, pa := range s.Params {
+			if j.gave(pa) {
+				keys = append(keys, pa.Key)
+			}
+		}
 	}
 	return keys
 }
 
+// stated is the framework other than (ε,δ) the job gives a parameter of, nil if
+// none (the first in dp.Others' order).
+func (j *Job) stated() *dp.Spec {
+	for _, s := range dp.Others() {
+		for _, pa := range s.Params {
+			if j.gave(pa) {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
 // Framework is the job's privacy framework (EpsilonDelta when none is given).
 func (j *Job) Framework() dp.Framework {
-	switch {
-	case j.pair != nil:
+	if j.pair != nil {
 		return j.pair.Framework()
-	case j.gdpSet:
-		return dp.GaussianDP
-	case j.PrivacyProfile != "":
-		return dp.Profile
-	case j.Tradeoff != "":
-		return dp.Tradeoff
+	}
+	if s := j.stated(); s != nil {
+		return s.Name
 	}
 	return dp.EpsilonDelta
 }
@@ -66,12 +109,19 @@ func (j *Job) Framework() dp.Framework {
 func (j *Job) frameworkProblems(need bool) []string {
 	var probs []string
 	add := func(f string, a ...any) { probs = append(probs, fmt.Sprintf(f, a...)) }
+	var all, others []string // the frameworks by their keys: epsilon/delta, gdp_mu, …
+	for i, s := range dp.Frameworks() {
+		all = append(all, strings.Join(s.Keys(), "/"))
+		if i > 0 {
+			others = append(others, all[i])
+		}
+	}
 	keys := j.frameworkKeys()
 	switch {
 	case len(keys) > 1:
-		add("%s: exactly one privacy framework per job (epsilon/delta, gdp_mu, privacy_profile or tradeoff); drop all but one", strings.Join(keys, ", "))
+		add("%s: exactly one privacy framework per job (%s); drop all but one", strings.Join(keys, ", "), words.Or(all))
 	case len(keys) == 0 && need:
-		add("epsilon: required (a number ≥ 0), or another privacy framework: gdp_mu, privacy_profile or tradeoff")
+		add("epsilon: required (a number ≥ 0), or another privacy framework: %s", words.Or(others))
 	}
 	if j.epsilonSet {
 		if math.IsNaN(j.Epsilon) || math.IsInf(j.Epsilon, 0) || j.Epsilon < 0 {
@@ -85,46 +135,56 @@ func (j *Job) frameworkProblems(need bool) []string {
 	if math.IsNaN(j.Delta) || j.Delta < 0 || j.Delta >= 1 {
 		add("delta: must be in [0, 1), got %v", j.Delta)
 	}
-	if j.gdpSet && (math.IsNaN(j.GDPMu) || j.GDPMu < 0 || j.GDPMu > dp.MaxMu) {
-		add("gdp_mu: must be a number in [0, %v], got %v", dp.MaxMu, j.GDPMu)
+	for _, s := range dp.Others() {
+		for _, pa := range s.Params {
+			if x, ok := j.Param(pa.Key); ok && !pa.Table() && pa.Check != nil {
+				if msg := pa.Check(x); msg != "" {
+					add("%s: %s", pa.Key, msg)
+				}
+			}
+		}
 	}
 	return probs
 }
 
-// Pair is the job's suitable pair: (ε,δ) from epsilon and delta, μ-GDP from gdp_mu,
-// or a profile or curve read from its table (CSV or Parquet), judged by package dp; a
-// bad row is an *ingest.InputError naming the file, row and column.
+// Pair is the job's suitable pair: (ε,δ) from epsilon and delta, or its other
+// framework's (dp.Spec.Make) from its numbers and its tables (CSV or Parquet, read
+// here), judged by package dp; a table's bad row is an *ingest.InputError naming
+// the file, row and column (the framework's first table's, if it has several).
 func (j *Job) Pair(ctx context.Context) (dp.Pair, error) {
 	if j.pair != nil {
 		return *j.pair, nil
 	}
-	switch j.Framework() {
-	case dp.GaussianDP:
-		p, err := dp.NewGDP(j.GDPMu)
+	s := j.stated()
+	if s == nil {
+		p, err := dp.New(j.Epsilon, j.Delta)
 		if err != nil {
 			return dp.Pair{}, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 		}
 		return p, nil
-	case dp.Profile:
-		t, err := ingest.ReadNumberColumns(ctx, j.PrivacyProfile, "epsilon", "delta")
-		if err != nil {
-			return dp.Pair{}, err
-		}
-		p, err := dp.NewProfile(t.A, t.B)
-		return p, tableError(j.PrivacyProfile, err)
-	case dp.Tradeoff:
-		t, err := ingest.ReadNumberColumns(ctx, j.Tradeoff, "alpha", "beta")
-		if err != nil {
-			return dp.Pair{}, err
-		}
-		p, err := dp.NewTradeoff(t.A, t.B)
-		return p, tableError(j.Tradeoff, err)
 	}
-	p, err := dp.New(j.Epsilon, j.Delta)
-	if err != nil {
+	v := dp.Values{Nums: map[string]float64{}, Tables: map[string][2][]float64{}}
+	table := ""
+	for _, pa := range s.Params {
+		if !pa.Table() {
+			v.Nums[pa.Key], _ = j.Param(pa.Key)
+			continue
+		}
+		file := j.Table(pa.Key)
+		t, err := ingest.ReadNumberColumns(ctx, file, pa.Columns[0], pa.Columns[1])
+		if err != nil {
+			return dp.Pair{}, err
+		}
+		v.Tables[pa.Key] = [2][]float64{t.A, t.B}
+		if table == "" {
+			table = file
+		}
+	}
+	p, err := s.Make(v)
+	if err != nil && table == "" {
 		return dp.Pair{}, &ConfigError{Source: "job", Problems: []string{err.Error()}}
 	}
-	return p, nil
+	return p, tableError(table, err)
 }
 
 // tableError turns dp's verdict on a profile or curve into an input error of file.

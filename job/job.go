@@ -30,15 +30,9 @@ type Job struct {
 	// the mechanism it wrote, once audited, and verify the one it audited: what
 	// release then charges (pipeline/audit.go).
 	Ledger  string  `yaml:"ledger"`
-	Epsilon float64 `yaml:"-"` // see SetEpsilon; the config's key is epsilon
-	Delta   float64 `yaml:"-"` // the config's key is delta (config.go: number)
-	// The other privacy frameworks (framework.go; exactly one per job): μ of μ-GDP
-	// (SetGDPMu; the config's key is gdp_mu), a privacy profile table (columns
-	// epsilon, delta) and an f-DP trade-off curve table (columns alpha, beta).
-	GDPMu          float64 `yaml:"-"`
-	PrivacyProfile string  `yaml:"privacy_profile"`
-	Tradeoff       string  `yaml:"tradeoff"`
-	Engine         string  `yaml:"engine"` // propagate (default) or per-source
+	Epsilon float64 `yaml:"-"`      // see SetEpsilon; the config's key is epsilon
+	Delta   float64 `yaml:"-"`      // the config's key is delta (config.go: number)
+	Engine  string  `yaml:"engine"` // propagate (default) or per-source
 	// Relabel is the rounds engine's renaming of the vertices before they are cut
 	// into shards (bfs.RelabelModes: auto, the default, bfs or none; bfs.Rounds).
 	Relabel string `yaml:"relabel"`
@@ -74,8 +68,13 @@ type Job struct {
 	// summary, or the error, the run would (graphdp run --dry-run).
 	DryRun bool `yaml:"-"`
 
-	epsilonSet, deltaSet, gdpSet bool
-	pair                         *dp.Pair // UsePair's, else nil
+	epsilonSet, deltaSet bool
+	// The other privacy frameworks' parameters (framework.go; exactly one
+	// framework per job), by config key (dp.Param): numbers (SetParam) and tables
+	// (SetTable). Copied on write.
+	nums   map[string]float64
+	tables map[string]string
+	pair   *dp.Pair // UsePair's, else nil
 }
 
 // Columns are the input column names (ingest.DefaultColumns where empty).
@@ -312,8 +311,15 @@ type keyed struct{ key, spec string }
 
 // tableSpecs are the job's table inputs by config key, in Files' order.
 func (j *Job) tableSpecs() []keyed {
-	return []keyed{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism},
-		{"privacy_profile", j.PrivacyProfile}, {"tradeoff", j.Tradeoff}}
+	specs := []keyed{{"edges", j.Edges}, {"vertices", j.Vertices}, {"hitting_set", j.HittingSet}, {"mechanism", j.Mechanism}}
+	for _, s := range dp.Others() { // the frameworks' tables (privacy_profile, tradeoff)
+		for _, pa := range s.Params {
+			if pa.Table() {
+				specs = append(specs, keyed{pa.Key, j.Table(pa.Key)})
+			}
+		}
+	}
+	return specs
 }
 
 // storeProblems names each of fs that is an s3:// or gs:// object this binary has

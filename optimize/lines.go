@@ -50,74 +50,28 @@ func newLine(e, d, eLo, eHi, dUp float64, scale bool) line {
 // DefaultChords is the number of chords of μ-GDP's U* when Options.Chords is 0.
 const DefaultChords = 64
 
-// frameworkLines is the LP's lines for pair (chords for μ-GDP, refined near the
-// p_one values focus).
+// frameworkLines is the LP's lines for pair, from its framework's registry entry
+// (dp.Spec): its exact lines when it has them, else chords of U* (refined near the
+// p_one values focus) with the tangents its Spec.Tangent bounds.
 func frameworkLines(pair dp.Pair, chords int, focus []float64) ([]line, error) {
-	switch pair.Framework() {
-	case dp.EpsilonDelta:
-		lo, hi := pair.EBounds()
-		return []line{newLine(pair.E(), pair.Delta, lo, hi, pair.Delta, false)}, nil
-	case dp.Profile:
-		eps, delta := pair.Profile()
-		var out []line
-		for i := range eps {
-			ed, err := dp.New(eps[i], delta[i])
-			if err != nil {
-				return nil, err
+	spec := pair.Spec()
+	if spec != nil && spec.Lines != nil {
+		ls, err := spec.Lines(pair)
+		if err != nil || len(ls) > 0 {
+			out := make([]line, len(ls))
+			for i, l := range ls {
+				out[i] = newLine(l.C, l.D, l.CLo, l.CHi, l.DUp, l.Scale)
 			}
-			lo, hi := ed.EBounds()
-			out = append(out, newLine(ed.E(), delta[i], lo, hi, delta[i], true))
-		}
-		return out, nil
-	case dp.Tradeoff:
-		return tradeoffLines(pair.Tradeoff())
-	case dp.GaussianDP:
-		if chords <= 0 {
-			chords = DefaultChords
-		}
-		return gdpLines(pair, chords, focus)
-	}
-	return nil, fmt.Errorf("optimize: unknown framework %q", pair.Framework())
-}
-
-// tradeoffLines is one line per piece of U* = 1 − max(f, f⁻¹) for the curve
-// through (alpha[j], beta[j]) (validated by dp.NewTradeoff): on f's piece j of slope
-// s_j, 1 − f(a) = −s_j·a + 1 − β_j + s_j·α_j; on f⁻¹'s piece (the same segment
-// reflected, s_j < 0), 1 − f⁻¹(a) = −a/s_j + 1 − α_j + β_j/s_j. Lines that never
-// bind below 1 (d ≥ 1) are left out. Slopes and intercepts are rationals, rounded
-// to nearest for the solve and outward for the certificate.
-func tradeoffLines(alpha, beta []float64) ([]line, error) {
-	one := big.NewRat(1, 1)
-	var out []line
-	add := func(c, d *big.Rat) {
-		if d.Cmp(one) >= 0 {
-			return
-		}
-		e, _ := c.Float64()
-		df, _ := d.Float64()
-		out = append(out, newLine(e, df, dp.RatDown(c), dp.RatUp(c), dp.RatUp(d), true))
-	}
-	for j := 0; j+1 < len(alpha); j++ {
-		a0, b0 := new(big.Rat).SetFloat64(alpha[j]), new(big.Rat).SetFloat64(beta[j])
-		a1, b1 := new(big.Rat).SetFloat64(alpha[j+1]), new(big.Rat).SetFloat64(beta[j+1])
-		s := new(big.Rat).Sub(b1, b0)
-		s.Quo(s, new(big.Rat).Sub(a1, a0)) // ≤ 0
-		c := new(big.Rat).Neg(s)
-		d := new(big.Rat).Mul(s, a0)
-		d.Add(d, one).Sub(d, b0)
-		add(c, d)
-		if s.Sign() < 0 {
-			ci := new(big.Rat).Inv(s)
-			ci.Neg(ci)
-			di := new(big.Rat).Quo(b0, s)
-			di.Add(di, one).Sub(di, a0)
-			add(ci, di)
+			return out, err
 		}
 	}
-	if len(out) == 0 { // f ≡ 1 − a: no information, U*(a) = a
-		out = append(out, newLine(1, 0, 1, 1, 0, true))
+	if spec == nil || spec.Tangent == nil {
+		return nil, fmt.Errorf("optimize: unknown framework %q", pair.Framework())
 	}
-	return out, nil
+	if chords <= 0 {
+		chords = DefaultChords
+	}
+	return chordLines(pair, spec.Tangent, chords, focus)
 }
 
 // gdpGridZ bounds the chords' grid in z = Φ⁻¹(a): past |z| = 8 the values are
@@ -167,21 +121,18 @@ func gdpGrid(chords int, focus []float64) []float64 {
 	return zs
 }
 
-// gdpLines is μ-GDP's chords and, for the certificate, the tangents parallel to
-// them. The grid a_0 = 0 < a_1 < … < a_m = 1 is Φ of gdpGrid's points, with 0 and 1,
-// and the points (a_k, RD(U*(a_k))) lie below U*; so does their upper concave hull
-// (U* is concave; upperHull), whose edges are the chords. Rounding U* down can break
-// the concavity of the points themselves where U* is within a few ulps of 1 —
-// a chord there would dip far below U* when extended — and the hull drops such
-// points. Each line's intercept is rounded down at both ends of its edge, so the
-// line stays below the edge there: the minimum of the lines is at most the hull,
-// at most U*. Its slope c (a float64, exact) is the tangent's too, and
-// dp.GDPTangent bounds the tangent's intercept above: the line c·a + dUp is above U*.
-func gdpLines(pair dp.Pair, chords int, focus []float64) ([]line, error) {
-	mu := pair.Mu()
-	if mu == 0 {
-		return []line{newLine(1, 0, 1, 1, 0, true)}, nil
-	}
+// chordLines is the chords of a concave U* and, for the certificate, the tangents
+// parallel to them (μ-GDP's lines). The grid a_0 = 0 < a_1 < … < a_m = 1 is Φ of
+// gdpGrid's points, with 0 and 1, and the points (a_k, RD(U*(a_k))) lie below U*; so
+// does their upper concave hull (U* is concave; upperHull), whose edges are the
+// chords. Rounding U* down can break the concavity of the points themselves where
+// U* is within a few ulps of 1 — a chord there would dip far below U* when
+// extended — and the hull drops such points. Each line's intercept is rounded down
+// at both ends of its edge, so the line stays below the edge there: the minimum of
+// the lines is at most the hull, at most U*. Its slope c (a float64, exact) is the
+// tangent's too, and tangent (dp.Spec.Tangent; for μ-GDP dp.GDPTangent) bounds the
+// tangent's intercept above: the line c·a + dUp is above U*.
+func chordLines(pair dp.Pair, tangent func(dp.Pair, float64) (float64, error), chords int, focus []float64) ([]line, error) {
 	chords = max(chords, 4)
 	grid := []float64{0}
 	for _, z := range gdpGrid(chords, focus) {
@@ -210,7 +161,7 @@ func gdpLines(pair dp.Pair, chords int, focus []float64) ([]line, error) {
 		}
 		// d below u − c·a at both ends: the line is below the hull's edge between them.
 		d := min(subDown(u0, mulUp(c, a0)), subDown(u1, mulUp(c, a1)))
-		dUp, err := dp.GDPTangent(mu, c)
+		dUp, err := tangent(pair, c)
 		if err != nil {
 			return nil, err
 		}

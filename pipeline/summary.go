@@ -29,7 +29,7 @@ func (s *Summary) SetPrivacy(job *job.Job, pair dp.Pair) {
 			s.GDPEpsilon6 = &e
 		}
 	}
-	s.PrivacyProfile, s.Tradeoff = job.PrivacyProfile, job.Tradeoff
+	s.PrivacyProfile, s.Tradeoff = job.Table("privacy_profile"), job.Table("tradeoff")
 	s.Weak = pair.Weak()
 }
 

@@ -14,7 +14,6 @@ import (
 
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/cover"
-	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/internal/words"
 	"github.com/graphdp/graphdp/job"
@@ -226,12 +225,12 @@ func summarise(ctx context.Context, oj OptimizeJob, x *load.Inputs, res *optimiz
 	for _, w := range s.FloorWarnings {
 		log.Warn(w, "stage", "optimize") // the parameters only: shareable
 	}
-	if x.Pair.Framework() == dp.GaussianDP && res.Lines > 0 {
+	if spec := x.Pair.Spec(); spec != nil && spec.Tangent != nil && res.Lines > 0 { // chords of U* (optimize/lines.go)
 		s.Chords = max(oj.Chords, 0)
 		if s.Chords == 0 {
 			s.Chords = optimize.DefaultChords
 		}
-		s.Relaxation = "the mechanism is μ-GDP (solved on chords below U, an inner polytope); upper_bound is certified on tangents above U (an outer one), so gap covers both: more --chords narrow it"
+		s.Relaxation = "the mechanism is " + spec.Words + " (solved on chords below U, an inner polytope); upper_bound is certified on tangents above U (an outer one), so gap covers both: more --chords narrow it"
 	}
 	// The warnings are per-answer figures: in the summary (private), not the log.
 	s.Warnings = degenerate(s)

@@ -5,16 +5,19 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/internal/objstore"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // jobFlag is one flag that sets one key of a job.Job: every subcommand takes
@@ -24,7 +27,11 @@ type jobFlag struct {
 	field            func(*job.Job) any // *string, *float64, *int or *bool
 }
 
-var jobFlagTable = []jobFlag{
+// jobFlagTable is every job flag; the frameworks' parameters (dp.Others: gdp-mu,
+// privacy-profile, tradeoff, …) come from dp's registry, after delta.
+var jobFlagTable = slices.Concat(jobFlagsBefore, frameworkFlags(), jobFlagsAfter)
+
+var jobFlagsBefore = []jobFlag{
 	{"edges", "edges", "edges `TABLE`: a .parquet or .csv file, a folder of them or a glob (repeatable: more files); columns src, dst", func(j *job.Job) any { return &j.Edges }},
 	{"vertices", "vertices", "vertices `TABLE` (file, folder or glob; repeatable): columns id, answer", func(j *job.Job) any { return &j.Vertices }},
 	{"hitting-set", "hitting_set", "hitting-set `TABLE` (file, folder or glob; repeatable): columns id, p_true", func(j *job.Job) any { return &j.HittingSet }},
@@ -32,11 +39,11 @@ var jobFlagTable = []jobFlag{
 	{"out", "out", "output `FILE`: .parquet, .arrow/.feather or .csv", func(j *job.Job) any { return &j.Out }},
 	{"summary", "summary", "write the run summary as JSON to `FILE`", func(j *job.Job) any { return &j.Summary }},
 	{"ledger", "ledger", "privacy ledger `FILE` (made by graphdp ledger init): record the mechanism there once its exact audit passed, so that graphdp release can draw from it", func(j *job.Job) any { return &j.Ledger }},
-	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless --gdp-mu, --privacy-profile or --tradeoff states another framework)", func(j *job.Job) any { return &j.Epsilon }},
+	{"epsilon", "epsilon", "privacy parameter `ε` ≥ 0, decimal or hex (required, unless " + dashed(frameworkFlagNames()) + " states another framework)", func(j *job.Job) any { return &j.Epsilon }},
 	{"delta", "delta", "privacy parameter `δ` in [0, 1); 0 when not given (pure ε-DP)", func(j *job.Job) any { return &j.Delta }},
-	{"gdp-mu", "gdp_mu", "μ-Gaussian DP instead of (ε,δ): `μ` in [0, 100]", func(j *job.Job) any { return &j.GDPMu }},
-	{"privacy-profile", "privacy_profile", "a privacy profile instead of (ε,δ): `FILE` (.csv or .parquet) with columns epsilon, delta, one (ε,δ) pair per row, all of which must hold", func(j *job.Job) any { return &j.PrivacyProfile }},
-	{"tradeoff", "tradeoff", "f-DP for a trade-off curve instead of (ε,δ): `FILE` (.csv or .parquet) with columns alpha, beta, the points of a convex piecewise-linear curve from alpha 0 to 1", func(j *job.Job) any { return &j.Tradeoff }},
+}
+
+var jobFlagsAfter = []jobFlag{
 	{"engine", "engine", "engine `NAME`: propagate (linear time), per-source (the paper's Algorithm 1) or rounds (block-centric rounds over shards, as on Beam)", func(j *job.Job) any { return &j.Engine }},
 	{"relabel", "relabel", "with --engine rounds: `MODE` of renaming the vertices in breadth-first order before cutting them into shards: auto (where that cuts at least 10% fewer arcs), bfs (always) or none; the output is the same bit for bit", func(j *job.Job) any { return &j.Relabel }},
 	{"workers", "workers", "`N` cores to use, at most 1024 (0: all)", func(j *job.Job) any { return &j.Workers }},
@@ -62,6 +69,94 @@ var jobFlagTable = []jobFlag{
 	{"shards", "beam.shards", "with --runner beam: `N` shards, instead of --shard-size", func(j *job.Job) any { return &j.Beam.Shards }},
 	{"buckets", "beam.buckets", "with --runner beam: `N` id-join buckets of the build (0: one per 2^20 input rows, at least 64)", func(j *job.Job) any { return &j.Beam.Buckets }},
 	{"rounds-per-pipeline", "beam.rounds_per_pipeline", "with --runner beam: `N` rounds one Beam pipeline runs (0: 16)", func(j *job.Job) any { return &j.Beam.RoundsPerPipeline }},
+}
+
+// frameworkFlags are the job flags of the frameworks other than (ε,δ), one per
+// parameter (dp.Param): their field is a paramField.
+func frameworkFlags() []jobFlag {
+	var fl []jobFlag
+	for _, s := range dp.Others() {
+		for _, pa := range s.Params {
+			fl = append(fl, jobFlag{pa.Flag, pa.Key, pa.Usage, func(j *job.Job) any { return paramField{j, pa} }})
+		}
+	}
+	return fl
+}
+
+// frameworkFlagNames are frameworkFlags' names, in order: what a command that
+// takes the job's privacy lists after epsilon and delta.
+func frameworkFlagNames() []string {
+	var names []string
+	for _, s := range dp.Others() {
+		for _, pa := range s.Params {
+			names = append(names, pa.Flag)
+		}
+	}
+	return names
+}
+
+// dashed is names as flags, alternatives: "--a, --b or --c".
+func dashed(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "--" + n
+	}
+	return words.Or(out)
+}
+
+// privacyFlags are the flags of a job's privacy: epsilon, delta and the other
+// frameworks'.
+func privacyFlags() []string { return append([]string{"epsilon", "delta"}, frameworkFlagNames()...) }
+
+// paramField is a framework parameter of a job (job.Job.SetParam, SetTable), the
+// field of its flag; as a flag.Value it sets it: a number read as numberFlag does,
+// a table's spec as given.
+type paramField struct {
+	j *job.Job
+	p dp.Param
+}
+
+func (f paramField) String() string {
+	if f.j == nil {
+		return ""
+	}
+	if f.p.Table() {
+		return f.j.Table(f.p.Key)
+	}
+	x, _ := f.j.Param(f.p.Key)
+	return (*numberFlag)(&x).String()
+}
+
+func (f paramField) Set(s string) error {
+	if f.p.Table() {
+		f.j.SetTable(f.p.Key, s)
+		return nil
+	}
+	var x numberFlag
+	if err := x.Set(s); err != nil {
+		return err
+	}
+	f.j.SetParam(f.p.Key, float64(x))
+	return nil
+}
+
+// given reports whether the job gives the parameter.
+func (f paramField) given() bool {
+	if f.p.Table() {
+		return f.j.Table(f.p.Key) != ""
+	}
+	_, ok := f.j.Param(f.p.Key)
+	return ok
+}
+
+// copyFrom sets the parameter to g's.
+func (f paramField) copyFrom(g paramField) {
+	if f.p.Table() {
+		f.j.SetTable(f.p.Key, g.j.Table(f.p.Key))
+		return
+	}
+	x, _ := g.j.Param(f.p.Key)
+	f.j.SetParam(f.p.Key, x)
 }
 
 // tableKeys are the keys of input tables: a file, a folder or a glob, and the flag
@@ -107,6 +202,8 @@ func addJobFlags(fs *flag.FlagSet, configUsage string, names ...string) *jobFlag
 			fs.IntVar(p, n, 0, def.usage)
 		case *bool:
 			fs.BoolVar(p, n, false, def.usage)
+		case paramField:
+			fs.Var(p, n, def.usage)
 		}
 	}
 	return jf
@@ -175,8 +272,6 @@ func (jf *jobFlags) parse(args []string) (j job.Job, source string, unknown []st
 					j.SetEpsilon(jf.staged.Epsilon) // ε has no default: record that it was given
 				case "delta":
 					j.SetDelta(jf.staged.Delta)
-				case "gdp-mu":
-					j.SetGDPMu(jf.staged.GDPMu)
 				default:
 					*p = *def.field(&jf.staged).(*float64)
 				}
@@ -184,6 +279,8 @@ func (jf *jobFlags) parse(args []string) (j job.Job, source string, unknown []st
 				*p = *def.field(&jf.staged).(*int)
 			case *bool:
 				*p = *def.field(&jf.staged).(*bool)
+			case paramField:
+				p.copyFrom(def.field(&jf.staged).(paramField))
 			}
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/ingest"
@@ -34,8 +35,8 @@ func parseReport(args []string, stdout io.Writer) (*reportOptions, error) {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stdout) // where -h prints (parseFlags)
 	jf := addJobFlags(fs, "a run's YAML job file: inputs, ε, δ, columns; its out is the mechanism",
-		"mechanism", "edges", "vertices", "epsilon", "delta", "gdp-mu", "privacy-profile", "tradeoff", "list", "delimiter",
-		"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column", "provenance-key")
+		slices.Concat([]string{"mechanism", "edges", "vertices"}, privacyFlags(), []string{"list", "delimiter",
+			"src-column", "dst-column", "id-column", "answer-column", "p-one-column", "p-true-column", "distance-column", "provenance-key"})...)
 	jf.usage = usageText{"--config FILE | --mechanism M --edges E --vertices V [--epsilon ε --delta δ] [--json] [--html FILE]", "Explains a mechanism: accuracy, why (distance to the binding dataset), against\nrandomized response, deterministic datasets, and the exact DP audit. The mechanism's\nε and δ come from its metadata (graphdp run writes them); a CSV mechanism needs --epsilon."}
 	jf.setUsage("epsilon", "the mechanism's `ε`: read from its metadata; if given it must agree (required for a CSV mechanism, which has none)")
 	jf.setUsage("delta", "the mechanism's `δ`: read from its metadata; if given it must agree (a CSV mechanism without it is audited at δ = 0)")

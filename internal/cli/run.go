@@ -33,8 +33,9 @@ func parseRun(args []string, stdout io.Writer, prog Program) (*runOptions, error
 	o := &runOptions{}
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stdout) // where -h prints (parseFlags)
-	names := []string{"edges", "vertices", "hitting-set", "out", "summary", "ledger", "epsilon", "delta", "gdp-mu", "privacy-profile", "tradeoff", "engine", "relabel", "workers", "list", "max-deterministic", "allow-non-private", "delimiter", "provenance-key",
-		"id-column", "answer-column", "src-column", "dst-column", "p-true-column"}
+	names := slices.Concat([]string{"edges", "vertices", "hitting-set", "out", "summary", "ledger"}, privacyFlags(),
+		[]string{"engine", "relabel", "workers", "list", "max-deterministic", "allow-non-private", "delimiter", "provenance-key",
+			"id-column", "answer-column", "src-column", "dst-column", "p-true-column"})
 	// The cluster flags only where a cluster runner is linked in (graphdp-beam):
 	// graphdp's help does not list flags it cannot use. Its config files may still
 	// hold beam keys; runner: beam there names the binary to use.

@@ -5,6 +5,7 @@ import (
 	"flag"
 
 	"io"
+	"slices"
 
 	"github.com/graphdp/graphdp/internal/files"
 	"github.com/graphdp/graphdp/job"
@@ -36,7 +37,8 @@ func newToolFlags(name, synopsis, about string, stdout io.Writer, take toolInput
 	t := &toolFlags{name: name, fs: flag.NewFlagSet(name, flag.ContinueOnError)}
 	fs := t.fs
 	fs.SetOutput(stdout) // where -h prints (parseFlags)
-	names := []string{"edges", "vertices", "epsilon", "delta", "gdp-mu", "privacy-profile", "tradeoff", "list", "id-column", "answer-column", "src-column", "dst-column", "p-true-column", "delimiter"}
+	names := slices.Concat([]string{"edges", "vertices"}, privacyFlags(),
+		[]string{"list", "id-column", "answer-column", "src-column", "dst-column", "p-true-column", "delimiter"})
 	if take.hittingSet != "" {
 		names = append(names, "hitting-set")
 	}

@@ -27,12 +27,14 @@ var flagGroups = []string{"inputs", "privacy", "engine", "output", "logging", cl
 // clusterGroup holds the flags of the cluster runner, in graphdp-beam only.
 const clusterGroup = "cluster (graphdp-beam)"
 
-var flagGroup = map[string]string{
+// flagGroup is each flag's group in -h; the frameworks' flags (frameworkFlagNames)
+// are "privacy".
+var flagGroup = withGroup(frameworkFlagNames(), "privacy", map[string]string{
 	"config": "inputs", "edges": "inputs", "vertices": "inputs", "hitting-set": "inputs", "mechanism": "inputs",
 	"ids": "inputs", "id": "inputs", "delimiter": "inputs", "id-column": "inputs", "answer-column": "inputs", "src-column": "inputs",
 	"dst-column": "inputs", "p-true-column": "inputs", "p-one-column": "inputs", "distance-column": "inputs", "s3-endpoint": "inputs",
 
-	"epsilon": "privacy", "delta": "privacy", "gdp-mu": "privacy", "privacy-profile": "privacy", "tradeoff": "privacy", "ledger": "privacy", "budget-epsilon": "privacy", "budget-delta": "privacy",
+	"epsilon": "privacy", "delta": "privacy", "ledger": "privacy", "budget-epsilon": "privacy", "budget-delta": "privacy",
 	"allow-non-private": "privacy", "no-ledger": "privacy", "balanced": "privacy", "alpha": "privacy", "alpha-0": "privacy", "alpha-1": "privacy",
 	"tolerance": "privacy",
 
@@ -45,6 +47,14 @@ var flagGroup = map[string]string{
 	"runner": clusterGroup, "beam-runner": clusterGroup, "endpoint": clusterGroup, "staging": clusterGroup,
 	"worker-timeout": clusterGroup, "shard-size": clusterGroup, "shards": clusterGroup, "buckets": clusterGroup,
 	"rounds-per-pipeline": clusterGroup, "beam-flag": clusterGroup,
+})
+
+// withGroup is groups with each of names in group.
+func withGroup(names []string, group string, groups map[string]string) map[string]string {
+	for _, n := range names {
+		groups[n] = group
+	}
+	return groups
 }
 
 // printFlags writes fs's flags by group, each with its argument, its help and its
@@ -342,10 +352,10 @@ func (jf *jobFlags) fromConfigGave(def *jobFlag) bool {
 		switch def.name {
 		case "epsilon":
 			return jf.fromConfig.EpsilonSet()
-		case "gdp-mu":
-			return jf.fromConfig.GDPMuSet()
 		}
 		return *v != *def.field(&d).(*float64)
+	case paramField:
+		return v.given()
 	}
 	return false
 }

@@ -174,3 +174,11 @@ func Wrap(s string, width int) []string {
 	}
 	return append(lines, line)
 }
+
+// Or joins ws as alternatives: "a, b or c" ("a" alone, "" for none).
+func Or(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
+}

@@ -161,3 +161,14 @@ func mustFloat(t *testing.T, s string) float64 {
 	}
 	return v
 }
+
+func TestOr(t *testing.T) {
+	for _, c := range []struct {
+		in   []string
+		want string
+	}{{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a or b"}, {[]string{"epsilon/delta", "gdp_mu", "tradeoff"}, "epsilon/delta, gdp_mu or tradeoff"}} {
+		if got := Or(c.in); got != c.want {
+			t.Errorf("Or(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
