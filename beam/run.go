@@ -150,7 +150,9 @@ func (b *backend) returnMemory() {
 // and written to staging (build.go); the first rejection the single-machine run
 // would report, if any; then the shards' counts of the graph and the check, summed.
 // The launcher waits on whole pipelines: its stages show elapsed time only. The
-// read stage is the build pipeline; the csr and check stages gather what it counted.
+// read stage is the build pipeline and the csr stage the gathering; the check
+// stage, done by the shards in the build, has nothing left, and is begun so that
+// the summary's phases are the local run's.
 func (b *backend) Build(ctx context.Context, st pipeline.Stages) (*pipeline.Built, error) {
 	built, err := b.build(st.Begin(ctx, pipeline.StageRead))
 	if err != nil {
