@@ -11,11 +11,12 @@
 // What beam holds and what it calls (one kernel, one driver, two backends):
 //
 //  0. The run is pipeline's: Run is pipeline.Drive over New, the Beam backend
-//     (pipeline.Backend: run.go, solve.go). pipeline sequences the stages and owns
-//     their timing, logging, errors, repair policy (bfs.Repair, passed to Solve),
-//     summary figures, deterministic-dataset rule and the output's metadata; the
-//     backend returns each stage's figures and its own report (beamopt.Report: the
-//     summary's "beam" object and line). Its options are the job's beam: keys
+//     (pipeline.Backend: Build in run.go, Solve and Write in solve.go). pipeline
+//     calls them in order and owns the stages' timing, logging, errors, repair
+//     policy (bfs.Repair, passed to Solve), decisions, summary figures,
+//     deterministic-dataset rule and the output's metadata; the backend begins the
+//     stages it runs (pipeline.Stages) and returns their figures and its own report
+//     (beamopt.Report: the summary's "beam" object). Its options are the job's beam: keys
 //     (beamopt.Options), read once by New into the Conf every DoFn carries to the
 //     workers: what to stage and whether to cache (Options.StageOffers, StageArcs,
 //     NoWorkerCache) and how to reach the stores (job.Job.Store, applied by

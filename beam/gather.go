@@ -39,9 +39,9 @@ func firstInputError(ctx context.Context, staging string, schema []inputErr) err
 	return &e
 }
 
+// buildStats is the launcher's sum of what the build's joins and shards counted.
 type buildStats struct {
 	kept, selfLoops, boundary, uncovered, hits int64
-	first                                      []uncovered
 }
 
 func gatherBuild(ctx context.Context, staging string, l graph.Layout) (*buildStats, error) {
@@ -67,7 +67,6 @@ func gatherBuild(ctx context.Context, staging string, l graph.Layout) (*buildSta
 		st.boundary += x.Boundary
 		st.uncovered += x.Uncovered
 		st.hits += x.Hits
-		st.first = append(st.first, x.First...) // shards in position order: CSR order
 	}
 	return st, nil
 }
@@ -140,25 +139,6 @@ func idsAt(ctx context.Context, c Conf, pos []int32) (map[int32]string, map[int3
 		out[p], answer[p] = x.IDs.text(int(p-lo)), x.Answer[p-lo]
 	}
 	return out, answer, nil
-}
-
-// uncoveredIDs names the first uncovered boundary edges (at most the job's List) by
-// their ends' ids.
-func uncoveredIDs(ctx context.Context, c Conf, st *buildStats) ([]pipeline.Uncovered, error) {
-	first := st.first[:min(len(st.first), c.List)]
-	var vs []int32
-	for _, x := range first {
-		vs = append(vs, x.V)
-	}
-	idv, _, err := idsAt(ctx, c, vs)
-	if err != nil {
-		return nil, err
-	}
-	var lines []pipeline.Uncovered
-	for _, x := range first {
-		lines = append(lines, pipeline.Uncovered{U: x.IDU, V: idv[x.V]})
-	}
-	return lines, nil
 }
 
 type finished struct {
@@ -248,41 +228,70 @@ func conflicts(ctx context.Context, c Conf, fd *finished) ([]pipeline.Conflict, 
 	return conflicts, nil
 }
 
+// shardRows is one shard's rows as the output lays them out: its info (ids,
+// answers) and its output block, the binding vertices still positions.
+type shardRows struct {
+	info *info
+	m    *bfs.Mechanism
+	inH  []bool
+}
+
+// readShardRows reads shard sh's info and output blocks from staging.
+func readShardRows(ctx context.Context, c Conf, sh int) (*shardRows, error) {
+	b, err := readBlob(ctx, infoFile(c.Staging, sh))
+	if err != nil {
+		return nil, err
+	}
+	x, err := decodeInfo(b)
+	if err != nil {
+		return nil, err
+	}
+	ob, err := readBlob(ctx, join(c.Staging, "out", fmt.Sprintf("shard-%06d", sh)))
+	if err != nil {
+		return nil, err
+	}
+	d := dec{b: ob}
+	r := &shardRows{info: x, m: &bfs.Mechanism{PTrue: d.f64s(), POne: d.f64s()}}
+	r.inH = d.bools()
+	r.m.Bind, r.m.Dist = d.i32s(), d.i32s()
+	return r, d.err
+}
+
+// sumStats adds every shard's rows to st in position order, as the local run sums
+// them (check.Stats' sums depend on the order).
+func sumStats(ctx context.Context, c Conf, l graph.Layout, st *check.Stats) error {
+	for sh := range l.Shards() {
+		r, err := readShardRows(ctx, c, sh)
+		if err != nil {
+			return err
+		}
+		for i, p := range r.m.PTrue {
+			st.Add(r.info.Answer[i], r.m.POne[i], p)
+		}
+	}
+	return nil
+}
+
 // assemble stages the output at path in out (doc.go invariant 6) shard by shard: each shard's rows
 // (its info and output blocks, in position order), laid out by pipeline.Rows and
 // streamed into sink.WriteBatches — the single-machine run's bytes, except the
 // engine named in the metadata. It never reads a graph block and holds one shard's
 // rows (and the sink one row group) at a time, plus the hitting set's ids, which
 // name the binding vertices (fd, from the finish).
-func assemble(ctx context.Context, c Conf, pl *planned, l graph.Layout, fd *finished, out *sink.Outputs, path string, names sink.Names, meta map[string]string) (*check.Stats, error) {
+func assemble(ctx context.Context, c Conf, pl *planned, l graph.Layout, fd *finished, out *sink.Outputs, path string, names sink.Names, meta map[string]string) error {
 	bindIDs := fd.hitIDs.ingest(c.StrIDs)
 	sh := 0
-	st := new(check.Stats) // summed in position order, as the local run does
 	next := func() (arrow.RecordBatch, error) {
 		if sh == l.Shards() {
 			return nil, nil
 		}
-		b, err := readBlob(ctx, infoFile(c.Staging, sh))
-		if err != nil {
-			return nil, err
-		}
-		x, err := decodeInfo(b)
-		if err != nil {
-			return nil, err
-		}
-		ob, err := readBlob(ctx, join(c.Staging, "out", fmt.Sprintf("shard-%06d", sh)))
+		x, err := readShardRows(ctx, c, sh)
 		if err != nil {
 			return nil, err
 		}
 		this := sh
 		sh++
-		d := dec{b: ob}
-		m := &bfs.Mechanism{PTrue: d.f64s(), POne: d.f64s()}
-		inH := d.bools()
-		m.Bind, m.Dist = d.i32s(), d.i32s()
-		if d.err != nil {
-			return nil, d.err
-		}
+		m := x.m
 		for i, v := range m.Bind { // a binding vertex is in the hitting set: its index there
 			if v < 0 {
 				continue
@@ -293,14 +302,8 @@ func assemble(ctx context.Context, c Conf, pl *planned, l graph.Layout, fd *fini
 			}
 			m.Bind[i] = int32(j)
 		}
-		for i, p := range m.PTrue {
-			st.Add(x.Answer[i], m.POne[i], p)
-		}
-		r := pipeline.Rows{Names: names, IDType: pl.idType, IDs: x.IDs.ingest(c.StrIDs), AnswerType: pl.answerType, Answer: x.Answer, InH: inH, M: m, BindIDs: bindIDs}
+		r := pipeline.Rows{Names: names, IDType: pl.idType, IDs: x.info.IDs.ingest(c.StrIDs), AnswerType: pl.answerType, Answer: x.info.Answer, InH: x.inH, M: m, BindIDs: bindIDs}
 		return r.Record(nil)
 	}
-	if err := out.WriteBatches(ctx, path, names.MechanismSchema(pl.idType, pl.answerType), next, meta); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return out.WriteBatches(ctx, path, names.MechanismSchema(pl.idType, pl.answerType), next, meta)
 }

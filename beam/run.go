@@ -110,15 +110,11 @@ type backend struct {
 	pl      *planned
 	l       graph.Layout
 	fps     []string
-	st      *buildStats
 	fd      *finished
 	rs      *beamopt.Report
 }
 
 func (b *backend) Names() (string, string) { return "beam", Engine }
-
-// Counted: the launcher waits on whole pipelines; progress shows elapsed time.
-func (b *backend) Counted() bool { return false }
 
 // exec runs pipeline p, then drops what the pipeline's end made obsolete (drop, in
 // this process) and, on Prism, returns the process's free memory to the system
@@ -149,10 +145,32 @@ func (b *backend) returnMemory() {
 	}
 }
 
-// Read is the build pipeline: every input's row groups read, ids joined, each
-// shard's block assembled and written to staging (build.go); the first rejection
-// the single-machine run would report, if any.
-func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
+// Build is the build pipeline: every input's row groups read, ids joined, each
+// shard's block assembled, its hitting-set check done (on the shard's edges u < v)
+// and written to staging (build.go); the first rejection the single-machine run
+// would report, if any; then the shards' counts of the graph and the check, summed.
+// The launcher waits on whole pipelines: its stages show elapsed time only. The
+// read stage is the build pipeline and the csr stage the gathering; the check
+// stage, done by the shards in the build, has nothing left, and is begun so that
+// the summary's phases are the local run's.
+func (b *backend) Build(ctx context.Context, st pipeline.Stages) (*pipeline.Built, error) {
+	built, err := b.build(st.Begin(ctx, pipeline.StageRead))
+	if err != nil {
+		return nil, err
+	}
+	gs, err := gatherBuild(st.Begin(ctx, pipeline.StageCSR), b.c.Staging, b.l)
+	if err != nil {
+		return nil, err
+	}
+	edges := b.pl.rows[fileEdges]
+	built.Graph = pipeline.GraphFigures{Kept: gs.kept, SelfLoops: gs.selfLoops, Duplicates: edges - gs.selfLoops - gs.kept}
+	st.Begin(ctx, pipeline.StageCheck)
+	built.Boundary, built.Uncovered = gs.boundary, gs.uncovered
+	return built, nil
+}
+
+// build runs the build pipeline and returns the inputs' figures.
+func (b *backend) build(ctx context.Context) (*pipeline.Built, error) {
 	if !sdk.Initialized() {
 		sdk.Init()
 	}
@@ -206,7 +224,7 @@ func (b *backend) Read(ctx context.Context) (*pipeline.InputFigures, error) {
 		}
 		b.fps[k] = string(fp)
 	}
-	return &pipeline.InputFigures{
+	return &pipeline.Built{
 		Memory:     model,
 		Vertices:   pl.input(fileVertices, b.fps),
 		Edges:      pl.input(fileEdges, b.fps),
@@ -231,37 +249,6 @@ func (b *backend) staging(ctx context.Context) (string, error) {
 	dir := join(b.opts.Staging, fmt.Sprintf("graphdp-%d", time.Now().UnixNano()))
 	b.cleanup = append(b.cleanup, func() { removeStaging(context.WithoutCancel(ctx), dir) }, func() { dropCache(dir) })
 	return dir, nil
-}
-
-// Graph sums what the build's shards and joins counted of the graph.
-func (b *backend) Graph(ctx context.Context) (*pipeline.GraphFigures, error) {
-	st, err := gatherBuild(ctx, b.c.Staging, b.l)
-	if err != nil {
-		return nil, err
-	}
-	b.st = st
-	edges := b.pl.rows[fileEdges]
-	return &pipeline.GraphFigures{Kept: st.kept, SelfLoops: st.selfLoops, Duplicates: edges - st.selfLoops - st.kept}, nil
-}
-
-// Check is the shards' hitting-set check (on each shard's edges u < v), summed.
-func (b *backend) Check(ctx context.Context) (*pipeline.Hitting, error) {
-	h := &pipeline.Hitting{Boundary: b.st.boundary, Uncovered: b.st.uncovered, Components: -1}
-	if h.Uncovered > 0 {
-		first, err := uncoveredIDs(ctx, b.c, b.st)
-		if err != nil {
-			return nil, err
-		}
-		h.First = first
-	}
-	return h, nil
-}
-
-func (b *backend) Report() pipeline.BackendReport {
-	if b.rs == nil {
-		return nil
-	}
-	return b.rs
 }
 
 func (b *backend) Close() {

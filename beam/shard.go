@@ -12,15 +12,7 @@ import (
 
 // shardStats is what one shard reports after the build.
 type shardStats struct {
-	Kept, Boundary, Uncovered int64
-	First                     []uncovered // the shard's first List uncovered edges (U < V)
-	Hits                      int64
-}
-
-type uncovered struct {
-	U, V       int32
-	AnsU, AnsV bool
-	IDU        string
+	Kept, Boundary, Uncovered, Hits int64
 }
 
 func (s *shardStats) encode() []byte {
@@ -28,26 +20,13 @@ func (s *shardStats) encode() []byte {
 	e.i64(s.Kept)
 	e.i64(s.Boundary)
 	e.i64(s.Uncovered)
-	e.u64(uint64(len(s.First)))
-	for _, x := range s.First {
-		e.i64(int64(x.U))
-		e.i64(int64(x.V))
-		e.bool(x.AnsU)
-		e.bool(x.AnsV)
-		e.str(x.IDU)
-	}
 	e.i64(s.Hits)
 	return e.b
 }
 
 func decodeShardStats(b []byte) (*shardStats, error) {
 	d := dec{b: b}
-	s := &shardStats{Kept: d.i64(), Boundary: d.i64(), Uncovered: d.i64()}
-	s.First = make([]uncovered, d.count())
-	for i := range s.First {
-		s.First[i] = uncovered{U: int32(d.i64()), V: int32(d.i64()), AnsU: d.bool(), AnsV: d.bool(), IDU: d.str()}
-	}
-	s.Hits = d.i64()
+	s := &shardStats{Kept: d.i64(), Boundary: d.i64(), Uncovered: d.i64(), Hits: d.i64()}
 	return s, d.err
 }
 
@@ -86,7 +65,7 @@ func (f *shardFn) ProcessElement(ctx context.Context, s int, elems func(*[]byte)
 	st.block = b
 	isHit := st.placeHits(hits, lo, n)
 	cut, _ := b.cutOf(l)
-	stats := st.checkEdges(lo, hi, isHit, cut, ff, f.C.List)
+	stats := st.checkEdges(lo, hi, isHit, cut, ff)
 	pair, err := f.C.pair()
 	if err != nil {
 		return err
@@ -239,9 +218,10 @@ func buildShardBlock(l graph.Layout, lo int32, n int, arcs [][]byte, flagsAt fun
 }
 
 // checkEdges is check.Hitting's count on the shard's edges u < v (u in [lo, hi)):
-// the kept edges, the boundary ones, the uncovered ones and the first list of them.
+// the kept edges, the boundary ones and the uncovered ones (which ones is private
+// and named by no rejection: pipeline's notHittingSetError).
 // A vertex's foreign neighbours come in list order, as its cut arcs' numbers do.
-func (st *state) checkEdges(lo, hi int32, isHit []bool, cut *bfs.Cut, ff foreignFlags, list int) shardStats {
+func (st *state) checkEdges(lo, hi int32, isHit []bool, cut *bfs.Cut, ff foreignFlags) shardStats {
 	stats := shardStats{}
 	var hc check.HitCheck
 	for i := range int(hi - lo) {
@@ -259,9 +239,7 @@ func (st *state) checkEdges(lo, hi int32, isHit []bool, cut *bfs.Cut, ff foreign
 				continue
 			}
 			stats.Kept++
-			if hc.Edge(u, v, st.Answer[i], ansV, isHit[i], hitV, list) {
-				stats.First = append(stats.First, uncovered{U: u, V: v, AnsU: st.Answer[i], AnsV: ansV, IDU: st.IDs.text(i)})
-			}
+			hc.Edge(u, v, st.Answer[i], ansV, isHit[i], hitV, 0)
 		}
 	}
 	stats.Boundary, stats.Uncovered = hc.Boundary, hc.Uncovered

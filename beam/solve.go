@@ -13,9 +13,27 @@ import (
 // Solve runs the driver's repair loop (p.Repair.Run, bfs.Solve's) over the cluster: a
 // solve is pipelines of RoundsPerPipeline block-centric rounds until no offer is
 // pending, a repair one pipeline over the shards' staged values, and the finish
-// pipeline decides feasibility, audits and counts components (finish.go). Round
-// numbers (staging versions) continue across repairs.
-func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solved, error) {
+// pipeline decides feasibility, audits, finds the deterministic datasets and counts
+// components (finish.go). Round numbers (staging versions) continue across repairs.
+// The propagate stage is those pipelines; the audit stage names the first
+// violation's ends, if any, and sums the mechanism's Stats from the shards' output
+// blocks, in position order.
+func (b *backend) Solve(ctx context.Context, st pipeline.Stages, p pipeline.Policy) (*pipeline.Solved, error) {
+	sol, err := b.solve(st.Begin(ctx, pipeline.StagePropagate), p)
+	if err != nil || sol.Infeasible > 0 {
+		return sol, err
+	}
+	a, err := b.audit(st.Begin(ctx, pipeline.StageAudit))
+	if err != nil {
+		return nil, err
+	}
+	sol.Mechanism = a
+	return sol, nil
+}
+
+// solve is the repair loop's pipelines; the conflicts of an infeasible solve are
+// named by their ids.
+func (b *backend) solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solved, error) {
 	if p.Audit != nil {
 		b.c.Audit, b.c.AuditEpsilon, b.c.AuditDelta = true, p.Audit.Epsilon, p.Audit.Delta
 	}
@@ -39,7 +57,7 @@ func (b *backend) Solve(ctx context.Context, p pipeline.Policy) (*pipeline.Solve
 	// blocks, cuts and candidates are garbage (the output is assembled from staging).
 	dropCache(c.Staging)
 	b.returnMemory()
-	sol := &pipeline.Solved{Infeasible: fd.Infeasible, Repaired: int(fd.Moved), Components: fd.Components}
+	sol := &pipeline.Solved{Components: fd.Components, Repaired: int(fd.Moved), Report: b.rs, Infeasible: fd.Infeasible}
 	if fd.Infeasible > 0 {
 		var err error
 		if sol.Conflicts, err = conflicts(ctx, c, fd); err != nil {
@@ -156,12 +174,12 @@ func (b *backend) finish(ctx context.Context, pending []string, round int, check
 	return gatherFinish(ctx, b.c, b.l)
 }
 
-// Audit is what the finish found: check.Verify's audit merged over the shards, the
+// audit is what the finish found: check.Verify's audit merged over the shards, the
 // deterministic datasets (check.FindDeterministic per shard, joined along the cut:
-// components.go) and the components; the first violation's ends are named by id.
-func (b *backend) Audit(ctx context.Context) (*pipeline.Audited, error) {
+// components.go); the first violation's ends named by id, or the mechanism's Stats.
+func (b *backend) audit(ctx context.Context) (*pipeline.Audited, error) {
 	fd := b.fd
-	a := &pipeline.Audited{Audit: fd.Audit, Deterministic: fd.Deterministic, Components: fd.Components}
+	a := &pipeline.Audited{Audit: fd.Audit, Deterministic: fd.Deterministic}
 	if fd.Audit.Violations > 0 && len(fd.Audit.First) > 0 {
 		w := fd.Audit.First[0]
 		id, _, err := idsAt(ctx, b.c, []int32{w.U, w.V})
@@ -169,16 +187,18 @@ func (b *backend) Audit(ctx context.Context) (*pipeline.Audited, error) {
 			return nil, err
 		}
 		a.FirstIDs = [2]string{id[w.U], id[w.V]}
+		return a, nil
+	}
+	if err := sumStats(ctx, b.c, b.l, &a.Stats); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
 
-// Write stages job.Out in out from the shards' output blocks (assemble); the
-// mechanism's Stats are summed on the way, in position order.
-func (b *backend) Write(ctx context.Context, out *sink.Outputs, path string, names sink.Names, meta map[string]string) (*pipeline.Written, error) {
-	st, err := assemble(ctx, b.c, b.pl, b.l, b.fd, out, path, names, meta)
-	if err != nil {
-		return nil, err
+// Write stages job.Out in out from the shards' output blocks (assemble).
+func (b *backend) Write(ctx context.Context, st pipeline.Stages, out *sink.Outputs, path string, names sink.Names, meta map[string]string) (int64, error) {
+	if err := assemble(st.Begin(ctx, pipeline.StageWrite), b.c, b.pl, b.l, b.fd, out, path, names, meta); err != nil {
+		return 0, err
 	}
-	return &pipeline.Written{Rows: int64(b.c.N), Stats: st}, nil
+	return int64(b.c.N), nil
 }

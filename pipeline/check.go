@@ -27,8 +27,8 @@ func Check(ctx context.Context, job job.Job, x *load.Inputs) (*Checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s Summary
-	if err := checkHitting(ctx, &s, job, &x.Loaded, in); err != nil {
+	boundary, err := checkHitting(ctx, job, &x.Loaded, in)
+	if err != nil {
 		return nil, err
 	}
 	sol, err := bfs.Solve(ctx, in, bfs.Propagate{}, job.List)
@@ -38,5 +38,5 @@ func Check(ctx context.Context, job job.Job, x *load.Inputs) (*Checked, error) {
 	if sol.Infeasible > 0 {
 		return nil, infeasible(x.Pair, &x.Loaded, sol)
 	}
-	return &Checked{Instance: sol.Instance, Solution: sol, BoundaryEdges: s.BoundaryEdges}, nil
+	return &Checked{Instance: sol.Instance, Solution: sol, BoundaryEdges: boundary}, nil
 }

@@ -5,10 +5,11 @@
 // One driver, two backends: Drive (drive.go) is the one sequence of a run — read,
 // csr, check, propagate, audit, write — with its timing, progress, logging, errors,
 // repair policy (Policy), summary figures, deterministic-dataset rule and output
-// metadata, over a Backend (backend.go): Local (local.go: load.Load, graph, bfs, check)
-// or package beam's. Run is Drive over Local. A backend returns each stage's
-// figures and never writes the summary; what it tells of itself goes in through
-// Backend.Report (Summary.Backend).
+// metadata, over a Backend (backend.go) of three calls — Build, Solve, Write —:
+// Local (local.go: load.Load, graph, bfs, check) or package beam's. Run is Drive
+// over Local. A backend begins the stages it runs (Stages, stages.go: the driver
+// times them and shows their progress), returns their figures and never writes the
+// summary; what it tells of itself goes in through Solved.Report (Summary.Backend).
 //
 // The inputs come through the shared loader (package load) for run and for every
 // other command's use case (package toolkit); Check (check.go) is run's hitting-set

@@ -15,7 +15,6 @@ import (
 	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/sink"
 
-	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/internal/words"
 
 	"github.com/graphdp/graphdp/internal/memstat"
@@ -75,23 +74,12 @@ type driver struct {
 	p    Policy
 	t    *timer
 	prog *display
+	st   *stages
 	s    *Summary
 	pair dp.Pair // the job's (Job.Pair), set by stages
 	// graph is the fingerprints of the vertices and edges read, set by stages
 	// (what an audit recorded in the ledger names).
 	graph [2]string
-}
-
-// phase starts the phase called name, whose work counts in unit ("": not counted,
-// elapsed time only), and returns ctx with its progress.Counter.
-func (d *driver) phase(ctx context.Context, name, unit string) context.Context {
-	if unit == "" || !d.b.Counted() {
-		d.prog.phase(name, nil, nil, "")
-		return ctx
-	}
-	c := new(progress.Counter)
-	d.prog.phase(name, &c.Done, c.Total.Load, unit)
-	return progress.With(ctx, c)
 }
 
 // stages is the run up to the publication: it stages the mechanism (job.Out) and,
@@ -111,24 +99,22 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	d.t = newTimer()
 	d.prog = newProgress(ctx, d.log, j.Progress)
 	defer d.prog.close()
+	d.st = &stages{d: d}
 	d.s = &Summary{Version: version.Build().Version, Build: version.Build(), Runner: runner, Engine: engine}
 	d.s.SetPrivacy(j, pair)
 	if w := d.s.Weak; w != "" {
 		d.log.Warn(w, "stage", "read") // the parameters only: shareable
 	}
-	in, err := d.read(ctx, prov)
+	in, err := d.build(ctx, prov)
 	if err != nil {
 		return nil, err
 	}
 	d.graph = [2]string{in.Vertices.Fingerprint, in.Edges.Fingerprint}
-	if err := d.check(ctx); err != nil {
-		return nil, err
-	}
-	if err := d.solve(ctx); err != nil {
+	m, err := d.solve(ctx)
+	if err != nil {
 		return d.s, err
 	}
-	stats, err := d.audit(ctx)
-	if err != nil {
+	if err := d.audit(ctx, m); err != nil {
 		return d.s, err
 	}
 	s := d.s
@@ -141,16 +127,13 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 		Hit: &ingest.HittingSet{Fingerprint: in.HittingSet.Fingerprint}, Provenance: prov}
 	// The output keeps the inputs' id and answer names and records them (sink.Names).
 	names := j.OutputNames()
-	w, err := d.b.Write(d.phase(ctx, "write", "rows"), out, j.Out, names, Metadata(ld, d.pair, engine, names.Metadata()))
+	rows, err := d.b.Write(ctx, d.st, out, j.Out, names, Metadata(ld, d.pair, engine, names.Metadata()))
 	if err != nil {
 		return nil, err
 	}
-	if stats == nil {
-		stats = w.Stats
-	}
-	setStats(s, stats)
+	d.st.end()
 	s.Out = j.Out
-	d.log.Info("staged", "stage", "write", "out", j.Out, "rows", w.Rows, "seconds", d.t.done("write").Seconds())
+	d.log.Info("staged", "stage", "write", "out", j.Out, "rows", rows, "seconds", d.st.took[StageWrite].Seconds())
 	finish(s, d.t)
 	if j.Summary != "" {
 		if err := out.WriteFile(ctx, j.Summary, s.EncodeJSON); err != nil {
@@ -160,14 +143,17 @@ func (d *driver) stages(ctx context.Context, out *sink.Outputs) (*Summary, error
 	return s, nil
 }
 
-// read is the read and csr phases: the inputs' figures and digests, and the graph's.
-func (d *driver) read(ctx context.Context, prov job.Provenance) (*InputFigures, error) {
+// build is the read, csr and check stages: the inputs' figures and digests, the
+// graph's, and the hitting-set check, which rejects a set that misses boundary
+// edges.
+func (d *driver) build(ctx context.Context, prov job.Provenance) (*Built, error) {
 	job, s, log := &d.job, d.s, d.log
 	log.Info("reading inputs", "stage", "read", "vertices", job.Vertices, "edges", job.Edges, "hitting_set", job.HittingSet)
-	in, err := d.b.Read(d.phase(ctx, "read", "rows"))
+	in, err := d.b.Build(ctx, d.st)
 	if err != nil {
 		return nil, err
 	}
+	d.st.end()
 	s.Memory = in.Memory
 	s.Vertices, s.EdgesRead, s.HittingSet = int(in.Vertices.Rows), in.Edges.Rows, int(in.HittingSet.Rows)
 	s.Inputs.Vertices = Input{in.Vertices.Path, prov.Private(in.Vertices.Fingerprint), in.Vertices.Rows}
@@ -181,88 +167,60 @@ func (d *driver) read(ctx context.Context, prov job.Provenance) (*InputFigures, 
 	if m := in.Memory; m != nil {
 		attrs = append(attrs, "model_build_bytes", m.Build, "model_engine_bytes", m.Engine, "budget_bytes", m.BudgetBytes)
 	}
-	log.Info("read", append(attrs, "seconds", d.t.done("read").Seconds())...)
+	log.Info("read", append(attrs, "seconds", d.st.took[StageRead].Seconds())...)
 	if in.DropBehind {
 		log.Info("the edges file and the run do not fit in memory together: its pages leave the page cache as they are read", "stage", "read", "edges", job.Edges)
 	}
-
-	g, err := d.b.Graph(d.phase(ctx, "csr", ""))
-	if err != nil {
-		return nil, err
-	}
+	g := in.Graph
 	s.EdgesKept, s.Duplicates, s.SelfLoops = g.Kept, g.Duplicates, g.SelfLoops
 	log.Info("graph built", "stage", "csr", "edges_kept", g.Kept, "duplicates", g.Duplicates, "self_loops", g.SelfLoops,
-		"seconds", d.t.done("csr").Seconds())
+		"seconds", d.st.took[StageCSR].Seconds())
+	s.BoundaryEdges, s.Uncovered = in.Boundary, in.Uncovered
+	if in.Uncovered > 0 {
+		return nil, notHittingSetError(d.job.HittingSet)
+	}
 	return in, nil
 }
 
-// check is the check phase: a set that misses boundary edges is rejected, naming the
-// first ones.
-func (d *driver) check(ctx context.Context) error {
-	h, err := d.b.Check(d.phase(ctx, "check", "vertices"))
-	if err != nil {
-		return err
-	}
-	d.s.BoundaryEdges, d.s.Uncovered = h.Boundary, h.Uncovered
-	if h.Uncovered > 0 {
-		return notHittingSetError(d.job.HittingSet)
-	}
-	d.components(h.Components)
-	d.t.done("check")
-	return nil
-}
-
-func (d *driver) components(n int) {
-	if n >= 0 {
-		d.s.Components = n
-	}
-}
-
-// solve is the propagate phase, under the run's repair policy: conflicting
-// hitting-set values reject the input (the paper's feasibility lemma,
-// docs/DESIGN.md §3.3).
-func (d *driver) solve(ctx context.Context) error {
-	s, job := d.s, &d.job
-	sol, err := d.b.Solve(d.phase(ctx, "propagate (2 passes)", "vertices settled"), d.p)
-	if err != nil {
-		return err
-	}
-	engineTime := d.t.done("propagate")
-	s.Backend = d.b.Report()
-	d.components(sol.Components)
-	s.Violations, s.Feasible, s.Repaired = int(sol.Infeasible), sol.Infeasible == 0, sol.Repaired
-	s.Relaxations = sol.Relaxations
-	s.RelaxPerSec = float64(sol.Relaxations) / max(engineTime.Seconds(), 1e-9)
-	// Shareable: the relaxations depend on the hitting set, so on the answers.
-	d.log.Info("mechanism computed", "stage", "propagate", "engine", s.Engine, "seconds", engineTime.Seconds())
-	if sol.Infeasible > 0 {
-		return infeasiblePair(job.HittingSet, d.pair, sol.Conflicts)
-	}
-	return nil
-}
-
-// audit is the audit phase: a mechanism that fails the (ε,δ)-DP audit is a bug (bfs
-// doc.go, invariant 4) and nothing is written; datasets that are not private
-// (RefuseNotPrivate) and too many deterministic datasets (checkDeterministic)
-// reject the run. It returns the mechanism's Stats when the backend counted them.
-func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
+// solve is the propagate and audit stages, under the run's repair policy:
+// conflicting hitting-set values reject the input (the paper's feasibility lemma,
+// docs/DESIGN.md §3.3). It returns the audited mechanism.
+func (d *driver) solve(ctx context.Context) (*Audited, error) {
 	s := d.s
-	a, err := d.b.Audit(d.phase(ctx, "audit", "vertices"))
+	sol, err := d.b.Solve(ctx, d.st, d.p)
 	if err != nil {
 		return nil, err
 	}
-	d.components(a.Components)
+	d.st.end()
+	s.Backend = sol.Report
+	s.Components = sol.Components
+	s.Violations, s.Feasible, s.Repaired = int(sol.Infeasible), sol.Infeasible == 0, sol.Repaired
+	s.Relaxations = sol.Relaxations
+	s.RelaxPerSec = float64(sol.Relaxations) / max(d.st.took[StagePropagate].Seconds(), 1e-9)
+	if sol.Infeasible > 0 {
+		return nil, infeasiblePair(d.job.HittingSet, d.pair, sol.Conflicts)
+	}
+	if sol.Mechanism == nil {
+		return nil, fmt.Errorf("internal error: the %s backend returned a feasible solve without its audit; nothing written", s.Runner)
+	}
+	return sol.Mechanism, nil
+}
+
+// audit decides on the audited mechanism a: one that fails the (ε,δ)-DP audit is a
+// bug (bfs doc.go, invariant 4) and nothing is written; datasets that are not
+// private (RefuseNotPrivate) and too many deterministic datasets
+// (checkDeterministic) reject the run.
+func (d *driver) audit(ctx context.Context, a *Audited) error {
+	s := d.s
 	s.AuditWorst = max(a.Audit.Worst.Excess, 0)
 	if a.Audit.Edges == 0 {
 		s.AuditWorst = 0
 	}
 	if a.Audit.Violations > 0 {
-		return nil, fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs, e.g. %s–%s (excess %g); nothing written",
+		return fmt.Errorf("internal error: the computed mechanism fails the DP audit on %d edge outputs, e.g. %s–%s (excess %g); nothing written",
 			a.Audit.Violations, words.Quote(a.FirstIDs[0]), words.Quote(a.FirstIDs[1]), a.Audit.First[0].Excess)
 	}
-	if a.Stats != nil {
-		setStats(s, a.Stats)
-	}
+	setStats(s, &a.Stats)
 	s.Deterministic = &a.Deterministic
 	if det := s.Deterministic; det.Count > 0 {
 		level := slog.LevelInfo // private: a constant answer, no problem
@@ -274,13 +232,9 @@ func (d *driver) audit(ctx context.Context) (*check.Stats, error) {
 			"no_neighbours", det.Isolated, "no_constraint", det.Unconstrained, "forced_by_hitting_set", det.Forced)
 	}
 	if err := RefuseNotPrivate(&d.job, s.Deterministic, s.Vertices, s.Inputs.Edges); err != nil {
-		return nil, err
+		return err
 	}
-	if err := checkDeterministic(d.job, s); err != nil {
-		return nil, err
-	}
-	d.t.done("audit")
-	return a.Stats, nil
+	return checkDeterministic(d.job, s)
 }
 
 func finish(s *Summary, t *timer) {
@@ -294,9 +248,6 @@ func finish(s *Summary, t *timer) {
 
 // setStats puts the mechanism's figures in the summary.
 func setStats(s *Summary, st *check.Stats) {
-	if st == nil {
-		return
-	}
 	s.MeanPTrue, s.Truthful = st.Mean(), st.Truthful()
 	cl := st.Classes()
 	s.Classes = &cl

@@ -38,16 +38,10 @@ func (e *RejectError) Error() string {
 	return b.String()
 }
 
-// Uncovered is a boundary edge with neither end in the hitting set, by id.
-type Uncovered struct {
-	U, V string
-}
-
 // notHittingSetError is the rejection of a set that misses boundary edges (every runner
 // words it the same). It is shareable (docs/FORMATS.md, "Private and shareable
 // outputs"): which edges are boundary edges depends on the answers, so it gives
-// neither their number nor which ones (Check's figures still count and name them,
-// for a caller that keeps them private).
+// neither their number nor which ones (the summary, which is private, counts them).
 func notHittingSetError(file string) *RejectError {
 	return &RejectError{File: file, Kind: "not-hitting-set",
 		Head:  "not a boundary-hitting set: an edge with neither end in it joins datasets with different answers; nothing written",

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"runtime"
 
 	"github.com/graphdp/graphdp/bfs"
@@ -14,7 +13,6 @@ import (
 	"github.com/graphdp/graphdp/sink"
 
 	"github.com/graphdp/graphdp/internal/progress"
-	"github.com/graphdp/graphdp/internal/words"
 )
 
 // local is the in-memory backend: the inputs read by load.Load, the CSR graph, the
@@ -26,13 +24,7 @@ type local struct {
 	g          *graph.Graph
 	in         *bfs.Instance
 	sol        *bfs.Solution
-	components chan countResult
-	auditPair  dp.Pair // the job's, unless the policy says otherwise
-}
-
-type countResult struct {
-	n   int
-	err error
+	components int // of g, counted by Build
 }
 
 // Local is the backend of a run on this machine. Workers goes down to the engine and
@@ -48,10 +40,10 @@ func Local(job job.Job) (Backend, error) {
 
 func (b *local) Names() (string, string) { return "local", b.eng.Name() }
 
-func (b *local) Counted() bool { return true }
-
-func (b *local) Read(ctx context.Context) (*InputFigures, error) {
-	l, err := load.Load(ctx, &b.job, load.Request{HittingSet: true, Engine: b.job.Engine})
+// Build is load.Load, the CSR build of the blocks its pass filled, and
+// check.Hitting beside the count of components.
+func (b *local) Build(ctx context.Context, st Stages) (*Built, error) {
+	l, err := load.Load(st.Count(ctx, StageRead), &b.job, load.Request{HittingSet: true, Engine: b.job.Engine})
 	if err != nil {
 		return nil, err
 	}
@@ -61,107 +53,119 @@ func (b *local) Read(ctx context.Context) (*InputFigures, error) {
 	// before the build's peak.
 	l.Vertices.Index = nil
 	mm := l.Memory
-	return &InputFigures{
+	built := &Built{
 		Vertices:   InputFile{l.Vertices.File, l.Vertices.Fingerprint, int64(l.Vertices.IDs.Len())},
 		Edges:      InputFile{l.Edges.File, l.Edges.Fingerprint, l.Edges.Rows},
 		HittingSet: InputFile{l.Hit.File, l.Hit.Fingerprint, int64(len(l.Hit.Vertex))},
 		Memory:     &mm, DropBehind: l.DropBehind,
-	}, nil
-}
+	}
 
-// Graph puts the blocks load.Load's pass filled in order and builds their lists.
-func (b *local) Graph(ctx context.Context) (*GraphFigures, error) {
-	g, st, err := b.l.BuildGraph(ctx, b.job.Workers)
+	g, gs, err := l.BuildGraph(st.Begin(ctx, StageCSR), b.job.Workers)
 	if err != nil {
 		return nil, err
 	}
 	b.g = g
+	built.Graph = GraphFigures{Kept: gs.Kept, Duplicates: gs.Duplicates, SelfLoops: gs.SelfLoops}
 	// The build's scratch (4 bytes a row) is garbage now; collect it so that the
 	// engine's arrays reuse its pages rather than grow the heap to twice the graph
 	// (the heap holds almost no pointers: a collection costs milliseconds, and on
 	// a VM a page first touched can cost more than the collection:
 	// docs/PERFORMANCE.md, "Fresh memory and huge pages").
 	runtime.GC()
+
 	// The count of components (one core's union-find) runs beside the hitting-set
-	// check, whose bitmaps stay in cache; the check phase ends when both have
+	// check, whose bitmaps stay in cache; the check stage ends when both have
 	// (docs/PERFORMANCE.md, "Check and audit").
-	b.components = make(chan countResult, 1)
+	type count struct {
+		n   int
+		err error
+	}
+	components := make(chan count, 1)
 	go func() {
 		n, err := g.CountComponents(ctx)
-		b.components <- countResult{n, err}
+		components <- count{n, err}
 	}()
-	return &GraphFigures{Kept: st.Kept, Duplicates: st.Duplicates, SelfLoops: st.SelfLoops}, nil
-}
-
-// Check is check.Hitting beside the count of components.
-func (b *local) Check(ctx context.Context) (*Hitting, error) {
-	progress.From(ctx).Grow(int64(b.g.N()))
-	pair, err := b.job.Pair(ctx) // checked by the driver
-	if err != nil {
-		return nil, err
-	}
-	in, err := bfs.NewInstance(b.g, b.l.Vertices.Answer, b.l.Hit.Vertex, b.l.Hit.PTrue, pair)
-	if err != nil {
-		return nil, err
-	}
-	b.in = in
-	h, err := hitting(ctx, b.l, in, b.job.List)
-	c := <-b.components
+	cctx := st.Count(ctx, StageCheck)
+	progress.From(cctx).Grow(int64(g.N()))
+	err = b.check(cctx, built)
+	c := <-components
 	if err == nil {
 		err = c.err
 	}
 	if err != nil {
 		return nil, err
 	}
-	h.Components = c.n
+	b.components = c.n
 	// The check's bitmaps and the count's union-find (4 bytes a vertex) are
 	// garbage: the engine's fields reuse their pages.
 	runtime.GC()
-	return h, nil
+	return built, nil
 }
 
-// Solve is bfs.Solve with the engine the job names; conflicts are explained by the
-// hitting-set values' ids (the paper's feasibility lemma, docs/DESIGN.md §3.3).
-func (b *local) Solve(ctx context.Context, p Policy) (*Solved, error) {
-	b.auditPair = b.in.Pair
-	if p.Audit != nil {
-		b.auditPair = *p.Audit
+// check is check.Hitting on the instance of the job's pair.
+func (b *local) check(ctx context.Context, built *Built) error {
+	pair, err := b.job.Pair(ctx) // checked by the driver
+	if err != nil {
+		return err
 	}
-	progress.From(ctx).Grow(2 * int64(b.g.N()))
-	sol, err := bfs.SolveRepair(ctx, b.in, b.eng, b.job.List, p.Repair)
+	in, err := bfs.NewInstance(b.g, b.l.Vertices.Answer, b.l.Hit.Vertex, b.l.Hit.PTrue, pair)
+	if err != nil {
+		return err
+	}
+	b.in = in
+	hc, err := check.Hitting(ctx, in.G, in.Answer, in.Hit, b.job.List)
+	if err != nil {
+		return err
+	}
+	built.Boundary, built.Uncovered = hc.Boundary, hc.Uncovered
+	return nil
+}
+
+// Solve is bfs.Solve with the engine the job names (conflicts are explained by the
+// hitting-set values' ids: the paper's feasibility lemma, docs/DESIGN.md §3.3), then
+// check.Verify on the mechanism, the deterministic datasets and the Stats, summed
+// in position order.
+func (b *local) Solve(ctx context.Context, st Stages, p Policy) (*Solved, error) {
+	pctx := st.Count(ctx, StagePropagate)
+	progress.From(pctx).Grow(2 * int64(b.g.N()))
+	sol, err := bfs.SolveRepair(pctx, b.in, b.eng, b.job.List, p.Repair)
 	if err != nil {
 		return nil, err
 	}
 	b.sol = sol
-	return &Solved{Infeasible: int64(sol.Infeasible), Conflicts: conflicts(b.l, sol), Repaired: sol.Moved(), Relaxations: sol.Relaxations, Components: -1}, nil
-}
-
-// Audit is check.Verify on the mechanism, the deterministic datasets and the Stats,
-// summed in position order.
-func (b *local) Audit(ctx context.Context) (*Audited, error) {
-	progress.From(ctx).Grow(int64(b.g.N()))
-	sol, ids := b.sol, b.l.Vertices.IDs
-	audit, err := check.Verify(ctx, b.g, dp.ExactValues(b.l.Vertices.Answer, sol.POne, sol.PTrue), b.auditPair, 0, 3)
+	s := &Solved{Components: b.components, Repaired: sol.Moved(), Relaxations: sol.Relaxations, Report: b.report(),
+		Infeasible: int64(sol.Infeasible), Conflicts: conflicts(b.l, sol)}
+	if sol.Infeasible > 0 {
+		return s, nil
+	}
+	pair := b.in.Pair
+	if p.Audit != nil {
+		pair = *p.Audit
+	}
+	actx := st.Count(ctx, StageAudit)
+	progress.From(actx).Grow(int64(b.g.N()))
+	ids := b.l.Vertices.IDs
+	audit, err := check.Verify(actx, b.g, dp.ExactValues(b.l.Vertices.Answer, sol.POne, sol.PTrue), pair, 0, 3)
 	if err != nil {
 		return nil, err
 	}
-	a := &Audited{Audit: audit, Components: -1}
-	if a.Audit.Violations > 0 {
-		w := a.Audit.First[0]
+	a := &Audited{Audit: audit}
+	s.Mechanism = a
+	if audit.Violations > 0 {
+		w := audit.First[0]
 		a.FirstIDs = [2]string{ids.String(int(w.U)), ids.String(int(w.V))}
-		return a, nil
+		return s, nil
 	}
-	st := new(check.Stats)
 	for v, p := range sol.PTrue {
-		st.Add(b.l.Vertices.Answer[v], sol.POne[v], p)
+		a.Stats.Add(b.l.Vertices.Answer[v], sol.POne[v], p)
 	}
-	a.Stats = st
 	a.Deterministic = *FindDeterministic(b.g, sol.POne, b.l.Hit.Vertex, ids)
-	return a, nil
+	return s, nil
 }
 
 // Write stages the output record (one row per vertex, in the vertices file's order).
-func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, names sink.Names, meta map[string]string) (*Written, error) {
+func (b *local) Write(ctx context.Context, st Stages, out *sink.Outputs, path string, names sink.Names, meta map[string]string) (int64, error) {
+	ctx = st.Count(ctx, StageWrite)
 	// The engine's queues (and the graph, which nothing reads from here on) are
 	// garbage; collect them so that the output record and the writer reuse their
 	// pages rather than add fresh ones to the run's peak (docs/PERFORMANCE.md,
@@ -171,20 +175,20 @@ func (b *local) Write(ctx context.Context, out *sink.Outputs, path string, names
 	runtime.GC()
 	rec, err := buildRecord(nil, b.l, names, b.sol)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer rec.Release()
 	if err := out.Write(ctx, path, rec, meta); err != nil {
-		return nil, err
+		return 0, err
 	}
-	return &Written{Rows: rec.NumRows()}, nil
+	return rec.NumRows(), nil
 }
 
-// Report is the rounds engine's shards and renaming (RoundsReport); nothing for
+// report is the rounds engine's shards and renaming (RoundsReport); nothing for
 // the other engines.
-func (b *local) Report() BackendReport {
+func (b *local) report() BackendReport {
 	eng, ok := b.eng.(bfs.Rounds)
-	if !ok || b.in == nil {
+	if !ok {
 		return nil
 	}
 	tally := eng.Tally(b.in) // the passes' layout and renaming, kept with the instance
@@ -219,25 +223,6 @@ type RoundsReport struct {
 
 // Key is the report's key in the JSON summary.
 func (r *RoundsReport) Key() string { return "rounds" }
-
-// Lines is the report in the printed summary.
-func (r *RoundsReport) Lines() []string {
-	head := fmt.Sprintf("rounds: %s of %d vertices, %s and %s in %s", words.Count(int64(r.Shards), "shard", "shards"), r.ShardSize,
-		words.Count(int64(r.Rounds), "round", "rounds"), words.Count(r.Offers, "offer", "offers"), words.Count(int64(r.Passes), "pass", "passes"))
-	switch {
-	case r.Relabel == bfs.RelabelNone:
-		return []string{head + ", in the vertices file's order (relabel none)"}
-	case r.Relabelled:
-		return []string{fmt.Sprintf("%s, renamed in breadth-first order (relabel %s): %.1f%% of the arcs cut, not %.1f%%",
-			head, r.Relabel, 100*r.CutShareBFS, 100*r.CutShareGiven)}
-	}
-	of := "the arcs"
-	if r.CutSampled {
-		of = fmt.Sprintf("a sample of %s", words.Count(r.Arcs, "arc", "arcs"))
-	}
-	return []string{fmt.Sprintf("%s, in the vertices file's order (relabel %s: of %s, breadth-first order would cut %.1f%%, this order cuts %.1f%%)",
-		head, r.Relabel, of, 100*r.CutShareBFS, 100*r.CutShareGiven)}
-}
 
 func (b *local) Close() {
 	if b.l != nil {

@@ -38,31 +38,17 @@ func stageRun(ctx context.Context, job job.Job, log *slog.Logger, out *sink.Outp
 	return d.stages(ctx, out)
 }
 
-// hitting is check.Hitting on in, the first uncovered edges named by their ids.
-func hitting(ctx context.Context, l *load.Loaded, in *bfs.Instance, list int) (*Hitting, error) {
-	hc, err := check.Hitting(ctx, in.G, in.Answer, in.Hit, list)
+// checkHitting rejects a set that misses boundary edges, and returns the boundary
+// edges.
+func checkHitting(ctx context.Context, job job.Job, l *load.Loaded, in *bfs.Instance) (int64, error) {
+	hc, err := check.Hitting(ctx, in.G, in.Answer, in.Hit, job.List)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	h := &Hitting{Boundary: hc.Boundary, Uncovered: hc.Uncovered, Components: -1}
-	ids := l.Vertices.IDs
-	for _, x := range hc.First {
-		h.First = append(h.First, Uncovered{ids.String(int(x.U)), ids.String(int(x.V))})
+	if hc.Uncovered > 0 {
+		return 0, notHittingSetError(l.Hit.File)
 	}
-	return h, nil
-}
-
-// checkHitting rejects a set that misses boundary edges.
-func checkHitting(ctx context.Context, s *Summary, job job.Job, l *load.Loaded, in *bfs.Instance) error {
-	h, err := hitting(ctx, l, in, job.List)
-	if err != nil {
-		return err
-	}
-	s.BoundaryEdges, s.Uncovered = h.Boundary, h.Uncovered
-	if h.Uncovered == 0 {
-		return nil
-	}
-	return notHittingSetError(l.Hit.File)
+	return hc.Boundary, nil
 }
 
 // conflicts names the conflicting hitting-set values of sol by their ids.

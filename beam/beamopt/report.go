@@ -1,13 +1,11 @@
 package beamopt
 
-import "fmt"
-
 // Report is what a Beam run's rounds did (docs/BEAM.md, "Cost model"): its partition,
 // its pipelines, and per round the frontier that crossed the wire. It is the Beam
 // backend's part of the run summary (pipeline.BackendReport): the JSON summary's
-// "beam" object and one printed line. It lives here, without the SDK, so that the
-// summary's shape can be documented and read (docs/CLI.md, scripts/beamratio)
-// without linking Beam.
+// "beam" object (the printed summary leaves it out). It lives here, without the
+// SDK, so that the summary's shape can be documented and read (docs/CLI.md,
+// scripts/beamratio) without linking Beam.
 type Report struct {
 	Shards            int     `json:"shards"`
 	ShardSize         int     `json:"shard_size"` // vertices per shard
@@ -36,13 +34,3 @@ type Round struct {
 
 // Key is the report's key in the JSON summary.
 func (r *Report) Key() string { return "beam" }
-
-// Lines is the report in the printed summary.
-func (r *Report) Lines() []string {
-	per := 0.0
-	if r.Offers > 0 {
-		per = float64(r.OfferBytes) / float64(r.Offers)
-	}
-	return []string{fmt.Sprintf("beam: %d shards of %d vertices, %d rounds in %d pipelines, %d offers shuffled (%.1f MiB, %.1f bytes each) for %d changed cut arcs",
-		r.Shards, r.ShardSize, r.Rounds, r.Pipelines, r.Offers, float64(r.OfferBytes)/(1<<20), per, r.CutArcs)}
-}
