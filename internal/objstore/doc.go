@@ -24,7 +24,8 @@
 //     (GCS resumable sessions last a week; an S3 lifecycle rule
 //     AbortIncompleteMultipartUpload covers keys never written again).
 //  4. Credentials come from each cloud's usual sources: for S3 the environment, the
-//     shared credentials and config files (AWS_PROFILE), a web identity token, the
+//     shared credentials and config files (AWS_PROFILE: keys, credential_process,
+//     SSO), a web identity token, the
 //     container's and the instance's role, in the AWS SDK's order (none found: one
 //     ErrNoCredentials line naming them); for GCS application-default credentials,
 //     else anonymous access.
