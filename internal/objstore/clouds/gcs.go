@@ -20,8 +20,8 @@ import (
 	"github.com/graphdp/graphdp/internal/objstore"
 )
 
-// gcsStore speaks GCS's JSON API (storage/v1) over net/http: a ranged media GET
-// pinned to a generation, paged listings, resumable uploads. Its few requests
+// gcsStore speaks GCS's JSON API (storage/v1) over net/http: metadata, paged
+// listings, resumable uploads; media by ranged GETs pinned to a generation. Its few requests
 // (gcsURL says each) are all graphdp needs; cloud.google.com/go/storage would link
 // gRPC and OpenTelemetry for them (docs/PERFORMANCE.md, "Build time").
 type gcsStore struct {
@@ -124,7 +124,10 @@ func (s gcsStore) Read(ctx context.Context, bucket, key, version string, off int
 	if _, err := strconv.ParseInt(version, 10, 64); err != nil {
 		return 0, fmt.Errorf("bad generation %q", version)
 	}
-	u := s.gcsURL(objectPath(bucket, key), url.Values{"alt": {"media"}, "generation": {version}})
+	// The media by the XML API's path (/bucket/key), as Google's own client reads
+	// it: the same object, generation and credentials.
+	media := (&url.URL{Path: "/" + bucket + "/" + key}).EscapedPath()
+	u := s.gcsURL(media, url.Values{"generation": {version}})
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return 0, err
