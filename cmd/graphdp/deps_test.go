@@ -10,8 +10,8 @@ import (
 // The single-machine binary links no Beam package (CONTRIBUTING.md, "Building": a
 // rebuild takes seconds), while graphdp-beam does: a Beam import reaching cmd/graphdp through
 // any package fails here, with the chain that brings it in. It links the object-store
-// drivers (internal/objstore/clouds: minio-go, GCS's JSON API) but no cloud SDK, whose
-// build would more than double a cold build (docs/PERFORMANCE.md, "Build time"), and
+// drivers (internal/objstore/clouds: minio-go, GCS's JSON API) but no cloud SDK, which
+// would add half again to a cold build's CPU (docs/PERFORMANCE.md, "Build time"), and
 // no gRPC or protobuf: sink writes Parquet through parquet/file, not pqarrow, whose
 // arrow/flight import brought in 98 packages.
 func TestNoBeamInGraphdp(t *testing.T) {

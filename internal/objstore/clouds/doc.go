@@ -6,9 +6,9 @@
 // this package, as cmd/graphdp and cmd/graphdp-beam do.
 //
 // Not the clouds' own SDKs (aws-sdk-go-v2, cloud.google.com/go/storage) because of
-// what they cost to build: they more than double a cold build of cmd/graphdp, past
-// README's budget for its first command, where these add a few seconds
-// (docs/PERFORMANCE.md, "Build time").
+// what they cost to build: they add half again to a cold build's CPU (500 packages
+// more: gRPC, protobuf, OpenTelemetry), past README's budget for its first command,
+// where these add 50 packages and no measurable CPU (docs/PERFORMANCE.md, "Build time").
 //
 // Invariants (each store's part of internal/objstore's):
 //
