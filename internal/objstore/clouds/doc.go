@@ -8,7 +8,7 @@
 // Not the clouds' own SDKs (aws-sdk-go-v2, cloud.google.com/go/storage) because of
 // what they cost to build: they add half again to a cold build's CPU (500 packages
 // more: gRPC, protobuf, OpenTelemetry), past README's budget for its first command,
-// where these add 50 packages and no measurable CPU (docs/PERFORMANCE.md, "Build time").
+// where these add 50 packages and 7% (docs/PERFORMANCE.md, "Build time").
 //
 // Invariants (each store's part of internal/objstore's):
 //
