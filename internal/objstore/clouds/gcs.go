@@ -27,7 +27,13 @@ import (
 type gcsStore struct {
 	hc   *http.Client
 	base string // https://storage.googleapis.com, or the emulator's http://host:port
+	anon bool   // no application-default credentials were found: requests are unsigned
 }
+
+// gcsWhere is where newGCSStore looks for credentials: what a refusal of an
+// unauthenticated request says.
+const gcsWhere = "Google: no application-default credentials; looked at GOOGLE_APPLICATION_CREDENTIALS, " +
+	"gcloud's application_default_credentials.json (gcloud auth application-default login), then the metadata server"
 
 // gcsScope is the OAuth scope asked for: objects read and written.
 const gcsScope = "https://www.googleapis.com/auth/devstorage.read_write"
@@ -44,11 +50,11 @@ func newGCSStore(ctx context.Context, _ objstore.Config) (objstore.Store, error)
 		}
 		return gcsStore{hc: http.DefaultClient, base: strings.TrimSuffix(h, "/")}, nil
 	}
-	hc := http.DefaultClient
+	s := gcsStore{hc: http.DefaultClient, base: "https://storage.googleapis.com", anon: true}
 	if creds, err := google.FindDefaultCredentials(ctx, gcsScope); err == nil {
-		hc = oauth2.NewClient(ctx, creds.TokenSource)
+		s.hc, s.anon = oauth2.NewClient(ctx, creds.TokenSource), false
 	}
-	return gcsStore{hc: hc, base: "https://storage.googleapis.com"}, nil
+	return s, nil
 }
 
 // gcsURL is the API's URL for path (below base) with query q.
@@ -79,7 +85,11 @@ func (s gcsStore) do(req *http.Request, ok ...int) (*http.Response, error) {
 		}
 	}
 	defer resp.Body.Close()
-	return nil, gcsError(resp)
+	err = gcsError(resp)
+	if s.anon && errors.Is(err, objstore.ErrDenied) {
+		err = fmt.Errorf("%w (%s)", err, gcsWhere)
+	}
+	return nil, err
 }
 
 // gcsInt is a JSON API integer: int64 fields come as strings.
