@@ -323,9 +323,9 @@ func (j *Job) tableSpecs() []keyed {
 }
 
 // storeProblems names each of fs that is an s3:// or gs:// object this binary has
-// no driver for (cmd/graphdp built without -tags cloud): refused before any work,
-// saying how to build graphdp with object storage. internal/cli's fileProblems
-// does the same for a command's own files.
+// no driver for (one that does not import internal/objstore/clouds; graphdp and
+// graphdp-beam do): refused before any work. internal/cli's fileProblems does the
+// same for a command's own files.
 func storeProblems(fs []files.File) []string {
 	var probs []string
 	for _, f := range fs {

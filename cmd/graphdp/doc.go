@@ -6,10 +6,10 @@
 //
 //  1. It links no Apache Beam package (TestNoBeamInGraphdp checks its import
 //     graph): the cluster runner is the separate binary cmd/graphdp-beam.
-//  2. Built plainly it links no cloud SDK either, and refuses s3:// and gs://
-//     paths with exit 2 saying how to build it with them: -tags cloud adds
-//     internal/objstore/clouds (cloud.go). The SDKs more than double a cold build
-//     (docs/PERFORMANCE.md, "Build time"); TestNoBeamInGraphdp checks both builds.
+//  2. It reads and writes s3:// and gs:// (internal/objstore/clouds: minio-go and
+//     GCS's JSON API over net/http) and links no cloud SDK, gRPC or protobuf: the
+//     AWS and Google SDKs add half again to a cold build's CPU and 500 packages
+//     (docs/PERFORMANCE.md, "Build time"). TestNoBeamInGraphdp checks its import graph.
 //  3. main only wires: flags, messages, process-wide settings (signals, the
 //     memory limit) and exit codes are internal/cli's, the work is the library
 //     packages'.

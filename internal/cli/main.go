@@ -344,7 +344,7 @@ func builtIn() string {
 		}
 	}
 	if len(in) == 0 {
-		return "none (build with: go install -tags cloud ./cmd/graphdp)"
+		return "none"
 	}
 	return strings.Join(in, ", ")
 }

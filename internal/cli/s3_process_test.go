@@ -17,9 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/config"
-	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
 
 	"github.com/graphdp/graphdp/internal/objstore"
 )
@@ -85,15 +84,19 @@ func signalledMidUpload(t *testing.T, args []string, env string, stalled <-chan 
 	return cmd.ProcessState.ExitCode(), stderr.String()
 }
 
-// openUploads counts the multipart uploads of key open on the server.
+// openUploads counts the multipart uploads of key open on the server (the test
+// environment's endpoint and key, objtest.StartS3).
 func openUploads(t *testing.T, key string) int {
 	t.Helper()
-	cfg, err := config.LoadDefaultConfig(context.Background())
+	u, err := url.Parse(os.Getenv("AWS_ENDPOINT_URL"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s3.NewFromConfig(cfg, func(o *s3.Options) { o.UsePathStyle = true })
-	out, err := c.ListMultipartUploads(context.Background(), &s3.ListMultipartUploadsInput{Bucket: aws.String("warehouse"), Prefix: aws.String(key)})
+	c, err := minio.NewCore(u.Host, &minio.Options{Creds: credentials.NewStaticV4("test", "test", ""), Region: "us-east-1", BucketLookup: minio.BucketLookupPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.ListMultipartUploads(context.Background(), "warehouse", key, "", "", "", 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

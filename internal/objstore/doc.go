@@ -4,9 +4,9 @@
 // binary (ingest's readers, sink's outputs) and the Beam runner use.
 //
 // The clients themselves are drivers (Store) that internal/objstore/clouds
-// registers: this package imports no cloud SDK, so a binary that does not import
-// clouds (cmd/graphdp built without -tags cloud) builds fast and answers an s3://
-// or gs:// URL with ErrNotLinked.
+// registers (minio-go for S3, GCS's JSON API over net/http): this package imports
+// neither, and a binary that does not import clouds answers an s3:// or gs:// URL
+// with ErrNotLinked. graphdp and graphdp-beam both import it.
 //
 // Invariants:
 //
@@ -23,9 +23,12 @@
 //     killed process is aborted by the next Create of the same key (S3), or expires
 //     (GCS resumable sessions last a week; an S3 lifecycle rule
 //     AbortIncompleteMultipartUpload covers keys never written again).
-//  4. Credentials come from each cloud's standard chain: for S3 the AWS SDK's
-//     (environment, shared config and credentials files, SSO, instance and container
-//     roles); for GCS application-default credentials, else anonymous access.
+//  4. Credentials come from each cloud's usual sources: for S3 the environment, the
+//     shared credentials and config files (AWS_PROFILE: keys, credential_process,
+//     SSO), a web identity token, the
+//     container's and the instance's role, in the AWS SDK's order (none found: one
+//     ErrNoCredentials line naming them); for GCS application-default credentials,
+//     else anonymous access.
 //  5. Where the stores are is the job's, never the process's: a Config (its
 //     S3Endpoint, the job's s3_endpoint) travels in the context of each Open, List
 //     and Create (WithConfig; job.Job.Context makes it, and the Beam backend

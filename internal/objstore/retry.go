@@ -10,9 +10,9 @@ import (
 )
 
 // Transient failures are asked again: attempts in all, the wait doubling from
-// firstWait. A store's client retries its own requests too (the AWS SDK three
-// times, the GCS client its idempotent calls); this loop also covers a body cut
-// short after the response began, which no client retries.
+// firstWait. The drivers' clients try each request once (internal/objstore/clouds),
+// so this loop is the one retry policy, a body cut short after the response began
+// included.
 const (
 	attempts  = 6
 	firstWait = 100 * time.Millisecond

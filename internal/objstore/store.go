@@ -37,9 +37,9 @@ type Writer interface {
 // the environment's) and the environment's credentials.
 type Driver func(ctx context.Context, c Config) (Store, error)
 
-// Register makes scheme:// URLs ("s3", "gs") use driver. The package that imports
-// the cloud SDKs (internal/objstore/clouds) calls it from its init, so a binary has
-// the stores it links and no others (doc.go).
+// Register makes scheme:// URLs ("s3", "gs") use driver. The package of the
+// drivers (internal/objstore/clouds) calls it from its init, so a binary has the
+// stores it links and no others (doc.go).
 func Register(scheme string, driver Driver) {
 	stores.mu.Lock()
 	defer stores.mu.Unlock()
@@ -59,10 +59,10 @@ func Linked(url string) bool {
 	return ok && known
 }
 
-// ErrNotLinked is the answer for an s3:// or gs:// URL in a binary built without
-// its driver: the message says how to build one with it.
-var ErrNotLinked = errors.New("this binary was built without object storage (s3://, gs://); " +
-	"graphdp has it when built with the cloud tag: go install -tags cloud ./cmd/graphdp (graphdp-beam always has it)")
+// ErrNotLinked is the answer for an s3:// or gs:// URL in a binary that does not
+// import internal/objstore/clouds (graphdp and graphdp-beam both do).
+var ErrNotLinked = errors.New("this binary was built without object storage (s3://, gs://): " +
+	"it does not import internal/objstore/clouds")
 
 // File is an open object: random access to Size bytes.
 type File interface {
