@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/testgraph"
 )
@@ -32,7 +33,7 @@ func solvedInput(t *testing.T, seed uint64, family string, n int) (Input, testgr
 	for _, h := range p.Hit {
 		inHit[h] = true
 	}
-	return Input{Graph: p.G, Answer: p.Answer, POne: sol.POne, Distance: sol.Dist, Binding: sol.Bind, InHit: inHit,
+	return Input{Graph: p.G, Answer: p.Answer, POne: sol.POne, Exact: dp.ExactValues(p.Answer, sol.POne, sol.PTrue), Distance: sol.Dist, Binding: sol.Bind, InHit: inHit,
 		Pair: pair, List: 3, ID: func(v int32) string { return "v" + strconv.Itoa(int(v)) }}, p
 }
 
@@ -251,10 +252,10 @@ func TestLeastAccurate(t *testing.T) {
 		pt := make([]float64, n)
 		order := make([]int32, n)
 		for v := range pt {
-			pt[v], order[v] = in.POne[v], int32(v)
-			if !in.Answer[v] {
-				pt[v] = 1 - in.POne[v]
-			}
+			// p_true as the run writes it (dp.ExactColumns): the least-accurate list shows
+			// the table's own value.
+			_, pt[v] = dp.ExactColumns(in.Answer[v], in.Exact[v])
+			order[v] = int32(v)
 		}
 		slices.SortStableFunc(order, func(a, b int32) int {
 			switch {

@@ -196,12 +196,13 @@ func Compute(ctx context.Context, in Input) (*Report, error) {
 	n := len(in.POne)
 	r := &Report{Version: in.Version, Inputs: in.Inputs, Epsilon: in.Pair.Epsilon, Delta: in.Pair.Delta,
 		Framework: string(in.Pair.Framework()), Privacy: in.Pair.String(), Datasets: n, Edges: in.Graph.M()}
-	pt := make([]float64, n)
-	for v, p := range in.POne {
-		pt[v] = p
-		if !in.Answer[v] {
-			pt[v] = 1 - p
-		}
+	exact := in.Exact
+	if exact == nil {
+		exact = in.POne
+	}
+	pt := make([]float64, n) // p_true as run writes it: exact in both tails (dp.ExactColumns)
+	for v, e := range exact {
+		_, pt[v] = dp.ExactColumns(in.Answer[v], e)
 	}
 	st := check.StatsOf(in.Answer, in.POne, pt)
 	r.Accuracy = accuracy(pt, st)
