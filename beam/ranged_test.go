@@ -194,7 +194,8 @@ func (s *objectServer) s3() http.Handler {
 		}
 		w.Header().Set("ETag", etag)
 		w.Header().Set("Last-Modified", "Mon, 30 Nov 2026 00:00:00 GMT") // S3 always sends it
-		if r.Header.Get("Range") == "" {                                 // S3 sends a whole object's checksum, which the client checks
+		// S3 sends a whole object's checksum, which the client checks.
+		if r.Header.Get("Range") == "" {
 			crc := binary.BigEndian.AppendUint32(nil, crc32.ChecksumIEEE(o.data))
 			w.Header().Set("X-Amz-Checksum-Crc32", base64.StdEncoding.EncodeToString(crc))
 		}
