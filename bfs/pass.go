@@ -145,13 +145,15 @@ func (p Pass) Violation(h int32, hv float64, cand Cand) Violation {
 // in pass 1, which can seed it only rounded down: next to neighbour u with exact value
 // av the edge must hold exactly (dp.Pair.AllowedExact), which the pass's float64
 // fixed point cannot promise within an ulp. A neighbour that does not allow it is a
-// violation of output 1 bound by u at one hop (ok false: none).
+// violation of output 1 (ok false: none). It names h alone (By = H, Dist 0): u need
+// not be in the hitting set, and its value, which depends on the answers, is private
+// (docs/FORMATS.md, "Private and shareable outputs").
 func (p Pass) TailViolation(h int32, hv float64, u int32, av float64) (Violation, bool) {
 	if !p.one || !dp.Tail(hv) || p.pair.AllowedExact(hv, av) {
 		return Violation{}, false
 	}
-	pu := dp.ExactProb(av, true)
-	return Violation{Output: true, H: h, By: u, Dist: 1, Given: dp.ExactProb(hv, true), ByValue: pu, Bound: p.pair.Upper(pu)}, true
+	given := dp.ExactProb(hv, true)
+	return Violation{Output: true, H: h, By: h, Dist: 0, Given: given, ByValue: given, Bound: given}, true
 }
 
 // Repaired is Solve's repair of one hitting-set vertex with this answer and exact value

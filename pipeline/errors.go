@@ -103,6 +103,11 @@ func infeasiblePair(file string, pair dp.Pair, first []Conflict) *RejectError {
 	})
 	pairs = slices.CompactFunc(pairs, func(p, q pairOf) bool { return p.a.id == q.a.id && p.b.id == q.b.id })
 	for _, p := range pairs {
+		if p.a.id == p.b.id { // bfs.Pass.TailViolation: one dataset, its neighbours unnamed
+			e.Lines = append(e.Lines, fmt.Sprintf("dataset %s (p_true %s): no float64 mechanism holds this value exactly next to its neighbours",
+				words.Quote(p.a.id), sig9(p.a.ptrue)))
+			continue
+		}
 		e.Lines = append(e.Lines, fmt.Sprintf("datasets %s (p_true %s) and %s (p_true %s), %s apart",
 			words.Quote(p.a.id), sig9(p.a.ptrue), words.Quote(p.b.id), sig9(p.b.ptrue), words.Count(int64(p.dist), "hop", "hops")))
 	}
