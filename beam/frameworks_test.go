@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/pipeline"
 )
 
@@ -60,29 +61,41 @@ func TestBeamFrameworksMatchLocal(t *testing.T) {
 		}
 		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
 		name := fmt.Sprintf("#%d %s %s n=%d %+v", k, fw, fam, g.n, opts)
-		ctx := context.Background()
-		lj, bj := job, job
-		lj.Out, bj.Out = filepath.Join(dir, "local.csv"), filepath.Join(dir, "beam.csv")
-		ls, lerr := pipeline.Run(ctx, lj, quiet)
-		bs, berr := runWith(ctx, bj, opts, quiet)
-		local, _ := os.ReadFile(lj.Out)
-		beam, _ := os.ReadFile(bj.Out)
-		sameOutcome(t, name, local, beam, lerr, berr)
-		if lerr != nil {
+		ls := bothWays(t, name, dir, job, opts)
+		if ls == nil {
 			continue
 		}
 		ok[fw]++
-		if ls.Framework != fw || bs.Framework != fw {
-			t.Fatalf("%s: summary frameworks %q (local) and %q (beam)", name, ls.Framework, bs.Framework)
-		}
-		a, _ := json.Marshal(comparable(*ls))
-		b, _ := json.Marshal(comparable(*bs))
-		if !bytes.Equal(a, b) {
-			t.Fatalf("%s: summaries differ:\nlocal: %s\nbeam:  %s", name, a, b)
+		if ls.Framework != fw {
+			t.Fatalf("%s: summary framework %q", name, ls.Framework)
 		}
 	}
 	if ok["gdp"] == 0 || ok["privacy-profile"] == 0 {
 		t.Fatalf("no feasible run of some framework: %v", ok)
 	}
 	t.Logf("feasible runs: %v", ok)
+}
+
+// bothWays runs job on this machine and on Beam with opts (outputs dir/local.csv and
+// dir/beam.csv) and checks the same outcome (sameOutcome) and, for a run, equal
+// summaries; it returns the local run's summary, nil for a rejection.
+func bothWays(t *testing.T, name, dir string, job job.Job, opts Options) *pipeline.Summary {
+	t.Helper()
+	ctx := context.Background()
+	lj, bj := job, job
+	lj.Out, bj.Out = filepath.Join(dir, "local.csv"), filepath.Join(dir, "beam.csv")
+	ls, lerr := pipeline.Run(ctx, lj, quiet)
+	bs, berr := runWith(ctx, bj, opts, quiet)
+	local, _ := os.ReadFile(lj.Out)
+	beam, _ := os.ReadFile(bj.Out)
+	sameOutcome(t, name, local, beam, lerr, berr)
+	if lerr != nil {
+		return nil
+	}
+	a, _ := json.Marshal(comparable(*ls))
+	b, _ := json.Marshal(comparable(*bs))
+	if !bytes.Equal(a, b) {
+		t.Fatalf("%s: summaries differ:\nlocal: %s\nbeam:  %s", name, a, b)
+	}
+	return ls
 }

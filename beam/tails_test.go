@@ -1,9 +1,6 @@
 package beam
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/graphdp/graphdp/pipeline"
 )
 
 // The Beam runner on Prism with hitting-set values in the tails of both answers
@@ -62,24 +57,12 @@ func TestBeamTailsMatchLocal(t *testing.T) {
 		}
 		opts := Options{ShardSize: 1 + r.IntN(9), Buckets: 1 + r.IntN(5), RoundsPerPipeline: 1 + r.IntN(4)}
 		name := fmt.Sprintf("#%d %+v %s n=%d %+v", k, c, fam, g.n, opts)
-		ctx := context.Background()
-		lj, bj := job, job
-		lj.Out, bj.Out = filepath.Join(dir, "local.csv"), filepath.Join(dir, "beam.csv")
-		ls, lerr := pipeline.Run(ctx, lj, quiet)
-		bs, berr := runWith(ctx, bj, opts, quiet)
-		local, _ := os.ReadFile(lj.Out)
-		beam, _ := os.ReadFile(bj.Out)
-		sameOutcome(t, name, local, beam, lerr, berr)
-		if lerr != nil {
+		if bothWays(t, name, dir, job, opts) == nil {
 			continue
 		}
 		ok++
+		local, _ := os.ReadFile(filepath.Join(dir, "local.csv"))
 		tailRows += countTails(t, local)
-		a, _ := json.Marshal(comparable(*ls))
-		b, _ := json.Marshal(comparable(*bs))
-		if !bytes.Equal(a, b) {
-			t.Fatalf("%s: summaries differ:\nlocal: %s\nbeam:  %s", name, a, b)
-		}
 	}
 	if ok == 0 || tailRows == 0 {
 		t.Fatalf("%d feasible runs, %d tail rows: the test checks nothing", ok, tailRows)
