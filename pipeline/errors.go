@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,8 +8,6 @@ import (
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/dp"
-
-	"github.com/graphdp/graphdp/internal/words"
 )
 
 // RejectError is input that was read correctly but admits no mechanism: the hitting
@@ -23,6 +20,21 @@ type RejectError struct {
 	Total int64    // how many in all, when the message may say it (0 for not-hitting-set and infeasible: shareable)
 	Head  string   // one-line statement
 	Lines []string // the first ones, listed
+	// Conflicts are an infeasible rejection's conflicting hitting-set datasets.
+	// Which ones conflict depends on the answers, so they are private (docs/FORMATS.md,
+	// "Private and shareable outputs"): never in Error(), which is shareable; a
+	// command's --json prints them on stdout.
+	Conflicts []ConflictPair
+}
+
+// ConflictPair is one conflict of an infeasible rejection, by id: two hitting-set
+// datasets with their p_true (9 significant digits) and how many hops apart they are, or one (a tail whose
+// exact value no float64 mechanism holds next to its neighbours,
+// bfs.Pass.TailViolation) with Hops 0.
+type ConflictPair struct {
+	Datasets []string  `json:"datasets"`
+	PTrue    []float64 `json:"p_true"`
+	Hops     int32     `json:"hops"`
 }
 
 func (e *RejectError) Error() string {
@@ -61,57 +73,48 @@ type Conflict struct {
 }
 
 // infeasiblePair is the rejection of conflicting hitting-set values (the paper's
-// feasibility lemma, docs/DESIGN.md §3.3), worded the same by every runner. It is
-// shareable (docs/FORMATS.md, "Private and shareable outputs"): it speaks of the
-// public graph and the hitting set's p_true values only. A conflict's bound, and
-// whether it is an upper or a lower one, says whether its two datasets share an
-// answer, so neither is printed; nor is the number of conflicts. The pairs listed
-// are unordered (the two datasets by id), each once, in id order. Probabilities have
-// 9 significant digits.
+// feasibility lemma, docs/DESIGN.md §3.3), worded the same by every runner. Its text is
+// shareable (docs/FORMATS.md, "Private and shareable outputs"): a function of the
+// parameters only. Which datasets conflict depends on the answers (a triangle all in
+// the hitting set at p_true 0.9, ε = 1: answers 1,1,0 make {a,c} and {b,c} conflict,
+// answers 1,0,1 {a,b} and {b,c}), and so does a conflict's bound (an upper or a lower
+// one says whether the two share an answer), so the text names neither; the conflicts
+// go to Conflicts, each pair once, in id order, without its bound.
 func infeasiblePair(file string, pair dp.Pair, first []Conflict) *RejectError {
 	under := fmt.Sprintf("(ε,δ)-DP mechanism (ε=%v, δ=%v)", pair.Epsilon, pair.Delta)
 	if pair.Framework() != dp.EpsilonDelta {
 		under = "mechanism satisfying " + pair.String()
 	}
+	a := pair.Balanced()
 	e := &RejectError{File: file, Kind: "infeasible",
-		Head: fmt.Sprintf("no %s has these p_true values: hitting-set datasets conflict (tolerance %g); nothing written", under, bfs.Tolerance)}
-	type side struct {
-		id    string
-		ptrue float64
-	}
-	type pairOf struct {
-		a, b side
-		dist int32
-	}
-	var pairs []pairOf
+		Head: fmt.Sprintf("no %s has these p_true values: hitting-set datasets conflict (tolerance %g); nothing written", under, bfs.Tolerance),
+		Lines: []string{
+			fmt.Sprintf("two hitting-set datasets whose p_true are both in [1 − α, α] = [%s, %s] never conflict", sig9(1-a), sig9(a)),
+			"which datasets conflict depends on the answers, so it is not said here: --json prints them on stdout (private)",
+			fmt.Sprintf("hint: p_true = the balanced α = %s on every hitting-set dataset is always feasible (graphdp hitting-set --balanced)", sig9(a)),
+		}}
 	for _, c := range first {
 		// p_true is Pr[M = answer]: the conflicting output is the answer's or the other one.
+		// Rounded to 9 significant digits (sig9), the given value as the user wrote it.
 		ptrue := func(prob float64, ans bool) float64 {
-			if ans == c.Output {
-				return prob
+			if ans != c.Output {
+				prob = 1 - prob
 			}
-			return 1 - prob
+			r, _ := strconv.ParseFloat(sig9(prob), 64)
+			return r
 		}
-		x, y := side{c.H, ptrue(c.Given, c.AnsH)}, side{c.By, ptrue(c.ByValue, c.AnsBy)}
-		if y.id < x.id {
-			x, y = y, x
+		p := ConflictPair{Datasets: []string{c.H}, PTrue: []float64{ptrue(c.Given, c.AnsH)}}
+		if c.By != c.H { // bfs.Pass.TailViolation names one dataset, its neighbours unnamed
+			p.Datasets, p.PTrue, p.Hops = append(p.Datasets, c.By), append(p.PTrue, ptrue(c.ByValue, c.AnsBy)), c.Dist
+			if c.By < c.H {
+				slices.Reverse(p.Datasets)
+				slices.Reverse(p.PTrue)
+			}
 		}
-		pairs = append(pairs, pairOf{x, y, c.Dist})
+		e.Conflicts = append(e.Conflicts, p)
 	}
-	slices.SortFunc(pairs, func(p, q pairOf) int {
-		return cmp.Or(strings.Compare(p.a.id, q.a.id), strings.Compare(p.b.id, q.b.id))
-	})
-	pairs = slices.CompactFunc(pairs, func(p, q pairOf) bool { return p.a.id == q.a.id && p.b.id == q.b.id })
-	for _, p := range pairs {
-		if p.a.id == p.b.id { // bfs.Pass.TailViolation: one dataset, its neighbours unnamed
-			e.Lines = append(e.Lines, fmt.Sprintf("dataset %s (p_true %s): no float64 mechanism holds this value exactly next to its neighbours",
-				words.Quote(p.a.id), sig9(p.a.ptrue)))
-			continue
-		}
-		e.Lines = append(e.Lines, fmt.Sprintf("datasets %s (p_true %s) and %s (p_true %s), %s apart",
-			words.Quote(p.a.id), sig9(p.a.ptrue), words.Quote(p.b.id), sig9(p.b.ptrue), words.Count(int64(p.dist), "hop", "hops")))
-	}
-	e.Lines = append(e.Lines, fmt.Sprintf("hint: p_true = the balanced α = %s on every hitting-set dataset is always feasible (graphdp hitting-set --balanced)", sig9(pair.Balanced())))
+	slices.SortFunc(e.Conflicts, func(p, q ConflictPair) int { return slices.Compare(p.Datasets, q.Datasets) })
+	e.Conflicts = slices.CompactFunc(e.Conflicts, func(p, q ConflictPair) bool { return slices.Equal(p.Datasets, q.Datasets) })
 	return e
 }
 

@@ -1,25 +1,35 @@
 package pipeline
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/graphdp/graphdp/dp"
 )
 
-// A tail's conflict (bfs.Pass.TailViolation: By = H) is worded as one dataset, with
-// its given p_true only; a conflict of two datasets keeps its pair line.
+// A tail's conflict (bfs.Pass.TailViolation: By = H) is one dataset, with its given
+// p_true only; a conflict of two datasets is the pair in id order with its distance.
+// Neither reaches the rejection's text, which is shareable: it depends on the
+// parameters alone.
 func TestInfeasibleTailLine(t *testing.T) {
 	pair, _ := dp.New(0, 0)
 	e := infeasiblePair("h.csv", pair, []Conflict{
 		{Output: true, H: "t", By: "t", Given: 0.7, ByValue: 0.7, Bound: 0.7},
-		{Output: true, H: "a", By: "b", AnsH: true, AnsBy: true, Dist: 2, Given: 0.9, ByValue: 0.6, Bound: 0.8},
+		{Output: true, H: "b", By: "a", AnsH: true, AnsBy: true, Dist: 2, Given: 0.9, ByValue: 0.6, Bound: 0.8},
+		{Output: false, H: "a", By: "b", AnsH: true, AnsBy: true, Dist: 2, Given: 0.4, ByValue: 0.1, Bound: 0.2},
 	})
-	text := strings.Join(e.Lines, "\n")
-	if !strings.Contains(text, `dataset t (p_true 0.3): no float64 mechanism holds this value exactly`) {
-		t.Errorf("no one-dataset line for the tail:\n%s", text)
+	if got, want := fmt.Sprint(e.Conflicts), "[{[a b] [0.6 0.9] 2} {[t] [0.3] 0}]"; got != want {
+		t.Errorf("conflicts %s, want %s", got, want)
 	}
-	if strings.Contains(text, `t (p_true 0.3) and`) || !strings.Contains(text, `datasets a (p_true 0.9) and b (p_true 0.6), 2 hops apart`) {
-		t.Errorf("lines:\n%s", text)
+	text := e.Error()
+	for _, id := range []string{" a ", " b ", " t ", "0.3", "0.9"} {
+		if strings.Contains(text, id) {
+			t.Errorf("the rejection's text names a conflict (%q):\n%s", id, text)
+		}
+	}
+	other := infeasiblePair("h.csv", pair, nil)
+	if other.Error() != text {
+		t.Errorf("the text depends on the conflicts:\n%s\n%s", text, other.Error())
 	}
 }

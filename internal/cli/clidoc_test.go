@@ -37,6 +37,7 @@ var jsonShapes = []struct {
 	{"report", "the report's figures; printed also when the audit fails (exit 3)", report.Report{}},
 	{"ledger show", "the budget, every dataset's account, the releases, raises and repairs", shown{}},
 	{"ledger verify", "the verified ledger; printed also when --head is not in the chain (exit 3)", ledgerVerifyJSON{}},
+	{"run, hitting-set, verify and query", "instead of their own document, when the hitting set's values conflict (exit 3): the conflicting hitting-set datasets, which depend on the answers and so are not on stderr (docs/FORMATS.md, \"Private and shareable outputs\"): pairs with their p_true and hops, or one dataset alone with hops 0", rejectedJSON{}},
 }
 
 // helpOf is what "<prog> args… -h" prints on stdout.
@@ -81,7 +82,8 @@ func generateCLIDoc(t *testing.T) string {
 	block(helpOf(t, beam, "run"))
 	b.WriteString("## JSON output\n\n")
 	b.WriteString("With `--json` a command prints one JSON document on stdout instead of its text; errors\n")
-	b.WriteString("stay on stderr, and a command that fails on its input prints none. Ids are strings.\n")
+	b.WriteString("stay on stderr, and a command that fails on its input prints none, except the rejection\n")
+	b.WriteString("document below. Ids are strings.\n")
 	b.WriteString("Fields are only ever added; a field marked \"or null\" may be null, one marked\n")
 	b.WriteString("\"omitted when empty\" may be absent.\n\n")
 	for _, s := range jsonShapes {

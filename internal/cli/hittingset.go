@@ -112,7 +112,7 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 	}
 	b, err := toolkit.HittingSet(ctx, h)
 	if err != nil {
-		return err
+		return privateDetails(e.stdout, o.json, err)
 	}
 	bc := b.Boundary
 	if o.json {

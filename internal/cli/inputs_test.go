@@ -141,23 +141,24 @@ func TestMessagesEscapeDataAndKeepAnswers(t *testing.T) {
 		args []string
 		code int
 		want string // a line the message must hold, with the ids escaped
+		out  string // a line stdout must hold, with the ids escaped
 	}{
-		{"not hitting", run("hnot.csv"), 3, `not a boundary-hitting set: an edge with neither end in it`},
-		{"infeasible", run("hinf.csv"), 3, `datasets "fake\ngraphdp run: ok" (p_true 0.6) and "x\rOK" (p_true 0.99), 1 hop apart`},
+		{"not hitting", run("hnot.csv"), 3, `not a boundary-hitting set: an edge with neither end in it`, ""},
+		{"infeasible", run("hinf.csv", "-json"), 3, `--json prints them on stdout (private)`, `"fake\ngraphdp run: ok",`},
 		{"duplicate", []string{"run", "-vertices", p("dup.csv"), "-edges", p("e.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,
-			`value "\x1b[31mred\x1b[0m": duplicate id "\x1b[31mred\x1b[0m" (first at row 1)`},
+			`value "\x1b[31mred\x1b[0m": duplicate id "\x1b[31mred\x1b[0m" (first at row 1)`, ""},
 		{"unknown", []string{"run", "-vertices", p("v.csv"), "-edges", p("unk.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,
-			`value "\x1b]0;title\a": not a vertex id`},
+			`value "\x1b]0;title\a": not a vertex id`, ""},
 		{"missing column", []string{"run", "-vertices", p("col.csv"), "-edges", p("e.csv"), "-hitting-set", p("h.csv"), "-epsilon", "1", "-out", p("m.csv")}, 3,
-			`missing (columns present: "\x1b[2Jid", answer)`},
-		{"deterministic", run("h.csv", "-summary", p("s.json"), "-allow-non-private"), 0, `datasets: iso (no neighbours, NOT private)`},
-		{"not private", run("h.csv"), 3, `datasets: iso`},
+			`missing (columns present: "\x1b[2Jid", answer)`, ""},
+		{"deterministic", run("h.csv", "-summary", p("s.json"), "-allow-non-private"), 0, `datasets: iso (no neighbours, NOT private)`, ""},
+		{"not private", run("h.csv"), 3, `datasets: iso`, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := graphdp(t, c.args...)
-			if code != c.code || !strings.Contains(stderr, c.want) {
-				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %s", code, stderr, c.code, c.want)
+			if code != c.code || !strings.Contains(stderr, c.want) || !strings.Contains(stdout, c.out) {
+				t.Errorf("exit %d, stderr:\n%s\nstdout:\n%s\nwant exit %d, %s and on stdout %s", code, stderr, stdout, c.code, c.want, c.out)
 			}
 			for name, s := range map[string]string{"stdout": stdout, "stderr": stderr} {
 				if i := rawControl(s); i >= 0 {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -211,4 +212,44 @@ func TestJSONOutput(t *testing.T) {
 			t.Errorf("ledger verify --head (not in the chain) --json: %v", doc)
 		}
 	})
+}
+
+// An infeasible rejection's conflicts depend on the answers: not on stderr, which is
+// shareable, but in the one document --json prints on stdout (private), for every
+// command that checks a hitting set's values. Exit 3 as without --json.
+func TestRejectedJSONHasTheConflicts(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "m.csv")
+	if code, _, stderr := graphdp(t, pathArgs(out)...); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	for _, args := range [][]string{
+		append(pathArgs(strings.TrimSuffix(out, ".csv")+"2.csv", "-hitting-set", "testdata/bad/hit_infeasible.csv"), "-json"),
+		{"query", "-vertices", "testdata/path/vertices.csv", "-edges", "testdata/path/edges.csv", "-hitting-set", "testdata/bad/hit_infeasible.csv", "-epsilon", ln2, "-id", "1", "-json"},
+		{"verify", "-vertices", "testdata/path/vertices.csv", "-edges", "testdata/path/edges.csv", "-hitting-set", "testdata/bad/hit_infeasible.csv", "-epsilon", ln2, "-mechanism", out, "-json"},
+	} {
+		code, stdout, stderr := graphdp(t, args...)
+		var doc struct {
+			Rejected struct {
+				File      string `json:"file"`
+				Kind      string `json:"kind"`
+				Conflicts []struct {
+					Datasets []string  `json:"datasets"`
+					PTrue    []float64 `json:"p_true"`
+					Hops     int       `json:"hops"`
+				} `json:"conflicts"`
+			} `json:"rejected"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 3 {
+			t.Fatalf("%v: exit %d, stdout %q (%v), stderr:\n%s", args, code, stdout, err, stderr)
+		}
+		r := doc.Rejected
+		got := fmt.Sprintf("%s %s %v", r.File, r.Kind, r.Conflicts)
+		if want := "testdata/bad/hit_infeasible.csv infeasible [{[1 4] [0.7 0.99] 3}]"; got != want {
+			t.Errorf("%v: document %s, want %s", args, got, want)
+		}
+		if strings.Contains(stderr, "0.99") || !strings.Contains(stderr, "--json prints them on stdout (private)") {
+			t.Errorf("%v: stderr:\n%s", args, stderr)
+		}
+	}
 }

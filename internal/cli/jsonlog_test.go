@@ -63,7 +63,7 @@ func TestLogFormatJSON(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"run", "--log-format", "json", "--hiting-set", "h.csv"}, 2, "did you mean --hitting-set?"},
-		{append(pathArgs(out, "-hitting-set", "testdata/bad/hit_infeasible.csv"), "-log-format=json"), 3, "datasets 1 (p_true 0.7) and 4 (p_true 0.99), 3 hops apart"},
+		{append(pathArgs(out, "-hitting-set", "testdata/bad/hit_infeasible.csv"), "-log-format=json"), 3, "hitting-set datasets conflict (tolerance 1e-09); nothing written\n  two hitting-set datasets whose p_true are both in"},
 		{[]string{"release", "--log-format", "json", "--mechanism", out, "--epsilon", "1", "--delta", "0", "--id", "1", "--out", filepath.Join(dir, "r.csv"), "--no-ledger"}, 0, "graphdp release: 1 answer drawn"},
 	} {
 		code, _, stderr := graphdp(t, c.args...)

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 
 	"github.com/graphdp/graphdp/check"
 	"github.com/graphdp/graphdp/ingest"
+	"github.com/graphdp/graphdp/pipeline"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -14,7 +16,8 @@ import (
 // text (verify, report, ledger show, ledger verify) or its lines on stderr (run,
 // optimize, hitting-set, query, release). The shapes are documented in docs/CLI.md
 // ("JSON output") and tested by parsing; fields are only ever added. Errors stay
-// on stderr, and a command that fails on its input prints no document.
+// on stderr, and a command that fails on its input prints no document, except a
+// rejection whose details depend on the answers (rejectedJSON).
 
 const jsonUsage = "print the result as JSON on stdout (docs/CLI.md, \"JSON output\")"
 
@@ -23,6 +26,32 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// rejectedJSON is the document --json prints when a command is rejected with details
+// that depend on the answers (pipeline.RejectError.Conflicts): stdout is private,
+// the rejection on stderr is not (docs/FORMATS.md, "Private and shareable outputs").
+type rejectedJSON struct {
+	Rejected struct {
+		File      string                  `json:"file"`
+		Kind      string                  `json:"kind"`
+		Conflicts []pipeline.ConflictPair `json:"conflicts"`
+	} `json:"rejected"`
+}
+
+// privateDetails writes err's private details as rejectedJSON on w when --json was
+// asked for (asked) and err has them; it returns err.
+func privateDetails(w io.Writer, asked bool, err error) error {
+	var re *pipeline.RejectError
+	if !asked || !errors.As(err, &re) || len(re.Conflicts) == 0 {
+		return err
+	}
+	var doc rejectedJSON
+	doc.Rejected.File, doc.Rejected.Kind, doc.Rejected.Conflicts = re.File, re.Kind, re.Conflicts
+	if werr := writeJSON(w, doc); werr != nil {
+		return errors.Join(err, werr)
+	}
+	return err
 }
 
 // edgeJSON is one DP inequality pair on an edge: ids as text, the output (0 or

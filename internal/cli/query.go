@@ -78,7 +78,7 @@ func cmdQuery(ctx context.Context, args []string, e *env) error {
 func runQuery(ctx context.Context, o *queryOptions, e *env) error {
 	a, err := toolkit.Query(ctx, toolkit.QueryJob{Job: o.job, IDs: o.ids, IDsFile: o.idsIn, Out: o.out}, e.log)
 	if err != nil {
-		return err
+		return privateDetails(e.stdout, o.json, err)
 	}
 	defer a.Record.Release()
 	x, c, m, rows := a.Inputs, a.Checked, a.Mechanism, a.Rows

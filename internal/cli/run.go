@@ -114,7 +114,7 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 		s, err = pipeline.Run(ctx, o.job, e.log)
 	}
 	if err != nil {
-		return err
+		return privateDetails(e.stdout, o.json, err)
 	}
 	switch {
 	case o.json:

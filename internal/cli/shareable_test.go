@@ -70,6 +70,9 @@ type shareableGraph struct {
 var shareableGraphs = []shareableGraph{
 	{"path3", []string{"a", "b", "c"}, [][2]string{{"a", "b"}, {"b", "c"}}, []string{"b"}},
 	{"triangle", []string{"a", "b", "c"}, [][2]string{{"a", "b"}, {"b", "c"}, {"a", "c"}}, []string{"a", "b"}},
+	// Three hitting-set datasets in conflict: which pairs conflict depends on the
+	// answers (1,1,0: {a,c} and {b,c}; 1,0,1: {a,b} and {b,c}).
+	{"triangle, all in the hitting set", []string{"a", "b", "c"}, [][2]string{{"a", "b"}, {"b", "c"}, {"a", "c"}}, []string{"a", "b", "c"}},
 	{"cycle4", []string{"a", "b", "c", "d"}, [][2]string{{"a", "b"}, {"b", "c"}, {"c", "d"}, {"d", "a"}}, []string{"a", "c"}},
 	{"star4", []string{"a", "b", "c", "d", "e"}, [][2]string{{"a", "b"}, {"a", "c"}, {"a", "d"}, {"a", "e"}}, []string{"a"}},
 }

@@ -71,7 +71,7 @@ func cmdVerify(ctx context.Context, args []string, e *env) error {
 func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	v, err := toolkit.Verify(ctx, o.job, o.tolerance, e.log)
 	if v == nil {
-		return o.flags.jf.respell(o.source, err)
+		return privateDetails(e.stdout, o.json, o.flags.jf.respell(o.source, err))
 	}
 	job, x, audit := v.Job, v.Inputs, v.Audit
 	ids := x.Vertices.IDs
@@ -123,7 +123,7 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 		res.Audit.FirstViolations = append(res.Audit.FirstViolations, edgeOf(ids, v))
 	}
 	if err != nil {
-		return err // the hitting set failed run's checks
+		return privateDetails(e.stdout, o.json, err) // the hitting set failed run's checks
 	}
 
 	// 2. Agreement with the hitting set, and optimality.
