@@ -71,26 +71,46 @@ func Verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logge
 	return v, nil
 }
 
-// Failed is the verdict in words, empty when verify passes: the DP violations
-// and, with a hitting set, the values that disagree with it and those below or
-// above the optimum.
-func (v *Verified) Failed() []string {
-	var f []string
+// FailedCheck is one of verify's checks that failed: its name, which depends only on
+// which check it is (shareable: stderr says it), and what failed, counted (computed
+// from the answers: private, the report and the JSON document say it).
+type FailedCheck struct {
+	Name  string
+	Found []string
+}
+
+// FailedChecks is the verdict, empty when verify passes: the DP audit, and with a
+// hitting set, agreement with it and optimality (values below or above the optimum).
+func (v *Verified) FailedChecks() []FailedCheck {
+	var f []FailedCheck
 	if v.Audit.Violations > 0 {
-		f = append(f, words.Count(v.Audit.Violations, "DP violation", "DP violations"))
+		f = append(f, FailedCheck{"the DP audit", []string{words.Count(v.Audit.Violations, "DP violation", "DP violations")}})
 	}
 	if v.Checked == nil {
 		return f
 	}
 	o := v.Optimal
 	if o.Disagree > 0 {
-		f = append(f, words.Count(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set"))
+		f = append(f, FailedCheck{"agreement with the hitting set", []string{words.Count(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set")}})
 	}
-	if o.Below > 0 {
-		f = append(f, words.Count(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
+	if o.Below > 0 || o.Above > 0 {
+		c := FailedCheck{Name: "optimality"}
+		if o.Below > 0 {
+			c.Found = append(c.Found, words.Count(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
+		}
+		if o.Above > 0 {
+			c.Found = append(c.Found, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
+		}
+		f = append(f, c)
 	}
-	if o.Above > 0 {
-		f = append(f, words.Count(int64(o.Above), "vertex above the optimum", "vertices above the optimum"))
+	return f
+}
+
+// Failed is the verdict counted, in words (FailedChecks' Found, in order).
+func (v *Verified) Failed() []string {
+	var f []string
+	for _, c := range v.FailedChecks() {
+		f = append(f, c.Found...)
 	}
 	return f
 }

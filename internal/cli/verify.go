@@ -130,16 +130,22 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	if v.Checked != nil {
 		res.HittingSet = optimality(w, v)
 	}
-	failed := v.Failed()
-	res.Passed, res.Failed = len(failed) == 0, append(res.Failed, failed...)
+	checks := v.FailedChecks()
+	res.Passed, res.Failed = len(checks) == 0, append(res.Failed, v.Failed()...)
 	if o.json {
 		if err := writeJSON(e.stdout, res); err != nil {
 			return err
 		}
 	}
-	if len(failed) > 0 {
+	if len(checks) > 0 {
 		fmt.Fprintln(w, "  FAILED")
-		return &rejected{fmt.Sprintf("%s: fails %s (the report on stdout gives the figures)", m.File, strings.Join(failedChecks(audit.Violations, res.HittingSet), ", "))}
+		// The checks' names only, without their counts: the error goes to stderr, which
+		// is shareable (docs/FORMATS.md, "Private and shareable outputs").
+		var names []string
+		for _, c := range checks {
+			names = append(names, c.Name)
+		}
+		return &rejected{fmt.Sprintf("%s: fails %s (the report on stdout gives the figures)", m.File, strings.Join(names, ", "))}
 	}
 	fmt.Fprintln(w, "  passed")
 	return nil
@@ -277,23 +283,6 @@ func edgeLine(ids ingest.IDs, v check.EdgeViolation) string {
 	// No Pr[M(u) = j]: a dataset's p_one is what a release of it publishes (exactly
 	// its answer when deterministic); --json still gives them, as the mechanism does.
 	return fmt.Sprintf("edge %s – %s, output %d, excess %.3g", u, x, j, v.Excess)
-}
-
-// failedChecks names the checks verify failed, without their counts: the error goes
-// to stderr, which is shareable (docs/FORMATS.md, "Private and shareable outputs"),
-// and how many datasets disagree or fall below the optimum depends on the answers.
-func failedChecks(violations int64, h *verifyHitJSON) []string {
-	var names []string
-	if violations > 0 {
-		names = append(names, "the DP audit")
-	}
-	if h != nil && h.Disagree > 0 {
-		names = append(names, "agreement with the hitting set")
-	}
-	if h != nil && (h.Below > 0 || h.Above > 0) {
-		names = append(names, "optimality")
-	}
-	return names
 }
 
 func moreLine(w io.Writer, total int64, shown int) {
