@@ -801,7 +801,7 @@ func failedRepairPath(t *testing.T) job.Job {
 // with the first solve's values above their bounds at all (tolerance 0), nothing
 // written. No input is known that makes the default policy refuse (it needs float
 // pathologies), so the refusal is forced on failedRepairPath, whose one value is
-// repaired by default; refused, the pair is listed once per output (Pr[M=1] of id
+// repaired by default; refused, the pair is listed once (private: Conflicts) for both outputs (Pr[M=1] of id
 // 20 above U(Pr[M=1] of id 10), hence Pr[M=0] of id 10 above U(Pr[M=0] of id 20):
 // the DP relation is symmetric).
 func TestBeamRejectsAFailedRepair(t *testing.T) {
@@ -815,8 +815,8 @@ func TestBeamRejectsAFailedRepair(t *testing.T) {
 	local, beam, lerr, berr := bothPolicy(t, job, 1, 0.01, opts, pipeline.Policy{Repair: refuse})
 	sameOutcome(t, "refused repair", local, beam, lerr, berr)
 	var re *pipeline.RejectError
-	if !errors.As(berr, &re) || re.Kind != "infeasible" || len(re.Lines) != 2 || len(beam) != 0 || len(local) != 0 {
-		t.Fatalf("beam: %v (%d bytes written); want the pair listed once, nothing written", berr, len(beam))
+	if !errors.As(berr, &re) || re.Kind != "infeasible" || len(re.Conflicts) != 1 || fmt.Sprint(re.Conflicts[0].Datasets) != "[10 20]" || len(beam) != 0 || len(local) != 0 {
+		t.Fatalf("beam: %v, conflicts %v (%d bytes written); want the pair listed once, nothing written", berr, re.Conflicts, len(beam))
 	}
 }
 
