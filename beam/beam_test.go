@@ -39,7 +39,14 @@ import (
 func TestMain(m *testing.M) {
 	flag.Parse()
 	sdk.Init()
-	os.Exit(m.Run())
+	var err error
+	if binDir, err = os.MkdirTemp("", "graphdp-beam-test-bin"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(binDir)
+	os.Exit(code)
 }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -62,9 +62,8 @@ func TestProcessWorkersUseTheJobsS3Endpoint(t *testing.T) {
 		t.Setenv(k, "") // restored when the test ends
 		os.Unsetenv(k)
 	}
-	bins := t.TempDir()
-	gdb := goBuild(t, bins, "github.com/graphdp/graphdp/cmd/graphdp-beam")
-	endpoint := startPrism(t, goBuild(t, bins, "github.com/apache/beam/sdks/v2/go/cmd/prism"))
+	gdb := goBuild(t, "github.com/graphdp/graphdp/cmd/graphdp-beam")
+	endpoint := startPrism(t, goBuild(t, "github.com/apache/beam/sdks/v2/go/cmd/prism"))
 
 	out := filepath.Join(dir, "beam.csv")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,20 +23,46 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 )
 
-// goBuild builds pkg (pinned by go.mod) into dir and returns the binary's path.
-func goBuild(t *testing.T, dir, pkg string) string {
+// built holds the binaries goBuild made, one build per package for the whole test
+// binary (the job-server tests share them), in binDir, which TestMain removes.
+var (
+	builtMu sync.Mutex
+	built   = map[string]*builtBinary{}
+	binDir  string
+)
+
+type builtBinary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// goBuild builds pkg (pinned by go.mod), once per test binary, and returns the
+// binary's path.
+func goBuild(t *testing.T, pkg string) string {
 	t.Helper()
-	bin := filepath.Join(dir, filepath.Base(pkg))
-	start := time.Now()
-	// -buildvcs=false: a development build like this test binary, so that the two
-	// runs' metadata (graphdp.version, no graphdp.revision) agree wherever the Go
-	// toolchain would stamp a checkout's commit into the binary (its default).
-	out, err := exec.Command("go", "build", "-buildvcs=false", "-o", bin, pkg).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+	builtMu.Lock()
+	b := built[pkg]
+	if b == nil {
+		b = &builtBinary{}
+		built[pkg] = b
 	}
-	t.Logf("go build %s: %.1fs", pkg, time.Since(start).Seconds())
-	return bin
+	builtMu.Unlock()
+	b.once.Do(func() {
+		b.path = filepath.Join(binDir, filepath.Base(pkg))
+		start := time.Now()
+		// -buildvcs=false: a development build like this test binary, so that the two
+		// runs' metadata (graphdp.version, no graphdp.revision) agree wherever the Go
+		// toolchain would stamp a checkout's commit into the binary (its default).
+		if out, err := exec.Command("go", "build", "-buildvcs=false", "-o", b.path, pkg).CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+		t.Logf("go build %s: %.1fs", pkg, time.Since(start).Seconds())
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
 }
 
 // startPrism starts the Go SDK's Prism job server (cmd/prism) as its own process on
@@ -91,9 +118,8 @@ func TestPrismJobServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/prism and cmd/graphdp-beam; runs Beam jobs on a separate job server")
 	}
-	bins := t.TempDir()
-	gdb := goBuild(t, bins, "github.com/graphdp/graphdp/cmd/graphdp-beam")
-	endpoint := startPrism(t, goBuild(t, bins, "github.com/apache/beam/sdks/v2/go/cmd/prism"))
+	gdb := goBuild(t, "github.com/graphdp/graphdp/cmd/graphdp-beam")
+	endpoint := startPrism(t, goBuild(t, "github.com/apache/beam/sdks/v2/go/cmd/prism"))
 
 	r := rand.New(rand.NewPCG(10, 3))
 	g := gen(r, "random-multi", 120, 1, 0.01)
