@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"math"
 	"os"
-	"runtime/debug"
 	"time"
 
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -138,10 +137,11 @@ func (b *backend) onPrism() bool { return b.opts.RunnerName() == "prism" }
 // this the process keeps that peak resident through the next pipeline, whose own
 // live set is smaller (docs/BEAM.md, "Memory on Prism"). It
 // costs one full collection and the page faults of touching the returned pages
-// again; a launcher whose runner is elsewhere has nothing to return.
+// again; a launcher whose runner is elsewhere has nothing to return, and a small job
+// (load.Return) too little.
 func (b *backend) returnMemory() {
-	if b.onPrism() && b.opts.Endpoint == "" {
-		debug.FreeOSMemory()
+	if b.onPrism() && b.opts.Endpoint == "" && b.pl != nil {
+		load.Return(b.pl.rows[fileEdges])
 	}
 }
 

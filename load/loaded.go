@@ -3,7 +3,6 @@ package load
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"runtime/debug"
 
 	"golang.org/x/sync/errgroup"
@@ -128,7 +127,7 @@ func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, gra
 	// they reuse its pages instead of adding fresh ones on top of the scratch, at
 	// the build's peak (the heap holds almost no pointers: a collection costs
 	// milliseconds).
-	runtime.GC()
+	Collect(l.Edges.Rows)
 	g, st, err := b.Finish(workers)
 	if err != nil {
 		return nil, st, fmt.Errorf("%s: %w", l.Edges.File, err)

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"runtime"
 
 	"github.com/graphdp/graphdp/bfs"
 	"github.com/graphdp/graphdp/check"
@@ -71,7 +70,7 @@ func (b *local) Build(ctx context.Context, st Stages) (*Built, error) {
 	// (the heap holds almost no pointers: a collection costs milliseconds, and on
 	// a VM a page first touched can cost more than the collection:
 	// docs/PERFORMANCE.md, "Fresh memory and huge pages").
-	runtime.GC()
+	load.Collect(b.l.Edges.Rows)
 
 	// The count of components (one core's union-find) runs beside the hitting-set
 	// check, whose bitmaps stay in cache; the check stage ends when both have
@@ -98,7 +97,7 @@ func (b *local) Build(ctx context.Context, st Stages) (*Built, error) {
 	b.components = c.n
 	// The check's bitmaps and the count's union-find (4 bytes a vertex) are
 	// garbage: the engine's fields reuse their pages.
-	runtime.GC()
+	load.Collect(b.l.Edges.Rows)
 	return built, nil
 }
 
@@ -172,7 +171,7 @@ func (b *local) Write(ctx context.Context, st Stages, out *sink.Outputs, path st
 	// "Fresh memory and huge pages").
 	progress.From(ctx).Grow(int64(b.g.N()))
 	b.g = nil
-	runtime.GC()
+	load.Collect(max(b.l.Edges.Rows, int64(b.l.Vertices.IDs.Len())))
 	rec, err := buildRecord(nil, b.l, names, b.sol)
 	if err != nil {
 		return 0, err
