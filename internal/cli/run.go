@@ -11,6 +11,8 @@ import (
 
 	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/pipeline"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // clusterFlags are run's job flags of the cluster runner (with --beam-flag: the
@@ -129,7 +131,9 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 		// data); the figures computed from the answers stay in the --summary file.
 		jsonRecords(e.logw).Info("run summary", "command", "run", "summary", s.Shared(o.job.Summary))
 	case !o.quiet:
-		s.Human(e.stderr)
+		text := words.NewWrapped(e.stderr) // at 100 columns, as every text for people
+		s.Human(text)
+		return text.Flush()
 	}
 	return nil
 }

@@ -27,6 +27,12 @@ func graphdp(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// hasWords reports whether text holds phrase's words in order, wherever text's
+// lines were wrapped (words.Wrapped: the texts for people wrap at 100 columns).
+func hasWords(text, phrase string) bool {
+	return strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(phrase), " "))
+}
+
 func pathArgs(out string, over ...string) []string {
 	args := map[string]string{
 		"-vertices": "testdata/path/vertices.csv", "-edges": "testdata/path/edges.csv",
