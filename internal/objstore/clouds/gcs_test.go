@@ -3,6 +3,7 @@ package clouds
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -192,6 +193,27 @@ func TestKeptBytes(t *testing.T) {
 		kept, err := keptBytes(c.rng)
 		if kept != c.kept || (err == nil) != c.ok {
 			t.Errorf("keptBytes(%q) = %d, %v; want %d, ok %v", c.rng, kept, err, c.kept, c.ok)
+		}
+	}
+}
+
+// A request GCS refuses for want of credentials (401, as it answers an unsigned
+// request for a private bucket) is objstore.ErrDenied, and when no
+// application-default credentials were found its one line says where they were
+// looked for; with credentials, it says only the refusal.
+func TestGCSRefusalSaysWhereCredentialsWereLooked(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"error":{"code":401,"message":"Anonymous caller does not have storage.objects.get access to the Google Cloud Storage object."}}`))
+	}))
+	t.Cleanup(ts.Close)
+	for _, anon := range []bool{true, false} {
+		s := gcsStore{hc: http.DefaultClient, base: ts.URL, anon: anon}
+		_, _, err := s.Stat(context.Background(), "private", "in/e.csv")
+		msg := fmt.Sprint(err)
+		if !errors.Is(err, objstore.ErrDenied) || strings.Contains(msg, "\n") || strings.Contains(msg, "GOOGLE_APPLICATION_CREDENTIALS") != anon {
+			t.Errorf("anonymous %v: %v", anon, err)
 		}
 	}
 }
