@@ -268,15 +268,15 @@ func (u *gcsUpload) send(b []byte, last bool) error {
 	if last {
 		total = strconv.FormatInt(end, 10)
 	}
-	failed := false
+	again := false // an attempt after the first: the one before it failed
 	return objstore.Retry(u.ctx, func() error {
-		if failed {
+		if again {
 			kept, complete, err := u.put(nil, total)
 			if done, err := u.advance(kept, complete, err, end, last); done || err != nil {
 				return err
 			}
 		}
-		failed = true
+		again = true
 		for {
 			from := u.sent
 			kept, complete, err := u.put(b[from-start:], total)
