@@ -64,7 +64,8 @@ func warehouseFlags(dir string) []string {
 // the inputs' id and answer names (a hitting set its p_true name), the mechanism
 // records them, and a command given the default names (release of a mechanism)
 // follows the record. CSV outputs keep the names too and are read with the config
-// or flags (report, verify, release).
+// or flags (report, verify, release); given none, the missing id column's message
+// names the flag and the CSV's first column.
 // (The same on Beam: cmd/graphdp-beam's TestToolkitOnBeamKeepsColumnNames.)
 func TestToolkitKeepsColumnNames(t *testing.T) {
 	dir := t.TempDir()
@@ -143,6 +144,12 @@ func TestToolkitKeepsColumnNames(t *testing.T) {
 	mustRun(t, 0, "release", "-config", cfg, "-quiet", "-ledger", led, "-id", "d2", "-id", "d7", "-out", out("released.csv"))
 	mustRun(t, 0, "release", "-quiet", "-mechanism", out("mechanism.parquet"), "-no-ledger", "-id", "d3", "-out", out("released-2.csv"))
 	mustRun(t, 0, "release", "-config", cfg, "-quiet", "-ledger", led, "-mechanism", out("mechanism.csv"), "-id", "d4", "-out", out("released-3.csv"))
+	// A CSV records no names: given none, release names the flag and the id column,
+	// the first of the layout graphdp writes.
+	code, _, stderr := graphdp(t, "release", "-quiet", "-ledger", led, "-mechanism", out("mechanism.csv"), "-id", "d5", "-out", out("released-4.csv"))
+	if code != 3 || !strings.Contains(stderr, `column "id": missing`) || !strings.Contains(stderr, "did you mean --id-column dataset_id?") {
+		t.Errorf("release of the CSV without the names: exit %d: %s", code, stderr)
+	}
 	for f, want := range map[string][]string{"released.csv": {"d2", "d7"}, "released-2.csv": {"d3"}, "released-3.csv": {"d4"}} {
 		data, err := os.ReadFile(out(f))
 		if err != nil {
