@@ -11,8 +11,6 @@ import (
 
 	"github.com/graphdp/graphdp/job"
 	"github.com/graphdp/graphdp/pipeline"
-
-	"github.com/graphdp/graphdp/internal/words"
 )
 
 // clusterFlags are run's job flags of the cluster runner (with --beam-flag: the
@@ -92,7 +90,7 @@ func cmdRun(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !o.quiet && !e.json {
+	if f, ok := e.logw.(*os.File); ok && isTerminal(f) && !o.quiet && !e.json { // logw: stderr itself
 		o.job.Progress = f
 		// A log line (a warning) clears the status line first, so that it starts a
 		// line of its own instead of running on from the status line.
@@ -131,9 +129,7 @@ func runRun(ctx context.Context, o *runOptions, e *env) error {
 		// data); the figures computed from the answers stay in the --summary file.
 		jsonRecords(e.logw).Info("run summary", "command", "run", "summary", s.Shared(o.job.Summary))
 	case !o.quiet:
-		text := words.NewWrapped(e.stderr) // at 100 columns, as every text for people
-		s.Human(text)
-		return text.Flush()
+		s.Human(e.stderr)
 	}
 	return nil
 }

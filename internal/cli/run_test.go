@@ -33,6 +33,11 @@ func hasWords(text, phrase string) bool {
 	return strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(phrase), " "))
 }
 
+// sameWords reports whether text is want but for where its lines were wrapped.
+func sameWords(text, want string) bool {
+	return strings.Join(strings.Fields(text), " ") == strings.Join(strings.Fields(want), " ")
+}
+
 func pathArgs(out string, over ...string) []string {
 	args := map[string]string{
 		"-vertices": "testdata/path/vertices.csv", "-edges": "testdata/path/edges.csv",

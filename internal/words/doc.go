@@ -12,7 +12,8 @@
 //     its first 80: a value from data printed with it cannot drive a terminal.
 //  4. Thousands(n) is n's decimal digits with a comma before each group of three
 //     from the right, and nothing else.
-//  5. Wrap and Wrapped (the texts for people: run's summary, report, verify) make
-//     lines of at most Columns runes, but for a word longer than that, which stands
-//     whole on its line; they change spaces only where they break a line.
+//  5. Wrap and Wrapped (the texts for people: every command's on stderr, report's
+//     and verify's on stdout) make lines of at most Columns runes, but for a word
+//     longer than that, which stands whole on its line; a line no longer than
+//     Columns is left as it is.
 package words
