@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"sync"
 )
 
 // Wrapped is a writer of text for people: each whole line written through it
 // reaches w broken by Wrap at Columns. A line still open when the writing ends is
-// sent by Flush as it is.
+// sent by Flush as it is. It may be written from several goroutines (a status
+// line's ticker beside the command).
 type Wrapped struct {
+	mu   sync.Mutex
 	w    io.Writer
 	open []byte // the line begun, not yet ended by '\n'
 }
@@ -18,6 +21,8 @@ type Wrapped struct {
 func NewWrapped(w io.Writer) *Wrapped { return &Wrapped{w: w} }
 
 func (x *Wrapped) Write(p []byte) (int, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	x.open = append(x.open, p...)
 	i := bytes.LastIndexByte(x.open, '\n')
 	if i < 0 {
@@ -37,6 +42,8 @@ func (x *Wrapped) Write(p []byte) (int, error) {
 
 // Flush sends the open line, unwrapped.
 func (x *Wrapped) Flush() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	if len(x.open) == 0 {
 		return nil
 	}
