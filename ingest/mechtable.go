@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/graphdp/graphdp/dp"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/graphdp/graphdp/dp"
+
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // This file reads a mechanism table on its own, without a vertices file: run's
@@ -184,7 +187,14 @@ func mechPresence(path string, cols MechanismTableColumns, has func(string) bool
 	named := func(name string) bool { return name != "" && has(name) }
 	pone, ptrue, answer, dist = named(cols.POne), named(cols.PTrue), named(cols.Answer), named(cols.Distance)
 	if !has(cols.ID) {
-		return false, false, false, false, missingColumn(path, cols.ID, present)
+		e := missingColumn(path, cols.ID, present)
+		if e.Near == "" && len(present) >= 4 && present[2] == cols.PTrue && present[3] == cols.POne {
+			// The layout graphdp writes (id, answer, p_true, p_one, …) under names a
+			// CSV does not record: its id column is the first.
+			e.Near = present[0]
+			e.Hint = fmt.Sprintf("did you mean %s? (a mechanism graphdp wrote has its id column first)", words.Quote(present[0]))
+		}
+		return false, false, false, false, e
 	}
 	switch {
 	case pone:

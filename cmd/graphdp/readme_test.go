@@ -15,10 +15,15 @@ import (
 
 // README's commands run as written. TestREADME builds this binary, puts it first on
 // PATH and runs, in a temporary copy of configs/, the shell blocks README marks with
-// <!-- two-commands --> and <!-- quickstart -->, one command at a time: every command
-// must exit 0 and every file it names as an output (--out, --summary, --html,
+// <!-- two-commands -->, <!-- quickstart --> and <!-- frameworks -->, one command at a
+// time, the last two one after the other where the reader runs them (the
+// frameworks block starts in the folder the quickstart left): every command must
+// exit 0 and every file it names as an output (--out, --summary, --html,
 // --mechanism-out, ledger init's FILE) must be absent before it and present after.
-// A renamed flag, a changed default or a moved example file fails here.
+// A renamed flag, a changed default or a moved example file fails here. README is
+// at most readmeLines lines, and what its blocks leave in a checkout is git-ignored.
+
+const readmeLines = 200
 
 const readmePath = "../../README.md"
 
@@ -129,10 +134,13 @@ func TestREADME(t *testing.T) {
 	}
 	// Every command of the block in order, in a fresh folder holding configs/; cd is
 	// followed here, since each command runs in its own shell.
-	runBlock := func(t *testing.T, cmds []string, rewrite func(string) string) (root string, stdouts map[string]string) {
-		root = t.TempDir()
+	newRoot := func(t *testing.T) string {
+		root := t.TempDir()
 		copyDir(t, "../../configs", filepath.Join(root, "configs"))
-		dir := root
+		return root
+	}
+	// runBlock runs cmds from dir and returns the folder they leave the reader in.
+	runBlock := func(t *testing.T, dir string, cmds []string, rewrite func(string) string) (left string, stdouts map[string]string) {
 		stdouts = map[string]string{}
 		for _, cmd := range cmds {
 			if rest, ok := strings.CutPrefix(cmd, "cd "); ok {
@@ -161,8 +169,41 @@ func TestREADME(t *testing.T) {
 			}
 			stdouts[cmd] = stdout
 		}
-		return root, stdouts
+		return dir, stdouts
 	}
+
+	t.Run("length", func(t *testing.T) {
+		b, err := os.ReadFile(readmePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n > readmeLines {
+			t.Errorf("README.md has %d lines, over %d", n, readmeLines)
+		}
+	})
+
+	// What README's blocks leave in a checkout: the first command's outputs and
+	// each folder a block makes.
+	t.Run("git-ignored", func(t *testing.T) {
+		if _, err := exec.LookPath("git"); err != nil {
+			t.Skip("no git")
+		}
+		left := []string{"example-mechanism.csv", "example-run.json"}
+		for _, name := range []string{"two-commands", "quickstart", "frameworks"} {
+			for _, c := range readmeBlock(t, name) {
+				if dir, ok := strings.CutPrefix(c, "mkdir -p "); ok {
+					left = append(left, dir+"/")
+				}
+			}
+		}
+		for _, p := range left {
+			c := exec.Command("git", "check-ignore", "-q", p)
+			c.Dir = "../.."
+			if err := c.Run(); err != nil {
+				t.Errorf("%s, which README's commands leave in the checkout, is not git-ignored (git check-ignore: %v)", p, err)
+			}
+		}
+	})
 
 	t.Run("two commands", func(t *testing.T) {
 		cmds := readmeBlock(t, "two-commands")
@@ -178,7 +219,8 @@ func TestREADME(t *testing.T) {
 			t.Errorf(".ci/run does not run README's test command `go test ./...`:\n%s", ci)
 		}
 		// The first command, with go run replaced by the binary it builds.
-		root, stdouts := runBlock(t, cmds[:1], func(c string) string {
+		root := newRoot(t)
+		_, stdouts := runBlock(t, root, cmds[:1], func(c string) string {
 			return strings.Replace(c, "go run ./cmd/graphdp ", "graphdp ", 1)
 		})
 		rows := strings.Split(strings.TrimSuffix(stdouts[first], "\n"), "\n")
@@ -194,50 +236,8 @@ func TestREADME(t *testing.T) {
 		}
 	})
 
-	t.Run("frameworks", func(t *testing.T) {
-		cmds := readmeBlock(t, "frameworks")
-		root, stdouts := runBlock(t, cmds, func(c string) string { return c })
-		dir := filepath.Join(root, "frameworks")
-		mean := func(name string) float64 {
-			b, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s struct {
-				MeanPTrue float64 `json:"mean_p_true"`
-				Framework string  `json:"framework"`
-			}
-			if err := json.Unmarshal(b, &s); err != nil {
-				t.Fatal(err)
-			}
-			return s.MeanPTrue
-		}
-		// README's ε: the 1-GDP summary's implied ε at δ = 1e-6, rounded up to 4.8866.
-		b, _ := os.ReadFile(filepath.Join(dir, "gdp.json"))
-		var gs struct {
-			E *float64 `json:"gdp_epsilon_at_delta_1e-6"`
-		}
-		if err := json.Unmarshal(b, &gs); err != nil || gs.E == nil || math.Ceil(*gs.E*1e4)/1e4 != 4.8866 {
-			t.Errorf("gdp.json's gdp_epsilon_at_delta_1e-6 is %v (%v); README runs the implied mechanism at ε = 4.8866", gs.E, err)
-		}
-		// README's figures: mean p_true 0.8349 (1-GDP) and 0.9419 (the implied (ε,δ)).
-		if g, i := mean("gdp.json"), mean("implied.json"); math.Abs(g-0.8349) > 5e-5 || math.Abs(i-0.9419) > 5e-5 {
-			t.Errorf("mean p_true %v (gdp) and %v (implied); README says 0.8349 and 0.9419", g, i)
-		}
-		var passed, failed bool
-		for c, out := range stdouts {
-			if strings.Contains(c, "--mechanism gdp.csv") {
-				passed = strings.Contains(out, "passed")
-			}
-			if strings.Contains(c, "--mechanism implied.csv") {
-				failed = strings.Contains(out, "40 violations") && strings.Contains(out, "is not 1-GDP")
-			}
-		}
-		if !passed || !failed {
-			t.Errorf("README says gdp.csv passes the 1-GDP audit (%v) and implied.csv fails it with 40 violations (%v)", passed, failed)
-		}
-	})
-
+	// The quickstart, then the frameworks block from where it left the reader.
+	root, after := newRoot(t), ""
 	t.Run("quickstart", func(t *testing.T) {
 		cmds := readmeBlock(t, "quickstart")
 		// The steps README promises, in this order.
@@ -260,7 +260,7 @@ func TestREADME(t *testing.T) {
 		if !slices.Equal(steps, want) {
 			t.Fatalf("the quickstart's graphdp commands are %q, want %q", steps, want)
 		}
-		root, stdouts := runBlock(t, cmds, func(c string) string { return c })
+		left, stdouts := runBlock(t, root, cmds, func(c string) string { return c })
 		dir := filepath.Join(root, "quickstart")
 		read := func(name string) string {
 			b, err := os.ReadFile(filepath.Join(dir, name))
@@ -310,6 +310,52 @@ func TestREADME(t *testing.T) {
 			if _, err := os.Stat(out); (err == nil) != (want == 0) {
 				t.Errorf("release number %d of a (exit %d): again.csv written: %v", i, code, err == nil)
 			}
+		}
+		after = left
+	})
+	t.Run("frameworks", func(t *testing.T) {
+		if after == "" {
+			t.Fatal("the quickstart did not finish, and the frameworks block starts where it ends")
+		}
+		_, stdouts := runBlock(t, after, readmeBlock(t, "frameworks"), func(c string) string { return c })
+		dir := filepath.Join(root, "frameworks")
+		mean := func(name string) float64 {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s struct {
+				MeanPTrue float64 `json:"mean_p_true"`
+				Framework string  `json:"framework"`
+			}
+			if err := json.Unmarshal(b, &s); err != nil {
+				t.Fatal(err)
+			}
+			return s.MeanPTrue
+		}
+		// README's ε: the 1-GDP summary's implied ε at δ = 1e-6, rounded up to 4.8866.
+		b, _ := os.ReadFile(filepath.Join(dir, "gdp.json"))
+		var gs struct {
+			E *float64 `json:"gdp_epsilon_at_delta_1e-6"`
+		}
+		if err := json.Unmarshal(b, &gs); err != nil || gs.E == nil || math.Ceil(*gs.E*1e4)/1e4 != 4.8866 {
+			t.Errorf("gdp.json's gdp_epsilon_at_delta_1e-6 is %v (%v); README runs the implied mechanism at ε = 4.8866", gs.E, err)
+		}
+		// README's figures: mean p_true 0.8349 (1-GDP) and 0.9419 (the implied (ε,δ)).
+		if g, i := mean("gdp.json"), mean("implied.json"); math.Abs(g-0.8349) > 5e-5 || math.Abs(i-0.9419) > 5e-5 {
+			t.Errorf("mean p_true %v (gdp) and %v (implied); README says 0.8349 and 0.9419", g, i)
+		}
+		var passed, failed bool
+		for c, out := range stdouts {
+			if strings.Contains(c, "--mechanism gdp.csv") {
+				passed = strings.Contains(out, "passed")
+			}
+			if strings.Contains(c, "--mechanism implied.csv") {
+				failed = strings.Contains(out, "40 violations") && strings.Contains(out, "is not 1-GDP")
+			}
+		}
+		if !passed || !failed {
+			t.Errorf("README says gdp.csv passes the 1-GDP audit (%v) and implied.csv fails it with 40 violations (%v)", passed, failed)
 		}
 	})
 }

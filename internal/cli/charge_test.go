@@ -264,7 +264,7 @@ func TestReportSaysItWroteThePage(t *testing.T) {
 	mustRun(t, 0, "run", "-quiet", "-vertices", v, "-edges", e, "-hitting-set", h, "-epsilon", "1", "-out", mech)
 	page := filepath.Join(dir, "r.html")
 	_, stderr := mustRun(t, 0, "report", "--mechanism", mech, "--vertices", v, "--edges", e, "--html", page)
-	if want := "graphdp report: wrote " + page + " (private: it draws every dataset's answer; mode 0600)\n"; stderr != want {
+	if want := "graphdp report: wrote " + page + " (private: it draws every dataset's answer; mode 0600)\n"; !sameWords(stderr, want) {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 }

@@ -107,3 +107,30 @@ func TestHelpPlaceholders(t *testing.T) {
 		}
 	}
 }
+
+// Every help page with a δ flag says what δ is when the flag is not given: 0 where
+// the command states the privacy (run, hitting-set, query, optimize; a new ledger's
+// budget), the mechanism's own where it reads one (verify, report: δ = 0 for a CSV
+// without it; release as --epsilon), unchanged for a raised budget.
+func TestHelpSaysDeltaDefault(t *testing.T) {
+	says := regexp.MustCompile(`0 when not given|unchanged when not given|audited at δ = 0|the mechanism's δ: as --epsilon`)
+	pages := 0
+	for _, args := range helpArgs() {
+		var out, errb bytes.Buffer
+		if code := Main(context.Background(), args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		lines := strings.Split(out.String(), "\n")
+		for i, l := range lines {
+			if (l == "  --delta δ" || l == "  --budget-delta D") && i+1 < len(lines) {
+				pages++
+				if !says.MatchString(lines[i+1]) {
+					t.Errorf("graphdp %s: %s does not say its default: %q", strings.Join(args, " "), strings.TrimSpace(l), lines[i+1])
+				}
+			}
+		}
+	}
+	if pages < 9 {
+		t.Errorf("%d δ flags found in the help pages, want run's, hitting-set's, query's, optimize's, verify's, report's, release's and ledger init's and raise's", pages)
+	}
+}

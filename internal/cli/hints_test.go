@@ -9,7 +9,8 @@ import (
 )
 
 // Where people go wrong with their tables: a column whose name differs
-// only in case gets "did you mean --id-column ID?", a header that holds semicolons or
+// only in case or by a typo gets "did you mean --id-column ID?" (the config key
+// where the config file named it), a header that holds semicolons or
 // tabs names the --delimiter, and --delimiter (config key delimiter) or a .tsv name
 // reads the file to the same mechanism as its comma-separated twin.
 func TestInputHints(t *testing.T) {
@@ -26,6 +27,8 @@ func TestInputHints(t *testing.T) {
 		"ht.csv":    "id\tp_true\n1\t0.7\n4\t0.9\n",
 		"v.tsv":     "id\tanswer\n1\t0\n2\t1\n3\t1\n4\t0\n",
 		"wU.csv":    "id,Weight\n1,1\n2,2\n",
+		"vD.csv":    "dataset_id,answer\n1,0\n2,1\n3,1\n4,0\n",
+		"typo.yaml": "vertices: vD.csv\nedges: e.csv\nhitting_set: h.csv\nepsilon: 1\ncolumns:\n  id: datset_id\n",
 		"semi.yaml": "vertices: v;.csv\nedges: e;.csv\nhitting_set: h;.csv\nepsilon: " + ln2 + "\ndelimiter: \";\"\n",
 	})
 	p := func(n string) string { return filepath.Join(dir, n) }
@@ -38,6 +41,10 @@ func TestInputHints(t *testing.T) {
 		hint string
 	}{
 		{"case", run("vU.csv", "e.csv", "h.csv", "m.csv"), `column "id": missing (columns present: ID, ANSWER); did you mean --id-column ID?`},
+		{"typo", run("vD.csv", "e.csv", "h.csv", "m.csv", "--id-column", "datset_id"),
+			`column "datset_id": missing (columns present: dataset_id, answer); did you mean --id-column dataset_id?`},
+		{"typo in the config", []string{"run", "--quiet", "--config", p("typo.yaml"), "--out", p("m.csv")},
+			`did you mean columns.id: dataset_id (in the config file)?`},
 		{"semicolons", run("v;.csv", "e.csv", "h.csv", "m.csv"), "missing (columns present: id;answer); this looks ';'-separated: use --delimiter ';'"},
 		{"tabs", run("vt.csv", "e.csv", "h.csv", "m.csv"), "this looks tab-separated: use --delimiter tab"},
 		{"weights case", []string{"optimize", "--quiet", "--vertices", p("v.csv"), "--edges", p("e.csv"), "--epsilon", ln2, "--out", p("o.csv"),

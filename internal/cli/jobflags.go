@@ -291,8 +291,9 @@ func (jf *jobFlags) parse(args []string) (j job.Job, source string, unknown []st
 // inputs runs a command's work on its inputs: with the job's CSV delimiter in ctx
 // (job.Job.Context), after the places checks (every input names a table that exists
 // and may be read, every output object's bucket exists), and a missing column that
-// the file has but for case hinted in the user's terms ("did you mean --id-column
-// ID?", or the config key for a column the command takes no flag for). more maps
+// the file has but for case or a typo hinted in the user's terms ("did you mean
+// --id-column ID?", or the config key where the config file named the column or
+// the command takes no flag for it). more maps
 // other column names to the flag naming them (optimize's --weight-column).
 func (jf *jobFlags) inputs(ctx context.Context, work func(context.Context) error, more ...[2]string) error {
 	ctx = jf.job.Context(ctx)
@@ -315,7 +316,7 @@ func (jf *jobFlags) inputs(ctx context.Context, work func(context.Context) error
 		if !ok || columnOf(jf.job, leaf) != ie.Column {
 			continue
 		}
-		if jf.fs.Lookup(def.name) != nil {
+		if jf.fs.Lookup(def.name) != nil && !jf.fromFile(def, leaf) {
 			ie.Hint = fmt.Sprintf("did you mean --%s %s?", def.name, shellWord(ie.Near))
 		} else {
 			ie.Hint = fmt.Sprintf("did you mean %s: %s (in the config file)?", def.key, ie.Near)
@@ -323,6 +324,14 @@ func (jf *jobFlags) inputs(ctx context.Context, work func(context.Context) error
 		break
 	}
 	return err
+}
+
+// fromFile reports whether the config file named column leaf (flag def not given
+// on the command line): a hint then names its key, as the user gave it.
+func (jf *jobFlags) fromFile(def jobFlag, leaf string) bool {
+	given := false
+	jf.fs.Visit(func(f *flag.Flag) { given = given || f.Name == def.name })
+	return !given && jf.config != "" && columnOf(jf.fromConfig, leaf) != columnOf(job.DefaultJob(), leaf)
 }
 
 // places reports, as one *job.ConfigError (exit 2), every input that names no

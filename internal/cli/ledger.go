@@ -115,10 +115,12 @@ type budgetFlags struct {
 	fs             *flag.FlagSet
 }
 
-func addBudgetFlags(fs *flag.FlagSet, what string) *budgetFlags {
+// what names the budget ("the", "the new"); deltaDefault says what δ is when
+// --budget-delta is not given.
+func addBudgetFlags(fs *flag.FlagSet, what, deltaDefault string) *budgetFlags {
 	b := &budgetFlags{fs: fs}
 	fs.Var(&b.eps, "budget-epsilon", what+" ε each dataset may spend in total, a finite number `E` ≥ 0 (required)")
-	fs.Var(&b.delta, "budget-delta", what+" δ each dataset may spend in total, a number `D` in [0, 1]")
+	fs.Var(&b.delta, "budget-delta", what+" δ each dataset may spend in total, a number `D` in [0, 1]; "+deltaDefault)
 	fs.Var(&b.mu, "gdp-mu", what+" μ-GDP budget: the total μ `M` > 0 each dataset may spend, releases composing to √(Σ μᵢ²) (instead of --budget-epsilon)")
 	return b
 }
@@ -167,7 +169,7 @@ func (b *budgetFlags) budget(keep float64) (ledger.Budget, error) {
 }
 
 func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
-	b := addBudgetFlags(fs, "the")
+	b := addBudgetFlags(fs, "the", "0 when not given")
 	return func(_ context.Context, file string, e *env) error {
 		nb, gdp, err := b.gdp()
 		if !gdp && err == nil {
@@ -191,7 +193,7 @@ func ledgerInit(fs *flag.FlagSet) func(context.Context, string, *env) error {
 }
 
 func ledgerRaise(fs *flag.FlagSet) func(context.Context, string, *env) error {
-	b := addBudgetFlags(fs, "the new")
+	b := addBudgetFlags(fs, "the new", "unchanged when not given")
 	reason := fs.String("reason", "", "why the budget is raised, as `TEXT` (required; recorded with your user name)")
 	return func(_ context.Context, file string, e *env) error {
 		if strings.TrimSpace(*reason) == "" {

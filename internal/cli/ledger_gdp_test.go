@@ -23,7 +23,7 @@ func TestLedgerGDPBudget(t *testing.T) {
 	if code, _, stderr := graphdp(t, "ledger", "init", filepath.Join(dir, "both.jsonl"), "--gdp-mu", "1", "--budget-epsilon", "1"); code != 2 || !strings.Contains(stderr, "give it alone") {
 		t.Errorf("init with --gdp-mu and --budget-epsilon: exit %d, %s", code, stderr)
 	}
-	if _, stderr := mustRun(t, 0, "ledger", "init", led, "--gdp-mu", "1.8"); !strings.Contains(stderr, "(mode 0600, gdp) and its key "+led+".key (mode 0600: keep it private): budget μ = 1.8") {
+	if _, stderr := mustRun(t, 0, "ledger", "init", led, "--gdp-mu", "1.8"); !hasWords(stderr, "(mode 0600, gdp) and its key "+led+".key (mode 0600: keep it private): budget μ = 1.8") {
 		t.Errorf("init: %s", stderr)
 	}
 	auditIn(t, led, mech, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))

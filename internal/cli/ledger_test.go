@@ -80,7 +80,7 @@ func TestIssue23Reproducer(t *testing.T) {
 	mustRun(t, 0, "ledger", "init", led2, "--budget-epsilon", "10")
 	auditIn(t, led2, mech, filepath.Join(dir, "v.csv"), filepath.Join(dir, "e.csv"))
 	_, stderr = mustRun(t, 0, "release", "--mechanism", mech, "--id", "1", "--id", "4", "--out", out, "--ledger", led2)
-	if !strings.Contains(stderr, "(ε = 3, δ = 0 each, as the ledger's audit recorded, line 2)") {
+	if !hasWords(stderr, "(ε = 3, δ = 0 each, as the ledger's audit recorded, line 2)") {
 		t.Errorf("stderr: %s", stderr)
 	}
 	l, err := ledger.Read(led2)
@@ -169,7 +169,7 @@ func TestMetadataMismatchVerifyReport(t *testing.T) {
 			t.Errorf("%s with δ 1e-9 against 0: exit %d: %s", cmd, code, stderr)
 		}
 		stdout, _ = mustRun(t, 0, cmd, "--mechanism", mech, "--vertices", v, "--edges", e)
-		if cmd == "verify" && !strings.Contains(stdout, "for ε=3, δ=0 (from its metadata)") {
+		if cmd == "verify" && !hasWords(stdout, "for ε=3, δ=0 (from its metadata)") {
 			t.Errorf("verify: %s", stdout)
 		}
 		if cmd == "report" && !strings.Contains(stdout, "ε = 3") {
@@ -273,7 +273,7 @@ func TestLedgerWorkflow(t *testing.T) {
 	mech := issue23Job(t, dir)
 	led := filepath.Join(dir, "led.jsonl")
 	_, stderr := mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "7", "--budget-delta", "1e-6")
-	if !strings.Contains(stderr, "created "+led+" (mode 0600, epsilon-delta) and its key "+led+".key (mode 0600: keep it private): budget ε = 7, δ = 1e-06 per dataset") {
+	if !hasWords(stderr, "created "+led+" (mode 0600, epsilon-delta) and its key "+led+".key (mode 0600: keep it private): budget ε = 7, δ = 1e-06 per dataset") {
 		t.Errorf("init: %s", stderr)
 	}
 	if fi, _ := os.Stat(led); fi.Mode().Perm() != 0o600 {
@@ -318,7 +318,7 @@ func TestLedgerWorkflow(t *testing.T) {
 		t.Errorf("raise that lowers: exit %d: %s", code, stderr)
 	}
 	_, stderr = mustRun(t, 0, "ledger", "raise", led, "--budget-epsilon", "10", "--reason", "second quarter")
-	if !strings.Contains(stderr, "budget raised from ε = 7, δ = 1e-06 to ε = 10, δ = 1e-06 per dataset, by "+words.Quote(ledger.User())) {
+	if !hasWords(stderr, "budget raised from ε = 7, δ = 1e-06 to ε = 10, δ = 1e-06 per dataset, by "+words.Quote(ledger.User())) {
 		t.Errorf("raise: %s", stderr)
 	}
 	rel("2", "4")

@@ -54,8 +54,9 @@ type env struct {
 	stdout, stderr io.Writer
 	log            *slog.Logger
 	prog           Program
-	// logw is where log records go: stderr itself (with --log-format json, stderr
-	// turns every other line into a record; jsonlog.go).
+	// logw is where log records go: stderr itself (stderr, above, wraps the
+	// commands' text at 100 columns; with --log-format json it turns every other
+	// line into a record; jsonlog.go).
 	logw io.Writer
 	json bool
 }
@@ -177,6 +178,12 @@ func (p Program) Main(ctx context.Context, args []string, stdout, stderr io.Writ
 		lines := &jsonLines{log: records}
 		defer lines.flush()
 		e.stderr = lines
+	} else {
+		// The commands' text for people wraps at 100 columns; log lines (logw) and
+		// an error's one line, below, are never broken.
+		text := words.NewWrapped(stderr)
+		defer text.Flush()
+		e.stderr = text
 	}
 	if beforeCommand != nil {
 		beforeCommand(ctx)

@@ -63,7 +63,9 @@ func warehouseFlags(dir string) []string {
 // run's values, and so does each given the same names as flags. The outputs keep
 // the inputs' id and answer names (a hitting set its p_true name), the mechanism
 // records them, and a command given the default names (release of a mechanism)
-// follows the record. CSV outputs keep the names too and are read with the config.
+// follows the record. CSV outputs keep the names too and are read with the config
+// or flags (report, verify, release); given none, the missing id column's message
+// names the flag and the CSV's first column.
 // (The same on Beam: cmd/graphdp-beam's TestToolkitOnBeamKeepsColumnNames.)
 func TestToolkitKeepsColumnNames(t *testing.T) {
 	dir := t.TempDir()
@@ -79,7 +81,7 @@ func TestToolkitKeepsColumnNames(t *testing.T) {
 	}
 	mustRun(t, 0, "ledger", "init", led, "--budget-epsilon", "10")
 	mustRun(t, 0, "run", "-config", cfg, "-quiet", "-ledger", led)
-	mustRun(t, 0, "run", "-config", cfg, "-quiet", "-out", out("mechanism.csv"))
+	mustRun(t, 0, "run", "-config", cfg, "-quiet", "-out", out("mechanism.csv"), "-ledger", led)
 
 	// The outputs' columns: the inputs' names first, graphdp's own after them.
 	data, err := os.ReadFile(out("mechanism.csv"))
@@ -113,34 +115,16 @@ func TestToolkitKeepsColumnNames(t *testing.T) {
 
 	// report, verify and query, given the config and given flags.
 	for _, how := range [][]string{{"-config", cfg}, warehouseFlags(dir)} {
-		mech := []string{"-mechanism", out("mechanism.parquet")}
-		stdout, _ := mustRun(t, 0, append(append([]string{"report", "-json"}, how...), mech...)...)
-		var rep struct {
-			Datasets      int
-			LeastAccurate []struct {
-				ID              string  `json:"id"`
-				PTrue           float64 `json:"p_true"`
-				BindingID       string  `json:"binding_id"`
-				BindingDistance int     `json:"binding_distance"`
-			} `json:"least_accurate"`
-		}
-		if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Datasets != len(ids) || len(rep.LeastAccurate) == 0 {
-			t.Fatalf("report %v: %v\n%s", how, err, stdout)
-		}
-		for _, d := range rep.LeastAccurate {
-			r := byID[d.ID]
-			if got := []string{d.ID, fmt.Sprint(d.PTrue), d.BindingID, fmt.Sprint(d.BindingDistance)}; r == nil || !slices.Equal(got, []string{r[0], r[2], r[5], r[6]}) {
-				t.Errorf("report %v: %v, run's row %v", how, got, r)
-			}
-		}
 		hitting := []string{"-hitting-set", out("hitting.parquet")}
 		for _, m := range []string{out("mechanism.parquet"), out("mechanism.csv")} {
+			stdout, _ := mustRun(t, 0, append(append([]string{"report", "-json"}, how...), "-mechanism", m)...)
+			checkReport(t, fmt.Sprint(how, " ", m), stdout, byID, len(ids))
 			stdout, _ = mustRun(t, 0, append(append([]string{"verify"}, how...), append(hitting, "-mechanism", m)...)...)
 			if !strings.Contains(stdout, fmt.Sprintf("%d equal to the optimum", len(ids)-inHit)) || !strings.HasSuffix(stdout, "  passed\n") {
 				t.Errorf("verify %v %s:\n%s", how, m, stdout)
 			}
 		}
-		stdout, _ = mustRun(t, 0, append(append([]string{"query", "-quiet"}, how...), append(hitting, "-id", "d6", "-id", "d1")...)...)
+		stdout, _ := mustRun(t, 0, append(append([]string{"query", "-quiet"}, how...), append(hitting, "-id", "d6", "-id", "d1")...)...)
 		qhdr, qrows := readCSV(t, stdout)
 		if !slices.Equal(qhdr, hdr) || len(qrows) != 2 || !slices.Equal(qrows[0], byID["d6"]) || !slices.Equal(qrows[1], byID["d1"]) {
 			t.Errorf("query %v: %v %v, run's %v %v", how, qhdr, qrows, byID["d6"], byID["d1"])
@@ -159,7 +143,14 @@ func TestToolkitKeepsColumnNames(t *testing.T) {
 	// uncharged given only the mechanism (the default names follow its record).
 	mustRun(t, 0, "release", "-config", cfg, "-quiet", "-ledger", led, "-id", "d2", "-id", "d7", "-out", out("released.csv"))
 	mustRun(t, 0, "release", "-quiet", "-mechanism", out("mechanism.parquet"), "-no-ledger", "-id", "d3", "-out", out("released-2.csv"))
-	for f, want := range map[string][]string{"released.csv": {"d2", "d7"}, "released-2.csv": {"d3"}} {
+	mustRun(t, 0, "release", "-config", cfg, "-quiet", "-ledger", led, "-mechanism", out("mechanism.csv"), "-id", "d4", "-out", out("released-3.csv"))
+	// A CSV records no names: given none, release names the flag and the id column,
+	// the first of the layout graphdp writes.
+	code, _, stderr := graphdp(t, "release", "-quiet", "-ledger", led, "-mechanism", out("mechanism.csv"), "-id", "d5", "-out", out("released-4.csv"))
+	if code != 3 || !strings.Contains(stderr, `column "id": missing`) || !strings.Contains(stderr, "did you mean --id-column dataset_id?") {
+		t.Errorf("release of the CSV without the names: exit %d: %s", code, stderr)
+	}
+	for f, want := range map[string][]string{"released.csv": {"d2", "d7"}, "released-2.csv": {"d3"}, "released-3.csv": {"d4"}} {
 		data, err := os.ReadFile(out(f))
 		if err != nil {
 			t.Fatal(err)
@@ -171,6 +162,30 @@ func TestToolkitKeepsColumnNames(t *testing.T) {
 		}
 		if !slices.Equal(hdr, []string{"dataset_id", "released"}) || !slices.Equal(got, want) {
 			t.Errorf("%s: columns %v, ids %v, want %v", f, hdr, got, want)
+		}
+	}
+}
+
+// checkReport checks report --json's stdout against the run's CSV rows (byID): n
+// datasets, and each least-accurate one as the run wrote it.
+func checkReport(t *testing.T, how, stdout string, byID map[string][]string, n int) {
+	t.Helper()
+	var rep struct {
+		Datasets      int
+		LeastAccurate []struct {
+			ID              string  `json:"id"`
+			PTrue           float64 `json:"p_true"`
+			BindingID       string  `json:"binding_id"`
+			BindingDistance int     `json:"binding_distance"`
+		} `json:"least_accurate"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || rep.Datasets != n || len(rep.LeastAccurate) == 0 {
+		t.Fatalf("report %s: %v\n%s", how, err, stdout)
+	}
+	for _, d := range rep.LeastAccurate {
+		r := byID[d.ID]
+		if got := []string{d.ID, fmt.Sprint(d.PTrue), d.BindingID, fmt.Sprint(d.BindingDistance)}; r == nil || !slices.Equal(got, []string{r[0], r[2], r[5], r[6]}) {
+			t.Errorf("report %s: %v, run's row %v", how, got, r)
 		}
 	}
 }

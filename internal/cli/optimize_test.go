@@ -253,7 +253,7 @@ func TestOptimizeDefaultFloor(t *testing.T) {
 	code, _, stderr := graphdp(t, in...)
 	s := read()
 	const alpha = 2.0 / 3
-	if code != 0 || !strings.Contains(stderr, "per-dataset minimum p_true: ≥ 0.6666666667 (randomized response's α = 0.6666666667 is the default floor") ||
+	if code != 0 || !hasWords(stderr, "per-dataset minimum p_true: ≥ 0.6666666667 (randomized response's α = 0.6666666667 is the default floor") ||
 		s.Classes.MinPTrue < alpha-1e-16 || s.Floors.Answer0 < alpha-1e-16 || s.Floors.Answer1 < alpha-1e-16 || s.FloorWarnings != nil {
 		t.Errorf("default: exit %d, min p_true %v, floors %+v, warnings %q\n%s", code, s.Classes.MinPTrue, s.Floors, s.FloorWarnings, stderr)
 	}

@@ -140,7 +140,7 @@ func TestReleaseExampleParquet(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("release: exit %d: %s", code, stderr)
 	}
-	if want := "graphdp release: 3 answers drawn from " + mech + " (ε = 0.5, δ = 1e-06 each, from its metadata), written to " + out + "\n  not charged: released with --no-ledger\n"; stderr != want {
+	if want := "graphdp release: 3 answers drawn from " + mech + " (ε = 0.5, δ = 1e-06 each, from its metadata), written to " + out + "\n  not charged: released with --no-ledger\n"; !sameWords(stderr, want) {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 	f, err := os.Open(out)

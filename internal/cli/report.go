@@ -14,6 +14,7 @@ import (
 	"github.com/graphdp/graphdp/toolkit"
 
 	"github.com/graphdp/graphdp/internal/files"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // reportOptions are report's flags over its job.
@@ -93,7 +94,10 @@ func runReport(ctx context.Context, o *reportOptions, e *env) error {
 	if o.json {
 		err = r.JSON(e.stdout)
 	} else {
-		err = r.Text(e.stdout)
+		text := words.NewWrapped(e.stdout) // at 100 columns, as every text for people
+		if err = r.Text(text); err == nil {
+			err = text.Flush()
+		}
 	}
 	if err != nil {
 		return err

@@ -90,7 +90,7 @@ func cmdRun(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	if f, ok := e.stderr.(*os.File); ok && isTerminal(f) && !o.quiet && !e.json {
+	if f, ok := e.logw.(*os.File); ok && isTerminal(f) && !o.quiet && !e.json { // logw: stderr itself
 		o.job.Progress = f
 		// A log line (a warning) clears the status line first, so that it starts a
 		// line of its own instead of running on from the status line.

@@ -27,6 +27,17 @@ func graphdp(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// hasWords reports whether text holds phrase's words in order, wherever text's
+// lines were wrapped (words.Wrapped: the texts for people wrap at 100 columns).
+func hasWords(text, phrase string) bool {
+	return strings.Contains(strings.Join(strings.Fields(text), " "), strings.Join(strings.Fields(phrase), " "))
+}
+
+// sameWords reports whether text is want but for where its lines were wrapped.
+func sameWords(text, want string) bool {
+	return strings.Join(strings.Fields(text), " ") == strings.Join(strings.Fields(want), " ")
+}
+
 func pathArgs(out string, over ...string) []string {
 	args := map[string]string{
 		"-vertices": "testdata/path/vertices.csv", "-edges": "testdata/path/edges.csv",

@@ -31,11 +31,14 @@ func detArgs(out string, extra ...string) []string {
 		"-hitting-set", "testdata/det/hitting.csv", "-epsilon", ln2, "-out", out, "-allow-non-private"}, extra...)
 }
 
-// withoutTimes drops the lines of run's summary that hold timings and sizes.
+// withoutTimes drops the lines of run's summary that hold timings and sizes (the
+// time line and its wrapped continuation).
 func withoutTimes(s string) string {
 	var keep []string
+	inTime := false
 	for _, l := range strings.SplitAfter(s, "\n") {
-		if !strings.HasPrefix(l, "  time ") {
+		inTime = strings.HasPrefix(l, "  time ") || inTime && strings.HasPrefix(l, "    ")
+		if !inTime {
 			keep = append(keep, l)
 		}
 	}

@@ -76,7 +76,9 @@ func runVerify(ctx context.Context, o *verifyOptions, e *env) error {
 	job, x, audit := v.Job, v.Inputs, v.Audit
 	ids := x.Vertices.IDs
 	m := x.Mechanism
-	w := e.stdout
+	text := words.NewWrapped(e.stdout) // at 100 columns, as every text for people
+	defer text.Flush()
+	w := io.Writer(text)
 	if o.json {
 		w = io.Discard // the text is built as ever; the document is written at the end
 	}

@@ -172,3 +172,31 @@ func TestOr(t *testing.T) {
 		}
 	}
 }
+
+// Wrapped breaks each whole line at Columns as Wrap does, whatever the writes'
+// boundaries, and keeps short lines and an open last line as they are.
+func TestWrapped(t *testing.T) {
+	long := "  datasets: " + strings.Repeat("a (no neighbours, NOT private), ", 10)
+	in := "short\n" + long + "\nlast, open"
+	var want strings.Builder
+	want.WriteString("short\n")
+	for _, l := range Wrap(long, Columns) {
+		want.WriteString(l + "\n")
+	}
+	want.WriteString("last, open")
+	for _, step := range []int{1, 7, len(in)} {
+		var b strings.Builder
+		w := NewWrapped(&b)
+		for i := 0; i < len(in); i += step {
+			w.Write([]byte(in[i:min(i+step, len(in))]))
+		}
+		if err := w.Flush(); err != nil || b.String() != want.String() {
+			t.Errorf("writes of %d bytes: %q (%v), want %q", step, b.String(), err, want.String())
+		}
+	}
+	for _, l := range strings.Split(want.String(), "\n") {
+		if utf8.RuneCountInString(l) > Columns {
+			t.Errorf("a line of %d runes: %q", utf8.RuneCountInString(l), l)
+		}
+	}
+}

@@ -23,6 +23,9 @@
 //     upload that only Commit completes; a GCS resumable upload's last chunk, the
 //     one that gives the size and so finalizes the object, is sent by Commit only,
 //     and Abort cancels the session.
+//  4. No byte is stored twice: a GCS chunk whose request failed is resumed from
+//     what the session says it kept (its status query, PUT Content-Range bytes
+//     */total, answered by a 308's Range), inside the same objstore.Retry.
 package clouds
 
 import "github.com/graphdp/graphdp/internal/objstore"

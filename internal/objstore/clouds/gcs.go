@@ -257,38 +257,98 @@ func (u *gcsUpload) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// send puts b at the session's offset; last gives the total size, which
-// finalizes the object.
+// send puts b at the session's offset (u.sent); last gives the total size, which
+// finalizes the object. A 308 whose Range keeps less than was sent has the rest
+// sent again. A failed attempt is followed by the session's status query, as GCS's
+// resumable protocol asks, and only what the session did not keep is sent again: a
+// chunk cut off mid-body, or whose answer was lost, is never stored twice.
 func (u *gcsUpload) send(b []byte, last bool) error {
-	total, rng := "*", "*"
+	start, end := u.sent, u.sent+int64(len(b))
+	total := "*"
 	if last {
-		total = strconv.FormatInt(u.sent+int64(len(b)), 10)
+		total = strconv.FormatInt(end, 10)
 	}
-	if len(b) > 0 {
-		rng = fmt.Sprintf("%d-%d", u.sent, u.sent+int64(len(b))-1)
-	}
-	ok := http.StatusPermanentRedirect // 308: more is expected
-	if last {
-		ok = http.StatusOK
-	}
-	err := objstore.Retry(u.ctx, func() error {
-		req, err := http.NewRequestWithContext(u.ctx, http.MethodPut, u.session, bytes.NewReader(b))
-		if err != nil {
-			return err
+	again := false // an attempt after the first: the one before it failed
+	return objstore.Retry(u.ctx, func() error {
+		if again {
+			kept, complete, err := u.put(nil, total)
+			if done, err := u.advance(kept, complete, err, end, last); done || err != nil {
+				return err
+			}
 		}
-		req.ContentLength = int64(len(b))
-		req.Header.Set("Content-Range", "bytes "+rng+"/"+total)
-		resp, err := u.s.do(req, ok, http.StatusCreated)
-		if err != nil {
-			return err
+		again = true
+		for {
+			from := u.sent
+			kept, complete, err := u.put(b[from-start:], total)
+			if done, err := u.advance(kept, complete, err, end, last); done || err != nil {
+				return err
+			}
+			if u.sent == from {
+				return objstore.Transient(fmt.Errorf("gs: the upload session kept none of bytes %d-%d", from, end-1))
+			}
 		}
-		resp.Body.Close()
-		return nil
 	})
-	if err == nil {
-		u.sent += int64(len(b))
+}
+
+// put sends body to the session at u.sent (total: the size, or * until the last
+// chunk); an empty body is the session's status query (Content-Range bytes
+// */total), which also finalizes an upload all of whose total has arrived. The
+// answer: complete on a 200 or 201 (the object is final), else the bytes the
+// session holds, as a 308's Range says.
+func (u *gcsUpload) put(body []byte, total string) (kept int64, complete bool, err error) {
+	req, err := http.NewRequestWithContext(u.ctx, http.MethodPut, u.session, bytes.NewReader(body))
+	if err != nil {
+		return 0, false, err
 	}
-	return err
+	req.ContentLength = int64(len(body))
+	rng := "*"
+	if len(body) > 0 {
+		rng = fmt.Sprintf("%d-%d", u.sent, u.sent+int64(len(body))-1)
+	}
+	req.Header.Set("Content-Range", "bytes "+rng+"/"+total)
+	resp, err := u.s.do(req, http.StatusPermanentRedirect, http.StatusOK, http.StatusCreated)
+	if err != nil {
+		return 0, false, err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusPermanentRedirect {
+		return 0, true, nil
+	}
+	kept, err = keptBytes(resp.Header.Get("Range"))
+	return kept, false, err
+}
+
+// keptBytes is the count of bytes a 308's Range header says the session holds:
+// "bytes=0-N" is N+1, no header none.
+func keptBytes(rng string) (int64, error) {
+	if rng == "" {
+		return 0, nil
+	}
+	last, ok := strings.CutPrefix(rng, "bytes=0-")
+	n, err := strconv.ParseInt(last, 10, 64)
+	if !ok || err != nil || n < 0 {
+		return 0, fmt.Errorf("gs: the upload session's Range %q is not bytes=0-N", rng)
+	}
+	return n + 1, nil
+}
+
+// advance takes the session's answer (put's): u.sent becomes what it holds, which
+// lies between what it had acknowledged and end, where this chunk ends. done: the
+// chunk is stored (the object final, for the last).
+func (u *gcsUpload) advance(kept int64, complete bool, err error, end int64, last bool) (done bool, _ error) {
+	switch {
+	case err != nil:
+		return false, err
+	case complete && !last:
+		return false, errors.New("gs: the upload session finalized the object before its last chunk")
+	case complete:
+		u.sent = end
+		return true, nil
+	case kept < u.sent || kept > end:
+		return false, fmt.Errorf("gs: the upload session holds %d bytes, want %d to %d", kept, u.sent, end)
+	}
+	u.sent = kept
+	return !last && kept == end, nil
 }
 
 func (u *gcsUpload) Commit(context.Context) error {
