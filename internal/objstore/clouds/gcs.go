@@ -85,11 +85,18 @@ func (s gcsStore) do(req *http.Request, ok ...int) (*http.Response, error) {
 		}
 	}
 	defer resp.Body.Close()
-	err = gcsError(resp)
+	return nil, s.refused(resp)
+}
+
+// refused is the error of a response GCS refused (gcsError); a refusal for want of
+// credentials, when none were found, also says in its one line where they were
+// looked for.
+func (s *gcsStore) refused(resp *http.Response) error {
+	err := gcsError(resp)
 	if s.anon && errors.Is(err, objstore.ErrDenied) {
 		err = fmt.Errorf("%w (%s)", err, gcsWhere)
 	}
-	return nil, err
+	return err
 }
 
 // gcsInt is a JSON API integer: int64 fields come as strings.
