@@ -103,7 +103,7 @@ func TestVerifyRecordsVerdict(t *testing.T) {
 	vj := exampleRun(t, mech, "")
 	vj.Mechanism, vj.Out, vj.Ledger, vj.HittingSet = mech, "", led, ""
 	v, err := Verify(t.Context(), vj, 0, quiet)
-	if err != nil || v.Recorded == nil || !v.Recorded.Private {
+	if err != nil || v.LedgerPrivate == nil || !*v.LedgerPrivate || v.AuditID == "" {
 		t.Fatalf("verify of run's output: %v %+v", err, v)
 	}
 	data, _ := os.ReadFile(mech)
@@ -120,7 +120,7 @@ func TestVerifyRecordsVerdict(t *testing.T) {
 	nudged := filepath.Join(dir, "nudged.csv")
 	os.WriteFile(nudged, []byte(strings.Join(lines, "\n")), 0o600)
 	vj.Mechanism = nudged
-	if v, err = Verify(t.Context(), vj, 0, quiet); err != nil || v.Recorded == nil || v.Recorded.Private || v.Audit.Violations == 0 {
+	if v, err = Verify(t.Context(), vj, 0, quiet); err != nil || v.LedgerPrivate == nil || *v.LedgerPrivate || v.Audit.Violations == 0 || v.Passed {
 		t.Fatalf("verify of the nudged table: %v %+v", err, v)
 	}
 	j := releaseJob(nudged, filepath.Join(dir, "r.csv"), led, "b")

@@ -15,9 +15,10 @@ import (
 	"github.com/graphdp/graphdp/internal/words"
 )
 
-// Verified is what verify found: the exact audit of every DP inequality and, with a
+// verified is what verify found: the exact audit of every DP inequality and, with a
 // hitting set, how the mechanism compares with it and with the optimal extension.
-type Verified struct {
+// Verify returns its document (VerifyDoc).
+type verified struct {
 	Job     job.Job // the job with the mechanism's ε and δ (its metadata, or as given)
 	Privacy job.Privacy
 	Inputs  *load.Inputs
@@ -31,9 +32,18 @@ type Verified struct {
 
 // Verify audits job.Mechanism on the job's graph at tolerance, and, when the job
 // names a hitting set, checks it as run does and compares the mechanism with it
-// and with the optimum. A hitting set that fails run's checks returns the audit
-// with the error.
-func Verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logger) (*Verified, error) {
+// and with the optimum. It returns the result document, verdict included
+// (VerifyDoc.Passed). A hitting set that fails run's checks returns the document
+// of the audit (no HittingSet) with the error.
+func Verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logger) (*VerifyDoc, error) {
+	v, err := verify(ctx, job, tolerance, log)
+	if v == nil {
+		return nil, err
+	}
+	return v.document(tolerance), err
+}
+
+func verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logger) (*verified, error) {
 	priv, err := job.MechanismPrivacy(ctx)
 	if err != nil {
 		return nil, err
@@ -44,7 +54,7 @@ func Verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logge
 	if err != nil {
 		return nil, err
 	}
-	v := &Verified{Job: job, Privacy: priv, Inputs: x}
+	v := &verified{Job: job, Privacy: priv, Inputs: x}
 	if v.Audit, err = check.Verify(ctx, x.Graph, x.Mechanism.Exact, x.Pair, tolerance, job.List); err != nil {
 		return nil, err
 	}
@@ -71,30 +81,30 @@ func Verify(ctx context.Context, job job.Job, tolerance float64, log *slog.Logge
 	return v, nil
 }
 
-// FailedCheck is one of verify's checks that failed: its name, which depends only on
+// failedCheck is one of verify's checks that failed: its name, which depends only on
 // which check it is (shareable: stderr says it), and what failed, counted (computed
 // from the answers: private, the report and the JSON document say it).
-type FailedCheck struct {
+type failedCheck struct {
 	Name  string
 	Found []string
 }
 
-// FailedChecks is the verdict, empty when verify passes: the DP audit, and with a
+// failedChecks is the verdict, empty when verify passes: the DP audit, and with a
 // hitting set, agreement with it and optimality (values below or above the optimum).
-func (v *Verified) FailedChecks() []FailedCheck {
-	var f []FailedCheck
+func (v *verified) failedChecks() []failedCheck {
+	var f []failedCheck
 	if v.Audit.Violations > 0 {
-		f = append(f, FailedCheck{"the DP audit", []string{words.Count(v.Audit.Violations, "DP violation", "DP violations")}})
+		f = append(f, failedCheck{"the DP audit", []string{words.Count(v.Audit.Violations, "DP violation", "DP violations")}})
 	}
 	if v.Checked == nil {
 		return f
 	}
 	o := v.Optimal
 	if o.Disagree > 0 {
-		f = append(f, FailedCheck{"agreement with the hitting set", []string{words.Count(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set")}})
+		f = append(f, failedCheck{"agreement with the hitting set", []string{words.Count(int64(o.Disagree), "value disagrees with the hitting set", "values disagree with the hitting set")}})
 	}
 	if o.Below > 0 || o.Above > 0 {
-		c := FailedCheck{Name: "optimality"}
+		c := failedCheck{Name: "optimality"}
 		if o.Below > 0 {
 			c.Found = append(c.Found, words.Count(int64(o.Below), "vertex below the optimum", "vertices below the optimum"))
 		}
@@ -106,10 +116,10 @@ func (v *Verified) FailedChecks() []FailedCheck {
 	return f
 }
 
-// Failed is the verdict counted, in words (FailedChecks' Found, in order).
-func (v *Verified) Failed() []string {
+// failed is the verdict counted, in words (failedChecks' Found, in order).
+func (v *verified) failed() []string {
 	var f []string
-	for _, c := range v.FailedChecks() {
+	for _, c := range v.failedChecks() {
 		f = append(f, c.Found...)
 	}
 	return f

@@ -114,9 +114,9 @@ func printReleasePlan(w io.Writer, job toolkit.ReleaseJob, r *toolkit.Released) 
 	fmt.Fprintln(w, "graphdp release --dry-run: the release passes every check; nothing drawn, recorded or written")
 	p := r.Privacy
 	if p.Framework != ledger.Framework {
-		fmt.Fprintf(w, "  mechanism: %s: %s per dataset (%s)\n", job.Mechanism, p.Pair, privacySource(p))
+		fmt.Fprintf(w, "  mechanism: %s: %s per dataset (%s)\n", job.Mechanism, p.Pair, privacySource(p.Source))
 	} else {
-		fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, words.Num(p.Epsilon), words.Num(p.Delta), privacySource(p))
+		fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, words.Num(p.Epsilon), words.Num(p.Delta), privacySource(p.Source))
 	}
 	fmt.Fprintf(w, "  output:    %s (not written)\n", job.Out)
 	ids := r.Plan.IDs

@@ -99,7 +99,7 @@ func TestJSONOutput(t *testing.T) {
 	}
 
 	t.Run("verify", func(t *testing.T) {
-		doc := decodeDoc(t, "verify", run(t, 0, cmd("verify", "--mechanism", tb+"mech_optimal.csv", "--hitting-set", ph, "--json")), verifyJSON{})
+		doc := decodeDoc(t, "verify", run(t, 0, cmd("verify", "--mechanism", tb+"mech_optimal.csv", "--hitting-set", ph, "--json")), toolkit.VerifyDoc{})
 		audit := doc["audit"].(map[string]any)
 		hit := doc["hitting_set"].(map[string]any)
 		if doc["passed"] != true || !nearFloat(doc["vertices"], 4) || !nearFloat(doc["edges"], 3) || doc["privacy_source"] != "stated" ||
@@ -109,7 +109,7 @@ func TestJSONOutput(t *testing.T) {
 		}
 		// A mechanism below the optimum at 2 (0.35 against 0.4, bound by 4 at
 		// distance 2): exit 3, and the document says why.
-		doc = decodeDoc(t, "verify (failed)", run(t, 3, cmd("verify", "--mechanism", tb+"mech_suboptimal.csv", "--hitting-set", ph, "--json")), verifyJSON{})
+		doc = decodeDoc(t, "verify (failed)", run(t, 3, cmd("verify", "--mechanism", tb+"mech_suboptimal.csv", "--hitting-set", ph, "--json")), toolkit.VerifyDoc{})
 		hit = doc["hitting_set"].(map[string]any)
 		below := hit["first_below"].([]any)[0].(map[string]any)
 		if doc["passed"] != false || !nearFloat(hit["below"], 1) || below["id"] != "2" || !nearFloat(below["p_true"], 0.35) ||
@@ -118,7 +118,7 @@ func TestJSONOutput(t *testing.T) {
 			t.Errorf("verify --json on a suboptimal mechanism: %v", doc)
 		}
 		// Without a hitting set: null.
-		doc = decodeDoc(t, "verify (no hitting set)", run(t, 0, cmd("verify", "--mechanism", tb+"mech_optimal.csv", "--json")), verifyJSON{})
+		doc = decodeDoc(t, "verify (no hitting set)", run(t, 0, cmd("verify", "--mechanism", tb+"mech_optimal.csv", "--json")), toolkit.VerifyDoc{})
 		if doc["hitting_set"] != nil {
 			t.Errorf("hitting_set: %v, want null", doc["hitting_set"])
 		}

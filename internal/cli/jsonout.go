@@ -5,11 +5,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/graphdp/graphdp/check"
-	"github.com/graphdp/graphdp/ingest"
 	"github.com/graphdp/graphdp/pipeline"
-
-	"github.com/graphdp/graphdp/internal/words"
 )
 
 // --json prints a command's result as one JSON document on stdout, instead of its
@@ -52,19 +48,4 @@ func privateDetails(w io.Writer, asked bool, err error) error {
 		return errors.Join(err, werr)
 	}
 	return err
-}
-
-// edgeJSON is one DP inequality pair on an edge: ids as text, the output (0 or
-// 1), both probabilities of that output and the excess (≤ 0: it holds).
-type edgeJSON struct {
-	U      string  `json:"u"`
-	V      string  `json:"v"`
-	Output int     `json:"output"`
-	PU     float64 `json:"p_u"`
-	PV     float64 `json:"p_v"`
-	Excess float64 `json:"excess"`
-}
-
-func edgeOf(ids ingest.IDs, v check.EdgeViolation) edgeJSON {
-	return edgeJSON{U: ids.String(int(v.U)), V: ids.String(int(v.V)), Output: words.Bit(v.Output), PU: v.PU, PV: v.PV, Excess: v.Excess}
 }
