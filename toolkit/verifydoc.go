@@ -131,8 +131,8 @@ func (v *verified) hitDoc() *VerifyHitDoc {
 		for _, m := range ms {
 			j := MismatchDoc{ID: ids.String(int(m.V)), PTrue: m.Got, Expected: m.Want}
 			if b := sol.Bind[m.V]; bound && b >= 0 {
-				by, d := ids.String(int(b)), sol.Dist[m.V]
-				j.BoundBy, j.Distance = &by, &d
+				by, dist := ids.String(int(b)), sol.Dist[m.V]
+				j.BoundBy, j.Distance = &by, &dist
 			}
 			out = append(out, j)
 		}

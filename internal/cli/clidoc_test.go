@@ -32,7 +32,7 @@ var jsonShapes = []struct {
 	{"optimize", "the optimize summary, as --summary writes it (with --dry-run: `dry_run` true, nothing solved: the figures of the solve are 0)", toolkit.OptimizeSummary{}},
 	{"hitting-set", "the set written and how it was found", hittingSetJSON{}},
 	{"verify", "the audit and, with --hitting-set, the comparison with the optimum; printed also when a check fails (exit 3)", toolkit.VerifyDoc{}},
-	{"query", "the rows (instead of CSV on stdout) and what Algorithm 2's searches touched", queryJSON{}},
+	{"query", "the rows (instead of CSV on stdout) and what Algorithm 2's searches touched", toolkit.QueryDoc{}},
 	{"release", "what was drawn and spent, never the answers drawn (they are in `out`)", releaseJSON{}},
 	{"report", "the report's figures; printed also when the audit fails (exit 3)", report.Report{}},
 	{"ledger show", "the budget, every dataset's account, the releases, raises and repairs", shown{}},

@@ -125,7 +125,7 @@ func TestJSONOutput(t *testing.T) {
 	})
 
 	t.Run("query", func(t *testing.T) {
-		doc := decodeDoc(t, "query", run(t, 0, cmd("query", "--hitting-set", ph, "--id", "2", "--id", "1", "--json")), queryJSON{})
+		doc := decodeDoc(t, "query", run(t, 0, cmd("query", "--hitting-set", ph, "--id", "2", "--id", "1", "--json")), toolkit.QueryDoc{})
 		rows := doc["rows"].([]any)
 		r2, r1 := rows[0].(map[string]any), rows[1].(map[string]any)
 		if len(rows) != 2 || r2["id"] != "2" || !nearFloat(r2["answer"], 1) || math.Abs(r2["p_one"].(float64)-0.4) > 1e-12 || r2["binding_id"] != "4" ||

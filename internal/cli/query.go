@@ -76,75 +76,28 @@ func cmdQuery(ctx context.Context, args []string, e *env) error {
 // runQuery executes a parsed query (toolkit.Query) and prints the rows; tests call
 // it directly.
 func runQuery(ctx context.Context, o *queryOptions, e *env) error {
-	a, err := toolkit.Query(ctx, toolkit.QueryJob{Job: o.job, IDs: o.ids, IDsFile: o.idsIn, Out: o.out}, e.log)
+	d, err := toolkit.Query(ctx, toolkit.QueryJob{Job: o.job, IDs: o.ids, IDsFile: o.idsIn, Out: o.out}, e.log)
 	if err != nil {
 		return privateDetails(e.stdout, o.json, err)
 	}
-	defer a.Record.Release()
-	x, c, m, rows := a.Inputs, a.Checked, a.Mechanism, a.Rows
-	vs := x.Vertices
-	if o.out == "" && !o.json {
-		if err := sink.WriteCSVTo(ctx, e.stdout, a.Record); err != nil {
+	defer d.Record.Release()
+	if o.json {
+		return writeJSON(e.stdout, d)
+	}
+	if o.out == "" {
+		if err := sink.WriteCSVTo(ctx, e.stdout, d.Record); err != nil {
 			return err
 		}
-	}
-	if o.json {
-		inH := make(map[int32]bool, len(x.Hit.Vertex))
-		for _, h := range x.Hit.Vertex {
-			inH[h] = true
-		}
-		doc := queryJSON{Rows: make([]queryRowJSON, len(rows)), Out: o.out, Vertices: vs.IDs.Len(), Edges: x.Graph.M(),
-			HittingSet: len(x.Hit.Vertex), BoundaryEdges: c.BoundaryEdges,
-			Search: querySearchJSON{Touched: a.Touched, AdjacencyEntries: a.Scans, Largest: a.Largest, Depth: a.Depth}}
-		for i, v := range rows {
-			r := queryRowJSON{ID: vs.IDs.String(int(v)), Answer: words.Bit(vs.Answer[v]), PTrue: m.PTrue[i], POne: m.POne[i], InHittingSet: inH[v]}
-			if b := m.Bind[i]; b >= 0 {
-				id, d := vs.IDs.String(int(b)), m.Dist[i]
-				r.BindingID, r.BindingDistance = &id, &d
-			}
-			doc.Rows[i] = r
-		}
-		return writeJSON(e.stdout, doc)
 	}
 	if !o.quiet {
 		// Shareable (docs/FORMATS.md): the searches' sizes, the hitting set's size and
 		// the boundary depend on the answers; --json (private) gives them.
 		fmt.Fprintf(e.stderr, "graphdp query: %s by Algorithm 2 of %s and %s\n",
-			words.Count(int64(len(rows)), "dataset answered", "datasets answered"), words.Count(int64(vs.IDs.Len()), "vertex", "vertices"), words.Count(x.Graph.M(), "edge", "edges"))
+			words.Count(int64(len(d.Rows)), "dataset answered", "datasets answered"), words.Count(int64(d.Vertices), "vertex", "vertices"), words.Count(d.Edges, "edge", "edges"))
 		fmt.Fprintf(e.stderr, "  checked first, on the whole input: the hitting set covers every boundary edge and admits a DP extension\n")
-		if o.out != "" {
-			fmt.Fprintf(e.stderr, "  wrote %s\n", o.out)
+		if d.Out != "" {
+			fmt.Fprintf(e.stderr, "  wrote %s\n", d.Out)
 		}
 	}
 	return nil
-}
-
-// queryJSON is query --json's document (docs/CLI.md, "JSON output").
-type queryJSON struct {
-	Rows          []queryRowJSON  `json:"rows"` // one per requested id, in the order asked
-	Out           string          `json:"out"`  // the file also written ("" without --out)
-	Vertices      int             `json:"vertices"`
-	Edges         int64           `json:"edges"`
-	HittingSet    int             `json:"hitting_set"`    // its size: checked on the whole input first
-	BoundaryEdges int64           `json:"boundary_edges"` // all covered
-	Search        querySearchJSON `json:"search"`
-}
-
-// queryRowJSON is run's output row for one dataset (ids as text).
-type queryRowJSON struct {
-	ID              string  `json:"id"`
-	Answer          int     `json:"answer"`
-	PTrue           float64 `json:"p_true"`
-	POne            float64 `json:"p_one"`
-	InHittingSet    bool    `json:"in_hitting_set"`
-	BindingID       *string `json:"binding_id"` // null: nothing binds it
-	BindingDistance *int32  `json:"binding_distance"`
-}
-
-// querySearchJSON is what Algorithm 2's searches touched, all ids together.
-type querySearchJSON struct {
-	Touched          int   `json:"vertices_touched"`
-	AdjacencyEntries int64 `json:"adjacency_entries"`
-	Largest          int   `json:"largest_search"`
-	Depth            int32 `json:"depth"`
 }
