@@ -25,19 +25,25 @@ type HittingSetJob struct {
 	ByAnswer *[2]float64
 }
 
-// Built is what hitting-set wrote and checked.
-type Built struct {
-	Vertices  int
-	Boundary  *cover.Cover
-	Set       []int32
-	Kind      string // a minimum boundary-hitting set, or every boundary vertex
-	Policy    string
-	MeanPTrue float64 // of the optimal mechanism run will compute on it
+// HittingSetDoc is hitting-set's result document: the set written and how it was
+// found; what --json prints (docs/CLI.md, "JSON output").
+type HittingSetDoc struct {
+	Out              string  `json:"out"`
+	Vertices         int     `json:"vertices"`
+	BoundaryEdges    int64   `json:"boundary_edges"`
+	BoundaryVertices int     `json:"boundary_vertices"`
+	Matching         int     `json:"maximum_matching"`
+	MinimumCover     int     `json:"minimum_cover"` // = maximum_matching (König)
+	Written          int     `json:"written"`       // rows of out
+	Kind             string  `json:"kind"`          // a minimum boundary-hitting set, or every boundary vertex
+	Policy           string  `json:"policy"`
+	MeanPTrue        float64 `json:"mean_p_true"` // of the optimal mechanism run will compute on it
 }
 
 // HittingSet builds the set, checks it as run will (it covers every boundary edge,
-// by construction, and its values admit a DP extension), and writes it to h.Out.
-func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
+// by construction, and its values admit a DP extension), writes it to h.Out, and
+// returns its result document.
+func HittingSet(ctx context.Context, h HittingSetJob) (*HittingSetDoc, error) {
 	job := h.Job
 	x, err := load.LoadInputs(ctx, &job, load.Request{Engine: "propagate"})
 	if err != nil {
@@ -48,10 +54,13 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Built{Vertices: vs.IDs.Len(), Boundary: bc, Set: bc.Vertices, Kind: "a minimum boundary-hitting set"}
+	b := &HittingSetDoc{Out: h.Out, Vertices: vs.IDs.Len(), BoundaryEdges: bc.BoundaryEdges, BoundaryVertices: bc.Boundary,
+		Matching: bc.Matching, MinimumCover: len(bc.Vertices), Kind: "a minimum boundary-hitting set"}
+	set := bc.Vertices
 	if h.AllBoundary {
-		b.Set, b.Kind = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
+		set, b.Kind = cover.BoundaryVertices(x.Graph, vs.Answer), "every boundary vertex"
 	}
+	b.Written = len(set)
 	policy := cover.Balanced(x.Pair)
 	switch {
 	case h.Uniform != nil:
@@ -60,9 +69,9 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 		policy = cover.ByAnswer(h.ByAnswer[0], h.ByAnswer[1])
 	}
 	b.Policy = policy.Name
-	ptrue := policy.Values(b.Set, vs.Answer)
+	ptrue := policy.Values(set, vs.Answer)
 
-	x.Hit = &ingest.HittingSet{File: h.Out, Vertex: b.Set, PTrue: ptrue}
+	x.Hit = &ingest.HittingSet{File: h.Out, Vertex: set, PTrue: ptrue}
 	c, err := pipeline.Check(ctx, job, x)
 	if err != nil {
 		var re *pipeline.RejectError
@@ -71,7 +80,7 @@ func HittingSet(ctx context.Context, h HittingSetJob) (*Built, error) {
 		}
 		return nil, err
 	}
-	rec, err := pipeline.BuildHittingSet(nil, vs, job.OutputNames(), b.Set, ptrue)
+	rec, err := pipeline.BuildHittingSet(nil, vs, job.OutputNames(), set, ptrue)
 	if err != nil {
 		return nil, err
 	}

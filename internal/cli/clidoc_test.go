@@ -30,7 +30,7 @@ var jsonShapes = []struct {
 }{
 	{"run", "the run summary, as --summary writes it (with --dry-run: `dry_run` true, no `out`; the local rounds engine adds `rounds`, graphdp-beam `beam`)", runSummary{}},
 	{"optimize", "the optimize summary, as --summary writes it (with --dry-run: `dry_run` true, nothing solved: the figures of the solve are 0)", toolkit.OptimizeSummary{}},
-	{"hitting-set", "the set written and how it was found", hittingSetJSON{}},
+	{"hitting-set", "the set written and how it was found", toolkit.HittingSetDoc{}},
 	{"verify", "the audit and, with --hitting-set, the comparison with the optimum; printed also when a check fails (exit 3)", toolkit.VerifyDoc{}},
 	{"query", "the rows (instead of CSV on stdout) and what Algorithm 2's searches touched", toolkit.QueryDoc{}},
 	{"release", "what was drawn and spent, never the answers drawn (they are in `out`)", releaseJSON{}},

@@ -114,34 +114,18 @@ func runHittingSet(ctx context.Context, o *hittingSetOptions, e *env) error {
 	if err != nil {
 		return privateDetails(e.stdout, o.json, err)
 	}
-	bc := b.Boundary
 	if o.json {
-		return writeJSON(e.stdout, hittingSetJSON{Out: o.out, Vertices: b.Vertices, BoundaryEdges: bc.BoundaryEdges, BoundaryVertices: bc.Boundary,
-			Matching: bc.Matching, MinimumCover: len(bc.Vertices), Written: len(b.Set), Kind: b.Kind, Policy: b.Policy, MeanPTrue: b.MeanPTrue})
+		return writeJSON(e.stdout, b)
 	}
 	if !o.quiet {
 		// Shareable (docs/FORMATS.md, "Private and shareable outputs"): the set's
 		// size, the boundary and the matching depend on the answers; --json (private,
 		// on stdout) gives them.
 		w := e.stderr
-		fmt.Fprintf(w, "graphdp hitting-set: %s of %s written to %s (private), %s\n", b.Kind, words.Count(int64(b.Vertices), "dataset", "datasets"), o.out, b.Policy)
+		fmt.Fprintf(w, "graphdp hitting-set: %s of %s written to %s (private), %s\n", b.Kind, words.Count(int64(b.Vertices), "dataset", "datasets"), b.Out, b.Policy)
 		fmt.Fprintf(w, "  checked as run will check it: covers every boundary edge, an extension exists\n")
 	}
 	return nil
-}
-
-// hittingSetJSON is hitting-set --json's document (docs/CLI.md, "JSON output").
-type hittingSetJSON struct {
-	Out              string  `json:"out"`
-	Vertices         int     `json:"vertices"`
-	BoundaryEdges    int64   `json:"boundary_edges"`
-	BoundaryVertices int     `json:"boundary_vertices"`
-	Matching         int     `json:"maximum_matching"`
-	MinimumCover     int     `json:"minimum_cover"` // = maximum_matching (König)
-	Written          int     `json:"written"`       // rows of out
-	Kind             string  `json:"kind"`          // a minimum boundary-hitting set, or every boundary vertex
-	Policy           string  `json:"policy"`
-	MeanPTrue        float64 `json:"mean_p_true"` // of the optimal mechanism run will compute on it
 }
 
 // optFloat is a float flag that records whether it was given (no default to show).

@@ -136,7 +136,7 @@ func TestJSONOutput(t *testing.T) {
 	})
 
 	t.Run("hitting-set", func(t *testing.T) {
-		doc := decodeDoc(t, "hitting-set", run(t, 0, cmd("hitting-set", "--out", p("h.csv"), "--json")), hittingSetJSON{})
+		doc := decodeDoc(t, "hitting-set", run(t, 0, cmd("hitting-set", "--out", p("h.csv"), "--json")), toolkit.HittingSetDoc{})
 		if doc["out"] != p("h.csv") || !nearFloat(doc["boundary_edges"], 2) || !nearFloat(doc["boundary_vertices"], 4) || !nearFloat(doc["maximum_matching"], 2) ||
 			!nearFloat(doc["minimum_cover"], 2) || !nearFloat(doc["written"], 2) || !nearFloat(doc["vertices"], 4) {
 			t.Errorf("hitting-set --json: %v", doc)
