@@ -60,7 +60,7 @@ func TestBeamRecordsAuditLikeLocal(t *testing.T) {
 	}
 	rel, err := toolkit.Release(t.Context(), toolkit.ReleaseJob{Mechanism: filepath.Join(dir, "beam.csv"), IDs: []string{fmt.Sprint(g.id(0))},
 		Out: filepath.Join(dir, "r.csv"), Columns: ingest.DefaultMechanismTableColumns(), Ledger: job.Ledger}, bytes.NewReader(make([]byte, 64)))
-	if err != nil || rel.Audit.AuditID != l.Audits[1].AuditID || rel.Charged.Epsilon != 1 {
+	if err != nil || rel.AuditID != l.Audits[1].AuditID || rel.Epsilon != 1 {
 		t.Fatalf("release of Beam's output: %v %+v", err, rel)
 	}
 }

@@ -55,8 +55,9 @@ type ReleaseJob struct {
 	now    func() time.Time // nil: time.Now
 }
 
-// Released is what a release drew, for the caller's summary (never p or the answer).
-type Released struct {
+// released is what a release drew (never p or the answer); Release returns its
+// document (ReleaseDoc).
+type released struct {
 	Rows      int
 	Out       string
 	ReleaseID string
@@ -71,12 +72,12 @@ type Released struct {
 	// DryRun: nothing was drawn, recorded or written; ReleaseID is empty, and
 	// Plan says what the release would do.
 	DryRun bool
-	Plan   *ReleasePlan
+	Plan   *releasePlan
 }
 
-// ReleasePlan is what a dry run found: the datasets a release would draw and,
+// releasePlan is what a dry run found: the datasets a release would draw and,
 // with a ledger, what each would have spent after it.
-type ReleasePlan struct {
+type releasePlan struct {
 	IDs []string // in the requested order
 	// After is, with a ledger, each dataset's charge after this release (as IDs),
 	// and Releases how many releases it had before.
@@ -99,7 +100,17 @@ type ReleasePlan struct {
 // again only if the write failed before the file was renamed into place
 // (sink.ErrNotPublished): a release that may have been published stays charged
 // (package ledger, invariant 6).
-func Release(ctx context.Context, j ReleaseJob, src io.Reader) (*Released, error) {
+//
+// It returns the result document: what was drawn and spent, never the answers.
+func Release(ctx context.Context, j ReleaseJob, src io.Reader) (*ReleaseDoc, error) {
+	r, err := doRelease(ctx, j, src)
+	if err != nil {
+		return nil, err
+	}
+	return r.document(j), nil
+}
+
+func doRelease(ctx context.Context, j ReleaseJob, src io.Reader) (*released, error) {
 	if j.Ledger == "" && !j.NoLedger {
 		return nil, &job.ConfigError{Problems: []string{"ledger: required: a release is charged to a ledger (graphdp ledger init makes one); --no-ledger releases without one, if you account elsewhere"}}
 	}
@@ -133,7 +144,7 @@ func Release(ctx context.Context, j ReleaseJob, src io.Reader) (*Released, error
 // releaseUncharged is a release with --no-ledger: the privacy written into the
 // release file is the mechanism's metadata's (or, for CSV, what is stated), and
 // datasets answered with certainty are refused (no audit says they are private).
-func releaseUncharged(ctx context.Context, j ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*Released, error) {
+func releaseUncharged(ctx context.Context, j ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*released, error) {
 	priv, err := job.ResolvePrivacy(j.Mechanism, m.Metadata, j.Stated, true)
 	if err != nil {
 		return nil, err
@@ -142,7 +153,7 @@ func releaseUncharged(ctx context.Context, j ReleaseJob, m *ingest.MechanismTabl
 		return nil, err
 	}
 	if j.DryRun {
-		return &Released{Rows: len(ids), Out: j.Out, Privacy: priv, DryRun: true, Plan: &ReleasePlan{IDs: ids}}, nil
+		return &released{Rows: len(ids), Out: j.Out, Privacy: priv, DryRun: true, Plan: &releasePlan{IDs: ids}}, nil
 	}
 	d, err := drawNew(ctx, j.Out, m, rows, src, priv)
 	if err != nil {
@@ -152,14 +163,14 @@ func releaseUncharged(ctx context.Context, j ReleaseJob, m *ingest.MechanismTabl
 	if err := sink.Write(ctx, j.Out, d.rec, d.meta); err != nil {
 		return nil, err
 	}
-	return &Released{Rows: len(rows), Out: j.Out, ReleaseID: d.id, Privacy: priv}, nil
+	return &released{Rows: len(rows), Out: j.Out, ReleaseID: d.id, Privacy: priv}, nil
 }
 
 // releaseCharged is a release against the ledger, under its exclusive lock: the
 // mechanism's audit found, the charge fitted, the release recorded (one line,
 // fsync), then the file written; the line removed again only if the file was not
 // published.
-func releaseCharged(ctx context.Context, j ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*Released, error) {
+func releaseCharged(ctx context.Context, j ReleaseJob, m *ingest.MechanismTable, rows []int32, ids []string, src io.Reader) (*released, error) {
 	w, err := ledger.Open(j.Ledger)
 	if err != nil {
 		return nil, err
@@ -194,7 +205,7 @@ func releaseCharged(ctx context.Context, j ReleaseJob, m *ingest.MechanismTable,
 		return nil, err
 	}
 	b := w.Budget
-	out := &Released{Rows: len(rows), Out: j.Out, ReleaseID: d.id, Privacy: priv, Audit: &a, Budget: &b, Charged: &charged}
+	out := &released{Rows: len(rows), Out: j.Out, ReleaseID: d.id, Privacy: priv, Audit: &a, Budget: &b, Charged: &charged}
 	if err := sink.Write(ctx, j.Out, d.rec, d.meta); err != nil {
 		if errors.Is(err, sink.ErrNotPublished) {
 			if rerr := w.Rollback(); rerr != nil {
@@ -341,7 +352,7 @@ func (e *publishedError) Unwrap() error { return e.Err }
 // planRelease is a release's dry run once the ids are resolved: it reads and
 // verifies the ledger whole (a shared lock, nothing written), finds the
 // mechanism's audit and decides the budget's fit as the release would.
-func planRelease(job ReleaseJob, m *ingest.MechanismTable, ids []string) (*Released, error) {
+func planRelease(job ReleaseJob, m *ingest.MechanismTable, ids []string) (*released, error) {
 	l, err := ledger.Read(job.Ledger)
 	if err != nil {
 		return nil, err
@@ -355,7 +366,7 @@ func planRelease(job ReleaseJob, m *ingest.MechanismTable, ids []string) (*Relea
 		return nil, err
 	}
 	b := l.Budget
-	out := &Released{Rows: len(ids), Out: job.Out, Privacy: priv, Audit: &a, Charged: &charged, Budget: &b, DryRun: true, Plan: &ReleasePlan{IDs: ids}}
+	out := &released{Rows: len(ids), Out: job.Out, Privacy: priv, Audit: &a, Charged: &charged, Budget: &b, DryRun: true, Plan: &releasePlan{IDs: ids}}
 	p := ledger.Point{Epsilon: charged.Epsilon, Delta: charged.Delta}
 	for _, id := range ids {
 		a, _ := l.Account(id)

@@ -59,8 +59,9 @@ func TestReleaseChargedByAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	l, _ := ledger.Read(led)
-	if r.Audit == nil || r.Audit.AuditID != l.Audits[0].AuditID || r.Charged.Epsilon != 0.5 || r.Charged.Delta != 1e-6 ||
-		r.Privacy.Source != ledger.SourceAudit || len(l.Releases) != 1 || l.Releases[0].Audit != r.Audit.AuditID {
+	if r.AuditID == "" || r.AuditID != l.Audits[0].AuditID || r.AuditLine != l.Audits[0].Line || r.Epsilon != 0.5 || r.Delta != 1e-6 ||
+		r.PrivacySource != ledger.SourceAudit || len(l.Releases) != 1 || l.Releases[0].Audit != r.AuditID || l.Releases[0].ReleaseID != r.ReleaseID ||
+		r.Rows != 2 || r.Ledger != led || r.Budget == nil || r.Budget.Epsilon != 2 || r.Datasets != nil || r.PrivacyWords != "ε = 0.5, δ = 1e-06" {
 		t.Fatalf("release: %+v, ledger %+v", r, l.Releases)
 	}
 	before, _ := os.ReadFile(led)
@@ -128,5 +129,52 @@ func TestVerifyRecordsVerdict(t *testing.T) {
 	var re *pipeline.RejectError
 	if _, err := Release(t.Context(), j, nil); !errors.As(err, &re) || re.Kind != "not-private" {
 		t.Errorf("release of a mechanism audited not private: %v", err)
+	}
+}
+
+// Release's document in a dry run lists the datasets in the order asked with, on
+// a ledger, what each would have spent after it (a's earlier release counted:
+// ε = 0.5 + 0.5 by basic composition, h's first: 0.5), draws and writes nothing;
+// without a ledger it names the datasets alone and no budget.
+func TestReleaseDocumentDryRun(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	led := filepath.Join(dir, "L")
+	if _, err := InitLedger(led, ledger.Budget{Epsilon: 2, Delta: 1e-5}); err != nil {
+		t.Fatal(err)
+	}
+	mech := filepath.Join(dir, "m.parquet")
+	exampleRun(t, mech, led)
+	if _, err := Release(t.Context(), releaseJob(mech, filepath.Join(dir, "r.csv"), led, "a"), nil); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r2.csv")
+	j := releaseJob(mech, out, led, "h", "a")
+	j.DryRun = true
+	d, err := Release(t.Context(), j, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.DryRun || d.ReleaseID != "" || d.Rows != 2 || d.Out != out || len(d.Datasets) != 2 || d.Budget == nil || d.Budget.Epsilon != 2 {
+		t.Fatalf("dry run: %+v", d)
+	}
+	for i, want := range []struct {
+		id     string
+		before int
+		eps    float64
+	}{{"h", 0, 0.5}, {"a", 1, 1}} {
+		x := d.Datasets[i]
+		if x.ID != want.id || x.ReleasesBefore == nil || *x.ReleasesBefore != want.before || x.SpentAfter == nil || x.SpentAfter.Epsilon < want.eps || x.SpentAfter.Epsilon > want.eps+1e-12 {
+			t.Errorf("dataset %d: %+v (after %+v), want %+v", i, x, x.SpentAfter, want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a dry run wrote %s: %v", out, err)
+	}
+	j = releaseJob(mech, out, "", "b")
+	j.DryRun, j.Stated = true, job.Stated{}
+	if d, err = Release(t.Context(), j, nil); err != nil || d.Budget != nil || d.Ledger != "" || len(d.Datasets) != 1 || d.Datasets[0].ID != "b" ||
+		d.Datasets[0].ReleasesBefore != nil || d.PrivacySource != ledger.SourceMetadata {
+		t.Errorf("dry run without a ledger: %v %+v", err, d)
 	}
 }

@@ -33,7 +33,7 @@ var jsonShapes = []struct {
 	{"hitting-set", "the set written and how it was found", toolkit.HittingSetDoc{}},
 	{"verify", "the audit and, with --hitting-set, the comparison with the optimum; printed also when a check fails (exit 3)", toolkit.VerifyDoc{}},
 	{"query", "the rows (instead of CSV on stdout) and what Algorithm 2's searches touched", toolkit.QueryDoc{}},
-	{"release", "what was drawn and spent, never the answers drawn (they are in `out`)", releaseJSON{}},
+	{"release", "what was drawn and spent, never the answers drawn (they are in `out`)", toolkit.ReleaseDoc{}},
 	{"report", "the report's figures; printed also when the audit fails (exit 3)", report.Report{}},
 	{"ledger show", "the budget, every dataset's account, the releases, raises and repairs", shown{}},
 	{"ledger verify", "the verified ledger; printed also when --head is not in the chain (exit 3)", ledgerVerifyJSON{}},

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/graphdp/graphdp/job"
-	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/load"
 	"github.com/graphdp/graphdp/pipeline"
 	"github.com/graphdp/graphdp/toolkit"
@@ -108,39 +107,34 @@ func printOptimizePlan(w io.Writer, oj toolkit.OptimizeJob, s *toolkit.OptimizeS
 	fmt.Fprintf(w, "  solve:     to a relative gap of %.3g, %s\n", s.TargetGap, limit)
 }
 
-// printReleasePlan prints release's dry run: the datasets, what each spends and,
+// printReleasePlan prints release's dry run d: the datasets, what each spends and,
 // with a ledger, what each would have spent after it.
-func printReleasePlan(w io.Writer, job toolkit.ReleaseJob, r *toolkit.Released) {
+func printReleasePlan(w io.Writer, d *toolkit.ReleaseDoc) {
 	fmt.Fprintln(w, "graphdp release --dry-run: the release passes every check; nothing drawn, recorded or written")
-	p := r.Privacy
-	if p.Framework != ledger.Framework {
-		fmt.Fprintf(w, "  mechanism: %s: %s per dataset (%s)\n", job.Mechanism, p.Pair, privacySource(p.Source))
-	} else {
-		fmt.Fprintf(w, "  mechanism: %s: ε = %s, δ = %s per dataset (%s)\n", job.Mechanism, words.Num(p.Epsilon), words.Num(p.Delta), privacySource(p.Source))
-	}
-	fmt.Fprintf(w, "  output:    %s (not written)\n", job.Out)
-	ids := r.Plan.IDs
-	fmt.Fprintf(w, "  datasets:  %s\n", words.Count(int64(len(ids)), "dataset", "datasets"))
-	shown := min(len(ids), planListed)
-	if r.Budget == nil {
-		for _, id := range ids[:shown] {
-			fmt.Fprintf(w, "    id %s\n", words.Quote(id))
+	fmt.Fprintf(w, "  mechanism: %s: %s per dataset (%s)\n", d.Mechanism, d.PrivacyWords, privacySource(d.PrivacySource))
+	fmt.Fprintf(w, "  output:    %s (not written)\n", d.Out)
+	ds := d.Datasets
+	fmt.Fprintf(w, "  datasets:  %s\n", words.Count(int64(len(ds)), "dataset", "datasets"))
+	shown := min(len(ds), planListed)
+	if d.Budget == nil {
+		for _, x := range ds[:shown] {
+			fmt.Fprintf(w, "    id %s\n", words.Quote(x.ID))
 		}
-		moreLine(w, int64(len(ids)), shown)
+		moreLine(w, int64(len(ds)), shown)
 		return
 	}
-	fmt.Fprintf(w, "  ledger:    %s: budget %s per dataset; every dataset fits (not recorded)\n", job.Ledger, budgetWords(*r.Budget))
-	for i, id := range ids[:shown] {
-		a := r.Plan.After[i]
-		if r.Budget.Mu > 0 {
+	fmt.Fprintf(w, "  ledger:    %s: budget %s per dataset; every dataset fits (not recorded)\n", d.Ledger, budgetWords(budgetOf(*d.Budget, d.BudgetMu)))
+	for _, x := range ds[:shown] {
+		a := x.SpentAfter
+		if d.BudgetMu > 0 {
 			fmt.Fprintf(w, "    id %s: %s before; after it μ = %s spent (√(Σ μᵢ²))\n",
-				words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Up(a.Mu))
+				words.Quote(x.ID), words.Count(int64(*x.ReleasesBefore), "release", "releases"), words.Up(a.Mu))
 			continue
 		}
 		fmt.Fprintf(w, "    id %s: %s before; after it ε = %s, δ = %s spent (%s composition)\n",
-			words.Quote(id), words.Count(int64(r.Plan.Releases[i]), "release", "releases"), words.Up(a.Epsilon), words.Up(a.Delta), a.Method)
+			words.Quote(x.ID), words.Count(int64(*x.ReleasesBefore), "release", "releases"), words.Up(a.Epsilon), words.Up(a.Delta), a.Method)
 	}
-	moreLine(w, int64(len(ids)), shown)
+	moreLine(w, int64(len(ds)), shown)
 }
 
 // planListed is how many datasets a release plan lists.

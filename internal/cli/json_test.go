@@ -188,14 +188,14 @@ func TestJSONOutput(t *testing.T) {
 			t.Fatalf("run: %d %s", code, stderr)
 		}
 		rel := []string{"release", "--mechanism", mech, "--id", "2", "--id", "3", "--out", p("r.csv"), "--ledger", led, "--json"}
-		doc := decodeDoc(t, "release --dry-run", run(t, 0, append(rel, "--dry-run")), releaseJSON{})
+		doc := decodeDoc(t, "release --dry-run", run(t, 0, append(rel, "--dry-run")), toolkit.ReleaseDoc{})
 		ds := doc["datasets"].([]any)
 		d0 := ds[0].(map[string]any)
 		if doc["dry_run"] != true || doc["release_id"] != "" || !nearFloat(doc["rows"], 2) || len(ds) != 2 || d0["id"] != "2" ||
 			!nearFloat(d0["releases_before"], 0) || math.Abs(d0["spent_after"].(map[string]any)["epsilon"].(float64)-math.Ln2) > 1e-12 {
 			t.Errorf("release --dry-run --json: %v", doc)
 		}
-		doc = decodeDoc(t, "release", run(t, 0, rel), releaseJSON{})
+		doc = decodeDoc(t, "release", run(t, 0, rel), toolkit.ReleaseDoc{})
 		if doc["dry_run"] != false || len(doc["release_id"].(string)) != 32 || !nearFloat(doc["rows"], 2) || doc["privacy_source"] != "audit" ||
 			!nearFloat(doc["epsilon"], 0.6931471805599454) || doc["ledger"] != led || !nearFloat(doc["budget"].(map[string]any)["epsilon"], 1) || doc["datasets"] != nil {
 			t.Errorf("release --json: %v", doc)

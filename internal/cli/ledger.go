@@ -139,6 +139,11 @@ func (b *budgetFlags) gdp() (nb ledger.Budget, ok bool, err error) {
 	return ledger.Budget{Mu: float64(b.mu)}, true, nil
 }
 
+// budgetOf is the budget a document gives as its (ε, δ) and its μ.
+func budgetOf(p ledger.Point, mu float64) ledger.Budget {
+	return ledger.Budget{Epsilon: p.Epsilon, Delta: p.Delta, Mu: mu}
+}
+
 // budgetWords is a budget in words: "μ = M" or "ε = E, δ = D".
 func budgetWords(b ledger.Budget) string {
 	if b.Mu > 0 {

@@ -119,96 +119,40 @@ func cmdRelease(ctx context.Context, args []string, e *env) error {
 	return o.jf.inputs(ctx, func(ctx context.Context) error { return runRelease(ctx, o, e) })
 }
 
-// runRelease executes a parsed release; tests call it directly.
+// runRelease executes a parsed release and prints its document; tests call it
+// directly.
 func runRelease(ctx context.Context, o *releaseOptions, e *env) error {
-	r, err := toolkit.Release(ctx, o.job, o.rand)
+	d, err := toolkit.Release(ctx, o.job, o.rand)
 	if err != nil {
 		return o.jf.respell(o.config, err)
 	}
 	switch {
 	case o.json:
-		return writeJSON(e.stdout, releaseDoc(o.job, r))
-	case r.DryRun:
-		printReleasePlan(e.stdout, o.job, r)
+		return writeJSON(e.stdout, d)
+	case d.DryRun:
+		printReleasePlan(e.stdout, d)
 		return nil
 	}
 	if !o.quiet {
-		p := r.Privacy
 		from := "from its metadata"
 		switch {
-		case r.Audit != nil:
-			from = fmt.Sprintf("as the ledger's audit recorded, line %d", r.Audit.Line)
-		case p.Source == ledger.SourceStated:
+		case d.AuditID != "":
+			from = fmt.Sprintf("as the ledger's audit recorded, line %d", d.AuditLine)
+		case d.PrivacySource == ledger.SourceStated:
 			from = "as given"
 		}
-		spent := toolkit.PrivacyWords(p) + " each"
-		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (%s, %s), written to %s\n", words.Count(int64(r.Rows), "answer", "answers"), o.job.Mechanism, spent, from, r.Out)
-		if c := r.Charged; c != nil && r.Budget != nil && r.Budget.Mu > 0 {
-			fmt.Fprintf(e.stderr, "  charged to each dataset as μ = %s, composing with its earlier releases to √(Σ μᵢ²) (docs/LEDGER.md, \"A μ-GDP budget\")\n", words.Up(p.Pair.Mu()))
-		} else if c != nil && p.Framework != ledger.Framework {
-			fmt.Fprintf(e.stderr, "  charged to each dataset as ε = %s, δ = %s, which it guarantees (docs/LEDGER.md, \"Other frameworks\")\n", words.Up(c.Epsilon), words.Up(c.Delta))
+		spent := d.PrivacyWords + " each"
+		fmt.Fprintf(e.stderr, "graphdp release: %s drawn from %s (%s, %s), written to %s\n", words.Count(int64(d.Rows), "answer", "answers"), d.Mechanism, spent, from, d.Out)
+		if d.Budget != nil && d.BudgetMu > 0 {
+			fmt.Fprintf(e.stderr, "  charged to each dataset as μ = %s, composing with its earlier releases to √(Σ μᵢ²) (docs/LEDGER.md, \"A μ-GDP budget\")\n", words.Up(d.Mu))
+		} else if d.Budget != nil && d.Framework != ledger.Framework {
+			fmt.Fprintf(e.stderr, "  charged to each dataset as ε = %s, δ = %s, which it guarantees (docs/LEDGER.md, \"Other frameworks\")\n", words.Up(d.Epsilon), words.Up(d.Delta))
 		}
-		if r.Budget == nil {
+		if d.Budget == nil {
 			fmt.Fprintf(e.stderr, "  not charged: released with --no-ledger\n")
 		} else {
-			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget %s per dataset; graphdp ledger show %s)\n", o.job.Ledger, r.ReleaseID, budgetWords(*r.Budget), o.job.Ledger)
+			fmt.Fprintf(e.stderr, "  recorded in the ledger %s (release id %s; budget %s per dataset; graphdp ledger show %s)\n", d.Ledger, d.ReleaseID, budgetWords(budgetOf(*d.Budget, d.BudgetMu)), d.Ledger)
 		}
 	}
 	return nil
-}
-
-// releaseJSON is release --json's document (docs/CLI.md, "JSON output"): what was
-// drawn and spent, never the answers drawn (they are in out).
-type releaseJSON struct {
-	DryRun        bool          `json:"dry_run"`
-	Mechanism     string        `json:"mechanism"`
-	Out           string        `json:"out"`
-	Rows          int           `json:"rows"`
-	ReleaseID     string        `json:"release_id"` // "" in a dry run
-	Epsilon       float64       `json:"epsilon"`    // spent by each dataset (with a ledger: charged)
-	Delta         float64       `json:"delta"`
-	Framework     string        `json:"framework"`           // the mechanism's privacy framework
-	Privacy       string        `json:"privacy"`             // it and its parameters, in words
-	PrivacySource string        `json:"privacy_source"`      // metadata or stated
-	Ledger        string        `json:"ledger"`              // "" without --ledger
-	Budget        *ledger.Point `json:"budget"`              // the ledger's; null without one
-	Mu            float64       `json:"mu,omitempty"`        // with a μ-GDP ledger: the μ charged to each dataset
-	BudgetMu      float64       `json:"budget_mu,omitempty"` // a μ-GDP ledger's budget
-	// Datasets, in a dry run, are the requested datasets and, with a ledger, what
-	// each would have spent after the release; null otherwise.
-	Datasets []releaseDatasetJSON `json:"datasets"`
-}
-
-type releaseDatasetJSON struct {
-	ID             string         `json:"id"`
-	ReleasesBefore *int           `json:"releases_before,omitempty"`
-	SpentAfter     *ledger.Charge `json:"spent_after,omitempty"`
-}
-
-func releaseDoc(job toolkit.ReleaseJob, r *toolkit.Released) releaseJSON {
-	d := releaseJSON{DryRun: r.DryRun, Mechanism: job.Mechanism, Out: r.Out, Rows: r.Rows, ReleaseID: r.ReleaseID,
-		Epsilon: r.Privacy.Epsilon, Delta: r.Privacy.Delta, PrivacySource: r.Privacy.Source, Ledger: job.Ledger,
-		Framework: r.Privacy.Framework, Privacy: fmt.Sprintf("(ε,δ)-DP with ε = %v, δ = %v", r.Privacy.Epsilon, r.Privacy.Delta)}
-	if r.Privacy.Framework != ledger.Framework {
-		d.Privacy = r.Privacy.Pair.String()
-	}
-	if r.Charged != nil {
-		d.Epsilon, d.Delta = r.Charged.Epsilon, r.Charged.Delta
-	}
-	if r.Budget != nil {
-		d.Budget = &ledger.Point{Epsilon: r.Budget.Epsilon, Delta: r.Budget.Delta}
-		if d.BudgetMu = r.Budget.Mu; d.BudgetMu > 0 {
-			d.Mu = r.Privacy.Pair.Mu()
-		}
-	}
-	if p := r.Plan; p != nil {
-		d.Datasets = make([]releaseDatasetJSON, len(p.IDs))
-		for i, id := range p.IDs {
-			d.Datasets[i].ID = id
-			if p.After != nil {
-				d.Datasets[i].ReleasesBefore, d.Datasets[i].SpentAfter = &p.Releases[i], &p.After[i]
-			}
-		}
-	}
-	return d
 }
