@@ -2,6 +2,7 @@ package toolkit
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"time"
 
@@ -52,7 +53,7 @@ func VerifyLedger(path, head string) (*LedgerCheck, error) {
 		return nil, err
 	}
 	c := &LedgerCheck{File: path, Lines: l.Lines, Releases: len(l.Releases), Raises: len(l.Raises), Repairs: len(l.Repairs), Audits: len(l.Audits),
-		Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, BudgetMu: l.Budget.Mu, Head: l.Head, Verified: true, Ledger: l}
+		Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, BudgetMu: l.Budget.Mu, Head: l.Head, Verified: true, Exposed: exposed(l)}
 	if head != "" {
 		n := l.HeadAt(head)
 		c.HeadGiven, c.HeadLine, c.Verified = head, &n, n > 0
@@ -77,12 +78,25 @@ type LedgerCheck struct {
 	HeadLine  *int         `json:"head_line,omitempty"` // the line whose hash --head is; 0: not in the chain
 	Verified  bool         `json:"verified"`            // the chain verifies and --head, if given, is in it
 
-	Ledger *ledger.Ledger `json:"-"`
+	Exposed os.FileMode `json:"-"` // for the text: the mode, when others may read plain hashes (exposed); else 0
 }
 
-// LedgerView is what `graphdp ledger show` prints (its JSON form as it is): the
-// ledger's identity and budget, every dataset's account (or one's), and its
-// releases, raises, repairs and audits.
+// exposed is the ledger's mode when others may read it while it holds a
+// mechanism's plain SHA-256 (a release recorded before audit entries existed),
+// which lets whoever has the graph test candidate answers; else 0. Audit entries
+// hold keyed fingerprints only: a ledger of those alone may be shared (its key file
+// may not).
+func exposed(l *ledger.Ledger) os.FileMode {
+	plain := slices.ContainsFunc(l.Releases, func(r ledger.ReleaseAt) bool { return r.MechanismSHA256 != "" })
+	if fi, err := os.Stat(l.File); err == nil && plain && fi.Mode().Perm()&0o077 != 0 {
+		return fi.Mode().Perm()
+	}
+	return 0
+}
+
+// LedgerView is what `graphdp ledger show` prints (its --json document, docs/CLI.md,
+// "JSON output", and the text printed from it): the ledger's identity and budget,
+// every dataset's account (or one's), and its releases, raises, repairs and audits.
 type LedgerView struct {
 	File      string           `json:"file"`
 	LedgerID  string           `json:"ledger_id"`
@@ -98,6 +112,8 @@ type LedgerView struct {
 	Raises    []LedgerRaise    `json:"raises"`
 	Repairs   []LedgerRepair   `json:"repairs"`
 	Audits    []LedgerAudit    `json:"audits"`
+
+	Exposed os.FileMode `json:"-"` // for the text: the mode, when others may read plain hashes (exposed); else 0
 }
 
 // LedgerAudit is an audit entry as show prints it: its privacy statement in words.
@@ -149,12 +165,17 @@ type LedgerRepair struct {
 	DroppedSHA256 string `json:"dropped_sha256"`
 }
 
-// ShowLedger is the view of l: every dataset, or (only) id's account and the
-// releases that drew it.
-func ShowLedger(l *ledger.Ledger, id string, only bool) *LedgerView {
+// ShowLedger reads and verifies the whole ledger at path and returns its view:
+// every dataset, or (only) id's account and the releases that drew it.
+func ShowLedger(path, id string, only bool) (*LedgerView, error) {
+	l, err := ledger.Read(path)
+	if err != nil {
+		return nil, err
+	}
 	v := &LedgerView{File: l.File, LedgerID: l.Header.Ledger, Framework: l.Header.Framework, Created: l.Header.Time, CreatedBy: l.Header.User,
 		Lines: l.Lines, Head: l.Head, Budget: ledger.Point{Epsilon: l.Budget.Epsilon, Delta: l.Budget.Delta}, BudgetMu: l.Budget.Mu,
-		Datasets: []ledger.Account{}, Releases: []LedgerRelease{}, Raises: []LedgerRaise{}, Repairs: []LedgerRepair{}, Audits: []LedgerAudit{}}
+		Datasets: []ledger.Account{}, Releases: []LedgerRelease{}, Raises: []LedgerRaise{}, Repairs: []LedgerRepair{}, Audits: []LedgerAudit{},
+		Exposed: exposed(l)}
 	if only {
 		a, _ := l.Account(id)
 		v.Datasets = append(v.Datasets, a)
@@ -183,7 +204,7 @@ func ShowLedger(l *ledger.Ledger, id string, only bool) *LedgerView {
 		}
 		v.Audits = append(v.Audits, LedgerAudit{a.Line, a.Time, a.AuditID, a.By, a.Mechanism, priv, a.Private, a.User})
 	}
-	return v
+	return v, nil
 }
 
 // PrivacyWords is a privacy statement in words: ε and δ, or the framework's pair.

@@ -2,9 +2,11 @@ package toolkit
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphdp/graphdp/ledger"
 )
@@ -44,13 +46,50 @@ func TestLedgerUseCases(t *testing.T) {
 	if c, err := VerifyLedger(led, strings.Repeat("0", 64)); err != nil || c.Verified || *c.HeadLine != 0 {
 		t.Errorf("verify with a head not in the chain: %v %+v", err, c)
 	}
-	l, _ = ledger.Read(led)
-	v := ShowLedger(l, "h", true)
-	if len(v.Datasets) != 1 || v.Datasets[0].Releases != 1 || len(v.Releases) != 1 || v.Releases[0].Line != 3 || len(v.Raises) != 1 {
+	v, err := ShowLedger(led, "h", true)
+	if err != nil || len(v.Datasets) != 1 || v.Datasets[0].Releases != 1 || len(v.Releases) != 1 || v.Releases[0].Line != 3 || len(v.Raises) != 1 {
 		t.Errorf("show h: %+v", v)
 	}
-	if all := ShowLedger(l, "", false); len(all.Datasets) != 2 || all.Datasets[0].ID != "a" || len(all.Audits) != 1 ||
+	if all, err := ShowLedger(led, "", false); err != nil || len(all.Datasets) != 2 || all.Datasets[0].ID != "a" || len(all.Audits) != 1 ||
 		all.Audits[0].Privacy != "ε = 0.5, δ = 1e-06" || !all.Audits[0].Private || all.Audits[0].By != ledger.ByRun {
 		t.Errorf("show: %+v", all)
+	}
+}
+
+// A ledger holding a mechanism's plain SHA-256 (a release entry from before audit
+// entries existed) is exposed while others may read it: show's and verify's
+// documents give its mode for the text's warning, and 0 once it is private again.
+func TestLedgerExposed(t *testing.T) {
+	t.Parallel()
+	led := filepath.Join(t.TempDir(), "L")
+	if _, err := InitLedger(led, ledger.Budget{Epsilon: 2, Delta: 1e-5}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := ledger.Open(led)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = w.AppendRelease(ledger.Release{ReleaseID: strings.Repeat("0", 32), Mechanism: "m", MechanismSHA256: strings.Repeat("ab", 32),
+		Source: ledger.SourceMetadata, Datasets: []string{"a"}, Epsilon: 1}, time.Now())
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []os.FileMode{0o644, 0o600} {
+		if err := os.Chmod(led, mode); err != nil {
+			t.Fatal(err)
+		}
+		want := mode
+		if mode&0o077 == 0 {
+			want = 0
+		}
+		v, err := ShowLedger(led, "", false)
+		if err != nil || v.Exposed != want {
+			t.Errorf("show at mode %04o: %v, exposed %04o, want %04o", mode, err, v.Exposed, want)
+		}
+		c, err := VerifyLedger(led, "")
+		if err != nil || c.Exposed != want {
+			t.Errorf("verify at mode %04o: %v, exposed %04o, want %04o", mode, err, c.Exposed, want)
+		}
 	}
 }

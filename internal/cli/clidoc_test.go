@@ -35,8 +35,8 @@ var jsonShapes = []struct {
 	{"query", "the rows (instead of CSV on stdout) and what Algorithm 2's searches touched", toolkit.QueryDoc{}},
 	{"release", "what was drawn and spent, never the answers drawn (they are in `out`)", toolkit.ReleaseDoc{}},
 	{"report", "the report's figures; printed also when the audit fails (exit 3)", report.Report{}},
-	{"ledger show", "the budget, every dataset's account, the releases, raises and repairs", shown{}},
-	{"ledger verify", "the verified ledger; printed also when --head is not in the chain (exit 3)", ledgerVerifyJSON{}},
+	{"ledger show", "the budget, every dataset's account, the releases, raises and repairs", toolkit.LedgerView{}},
+	{"ledger verify", "the verified ledger; printed also when --head is not in the chain (exit 3)", toolkit.LedgerCheck{}},
 	{"run, hitting-set, verify and query", "instead of their own document, when the hitting set's values conflict (exit 3): the conflicting hitting-set datasets, which depend on the answers and so are not on stderr (docs/FORMATS.md, \"Private and shareable outputs\"): pairs with their p_true and hops, or one dataset alone with hops 0", rejectedJSON{}},
 }
 

@@ -203,11 +203,11 @@ func TestJSONOutput(t *testing.T) {
 		if strings.Contains(run(t, 0, []string{"release", "--mechanism", mech, "--id", "1", "--out", p("r2.csv"), "--json", "--no-ledger"}), "released") {
 			t.Errorf("release --json names the answers drawn")
 		}
-		doc = decodeDoc(t, "ledger verify", run(t, 0, []string{"ledger", "verify", led, "--json"}), ledgerVerifyJSON{})
+		doc = decodeDoc(t, "ledger verify", run(t, 0, []string{"ledger", "verify", led, "--json"}), toolkit.LedgerCheck{})
 		if doc["verified"] != true || !nearFloat(doc["lines"], 3) || !nearFloat(doc["releases"], 1) || !nearFloat(doc["audits"], 1) || doc["file"] != led {
 			t.Errorf("ledger verify --json: %v", doc)
 		}
-		doc = decodeDoc(t, "ledger verify --head", run(t, 3, []string{"ledger", "verify", led, "--head", strings.Repeat("0", 64), "--json"}), ledgerVerifyJSON{})
+		doc = decodeDoc(t, "ledger verify --head", run(t, 3, []string{"ledger", "verify", led, "--head", strings.Repeat("0", 64), "--json"}), toolkit.LedgerCheck{})
 		if doc["verified"] != false || !nearFloat(doc["head_line"], 0) {
 			t.Errorf("ledger verify --head (not in the chain) --json: %v", doc)
 		}

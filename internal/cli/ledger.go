@@ -2,13 +2,11 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -250,43 +248,45 @@ func ledgerVerify(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		if err != nil {
 			return err
 		}
-		l := c.Ledger
-		w := e.stdout
 		if *asJSON {
-			w = io.Discard // the text is built as ever; the document is written at the end
-			defer writeJSON(e.stdout, c)
-		}
-		fmt.Fprintf(w, "ledger %s: %s verified: hash chain intact, every entry well formed, every release within the budget then in force\n",
-			file, words.Count(int64(l.Lines), "line", "lines"))
-		fmt.Fprintf(w, "  %s, %s, %s, %s; budget %s per dataset\n",
-			words.Count(int64(len(l.Audits)), "audit", "audits"), words.Count(int64(len(l.Releases)), "release", "releases"),
-			words.Count(int64(len(l.Raises)), "raise", "raises"), words.Count(int64(len(l.Repairs)), "repair", "repairs"), budgetWords(l.Budget))
-		fmt.Fprintf(w, "  head %s\n", l.Head)
-		modeWarning(w, l)
-		if *head != "" {
-			if !c.Verified {
-				fmt.Fprintln(w, "  FAILED: the head given is not in the chain")
-				return &rejected{fmt.Sprintf("ledger %s: the head %s is not the hash of any line: lines were removed or the file rewritten since it was noted", file, *head)}
+			if err := writeJSON(e.stdout, c); err != nil {
+				return err
 			}
-			fmt.Fprintf(w, "  the head given is line %d's: nothing up to it changed; %s since\n", *c.HeadLine, words.Count(int64(l.Lines-*c.HeadLine), "line added", "lines added"))
+		} else {
+			printLedgerCheck(e.stdout, c)
+		}
+		if !c.Verified {
+			return &rejected{fmt.Sprintf("ledger %s: the head %s is not the hash of any line: lines were removed or the file rewritten since it was noted", c.File, c.HeadGiven)}
 		}
 		return nil
 	}
 }
 
-// modeWarning warns when others may read a ledger that holds a mechanism's plain
-// SHA-256 (a release recorded before audit entries existed), which lets whoever
-// has the graph test candidate answers. Audit entries hold keyed fingerprints
-// only: a ledger of those alone may be shared (its key file may not).
-func modeWarning(w io.Writer, l *ledger.Ledger) {
-	if fi, err := os.Stat(l.File); err == nil && plainHashes(l) && fi.Mode().Perm()&0o077 != 0 {
-		fmt.Fprintf(w, "  warning: mode %04o: others may read it; its older release entries hold the mechanisms' SHA-256 (private, like the mechanisms): chmod 600 %s\n", fi.Mode().Perm(), l.File)
+// printLedgerCheck prints ledger verify's text of c.
+func printLedgerCheck(w io.Writer, c *toolkit.LedgerCheck) {
+	fmt.Fprintf(w, "ledger %s: %s verified: hash chain intact, every entry well formed, every release within the budget then in force\n",
+		c.File, words.Count(int64(c.Lines), "line", "lines"))
+	fmt.Fprintf(w, "  %s, %s, %s, %s; budget %s per dataset\n",
+		words.Count(int64(c.Audits), "audit", "audits"), words.Count(int64(c.Releases), "release", "releases"),
+		words.Count(int64(c.Raises), "raise", "raises"), words.Count(int64(c.Repairs), "repair", "repairs"), budgetWords(budgetOf(c.Budget, c.BudgetMu)))
+	fmt.Fprintf(w, "  head %s\n", c.Head)
+	modeWarning(w, c.File, c.Exposed)
+	if c.HeadGiven == "" {
+		return
 	}
+	if !c.Verified {
+		fmt.Fprintln(w, "  FAILED: the head given is not in the chain")
+		return
+	}
+	fmt.Fprintf(w, "  the head given is line %d's: nothing up to it changed; %s since\n", *c.HeadLine, words.Count(int64(c.Lines-*c.HeadLine), "line added", "lines added"))
 }
 
-// plainHashes reports whether l holds a release entry with a mechanism's plain SHA-256.
-func plainHashes(l *ledger.Ledger) bool {
-	return slices.ContainsFunc(l.Releases, func(r ledger.ReleaseAt) bool { return r.MechanismSHA256 != "" })
+// modeWarning warns when others may read a ledger that holds a mechanism's plain
+// SHA-256 (mode, the ledger's then: toolkit's exposed).
+func modeWarning(w io.Writer, file string, mode os.FileMode) {
+	if mode != 0 {
+		fmt.Fprintf(w, "  warning: mode %04o: others may read it; its older release entries hold the mechanisms' SHA-256 (private, like the mechanisms): chmod 600 %s\n", mode, file)
+	}
 }
 
 func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
@@ -297,39 +297,27 @@ func ledgerShow(fs *flag.FlagSet) func(context.Context, string, *env) error {
 		if *list < 0 {
 			return &usageError{fmt.Sprintf("--list must be ≥ 0, got %d", *list)}
 		}
-		l, err := ledger.Read(file)
+		v, err := toolkit.ShowLedger(file, *id, flagSet(fs, "id"))
 		if err != nil {
 			return err
 		}
-		v := toolkit.ShowLedger(l, *id, flagSet(fs, "id"))
 		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(v)
+			return writeJSON(e.stdout, v)
 		}
-		return showText(v, e.stdout, l, *list)
+		return showText(v, e.stdout, *list)
 	}
 }
 
-// The documents ledger show and ledger verify print (their JSON forms as they are)
-// are the use cases' (toolkit/ledger.go).
-type (
-	shown            = toolkit.LedgerView
-	shownRelease     = toolkit.LedgerRelease
-	shownRaise       = toolkit.LedgerRaise
-	ledgerVerifyJSON = toolkit.LedgerCheck
-)
-
-// text prints v for people; list bounds the datasets listed (0: all). The
-// framework's own figures (ε and δ, or μ) come from v.figures.
-func showText(v *shown, w io.Writer, l *ledger.Ledger, list int) error {
-	file := l.File
+// showText prints v for people; list bounds the datasets listed (0: all). The
+// framework's own figures (ε and δ, or μ) come from figures.
+func showText(v *toolkit.LedgerView, w io.Writer, list int) error {
+	file := v.File
 	round := &rounding{}
 	f := figures(v, round)
 	fmt.Fprintf(w, "ledger %s (%s): %s, created %s by %s\n", file, v.Framework, words.Count(int64(v.Lines), "line", "lines"), v.Created, words.Quote(v.CreatedBy))
 	fmt.Fprintf(w, "  head %s   (note it elsewhere: graphdp ledger verify --head checks it later)\n", v.Head)
 	fmt.Fprintf(w, "  budget per dataset: %s (%s)\n", f.budget, words.Count(int64(len(v.Raises)), "raise", "raises"))
-	modeWarning(w, l)
+	modeWarning(w, file, v.Exposed)
 	fmt.Fprintf(w, "\n%s, the most spent first:\n", words.Count(int64(len(v.Datasets)), "dataset", "datasets"))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  id\treleases\t"+f.header)
@@ -389,8 +377,8 @@ func showText(v *shown, w io.Writer, l *ledger.Ledger, list int) error {
 type shownFigures struct {
 	budget, header string
 	row            func(ledger.Account) string
-	spent          func(shownRelease) string
-	raised         func(shownRaise) string
+	spent          func(toolkit.LedgerRelease) string
+	raised         func(toolkit.LedgerRaise) string
 }
 
 // rounding writes a ledger's figures for people: what is spent or charged rounded
@@ -409,7 +397,7 @@ func (r *rounding) down(x float64) string {
 
 // figures is the (ε, δ) ledger's text; a μ-GDP ledger's is figuresGDP. The budget
 // and its raises are shown as given.
-func figures(v *shown, r *rounding) shownFigures {
+func figures(v *toolkit.LedgerView, r *rounding) shownFigures {
 	if v.BudgetMu > 0 {
 		return figuresGDP(v, r)
 	}
@@ -420,10 +408,10 @@ func figures(v *shown, r *rounding) shownFigures {
 			return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s\t%s", r.up(a.Spent.Epsilon), r.up(a.Spent.Delta),
 				r.down(a.Remaining.Epsilon), r.down(a.Remaining.Delta), a.Spent.Method, r.up(a.Basic.Epsilon), r.up(a.Basic.Delta))
 		},
-		spent: func(s shownRelease) string {
+		spent: func(s toolkit.LedgerRelease) string {
 			return fmt.Sprintf("ε = %s, δ = %s", r.up(s.Epsilon), r.up(s.Delta))
 		},
-		raised: func(x shownRaise) string {
+		raised: func(x toolkit.LedgerRaise) string {
 			return fmt.Sprintf("ε %s → %s, δ %s → %s", words.Num(x.From.Epsilon), words.Num(x.To.Epsilon), words.Num(x.From.Delta), words.Num(x.To.Delta))
 		},
 	}

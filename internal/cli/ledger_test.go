@@ -325,7 +325,7 @@ func TestLedgerWorkflow(t *testing.T) {
 
 	// show --json against a recount of the file's own lines.
 	stdout, _ := mustRun(t, 0, "ledger", "show", led, "--json")
-	var v shown
+	var v toolkit.LedgerView
 	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestLedgerWorkflow(t *testing.T) {
 	}
 	// show --id: one dataset and its releases only.
 	stdout, _ = mustRun(t, 0, "ledger", "show", led, "--json", "--id", "4")
-	var one shown
+	var one toolkit.LedgerView
 	json.Unmarshal([]byte(stdout), &one)
 	if len(one.Datasets) != 1 || one.Datasets[0].ID != "4" || one.Datasets[0].Releases != 1 || len(one.Releases) != 1 || one.Releases[0].Line != 7 {
 		t.Errorf("show --id 4: %+v", one)
@@ -605,7 +605,7 @@ func TestLedgerLongID(t *testing.T) {
 		mustRun(t, 0, "release", "-quiet", "--mechanism", mech, "--id", long, "--out", filepath.Join(dir, fmt.Sprintf("r%d.csv", i)), "--ledger", led)
 	}
 	stdout, _ := mustRun(t, 0, "ledger", "show", led, "--json", "--id", long)
-	var v shown
+	var v toolkit.LedgerView
 	if err := json.Unmarshal([]byte(stdout), &v); err != nil || len(v.Datasets) != 1 || v.Datasets[0].Releases != 2 || v.Datasets[0].Basic.Epsilon != 0.5 {
 		t.Errorf("%v: %d datasets", err, len(v.Datasets))
 	}
@@ -680,7 +680,7 @@ func TestLedgerShowListsTheMostSpent(t *testing.T) {
 		t.Errorf("--list 0 lists %d datasets", got)
 	}
 	stdout, _ = mustRun(t, 0, "ledger", "show", led, "--json")
-	var v shown
+	var v toolkit.LedgerView
 	if err := json.Unmarshal([]byte(stdout), &v); err != nil || len(v.Datasets) != 25 {
 		t.Errorf("--json: %v, %d datasets", err, len(v.Datasets))
 	}
@@ -718,7 +718,7 @@ func TestLedgerShowRoundsComputedDelta(t *testing.T) {
 		t.Errorf("ledger show:\n%s", stdout)
 	}
 	stdout, _ = mustRun(t, 0, "ledger", "show", led, "--json")
-	var v shown
+	var v toolkit.LedgerView
 	if err := json.Unmarshal([]byte(stdout), &v); err != nil || len(v.Datasets) != 1 || v.Datasets[0].Spent.Delta != 3.999994000004001e-06 {
 		t.Errorf("--json: %v, %+v", err, v.Datasets)
 	}
