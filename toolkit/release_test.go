@@ -37,6 +37,19 @@ func exampleRun(t *testing.T, out, led string) job.Job {
 	return j
 }
 
+// auditedExample is a fresh folder with a ledger (budget ε = 2, δ = 1e-5) and the
+// example run's mechanism, its audit recorded there.
+func auditedExample(t *testing.T) (dir, led, mech string) {
+	t.Helper()
+	dir = t.TempDir()
+	led, mech = filepath.Join(dir, "L"), filepath.Join(dir, "m.parquet")
+	if _, err := InitLedger(led, ledger.Budget{Epsilon: 2, Delta: 1e-5}); err != nil {
+		t.Fatal(err)
+	}
+	exampleRun(t, mech, led)
+	return dir, led, mech
+}
+
 func releaseJob(mech, out, led string, ids ...string) ReleaseJob {
 	return ReleaseJob{Mechanism: mech, IDs: ids, Out: out, Columns: ingest.DefaultMechanismTableColumns(), Ledger: led, NoLedger: led == ""}
 }
@@ -47,13 +60,7 @@ func releaseJob(mech, out, led string, ids ...string) ReleaseJob {
 // without a ledger that did not say --no-ledger.
 func TestReleaseChargedByAudit(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	led := filepath.Join(dir, "L")
-	if _, err := InitLedger(led, ledger.Budget{Epsilon: 2, Delta: 1e-5}); err != nil {
-		t.Fatal(err)
-	}
-	mech := filepath.Join(dir, "m.parquet")
-	exampleRun(t, mech, led)
+	dir, led, mech := auditedExample(t)
 	r, err := Release(t.Context(), releaseJob(mech, filepath.Join(dir, "r.csv"), led, "a", "h"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -138,13 +145,7 @@ func TestVerifyRecordsVerdict(t *testing.T) {
 // without a ledger it names the datasets alone and no budget.
 func TestReleaseDocumentDryRun(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	led := filepath.Join(dir, "L")
-	if _, err := InitLedger(led, ledger.Budget{Epsilon: 2, Delta: 1e-5}); err != nil {
-		t.Fatal(err)
-	}
-	mech := filepath.Join(dir, "m.parquet")
-	exampleRun(t, mech, led)
+	dir, led, mech := auditedExample(t)
 	if _, err := Release(t.Context(), releaseJob(mech, filepath.Join(dir, "r.csv"), led, "a"), nil); err != nil {
 		t.Fatal(err)
 	}

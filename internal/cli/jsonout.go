@@ -10,8 +10,10 @@ import (
 
 // --json prints a command's result as one JSON document on stdout, instead of its
 // text (verify, report, ledger show, ledger verify) or its lines on stderr (run,
-// optimize, hitting-set, query, release). The shapes are documented in docs/CLI.md
-// ("JSON output") and tested by parsing; fields are only ever added. Errors stay
+// optimize, hitting-set, query, release). The document is the use case's, built
+// in toolkit (pipeline.Summary for run), and the text is printed from the same
+// document. The shapes are documented in docs/CLI.md ("JSON output", generated
+// from the types) and tested by parsing; fields are only ever added. Errors stay
 // on stderr, and a command that fails on its input prints no document, except a
 // rejection whose details depend on the answers (rejectedJSON).
 
