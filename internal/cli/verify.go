@@ -108,12 +108,12 @@ func printVerify(w io.Writer, d *toolkit.VerifyDoc, whole bool) {
 	fmt.Fprintf(w, "  DP audit: %d edges checked (both directions, both outputs: %d inequalities), %s (edge, output) with excess above %v\n",
 		audit.Edges, audit.Inequalities, words.Count(audit.Violations, "violation", "violations"), audit.Tolerance)
 	if audit.Edges > 0 {
-		label, line := "worst", "no edge"
-		if worst := audit.Worst; worst != nil {
+		label, line, worst := "worst", "no edge", audit.Worst // nil: none ranked (never, with edges)
+		if worst == nil || worst.Excess <= 0 {
+			label = "tightest"
+		}
+		if worst != nil {
 			line = edgeLine(*worst)
-			if worst.Excess <= 0 {
-				label = "tightest"
-			}
 		}
 		fmt.Fprintf(w, "  %s: %s\n", label, line)
 	}
