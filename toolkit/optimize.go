@@ -142,12 +142,6 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	if err := out.Write(ctx, oj.Out, rec, meta); err != nil {
 		return nil, err
 	}
-	if oj.MechanismOut != "" {
-		if err := stageMechanism(ctx, oj, job, rec, meta, log, out); err != nil {
-			return nil, err
-		}
-	}
-	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), memstat.PeakRSS()
 	if oj.HTML != "" {
 		if err := out.WriteFile(ctx, oj.HTML, func(w io.Writer) error {
 			return report.RegionHTML(w, region(prob, res, s))
@@ -155,6 +149,15 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 			return s, err
 		}
 	}
+	// The graph, the problem and the solve are not used from here on: collected,
+	// the run of --mechanism-out, which reads and builds its own, reuses their pages.
+	if oj.MechanismOut != "" {
+		load.Collect(edges.Rows)
+		if err := stageMechanism(ctx, oj, job, rec, meta, log, out); err != nil {
+			return nil, err
+		}
+	}
+	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), memstat.PeakRSS()
 	if oj.SummaryOut != "" {
 		if err := out.WriteFile(ctx, oj.SummaryOut, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
