@@ -42,7 +42,13 @@ func scan[O any](t *Table, c *Column, g int, open opener[O], check func() error,
 		return err
 	}
 	defer k.close()
-	buf := make([]O, t.scratchLen(g))
+	var buf []O
+	if pool, ok := any(t.ints).(*batches[O]); ok { // integer columns: the Table's buffers
+		buf = pool.get(t.scratchLen(g))
+		defer pool.put(buf)
+	} else {
+		buf = make([]O, t.scratchLen(g))
+	}
 	for !k.done() {
 		if err := check(); err != nil {
 			return err

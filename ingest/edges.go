@@ -20,7 +20,8 @@ type Edges struct {
 // ReadEdges reads the edges file at path: columns cols.Src and cols.Dst,
 // holding ids of vs (of the same type: integer or string).
 func ReadEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*Edges, error) {
-	e, _, err := byFormat(ctx, path, cols, vs, opts, readEdgesCSV, readEdgesParquet, joinEdges)
+	read := func(ctx context.Context, s source) (*Edges, error) { return readEdges(ctx, s, cols, vs) }
+	e, _, err := byParts(ctx, path, vs, opts, read, joinEdges)
 	return e, err
 }
 
@@ -48,47 +49,28 @@ func checkVertices(vs *Vertices) error {
 	return nil
 }
 
-func readEdgesParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*Edges, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.Src, cols.Dst)
+// readEdges reads one file of an edges table.
+func readEdges(ctx context.Context, s source, cols Columns, vs *Vertices) (*Edges, error) {
+	f, err := fields(s, cols.Src, cols.Dst)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	for _, c := range c {
-		if err := checkRefType(t, c, vs); err != nil {
+	var rs []reader
+	src, dst := newValues[int32](s), newValues[int32](s)
+	for i, d := range []*values[int32]{src, dst} {
+		ids, err := s.refIDs(f[i], vs)
+		if err != nil {
 			return nil, err
 		}
+		rs = append(rs, refsInto(s.file(), ids, vs, d))
 	}
-	n := t.numRows()
-	e := &Edges{File: path, Src: make([]int32, n), Dst: make([]int32, n), Rows: n}
-	if err := t.run(ctx, t.refLoader(c[0], vs, e.Src), t.refLoader(c[1], vs, e.Dst)); err != nil {
+	if err := s.read(ctx, rowLimit{}, rs...); err != nil {
 		return nil, err
 	}
-	if e.Fingerprint, err = fp(); err != nil {
+	e := &Edges{File: s.file(), Src: src.v, Dst: dst.v, Rows: int64(len(src.v))}
+	if e.Fingerprint, err = s.fingerprint(); err != nil {
 		return nil, err
 	}
-	return e, nil
-}
-
-func readEdgesCSV(ctx context.Context, path string, cols Columns, vs *Vertices) (*Edges, error) {
-	e := &Edges{File: path, Src: []int32{}, Dst: []int32{}}
-	var err error
-	e.Fingerprint, err = readCSV(ctx, path, []string{cols.Src, cols.Dst}, func(row int64, f []string) error {
-		s, err := refCSV(path, row, cols.Src, f[0], vs)
-		if err != nil {
-			return err
-		}
-		d, err := refCSV(path, row, cols.Dst, f[1], vs)
-		if err != nil {
-			return err
-		}
-		e.Src, e.Dst = append(e.Src, s), append(e.Dst, d)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	e.Rows = int64(len(e.Src))
 	return e, nil
 }
 

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"sync"
+
 	"github.com/apache/arrow-go/v18/parquet"
 )
 
@@ -10,11 +12,6 @@ import (
 // checkRefType rejects an id column whose type cannot hold the vertices' ids.
 func checkRefType(t *Table, c *Column, vs *Vertices) error {
 	return t.CheckRefColumn(c, vs.IDs.Int != nil, vs.File)
-}
-
-// refLoader maps an id column to vertex positions in dst (one per file row).
-func (t *Table) refLoader(c *Column, vs *Vertices, dst []int32) chunkLoader {
-	return copyLoader(t, c, refs(vs), dst)
 }
 
 // refs opens an id column of another table as the vertex positions of its ids.
@@ -47,22 +44,6 @@ func refs(vs *Vertices) opener[int32] {
 	}
 }
 
-// refCSV maps one CSV field to a vertex position.
-func refCSV(path string, row int64, column, field string, vs *Vertices) (int32, error) {
-	id, err := parseRefCSV(path, row, column, field, vs.IDs.Int != nil, vs.File)
-	if err != nil {
-		return 0, err
-	}
-	if vs.IDs.Int != nil {
-		if p, ok := vs.Index.LookupInt(id); ok {
-			return p, nil
-		}
-	} else if p, ok := vs.Index.LookupString(field); ok {
-		return p, nil
-	}
-	return 0, UnknownID(path, row, column, field, vs.File)
-}
-
 // parseRefCSV checks one CSV field as an id of another table, unresolved: not
 // empty and, against integer ids (intIDs), a canonical integer, which it returns
 // (a string id is the field itself). verticesFile names the vertices in messages.
@@ -84,4 +65,43 @@ func parseRefCSV(path string, row int64, column, field string, intIDs bool, vert
 // vertices' ids are integers.
 func msgNotIntID(verticesFile string) string {
 	return "not an integer id (the ids in " + verticesFile + " are integers, written in canonical decimal: no +, no leading zeros)"
+}
+
+// refsInto is the reader that keeps in d the vertex positions of the ids of c (ids
+// of vs, refIDs): an id no vertex has is an UnknownID error at its row. The ids of a
+// batch are looked up together (Index.lookupInts, lookupBatch), into d.
+func refsInto(file string, c ids, vs *Vertices, d *values[int32]) reader {
+	switch {
+	case c.ints != nil:
+		return c.ints.use(func(b batch[int64]) error {
+			if bad := vs.Index.lookupInts(b.vals, d.at(b.row, len(b.vals))); bad >= 0 {
+				return UnknownID(file, b.row+int64(bad), c.ints.Name(), b.text(bad), vs.File)
+			}
+			return nil
+		})
+	case c.bytes != nil:
+		var scratch sync.Pool // lookupBatch's, one per batch being looked up
+		return c.bytes.use(func(b batch[parquet.ByteArray]) error {
+			sc, _ := scratch.Get().(*strBatch)
+			if sc == nil {
+				sc = new(strBatch)
+			}
+			defer scratch.Put(sc)
+			if bad := lookupBatch(vs.Index.strs, b.vals, d.at(b.row, len(b.vals)), sc); bad >= 0 {
+				return UnknownID(file, b.row+int64(bad), c.bytes.Name(), b.text(bad), vs.File)
+			}
+			return nil
+		})
+	}
+	return c.strs.use(func(b batch[string]) error {
+		pos := d.at(b.row, len(b.vals))
+		for i, id := range b.vals {
+			p, ok := vs.Index.LookupString(id)
+			if !ok {
+				return UnknownID(file, b.row+int64(i), c.strs.Name(), b.text(i), vs.File)
+			}
+			pos[i] = p
+		}
+		return nil
+	})
 }

@@ -1,0 +1,145 @@
+package ingest
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/parquet"
+)
+
+// parquetSource is a Parquet file as a source (source.go): its units are its row
+// groups, read in parallel (Table.run), a column a batch at a time through the
+// cursors (cursor.go) that decode its physical type; its types are checked when a
+// column is opened, and a null where a value is required is ErrNull. The file is
+// hashed, its page checksums checked, by a read that runs beside the table's.
+type parquetSource struct {
+	t    *Table
+	fp   func() (string, error)
+	done func()
+}
+
+func openParquetSource(ctx context.Context, path string, opts []Option) (*parquetSource, error) {
+	t, _, fp, done, err := openParquetColumns(ctx, path, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &parquetSource{t: t, fp: fp, done: done}, nil
+}
+
+func (s *parquetSource) file() string                 { return s.t.path }
+func (s *parquetSource) rows() (int64, bool)          { return s.t.numRows(), true }
+func (s *parquetSource) fingerprint() (string, error) { return s.fp() }
+func (s *parquetSource) close()                       { s.done() }
+
+func (s *parquetSource) present() []string {
+	var out []string
+	for _, c := range s.t.rd.MetaData().Schema.Columns() {
+		out = append(out, c.Path())
+	}
+	return out
+}
+
+func (s *parquetSource) field(name string) (field, error) {
+	c, err := s.t.column(name)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (s *parquetSource) ownIDs(f field, _ bool) (ids, error) {
+	t, c := s.t, f.(*Column)
+	switch {
+	case c.isInt():
+		return ids{ints: parquetInts{t, c, t.idRangeError}}, nil
+	case c.isBytes():
+		return ids{strs: parquetColumn[string]{t, c, openStrings, func(s string) string { return s }}}, nil
+	}
+	return ids{}, columnError(t.path, ErrColumnType, c.name, "ids must be integers or strings, not "+c.typeName)
+}
+
+func (s *parquetSource) refIDs(f field, vs *Vertices) (ids, error) {
+	t, c := s.t, f.(*Column)
+	if err := checkRefType(t, c, vs); err != nil {
+		return ids{}, err
+	}
+	if c.isInt() {
+		// A uint64 id above MaxInt64 is no vertex's.
+		return ids{ints: parquetInts{t, c, func(c *Column, row, v int64) error {
+			return UnknownID(t.path, row, c.name, intText(c, v), vs.File)
+		}}}, nil
+	}
+	return ids{bytes: parquetColumn[parquet.ByteArray]{t, c, chunk[parquet.ByteArray](false), func(b parquet.ByteArray) string { return string(b) }}}, nil
+}
+
+func (s *parquetSource) numbers(f field, ints bool, typeWords string) (column[float64], error) {
+	t, c := s.t, f.(*Column)
+	if !c.isFloat() && !(ints && c.isInt()) {
+		return nil, columnError(t.path, ErrColumnType, c.name, typeWords+", not "+c.typeName)
+	}
+	return parquetColumn[float64]{t, c, openNumbers, func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }}, nil
+}
+
+func (s *parquetSource) read(ctx context.Context, limit rowLimit, rs ...reader) error {
+	if limit.n > 0 && s.t.numRows() > limit.n {
+		return fileError(s.t.path, ErrSize, limit.msg)
+	}
+	loaders := make([]chunkLoader, len(rs))
+	for i, r := range rs {
+		loaders[i] = r.(parquetReader).load
+	}
+	return s.t.run(ctx, loaders...)
+}
+
+// parquetReader is a column of a Parquet source bound to what keeps its values.
+type parquetReader struct {
+	name string
+	load chunkLoader
+}
+
+func (r parquetReader) Name() string { return r.name }
+
+// parquetColumn is column c opened through open, its values written as text says.
+type parquetColumn[T any] struct {
+	t    *Table
+	c    *Column
+	open opener[T]
+	text func(T) string
+}
+
+func (k parquetColumn[T]) Name() string { return k.c.name }
+
+func (k parquetColumn[T]) use(fn func(batch[T]) error) reader {
+	return parquetReader{k.c.name, func(check func() error, g int) error {
+		return scan(k.t, k.c, g, k.open, check, func(row int64, vals []T) error {
+			return fn(batch[T]{row, vals, func(i int) string { return k.text(vals[i]) }})
+		})
+	}}
+}
+
+// parquetInts is an integer id column: a uint64 id above MaxInt64 ends its batch,
+// after the ids before it, with the error tooBig gives.
+type parquetInts struct {
+	t      *Table
+	c      *Column
+	tooBig func(c *Column, row, v int64) error
+}
+
+func (k parquetInts) Name() string { return k.c.name }
+
+func (k parquetInts) use(fn func(batch[int64]) error) reader {
+	t, c := k.t, k.c
+	return parquetReader{c.name, func(check func() error, g int) error {
+		return scan(t, c, g, openInts, check, func(row int64, vals []int64) error {
+			bad := wrapped(c, vals)
+			text := func(i int) string { return strconv.FormatInt(vals[i], 10) }
+			if err := fn(batch[int64]{row, vals[:bad], text}); err != nil {
+				return err
+			}
+			if bad < len(vals) {
+				return k.tooBig(c, row+int64(bad), vals[bad])
+			}
+			return nil
+		})
+	}}
+}
