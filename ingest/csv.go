@@ -169,29 +169,6 @@ func (t *csvTable) each(ctx context.Context, fn func(rec []string, row int64) er
 	}
 }
 
-// readCSV reads a CSV file whose named columns are all required: fn gets each data
-// row's fields for them, in the order of names. It returns the file's fingerprint.
-func readCSV(ctx context.Context, path string, names []string, fn func(row int64, fields []string) error) (string, error) {
-	t, err := openCSV(ctx, path)
-	if err != nil {
-		return "", err
-	}
-	defer t.close()
-	idx := make([]int, len(names))
-	for i, n := range names {
-		if idx[i], err = t.column(n); err != nil {
-			return "", err
-		}
-	}
-	fields := make([]string, len(names))
-	return t.each(ctx, func(rec []string, row int64) error {
-		for i, k := range idx {
-			fields[i] = rec[k]
-		}
-		return fn(row, fields)
-	})
-}
-
 // ParseNumber reads a number as graphdp reads every number a person types (CSV
 // fields, flags, config files): strconv.ParseFloat's decimal and hex forms, but no
 // digit-separating underscores, which ParseFloat accepts (it reads "0_5" as 5, where

@@ -14,7 +14,10 @@ type HittingSet struct {
 	Fingerprint string
 }
 
-const msgPTrue = "p_true must be in [0, 1]"
+const (
+	msgPTrue     = "p_true must be in [0, 1]"
+	msgPTrueType = "p_true must be a float64 or float32 column"
+)
 
 // ReadHittingSet reads the hitting-set file at path: columns cols.ID (ids
 // of vs, each at most once) and cols.PTrue (a float in [0, 1]).
@@ -75,18 +78,12 @@ func readHittingSet(ctx context.Context, s source, cols Columns, vs *Vertices) (
 	if err != nil {
 		return nil, err
 	}
-	ids, err := s.refIDs(f[0], vs)
-	if err != nil {
-		return nil, err
-	}
-	probs, err := s.numbers(f[1], false, "p_true must be a float64 or float32 column")
+	ids, probs, err := hittingSetColumns(s, f, vs.IDs.Int != nil, vs.File)
 	if err != nil {
 		return nil, err
 	}
 	vertex, ptrue := newValues[int32](s), newValues[float64](s)
-	// More rows than vertices can be: some id repeats; say so cheaply.
-	err = s.read(ctx, rowLimit{maxPositions, "more rows than there can be vertices"},
-		refsInto(s.file(), ids, vs, vertex), checked(s.file(), probs, validPTrue, msgPTrue, ptrue))
+	err = s.read(ctx, perVertexRows, refsInto(s.file(), ids, vs, vertex), checked(s.file(), probs, validPTrue, msgPTrue, ptrue))
 	if err != nil {
 		return nil, err
 	}
@@ -96,3 +93,18 @@ func readHittingSet(ctx context.Context, s source, cols Columns, vs *Vertices) (
 	}
 	return h, nil
 }
+
+// hittingSetColumns opens a hitting set's columns f (its id and p_true): ids of the
+// vertices of verticesFile (integers when intIDs), p_true a float column.
+func hittingSetColumns(s source, f []field, intIDs bool, verticesFile string) (ids, column[float64], error) {
+	k, err := s.refIDs(f[0], intIDs, verticesFile)
+	if err != nil {
+		return ids{}, nil, err
+	}
+	probs, err := s.numbers(f[1], false, msgPTrueType)
+	return k, probs, err
+}
+
+// perVertexRows bounds a table that names each vertex at most once (a hitting set,
+// weights): more rows than vertices can be means some id repeats; say so cheaply.
+var perVertexRows = rowLimit{maxPositions, "more rows than there can be vertices"}

@@ -37,7 +37,7 @@ func readIDList(ctx context.Context, s source, cols Columns, vs *Vertices) (*IDL
 	if err != nil {
 		return nil, err
 	}
-	ids, err := s.refIDs(f, vs)
+	ids, err := s.refIDs(f, vs.IDs.Int != nil, vs.File)
 	if err != nil {
 		return nil, err
 	}

@@ -14,32 +14,25 @@ func checkRefType(t *Table, c *Column, vs *Vertices) error {
 	return t.CheckRefColumn(c, vs.IDs.Int != nil, vs.File)
 }
 
-// refs opens an id column of another table as the vertex positions of its ids.
-// An id no vertex has is an UnknownID error naming its row.
+// refs opens an id column of another table as the vertex positions of its ids,
+// for EdgeStream, which reads two at once: refsInto's rule, in a cursor.
 func refs(vs *Vertices) opener[int32] {
 	return func(t *Table, c *Column, g int) (cursor[int32], error) {
 		if vs.IDs.Int != nil {
 			k, err := openInts(t, c, g)
+			ints := parquetInts{t, c, t.unknownRef(vs.File)}
 			return convert(t, g, k, err, func(row int64, ids []int64, pos []int32) error {
-				bad := vs.Index.lookupInts(ids, pos)
-				// ids above MaxInt64 wrapped to negative numbers, which could
-				// collide with negative vertex ids.
-				if w := wrapped(c, ids); w < len(ids) && (bad < 0 || w < bad) {
-					bad = w
-				}
-				if bad >= 0 {
-					return UnknownID(t.path, row+int64(bad), c.name, intText(c, ids[bad]), vs.File)
-				}
-				return nil
+				return ints.split(row, ids, func(b batch[int64]) error {
+					_, err := intPositions(t.path, c.name, vs, b, pos)
+					return err
+				})
 			})
 		}
 		k, err := chunk[parquet.ByteArray](false)(t, c, g)
 		var sc strBatch
 		return convert(t, g, k, err, func(row int64, ids []parquet.ByteArray, pos []int32) error {
-			if bad := lookupBatch(vs.Index.strs, ids, pos, &sc); bad >= 0 {
-				return UnknownID(t.path, row+int64(bad), c.name, string(ids[bad]), vs.File)
-			}
-			return nil
+			_, err := bytePositions(t.path, c.name, vs, batch[parquet.ByteArray]{row, ids, func(i int) string { return string(ids[i]) }}, pos, &sc)
+			return err
 		})
 	}
 }
@@ -74,10 +67,7 @@ func refsInto(file string, c ids, vs *Vertices, d *values[int32]) reader {
 	switch {
 	case c.ints != nil:
 		return c.ints.use(func(b batch[int64]) error {
-			if bad := vs.Index.lookupInts(b.vals, d.at(b.row, len(b.vals))); bad >= 0 {
-				return UnknownID(file, b.row+int64(bad), c.ints.Name(), b.text(bad), vs.File)
-			}
-			return nil
+			return d.fill(b.row, len(b.vals), func(pos []int32) (int, error) { return intPositions(file, c.ints.Name(), vs, b, pos) })
 		})
 	case c.bytes != nil:
 		var scratch sync.Pool // lookupBatch's, one per batch being looked up
@@ -87,21 +77,37 @@ func refsInto(file string, c ids, vs *Vertices, d *values[int32]) reader {
 				sc = new(strBatch)
 			}
 			defer scratch.Put(sc)
-			if bad := lookupBatch(vs.Index.strs, b.vals, d.at(b.row, len(b.vals)), sc); bad >= 0 {
-				return UnknownID(file, b.row+int64(bad), c.bytes.Name(), b.text(bad), vs.File)
-			}
-			return nil
+			return d.fill(b.row, len(b.vals), func(pos []int32) (int, error) { return bytePositions(file, c.bytes.Name(), vs, b, pos, sc) })
 		})
 	}
 	return c.strs.use(func(b batch[string]) error {
-		pos := d.at(b.row, len(b.vals))
-		for i, id := range b.vals {
-			p, ok := vs.Index.LookupString(id)
-			if !ok {
-				return UnknownID(file, b.row+int64(i), c.strs.Name(), b.text(i), vs.File)
+		return d.fill(b.row, len(b.vals), func(pos []int32) (int, error) {
+			for i, id := range b.vals {
+				p, ok := vs.Index.LookupString(id)
+				if !ok {
+					return i, UnknownID(file, b.row+int64(i), c.strs.Name(), b.text(i), vs.File)
+				}
+				pos[i] = p
 			}
-			pos[i] = p
-		}
-		return nil
+			return len(pos), nil
+		})
 	})
+}
+
+// intPositions writes the positions of the integer ids of b (ids of vs) to pos: all
+// of them, or those before the first that no vertex has, whose index it returns
+// with its UnknownID error.
+func intPositions(file, column string, vs *Vertices, b batch[int64], pos []int32) (int, error) {
+	if bad := vs.Index.lookupInts(b.vals, pos); bad >= 0 {
+		return bad, UnknownID(file, b.row+int64(bad), column, b.text(bad), vs.File)
+	}
+	return len(b.vals), nil
+}
+
+// bytePositions is intPositions for text ids (sc: lookupBatch's scratch).
+func bytePositions(file, column string, vs *Vertices, b batch[parquet.ByteArray], pos []int32, sc *strBatch) (int, error) {
+	if bad := lookupBatch(vs.Index.strs, b.vals, pos, sc); bad >= 0 {
+		return bad, UnknownID(file, b.row+int64(bad), column, b.text(bad), vs.File)
+	}
+	return len(b.vals), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet"
 )
 
@@ -40,13 +41,16 @@ type source interface {
 	// text, as the column's type says; a format without types (CSV) reads integers
 	// when asInt, failing with errNotInt at the first that is not one, else text.
 	ownIDs(f field, asInt bool) (ids, error)
-	// refIDs opens an id column of another table, ids of vs in their type
-	// (unresolved: refsInto looks them up).
-	refIDs(f field, vs *Vertices) (ids, error)
+	// refIDs opens an id column of another table, holding ids of the vertices
+	// table verticesFile, integers when intIDs (unresolved: refsInto looks them up).
+	refIDs(f field, intIDs bool, verticesFile string) (ids, error)
 	// numbers opens a number column as float64: a float column, or also an
 	// integer one when ints; typeWords is the start of the message for a column of
 	// another type ("p_true must be a float64 or float32 column").
 	numbers(f field, ints bool, typeWords string) (column[float64], error)
+	// flags opens a yes/no column (an answer): boolean, integer or text values,
+	// which answersInto judges; what names it in a type error ("answer").
+	flags(f field, what string) (flags, error)
 
 	// read runs every reader (the columns a table opened, each bound to what keeps
 	// its values) over every unit, and reports the error of the earliest failing
@@ -89,10 +93,28 @@ type ids struct {
 	bytes column[parquet.ByteArray]
 }
 
+// flags is a yes/no column: exactly one of its kinds is set. typ is the type
+// Vertices.AnswerType records for it, or nil in a format without types (CSV): Int64,
+// Boolean once a value is written true or false.
+type flags struct {
+	bools column[bool]
+	ints  column[int64]
+	strs  column[string]
+	typ   arrow.DataType
+}
+
 // rowLimit is the most rows a table may have (n > 0), and the message for more.
 type rowLimit struct {
 	n   int64
 	msg string
+}
+
+// check is the error for a file of n rows, over the limit.
+func (l rowLimit) check(file string, n int64) error {
+	if l.n > 0 && n > l.n {
+		return fileError(file, ErrSize, l.msg)
+	}
+	return nil
 }
 
 // openSource opens one file of a table in its format (formatOf).
@@ -128,10 +150,16 @@ type values[T any] struct {
 }
 
 func newValues[T any](s source) *values[T] {
-	if n, ok := s.rows(); ok {
+	n, known := s.rows()
+	return sized[T](n, known)
+}
+
+// sized is values for n rows: preallocated (fixed), or appended with room for n.
+func sized[T any](n int64, fixed bool) *values[T] {
+	if fixed {
 		return &values[T]{v: make([]T, n), fixed: true}
 	}
-	return &values[T]{v: []T{}}
+	return &values[T]{v: make([]T, 0, n)}
 }
 
 // put keeps vals, the values of the file rows from row on.
@@ -152,6 +180,23 @@ func (d *values[T]) at(row int64, n int) []T {
 	return d.v[len(d.v)-n:]
 }
 
+// drop forgets the last n values at put (a batch's after its first bad value).
+func (d *values[T]) drop(n int) {
+	if !d.fixed {
+		d.v = d.v[:len(d.v)-n]
+	}
+}
+
+// fill has fn write the values of the n file rows from row on, in place: all of
+// them, or those before the first bad one, whose index and error it returns.
+func (d *values[T]) fill(row int64, n int, fn func(out []T) (int, error)) error {
+	good, err := fn(d.at(row, n))
+	if err != nil {
+		d.drop(n - good)
+	}
+	return err
+}
+
 // keep is the reader that keeps every value of c in d.
 func keep[T any](c column[T], d *values[T]) reader {
 	return c.use(func(b batch[T]) error {
@@ -160,13 +205,24 @@ func keep[T any](c column[T], d *values[T]) reader {
 	})
 }
 
+// keepIDs is the reader that keeps the ids of k (integers or text) in values for n
+// rows (sized), and what gives them once read.
+func keepIDs(k ids, n int64, fixed bool) (reader, func() IDs) {
+	if k.ints != nil {
+		d := sized[int64](n, fixed)
+		return keep(k.ints, d), func() IDs { return IDs{Int: d.v} }
+	}
+	d := sized[string](n, fixed)
+	return keep(k.strs, d), func() IDs { return IDs{Str: d.v} }
+}
+
 // checked is the reader that keeps the values of c in d up to the first that
 // valid rejects, which is an ErrRange error saying msg.
 func checked(file string, c column[float64], valid func(float64) bool, msg string, d *values[float64]) reader {
 	return c.use(func(b batch[float64]) error {
 		for i, x := range b.vals {
 			if !valid(x) {
-				d.put(b.row, b.vals[:i])
+				d.put(b.row, b.vals[:i]) // the values before it, for a split's read (rowgroup.go)
 				return cellError(file, ErrRange, b.row+int64(i), c.Name(), b.text(i), msg)
 			}
 		}

@@ -63,13 +63,13 @@ func (s *csvSource) ownIDs(f field, asInt bool) (ids, error) {
 	}}}, nil
 }
 
-func (s *csvSource) refIDs(f field, vs *Vertices) (ids, error) {
+func (s *csvSource) refIDs(f field, intIDs bool, verticesFile string) (ids, error) {
 	c, path := f.(csvField), s.t.path
-	if vs.IDs.Int == nil {
+	if !intIDs {
 		return ids{strs: csvText(path, c)}, nil
 	}
 	return ids{ints: csvColumn[int64]{c, func(field string, row int64) (int64, error) {
-		return parseRefCSV(path, row, c.name, field, true, vs.File)
+		return parseRefCSV(path, row, c.name, field, true, verticesFile)
 	}}}, nil
 }
 
@@ -95,6 +95,13 @@ func (s *csvSource) numbers(f field, _ bool, _ string) (column[float64], error) 
 		}
 		return x, nil
 	}}, nil
+}
+
+func (s *csvSource) flags(f field, _ string) (flags, error) { return flags{strs: s.text(f)}, nil }
+
+// text is column f as its fields, every one.
+func (s *csvSource) text(f field) column[string] {
+	return csvColumn[string]{f.(csvField), func(field string, _ int64) (string, error) { return field, nil }}
 }
 
 // read streams the file: it decodes a batch of rows into the readers' columns,
@@ -128,7 +135,7 @@ func (s *csvSource) read(ctx context.Context, limit rowLimit, rs ...reader) erro
 				stop = err
 				break batch
 			case limit.n > 0 && row >= limit.n:
-				stop = fileError(t.path, ErrSize, limit.msg)
+				stop = limit.check(t.path, row+1)
 				break batch
 			}
 			for _, u := range us {

@@ -49,27 +49,37 @@ func (s *parquetSource) field(name string) (field, error) {
 
 func (s *parquetSource) ownIDs(f field, _ bool) (ids, error) {
 	t, c := s.t, f.(*Column)
-	switch {
-	case c.isInt():
-		return ids{ints: parquetInts{t, c, t.idRangeError}}, nil
-	case c.isBytes():
-		return ids{strs: parquetColumn[string]{t, c, openStrings, func(s string) string { return s }}}, nil
+	if !c.isInt() && !c.isBytes() {
+		return ids{}, columnError(t.path, ErrColumnType, c.name, "ids must be integers or strings, not "+c.typeName)
 	}
-	return ids{}, columnError(t.path, ErrColumnType, c.name, "ids must be integers or strings, not "+c.typeName)
+	return t.idColumn(c, t.idRangeError), nil
 }
 
-func (s *parquetSource) refIDs(f field, vs *Vertices) (ids, error) {
+func (s *parquetSource) refIDs(f field, intIDs bool, verticesFile string) (ids, error) {
 	t, c := s.t, f.(*Column)
-	if err := checkRefType(t, c, vs); err != nil {
+	if err := t.CheckRefColumn(c, intIDs, verticesFile); err != nil {
 		return ids{}, err
 	}
 	if c.isInt() {
-		// A uint64 id above MaxInt64 is no vertex's.
-		return ids{ints: parquetInts{t, c, func(c *Column, row, v int64) error {
-			return UnknownID(t.path, row, c.name, intText(c, v), vs.File)
-		}}}, nil
+		return t.idColumn(c, t.unknownRef(verticesFile)), nil
 	}
 	return ids{bytes: parquetColumn[parquet.ByteArray]{t, c, chunk[parquet.ByteArray](false), func(b parquet.ByteArray) string { return string(b) }}}, nil
+}
+
+// idColumn is c (an integer or text column) as ids: a uint64 id above MaxInt64 is
+// the error tooBig gives.
+func (t *Table) idColumn(c *Column, tooBig func(c *Column, row, v int64) error) ids {
+	if c.isInt() {
+		return ids{ints: parquetInts{t, c, tooBig}}
+	}
+	return ids{strs: parquetColumn[string]{t, c, openStrings, func(s string) string { return s }}}
+}
+
+// unknownRef is the error for a uint64 id above MaxInt64 in another table: no vertex's.
+func (t *Table) unknownRef(verticesFile string) func(c *Column, row, v int64) error {
+	return func(c *Column, row, v int64) error {
+		return UnknownID(t.path, row, c.name, intText(c, v), verticesFile)
+	}
 }
 
 func (s *parquetSource) numbers(f field, ints bool, typeWords string) (column[float64], error) {
@@ -80,9 +90,24 @@ func (s *parquetSource) numbers(f field, ints bool, typeWords string) (column[fl
 	return parquetColumn[float64]{t, c, openNumbers, func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }}, nil
 }
 
+func (s *parquetSource) flags(f field, what string) (flags, error) {
+	t, c := s.t, f.(*Column)
+	if err := t.checkBoolColumn(c, what); err != nil {
+		return flags{}, err
+	}
+	typ := c.AnswerType()
+	switch {
+	case c.isBytes():
+		return flags{strs: parquetColumn[string]{t, c, openStrings, func(s string) string { return s }}, typ: typ}, nil
+	case c.phys == parquet.Types.Boolean:
+		return flags{bools: parquetColumn[bool]{t, c, chunk[bool](false), strconv.FormatBool}, typ: typ}, nil
+	}
+	return flags{ints: parquetColumn[int64]{t, c, openInts, func(x int64) string { return intText(c, x) }}, typ: typ}, nil
+}
+
 func (s *parquetSource) read(ctx context.Context, limit rowLimit, rs ...reader) error {
-	if limit.n > 0 && s.t.numRows() > limit.n {
-		return fileError(s.t.path, ErrSize, limit.msg)
+	if err := limit.check(s.t.path, s.t.numRows()); err != nil {
+		return err
 	}
 	loaders := make([]chunkLoader, len(rs))
 	for i, r := range rs {
@@ -130,16 +155,19 @@ func (k parquetInts) Name() string { return k.c.name }
 func (k parquetInts) use(fn func(batch[int64]) error) reader {
 	t, c := k.t, k.c
 	return parquetReader{c.name, func(check func() error, g int) error {
-		return scan(t, c, g, openInts, check, func(row int64, vals []int64) error {
-			bad := wrapped(c, vals)
-			text := func(i int) string { return strconv.FormatInt(vals[i], 10) }
-			if err := fn(batch[int64]{row, vals[:bad], text}); err != nil {
-				return err
-			}
-			if bad < len(vals) {
-				return k.tooBig(c, row+int64(bad), vals[bad])
-			}
-			return nil
-		})
+		return scan(t, c, g, openInts, check, func(row int64, vals []int64) error { return k.split(row, vals, fn) })
 	}}
+}
+
+// split hands fn the ids of vals (from file row row on) before the first uint64 id
+// above MaxInt64, and then reports that one.
+func (k parquetInts) split(row int64, vals []int64, fn func(batch[int64]) error) error {
+	bad := wrapped(k.c, vals)
+	if err := fn(batch[int64]{row, vals[:bad], func(i int) string { return strconv.FormatInt(vals[i], 10) }}); err != nil {
+		return err
+	}
+	if bad < len(vals) {
+		return k.tooBig(k.c, row+int64(bad), vals[bad])
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -47,10 +48,12 @@ func ReadVertices(ctx context.Context, path string, cols Columns, opts ...Option
 // asInt; errNotInt at the first that is not one) and joins them in read order.
 func readVertexParts(ctx context.Context, p *partList, cols Columns, opts []Option, asInt bool) (*Vertices, error) {
 	read := func(f string) (*Vertices, error) {
-		if p.format == formatCSV {
-			return readVerticesCSVAs(ctx, f, cols, asInt)
+		s, err := openSource(ctx, f, opts)
+		if err != nil {
+			return nil, err
 		}
-		return readVerticesParquet(ctx, f, cols, opts)
+		defer s.close()
+		return readVertices(ctx, s, cols, asInt)
 	}
 	p.starts = p.starts[:0]
 	if p.single() {
@@ -109,38 +112,112 @@ func indexRows(p *partList, file, idColumn string, ids IDs, what string) (*Index
 	return x, nil
 }
 
-func readVerticesParquet(ctx context.Context, path string, cols Columns, opts []Option) (*Vertices, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.ID, cols.Answer)
+// readVertices reads one file of a vertices table (ids as integers when asInt, in a
+// format without types; errNotInt at the first that is not one).
+func readVertices(ctx context.Context, s source, cols Columns, asInt bool) (*Vertices, error) {
+	f, err := fields(s, cols.ID, cols.Answer)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	idc, ac := c[0], c[1]
-	if err := t.CheckVertexColumns(idc, ac); err != nil {
+	k, ans, err := vertexColumns(s, f, asInt)
+	if err != nil {
 		return nil, err
 	}
-	n := t.numRows()
-	v := &Vertices{File: path, Answer: make([]bool, n), AnswerType: ac.AnswerType()}
-	if idc.isInt() {
-		v.IDType, v.IDs.Int = arrow.PrimitiveTypes.Int64, make([]int64, n)
-	} else {
-		v.IDType, v.IDs.Str = arrow.BinaryTypes.String, make([]string, n)
+	v := &Vertices{File: s.file(), IDType: arrow.BinaryTypes.String}
+	if k.ints != nil {
+		v.IDType = arrow.PrimitiveTypes.Int64
 	}
-	if err := t.run(ctx, t.idsInto(idc, v.IDs), t.answerLoader(ac, copyAt(v.Answer))); err != nil {
+	n, known := s.rows()
+	idr, read := keepIDs(k, n, known)
+	answers := newValues[bool](s)
+	var words atomic.Bool
+	if err := s.read(ctx, rowLimit{}, idr, answersInto(s.file(), ans, answers, &words)); err != nil {
 		return nil, err
 	}
+	v.IDs, v.Answer, v.AnswerType = read(), answers.v, answerType(ans, &words)
 	// The hashing read checks the page checksums: a damaged page is the error to
 	// report, before any a damaged id could cause (a repeat).
-	if v.Fingerprint, err = fp(); err != nil {
+	if v.Fingerprint, err = s.fingerprint(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
+// vertexColumns opens a vertices table's columns f (its id and answer), and checks
+// its row count when the source knows it.
+func vertexColumns(s source, f []field, asInt bool) (ids, flags, error) {
+	k, err := s.ownIDs(f[0], asInt)
+	if err != nil {
+		return ids{}, flags{}, err
+	}
+	ans, err := s.flags(f[1], "answer")
+	if err != nil {
+		return ids{}, flags{}, err
+	}
+	if n, known := s.rows(); known {
+		if err := checkCount(s.file(), n, "vertices"); err != nil {
+			return ids{}, flags{}, err
+		}
+	}
+	return k, ans, nil
+}
+
+// answersInto is the reader that keeps the answers of c in d: a boolean, an
+// integer 0 or 1, or text as parseAnswer reads it (a CSV field, a Parquet string),
+// setting words at a value written true or false.
+func answersInto(file string, c flags, d *values[bool], words *atomic.Bool) reader {
+	switch {
+	case c.bools != nil:
+		return keep(c.bools, d)
+	case c.ints != nil:
+		return c.ints.use(func(b batch[int64]) error {
+			return d.fill(b.row, len(b.vals), func(out []bool) (int, error) {
+				for i, x := range b.vals {
+					if uint64(x) > 1 {
+						return i, cellError(file, ErrRange, b.row+int64(i), c.ints.Name(), b.text(i), msgAnswer)
+					}
+					out[i] = x == 1
+				}
+				return len(out), nil
+			})
+		})
+	}
+	return c.strs.use(func(b batch[string]) error {
+		return d.fill(b.row, len(b.vals), func(out []bool) (int, error) {
+			for i, x := range b.vals {
+				a, word, err := csvAnswer(file, b.row+int64(i), c.strs.Name(), x)
+				if err != nil {
+					return i, err
+				}
+				if word && !words.Load() {
+					words.Store(true)
+				}
+				out[i] = a
+			}
+			return len(out), nil
+		})
+	})
+}
+
+// answerType is the AnswerType of the answers of c, once read (answersInto).
+func answerType(c flags, words *atomic.Bool) arrow.DataType {
+	switch {
+	case c.typ != nil:
+		return c.typ
+	case words.Load():
+		return arrow.FixedWidthTypes.Boolean
+	}
+	return arrow.PrimitiveTypes.Int64
+}
+
 // idsInto reads a vertices id column into dst, preallocated with one slot per
 // file row of the column's type (ErrRange for a uint64 id above MaxInt64).
 func (t *Table) idsInto(c *Column, dst IDs) chunkLoader {
-	return t.idLoader(c, t.idRangeError, copyAt(dst.Int), copyAt(dst.Str))
+	k := t.idColumn(c, t.idRangeError)
+	if k.ints != nil {
+		return keep(k.ints, &values[int64]{v: dst.Int, fixed: true}).(parquetReader).load
+	}
+	return keep(k.strs, &values[string]{v: dst.Str, fixed: true}).(parquetReader).load
 }
 
 // copyAt keeps batches in dst, at their file rows.
@@ -201,31 +278,6 @@ const (
 
 // errNotInt says an id did not parse as an integer (retry with strings).
 var errNotInt = fmt.Errorf("ingest: non-integer id")
-
-func readVerticesCSVAs(ctx context.Context, path string, cols Columns, asInt bool) (*Vertices, error) {
-	v := &Vertices{File: path, AnswerType: arrow.PrimitiveTypes.Int64}
-	if asInt {
-		v.IDType, v.IDs.Int = arrow.PrimitiveTypes.Int64, []int64{}
-	} else {
-		v.IDType, v.IDs.Str = arrow.BinaryTypes.String, []string{}
-	}
-	var err error
-	v.Fingerprint, err = readCSV(ctx, path, []string{cols.ID, cols.Answer}, func(row int64, f []string) error {
-		if err := appendCSVID(path, row, cols.ID, f[0], &v.IDs); err != nil {
-			return err
-		}
-		a, word, err := csvAnswer(path, row, cols.Answer, f[1])
-		if word {
-			v.AnswerType = arrow.FixedWidthTypes.Boolean
-		}
-		v.Answer = append(v.Answer, a)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v, nil
-}
 
 // parseAnswer accepts 0, 1 and true/false in any case. word reports the
 // true/false spelling, which makes the answer type Boolean.

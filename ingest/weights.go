@@ -99,7 +99,7 @@ func readWeights(ctx context.Context, s source, idColumn, weight string, vs *Ver
 	if err != nil {
 		return nil, err
 	}
-	ids, err := s.refIDs(f[0], vs)
+	ids, err := s.refIDs(f[0], vs.IDs.Int != nil, vs.File)
 	if err != nil {
 		return nil, err
 	}
@@ -108,8 +108,7 @@ func readWeights(ctx context.Context, s source, idColumn, weight string, vs *Ver
 		return nil, err
 	}
 	vertex, wt := newValues[int32](s), newValues[float64](s)
-	err = s.read(ctx, rowLimit{maxPositions, "more rows than there can be vertices"},
-		refsInto(s.file(), ids, vs, vertex), checked(s.file(), ws, validWeight, msgWeight, wt))
+	err = s.read(ctx, perVertexRows, refsInto(s.file(), ids, vs, vertex), checked(s.file(), ws, validWeight, msgWeight, wt))
 	if err != nil {
 		return nil, err
 	}
