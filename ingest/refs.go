@@ -31,7 +31,7 @@ func refs(vs *Vertices) opener[int32] {
 		k, err := chunk[parquet.ByteArray](false)(t, c, g)
 		var sc strBatch
 		return convert(t, g, k, err, func(row int64, ids []parquet.ByteArray, pos []int32) error {
-			_, err := bytePositions(t.path, c.name, vs, batch[parquet.ByteArray]{row, ids, func(i int) string { return string(ids[i]) }}, pos, &sc)
+			_, err := bytePositions(t.path, c.name, vs, batch[parquet.ByteArray]{row, ids, func(i int) string { return string(ids[i]) }, nil}, pos, &sc)
 			return err
 		})
 	}

@@ -3,7 +3,6 @@ package ingest
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -108,7 +107,7 @@ func (t *Table) ReadAnswers(g int, c *Column) ([]bool, error) {
 		return nil, err
 	}
 	d := sized[bool](t.groupRows(g), false)
-	err = t.readGroup(g, answersInto(t.path, k, d, new(atomic.Bool)))
+	err = t.readGroup(g, answersInto(t.path, k, answerRule, d, new(atomic.Bool)))
 	return d.v, err
 }
 
@@ -146,23 +145,6 @@ func wrapped(c *Column, vals []int64) int {
 
 func (t *Table) idRangeError(c *Column, row, v int64) error {
 	return cellError(t.path, ErrRange, row, c.name, intText(c, v), "id does not fit in int64")
-}
-
-// numberLoader reads a number column as float64, handing each batch's valid
-// prefix to keep; the first value valid rejects is an ErrRange error saying msg.
-func (t *Table) numberLoader(c *Column, valid func(float64) bool, msg string, keep func(row int64, vals []float64)) chunkLoader {
-	return func(check func() error, g int) error {
-		return scan(t, c, g, openNumbers, check, func(row int64, vals []float64) error {
-			for i, p := range vals {
-				if !valid(p) {
-					keep(row, vals[:i])
-					return cellError(t.path, ErrRange, row+int64(i), c.name, strconv.FormatFloat(p, 'g', -1, 64), msg)
-				}
-			}
-			keep(row, vals)
-			return nil
-		})
-	}
 }
 
 // checkCount rejects a table of n rows that cannot be a vertices table: none, or

@@ -52,6 +52,22 @@ type source interface {
 	// which answersInto judges; what names it in a type error ("answer").
 	flags(f field, what string) (flags, error)
 
+	// nullInts opens an integer column whose nulls are values (b.nulls); in a
+	// format without types, a field that is not an integer is an ErrRange error
+	// saying bad.
+	nullInts(f field, typeWords, bad string) (column[int64], error)
+	// nullIDs opens a column of ids of the table's own id column id (read with
+	// asInt, ownIDs) whose nulls are values: of id's type ("typeWords (its type),
+	// not …" when not); in a format without types, an id that is not an integer
+	// where they are is the error notInt gives.
+	nullIDs(f, id field, asInt bool, typeWords string, notInt func(row int64, text string) error) (ids, error)
+	// metadata is the file's key/value metadata (a Parquet footer's), nil in a
+	// format without (CSV).
+	metadata() (map[string]string, error)
+	// hint adds to a missing column's error, found by the table, the hint the
+	// format has for it (CSV: the delimiter its header seems to use), if e has none.
+	hint(e *InputError)
+
 	// read runs every reader (the columns a table opened, each bound to what keeps
 	// its values) over every unit, and reports the error of the earliest failing
 	// row (its lowest column among the readers when several fail at one row; doc.go,
@@ -77,11 +93,13 @@ type column[T any] interface {
 type reader interface{ Name() string }
 
 // batch is consecutive values of one column: vals[i] is at file row row+i, written
-// text(i) in the file (for messages).
+// text(i) in the file (for messages), and null where nulls[i] (a nullable column's
+// nulls, with vals[i] zero; nil when there are none).
 type batch[T any] struct {
-	row  int64
-	vals []T
-	text func(i int) string
+	row   int64
+	vals  []T
+	text  func(i int) string
+	nulls []bool
 }
 
 // ids is an id column: exactly one of its kinds is set. A table's own text ids are
@@ -178,6 +196,14 @@ func (d *values[T]) at(row int64, n int) []T {
 	}
 	d.v = slices.Grow(d.v, n)[:len(d.v)+n]
 	return d.v[len(d.v)-n:]
+}
+
+// all is the values kept, nil for no column (d nil).
+func (d *values[T]) all() []T {
+	if d == nil {
+		return nil
+	}
+	return d.v
 }
 
 // drop forgets the last n values at put (a batch's after its first bad value).

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"io"
+	"strconv"
 
 	"github.com/graphdp/graphdp/internal/progress"
 )
@@ -60,7 +61,7 @@ func (s *csvSource) ownIDs(f field, asInt bool) (ids, error) {
 			return 0, errNotInt
 		}
 		return x, nil
-	}}}, nil
+	}, false}}, nil
 }
 
 func (s *csvSource) refIDs(f field, intIDs bool, verticesFile string) (ids, error) {
@@ -70,7 +71,7 @@ func (s *csvSource) refIDs(f field, intIDs bool, verticesFile string) (ids, erro
 	}
 	return ids{ints: csvColumn[int64]{c, func(field string, row int64) (int64, error) {
 		return parseRefCSV(path, row, c.name, field, true, verticesFile)
-	}}}, nil
+	}, false}}, nil
 }
 
 // csvText is column c as text ids: every field but an empty one.
@@ -80,7 +81,7 @@ func csvText(path string, c csvField) column[string] {
 			return "", cellError(path, ErrNull, row, c.name, "", msgEmpty)
 		}
 		return field, nil
-	}}
+	}, false}
 }
 
 func (s *csvSource) numbers(f field, _ bool, _ string) (column[float64], error) {
@@ -94,14 +95,47 @@ func (s *csvSource) numbers(f field, _ bool, _ string) (column[float64], error) 
 			return 0, cellError(path, ErrNotANumber, row, c.name, field, "not a number")
 		}
 		return x, nil
-	}}, nil
+	}, false}, nil
 }
 
 func (s *csvSource) flags(f field, _ string) (flags, error) { return flags{strs: s.text(f)}, nil }
 
 // text is column f as its fields, every one.
 func (s *csvSource) text(f field) column[string] {
-	return csvColumn[string]{f.(csvField), func(field string, _ int64) (string, error) { return field, nil }}
+	return csvColumn[string]{f.(csvField), func(field string, _ int64) (string, error) { return field, nil }, false}
+}
+
+func (s *csvSource) nullInts(f field, _, bad string) (column[int64], error) {
+	c, path := f.(csvField), s.t.path
+	return csvColumn[int64]{c, func(field string, row int64) (int64, error) {
+		x, err := strconv.ParseInt(field, 10, 64)
+		if err != nil {
+			return 0, cellError(path, ErrRange, row, c.name, field, bad)
+		}
+		return x, nil
+	}, true}, nil
+}
+
+func (s *csvSource) nullIDs(f, _ field, asInt bool, _ string, notInt func(int64, string) error) (ids, error) {
+	c := f.(csvField)
+	if !asInt {
+		return ids{strs: csvColumn[string]{c, func(field string, _ int64) (string, error) { return field, nil }, true}}, nil
+	}
+	return ids{ints: csvColumn[int64]{c, func(field string, row int64) (int64, error) {
+		x, ok := ParseID(field)
+		if !ok {
+			return 0, notInt(row, field)
+		}
+		return x, nil
+	}, true}}, nil
+}
+
+func (s *csvSource) metadata() (map[string]string, error) { return nil, nil }
+
+func (s *csvSource) hint(e *InputError) {
+	if e.Hint == "" {
+		e.Hint = headerHint(s.t.path, s.t.header, s.t.r.Comma)
+	}
 }
 
 // read streams the file: it decodes a batch of rows into the readers' columns,
@@ -167,10 +201,12 @@ func (s *csvSource) read(ctx context.Context, limit rowLimit, rs ...reader) erro
 	}
 }
 
-// csvColumn is a column of a CSV file whose fields decode as values of type T.
+// csvColumn is a column of a CSV file whose fields decode as values of type T;
+// in a nullable one, an empty field is null (run writes a null so).
 type csvColumn[T any] struct {
-	f      csvField
-	decode func(field string, row int64) (T, error)
+	f        csvField
+	decode   func(field string, row int64) (T, error)
+	nullable bool
 }
 
 func (k csvColumn[T]) Name() string { return k.f.name }
@@ -192,15 +228,23 @@ type csvReader[T any] struct {
 	fn     func(batch[T]) error
 	vals   []T
 	fields []string
+	nulls  []bool // a nullable column's
 }
 
 func (r *csvReader[T]) Name() string { return r.k.f.name }
 
 func (r *csvReader[T]) add(rec []string, row int64) error {
 	f := rec[r.k.f.at]
-	v, err := r.k.decode(f, row)
-	if err != nil {
-		return err
+	var v T
+	null := r.k.nullable && f == ""
+	if !null {
+		var err error
+		if v, err = r.k.decode(f, row); err != nil {
+			return err
+		}
+	}
+	if r.k.nullable {
+		r.nulls = append(r.nulls, null)
 	}
 	r.vals, r.fields = append(r.vals, v), append(r.fields, f)
 	return nil
@@ -211,7 +255,7 @@ func (r *csvReader[T]) flush(row int64) error {
 		return nil
 	}
 	fields := r.fields
-	err := r.fn(batch[T]{row, r.vals, func(i int) string { return fields[i] }})
-	r.vals, r.fields = r.vals[:0], r.fields[:0]
+	err := r.fn(batch[T]{row, r.vals, func(i int) string { return fields[i] }, r.nulls})
+	r.vals, r.fields, r.nulls = r.vals[:0], r.fields[:0], r.nulls[:0]
 	return err
 }

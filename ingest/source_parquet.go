@@ -105,6 +105,28 @@ func (s *parquetSource) flags(f field, what string) (flags, error) {
 	return flags{ints: parquetColumn[int64]{t, c, openInts, func(x int64) string { return intText(c, x) }}, typ: typ}, nil
 }
 
+func (s *parquetSource) nullInts(f field, typeWords, _ string) (column[int64], error) {
+	t, c := s.t, f.(*Column)
+	if !c.isInt() {
+		return nil, columnError(t.path, ErrColumnType, c.name, typeWords+", not "+c.typeName)
+	}
+	return parquetColumn[int64]{t, c, ints(true), func(x int64) string { return intText(c, x) }}, nil
+}
+
+func (s *parquetSource) nullIDs(f, id field, _ bool, typeWords string, _ func(int64, string) error) (ids, error) {
+	t, c, idc := s.t, f.(*Column), id.(*Column)
+	if c.isInt() != idc.isInt() || (!c.isInt() && !c.isBytes()) {
+		return ids{}, columnError(t.path, ErrColumnType, c.name, typeWords+" ("+idc.typeName+"), not "+c.typeName)
+	}
+	if c.isInt() {
+		return ids{ints: parquetColumn[int64]{t, c, ints(true), func(x int64) string { return strconv.FormatInt(x, 10) }}}, nil
+	}
+	return ids{strs: parquetColumn[string]{t, c, texts(true), func(s string) string { return s }}}, nil
+}
+
+func (s *parquetSource) metadata() (map[string]string, error) { return s.t.metadata() }
+func (s *parquetSource) hint(*InputError)                     {}
+
 func (s *parquetSource) read(ctx context.Context, limit rowLimit, rs ...reader) error {
 	if err := limit.check(s.t.path, s.t.numRows()); err != nil {
 		return err
@@ -136,8 +158,8 @@ func (k parquetColumn[T]) Name() string { return k.c.name }
 
 func (k parquetColumn[T]) use(fn func(batch[T]) error) reader {
 	return parquetReader{k.c.name, func(check func() error, g int) error {
-		return scan(k.t, k.c, g, k.open, check, func(row int64, vals []T) error {
-			return fn(batch[T]{row, vals, func(i int) string { return k.text(vals[i]) }})
+		return scan(k.t, k.c, g, k.open, check, func(row int64, vals []T, nulls []bool) error {
+			return fn(batch[T]{row, vals, func(i int) string { return k.text(vals[i]) }, nulls})
 		})
 	}}
 }
@@ -155,7 +177,7 @@ func (k parquetInts) Name() string { return k.c.name }
 func (k parquetInts) use(fn func(batch[int64]) error) reader {
 	t, c := k.t, k.c
 	return parquetReader{c.name, func(check func() error, g int) error {
-		return scan(t, c, g, openInts, check, func(row int64, vals []int64) error { return k.split(row, vals, fn) })
+		return scan(t, c, g, openInts, check, func(row int64, vals []int64, _ []bool) error { return k.split(row, vals, fn) })
 	}}
 }
 
@@ -163,7 +185,7 @@ func (k parquetInts) use(fn func(batch[int64]) error) reader {
 // above MaxInt64, and then reports that one.
 func (k parquetInts) split(row int64, vals []int64, fn func(batch[int64]) error) error {
 	bad := wrapped(k.c, vals)
-	if err := fn(batch[int64]{row, vals[:bad], func(i int) string { return strconv.FormatInt(vals[i], 10) }}); err != nil {
+	if err := fn(batch[int64]{row, vals[:bad], func(i int) string { return strconv.FormatInt(vals[i], 10) }, nil}); err != nil {
 		return err
 	}
 	if bad < len(vals) {

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/parquet"
 )
 
 // Vertices is the vertices table: one row per dataset, in file order.
@@ -131,7 +130,7 @@ func readVertices(ctx context.Context, s source, cols Columns, asInt bool) (*Ver
 	idr, read := keepIDs(k, n, known)
 	answers := newValues[bool](s)
 	var words atomic.Bool
-	if err := s.read(ctx, rowLimit{}, idr, answersInto(s.file(), ans, answers, &words)); err != nil {
+	if err := s.read(ctx, rowLimit{}, idr, answersInto(s.file(), ans, answerRule, answers, &words)); err != nil {
 		return nil, err
 	}
 	v.IDs, v.Answer, v.AnswerType = read(), answers.v, answerType(ans, &words)
@@ -162,10 +161,26 @@ func vertexColumns(s source, f []field, asInt bool) (ids, flags, error) {
 	return k, ans, nil
 }
 
-// answersInto is the reader that keeps the answers of c in d: a boolean, an
-// integer 0 or 1, or text as parseAnswer reads it (a CSV field, a Parquet string),
-// setting words at a value written true or false.
-func answersInto(file string, c flags, d *values[bool], words *atomic.Bool) reader {
+// flagRule is how a yes/no column's values are judged (answersInto): msgInt for an
+// integer other than 0 and 1, msgText for text parseAnswer does not read; an empty
+// field is ErrNull when emptyNull, else msgText.
+type flagRule struct {
+	msgInt, msgText string
+	emptyNull       bool
+}
+
+// answerRule judges answers (csvAnswer's words for text).
+var answerRule = flagRule{msgAnswer, msgAnswerCSV, true}
+
+// inHitRule judges a mechanism's in_hitting_set column, name.
+func inHitRule(name string) flagRule {
+	return flagRule{name + " must be 0 or 1", name + " must be 0, 1, true or false", false}
+}
+
+// answersInto is the reader that keeps the values of c in d: a boolean, an integer
+// 0 or 1, or text as parseAnswer reads it (a CSV field, a Parquet string), judged
+// by rule; it sets words at a value written true or false.
+func answersInto(file string, c flags, rule flagRule, d *values[bool], words *atomic.Bool) reader {
 	switch {
 	case c.bools != nil:
 		return keep(c.bools, d)
@@ -174,7 +189,7 @@ func answersInto(file string, c flags, d *values[bool], words *atomic.Bool) read
 			return d.fill(b.row, len(b.vals), func(out []bool) (int, error) {
 				for i, x := range b.vals {
 					if uint64(x) > 1 {
-						return i, cellError(file, ErrRange, b.row+int64(i), c.ints.Name(), b.text(i), msgAnswer)
+						return i, cellError(file, ErrRange, b.row+int64(i), c.ints.Name(), b.text(i), rule.msgInt)
 					}
 					out[i] = x == 1
 				}
@@ -185,9 +200,13 @@ func answersInto(file string, c flags, d *values[bool], words *atomic.Bool) read
 	return c.strs.use(func(b batch[string]) error {
 		return d.fill(b.row, len(b.vals), func(out []bool) (int, error) {
 			for i, x := range b.vals {
-				a, word, err := csvAnswer(file, b.row+int64(i), c.strs.Name(), x)
-				if err != nil {
-					return i, err
+				a, word, ok := parseAnswer(x)
+				switch {
+				case ok:
+				case x == "" && rule.emptyNull:
+					return i, cellError(file, ErrNull, b.row+int64(i), c.strs.Name(), "", msgEmpty)
+				default:
+					return i, cellError(file, ErrRange, b.row+int64(i), c.strs.Name(), x, rule.msgText)
 				}
 				if word && !words.Load() {
 					words.Store(true)
@@ -208,66 +227,6 @@ func answerType(c flags, words *atomic.Bool) arrow.DataType {
 		return arrow.FixedWidthTypes.Boolean
 	}
 	return arrow.PrimitiveTypes.Int64
-}
-
-// idsInto reads a vertices id column into dst, preallocated with one slot per
-// file row of the column's type (ErrRange for a uint64 id above MaxInt64).
-func (t *Table) idsInto(c *Column, dst IDs) chunkLoader {
-	k := t.idColumn(c, t.idRangeError)
-	if k.ints != nil {
-		return keep(k.ints, &values[int64]{v: dst.Int, fixed: true}).(parquetReader).load
-	}
-	return keep(k.strs, &values[string]{v: dst.Str, fixed: true}).(parquetReader).load
-}
-
-// copyAt keeps batches in dst, at their file rows.
-func copyAt[T any](dst []T) func(row int64, vals []T) {
-	return func(row int64, vals []T) { copy(dst[row:], vals) }
-}
-
-// answerLoader reads a boolean, 0/1 integer or 0/1/true/false text column
-// (checkBoolColumn), handing each batch's valid prefix to keep with the file row of
-// its first value. Text is read as a CSV field is (csvAnswer).
-func (t *Table) answerLoader(c *Column, keep func(row int64, vals []bool)) chunkLoader {
-	if c.isBytes() {
-		return func(check func() error, g int) error {
-			out := make([]bool, t.scratchLen(g))
-			return scan(t, c, g, chunk[parquet.ByteArray](false), check, func(row int64, vals []parquet.ByteArray) error {
-				for i, x := range vals {
-					a, _, err := csvAnswer(t.path, row+int64(i), c.name, string(x))
-					if err != nil {
-						keep(row, out[:i])
-						return err
-					}
-					out[i] = a
-				}
-				keep(row, out[:len(vals)])
-				return nil
-			})
-		}
-	}
-	if c.phys == parquet.Types.Boolean {
-		return func(check func() error, g int) error {
-			return scan(t, c, g, chunk[bool](false), check, func(row int64, vals []bool) error {
-				keep(row, vals)
-				return nil
-			})
-		}
-	}
-	return func(check func() error, g int) error {
-		out := make([]bool, t.scratchLen(g))
-		return scan(t, c, g, openInts, check, func(row int64, vals []int64) error {
-			for i, x := range vals {
-				if uint64(x) > 1 {
-					keep(row, out[:i])
-					return cellError(t.path, ErrRange, row+int64(i), c.name, intText(c, x), msgAnswer)
-				}
-				out[i] = x == 1
-			}
-			keep(row, out[:len(vals)])
-			return nil
-		})
-	}
 }
 
 const (
