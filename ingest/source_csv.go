@@ -61,7 +61,7 @@ func (s *csvSource) ownIDs(f field, asInt bool) (ids, error) {
 			return 0, errNotInt
 		}
 		return x, nil
-	}, false}}, nil
+	}, false, spellInt}}, nil
 }
 
 func (s *csvSource) refIDs(f field, intIDs bool, verticesFile string) (ids, error) {
@@ -71,7 +71,7 @@ func (s *csvSource) refIDs(f field, intIDs bool, verticesFile string) (ids, erro
 	}
 	return ids{ints: csvColumn[int64]{c, func(field string, row int64) (int64, error) {
 		return parseRefCSV(path, row, c.name, field, true, verticesFile)
-	}, false}}, nil
+	}, false, spellInt}}, nil
 }
 
 // csvText is column c as text ids: every field but an empty one.
@@ -81,7 +81,7 @@ func csvText(path string, c csvField) column[string] {
 			return "", cellError(path, ErrNull, row, c.name, "", msgEmpty)
 		}
 		return field, nil
-	}, false}
+	}, false, spellText}
 }
 
 func (s *csvSource) numbers(f field, _ bool, _ string) (column[float64], error) {
@@ -95,14 +95,14 @@ func (s *csvSource) numbers(f field, _ bool, _ string) (column[float64], error) 
 			return 0, cellError(path, ErrNotANumber, row, c.name, field, "not a number")
 		}
 		return x, nil
-	}, false}, nil
+	}, false, nil}, nil
 }
 
 func (s *csvSource) flags(f field, _ string) (flags, error) { return flags{strs: s.text(f)}, nil }
 
 // text is column f as its fields, every one.
 func (s *csvSource) text(f field) column[string] {
-	return csvColumn[string]{f.(csvField), func(field string, _ int64) (string, error) { return field, nil }, false}
+	return csvColumn[string]{f.(csvField), func(field string, _ int64) (string, error) { return field, nil }, false, spellText}
 }
 
 func (s *csvSource) nullInts(f field, _, bad string) (column[int64], error) {
@@ -113,13 +113,13 @@ func (s *csvSource) nullInts(f field, _, bad string) (column[int64], error) {
 			return 0, cellError(path, ErrRange, row, c.name, field, bad)
 		}
 		return x, nil
-	}, true}, nil
+	}, true, nil}, nil
 }
 
 func (s *csvSource) nullIDs(f, _ field, asInt bool, _ string, notInt func(int64, string) error) (ids, error) {
 	c := f.(csvField)
 	if !asInt {
-		return ids{strs: csvColumn[string]{c, func(field string, _ int64) (string, error) { return field, nil }, true}}, nil
+		return ids{strs: csvColumn[string]{c, func(field string, _ int64) (string, error) { return field, nil }, true, spellText}}, nil
 	}
 	return ids{ints: csvColumn[int64]{c, func(field string, row int64) (int64, error) {
 		x, ok := ParseID(field)
@@ -127,7 +127,7 @@ func (s *csvSource) nullIDs(f, _ field, asInt bool, _ string, notInt func(int64,
 			return 0, notInt(row, field)
 		}
 		return x, nil
-	}, true}}, nil
+	}, true, spellInt}}, nil
 }
 
 func (s *csvSource) metadata() (map[string]string, error) { return nil, nil }
@@ -202,12 +202,18 @@ func (s *csvSource) read(ctx context.Context, limit rowLimit, rs ...reader) erro
 }
 
 // csvColumn is a column of a CSV file whose fields decode as values of type T;
-// in a nullable one, an empty field is null (run writes a null so).
+// in a nullable one, an empty field is null (run writes a null so). A value's text
+// is its field, kept beside it, unless spell writes every value as its field was
+// (canonical integer ids, text), which spares keeping them.
 type csvColumn[T any] struct {
 	f        csvField
 	decode   func(field string, row int64) (T, error)
 	nullable bool
+	spell    func(T) string
 }
+
+func spellInt(x int64) string   { return strconv.FormatInt(x, 10) }
+func spellText(s string) string { return s }
 
 func (k csvColumn[T]) Name() string { return k.f.name }
 
@@ -246,7 +252,10 @@ func (r *csvReader[T]) add(rec []string, row int64) error {
 	if r.k.nullable {
 		r.nulls = append(r.nulls, null)
 	}
-	r.vals, r.fields = append(r.vals, v), append(r.fields, f)
+	if r.k.spell == nil {
+		r.fields = append(r.fields, f)
+	}
+	r.vals = append(r.vals, v)
 	return nil
 }
 
@@ -254,8 +263,12 @@ func (r *csvReader[T]) flush(row int64) error {
 	if len(r.vals) == 0 {
 		return nil
 	}
-	fields := r.fields
-	err := r.fn(batch[T]{row, r.vals, func(i int) string { return fields[i] }, r.nulls})
+	vals, fields := r.vals, r.fields
+	text := func(i int) string { return fields[i] }
+	if r.k.spell != nil {
+		text = func(i int) string { return r.k.spell(vals[i]) }
+	}
+	err := r.fn(batch[T]{row, vals, text, r.nulls})
 	r.vals, r.fields, r.nulls = r.vals[:0], r.fields[:0], r.nulls[:0]
 	return err
 }
