@@ -9,7 +9,7 @@ import (
 )
 
 // csvSource is a CSV file as a source (source.go): one unit, the file, streamed in
-// batches of batchRows rows. Every value is text: a column is typed by parsing its
+// batches of rows (csvBatchRows, csvBatchBytes: csvlimit.go). Every value is text: a column is typed by parsing its
 // fields (a number by ParseNumber, an id against integer vertex ids by ParseID),
 // an empty field is a missing value, and a field that does not parse is an error
 // at its row, in the column's words. A table's own ids are integers when asked
@@ -156,10 +156,10 @@ func (s *csvSource) read(ctx context.Context, limit rowLimit, rs ...reader) erro
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		start, eof := t.rows, false
+		start, from, eof := t.rows, t.r.InputOffset(), false
 		var stop error
 	batch:
-		for t.rows-start < batchRows {
+		for t.rows-start < csvBatchRows && t.r.InputOffset()-from < csvBatchBytes {
 			rec, row, err := t.next()
 			switch {
 			case err == io.EOF:
