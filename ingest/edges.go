@@ -152,7 +152,7 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 		ep, err := openEdgePart(ctx, f, cols, vs, opts)
 		if err == nil {
 			var x footer
-			if x, err = footerOf(ep.t); err == nil {
+			if x, err = footerOf(&parquetSource{t: ep.t}); err == nil {
 				err = p.agrees(f, &first, x)
 			}
 			if err != nil {

@@ -61,6 +61,10 @@ type source interface {
 	// not …" when not); in a format without types, an id that is not an integer
 	// where they are is the error notInt gives.
 	nullIDs(f, id field, asInt bool, typeWords string, notInt func(row int64, text string) error) (ids, error)
+	// schema is the file's columns as the files of one table must share them
+	// (partcheck.go; Parquet: names and types), and what the format calls them
+	// ("schema", "header").
+	schema() (cols []string, what string)
 	// metadata is the file's key/value metadata (a Parquet footer's), nil in a
 	// format without (CSV).
 	metadata() (map[string]string, error)

@@ -30,6 +30,7 @@ func (s *csvSource) present() []string            { return s.t.header }
 func (s *csvSource) rows() (int64, bool)          { return 0, false }
 func (s *csvSource) fingerprint() (string, error) { return s.t.fingerprint() }
 func (s *csvSource) close()                       { s.t.close() }
+func (s *csvSource) schema() ([]string, string)   { return s.t.header, "header" }
 
 // csvField is a column of a CSV file: its index in a record.
 type csvField struct {

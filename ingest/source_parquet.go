@@ -11,25 +11,33 @@ import (
 // groups, read in parallel (Table.run), a column a batch at a time through the
 // cursors (cursor.go) that decode its physical type; its types are checked when a
 // column is opened, and a null where a value is required is ErrNull. The file is
-// hashed, its page checksums checked, by a read that runs beside the table's.
+// hashed, its page checksums checked, by a read that runs beside the table's, from
+// read on (opening it reads only its footer).
 type parquetSource struct {
 	t    *Table
 	fp   func() (string, error)
-	done func()
+	stop context.CancelFunc // the hashing read's, once started
 }
 
 func openParquetSource(ctx context.Context, path string, opts []Option) (*parquetSource, error) {
-	t, _, fp, done, err := openParquetColumns(ctx, path, opts)
+	t, err := openParquet(ctx, path, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &parquetSource{t: t, fp: fp, done: done}, nil
+	return &parquetSource{t: t}, nil
 }
 
 func (s *parquetSource) file() string                 { return s.t.path }
 func (s *parquetSource) rows() (int64, bool)          { return s.t.numRows(), true }
 func (s *parquetSource) fingerprint() (string, error) { return s.fp() }
-func (s *parquetSource) close()                       { s.done() }
+func (s *parquetSource) schema() ([]string, string)   { return schemaColumns(s.t), "schema" }
+
+func (s *parquetSource) close() {
+	if s.stop != nil {
+		s.stop()
+	}
+	s.t.close()
+}
 
 func (s *parquetSource) present() []string {
 	var out []string
@@ -135,6 +143,8 @@ func (s *parquetSource) read(ctx context.Context, limit rowLimit, rs ...reader) 
 	for i, r := range rs {
 		loaders[i] = r.(parquetReader).load
 	}
+	hctx, stop := context.WithCancel(ctx)
+	s.stop, s.fp = stop, fingerprintAsync(hctx, s.t.path, s.t.checker())
 	return s.t.run(ctx, loaders...)
 }
 

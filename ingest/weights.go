@@ -62,22 +62,12 @@ func HasColumn(ctx context.Context, spec, name string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	path, f := p.files[0], p.format
-	if f == formatCSV {
-		t, err := openCSV(ctx, path)
-		if err != nil {
-			return false, err
-		}
-		defer t.close()
-		_, err = t.column(name)
-		return hasColumn(err)
-	}
-	t, err := openParquet(ctx, path, nil) // reads only the footer: nothing to allocate
+	s, err := openSource(ctx, p.files[0], nil) // reads only the footer: nothing to allocate
 	if err != nil {
 		return false, err
 	}
-	defer t.close()
-	_, err = t.column(name)
+	defer s.close()
+	_, err = s.field(name)
 	return hasColumn(err)
 }
 
