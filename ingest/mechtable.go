@@ -124,12 +124,9 @@ func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableCol
 // them), and the metadata is the first's.
 func readMechParts(ctx context.Context, p *partList, cols MechanismTableColumns, opts []Option, asInt bool) (*MechanismTable, error) {
 	read := func(f string) (*MechanismTable, error) {
-		s, err := openSource(ctx, f, opts)
-		if err != nil {
-			return nil, err
-		}
-		defer s.close()
-		return readMechTable(ctx, s, cols, asInt)
+		return readFile(ctx, f, opts, func(ctx context.Context, s source) (*MechanismTable, error) {
+			return readMechTable(ctx, s, cols, asInt)
+		})
 	}
 	p.starts = p.starts[:0]
 	if p.single() {

@@ -25,12 +25,7 @@ func validFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // ReadNumberColumns reads columns a and b (numbers) of the table at path, CSV or
 // Parquet by its extension.
 func ReadNumberColumns(ctx context.Context, path, a, b string, opts ...Option) (*NumberColumns, error) {
-	s, err := openSource(ctx, path, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer s.close()
-	t, err := readNumbers(ctx, s, a, b)
+	t, err := readFile(ctx, path, opts, func(ctx context.Context, s source) (*NumberColumns, error) { return readNumbers(ctx, s, a, b) })
 	if err != nil {
 		return nil, err
 	}

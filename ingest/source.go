@@ -151,6 +151,17 @@ func openSource(ctx context.Context, path string, opts []Option) (source, error)
 	return openParquetSource(ctx, path, opts)
 }
 
+// readFile opens one file of a table (path) and reads it with read.
+func readFile[T any](ctx context.Context, path string, opts []Option, read func(context.Context, source) (T, error)) (T, error) {
+	s, err := openSource(ctx, path, opts)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer s.close()
+	return read(ctx, s)
+}
+
 // fields resolves the named columns of s, all of them before any is checked.
 func fields(s source, names ...string) ([]field, error) {
 	out := make([]field, len(names))
@@ -276,14 +287,7 @@ func byParts[T part](ctx context.Context, spec string, vs *Vertices, opts []Opti
 	if err != nil {
 		return zero, nil, err
 	}
-	one := func(f string) (T, error) {
-		s, err := openSource(ctx, f, opts)
-		if err != nil {
-			return zero, err
-		}
-		defer s.close()
-		return read(ctx, s)
-	}
+	one := func(f string) (T, error) { return readFile(ctx, f, opts, read) }
 	if p.single() {
 		t, err := one(p.files[0])
 		p.starts = []int64{0}

@@ -89,15 +89,11 @@ type CSVShape struct {
 // row that cannot be parsed it returns the rows before it and its *InputError.
 func ScanCSV(ctx context.Context, path string, vertices bool, names ...string) (CSVShape, error) {
 	sh := CSVShape{IntIDs: true}
-	s, err := openCSVSource(ctx, path)
+	s, f, err := openCSVFields(ctx, path, names...)
 	if err != nil {
 		return sh, err
 	}
 	defer s.close()
-	f, err := fields(s, names...)
-	if err != nil {
-		return sh, err
-	}
 	rs := make([]reader, len(f))
 	for i, f := range f {
 		rs[i] = s.text(f).use(func(b batch[string]) error {
@@ -151,15 +147,11 @@ func ReadCSVRefs(ctx context.Context, path string, names []string, intIDs bool, 
 	for i := range out {
 		out[i] = emptyIDs(intIDs)
 	}
-	s, err := openCSVSource(ctx, path)
+	s, f, err := openCSVFields(ctx, path, names...)
 	if err != nil {
 		return out, err
 	}
 	defer s.close()
-	f, err := fields(s, names...)
-	if err != nil {
-		return out, err
-	}
 	rs, reads := make([]reader, len(f)), make([]func() IDs, len(f))
 	for i, f := range f {
 		k, err := s.refIDs(f, intIDs, verticesFile)
@@ -184,15 +176,11 @@ func ReadCSVRefs(ctx context.Context, path string, names []string, intIDs bool, 
 // set, ids as ReadCSVRefs reads them, p_true checked as ReadHittingSet does. On a
 // bad field it returns the rows before its row, with its *InputError.
 func ReadCSVHittingSet(ctx context.Context, path string, cols Columns, intIDs bool, verticesFile string) (IDs, []float64, error) {
-	s, err := openCSVSource(ctx, path)
+	s, f, err := openCSVFields(ctx, path, cols.ID, cols.PTrue)
 	if err != nil {
 		return emptyIDs(intIDs), []float64{}, err
 	}
 	defer s.close()
-	f, err := fields(s, cols.ID, cols.PTrue)
-	if err != nil {
-		return emptyIDs(intIDs), []float64{}, err
-	}
 	k, probs, err := hittingSetColumns(s, f, intIDs, verticesFile)
 	if err != nil {
 		return emptyIDs(intIDs), []float64{}, err
@@ -219,4 +207,18 @@ func emptyIDs(intIDs bool) IDs {
 		return IDs{Int: []int64{}}
 	}
 	return IDs{Str: []string{}}
+}
+
+// openCSVFields opens the CSV file at path and resolves its named columns.
+func openCSVFields(ctx context.Context, path string, names ...string) (*csvSource, []field, error) {
+	s, err := openCSVSource(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := fields(s, names...)
+	if err != nil {
+		s.close()
+		return nil, nil, err
+	}
+	return s, f, nil
 }

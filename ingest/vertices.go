@@ -47,12 +47,7 @@ func ReadVertices(ctx context.Context, path string, cols Columns, opts ...Option
 // asInt; errNotInt at the first that is not one) and joins them in read order.
 func readVertexParts(ctx context.Context, p *partList, cols Columns, opts []Option, asInt bool) (*Vertices, error) {
 	read := func(f string) (*Vertices, error) {
-		s, err := openSource(ctx, f, opts)
-		if err != nil {
-			return nil, err
-		}
-		defer s.close()
-		return readVertices(ctx, s, cols, asInt)
+		return readFile(ctx, f, opts, func(ctx context.Context, s source) (*Vertices, error) { return readVertices(ctx, s, cols, asInt) })
 	}
 	p.starts = p.starts[:0]
 	if p.single() {
