@@ -11,8 +11,8 @@ import (
 // This file reads one column of one Parquet row group a batch at a time. A
 // chunkCursor decodes the column's physical type; a converted cursor turns each
 // batch into the type a reader wants (INT32 → int64, FLOAT or an integer →
-// float64, ids → vertex positions). Every reader reads through these two and
-// one loop, scan.
+// float64, ids → vertex positions for EdgeStream). Every column of a Parquet source
+// (source_parquet.go) reads through these two and one loop, scan.
 
 // cursor reads one column of one row group a batch at a time as values of type O.
 type cursor[O any] interface {

@@ -39,7 +39,7 @@ func (t *Table) CheckVertexColumns(id, answer *Column) error {
 
 // checkBoolColumn is the one check of a Parquet column holding yes/no values (an
 // answer, in_hitting_set): boolean, integer 0/1, or text 0/1/true/false as a CSV
-// field (parseAnswer), which answerLoader reads.
+// field (parseAnswer), which answersInto judges (parquetSource.flags).
 func (t *Table) checkBoolColumn(c *Column, what string) error {
 	if !c.isInt() && !c.isBytes() && c.phys != parquet.Types.Boolean {
 		return columnError(t.path, ErrColumnType, c.name, what+" must be a boolean, an integer 0/1 or a string 0/1/true/false column, not "+c.typeName)
