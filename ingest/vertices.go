@@ -162,14 +162,17 @@ func vertexColumns(s source, f []field, asInt bool) (ids, flags, error) {
 type flagRule struct {
 	msgInt, msgText string
 	emptyNull       bool
+	typedText       *flagRule // the rule for the text of a format with types (a Parquet string column), if another
 }
 
-// answerRule judges answers (csvAnswer's words for text).
-var answerRule = flagRule{msgAnswer, msgAnswerCSV, true}
+// answerRule judges answers.
+var answerRule = flagRule{msgAnswer, msgAnswerCSV, true, nil}
 
-// inHitRule judges a mechanism's in_hitting_set column, name.
+// inHitRule judges a mechanism's in_hitting_set column, name. A Parquet string
+// column of it is judged as answers are (their words, an empty value a missing
+// one), as it always was: a difference kept, not chosen.
 func inHitRule(name string) flagRule {
-	return flagRule{name + " must be 0 or 1", name + " must be 0, 1, true or false", false}
+	return flagRule{name + " must be 0 or 1", name + " must be 0, 1, true or false", false, &answerRule}
 }
 
 // answersInto is the reader that keeps the values of c in d: a boolean, an integer
@@ -191,6 +194,9 @@ func answersInto(file string, c flags, rule flagRule, d *values[bool], words *at
 				return len(out), nil
 			})
 		})
+	}
+	if c.typ != nil && rule.typedText != nil {
+		rule = *rule.typedText
 	}
 	return c.strs.use(func(b batch[string]) error {
 		return d.fill(b.row, len(b.vals), func(out []bool) (int, error) {
