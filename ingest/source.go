@@ -30,6 +30,16 @@ type source interface {
 	// field resolves a column by exact name: ErrMissingColumn (with a hint),
 	// ErrDuplicateColumn, or a column no table can read (a list).
 	field(name string) (field, error)
+	// schema is the file's columns as the files of one table must share them
+	// (partcheck.go; Parquet: names and types), and what the format calls them
+	// ("schema", "header").
+	schema() (cols []string, what string)
+	// metadata is the file's key/value metadata (a Parquet footer's), nil in a
+	// format without (CSV).
+	metadata() (map[string]string, error)
+	// hint adds to a missing column's error that a table found (mechPresence) the
+	// format's hint, if e has none (CSV: the delimiter its header seems to use).
+	hint(e *InputError)
 	// rows is the file's row count when known before reading (Parquet's footer); a
 	// source that does not know it reads its units in order (CSV).
 	rows() (n int64, known bool)
@@ -61,16 +71,6 @@ type source interface {
 	// not …" when not); in a format without types, an id that is not an integer
 	// where they are is the error notInt gives.
 	nullIDs(f, id field, asInt bool, typeWords string, notInt func(row int64, text string) error) (ids, error)
-	// schema is the file's columns as the files of one table must share them
-	// (partcheck.go; Parquet: names and types), and what the format calls them
-	// ("schema", "header").
-	schema() (cols []string, what string)
-	// metadata is the file's key/value metadata (a Parquet footer's), nil in a
-	// format without (CSV).
-	metadata() (map[string]string, error)
-	// hint adds to a missing column's error, found by the table, the hint the
-	// format has for it (CSV: the delimiter its header seems to use), if e has none.
-	hint(e *InputError)
 
 	// read runs every reader (the columns a table opened, each bound to what keeps
 	// its values) over every unit, and reports the error of the earliest failing
