@@ -11,8 +11,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
-	"github.com/graphdp/graphdp/internal/progress"
 )
 
 // csvTable is an open CSV file with a header row. The file's bytes are
@@ -136,62 +134,6 @@ func (t *csvTable) parseError(err error, nfields int) error {
 	return e
 }
 
-// each calls fn for every data row (rec is valid during the call), checking ctx
-// every batchRows rows, and then returns the digest of the whole file.
-func (t *csvTable) each(ctx context.Context, fn func(rec []string, row int64) error) (string, error) {
-	rc, counted := progress.From(ctx), int64(0)
-	for {
-		rec, row, err := t.next()
-		if err == io.EOF {
-			if rc != nil {
-				rc.Done.Add(t.rows - counted) // the last, partial batch
-			}
-			return t.fingerprint()
-		}
-		if err != nil {
-			return "", err
-		}
-		if row%batchRows == 0 {
-			if ctx.Err() != nil {
-				return "", ctx.Err()
-			}
-			if rc != nil && row > 0 {
-				rc.Done.Add(row - counted)
-				counted = row
-			}
-		}
-		if err := fn(rec, row); err != nil {
-			if err == errNotInt && rc != nil {
-				rc.Done.Add(-counted) // the caller reads the file again as strings, counting every row then
-			}
-			return "", err
-		}
-	}
-}
-
-// readCSV reads a CSV file whose named columns are all required: fn gets each data
-// row's fields for them, in the order of names. It returns the file's fingerprint.
-func readCSV(ctx context.Context, path string, names []string, fn func(row int64, fields []string) error) (string, error) {
-	t, err := openCSV(ctx, path)
-	if err != nil {
-		return "", err
-	}
-	defer t.close()
-	idx := make([]int, len(names))
-	for i, n := range names {
-		if idx[i], err = t.column(n); err != nil {
-			return "", err
-		}
-	}
-	fields := make([]string, len(names))
-	return t.each(ctx, func(rec []string, row int64) error {
-		for i, k := range idx {
-			fields[i] = rec[k]
-		}
-		return fn(row, fields)
-	})
-}
-
 // ParseNumber reads a number as graphdp reads every number a person types (CSV
 // fields, flags, config files): strconv.ParseFloat's decimal and hex forms, but no
 // digit-separating underscores, which ParseFloat accepts (it reads "0_5" as 5, where
@@ -201,52 +143,6 @@ func ParseNumber(s string) (float64, error) {
 		return 0, &strconv.NumError{Func: "ParseNumber", Num: s, Err: strconv.ErrSyntax}
 	}
 	return strconv.ParseFloat(s, 64)
-}
-
-// csvProb parses a probability field; msgRange is the message for values outside [0, 1].
-func csvProb(path string, row int64, column, field, msgRange string) (float64, error) {
-	if field == "" {
-		return 0, cellError(path, ErrNull, row, column, "", msgEmpty)
-	}
-	p, err := ParseNumber(field)
-	if err != nil {
-		return 0, cellError(path, ErrNotANumber, row, column, field, "not a number")
-	}
-	if !validPTrue(p) {
-		return 0, cellError(path, ErrRange, row, column, field, msgRange)
-	}
-	return p, nil
-}
-
-// csvAnswer parses an answer field; word reports that it was spelled true/false.
-func csvAnswer(path string, row int64, column, field string) (a, word bool, err error) {
-	a, word, ok := parseAnswer(field)
-	switch {
-	case ok:
-		return a, word, nil
-	case field == "":
-		return false, false, cellError(path, ErrNull, row, column, "", msgEmpty)
-	}
-	return false, false, cellError(path, ErrRange, row, column, field, msgAnswerCSV)
-}
-
-// appendCSVID appends an id field to ids: as an int64 when ids.Int is non-nil
-// (errNotInt when it is not a canonical integer, so the caller rereads the file as
-// strings).
-func appendCSVID(path string, row int64, column, field string, ids *IDs) error {
-	if field == "" {
-		return cellError(path, ErrNull, row, column, "", msgEmpty)
-	}
-	if ids.Int == nil {
-		ids.Str = append(ids.Str, field)
-		return nil
-	}
-	x, ok := ParseID(field)
-	if !ok {
-		return errNotInt
-	}
-	ids.Int = append(ids.Int, x)
-	return nil
 }
 
 // ParseID reads an integer id written as text (a CSV field, a flag) in canonical

@@ -18,13 +18,30 @@ const maxCSVRowBytes = 64 << 10
 // csvBufferBytes is the read buffer of an open CSV file.
 const csvBufferBytes = 1 << 20
 
+// A CSV file is read in batches (csvSource.read) of at most csvBatchRows rows and
+// about csvBatchBytes bytes of the file (a batch ends at the row that reaches it):
+// its columns' values, decoded, and the rows' text they keep (a number's field, for
+// messages; a text value), so a file of long rows holds little more than one does.
+const (
+	csvBatchRows  = 4096
+	csvBatchBytes = 1 << 20
+	// csvBatchValueBytes bounds what a batch holds for one value beside its row's
+	// text: the value (a string header at most), its field's string header, its
+	// null flag, each slice grown to twice its length at most; and a table reads
+	// at most csvBatchColumns columns (a mechanism table's roles).
+	csvBatchValueBytes = 2 * (16 + 16 + 1)
+	csvBatchColumns    = 7
+)
+
 // CSVReadBytes bounds what one open CSV file's reader allocates for one row,
 // whatever the file (the run's memory model counts it per CSV input read at once):
 // its read buffer, the row about four times over (encoding/csv's line and field
 // buffers as they grow, the string made of them), and its fields, at most one a
 // byte of the row, at 160 bytes each — 40 held, the rest the slices' growth and the
-// header's copy. TestCSVRowBounded measures the worst rows against it.
-const CSVReadBytes = csvBufferBytes + 4*maxCSVRowBytes + 160*(maxCSVRowBytes+1)
+// header's copy; and the batch of rows it holds (the text of at most csvBatchBytes
+// of them and their values). TestCSVRowBounded measures the worst rows against it.
+const CSVReadBytes = csvBufferBytes + 4*maxCSVRowBytes + 160*(maxCSVRowBytes+1) +
+	csvBatchBytes + maxCSVRowBytes + csvBatchRows*csvBatchColumns*csvBatchValueBytes
 
 // errRowTooLong is what rowLimiter's Read returns at the byte that makes a row
 // longer than maxCSVRowBytes; csvTable.parseError names the row.

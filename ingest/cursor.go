@@ -11,8 +11,8 @@ import (
 // This file reads one column of one Parquet row group a batch at a time. A
 // chunkCursor decodes the column's physical type; a converted cursor turns each
 // batch into the type a reader wants (INT32 → int64, FLOAT or an integer →
-// float64, ids → vertex positions). Every reader reads through these two and
-// one loop, scan.
+// float64, ids → vertex positions for EdgeStream). Every column of a Parquet source
+// (source_parquet.go) reads through these two and one loop, scan.
 
 // cursor reads one column of one row group a batch at a time as values of type O.
 type cursor[O any] interface {
@@ -35,14 +35,21 @@ type opener[O any] func(t *Table, c *Column, g int) (cursor[O], error)
 
 // scan reads column c of row group g to its end through the cursor open gives,
 // a batch of up to scratchLen(g) rows at a time, calling check before each batch
-// and fn with each batch and the file row of its first value.
-func scan[O any](t *Table, c *Column, g int, open opener[O], check func() error, fn func(row int64, vals []O) error) error {
+// and fn with each batch, the file row of its first value and its nulls (a
+// nullable cursor's; else nil).
+func scan[O any](t *Table, c *Column, g int, open opener[O], check func() error, fn func(row int64, vals []O, nulls []bool) error) error {
 	k, err := open(t, c, g)
 	if err != nil {
 		return err
 	}
 	defer k.close()
-	buf := make([]O, t.scratchLen(g))
+	var buf []O
+	if pool, ok := any(t.ints).(*batches[O]); ok { // integer columns: the Table's buffers
+		buf = pool.get(t.scratchLen(g))
+		defer pool.put(buf)
+	} else {
+		buf = make([]O, t.scratchLen(g))
+	}
 	for !k.done() {
 		if err := check(); err != nil {
 			return err
@@ -51,21 +58,11 @@ func scan[O any](t *Table, c *Column, g int, open opener[O], check func() error,
 		if err != nil {
 			return err
 		}
-		if err := fn(row, vals); err != nil {
+		if err := fn(row, vals, k.nulls()); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// copyLoader reads column c through open into dst, at the file rows.
-func copyLoader[O any](t *Table, c *Column, open opener[O], dst []O) chunkLoader {
-	return func(check func() error, g int) error {
-		return scan(t, c, g, open, check, func(row int64, vals []O) error {
-			copy(dst[row:], vals)
-			return nil
-		})
-	}
 }
 
 // scratchLen sizes a batch buffer for row group g.
@@ -273,21 +270,27 @@ func openNumbers(t *Table, c *Column, g int) (cursor[float64], error) {
 	})
 }
 
-// openStrings reads a BYTE_ARRAY column as strings. A batch's bytes become one
-// string that its values slice, so a batch costs one allocation.
-func openStrings(t *Table, c *Column, g int) (cursor[string], error) {
-	k, err := chunk[parquet.ByteArray](false)(t, c, g)
-	var arena []byte
-	return convert(t, g, k, err, func(_ int64, in []parquet.ByteArray, out []string) error {
-		arena = arena[:0]
-		for _, b := range in {
-			arena = append(arena, b...)
-		}
-		s, off := string(arena), 0
-		for i, b := range in {
-			out[i] = s[off : off+len(b)]
-			off += len(b)
-		}
-		return nil
-	})
+// openStrings reads a BYTE_ARRAY column as strings.
+func openStrings(t *Table, c *Column, g int) (cursor[string], error) { return texts(false)(t, c, g) }
+
+// texts opens BYTE_ARRAY columns as strings (nullable: see chunk; a null is ""). A
+// batch's bytes become one string that its values slice, so a batch costs one
+// allocation.
+func texts(nullable bool) opener[string] {
+	return func(t *Table, c *Column, g int) (cursor[string], error) {
+		k, err := chunk[parquet.ByteArray](nullable)(t, c, g)
+		var arena []byte
+		return convert(t, g, k, err, func(_ int64, in []parquet.ByteArray, out []string) error {
+			arena = arena[:0]
+			for _, b := range in {
+				arena = append(arena, b...)
+			}
+			s, off := string(arena), 0
+			for i, b := range in {
+				out[i] = s[off : off+len(b)]
+				off += len(b)
+			}
+			return nil
+		})
+	}
 }

@@ -36,6 +36,19 @@
 // answer columns' names in its metadata (graphdp's own, sink.Names) is read by the
 // names it records, unless the caller names on purpose another of its columns.
 //
+// An input format is one source (source.go): the file's columns and types, its
+// read units and the reading of chosen columns of a unit as typed batches that
+// carry each value's file row and text. A Parquet file (source_parquet.go) is its
+// row groups, read in parallel into the tables' preallocated slices through the
+// cursors that decode its physical types (cursor.go); a CSV file (source_csv.go) is
+// one unit streamed in batches of rows, its fields typed by parsing. Each table's
+// rules — its columns, how an id becomes a vertex position (refsInto), what a valid
+// p_true, answer, weight or distance is, the messages — are written once against
+// the source (hittingset.go, idlist.go, weights.go, numbers.go, vertices.go,
+// edges.go, mechtable_file.go), and so are Beam's split reads (rowgroup.go,
+// splits.go). What only a format knows stays in its source: CSV's id type inference
+// and parse errors, Parquet's physical types and nulls.
+//
 // Formats are chosen by extension: ".parquet", or ".csv" or ".tsv" (with a header
 // row; a ".csv" file's fields are split on commas unless the context says otherwise,
 // WithDelimiter; a ".tsv" file's on tabs).

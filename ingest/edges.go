@@ -20,7 +20,8 @@ type Edges struct {
 // ReadEdges reads the edges file at path: columns cols.Src and cols.Dst,
 // holding ids of vs (of the same type: integer or string).
 func ReadEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*Edges, error) {
-	e, _, err := byFormat(ctx, path, cols, vs, opts, readEdgesCSV, readEdgesParquet, joinEdges)
+	read := func(ctx context.Context, s source) (*Edges, error) { return readEdges(ctx, s, cols, vs) }
+	e, _, err := byParts(ctx, path, vs, opts, read, joinEdges)
 	return e, err
 }
 
@@ -48,47 +49,28 @@ func checkVertices(vs *Vertices) error {
 	return nil
 }
 
-func readEdgesParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*Edges, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.Src, cols.Dst)
+// readEdges reads one file of an edges table.
+func readEdges(ctx context.Context, s source, cols Columns, vs *Vertices) (*Edges, error) {
+	f, err := fields(s, cols.Src, cols.Dst)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	for _, c := range c {
-		if err := checkRefType(t, c, vs); err != nil {
+	var rs []reader
+	src, dst := newValues[int32](s), newValues[int32](s)
+	for i, d := range []*values[int32]{src, dst} {
+		ids, err := s.refIDs(f[i], vs.IDs.Int != nil, vs.File)
+		if err != nil {
 			return nil, err
 		}
+		rs = append(rs, refsInto(s.file(), ids, vs, d))
 	}
-	n := t.numRows()
-	e := &Edges{File: path, Src: make([]int32, n), Dst: make([]int32, n), Rows: n}
-	if err := t.run(ctx, t.refLoader(c[0], vs, e.Src), t.refLoader(c[1], vs, e.Dst)); err != nil {
+	if err := s.read(ctx, rowLimit{}, rs...); err != nil {
 		return nil, err
 	}
-	if e.Fingerprint, err = fp(); err != nil {
+	e := &Edges{File: s.file(), Src: src.v, Dst: dst.v, Rows: int64(len(src.v))}
+	if e.Fingerprint, err = s.fingerprint(); err != nil {
 		return nil, err
 	}
-	return e, nil
-}
-
-func readEdgesCSV(ctx context.Context, path string, cols Columns, vs *Vertices) (*Edges, error) {
-	e := &Edges{File: path, Src: []int32{}, Dst: []int32{}}
-	var err error
-	e.Fingerprint, err = readCSV(ctx, path, []string{cols.Src, cols.Dst}, func(row int64, f []string) error {
-		s, err := refCSV(path, row, cols.Src, f[0], vs)
-		if err != nil {
-			return err
-		}
-		d, err := refCSV(path, row, cols.Dst, f[1], vs)
-		if err != nil {
-			return err
-		}
-		e.Src, e.Dst = append(e.Src, s), append(e.Dst, d)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	e.Rows = int64(len(e.Src))
 	return e, nil
 }
 
@@ -107,7 +89,7 @@ type EdgeStream struct {
 	scan  int     // Scans started
 	sum   *string // the fingerprint, once known
 	pos   batches[int32]
-	csv   *Edges // CSV files are read whole when opened
+	whole *Edges // a table of another format than Parquet (CSV), read whole when opened
 	drop  bool   // DropBehind
 	share *partShare
 }
@@ -128,9 +110,9 @@ type edgePart struct {
 // the huge pages above all, which the kernel then cannot find free and falls back
 // to small ones (docs/PERFORMANCE.md, "Read"). Reads return the
 // same bytes either way.
-func (s *EdgeStream) DropBehind() { s.drop = s.csv == nil }
+func (s *EdgeStream) DropBehind() { s.drop = s.whole == nil }
 
-// Size is the files' size in bytes (0 for CSV, which is read whole when opened).
+// Size is the files' size in bytes (0 for a table read whole when opened: CSV).
 func (s *EdgeStream) Size() int64 {
 	var n int64
 	for _, p := range s.parts {
@@ -140,8 +122,9 @@ func (s *EdgeStream) Size() int64 {
 }
 
 // OpenEdges opens the edges table at path (one file or many, parts.go; columns
-// cols.Src and cols.Dst, holding ids of vs) and checks its schema; CSV files are
-// read and checked whole.
+// cols.Src and cols.Dst, holding ids of vs) and checks its schema. The units of a
+// stream are Parquet row groups, each read as often as Scan is called; a table of
+// another format (CSV) is read and checked whole, once (ReadEdges).
 func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*EdgeStream, error) {
 	if err := checkVertices(vs); err != nil {
 		return nil, err
@@ -150,12 +133,12 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 	if err != nil {
 		return nil, err
 	}
-	if p.format == formatCSV {
+	if p.format != formatParquet {
 		e, err := ReadEdges(ctx, path, cols, vs)
 		if err != nil {
 			return nil, err
 		}
-		return &EdgeStream{File: e.File, csv: e}, nil
+		return &EdgeStream{File: e.File, whole: e}, nil
 	}
 	s := &EdgeStream{File: path, vs: vs}
 	if p.single() {
@@ -169,7 +152,7 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 		ep, err := openEdgePart(ctx, f, cols, vs, opts)
 		if err == nil {
 			var x footer
-			if x, err = footerOf(ep.t); err == nil {
+			if x, err = footerOf(&parquetSource{t: ep.t}); err == nil {
 				err = p.agrees(f, &first, x)
 			}
 			if err != nil {
@@ -212,8 +195,8 @@ func openEdgePart(ctx context.Context, path string, cols Columns, vs *Vertices, 
 
 // Rows is the table's row count.
 func (s *EdgeStream) Rows() int64 {
-	if s.csv != nil {
-		return int64(len(s.csv.Src))
+	if s.whole != nil {
+		return int64(len(s.whole.Src))
 	}
 	var n int64
 	for _, p := range s.parts {
@@ -223,9 +206,9 @@ func (s *EdgeStream) Rows() int64 {
 }
 
 // Units is how many units Scan numbers its batches with: the row groups of every
-// file (one for CSV).
+// file (one for a table read whole).
 func (s *EdgeStream) Units() int {
-	if s.csv != nil {
+	if s.whole != nil {
 		return 1
 	}
 	return len(s.units)
@@ -242,11 +225,11 @@ func (s *EdgeStream) Workers() int { return max(1, min(runtime.GOMAXPROCS(0), s.
 // the earliest failing unit (its lowest row; doc.go, invariant 4). The first Scan
 // of Parquet files also computes their Fingerprint from the bytes it reads.
 func (s *EdgeStream) Scan(ctx context.Context, fn func(unit int, src, dst []int32) error) error {
-	if s.csv != nil {
+	if s.whole != nil {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		return fn(0, s.csv.Src, s.csv.Dst)
+		return fn(0, s.whole.Src, s.whole.Dst)
 	}
 	s.scan++
 	first := s.scan == 1
@@ -306,8 +289,8 @@ func (s *EdgeStream) scanGroup(ctx context.Context, p *edgePart, g int, first bo
 // the bytes the first Scan read when it read all of them, else (a file whose row
 // groups are too large to hold, or no complete Scan yet) from a read of the file.
 func (s *EdgeStream) Fingerprint() (string, error) {
-	if s.csv != nil {
-		return s.csv.Fingerprint, nil
+	if s.whole != nil {
+		return s.whole.Fingerprint, nil
 	}
 	if s.sum != nil {
 		return *s.sum, nil

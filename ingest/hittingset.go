@@ -14,12 +14,16 @@ type HittingSet struct {
 	Fingerprint string
 }
 
-const msgPTrue = "p_true must be in [0, 1]"
+const (
+	msgPTrue     = "p_true must be in [0, 1]"
+	msgPTrueType = "p_true must be a float64 or float32 column"
+)
 
 // ReadHittingSet reads the hitting-set file at path: columns cols.ID (ids
 // of vs, each at most once) and cols.PTrue (a float in [0, 1]).
 func ReadHittingSet(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*HittingSet, error) {
-	h, parts, err := byFormat(ctx, path, cols, vs, opts, readHittingSetCSV, readHittingSetParquet, joinHittingSet)
+	read := func(ctx context.Context, s source) (*HittingSet, error) { return readHittingSet(ctx, s, cols, vs) }
+	h, parts, err := byParts(ctx, path, vs, opts, read, joinHittingSet)
 	if err != nil {
 		return nil, err
 	}
@@ -68,42 +72,39 @@ func checkUniqueVertices(p *partList, column string, vertex []int32, vs *Vertice
 // validPTrue reports whether p is a probability (NaN and ±Inf are not).
 func validPTrue(p float64) bool { return p >= 0 && p <= 1 }
 
-func readHittingSetParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*HittingSet, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.ID, cols.PTrue)
+// readHittingSet reads one file of a hitting set.
+func readHittingSet(ctx context.Context, s source, cols Columns, vs *Vertices) (*HittingSet, error) {
+	f, err := fields(s, cols.ID, cols.PTrue)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	ic, pc := c[0], c[1]
-	if err := t.CheckHittingSetColumns(ic, pc, vs.IDs.Int != nil, vs.File); err != nil {
+	ids, probs, err := hittingSetColumns(s, f, vs.IDs.Int != nil, vs.File)
+	if err != nil {
 		return nil, err
 	}
-	n := t.numRows()
-	h := &HittingSet{File: path, Vertex: make([]int32, n), PTrue: make([]float64, n)}
-	probs := t.pTrueLoader(pc, func(row int64, vals []float64) { copy(h.PTrue[row:], vals) })
-	if err := t.run(ctx, t.refLoader(ic, vs, h.Vertex), probs); err != nil {
+	vertex, ptrue := newValues[int32](s), newValues[float64](s)
+	err = s.read(ctx, perVertexRows, refsInto(s.file(), ids, vs, vertex), checked(s.file(), probs, validPTrue, msgPTrue, ptrue))
+	if err != nil {
 		return nil, err
 	}
-	if h.Fingerprint, err = fp(); err != nil {
+	h := &HittingSet{File: s.file(), Vertex: vertex.v, PTrue: ptrue.v}
+	if h.Fingerprint, err = s.fingerprint(); err != nil {
 		return nil, err
 	}
 	return h, nil
 }
 
-func readHittingSetCSV(ctx context.Context, path string, cols Columns, vs *Vertices) (*HittingSet, error) {
-	h := &HittingSet{File: path, Vertex: []int32{}, PTrue: []float64{}}
-	var err error
-	h.Fingerprint, err = readCSV(ctx, path, []string{cols.ID, cols.PTrue}, func(row int64, f []string) error {
-		v, err := refCSV(path, row, cols.ID, f[0], vs)
-		if err != nil {
-			return err
-		}
-		p, err := csvProb(path, row, cols.PTrue, f[1], msgPTrue)
-		h.Vertex, h.PTrue = append(h.Vertex, v), append(h.PTrue, p)
-		return err
-	})
+// hittingSetColumns opens a hitting set's columns f (its id and p_true): ids of the
+// vertices of verticesFile (integers when intIDs), p_true a float column.
+func hittingSetColumns(s source, f []field, intIDs bool, verticesFile string) (ids, column[float64], error) {
+	k, err := s.refIDs(f[0], intIDs, verticesFile)
 	if err != nil {
-		return nil, err
+		return ids{}, nil, err
 	}
-	return h, nil
+	probs, err := s.numbers(f[1], false, msgPTrueType)
+	return k, probs, err
 }
+
+// perVertexRows bounds a table that names each vertex at most once (a hitting set,
+// weights): more rows than vertices can be means some id repeats; say so cheaply.
+var perVertexRows = rowLimit{maxPositions, "more rows than there can be vertices"}

@@ -12,7 +12,8 @@ type IDList struct {
 
 // ReadIDList reads the id list at path: column cols.ID, holding ids of vs.
 func ReadIDList(ctx context.Context, path string, cols Columns, vs *Vertices, opts ...Option) (*IDList, error) {
-	l, _, err := byFormat(ctx, path, cols, vs, opts, readIDListCSV, readIDListParquet, joinIDList)
+	read := func(ctx context.Context, s source) (*IDList, error) { return readIDList(ctx, s, cols, vs) }
+	l, _, err := byParts(ctx, path, vs, opts, read, joinIDList)
 	return l, err
 }
 
@@ -30,34 +31,22 @@ func joinIDList(spec string, parts []*IDList, fp string) *IDList {
 	return l
 }
 
-func readIDListParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*IDList, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.ID)
+// readIDList reads one file of an id list.
+func readIDList(ctx context.Context, s source, cols Columns, vs *Vertices) (*IDList, error) {
+	f, err := s.field(cols.ID)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	if err := checkRefType(t, c[0], vs); err != nil {
-		return nil, err
-	}
-	l := &IDList{File: path, Vertex: make([]int32, t.numRows())}
-	if err := t.run(ctx, t.refLoader(c[0], vs, l.Vertex)); err != nil {
-		return nil, err
-	}
-	if l.Fingerprint, err = fp(); err != nil {
-		return nil, err
-	}
-	return l, nil
-}
-
-func readIDListCSV(ctx context.Context, path string, cols Columns, vs *Vertices) (*IDList, error) {
-	l := &IDList{File: path, Vertex: []int32{}}
-	var err error
-	l.Fingerprint, err = readCSV(ctx, path, []string{cols.ID}, func(row int64, f []string) error {
-		v, err := refCSV(path, row, cols.ID, f[0], vs)
-		l.Vertex = append(l.Vertex, v)
-		return err
-	})
+	ids, err := s.refIDs(f, vs.IDs.Int != nil, vs.File)
 	if err != nil {
+		return nil, err
+	}
+	vertex := newValues[int32](s)
+	if err := s.read(ctx, rowLimit{}, refsInto(s.file(), ids, vs, vertex)); err != nil {
+		return nil, err
+	}
+	l := &IDList{File: s.file(), Vertex: vertex.v}
+	if l.Fingerprint, err = s.fingerprint(); err != nil {
 		return nil, err
 	}
 	return l, nil

@@ -127,10 +127,9 @@ func ReadMechanismTable(ctx context.Context, path string, cols MechanismTableCol
 // them), and the metadata is the first's.
 func readMechParts(ctx context.Context, p *partList, cols MechanismTableColumns, opts []Option, asInt bool) (*MechanismTable, error) {
 	read := func(f string) (*MechanismTable, error) {
-		if p.format == formatCSV {
-			return readMechTableCSV(ctx, f, cols, asInt)
-		}
-		return readMechTableParquet(ctx, f, cols, opts)
+		return readFile(ctx, f, opts, func(ctx context.Context, s source) (*MechanismTable, error) {
+			return readMechTable(ctx, s, cols, asInt)
+		})
 	}
 	p.starts = p.starts[:0]
 	if p.single() {
@@ -290,7 +289,7 @@ func (m *MechanismTable) resolveBinding() error {
 				m.Binding[r], ok = m.Index.LookupInt(b.Int[r])
 			}
 			if !ok {
-				return cellError(m.File, ErrUnknownID, int64(r), m.cols.Binding, text, "names no row of this mechanism (a binding id is one of its datasets)")
+				return cellError(m.File, ErrUnknownID, int64(r), m.cols.Binding, text, msgBindingUnknown)
 			}
 		}
 		if m.Distance != nil && (m.Binding[r] < 0) != (m.Distance[r] < 0) {

@@ -39,14 +39,14 @@ func ReadMetadata(ctx context.Context, spec string) (map[string]string, error) {
 		return nil, err
 	}
 	if p.format == formatCSV {
-		return nil, nil
+		return nil, nil // CSV carries none: no file need be opened
 	}
-	t, err := openParquet(ctx, p.files[0], nil)
+	s, err := openSource(ctx, p.files[0], nil)
 	if err != nil {
 		return nil, err
 	}
-	defer t.close()
-	return t.metadata()
+	defer s.close()
+	return s.metadata()
 }
 
 // describes are the graphdp.* keys that say how a file was made, not what it

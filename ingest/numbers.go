@@ -25,16 +25,7 @@ func validFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // ReadNumberColumns reads columns a and b (numbers) of the table at path, CSV or
 // Parquet by its extension.
 func ReadNumberColumns(ctx context.Context, path, a, b string, opts ...Option) (*NumberColumns, error) {
-	f, err := formatOf(path)
-	if err != nil {
-		return nil, err
-	}
-	var t *NumberColumns
-	if f == formatCSV {
-		t, err = readNumbersCSV(ctx, path, a, b)
-	} else {
-		t, err = readNumbersParquet(ctx, path, a, b, opts)
-	}
+	t, err := readFile(ctx, path, opts, func(ctx context.Context, s source) (*NumberColumns, error) { return readNumbers(ctx, s, a, b) })
 	if err != nil {
 		return nil, err
 	}
@@ -50,58 +41,26 @@ func RowError(file string, row int64, column, value, msg string) *InputError {
 	return cellError(file, ErrRange, row, column, value, msg)
 }
 
-func readNumbersParquet(ctx context.Context, path, a, b string, opts []Option) (*NumberColumns, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, opts, a, b)
+// readNumbers reads the number columns a and b of one file.
+func readNumbers(ctx context.Context, s source, a, b string) (*NumberColumns, error) {
+	f, err := fields(s, a, b)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	for _, col := range c {
-		if !col.isFloat() && !col.isInt() {
-			return nil, columnError(t.path, ErrColumnType, col.name, "must be a number column, not "+col.typeName)
+	rs := make([]reader, len(f))
+	vals := [2]*values[float64]{newValues[float64](s), newValues[float64](s)}
+	for i, f := range f {
+		c, err := s.numbers(f, true, "must be a number column")
+		if err != nil {
+			return nil, err
 		}
+		rs[i] = checked(s.file(), c, validFinite, msgFiniteNumber, vals[i])
 	}
-	n := t.numRows()
-	if n > maxNumberRows {
-		return nil, fileError(t.path, ErrSize, "more rows than a profile or curve may have (65536)")
-	}
-	out := &NumberColumns{File: path, A: make([]float64, n), B: make([]float64, n)}
-	la := t.numberLoader(c[0], validFinite, msgFiniteNumber, copyAt(out.A))
-	lb := t.numberLoader(c[1], validFinite, msgFiniteNumber, copyAt(out.B))
-	if err := t.run(ctx, la, lb); err != nil {
+	if err := s.read(ctx, rowLimit{maxNumberRows, "more rows than a profile or curve may have (65536)"}, rs...); err != nil {
 		return nil, err
 	}
-	if out.Fingerprint, err = fp(); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-func readNumbersCSV(ctx context.Context, path, a, b string) (*NumberColumns, error) {
-	out := &NumberColumns{File: path, A: []float64{}, B: []float64{}}
-	var err error
-	out.Fingerprint, err = readCSV(ctx, path, []string{a, b}, func(row int64, f []string) error {
-		if row >= maxNumberRows {
-			return fileError(path, ErrSize, "more rows than a profile or curve may have (65536)")
-		}
-		var x [2]float64
-		for i, name := range []string{a, b} {
-			if f[i] == "" {
-				return cellError(path, ErrNull, row, name, "", msgEmpty)
-			}
-			v, err := ParseNumber(f[i])
-			if err != nil {
-				return cellError(path, ErrNotANumber, row, name, f[i], "not a number")
-			}
-			if !validFinite(v) {
-				return cellError(path, ErrRange, row, name, f[i], msgFiniteNumber)
-			}
-			x[i] = v
-		}
-		out.A, out.B = append(out.A, x[0]), append(out.B, x[1])
-		return nil
-	})
-	if err != nil {
+	out := &NumberColumns{File: s.file(), A: vals[0].v, B: vals[1].v}
+	if out.Fingerprint, err = s.fingerprint(); err != nil {
 		return nil, err
 	}
 	return out, nil

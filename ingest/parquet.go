@@ -189,15 +189,11 @@ func OpenTable(ctx context.Context, open Opener, path string, opts ...Option) (t
 	return t, nil
 }
 
-// openParquetColumns opens path, starts fingerprinting it, and resolves the named
-// columns. done closes the file and, when the read ends early, stops the fingerprint.
-func openParquetColumns(ctx context.Context, path string, opts []Option, names ...string) (t *Table, cols []*Column, fp func() (string, error), done func(), err error) {
-	return openParquetColumnsFold(ctx, path, opts, nil, names...)
-}
-
-// openParquetColumnsFold is openParquetColumns for a caller that may hash the file
-// itself as it reads it: when fold returns true for the open table, no hashing
-// read is started and fp is nil.
+// openParquetColumnsFold opens path, starts fingerprinting it, and resolves the
+// named columns, for a caller that may hash the file itself as it reads it (an
+// EdgeStream): when fold returns true for the open table, no hashing read is
+// started and fp is nil. done closes the file and, when the read ends early, stops
+// the fingerprint.
 func openParquetColumnsFold(ctx context.Context, path string, opts []Option, fold func(*Table) bool, names ...string) (t *Table, cols []*Column, fp func() (string, error), done func(), err error) {
 	t, err = openParquet(ctx, path, opts)
 	if err != nil {

@@ -32,7 +32,6 @@ func openPartsChecking(ctx context.Context, spec string, opts []Option, parquet 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		var x footer
 		if p.format == formatCSV {
 			if n, err := fileSize(ctx, f); err != nil {
 				return nil, err
@@ -40,22 +39,15 @@ func openPartsChecking(ctx context.Context, spec string, opts []Option, parquet 
 				p.empty[i] = true
 				continue
 			}
-			t, err := openCSV(ctx, f)
-			if err != nil {
-				return nil, err
-			}
-			x.cols = t.header
-			t.close()
-		} else {
-			t, err := openParquet(ctx, f, opts)
-			if err != nil {
-				return nil, err
-			}
-			x, err = footerOf(t)
-			t.close()
-			if err != nil {
-				return nil, err
-			}
+		}
+		s, err := openSource(ctx, f, opts)
+		if err != nil {
+			return nil, err
+		}
+		x, err := footerOf(s)
+		s.close()
+		if err != nil {
+			return nil, err
 		}
 		if err := p.agrees(f, &first, x); err != nil {
 			return nil, err
@@ -64,18 +56,20 @@ func openPartsChecking(ctx context.Context, spec string, opts []Option, parquet 
 	return p, nil
 }
 
-// footer is what the files of one table share: the Parquet schema (or CSV header)
-// and every graphdp.* metadata key but those saying how a file was made
-// (describes): a mechanism's privacy, for one, is the table's.
+// footer is what the files of one table share: the Parquet schema (or CSV header;
+// what says which) and every graphdp.* metadata key but those saying how a file
+// was made (describes): a mechanism's privacy, for one, is the table's.
 type footer struct {
 	cols []string
+	what string
 	meta map[string]string
 }
 
-// footerOf is a Parquet file's footer.
-func footerOf(t *Table) (footer, error) {
-	meta, err := t.metadata()
-	return footer{schemaColumns(t), meta}, err
+// footerOf is a file's footer.
+func footerOf(s source) (footer, error) {
+	cols, what := s.schema()
+	meta, err := s.metadata()
+	return footer{cols, what, meta}, err
 }
 
 // agrees checks file f's footer x against the table's first (set from x when
@@ -85,7 +79,7 @@ func (p *partList) agrees(f string, first **footer, x footer) error {
 		*first, p.first = &x, f
 		return nil
 	}
-	if err := differs(p, f, (*first).cols, x.cols); err != nil {
+	if err := differs(p, f, x.what, (*first).cols, x.cols); err != nil {
 		return err
 	}
 	if k, ok := graphdpDiffers((*first).meta, x.meta); ok {
@@ -94,14 +88,11 @@ func (p *partList) agrees(f string, first **footer, x footer) error {
 	return nil
 }
 
-// differs is the error for file f of p whose columns are cols, the first file's first.
-func differs(p *partList, f string, first, cols []string) error {
+// differs is the error for file f of p whose columns (its what) are cols, the first
+// file's first.
+func differs(p *partList, f, what string, first, cols []string) error {
 	if slices.Equal(first, cols) {
 		return nil
-	}
-	what := "header"
-	if p.format == formatParquet {
-		what = "schema"
 	}
 	return fileError(f, ErrColumnType, "its "+what+" ("+strings.Join(cols, ", ")+") differs from that of "+p.first+
 		" ("+strings.Join(first, ", ")+"): the files of one table share one "+what)

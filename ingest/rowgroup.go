@@ -3,7 +3,7 @@ package ingest
 import (
 	"fmt"
 	"math"
-	"strconv"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -33,18 +33,13 @@ func (c *Column) Type() arrow.DataType { return c.typ }
 // CheckVertexColumns is ReadVertices' check of the id and answer columns and of
 // the row count (ErrColumnType, ErrSize).
 func (t *Table) CheckVertexColumns(id, answer *Column) error {
-	if !id.isInt() && !id.isBytes() {
-		return columnError(t.path, ErrColumnType, id.name, "ids must be integers or strings, not "+id.typeName)
-	}
-	if err := t.checkBoolColumn(answer, "answer"); err != nil {
-		return err
-	}
-	return checkCount(t.path, t.numRows(), "vertices")
+	_, _, err := vertexColumns(t.source(), []field{id, answer}, false)
+	return err
 }
 
 // checkBoolColumn is the one check of a Parquet column holding yes/no values (an
 // answer, in_hitting_set): boolean, integer 0/1, or text 0/1/true/false as a CSV
-// field (parseAnswer), which answerLoader reads.
+// field (parseAnswer), which answersInto judges (parquetSource.flags).
 func (t *Table) checkBoolColumn(c *Column, what string) error {
 	if !c.isInt() && !c.isBytes() && c.phys != parquet.Types.Boolean {
 		return columnError(t.path, ErrColumnType, c.name, what+" must be a boolean, an integer 0/1 or a string 0/1/true/false column, not "+c.typeName)
@@ -79,87 +74,60 @@ func (t *Table) CheckRefColumn(c *Column, intIDs bool, verticesFile string) erro
 // CheckHittingSetColumns is ReadHittingSet's check of its id and p_true columns
 // and of its row count.
 func (t *Table) CheckHittingSetColumns(id, pTrue *Column, intIDs bool, verticesFile string) error {
-	if err := t.CheckRefColumn(id, intIDs, verticesFile); err != nil {
+	if _, _, err := hittingSetColumns(t.source(), []field{id, pTrue}, intIDs, verticesFile); err != nil {
 		return err
 	}
-	if !pTrue.isFloat() {
-		return columnError(t.path, ErrColumnType, pTrue.name, "p_true must be a float64 or float32 column, not "+pTrue.typeName)
-	}
-	if t.numRows() > maxPositions {
-		// More rows than vertices can be, so some id repeats; say so cheaply.
-		return fileError(t.path, ErrSize, "more rows than there can be vertices")
-	}
-	return nil
+	return perVertexRows.check(t.path, t.numRows())
 }
 
 // ReadVertexIDs reads the vertices' id column c of row group g (ErrNull; ErrRange
 // for a uint64 id above MaxInt64).
 func (t *Table) ReadVertexIDs(g int, c *Column) (IDs, error) {
-	return t.readIDs(g, c, t.idRangeError)
+	return t.readIDs(g, t.idColumn(c, t.idRangeError))
 }
 
 // ReadRefIDs reads the id column c of another table (edges, hitting set) in row
 // group g, without resolving the ids: a uint64 id above MaxInt64 is no vertex's
 // (ErrUnknownID), the others are for the caller to look up (UnknownID).
 func (t *Table) ReadRefIDs(g int, c *Column, verticesFile string) (IDs, error) {
-	return t.readIDs(g, c, func(c *Column, row, v int64) error {
-		return UnknownID(t.path, row, c.name, intText(c, v), verticesFile)
-	})
+	return t.readIDs(g, t.idColumn(c, t.unknownRef(verticesFile)))
 }
 
-func (t *Table) readIDs(g int, c *Column, tooBig func(c *Column, row, v int64) error) (ids IDs, err error) {
-	if c.isInt() {
-		ids.Int = make([]int64, 0, t.groupRows(g))
-	} else {
-		ids.Str = make([]string, 0, t.groupRows(g))
-	}
-	err = t.readGroup(g, t.idLoader(c, tooBig,
-		func(_ int64, v []int64) { ids.Int = append(ids.Int, v...) },
-		func(_ int64, v []string) { ids.Str = append(ids.Str, v...) }))
-	return ids, err
-}
-
-// idLoader reads an id column, handing each batch's valid prefix to keepInt
-// (integer ids, as int64; tooBig reports a uint64 above MaxInt64) or keepStr.
-func (t *Table) idLoader(c *Column, tooBig func(c *Column, row, v int64) error, keepInt func(row int64, ids []int64), keepStr func(row int64, ids []string)) chunkLoader {
-	if !c.isInt() {
-		return func(check func() error, g int) error {
-			return scan(t, c, g, openStrings, check, func(row int64, ids []string) error {
-				keepStr(row, ids)
-				return nil
-			})
-		}
-	}
-	return func(check func() error, g int) error {
-		return scan(t, c, g, openInts, check, func(row int64, ids []int64) error {
-			bad := wrapped(c, ids)
-			keepInt(row, ids[:bad])
-			if bad < len(ids) {
-				return tooBig(c, row+int64(bad), ids[bad])
-			}
-			return nil
-		})
-	}
+func (t *Table) readIDs(g int, k ids) (IDs, error) {
+	r, read := keepIDs(k, t.groupRows(g), false)
+	err := t.readGroup(g, r)
+	return read(), err
 }
 
 // ReadAnswers reads the answer column c of row group g (ErrNull; ErrRange for an
 // integer other than 0 and 1).
 func (t *Table) ReadAnswers(g int, c *Column) ([]bool, error) {
-	out := make([]bool, 0, t.groupRows(g))
-	err := t.readGroup(g, t.answerLoader(c, func(_ int64, vals []bool) { out = append(out, vals...) }))
-	return out, err
+	k, err := t.source().flags(c, "answer")
+	if err != nil {
+		return nil, err
+	}
+	d := sized[bool](t.groupRows(g), false)
+	err = t.readGroup(g, answersInto(t.path, k, answerRule, d, new(atomic.Bool)))
+	return d.v, err
 }
 
 // ReadPTrue reads the p_true column c of row group g (ErrNull; ErrRange outside [0, 1]).
 func (t *Table) ReadPTrue(g int, c *Column) ([]float64, error) {
-	out := make([]float64, 0, t.groupRows(g))
-	err := t.readGroup(g, t.pTrueLoader(c, func(_ int64, vals []float64) { out = append(out, vals...) }))
-	return out, err
+	k, err := t.source().numbers(c, false, msgPTrueType)
+	if err != nil {
+		return nil, err
+	}
+	d := sized[float64](t.groupRows(g), false)
+	err = t.readGroup(g, checked(t.path, k, validPTrue, msgPTrue, d))
+	return d.v, err
 }
 
-// readGroup runs load on row group g alone.
-func (t *Table) readGroup(g int, load chunkLoader) error {
-	return t.safeLoad(load, func() error { return nil }, g)
+// source is t as a source, for the checks and reads of a split.
+func (t *Table) source() *parquetSource { return &parquetSource{t: t} }
+
+// readGroup runs r (a column of t.source()) on row group g alone.
+func (t *Table) readGroup(g int, r reader) error {
+	return t.safeLoad(r.(parquetReader).load, func() error { return nil }, g)
 }
 
 // wrapped is the index of the first uint64 value above MaxInt64 in vals (they read
@@ -177,28 +145,6 @@ func wrapped(c *Column, vals []int64) int {
 
 func (t *Table) idRangeError(c *Column, row, v int64) error {
 	return cellError(t.path, ErrRange, row, c.name, intText(c, v), "id does not fit in int64")
-}
-
-// pTrueLoader checks a p_true column and hands each batch's valid prefix to keep.
-func (t *Table) pTrueLoader(c *Column, keep func(row int64, vals []float64)) chunkLoader {
-	return t.numberLoader(c, validPTrue, msgPTrue, keep)
-}
-
-// numberLoader reads a number column as float64, handing each batch's valid
-// prefix to keep; the first value valid rejects is an ErrRange error saying msg.
-func (t *Table) numberLoader(c *Column, valid func(float64) bool, msg string, keep func(row int64, vals []float64)) chunkLoader {
-	return func(check func() error, g int) error {
-		return scan(t, c, g, openNumbers, check, func(row int64, vals []float64) error {
-			for i, p := range vals {
-				if !valid(p) {
-					keep(row, vals[:i])
-					return cellError(t.path, ErrRange, row+int64(i), c.name, strconv.FormatFloat(p, 'g', -1, 64), msg)
-				}
-			}
-			keep(row, vals)
-			return nil
-		})
-	}
 }
 
 // checkCount rejects a table of n rows that cannot be a vertices table: none, or

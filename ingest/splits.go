@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 )
 
 // This file is what a cluster runner needs to read a table in pieces on its workers
@@ -87,27 +88,46 @@ type CSVShape struct {
 // every file's are). It checks no field: the reads do (ReadCSVVertices, …). On a
 // row that cannot be parsed it returns the rows before it and its *InputError.
 func ScanCSV(ctx context.Context, path string, vertices bool, names ...string) (CSVShape, error) {
-	s := CSVShape{IntIDs: true}
-	_, err := readCSV(ctx, path, names, func(row int64, f []string) error {
-		s.Rows = row + 1
-		if vertices {
-			if _, ok := ParseID(f[0]); !ok && f[0] != "" {
-				s.IntIDs = false
+	sh := CSVShape{IntIDs: true}
+	s, f, err := openCSVFields(ctx, path, names...)
+	if err != nil {
+		return sh, err
+	}
+	defer s.close()
+	rs := make([]reader, len(f))
+	for i, f := range f {
+		rs[i] = s.text(f).use(func(b batch[string]) error {
+			for _, x := range b.vals {
+				switch {
+				case !vertices:
+				case i == 0:
+					if _, ok := ParseID(x); !ok && x != "" {
+						sh.IntIDs = false
+					}
+				case i == 1:
+					if _, word, _ := parseAnswer(x); word {
+						sh.WordAnswers = true
+					}
+				}
 			}
-			if _, word, _ := parseAnswer(f[1]); word {
-				s.WordAnswers = true
-			}
-		}
-		return nil
-	})
-	return s, err
+			return nil
+		})
+	}
+	err = s.read(ctx, rowLimit{}, rs...)
+	sh.Rows = s.t.rows
+	return sh, err
 }
 
 // ReadCSVVertices reads the id and answer columns of one CSV file of a vertices
 // table, ids as integers when intIDs (ScanCSV found every id of the table one),
 // checking every field as ReadVertices does; on a bad one, its *InputError.
 func ReadCSVVertices(ctx context.Context, path string, cols Columns, intIDs bool) (IDs, []bool, error) {
-	v, err := readVerticesCSVAs(ctx, path, cols, intIDs)
+	s, err := openCSVSource(ctx, path)
+	if err != nil {
+		return IDs{}, nil, err
+	}
+	defer s.close()
+	v, err := readVertices(ctx, s, cols, intIDs)
 	if errors.Is(err, errNotInt) {
 		return IDs{}, nil, fmt.Errorf("ingest: %s: an id is not an integer though the file's scan found none (the file changed)", path)
 	}
@@ -127,19 +147,28 @@ func ReadCSVRefs(ctx context.Context, path string, names []string, intIDs bool, 
 	for i := range out {
 		out[i] = emptyIDs(intIDs)
 	}
-	row := make([]int64, len(names))
-	_, err := readCSV(ctx, path, names, func(r int64, f []string) error {
-		for i, field := range f {
-			var err error
-			if row[i], err = parseRefCSV(path, r, names[i], field, intIDs, verticesFile); err != nil {
-				return err
-			}
+	s, f, err := openCSVFields(ctx, path, names...)
+	if err != nil {
+		return out, err
+	}
+	defer s.close()
+	rs, reads := make([]reader, len(f)), make([]func() IDs, len(f))
+	for i, f := range f {
+		k, err := s.refIDs(f, intIDs, verticesFile)
+		if err != nil {
+			return out, err
 		}
-		for i := range out {
-			out[i].add(row[i], f[i])
-		}
-		return nil
-	})
+		rs[i], reads[i] = keepIDs(k, 0, false)
+	}
+	err = s.read(ctx, rowLimit{}, rs...)
+	n := math.MaxInt
+	for i := range out {
+		out[i] = reads[i]()
+		n = min(n, out[i].Len())
+	}
+	for i := range out {
+		out[i] = out[i].prefix(n) // the rows before the bad one
+	}
 	return out, err
 }
 
@@ -147,30 +176,29 @@ func ReadCSVRefs(ctx context.Context, path string, names []string, intIDs bool, 
 // set, ids as ReadCSVRefs reads them, p_true checked as ReadHittingSet does. On a
 // bad field it returns the rows before its row, with its *InputError.
 func ReadCSVHittingSet(ctx context.Context, path string, cols Columns, intIDs bool, verticesFile string) (IDs, []float64, error) {
-	ids, pt := emptyIDs(intIDs), []float64{}
-	_, err := readCSV(ctx, path, []string{cols.ID, cols.PTrue}, func(r int64, f []string) error {
-		id, err := parseRefCSV(path, r, cols.ID, f[0], intIDs, verticesFile)
-		if err != nil {
-			return err
-		}
-		p, err := csvProb(path, r, cols.PTrue, f[1], msgPTrue)
-		if err != nil {
-			return err
-		}
-		ids.add(id, f[0])
-		pt = append(pt, p)
-		return nil
-	})
-	return ids, pt, err
+	s, f, err := openCSVFields(ctx, path, cols.ID, cols.PTrue)
+	if err != nil {
+		return emptyIDs(intIDs), []float64{}, err
+	}
+	defer s.close()
+	k, probs, err := hittingSetColumns(s, f, intIDs, verticesFile)
+	if err != nil {
+		return emptyIDs(intIDs), []float64{}, err
+	}
+	idr, read := keepIDs(k, 0, false)
+	pt := sized[float64](0, false)
+	err = s.read(ctx, perVertexRows, idr, checked(s.file(), probs, validPTrue, msgPTrue, pt))
+	ids := read()
+	n := min(ids.Len(), len(pt.v))
+	return ids.prefix(n), pt.v[:n], err // the rows before the bad one
 }
 
-// add appends an id parseRefCSV read: id when ids are integers, else the field.
-func (ids *IDs) add(id int64, field string) {
+// prefix is the first n ids.
+func (ids IDs) prefix(n int) IDs {
 	if ids.Int != nil {
-		ids.Int = append(ids.Int, id)
-	} else {
-		ids.Str = append(ids.Str, field)
+		return IDs{Int: ids.Int[:n]}
 	}
+	return IDs{Str: ids.Str[:n]}
 }
 
 // emptyIDs is no ids, of integer type when intIDs.
@@ -179,4 +207,18 @@ func emptyIDs(intIDs bool) IDs {
 		return IDs{Int: []int64{}}
 	}
 	return IDs{Str: []string{}}
+}
+
+// openCSVFields opens the CSV file at path and resolves its named columns.
+func openCSVFields(ctx context.Context, path string, names ...string) (*csvSource, []field, error) {
+	s, err := openCSVSource(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := fields(s, names...)
+	if err != nil {
+		s.close()
+		return nil, nil, err
+	}
+	return s, f, nil
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/parquet"
 )
 
 // Vertices is the vertices table: one row per dataset, in file order.
@@ -47,10 +47,7 @@ func ReadVertices(ctx context.Context, path string, cols Columns, opts ...Option
 // asInt; errNotInt at the first that is not one) and joins them in read order.
 func readVertexParts(ctx context.Context, p *partList, cols Columns, opts []Option, asInt bool) (*Vertices, error) {
 	read := func(f string) (*Vertices, error) {
-		if p.format == formatCSV {
-			return readVerticesCSVAs(ctx, f, cols, asInt)
-		}
-		return readVerticesParquet(ctx, f, cols, opts)
+		return readFile(ctx, f, opts, func(ctx context.Context, s source) (*Vertices, error) { return readVertices(ctx, s, cols, asInt) })
 	}
 	p.starts = p.starts[:0]
 	if p.single() {
@@ -109,88 +106,128 @@ func indexRows(p *partList, file, idColumn string, ids IDs, what string) (*Index
 	return x, nil
 }
 
-func readVerticesParquet(ctx context.Context, path string, cols Columns, opts []Option) (*Vertices, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.ID, cols.Answer)
+// readVertices reads one file of a vertices table (ids as integers when asInt, in a
+// format without types; errNotInt at the first that is not one).
+func readVertices(ctx context.Context, s source, cols Columns, asInt bool) (*Vertices, error) {
+	f, err := fields(s, cols.ID, cols.Answer)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	idc, ac := c[0], c[1]
-	if err := t.CheckVertexColumns(idc, ac); err != nil {
+	k, ans, err := vertexColumns(s, f, asInt)
+	if err != nil {
 		return nil, err
 	}
-	n := t.numRows()
-	v := &Vertices{File: path, Answer: make([]bool, n), AnswerType: ac.AnswerType()}
-	if idc.isInt() {
-		v.IDType, v.IDs.Int = arrow.PrimitiveTypes.Int64, make([]int64, n)
-	} else {
-		v.IDType, v.IDs.Str = arrow.BinaryTypes.String, make([]string, n)
+	v := &Vertices{File: s.file(), IDType: arrow.BinaryTypes.String}
+	if k.ints != nil {
+		v.IDType = arrow.PrimitiveTypes.Int64
 	}
-	if err := t.run(ctx, t.idsInto(idc, v.IDs), t.answerLoader(ac, copyAt(v.Answer))); err != nil {
+	n, known := s.rows()
+	idr, read := keepIDs(k, n, known)
+	answers := newValues[bool](s)
+	var words atomic.Bool
+	if err := s.read(ctx, rowLimit{}, idr, answersInto(s.file(), ans, answerRule, answers, &words)); err != nil {
 		return nil, err
 	}
+	v.IDs, v.Answer, v.AnswerType = read(), answers.v, answerType(ans, &words)
 	// The hashing read checks the page checksums: a damaged page is the error to
 	// report, before any a damaged id could cause (a repeat).
-	if v.Fingerprint, err = fp(); err != nil {
+	if v.Fingerprint, err = s.fingerprint(); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-// idsInto reads a vertices id column into dst, preallocated with one slot per
-// file row of the column's type (ErrRange for a uint64 id above MaxInt64).
-func (t *Table) idsInto(c *Column, dst IDs) chunkLoader {
-	return t.idLoader(c, t.idRangeError, copyAt(dst.Int), copyAt(dst.Str))
+// vertexColumns opens a vertices table's columns f (its id and answer), and checks
+// its row count when the source knows it.
+func vertexColumns(s source, f []field, asInt bool) (ids, flags, error) {
+	k, err := s.ownIDs(f[0], asInt)
+	if err != nil {
+		return ids{}, flags{}, err
+	}
+	ans, err := s.flags(f[1], "answer")
+	if err != nil {
+		return ids{}, flags{}, err
+	}
+	if n, known := s.rows(); known {
+		if err := checkCount(s.file(), n, "vertices"); err != nil {
+			return ids{}, flags{}, err
+		}
+	}
+	return k, ans, nil
 }
 
-// copyAt keeps batches in dst, at their file rows.
-func copyAt[T any](dst []T) func(row int64, vals []T) {
-	return func(row int64, vals []T) { copy(dst[row:], vals) }
+// flagRule is how a yes/no column's values are judged (answersInto): msgInt for an
+// integer other than 0 and 1, msgText for text parseAnswer does not read; an empty
+// field is ErrNull when emptyNull, else msgText.
+type flagRule struct {
+	msgInt, msgText string
+	emptyNull       bool
+	typedText       *flagRule // the rule for the text of a format with types (a Parquet string column), if another
 }
 
-// answerLoader reads a boolean, 0/1 integer or 0/1/true/false text column
-// (checkBoolColumn), handing each batch's valid prefix to keep with the file row of
-// its first value. Text is read as a CSV field is (csvAnswer).
-func (t *Table) answerLoader(c *Column, keep func(row int64, vals []bool)) chunkLoader {
-	if c.isBytes() {
-		return func(check func() error, g int) error {
-			out := make([]bool, t.scratchLen(g))
-			return scan(t, c, g, chunk[parquet.ByteArray](false), check, func(row int64, vals []parquet.ByteArray) error {
-				for i, x := range vals {
-					a, _, err := csvAnswer(t.path, row+int64(i), c.name, string(x))
-					if err != nil {
-						keep(row, out[:i])
-						return err
+// answerRule judges answers.
+var answerRule = flagRule{msgAnswer, msgAnswerCSV, true, nil}
+
+// inHitRule judges a mechanism's in_hitting_set column, name. A Parquet string
+// column of it is judged as answers are (their words, an empty value a missing
+// one), as it always was: a difference kept, not chosen.
+func inHitRule(name string) flagRule {
+	return flagRule{name + " must be 0 or 1", name + " must be 0, 1, true or false", false, &answerRule}
+}
+
+// answersInto is the reader that keeps the values of c in d: a boolean, an integer
+// 0 or 1, or text as parseAnswer reads it (a CSV field, a Parquet string), judged
+// by rule; it sets words at a value written true or false.
+func answersInto(file string, c flags, rule flagRule, d *values[bool], words *atomic.Bool) reader {
+	switch {
+	case c.bools != nil:
+		return keep(c.bools, d)
+	case c.ints != nil:
+		return c.ints.use(func(b batch[int64]) error {
+			return d.fill(b.row, len(b.vals), func(out []bool) (int, error) {
+				for i, x := range b.vals {
+					if uint64(x) > 1 {
+						return i, cellError(file, ErrRange, b.row+int64(i), c.ints.Name(), b.text(i), rule.msgInt)
 					}
-					out[i] = a
+					out[i] = x == 1
 				}
-				keep(row, out[:len(vals)])
-				return nil
+				return len(out), nil
 			})
-		}
-	}
-	if c.phys == parquet.Types.Boolean {
-		return func(check func() error, g int) error {
-			return scan(t, c, g, chunk[bool](false), check, func(row int64, vals []bool) error {
-				keep(row, vals)
-				return nil
-			})
-		}
-	}
-	return func(check func() error, g int) error {
-		out := make([]bool, t.scratchLen(g))
-		return scan(t, c, g, openInts, check, func(row int64, vals []int64) error {
-			for i, x := range vals {
-				if uint64(x) > 1 {
-					keep(row, out[:i])
-					return cellError(t.path, ErrRange, row+int64(i), c.name, intText(c, x), msgAnswer)
-				}
-				out[i] = x == 1
-			}
-			keep(row, out[:len(vals)])
-			return nil
 		})
 	}
+	if c.typ != nil && rule.typedText != nil {
+		rule = *rule.typedText
+	}
+	return c.strs.use(func(b batch[string]) error {
+		return d.fill(b.row, len(b.vals), func(out []bool) (int, error) {
+			for i, x := range b.vals {
+				a, word, ok := parseAnswer(x)
+				switch {
+				case ok:
+				case x == "" && rule.emptyNull:
+					return i, cellError(file, ErrNull, b.row+int64(i), c.strs.Name(), "", msgEmpty)
+				default:
+					return i, cellError(file, ErrRange, b.row+int64(i), c.strs.Name(), x, rule.msgText)
+				}
+				if word && !words.Load() {
+					words.Store(true)
+				}
+				out[i] = a
+			}
+			return len(out), nil
+		})
+	})
+}
+
+// answerType is the AnswerType of the answers of c, once read (answersInto).
+func answerType(c flags, words *atomic.Bool) arrow.DataType {
+	switch {
+	case c.typ != nil:
+		return c.typ
+	case words.Load():
+		return arrow.FixedWidthTypes.Boolean
+	}
+	return arrow.PrimitiveTypes.Int64
 }
 
 const (
@@ -201,31 +238,6 @@ const (
 
 // errNotInt says an id did not parse as an integer (retry with strings).
 var errNotInt = fmt.Errorf("ingest: non-integer id")
-
-func readVerticesCSVAs(ctx context.Context, path string, cols Columns, asInt bool) (*Vertices, error) {
-	v := &Vertices{File: path, AnswerType: arrow.PrimitiveTypes.Int64}
-	if asInt {
-		v.IDType, v.IDs.Int = arrow.PrimitiveTypes.Int64, []int64{}
-	} else {
-		v.IDType, v.IDs.Str = arrow.BinaryTypes.String, []string{}
-	}
-	var err error
-	v.Fingerprint, err = readCSV(ctx, path, []string{cols.ID, cols.Answer}, func(row int64, f []string) error {
-		if err := appendCSVID(path, row, cols.ID, f[0], &v.IDs); err != nil {
-			return err
-		}
-		a, word, err := csvAnswer(path, row, cols.Answer, f[1])
-		if word {
-			v.AnswerType = arrow.FixedWidthTypes.Boolean
-		}
-		v.Answer = append(v.Answer, a)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return v, nil
-}
 
 // parseAnswer accepts 0, 1 and true/false in any case. word reports the
 // true/false spelling, which makes the answer type Boolean.

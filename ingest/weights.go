@@ -23,8 +23,10 @@ func validWeight(w float64) bool { return w >= 0 && !math.IsInf(w, 1) }
 // most once) and column weight (a finite float ≥ 0). The vertices file itself may be
 // given: its rows then name every dataset once.
 func ReadWeights(ctx context.Context, path, idColumn, weight string, vs *Vertices, opts ...Option) (*Weights, error) {
-	cols := Columns{ID: idColumn, PTrue: weight} // the readers take the value column as PTrue
-	w, parts, err := byFormat(ctx, path, cols, vs, opts, readWeightsCSV, readWeightsParquet, joinWeights)
+	read := func(ctx context.Context, s source) (*Weights, error) {
+		return readWeights(ctx, s, idColumn, weight, vs)
+	}
+	w, parts, err := byParts(ctx, path, vs, opts, read, joinWeights)
 	if err != nil {
 		return nil, err
 	}
@@ -60,22 +62,12 @@ func HasColumn(ctx context.Context, spec, name string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	path, f := p.files[0], p.format
-	if f == formatCSV {
-		t, err := openCSV(ctx, path)
-		if err != nil {
-			return false, err
-		}
-		defer t.close()
-		_, err = t.column(name)
-		return hasColumn(err)
-	}
-	t, err := openParquet(ctx, path, nil) // reads only the footer: nothing to allocate
+	s, err := openSource(ctx, p.files[0], nil) // reads only the footer: nothing to allocate
 	if err != nil {
 		return false, err
 	}
-	defer t.close()
-	_, err = t.column(name)
+	defer s.close()
+	_, err = s.field(name)
 	return hasColumn(err)
 }
 
@@ -91,56 +83,27 @@ func hasColumn(err error) (bool, error) {
 	return false, nil
 }
 
-func readWeightsParquet(ctx context.Context, path string, cols Columns, vs *Vertices, opts []Option) (*Weights, error) {
-	t, c, fp, done, err := openParquetColumns(ctx, path, opts, cols.ID, cols.PTrue)
+// readWeights reads one file of a weights table.
+func readWeights(ctx context.Context, s source, idColumn, weight string, vs *Vertices) (*Weights, error) {
+	f, err := fields(s, idColumn, weight)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	ic, wc := c[0], c[1]
-	if err := t.CheckRefColumn(ic, vs.IDs.Int != nil, vs.File); err != nil {
-		return nil, err
-	}
-	if !wc.isFloat() && !wc.isInt() {
-		return nil, columnError(t.path, ErrColumnType, wc.name, "weight must be a number column, not "+wc.typeName)
-	}
-	if t.numRows() > maxPositions {
-		return nil, fileError(t.path, ErrSize, "more rows than there can be vertices")
-	}
-	n := t.numRows()
-	w := &Weights{File: path, Vertex: make([]int32, n), Weight: make([]float64, n)}
-	load := t.numberLoader(wc, validWeight, msgWeight, copyAt(w.Weight))
-	if err := t.run(ctx, t.refLoader(ic, vs, w.Vertex), load); err != nil {
-		return nil, err
-	}
-	if w.Fingerprint, err = fp(); err != nil {
-		return nil, err
-	}
-	return w, nil
-}
-
-func readWeightsCSV(ctx context.Context, path string, cols Columns, vs *Vertices) (*Weights, error) {
-	w := &Weights{File: path, Vertex: []int32{}, Weight: []float64{}}
-	var err error
-	w.Fingerprint, err = readCSV(ctx, path, []string{cols.ID, cols.PTrue}, func(row int64, f []string) error {
-		v, err := refCSV(path, row, cols.ID, f[0], vs)
-		if err != nil {
-			return err
-		}
-		if f[1] == "" {
-			return cellError(path, ErrNull, row, cols.PTrue, "", msgEmpty)
-		}
-		x, err := ParseNumber(f[1])
-		if err != nil {
-			return cellError(path, ErrNotANumber, row, cols.PTrue, f[1], "not a number")
-		}
-		if !validWeight(x) {
-			return cellError(path, ErrRange, row, cols.PTrue, f[1], msgWeight)
-		}
-		w.Vertex, w.Weight = append(w.Vertex, v), append(w.Weight, x)
-		return nil
-	})
+	ids, err := s.refIDs(f[0], vs.IDs.Int != nil, vs.File)
 	if err != nil {
+		return nil, err
+	}
+	ws, err := s.numbers(f[1], true, "weight must be a number column")
+	if err != nil {
+		return nil, err
+	}
+	vertex, wt := newValues[int32](s), newValues[float64](s)
+	err = s.read(ctx, perVertexRows, refsInto(s.file(), ids, vs, vertex), checked(s.file(), ws, validWeight, msgWeight, wt))
+	if err != nil {
+		return nil, err
+	}
+	w := &Weights{File: s.file(), Vertex: vertex.v, Weight: wt.v}
+	if w.Fingerprint, err = s.fingerprint(); err != nil {
 		return nil, err
 	}
 	return w, nil
