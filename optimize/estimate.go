@@ -11,9 +11,10 @@ import (
 // solve): its memory on top of the graph's, and its time, from one propagation
 // measured on the problem itself (the balanced α on a minimum cover, extended).
 type Estimate struct {
-	// Bytes is the solver's memory beyond the graph: the bfs solutions it keeps
-	// (about 4 of n·24 bytes) and, when the LP is solved, its arrays (7 float64 per
-	// vertex, 4 per row and line, the reverse-arc index).
+	// Bytes is the solver's memory beyond the graph: the bfs solutions, cover and
+	// distances it keeps, with the collector's headroom (keptBytes a vertex) and,
+	// when the LP is solved, its arrays (7 float64 per vertex, 4 per row and line,
+	// the reverse-arc index).
 	Bytes int64 `json:"bytes"`
 	// LPBytes is the LP's share of Bytes (0 when the default floors make it
 	// unnecessary: the balanced α is then certified without it).
@@ -27,6 +28,14 @@ type Estimate struct {
 	Low, High time.Duration `json:"-"`
 	LP        bool          `json:"lp"` // whether the LP has to be solved (floors lowered below α)
 }
+
+// keptBytes is what Optimize keeps a vertex beyond the graph and the engine, with
+// the collector's headroom (GOGC 25): the candidates' bfs solutions (24 bytes each),
+// the cover and the distances. Measured at the default floors on uniform graphs of 10
+// edges a dataset (peak RSS less the memory model's run, docs/OPTIMIZE.md,
+// "Measured"): 104 bytes at 10^6 datasets, 127–136 at 10^7 (the median and the
+// largest of two runs).
+const keptBytes = 144
 
 // estimate's PDHG step counts: the range measured (docs/OPTIMIZE.md, "Limits, progress and the dry run's estimate").
 const estimateLowSteps, estimateHighSteps = 200, 10000
@@ -42,7 +51,7 @@ func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, erro
 	if ls, err := frameworkLines(p.Pair, opt.Chords, nil); err == nil {
 		lines = int64(len(ls))
 	}
-	e := &Estimate{Bytes: 4 * 24 * n}
+	e := &Estimate{Bytes: keptBytes * n}
 	f := opt.floors(p.Pair)
 	if obj == Worst {
 		f = Floors{max(f[0], p.Pair.Balanced()), max(f[1], p.Pair.Balanced())}
