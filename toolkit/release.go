@@ -282,27 +282,34 @@ func draw(ctx context.Context, m *ingest.MechanismTable, rows []int32, src io.Re
 // charged, already). Checked before any work (internal/cli, for files) and again
 // here, under the ledger's lock, before the release is recorded.
 func refuseExisting(ctx context.Context, out string) error {
-	exists := false
+	problem := ExistingFile(out)
 	if objstore.IsURL(out) {
 		f, err := objstore.Open(ctx, out)
 		switch {
 		case err == nil:
 			f.Close()
-			exists = true
+			problem = existingOutput(out)
 		case !errors.Is(err, objstore.ErrNotFound):
 			return fmt.Errorf("out: %s: %w", out, err)
 		}
-	} else if _, err := os.Lstat(out); err == nil {
-		exists = true
 	}
-	if exists {
-		return &job.ConfigError{Problems: []string{ExistingOutput(out)}}
+	if problem != "" {
+		return &job.ConfigError{Problems: []string{problem}}
 	}
 	return nil
 }
 
-// ExistingOutput is the problem of a release whose output exists.
-func ExistingOutput(out string) string {
+// ExistingFile is the problem of a release whose output is a file that exists (""
+// when it is not one, or out is an object: refuseExisting asks the store).
+func ExistingFile(out string) string {
+	if _, err := os.Lstat(out); out == "" || objstore.IsURL(out) || err != nil {
+		return ""
+	}
+	return existingOutput(out)
+}
+
+// existingOutput is the problem of a release whose output exists.
+func existingOutput(out string) string {
 	return fmt.Sprintf("out: %s exists; a release never replaces a file (its answers were drawn, and charged, already): choose another name", out)
 }
 

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/graphdp/graphdp/ledger"
 	"github.com/graphdp/graphdp/toolkit"
@@ -78,8 +77,8 @@ func parseRelease(args []string, stdout io.Writer) (*releaseOptions, error) {
 	if led == "" && (jf.set("budget-epsilon") || jf.set("budget-delta")) {
 		probs = append(probs, "budget-epsilon and budget-delta: need --ledger (the budget lives in the ledger)")
 	}
-	if _, err := os.Lstat(job.Out); job.Out != "" && err == nil {
-		probs = append(probs, toolkit.ExistingOutput(job.Out))
+	if p := toolkit.ExistingFile(job.Out); p != "" {
+		probs = append(probs, p)
 	}
 	if jf.set("budget-epsilon") {
 		v := float64(budgetEps)
