@@ -30,13 +30,15 @@
 //  1. The balanced α on the hitting set (the paper's corollary, docs/DESIGN.md §10.3),
 //     extended: the baseline and the warm start; then the best boundary-homogeneous
 //     pair of the boundary-homogeneous corollary (docs/DESIGN.md §3.6; homogeneous.go), the other candidate.
-//  2. PDHG (pdhg.go) on the LP until the float gap estimate is below the target.
-//  3. Rounding (round.go): the approximate x is mixed with the uniform ½ just enough
+//  2. The dual of the best candidate's binding forest (forest.go): multipliers that
+//     certify it, in about a propagation, where it is optimal; else PDHG's start.
+//  3. PDHG (pdhg.go) on the LP until the float gap estimate is below the target.
+//  4. Rounding (round.go): the approximate x is mixed with the uniform ½ just enough
 //     that every arc row holds, restricted to the hitting set, and extended by
 //     bfs.Solve. The paper's feasibility lemma then holds for the restriction (it is
 //     the restriction of a DP mechanism), and the extension dominates the mixed point
 //     at every vertex (main theorem), so rounding can only add utility.
-//  4. Certification (bound.go): UB of the best multipliers seen, with directed
+//  5. Certification (bound.go): UB of the best multipliers seen, with directed
 //     rounding and the certified enclosure of e^ε (dp.Pair.EBounds); the utility of
 //     the extended mechanism rounded down. Stop when UB − utility ≤ gap·utility, else
 //     iterate further.

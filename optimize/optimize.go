@@ -104,7 +104,7 @@ type Result struct {
 
 	Iterations, Restarts int
 	Mixed                float64 // the last rounding's mixing weight t (round.go)
-	Method               string  // "pdhg", "balanced" (already within the gap) or "exact" (ε = δ = 0)
+	Method               string  // "pdhg", "balanced" (already within the gap), "forest" (forest.go) or "exact" (ε = δ = 0)
 	// Lines is the number of row families of the LP (lines.go): 1 for (ε,δ), the
 	// pairs of a profile, the pieces of a trade-off curve, μ-GDP's chords. For μ-GDP
 	// Upper is certified on the outer polytope (tangents), so it bounds every μ-GDP
@@ -214,11 +214,33 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The dual of the best candidate's binding forest (forest.go): where the
+	// candidate is optimal it certifies it without PDHG.
+	fy, err := forestDual(ctx, m, r.Solution.POne, r.Solution.Dist)
+	if err != nil {
+		return nil, err
+	}
+	if fy != nil {
+		ub, err := certifiedUpper(ctx, m, fy)
+		if err != nil {
+			return nil, err
+		}
+		if ub < r.Upper {
+			r.Upper, r.y = ub, fy
+		}
+		if r.Upper-r.Utility <= target*r.Utility {
+			return finish("forest")
+		}
+	}
 	z, s0 := reference(m)
 	s := newPDHG(m, append([]float64(nil), r.Solution.POne...)) // the best candidate
-	if len(opt.warmY) == len(s.y) {                             // and the multipliers of a neighbouring problem
+	switch {
+	case len(opt.warmY) == len(s.y): // and the multipliers of a neighbouring problem
 		copy(s.y, opt.warmY)
 		copy(s.y0, opt.warmY)
+	case len(fy) == len(s.y): // or the forest's (448 → 320 steps on uniform 10^6 / 10^7)
+		copy(s.y, fy)
+		copy(s.y0, fy)
 	}
 	// A rounding (a bfs.Solve) and a certification cost about two steps each: they
 	// are tried whenever the float gap has dropped below the target, and again each

@@ -1,0 +1,80 @@
+package optimize
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/graphdp/graphdp/internal/graphgen"
+)
+
+// The forest's dual certifies the balanced α where the α is optimal with the floors
+// lowered (the uniform graph, scaled down: most datasets touch the
+// boundary): no PDHG step, within the default gap, the mechanism the balanced α's.
+func TestForestCertifiesTheBalancedAlpha(t *testing.T) {
+	for _, spec := range []graphgen.Spec{
+		{Kind: "uniform", N: 20_000, M: 200_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6},
+		{Kind: "uniform", N: 5_000, M: 50_000, Seed: 2, Epsilon: 1, Delta: 1e-3},
+	} {
+		p := genProblem(t, spec, 0)
+		res, err := Optimize(context.Background(), p, Options{Objective: Balanced, Explicit: lowered})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Method != "forest" || res.Iterations != 0 || !res.Converged || res.Utility != res.Balanced {
+			t.Errorf("%+v: method %s, %d iterations, converged %v, utility %v (balanced α's %v), gap %g",
+				spec, res.Method, res.Iterations, res.Converged, res.Utility, res.Balanced, res.Gap/res.Utility)
+		}
+	}
+}
+
+// Whatever the candidate, the forest's multipliers bound the exact LP optimum from
+// above (they are only a dual point, certified by certifiedUpper); where the exact
+// optimum is the balanced α's utility they often close the gap.
+func TestForestDualBoundsTheExactOptimum(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 3))
+	closed, tried := 0, 0
+	for i := range 200 {
+		n := 2 + r.IntN(11)
+		in := randomInstance(t, r, n)
+		exact, _ := newExactLP(n, in.edges, in.p.Answer, in.weights, in.e, in.dlt).solve()
+		opt := ratFloat(exact)
+		p, res, err := prepare(context.Background(), in.p, Options{Explicit: lowered}, Accuracy, hasBoundary(in.p.G, in.p.Answer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := candidates(context.Background(), p, res.Hit, res.Floors, res); err != nil {
+			t.Fatal(err)
+		}
+		lines, err := frameworkLines(p.Pair, 0, res.Solution.POne)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := newLP(context.Background(), p, lines, res.Floors, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := forestDual(context.Background(), m, res.Solution.POne, res.Solution.Dist)
+		if err != nil || y == nil {
+			t.Fatalf("instance %d: %v", i, err)
+		}
+		ub, err := certifiedUpper(context.Background(), m, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scale := max(1, res.TotalWeight)
+		if ub < opt-1e-12*scale {
+			t.Errorf("instance %d: the forest's bound %.17g is below the exact optimum %.17g", i, ub, opt)
+		}
+		if res.Utility >= opt-1e-12*scale {
+			tried++
+			if ub-opt <= 1e-9*scale {
+				closed++
+			}
+		}
+	}
+	t.Logf("the forest closed the gap on %d of the %d instances whose candidate is optimal", closed, tried)
+	if closed == 0 {
+		t.Errorf("the forest closed no gap (of %d instances whose candidate is optimal)", tried)
+	}
+}
