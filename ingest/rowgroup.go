@@ -30,13 +30,6 @@ func (c *Column) IntIDs() bool { return c.isInt() }
 // Vertices records it, is AnswerType).
 func (c *Column) Type() arrow.DataType { return c.typ }
 
-// CheckVertexColumns is ReadVertices' check of the id and answer columns and of
-// the row count (ErrColumnType, ErrSize).
-func (t *Table) CheckVertexColumns(id, answer *Column) error {
-	_, _, err := vertexColumns(t.source(), []field{id, answer}, false)
-	return err
-}
-
 // checkBoolColumn is the one check of a Parquet column holding yes/no values (an
 // answer, in_hitting_set): boolean, integer 0/1, or text 0/1/true/false as a CSV
 // field (parseAnswer), which answersInto judges (parquetSource.flags).
@@ -69,15 +62,6 @@ func (t *Table) CheckRefColumn(c *Column, intIDs bool, verticesFile string) erro
 		return nil
 	}
 	return columnError(t.path, ErrColumnType, c.name, "id type "+c.typeName+" does not match the vertex ids' type "+want+" (in "+verticesFile+")")
-}
-
-// CheckHittingSetColumns is ReadHittingSet's check of its id and p_true columns
-// and of its row count.
-func (t *Table) CheckHittingSetColumns(id, pTrue *Column, intIDs bool, verticesFile string) error {
-	if _, _, err := hittingSetColumns(t.source(), []field{id, pTrue}, intIDs, verticesFile); err != nil {
-		return err
-	}
-	return perVertexRows.check(t.path, t.numRows())
 }
 
 // ReadVertexIDs reads the vertices' id column c of row group g (ErrNull; ErrRange

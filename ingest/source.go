@@ -43,6 +43,11 @@ type source interface {
 	// rows is the file's row count when known before reading (Parquet's footer); a
 	// source that does not know it reads its units in order (CSV).
 	rows() (n int64, known bool)
+	// units is how many read units the file has (Parquet: its row groups; CSV: one),
+	// and unit(u) unit u's first file row and its rows (-1 when not known before
+	// reading), for a runner that reads them apart (splits.go).
+	units() int
+	unit(u int) (start, rows int64)
 
 	// The kinds of column a table reads, each checked for its type where the
 	// format has types (ErrColumnType).
@@ -72,11 +77,19 @@ type source interface {
 	// where they are is the error notInt gives.
 	nullIDs(f, id field, asInt bool, typeWords string, notInt func(row int64, text string) error) (ids, error)
 
+	// text opens a column as the file writes its values, none judged: for a plan
+	// that reads a file whose rows are not known (splits.go: its rows counted, the
+	// types of a format without types found from the values).
+	text(f field) (column[string], error)
+
 	// read runs every reader (the columns a table opened, each bound to what keeps
 	// its values) over every unit, and reports the error of the earliest failing
 	// row (its lowest column among the readers when several fail at one row; doc.go,
 	// invariant 4). A table of more rows than limit (when set) is an ErrSize error.
 	read(ctx context.Context, limit rowLimit, rs ...reader) error
+	// readUnit runs every reader over unit u alone, each reader to its end or its
+	// first error, and reports the earliest failing row's error as read does.
+	readUnit(ctx context.Context, u int, limit rowLimit, rs ...reader) error
 	// fingerprint is the file's hex SHA-256, once read has returned nil.
 	fingerprint() (string, error)
 	close()
@@ -146,7 +159,7 @@ func openSource(ctx context.Context, path string, opts []Option) (source, error)
 		return nil, err
 	}
 	if f == formatCSV {
-		return openCSVSource(ctx, path)
+		return openCSVSource(ctx, path, opts)
 	}
 	return openParquetSource(ctx, path, opts)
 }
@@ -252,6 +265,17 @@ func keepIDs(k ids, n int64, fixed bool) (reader, func() IDs) {
 	if k.ints != nil {
 		d := sized[int64](n, fixed)
 		return keep(k.ints, d), func() IDs { return IDs{Int: d.v} }
+	}
+	if k.bytes != nil {
+		d := sized[string](n, fixed)
+		return k.bytes.use(func(b batch[parquet.ByteArray]) error {
+			return d.fill(b.row, len(b.vals), func(out []string) (int, error) {
+				for i, x := range b.vals {
+					out[i] = string(x)
+				}
+				return len(out), nil
+			})
+		}), func() IDs { return IDs{Str: d.v} }
 	}
 	d := sized[string](n, fixed)
 	return keep(k.strs, d), func() IDs { return IDs{Str: d.v} }
