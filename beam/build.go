@@ -13,7 +13,7 @@ import (
 	"github.com/graphdp/graphdp/job"
 )
 
-// The build stage (one Beam pipeline): read every row group of the three inputs, map
+// The build stage (one Beam pipeline): read every split (read unit) of the three inputs, map
 // ids to positions with two hash joins (src, then dst), and assemble each shard's
 // block of the CSR with its vertices and hitting-set entries. Rejections, counts and
 // the hitting-set check are written as small files under the staging folder; each
@@ -173,11 +173,15 @@ func readSplit(ctx context.Context, c Conf, file, u int, errs *errSet) (split in
 
 // splitTable is table file as ingest reads its splits.
 func (c *Conf) splitTable(file int) ingest.SplitTable {
-	return ingest.SplitTable{Kind: splitKinds[file], Cols: c.Cols, IntIDs: !c.StrIDs, VerticesFile: c.vertexFile()}
+	return splitTable(file, c.Cols, !c.StrIDs, c.vertexFile())
 }
 
-// splitKinds is each table's kind in ingest, by its file number.
-var splitKinds = [...]ingest.SplitKind{fileVertices: ingest.SplitVertices, fileEdges: ingest.SplitEdges, fileHit: ingest.SplitHittingSet}
+// splitTable is table file (columns cols) as ingest plans and reads it, its ids
+// those of the vertices vname, integers when intIDs.
+func splitTable(file int, cols ingest.Columns, intIDs bool, vname string) ingest.SplitTable {
+	kinds := [...]ingest.SplitKind{fileVertices: ingest.SplitVertices, fileEdges: ingest.SplitEdges, fileHit: ingest.SplitHittingSet}
+	return ingest.SplitTable{Kind: kinds[file], Cols: cols, IntIDs: intIDs, VerticesFile: vname}
+}
 
 // ids is id column k of split sp, in the job's id type.
 func (c *Conf) ids(sp ingest.Split, k int) ids {

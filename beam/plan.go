@@ -62,8 +62,7 @@ func (t *table) unit(u int) (file, g int) {
 func plan(ctx context.Context, specs [3]string, cols ingest.Columns) (*planned, error) {
 	pl := &planned{idType: arrow.PrimitiveTypes.Int64}
 	intIDs := true
-	vt := ingest.SplitTable{Kind: ingest.SplitVertices, Cols: cols}
-	err := pl.planTable(ctx, fileVertices, specs[fileVertices], vt, func(f ingest.FilePlan) {
+	err := pl.planTable(ctx, fileVertices, specs[fileVertices], splitTable(fileVertices, cols, false, ""), func(f ingest.FilePlan) {
 		intIDs = intIDs && f.IntIDs
 		if pl.answerType == nil || (f.AnswerType != nil && f.AnswerType.ID() == arrow.BOOL) { // true/false in any file
 			pl.answerType = f.AnswerType
@@ -87,12 +86,12 @@ func plan(ctx context.Context, specs [3]string, cols ingest.Columns) (*planned, 
 		pl.idType = arrow.BinaryTypes.String
 	}
 	vname := pl.tables[fileVertices].Parts.Name()
-	et := ingest.SplitTable{Kind: ingest.SplitEdges, Cols: cols, IntIDs: intIDs, VerticesFile: vname}
-	if err := pl.planTable(ctx, fileEdges, specs[fileEdges], et, nil); err != nil {
-		return nil, err
+	for _, file := range []int{fileEdges, fileHit} {
+		if err := pl.planTable(ctx, file, specs[file], splitTable(file, cols, intIDs, vname), nil); err != nil {
+			return nil, err
+		}
 	}
-	ht := ingest.SplitTable{Kind: ingest.SplitHittingSet, Cols: cols, IntIDs: intIDs, VerticesFile: vname}
-	return pl, pl.planTable(ctx, fileHit, specs[fileHit], ht, nil)
+	return pl, nil
 }
 
 // planTable lists table file's files (spec) and plans each as table st

@@ -9,11 +9,11 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 )
 
-// This file is what a cluster runner's split calls: the schema checks of the
-// whole-file readers, on a Table's footer, and the reading of one column of one
-// row group. Both kinds are the definitions the whole-file readers use, so a
-// split rejects what ReadVertices, ReadEdges and ReadHittingSet reject, with the
-// same *InputError (message and kind).
+// This file is a Table's column checks and its reading of one column of one row
+// group (a runner's splits read through ReadSplit, splits.go, in any format). Both
+// are the definitions the whole-file readers use, so they reject what
+// ReadVertices, ReadEdges and ReadHittingSet reject, with the same *InputError
+// (message and kind).
 //
 // A row-group read returns the values of the rows before the first bad one
 // together with that row's error, so that a caller joining ids across splits can
@@ -23,7 +23,7 @@ import (
 // Name is the column's name.
 func (c *Column) Name() string { return c.name }
 
-// IntIDs reports whether c holds integer ids (else string ids; see CheckVertexColumns).
+// IntIDs reports whether c holds integer ids (else string ids).
 func (c *Column) IntIDs() bool { return c.isInt() }
 
 // Type is the column's Arrow type; nil if unsupported (an answer column's, as

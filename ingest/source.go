@@ -19,6 +19,8 @@ import (
 //     range of the table's preallocated slices (rows known from the footer);
 //   - CSV (source_csv.go): the file as one unit, streamed in batches of rows, in order.
 //
+// A cluster runner reads the units apart, a split each (readUnit; splits.go).
+//
 // A batch comes with each value's file row and text (as the file writes it), so
 // that every message names both, in every format.
 
@@ -87,8 +89,9 @@ type source interface {
 	// row (its lowest column among the readers when several fail at one row; doc.go,
 	// invariant 4). A table of more rows than limit (when set) is an ErrSize error.
 	read(ctx context.Context, limit rowLimit, rs ...reader) error
-	// readUnit runs every reader over unit u alone, each reader to its end or its
-	// first error, and reports the earliest failing row's error as read does.
+	// readUnit runs every reader over unit u alone, each at least up to the
+	// earliest failing row (Parquet: each to its own first error), and reports
+	// that row's error as read does.
 	readUnit(ctx context.Context, u int, limit rowLimit, rs ...reader) error
 	// fingerprint is the file's hex SHA-256, once read has returned nil.
 	fingerprint() (string, error)
@@ -287,7 +290,7 @@ func checked(file string, c column[float64], valid func(float64) bool, msg strin
 	return c.use(func(b batch[float64]) error {
 		for i, x := range b.vals {
 			if !valid(x) {
-				d.put(b.row, b.vals[:i]) // the values before it, for a split's read (rowgroup.go)
+				d.put(b.row, b.vals[:i]) // the values before it, for a split's read (splits.go)
 				return cellError(file, ErrRange, b.row+int64(i), c.Name(), b.text(i), msg)
 			}
 		}

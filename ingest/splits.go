@@ -212,9 +212,10 @@ func (pl *FilePlan) scan(ctx context.Context, s source, f []field, typeless bool
 	return s.read(ctx, rowLimit{}, rs...)
 }
 
-// Split is what ReadSplit reads of one unit of a file: the values of its rows
-// before the first bad one in each column (an earlier bad row of another column,
-// or an unknown id another split finds, may still be reported first).
+// Split is what ReadSplit reads of one unit of a file: each column's values up to
+// its first bad one at most, and in every column those of the rows before the first
+// bad row, so that a runner joining ids across splits can still find an earlier
+// unknown id (the readers report the lowest bad row).
 type Split struct {
 	Start int64 // the file row of the unit's first row
 	Rows  int64 // its rows: known from the file, else the most any column read
