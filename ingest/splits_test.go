@@ -79,3 +79,43 @@ func TestCSVSplitsReadLikeTheTable(t *testing.T) {
 		t.Fatalf("DuplicateID: %v, ReadVertices: %v", got, local)
 	}
 }
+
+// A Parquet file's plan is its footer (rows, row groups, the columns' types) and a
+// split is one row group, read with the readers' checks: each column up to its own
+// first bad value. Expected values are the files written below, read by hand.
+func TestParquetSplitsReadLikeTheTable(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	o := pqOpts{rowGroup: 2}
+	vpath := writeParquet(t, dir, "v.parquet", o,
+		pqCol{"id", arrow.BinaryTypes.String, `["a","b","c"]`}, pqCol{"answer", arrow.FixedWidthTypes.Boolean, `[true,false,true]`})
+	vt := SplitTable{Kind: SplitVertices, Cols: DefaultColumns()}
+	pl, err := PlanFile(ctx, vpath, vt)
+	if err != nil || pl != (FilePlan{Rows: 3, Units: 2, AnswerType: arrow.FixedWidthTypes.Boolean}) {
+		t.Fatalf("PlanFile: %+v, %v", pl, err)
+	}
+	sp, err := ReadSplit(ctx, vpath, 1, vt)
+	if err != nil || sp.Start != 2 || sp.Rows != 1 || !slices.Equal(sp.IDs[0].Str, []string{"c"}) || !slices.Equal(sp.Answer, []bool{true}) {
+		t.Fatalf("ReadSplit: %+v, %v", sp, err)
+	}
+
+	// The hitting set's id column is of the vertices' type, or the plan refuses it;
+	// a p_true above 1 at file row 3 ends that column's read there, not the ids'.
+	ht := SplitTable{Kind: SplitHittingSet, Cols: DefaultColumns(), VerticesFile: vpath}
+	hpath := writeParquet(t, dir, "h.parquet", o,
+		pqCol{"id", arrow.BinaryTypes.String, `["a","b","c","a"]`}, pqCol{"p_true", arrow.PrimitiveTypes.Float64, `[0.5,0.5,0.25,1.5]`})
+	if pl, err := PlanFile(ctx, hpath, ht); err != nil || pl.Rows != 4 || pl.Units != 2 {
+		t.Fatalf("PlanFile: %+v, %v", pl, err)
+	}
+	ht.IntIDs = true
+	if _, err := PlanFile(ctx, hpath, ht); !errors.Is(err, ErrColumnType) {
+		t.Fatalf("PlanFile with integer vertex ids: %v, want ErrColumnType", err)
+	}
+	ht.IntIDs = false
+	sp, err = ReadSplit(ctx, hpath, 1, ht)
+	var ie *InputError
+	if !errors.As(err, &ie) || !errors.Is(err, ErrRange) || ie.Row != 3 || sp.Start != 2 || sp.Rows != 2 ||
+		!slices.Equal(sp.IDs[0].Str, []string{"c", "a"}) || !slices.Equal(sp.PTrue, []float64{0.25}) {
+		t.Fatalf("ReadSplit: %+v, %v", sp, err)
+	}
+}
