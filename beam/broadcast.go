@@ -268,7 +268,7 @@ func (f *edgeSplitsFn) ProcessElement(_ context.Context, _ int, _ func(*[]byte) 
 	return nil
 }
 
-// edgesFn reads one row group of the edges and resolves both ends against the whole
+// edgesFn reads one split of the edges and resolves both ends against the whole
 // index: an unknown src id is the first join's error, an unknown dst id (of a row
 // whose src is known) the second join's; the arcs go to their shards shuffled,
 // without flags (the shards read them from the index), or, when the job stages arcs

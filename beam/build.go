@@ -13,7 +13,7 @@ import (
 	"github.com/graphdp/graphdp/job"
 )
 
-// The build stage (one Beam pipeline): read every row group of the three inputs, map
+// The build stage (one Beam pipeline): read every split (read unit) of the three inputs, map
 // ids to positions with two hash joins (src, then dst), and assemble each shard's
 // block of the CSR with its vertices and hitting-set entries. Rejections, counts and
 // the hitting-set check are written as small files under the staging folder; each
@@ -153,36 +153,43 @@ func prefix(start, n int64, errs *errSet, file int) int64 {
 // readVertices reads split u of the vertices: ids and answers, and the table row of
 // the first; nothing usable after a bad cell (it rejects the vertices).
 func (f *readFn) readVertices(ctx context.Context, u int, errs *errSet) (id ids, ans []bool, start int64, err error) {
-	tb, cols := &f.C.Tables[fileVertices], f.C.Cols
+	sp, start, err := readSplit(ctx, f.C, fileVertices, u, errs)
+	if err != nil {
+		return id, nil, start, err
+	}
+	return f.C.ids(sp, 0), sp.Answer, start + sp.Start, nil
+}
+
+// readSplit reads split u of table file (ingest.ReadSplit over Beam's filesystems),
+// recording its rejection in errs, and gives the table row of its file's first row.
+func readSplit(ctx context.Context, c Conf, file, u int, errs *errSet) (split ingest.Split, start int64, err error) {
+	tb := &c.Tables[file]
 	i, g := tb.unit(u)
 	path, start := tb.Parts.Files[i], tb.Parts.Starts[i]
-	if tb.Parts.CSV {
-		x, a, err := ingest.ReadCSVVertices(ctx, path, cols, !f.C.StrIDs)
-		id = ids{Str: x.Str != nil, Int: x.Int, S: x.Str}
-		return id, a, start, addInput(errs, fileVertices, start, err, cols.ID, cols.Answer)
+	st := c.splitTable(file)
+	sp, err := ingest.ReadSplit(ctx, path, g, st, ingest.WithOpener(beamFiles{}))
+	return sp, start, addInput(errs, file, start, err, st.Columns()...)
+}
+
+// splitTable is table file as ingest reads its splits.
+func (c *Conf) splitTable(file int) ingest.SplitTable {
+	return splitTable(file, c.Cols, !c.StrIDs, c.vertexFile())
+}
+
+// splitTable is table file (columns cols) as ingest plans and reads it, its ids
+// those of the vertices vname, integers when intIDs.
+func splitTable(file int, cols ingest.Columns, intIDs bool, vname string) ingest.SplitTable {
+	kinds := [...]ingest.SplitKind{fileVertices: ingest.SplitVertices, fileEdges: ingest.SplitEdges, fileHit: ingest.SplitHittingSet}
+	return ingest.SplitTable{Kind: kinds[file], Cols: cols, IntIDs: intIDs, VerticesFile: vname}
+}
+
+// ids is id column k of split sp, in the job's id type.
+func (c *Conf) ids(sp ingest.Split, k int) ids {
+	var x ingest.IDs
+	if k < len(sp.IDs) {
+		x = sp.IDs[k]
 	}
-	t, err := openTable(ctx, path)
-	if err != nil {
-		return id, nil, start, err
-	}
-	defer t.Close()
-	idc, err := t.Column(cols.ID)
-	if err != nil {
-		return id, nil, start, err
-	}
-	ac, err := t.Column(cols.Answer)
-	if err != nil {
-		return id, nil, start, err
-	}
-	id, err = readIDs(t, idc, g, "")
-	if err := addInput(errs, fileVertices, start, err, cols.ID, cols.Answer); err != nil {
-		return id, nil, start, err
-	}
-	ans, err = t.ReadAnswers(g, ac)
-	if err := addInput(errs, fileVertices, start, err, cols.ID, cols.Answer); err != nil {
-		return id, nil, start, err
-	}
-	return id, ans, start + t.Start(g), nil
+	return ids{Str: c.StrIDs, Int: x.Int, S: x.Str}
 }
 
 func (f *readFn) vertices(ctx context.Context, u int, errs *errSet, toJoin, toShard func(int, []byte)) error {
@@ -257,41 +264,12 @@ func (f *readFn) edges(ctx context.Context, u int, errs *errSet, toJoin func(int
 // readHits reads split u of the hitting set: ids, p_true, the table row of the
 // first and how many rows are usable (prefix).
 func (f *readFn) readHits(ctx context.Context, u int, errs *errSet) (id ids, pt []float64, start, n int64, err error) {
-	tb, cols := &f.C.Tables[fileHit], f.C.Cols
-	i, g := tb.unit(u)
-	path, start := tb.Parts.Files[i], tb.Parts.Starts[i]
-	if tb.Parts.CSV {
-		x, p, err := ingest.ReadCSVHittingSet(ctx, path, cols, !f.C.StrIDs, f.C.vertexFile())
-		id = ids{Str: x.Str != nil, Int: x.Int, S: x.Str}
-		if err := addInput(errs, fileHit, start, err, cols.ID, cols.PTrue); err != nil {
-			return id, nil, start, 0, err
-		}
-		return id, p, start, int64(len(p)), nil
-	}
-	t, err := openTable(ctx, path)
+	sp, start, err := readSplit(ctx, f.C, fileHit, u, errs)
 	if err != nil {
 		return id, nil, start, 0, err
 	}
-	defer t.Close()
-	ic, err := t.Column(cols.ID)
-	if err != nil {
-		return id, nil, start, 0, err
-	}
-	pc, err := t.Column(cols.PTrue)
-	if err != nil {
-		return id, nil, start, 0, err
-	}
-	id, err = readIDs(t, ic, g, f.C.vertexFile())
-	if err := addInput(errs, fileHit, start, err, cols.ID, cols.PTrue); err != nil {
-		return id, nil, start, 0, err
-	}
-	pt, err = t.ReadPTrue(g, pc)
-	if err := addInput(errs, fileHit, start, err, cols.ID, cols.PTrue); err != nil {
-		return id, nil, start, 0, err
-	}
-	end := start + t.Start(g+1)
-	start += t.Start(g)
-	n = prefix(start, end-start, errs, fileHit)
+	id, pt, start = f.C.ids(sp, 0), sp.PTrue, start+sp.Start
+	n = prefix(start, sp.Rows, errs, fileHit)
 	return id, pt, start, min(n, int64(id.len()), int64(len(pt))), nil
 }
 
@@ -336,45 +314,14 @@ type edgeGroup struct {
 
 // readEdges reads the src and dst ids of split u of the edges.
 func readEdges(ctx context.Context, c Conf, u int, errs *errSet) (eg edgeGroup, err error) {
-	tb, cols := &c.Tables[fileEdges], c.Cols
-	i, g := tb.unit(u)
-	path, start := tb.Parts.Files[i], tb.Parts.Starts[i]
-	if tb.Parts.CSV {
-		x, err := ingest.ReadCSVRefs(ctx, path, []string{cols.Src, cols.Dst}, !c.StrIDs, c.vertexFile())
-		if err := addInput(errs, fileEdges, start, err, cols.Src, cols.Dst); err != nil {
-			return eg, err
-		}
-		eg.src = ids{Str: x[0].Str != nil, Int: x[0].Int, S: x[0].Str}
-		eg.dst = ids{Str: x[1].Str != nil, Int: x[1].Int, S: x[1].Str}
-		eg.start, eg.n = start, int64(eg.src.len())
-		return eg, nil
-	}
-	t, err := openTable(ctx, path)
+	sp, start, err := readSplit(ctx, c, fileEdges, u, errs)
 	if err != nil {
 		return eg, err
 	}
-	defer t.Close()
-	sc, err := t.Column(cols.Src)
-	if err != nil {
-		return eg, err
-	}
-	dc, err := t.Column(cols.Dst)
-	if err != nil {
-		return eg, err
-	}
-	eg.src, err = readIDs(t, sc, g, c.vertexFile())
-	if err := addInput(errs, fileEdges, start, err, cols.Src, cols.Dst); err != nil {
-		return eg, err
-	}
-	eg.dst, err = readIDs(t, dc, g, c.vertexFile())
-	if err := addInput(errs, fileEdges, start, err, cols.Src, cols.Dst); err != nil {
-		return eg, err
-	}
-	end := start + t.Start(g+1)
-	start += t.Start(g)
-	n := prefix(start, end-start, errs, fileEdges)
+	eg.src, eg.dst, start = c.ids(sp, 0), c.ids(sp, 1), start+sp.Start
+	n := prefix(start, sp.Rows, errs, fileEdges)
 	if errs.best != nil {
-		// Re-read without the failing column cut short: keep what is valid.
+		// Each column read to its own first bad row: keep what is valid in both.
 		n = min(n, int64(eg.src.len()), int64(eg.dst.len()))
 	}
 	eg.start, eg.n = start, n

@@ -35,14 +35,13 @@
 //     s3:// read by byte ranges through the cloud clients Beam links (ranged.go,
 //     gcs.go, s3.go), and the launcher (run.go, submit.go, worker.go), with the
 //     memory model it checks a Prism run against before any pipeline (memory.go).
-//  2. Reading is ingest's: the launcher lists each input's files with
-//     ingest.ListParts (files, folders, globs, several sources, and the checks
-//     across files), checks Parquet footers with Table.CheckVertexColumns,
-//     CheckRefColumn and CheckHittingSetColumns and scans CSV files with
-//     ingest.ScanCSV (rows, the vertices' id and answer types; plan.go). A split is a
-//     row group of a Parquet file, read by opening an ingest.Table over beamFiles
-//     (Table.ReadVertexIDs, ReadRefIDs, ReadAnswers, ReadPTrue), or a whole CSV file
-//     (ingest.ReadCSVVertices, ReadCSVRefs, ReadCSVHittingSet). Rows are numbered
+//  2. Reading is ingest's, in every input format alike (beam has no case for one): the
+//     launcher lists each input's files with ingest.ListParts (files, folders,
+//     globs, several sources, and the checks across files) and plans each with
+//     ingest.PlanFile (its columns checked as the readers check them, its rows and
+//     read units, the vertices' id and answer types; plan.go). A split is one read
+//     unit of one file (a Parquet row group, a CSV file whole), read by
+//     ingest.ReadSplit over beamFiles (ingest.WithOpener; build.go). Rows are numbered
 //     across a table's files; every rejection is an *ingest.InputError built by
 //     ingest (ingest.Parts.UnknownID and DuplicateID for the joins, naming the file
 //     and its row), with its Err kind, which survives the trip between workers

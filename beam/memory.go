@@ -58,7 +58,7 @@ func prismMemory(pl *planned) load.Memory {
 
 // checkMemory refuses, before any pipeline runs, a Prism job whose modelled peak m
 // exceeds the budget: a *job.ConfigError (exit status 2), nothing written.
-// Only the footers (and CSV files' scans) have been read.
+// Only the inputs' plans (ingest.PlanFile) have been made.
 func checkMemory(j *job.Job, pl *planned, m load.Memory, budget int64, source string) error {
 	need, phase := m.Build, "the build pipeline"
 	if m.Engine > need {

@@ -16,7 +16,7 @@ import (
 	"github.com/graphdp/graphdp/pipeline"
 )
 
-// planned is what the launcher learns from the footers (and CSV files' scans).
+// planned is what the launcher learns from the inputs' plans (ingest.PlanFile).
 type planned struct {
 	strIDs     bool
 	idType     arrow.DataType
@@ -27,8 +27,8 @@ type planned struct {
 }
 
 // table is one input table as the build reads it: its files (ingest.Parts, rows
-// numbered across them) and each file's units, the splits reading it: a Parquet
-// file's row groups, a CSV file whole (one unit; an empty file none).
+// numbered across them) and each file's units (ingest.FilePlan.Units), a split each
+// (an empty file none).
 type table struct {
 	Parts  ingest.Parts
 	Groups []int // Groups[i]: file i's units
@@ -43,7 +43,7 @@ func (t *table) units() int {
 	return n
 }
 
-// unit is split u's file of t and its row group there (0 for a CSV file).
+// unit is split u's file of t and its unit there.
 func (t *table) unit(u int) (file, g int) {
 	for i, n := range t.Groups {
 		if u < n {
@@ -54,31 +54,22 @@ func (t *table) unit(u int) (file, g int) {
 	return -1, -1
 }
 
-// plan lists the three tables' files and reads their footers (a CSV file is
-// scanned: its rows, and the vertices' id and answer types), checking what the
+// plan lists the three tables' files and plans each (ingest.PlanFile: its columns
+// checked, its rows and units, the vertices' id and answer types), checking what the
 // readers check before the rows: a problem of the vertices' first file is returned
 // at once (ingest reads vertices first); the others wait, ranked where the
 // single-machine run meets them, until the workers' are known.
 func plan(ctx context.Context, specs [3]string, cols ingest.Columns) (*planned, error) {
 	pl := &planned{idType: arrow.PrimitiveTypes.Int64}
-	intIDs, words := true, false
-	err := pl.planTable(ctx, fileVertices, specs[fileVertices], []string{cols.ID, cols.Answer}, func(t *ingest.Table, c []*ingest.Column) error {
-		if err := t.CheckVertexColumns(c[0], c[1]); err != nil {
-			return err
+	intIDs := true
+	err := pl.planTable(ctx, fileVertices, specs[fileVertices], splitTable(fileVertices, cols, false, ""), func(f ingest.FilePlan) {
+		intIDs = intIDs && f.IntIDs
+		if pl.answerType == nil || (f.AnswerType != nil && f.AnswerType.ID() == arrow.BOOL) { // true/false in any file
+			pl.answerType = f.AnswerType
 		}
-		intIDs, pl.answerType = c[0].IntIDs(), c[1].AnswerType()
-		return nil
-	}, func(s ingest.CSVShape) {
-		intIDs, words = intIDs && s.IntIDs, words || s.WordAnswers
 	})
 	if err != nil {
 		return nil, err
-	}
-	if v := &pl.tables[fileVertices]; v.Parts.CSV {
-		pl.answerType = arrow.PrimitiveTypes.Int64
-		if words {
-			pl.answerType = arrow.FixedWidthTypes.Boolean
-		}
 	}
 	for _, e := range pl.schemaErrs {
 		if e.File == fileVertices && e.Row <= 0 { // before any row
@@ -95,33 +86,23 @@ func plan(ctx context.Context, specs [3]string, cols ingest.Columns) (*planned, 
 		pl.idType = arrow.BinaryTypes.String
 	}
 	vname := pl.tables[fileVertices].Parts.Name()
-	err = pl.planTable(ctx, fileEdges, specs[fileEdges], []string{cols.Src, cols.Dst}, func(t *ingest.Table, c []*ingest.Column) error {
-		for _, x := range c {
-			if err := t.CheckRefColumn(x, intIDs, vname); err != nil {
-				return err
-			}
+	for _, file := range []int{fileEdges, fileHit} {
+		if err := pl.planTable(ctx, file, specs[file], splitTable(file, cols, intIDs, vname), nil); err != nil {
+			return nil, err
 		}
-		return nil
-	}, nil)
-	if err != nil {
-		return nil, err
 	}
-	err = pl.planTable(ctx, fileHit, specs[fileHit], []string{cols.ID, cols.PTrue}, func(t *ingest.Table, c []*ingest.Column) error {
-		return t.CheckHittingSetColumns(c[0], c[1], intIDs, vname)
-	}, nil)
-	return pl, err
+	return pl, nil
 }
 
-// planTable lists table file's files (spec) and plans each: a Parquet file's
-// footer, its named columns resolved and checked (checks); a CSV file's scan
-// (scanned hears of it). A problem the readers meet before a file's rows is ranked
-// at the file's first row, and no later file is read (they come after it); so is
-// a CSV row that cannot be parsed, after the rows before it, which its split
-// reads and then reports. A table's files whose problems the readers meet before
-// any of its rows (its listing; every footer of the edges', which OpenEdges opens
-// first) rank before its rows. Only errors that are not input problems are
-// returned.
-func (pl *planned) planTable(ctx context.Context, file int, spec string, names []string, checks func(*ingest.Table, []*ingest.Column) error, scanned func(ingest.CSVShape)) error {
+// planTable lists table file's files (spec) and plans each as table st
+// (ingest.PlanFile; planned hears of each plan). A problem the readers meet before a
+// file's rows is ranked at the file's first row, and no later file is read (they
+// come after it); so is a row that cannot be parsed, after the rows before it, which
+// its split reads and then reports. A table's files whose problems the readers meet
+// before any of its rows (its listing; every file of a streamed edges table, which
+// OpenEdges opens first) rank before its rows. Only errors that are not input
+// problems are returned.
+func (pl *planned) planTable(ctx context.Context, file int, spec string, st ingest.SplitTable, planned func(ingest.FilePlan)) error {
 	tb := &pl.tables[file]
 	p, err := ingest.ListParts(ctx, spec)
 	if err != nil {
@@ -135,18 +116,22 @@ func (pl *planned) planTable(ctx context.Context, file int, spec string, names [
 		if p.Empty[i] || stop {
 			continue
 		}
-		n, units, err := planFile(ctx, p.CSV, f, file == fileVertices, names, checks, scanned)
-		tb.Groups[i], rows = units, rows+n
+		fp, err := ingest.PlanFile(ctx, f, st, ingest.WithOpener(beamFiles{}))
+		var ie *ingest.InputError
+		atRow := err != nil && errors.As(err, &ie) && ie.Row >= 0
+		if (err == nil || atRow) && planned != nil {
+			planned(fp)
+		}
+		tb.Groups[i], rows = fp.Units, rows+fp.Rows
 		if err == nil {
 			continue
 		}
 		stop = true
-		var ie *ingest.InputError
-		if p.CSV && errors.As(err, &ie) && ie.Row >= 0 {
+		if atRow {
 			continue // its split reads the rows before and reports it
 		}
 		at := tb.Parts.Starts[i] // where the readers meet it
-		if i == 0 || (file == fileEdges && !p.CSV) {
+		if i == 0 || (file == fileEdges && p.Streamed) {
 			at = -1
 		}
 		if err := pl.reject(ctx, file, at, f, err); err != nil {
@@ -155,39 +140,6 @@ func (pl *planned) planTable(ctx context.Context, file int, spec string, names [
 	}
 	pl.rows[file] = rows
 	return nil
-}
-
-// planFile plans one file of a table: its rows and units, a Parquet file's from
-// its footer, after resolving the named columns and checking them (checks), a CSV
-// file's from its scan (scanned hears of it; on a row that cannot be parsed, the
-// rows before it, one unit, and its error).
-func planFile(ctx context.Context, csv bool, path string, vertices bool, names []string, checks func(*ingest.Table, []*ingest.Column) error, scanned func(ingest.CSVShape)) (int64, int, error) {
-	if csv {
-		s, err := ingest.ScanCSV(ctx, path, vertices, names...)
-		var ie *ingest.InputError
-		if err != nil && (!errors.As(err, &ie) || ie.Row < 0) {
-			return 0, 0, err
-		}
-		if scanned != nil {
-			scanned(s)
-		}
-		return s.Rows, 1, err
-	}
-	t, err := openTable(ctx, path)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer t.Close()
-	c := make([]*ingest.Column, len(names))
-	for k, name := range names {
-		if c[k], err = t.Column(name); err != nil {
-			return 0, 0, err
-		}
-	}
-	if err := checks(t, c); err != nil {
-		return 0, 0, err
-	}
-	return t.Rows(), t.RowGroups(), nil
 }
 
 // reject records err, a problem of table file found by the plan, ranked at row at

@@ -1,34 +1,15 @@
 package beam
 
 import (
-	"context"
 	"strconv"
 
 	"github.com/graphdp/graphdp/ingest"
 )
 
-// This file reads Parquet inputs one row group at a time on the workers, and checks
-// the schemas on the launcher from the footers alone, with ingest's Table (over
-// Beam's filesystems, fs.go); CSV files are read whole with ingest's CSV reader
-// (build.go): the checks, the decoding and every rejection are ingest's, so both
-// runners reject the same input with the same *ingest.InputError.
-
-func openTable(ctx context.Context, path string) (*ingest.Table, error) {
-	return ingest.OpenTable(ctx, beamFiles{}, path)
-}
-
-// readIDs reads the id column c of row group g: the vertices' ids (refOf == "") or
-// another table's, referring to the vertices file refOf.
-func readIDs(t *ingest.Table, c *ingest.Column, g int, refOf string) (ids, error) {
-	var x ingest.IDs
-	var err error
-	if refOf == "" {
-		x, err = t.ReadVertexIDs(g, c)
-	} else {
-		x, err = t.ReadRefIDs(g, c, refOf)
-	}
-	return ids{Str: !c.IntIDs(), Int: x.Int, S: x.Str}, err
-}
+// This file holds the ids a split reads (build.go: ingest.ReadSplit, over Beam's
+// filesystems, fs.go) as the build's blocks carry them; the checks, the decoding
+// and every rejection are ingest's, so both runners reject the same input with the
+// same *ingest.InputError.
 
 // ids is a block of vertex ids: Int or Str.
 type ids struct {
@@ -37,7 +18,7 @@ type ids struct {
 	S   []string
 }
 
-// ingest is x as package ingest's IDs (readIDs' inverse), string ids when str.
+// ingest is x as package ingest's IDs (Conf.ids' inverse), string ids when str.
 func (x ids) ingest(str bool) ingest.IDs {
 	if str {
 		return ingest.IDs{Str: x.S}

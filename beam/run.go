@@ -145,7 +145,7 @@ func (b *backend) returnMemory() {
 	}
 }
 
-// Build is the build pipeline: every input's row groups read, ids joined, each
+// Build is the build pipeline: every input's read units (splits) read, ids joined, each
 // shard's block assembled, its hitting-set check done (on the shard's edges u < v)
 // and written to staging (build.go); the first rejection the single-machine run
 // would report, if any; then the shards' counts of the graph and the check, summed.
@@ -183,7 +183,7 @@ func (b *backend) build(ctx context.Context) (*pipeline.Built, error) {
 		return nil, err
 	}
 	cols := job.IngestColumns()
-	pl, err := plan(job.Context(ctx), [3]string{job.Vertices, job.Edges, job.HittingSet}, cols) // footers and CSV scans only
+	pl, err := plan(job.Context(ctx), [3]string{job.Vertices, job.Edges, job.HittingSet}, cols) // the inputs' plans only (ingest.PlanFile)
 	if err != nil {
 		return nil, err
 	}

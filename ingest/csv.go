@@ -25,10 +25,10 @@ type csvTable struct {
 	rows   int64 // data rows returned so far
 }
 
-// openCSV opens path and reads its header, splitting fields as ctx says for the
-// file (delimiter.go).
-func openCSV(ctx context.Context, path string) (*csvTable, error) {
-	f, err := openerFor(path).Open(ctx, path)
+// openCSV opens path (through open) and reads its header, splitting fields as ctx
+// says for the file (delimiter.go).
+func openCSV(ctx context.Context, open Opener, path string) (*csvTable, error) {
+	f, err := open.Open(ctx, path)
 	if err != nil {
 		return nil, openError(path, err)
 	}

@@ -45,9 +45,15 @@
 // rules — its columns, how an id becomes a vertex position (refsInto), what a valid
 // p_true, answer, weight or distance is, the messages — are written once against
 // the source (hittingset.go, idlist.go, weights.go, numbers.go, vertices.go,
-// edges.go, mechtable_file.go), and so are Beam's split reads (rowgroup.go,
-// splits.go). What only a format knows stays in its source: CSV's id type inference
-// and parse errors, Parquet's physical types and nulls.
+// edges.go, mechtable_file.go), and so is a cluster runner's reading (splits.go):
+// a file's plan (PlanFile: its columns checked, its rows and read units, a vertices
+// file's id and answer types) and the reading of unit u of a file as a split of the
+// vertices, edges or hitting set (ReadSplit), in every format (WithOpener: through
+// the runner's filesystems). What only a format knows stays in its source: its
+// parsing and parse errors, Parquet's physical types and nulls. A format without
+// types (CSV) has its types found from the values by the one rule (ParseID,
+// parseAnswer): by the reader, which reads ids as integers first (errNotInt), and
+// by a plan, which reads a file whose rows it does not know as text.
 //
 // Formats are chosen by extension: ".parquet", or ".csv" or ".tsv" (with a header
 // row; a ".csv" file's fields are split on commas unless the context says otherwise,

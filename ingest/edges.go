@@ -133,7 +133,7 @@ func OpenEdges(ctx context.Context, path string, cols Columns, vs *Vertices, opt
 	if err != nil {
 		return nil, err
 	}
-	if p.format != formatParquet {
+	if !streamed(p.format) {
 		e, err := ReadEdges(ctx, path, cols, vs)
 		if err != nil {
 			return nil, err

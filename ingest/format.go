@@ -24,6 +24,12 @@ func formatOf(path string) (format, error) {
 	return 0, fileError(path, ErrPath, "unsupported file extension (accepted: .parquet, .csv, .tsv)")
 }
 
+// streamed reports whether an edges table in format f is streamed, a unit at a
+// time, every file's columns checked before any row is read (OpenEdges): a format
+// whose files say their rows and types before they are read (Parquet's footers).
+// Any other is read whole.
+func streamed(f format) bool { return f == formatParquet }
+
 // IsCSV reports whether path is read as CSV (its extension is .csv, in any case).
 func IsCSV(path string) bool {
 	f, err := formatOf(path)

@@ -44,6 +44,7 @@ type Option func(*options)
 type options struct {
 	mem   memory.Allocator
 	share *partShare // buffers shared by the files of one table
+	open  Opener     // WithOpener's
 }
 
 // partShare is what the files of one table read together (an EdgeStream's parts)
@@ -63,6 +64,18 @@ func withShare(s *partShare) Option { return func(o *options) { o.share = s } }
 // is memory.DefaultAllocator. A test passes a memory.CheckedAllocator to see every
 // buffer released.
 func WithAllocator(mem memory.Allocator) Option { return func(o *options) { o.mem = mem } }
+
+// WithOpener makes a reader open its files through open (a runner's filesystems)
+// rather than the local disk and the object stores of their URLs.
+func WithOpener(open Opener) Option { return func(o *options) { o.open = open } }
+
+// openerOf is how the file at path is opened: WithOpener's, else as its path says.
+func openerOf(path string, opts []Option) Opener {
+	if o := readOptions(opts); o.open != nil {
+		return o.open
+	}
+	return openerFor(path)
+}
 
 func readOptions(opts []Option) options {
 	var o options
@@ -127,7 +140,7 @@ func (OSFiles) Open(_ context.Context, path string) (File, error) {
 }
 
 func openParquet(ctx context.Context, path string, opts []Option) (*Table, error) {
-	return OpenTable(ctx, openerFor(path), path, opts...)
+	return OpenTable(ctx, openerOf(path, opts), path, opts...)
 }
 
 // OpenTable opens the Parquet file at path through open and reads its footer.

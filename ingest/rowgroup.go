@@ -9,11 +9,11 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 )
 
-// This file is what a cluster runner's split calls: the schema checks of the
-// whole-file readers, on a Table's footer, and the reading of one column of one
-// row group. Both kinds are the definitions the whole-file readers use, so a
-// split rejects what ReadVertices, ReadEdges and ReadHittingSet reject, with the
-// same *InputError (message and kind).
+// This file is a Table's column checks and its reading of one column of one row
+// group (a runner's splits read through ReadSplit, splits.go, in any format). Both
+// are the definitions the whole-file readers use, so they reject what
+// ReadVertices, ReadEdges and ReadHittingSet reject, with the same *InputError
+// (message and kind).
 //
 // A row-group read returns the values of the rows before the first bad one
 // together with that row's error, so that a caller joining ids across splits can
@@ -23,19 +23,12 @@ import (
 // Name is the column's name.
 func (c *Column) Name() string { return c.name }
 
-// IntIDs reports whether c holds integer ids (else string ids; see CheckVertexColumns).
+// IntIDs reports whether c holds integer ids (else string ids).
 func (c *Column) IntIDs() bool { return c.isInt() }
 
 // Type is the column's Arrow type; nil if unsupported (an answer column's, as
 // Vertices records it, is AnswerType).
 func (c *Column) Type() arrow.DataType { return c.typ }
-
-// CheckVertexColumns is ReadVertices' check of the id and answer columns and of
-// the row count (ErrColumnType, ErrSize).
-func (t *Table) CheckVertexColumns(id, answer *Column) error {
-	_, _, err := vertexColumns(t.source(), []field{id, answer}, false)
-	return err
-}
 
 // checkBoolColumn is the one check of a Parquet column holding yes/no values (an
 // answer, in_hitting_set): boolean, integer 0/1, or text 0/1/true/false as a CSV
@@ -69,15 +62,6 @@ func (t *Table) CheckRefColumn(c *Column, intIDs bool, verticesFile string) erro
 		return nil
 	}
 	return columnError(t.path, ErrColumnType, c.name, "id type "+c.typeName+" does not match the vertex ids' type "+want+" (in "+verticesFile+")")
-}
-
-// CheckHittingSetColumns is ReadHittingSet's check of its id and p_true columns
-// and of its row count.
-func (t *Table) CheckHittingSetColumns(id, pTrue *Column, intIDs bool, verticesFile string) error {
-	if _, _, err := hittingSetColumns(t.source(), []field{id, pTrue}, intIDs, verticesFile); err != nil {
-		return err
-	}
-	return perVertexRows.check(t.path, t.numRows())
 }
 
 // ReadVertexIDs reads the vertices' id column c of row group g (ErrNull; ErrRange

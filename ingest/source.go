@@ -19,6 +19,8 @@ import (
 //     range of the table's preallocated slices (rows known from the footer);
 //   - CSV (source_csv.go): the file as one unit, streamed in batches of rows, in order.
 //
+// A cluster runner reads the units apart, a split each (readUnit; splits.go).
+//
 // A batch comes with each value's file row and text (as the file writes it), so
 // that every message names both, in every format.
 
@@ -43,6 +45,11 @@ type source interface {
 	// rows is the file's row count when known before reading (Parquet's footer); a
 	// source that does not know it reads its units in order (CSV).
 	rows() (n int64, known bool)
+	// units is how many read units the file has (Parquet: its row groups; CSV: one),
+	// and unit(u) unit u's first file row and its rows (-1 when not known before
+	// reading), for a runner that reads them apart (splits.go).
+	units() int
+	unit(u int) (start, rows int64)
 
 	// The kinds of column a table reads, each checked for its type where the
 	// format has types (ErrColumnType).
@@ -72,11 +79,20 @@ type source interface {
 	// where they are is the error notInt gives.
 	nullIDs(f, id field, asInt bool, typeWords string, notInt func(row int64, text string) error) (ids, error)
 
+	// text opens a column as the file writes its values, none judged: for a plan
+	// that reads a file whose rows are not known (splits.go: its rows counted, the
+	// types of a format without types found from the values).
+	text(f field) (column[string], error)
+
 	// read runs every reader (the columns a table opened, each bound to what keeps
 	// its values) over every unit, and reports the error of the earliest failing
 	// row (its lowest column among the readers when several fail at one row; doc.go,
 	// invariant 4). A table of more rows than limit (when set) is an ErrSize error.
 	read(ctx context.Context, limit rowLimit, rs ...reader) error
+	// readUnit runs every reader over unit u alone, each at least up to the
+	// earliest failing row (Parquet: each to its own first error), and reports
+	// that row's error as read does.
+	readUnit(ctx context.Context, u int, limit rowLimit, rs ...reader) error
 	// fingerprint is the file's hex SHA-256, once read has returned nil.
 	fingerprint() (string, error)
 	close()
@@ -146,7 +162,7 @@ func openSource(ctx context.Context, path string, opts []Option) (source, error)
 		return nil, err
 	}
 	if f == formatCSV {
-		return openCSVSource(ctx, path)
+		return openCSVSource(ctx, path, opts)
 	}
 	return openParquetSource(ctx, path, opts)
 }
@@ -253,6 +269,17 @@ func keepIDs(k ids, n int64, fixed bool) (reader, func() IDs) {
 		d := sized[int64](n, fixed)
 		return keep(k.ints, d), func() IDs { return IDs{Int: d.v} }
 	}
+	if k.bytes != nil {
+		d := sized[string](n, fixed)
+		return k.bytes.use(func(b batch[parquet.ByteArray]) error {
+			return d.fill(b.row, len(b.vals), func(out []string) (int, error) {
+				for i, x := range b.vals {
+					out[i] = string(x)
+				}
+				return len(out), nil
+			})
+		}), func() IDs { return IDs{Str: d.v} }
+	}
 	d := sized[string](n, fixed)
 	return keep(k.strs, d), func() IDs { return IDs{Str: d.v} }
 }
@@ -263,7 +290,7 @@ func checked(file string, c column[float64], valid func(float64) bool, msg strin
 	return c.use(func(b batch[float64]) error {
 		for i, x := range b.vals {
 			if !valid(x) {
-				d.put(b.row, b.vals[:i]) // the values before it, for a split's read (rowgroup.go)
+				d.put(b.row, b.vals[:i]) // the values before it, for a split's read (splits.go)
 				return cellError(file, ErrRange, b.row+int64(i), c.Name(), b.text(i), msg)
 			}
 		}

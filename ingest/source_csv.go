@@ -17,8 +17,8 @@ import (
 // errNotInt, and the table reads the file again as strings (doc.go).
 type csvSource struct{ t *csvTable }
 
-func openCSVSource(ctx context.Context, path string) (*csvSource, error) {
-	t, err := openCSV(ctx, path)
+func openCSVSource(ctx context.Context, path string, opts []Option) (*csvSource, error) {
+	t, err := openCSV(ctx, openerOf(path, opts), path)
 	if err != nil {
 		return nil, err
 	}
@@ -28,6 +28,8 @@ func openCSVSource(ctx context.Context, path string) (*csvSource, error) {
 func (s *csvSource) file() string                 { return s.t.path }
 func (s *csvSource) present() []string            { return s.t.header }
 func (s *csvSource) rows() (int64, bool)          { return 0, false }
+func (s *csvSource) units() int                   { return 1 }
+func (s *csvSource) unit(int) (int64, int64)      { return 0, -1 }
 func (s *csvSource) fingerprint() (string, error) { return s.t.fingerprint() }
 func (s *csvSource) close()                       { s.t.close() }
 func (s *csvSource) schema() ([]string, string)   { return s.t.header, "header" }
@@ -99,11 +101,14 @@ func (s *csvSource) numbers(f field, _ bool, _ string) (column[float64], error) 
 	}, false, nil}, nil
 }
 
-func (s *csvSource) flags(f field, _ string) (flags, error) { return flags{strs: s.text(f)}, nil }
+func (s *csvSource) flags(f field, _ string) (flags, error) {
+	k, _ := s.text(f)
+	return flags{strs: k}, nil
+}
 
 // text is column f as its fields, every one.
-func (s *csvSource) text(f field) column[string] {
-	return csvColumn[string]{f.(csvField), func(field string, _ int64) (string, error) { return field, nil }, false, spellText}
+func (s *csvSource) text(f field) (column[string], error) {
+	return csvColumn[string]{f.(csvField), func(field string, _ int64) (string, error) { return field, nil }, false, spellText}, nil
 }
 
 func (s *csvSource) nullInts(f field, _, bad string) (column[int64], error) {
@@ -200,6 +205,11 @@ func (s *csvSource) read(ctx context.Context, limit rowLimit, rs ...reader) erro
 			return nil
 		}
 	}
+}
+
+// readUnit reads the file, its one unit.
+func (s *csvSource) readUnit(ctx context.Context, _ int, limit rowLimit, rs ...reader) error {
+	return s.read(ctx, limit, rs...)
 }
 
 // csvColumn is a column of a CSV file whose fields decode as values of type T;

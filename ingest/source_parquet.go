@@ -29,6 +29,8 @@ func openParquetSource(ctx context.Context, path string, opts []Option) (*parque
 
 func (s *parquetSource) file() string                 { return s.t.path }
 func (s *parquetSource) rows() (int64, bool)          { return s.t.numRows(), true }
+func (s *parquetSource) units() int                   { return s.t.numGroups() }
+func (s *parquetSource) unit(g int) (int64, int64)    { return s.t.Start(g), s.t.groupRows(g) }
 func (s *parquetSource) fingerprint() (string, error) { return s.fp() }
 func (s *parquetSource) schema() ([]string, string)   { return schemaColumns(s.t), "schema" }
 
@@ -146,6 +148,29 @@ func (s *parquetSource) read(ctx context.Context, limit rowLimit, rs ...reader) 
 	hctx, stop := context.WithCancel(ctx)
 	s.stop, s.fp = stop, fingerprintAsync(hctx, s.t.path, s.t.checker())
 	return s.t.run(ctx, loaders...)
+}
+
+// readUnit reads row group g, each reader apart (readGroup), so that each keeps its
+// values up to its own first bad one.
+func (s *parquetSource) readUnit(_ context.Context, g int, limit rowLimit, rs ...reader) error {
+	if err := limit.check(s.t.path, s.t.numRows()); err != nil {
+		return err
+	}
+	errs := make([]error, len(rs))
+	for i, r := range rs {
+		errs[i] = s.t.readGroup(g, r)
+	}
+	return firstError(errs)
+}
+
+// text is a string column's values as written, nulls as "" (a plan reads none:
+// a Parquet file's rows and types are in its footer).
+func (s *parquetSource) text(f field) (column[string], error) {
+	t, c := s.t, f.(*Column)
+	if !c.isBytes() {
+		return nil, columnError(t.path, ErrColumnType, c.name, "must be a string column, not "+c.typeName)
+	}
+	return parquetColumn[string]{t, c, texts(true), func(s string) string { return s }}, nil
 }
 
 // parquetReader is a column of a Parquet source bound to what keeps its values.

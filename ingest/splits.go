@@ -4,27 +4,32 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // This file is what a cluster runner needs to read a table in pieces on its workers
 // and still reject what the readers reject, with the same *InputError: the table's
-// files in read order with their checks across files (Parts, parts.go's rules), and
-// a CSV file's rows (its count and types planned first, then each file read whole by
-// one split) with the CSV readers' parsing and checks. A Parquet file's row groups
-// are read with Table (rowgroup.go).
+// files in read order with their checks across files (Parts, parts.go's rules), each
+// file's plan (PlanFile: its columns checked, its rows and read units, a vertices
+// file's types) and the reading of one unit of a file as a split of the table
+// (ReadSplit), written once against the source (source.go) with the tables' rules,
+// in every format.
 
 // Parts is a table's files in read order (parts.go), for a runner that reads them
 // apart: it names a table row by its file and its row there, as the readers do.
 // Its fields are exported so that a runner can send it to its workers; Starts is
-// for the caller to fill (a Parquet file's rows from its footer, a CSV file's from
-// ScanCSV).
+// for the caller to fill (each file's rows from PlanFile).
 type Parts struct {
 	Spec   string
 	Files  []string
-	CSV    bool    // the files are CSV (else Parquet)
 	Empty  []bool  // Empty[i]: file i is a zero-byte CSV file, an empty part
 	Starts []int64 // Starts[i]: the table row of file i's first row
+	// Streamed: the files are in a format an edges table is streamed from
+	// (OpenEdges), every file's columns checked before any row is read (Parquet's
+	// footers); else each file is read whole in turn.
+	Streamed bool
 }
 
 // ListParts lists the files of the table spec names and, as the readers do before
@@ -35,7 +40,7 @@ func ListParts(ctx context.Context, spec string) (*Parts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Parts{Spec: spec, Files: p.files, CSV: p.format == formatCSV, Empty: p.empty}, nil
+	return &Parts{Spec: spec, Files: p.files, Empty: p.empty, Streamed: streamed(p.format)}, nil
 }
 
 func (p *Parts) list() *partList {
@@ -74,151 +79,216 @@ func (p *Parts) CheckVertexCount(rows int64) error {
 // order (parts.go).
 func (p *Parts) Fingerprint(sums []string) string { return joinFingerprints(sums) }
 
-// CSVShape is what ScanCSV learns of a CSV file before its rows are read.
-type CSVShape struct {
-	Rows        int64 // its data rows: those before the first unreadable one, if any
-	IntIDs      bool  // of a vertices file: every id read is a canonical integer (ParseID)
-	WordAnswers bool  // of a vertices file: some answer is written true or false (AnswerType Boolean)
+// SplitKind is which table a split reads.
+type SplitKind int
+
+const (
+	SplitVertices SplitKind = iota
+	SplitEdges
+	SplitHittingSet
+)
+
+// SplitTable is a table a runner reads in pieces: which one, its columns, and (but
+// for planning the vertices) the type of the vertices' ids, integers when IntIDs
+// (the vertices' plans found every file's ids integers), and the vertices' name
+// (Parts.Name, for messages).
+type SplitTable struct {
+	Kind         SplitKind
+	Cols         Columns
+	IntIDs       bool
+	VerticesFile string
 }
 
-// ScanCSV counts the data rows of the CSV file at path, parsed as the readers parse
-// it, after resolving the named columns. With a vertices file's cols.ID and
-// cols.Answer as the first two names (vertices), it also learns the types of its
-// ids and answers as ReadVertices gives them (the vertices' ids are integers when
-// every file's are). It checks no field: the reads do (ReadCSVVertices, …). On a
-// row that cannot be parsed it returns the rows before it and its *InputError.
-func ScanCSV(ctx context.Context, path string, vertices bool, names ...string) (CSVShape, error) {
-	sh := CSVShape{IntIDs: true}
-	s, f, err := openCSVFields(ctx, path, names...)
+// Columns is the table's columns a split reads, in the order the readers rank
+// their errors (a row's first column first).
+func (st SplitTable) Columns() []string {
+	switch st.Kind {
+	case SplitVertices:
+		return []string{st.Cols.ID, st.Cols.Answer}
+	case SplitEdges:
+		return []string{st.Cols.Src, st.Cols.Dst}
+	}
+	return []string{st.Cols.ID, st.Cols.PTrue}
+}
+
+// FilePlan is what PlanFile learns of one file of a table before its rows are read.
+type FilePlan struct {
+	Rows  int64 // its data rows (read: those before the first unreadable one, if any)
+	Units int   // its read units, a split each (Parquet: its row groups; CSV: one)
+	// A vertices file's types as ReadVertices gives them: its ids are integers
+	// (in a format without types: every id is a canonical integer, ParseID; the
+	// vertices' ids are integers when every file's are), and its answers' type (in
+	// a format without types: Boolean when some answer is written true or false,
+	// else Int64).
+	IntIDs     bool
+	AnswerType arrow.DataType
+}
+
+// PlanFile plans one file (path) of table st: it resolves the table's columns and
+// checks them as the readers do before any row (ErrMissingColumn, ErrColumnType,
+// ErrSize), and gives its units and rows, from the file when it says them (a
+// Parquet footer), else by reading it, every row parsed and no field checked (the
+// splits do). On a row that cannot be parsed it returns the plan of the rows before
+// it with its *InputError; on any other error, no plan.
+func PlanFile(ctx context.Context, path string, st SplitTable, opts ...Option) (FilePlan, error) {
+	s, err := openSource(ctx, path, opts)
 	if err != nil {
-		return sh, err
+		return FilePlan{}, err
 	}
 	defer s.close()
+	f, err := fields(s, st.Columns()...)
+	if err != nil {
+		return FilePlan{}, err
+	}
+	pl := FilePlan{Units: s.units()}
+	switch st.Kind {
+	case SplitVertices:
+		k, ans, err := vertexColumns(s, f, false)
+		if err != nil {
+			return FilePlan{}, err
+		}
+		pl.IntIDs, pl.AnswerType = k.ints != nil, ans.typ
+	case SplitEdges:
+		for _, f := range f {
+			if _, err := s.refIDs(f, st.IntIDs, st.VerticesFile); err != nil {
+				return FilePlan{}, err
+			}
+		}
+	case SplitHittingSet:
+		if _, _, err := hittingSetColumns(s, f, st.IntIDs, st.VerticesFile); err != nil {
+			return FilePlan{}, err
+		}
+	}
+	if n, known := s.rows(); known {
+		if st.Kind == SplitHittingSet {
+			if err := perVertexRows.check(path, n); err != nil {
+				return FilePlan{}, err
+			}
+		}
+		pl.Rows = n
+		return pl, nil
+	}
+	err = pl.scan(ctx, s, f, st.Kind == SplitVertices && pl.AnswerType == nil)
+	var ie *InputError
+	if err != nil && (!errors.As(err, &ie) || ie.Row < 0) {
+		return FilePlan{}, err
+	}
+	return pl, err
+}
+
+// scan reads the file of s to count its rows, its columns f as text; with typeless
+// (a vertices file in a format without types) it also finds its ids' and answers'
+// types from the values.
+func (pl *FilePlan) scan(ctx context.Context, s source, f []field, typeless bool) error {
+	if typeless {
+		pl.IntIDs, pl.AnswerType = true, arrow.PrimitiveTypes.Int64
+	}
 	rs := make([]reader, len(f))
 	for i, f := range f {
-		rs[i] = s.text(f).use(func(b batch[string]) error {
+		k, err := s.text(f)
+		if err != nil {
+			return err
+		}
+		rs[i] = k.use(func(b batch[string]) error {
+			if i == 0 {
+				pl.Rows += int64(len(b.vals))
+			}
 			for _, x := range b.vals {
 				switch {
-				case !vertices:
+				case !typeless:
 				case i == 0:
 					if _, ok := ParseID(x); !ok && x != "" {
-						sh.IntIDs = false
+						pl.IntIDs = false
 					}
 				case i == 1:
 					if _, word, _ := parseAnswer(x); word {
-						sh.WordAnswers = true
+						pl.AnswerType = arrow.FixedWidthTypes.Boolean
 					}
 				}
 			}
 			return nil
 		})
 	}
-	err = s.read(ctx, rowLimit{}, rs...)
-	sh.Rows = s.t.rows
-	return sh, err
+	return s.read(ctx, rowLimit{}, rs...)
 }
 
-// ReadCSVVertices reads the id and answer columns of one CSV file of a vertices
-// table, ids as integers when intIDs (ScanCSV found every id of the table one),
-// checking every field as ReadVertices does; on a bad one, its *InputError.
-func ReadCSVVertices(ctx context.Context, path string, cols Columns, intIDs bool) (IDs, []bool, error) {
-	s, err := openCSVSource(ctx, path)
-	if err != nil {
-		return IDs{}, nil, err
-	}
-	defer s.close()
-	v, err := readVertices(ctx, s, cols, intIDs)
-	if errors.Is(err, errNotInt) {
-		return IDs{}, nil, fmt.Errorf("ingest: %s: an id is not an integer though the file's scan found none (the file changed)", path)
-	}
-	if err != nil {
-		return IDs{}, nil, err
-	}
-	return v.IDs, v.Answer, nil
+// Split is what ReadSplit reads of one unit of a file: each column's values up to
+// its first bad one at most, and in every column those of the rows before the first
+// bad row, so that a runner joining ids across splits can still find an earlier
+// unknown id (the readers report the lowest bad row).
+type Split struct {
+	Start int64 // the file row of the unit's first row
+	Rows  int64 // its rows: known from the file, else the most any column read
+	// IDs is its id columns, unresolved (the caller looks them up:
+	// Parts.UnknownID): the vertices' or the hitting set's id, the edges' src and
+	// dst.
+	IDs    []IDs
+	Answer []bool    // the vertices'
+	PTrue  []float64 // the hitting set's
 }
 
-// ReadCSVRefs reads the named id columns of one CSV file of another table (the
-// edges' src and dst), as ids of integer type when intIDs (the vertices') and
-// unresolved: the caller looks them up (Parts.UnknownID). Every field is checked as
-// ReadEdges does (verticesFile is the vertices' Name, for messages). On a bad field
-// it returns the rows before its row, with its *InputError.
-func ReadCSVRefs(ctx context.Context, path string, names []string, intIDs bool, verticesFile string) ([]IDs, error) {
-	out := make([]IDs, len(names))
-	for i := range out {
-		out[i] = emptyIDs(intIDs)
-	}
-	s, f, err := openCSVFields(ctx, path, names...)
+// ReadSplit reads unit u of one file (path) of table st (its units: PlanFile), every
+// field checked as ReadVertices, ReadEdges and ReadHittingSet check it; on a bad
+// one, what was read with its *InputError.
+func ReadSplit(ctx context.Context, path string, u int, st SplitTable, opts ...Option) (Split, error) {
+	s, err := openSource(ctx, path, opts)
 	if err != nil {
-		return out, err
+		return Split{}, err
 	}
 	defer s.close()
-	rs, reads := make([]reader, len(f)), make([]func() IDs, len(f))
-	for i, f := range f {
-		k, err := s.refIDs(f, intIDs, verticesFile)
+	f, err := fields(s, st.Columns()...)
+	if err != nil {
+		return Split{}, err
+	}
+	start, rows := s.unit(u)
+	sp := Split{Start: start, Rows: rows}
+	var rs []reader
+	var reads []func() IDs
+	keepRefs := func(k ids) {
+		r, read := keepIDs(k, max(rows, 0), false)
+		rs, reads = append(rs, r), append(reads, read)
+	}
+	limit := rowLimit{}
+	var answers *values[bool]
+	var probs *values[float64]
+	switch st.Kind {
+	case SplitVertices:
+		k, ans, err := vertexColumns(s, f, st.IntIDs)
 		if err != nil {
-			return out, err
+			return sp, err
 		}
-		rs[i], reads[i] = keepIDs(k, 0, false)
+		keepRefs(k)
+		answers = sized[bool](max(rows, 0), false)
+		rs = append(rs, answersInto(path, ans, answerRule, answers, new(atomic.Bool)))
+	case SplitEdges:
+		for _, f := range f {
+			k, err := s.refIDs(f, st.IntIDs, st.VerticesFile)
+			if err != nil {
+				return sp, err
+			}
+			keepRefs(k)
+		}
+	case SplitHittingSet:
+		k, p, err := hittingSetColumns(s, f, st.IntIDs, st.VerticesFile)
+		if err != nil {
+			return sp, err
+		}
+		keepRefs(k)
+		probs, limit = sized[float64](max(rows, 0), false), perVertexRows
+		rs = append(rs, checked(path, p, validPTrue, msgPTrue, probs))
 	}
-	err = s.read(ctx, rowLimit{}, rs...)
-	n := math.MaxInt
-	for i := range out {
-		out[i] = reads[i]()
-		n = min(n, out[i].Len())
+	err = s.readUnit(ctx, u, limit, rs...)
+	if errors.Is(err, errNotInt) {
+		return Split{}, fmt.Errorf("ingest: %s: an id is not an integer though the file's plan found none (the file changed)", path)
 	}
-	for i := range out {
-		out[i] = out[i].prefix(n) // the rows before the bad one
+	var most int64
+	for _, read := range reads {
+		sp.IDs = append(sp.IDs, read())
+		most = max(most, int64(sp.IDs[len(sp.IDs)-1].Len()))
 	}
-	return out, err
-}
-
-// ReadCSVHittingSet reads the id and p_true columns of one CSV file of a hitting
-// set, ids as ReadCSVRefs reads them, p_true checked as ReadHittingSet does. On a
-// bad field it returns the rows before its row, with its *InputError.
-func ReadCSVHittingSet(ctx context.Context, path string, cols Columns, intIDs bool, verticesFile string) (IDs, []float64, error) {
-	s, f, err := openCSVFields(ctx, path, cols.ID, cols.PTrue)
-	if err != nil {
-		return emptyIDs(intIDs), []float64{}, err
+	sp.Answer, sp.PTrue = answers.all(), probs.all()
+	if rows < 0 {
+		sp.Rows = max(most, int64(len(sp.Answer)), int64(len(sp.PTrue)))
 	}
-	defer s.close()
-	k, probs, err := hittingSetColumns(s, f, intIDs, verticesFile)
-	if err != nil {
-		return emptyIDs(intIDs), []float64{}, err
-	}
-	idr, read := keepIDs(k, 0, false)
-	pt := sized[float64](0, false)
-	err = s.read(ctx, perVertexRows, idr, checked(s.file(), probs, validPTrue, msgPTrue, pt))
-	ids := read()
-	n := min(ids.Len(), len(pt.v))
-	return ids.prefix(n), pt.v[:n], err // the rows before the bad one
-}
-
-// prefix is the first n ids.
-func (ids IDs) prefix(n int) IDs {
-	if ids.Int != nil {
-		return IDs{Int: ids.Int[:n]}
-	}
-	return IDs{Str: ids.Str[:n]}
-}
-
-// emptyIDs is no ids, of integer type when intIDs.
-func emptyIDs(intIDs bool) IDs {
-	if intIDs {
-		return IDs{Int: []int64{}}
-	}
-	return IDs{Str: []string{}}
-}
-
-// openCSVFields opens the CSV file at path and resolves its named columns.
-func openCSVFields(ctx context.Context, path string, names ...string) (*csvSource, []field, error) {
-	s, err := openCSVSource(ctx, path)
-	if err != nil {
-		return nil, nil, err
-	}
-	f, err := fields(s, names...)
-	if err != nil {
-		s.close()
-		return nil, nil, err
-	}
-	return s, f, nil
+	return sp, err
 }
