@@ -112,65 +112,30 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 			}
 		}
 	}
+	// The split is a flow: each answer-0 end sends its deficit D_b over its edges, each
+	// answer-1 end t receives between S_t·b/a and S_t·a/b (it then pays exactly S_t, at
+	// one ratio). Found by a max-flow in two phases: the lower bounds first, then the
+	// rest up to the upper ones (an augmenting path never lowers a sink arc's flow).
 	ratio := l.a / l.b
-	lam := make([]float64, n)
-	for _, e := range es {
-		if coef[e.t] > 0 {
-			lam[e.t] = 1
-		}
+	f, err := boundaryFlow(ctx, n, es2(es, func(e edge) (int32, int32) { return e.b, e.t }), coef, ratio)
+	if err != nil {
+		return nil, err
 	}
-	share, sum := make([]float64, n), make([]float64, n)
-	shares := func() {
-		clear(share)
-		clear(sum)
-		for _, e := range es {
-			sum[e.b] += lam[e.t]
-		}
-		for _, e := range es {
-			if s := sum[e.b]; s > 0 {
-				share[e.t] += -coef[e.b] * lam[e.t] / s
-			}
-		}
+	share := make([]float64, n)
+	for i, e := range es {
+		share[e.t] += f[i]
 	}
-	for range forestScalings {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		shares()
-		out := false
-		for _, e := range es {
-			t := e.t
-			S, F := coef[t], share[t]
-			if lam[t] == 0 || F == 0 || F <= S*ratio && F >= S/ratio {
-				continue
-			}
-			out = true
-			// Half the step (a square root), so that tops sharing bottoms settle
-			// instead of overshooting together.
-			if F > S*ratio {
-				lam[t] *= math.Sqrt(S * ratio / F)
-			} else {
-				lam[t] *= math.Sqrt(S / ratio / F)
-			}
-			share[t] = S // scaled once per round
-		}
-		if !out {
-			break
-		}
-	}
-	shares()
 	a, b := l.a, l.b
 	det := a*a - b*b
 	if det <= 0 {
 		return y, nil // ε = 0: no room between the rows
 	}
-	for _, e := range es {
-		s, F := sum[e.b], share[e.t]
-		if s == 0 || F == 0 {
+	for i, e := range es {
+		f, F := f[i], share[e.t]
+		if f <= 0 || F <= 0 {
 			continue
 		}
-		f := -coef[e.b] * lam[e.t] / s             // what b receives over this edge
-		c := min(max(f*coef[e.t]/F, f*b/a), f*a/b) // what t pays for it
+		c := min(max(f*coef[e.t]/F, f*b/a), f*a/b) // what t pays for what b receives
 		// b gains a·Y1 + b·Y2 = f and t pays b·Y1 + a·Y2 = c, Y1, Y2 ≥ 0.
 		y[e.p1] += max((a*f-b*c)/det, 0)
 		y[e.p2] -= max((a*c-b*f)/det, 0)
@@ -178,5 +143,140 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 	return y, nil
 }
 
-// forestScalings bounds step 2's rounds of scaling.
-const forestScalings = 200
+// es2 is the edges' (answer-0 end, answer-1 end) pairs.
+func es2[E any](es []E, ends func(E) (int32, int32)) [][2]int32 {
+	out := make([][2]int32, len(es))
+	for i, e := range es {
+		out[i][0], out[i][1] = ends(e)
+	}
+	return out
+}
+
+// boundaryFlow is the flow on each edge (b, t) of es: every b (an answer-0 end)
+// sends D_b = −coef[b] (when positive) and every t (an answer-1 end) receives
+// between S_t/ratio and S_t·ratio, S_t = coef[t] (0 when not positive), as far as a
+// float64 max-flow (Dinic's, in two phases) finds; what it cannot place widens the
+// bound.
+func boundaryFlow(ctx context.Context, n int, es [][2]int32, coef []float64, ratio float64) ([]float64, error) {
+	if len(es) == 0 {
+		return nil, nil
+	}
+	// Nodes: 0 the source, 1 the sink, then the ends, numbered as met.
+	id := make([]int32, n)
+	var nodes int32 = 2
+	node := func(v int32) int32 {
+		if id[v] == 0 {
+			id[v] = nodes
+			nodes++
+		}
+		return id[v]
+	}
+	type arc struct {
+		to   int32
+		cap  float64
+		next int32
+	}
+	var arcs []arc
+	var head []int32
+	add := func(u, v int32, c float64) int {
+		for int(max(u, v)) >= len(head) {
+			head = append(head, -1)
+		}
+		arcs = append(arcs, arc{v, c, head[u]})
+		head[u] = int32(len(arcs) - 1)
+		arcs = append(arcs, arc{u, 0, head[v]})
+		head[v] = int32(len(arcs) - 1)
+		return len(arcs) - 2
+	}
+	var scale float64
+	edgeArc := make([]int, len(es))
+	sinkArc := map[int32]int{} // answer-1 end's node → its arc to the sink
+	lower := map[int32]float64{}
+	upper := map[int32]float64{}
+	for i, e := range es {
+		b, t := node(e[0]), node(e[1])
+		if _, ok := sinkArc[t]; !ok {
+			S := max(coef[e[1]], 0)
+			lower[t], upper[t] = S/ratio, S*ratio
+			sinkArc[t] = -1
+		}
+		edgeArc[i] = add(b, t, math.Inf(1))
+	}
+	for v, k := range id {
+		if k == 0 {
+			continue
+		}
+		if _, top := sinkArc[k]; top {
+			sinkArc[k] = add(k, 1, lower[k])
+		} else if D := -coef[v]; D > 0 {
+			add(0, k, D)
+			scale = max(scale, D)
+		}
+	}
+	eps := scale * 1e-13
+	level := make([]int32, nodes)
+	it := make([]int32, nodes)
+	var queue []int32
+	bfs := func() bool {
+		for i := range level {
+			level[i] = -1
+		}
+		level[0] = 0
+		queue = append(queue[:0], 0)
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for a := head[u]; a >= 0; a = arcs[a].next {
+				if v := arcs[a].to; arcs[a].cap > eps && level[v] < 0 {
+					level[v] = level[u] + 1
+					queue = append(queue, v)
+				}
+			}
+		}
+		return level[1] >= 0
+	}
+	var dfs func(u int32, push float64) float64
+	dfs = func(u int32, push float64) float64 {
+		if u == 1 {
+			return push
+		}
+		for ; it[u] >= 0; it[u] = arcs[it[u]].next {
+			a := it[u]
+			v := arcs[a].to
+			if arcs[a].cap <= eps || level[v] != level[u]+1 {
+				continue
+			}
+			if got := dfs(v, min(push, arcs[a].cap)); got > 0 {
+				arcs[a].cap -= got
+				arcs[a^1].cap += got
+				return got
+			}
+		}
+		return 0
+	}
+	run := func() error {
+		for bfs() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			copy(it, head)
+			for dfs(0, math.Inf(1)) > 0 {
+			}
+		}
+		return nil
+	}
+	if err := run(); err != nil { // the lower bounds
+		return nil, err
+	}
+	for t, a := range sinkArc { // then the rest, up to the upper ones
+		arcs[a].cap += upper[t] - lower[t]
+	}
+	if err := run(); err != nil {
+		return nil, err
+	}
+	f := make([]float64, len(es))
+	for i, a := range edgeArc {
+		f[i] = arcs[a^1].cap // the flow is the reverse arc's capacity
+	}
+	return f, nil
+}
