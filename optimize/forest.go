@@ -24,11 +24,11 @@ import (
 //  2. The boundary. At the balanced α every boundary edge t ~ b (t answers 1, b 0)
 //     is tight in both its rows (α is the kink of U*), which move coefficient from
 //     t to b at a ratio in [b/a, a/b] (line.a, line.b). Each answer-0 boundary
-//     dataset's deficit D_b (minus its coefficient) is split over its tight edges in
-//     proportion to weights λ_t, which are scaled until every answer-1 boundary
-//     dataset's share F_t lies in [S_t·b/a, S_t·a/b] (S_t its coefficient, which it
-//     then pays exactly at one ratio); the ratio is then realised by mixing the two
-//     rows. Where that fails (x not optimal) the coefficients left over widen the bound.
+//     dataset's deficit D_b (minus its coefficient) is sent over its tight edges so
+//     that every answer-1 boundary dataset receives F_t in [S_t·b/a, S_t·a/b] (S_t
+//     its coefficient, which it then pays exactly at one ratio): a flow with bounds
+//     (boundaryFlow); the ratio is then realised by mixing the two rows. Where that
+//     fails (x not optimal) the coefficients left over widen the bound.
 func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float64, error) {
 	if len(m.lines) != 1 {
 		return nil, nil
