@@ -31,7 +31,7 @@
 //     extended: the baseline and the warm start; then the best boundary-homogeneous
 //     pair of the boundary-homogeneous corollary (docs/DESIGN.md §3.6; homogeneous.go), the other candidate.
 //  2. The dual of the best candidate's binding forest (forest.go): multipliers that
-//     certify it, in about a propagation, where it is optimal; else PDHG's start.
+//     certify it where it is optimal, without a PDHG step; else PDHG's start.
 //  3. PDHG (pdhg.go) on the LP until the float gap estimate is below the target.
 //  4. Rounding (round.go): the approximate x is mixed with the uniform ½ just enough
 //     that every arc row holds, restricted to the hitting set, and extended by

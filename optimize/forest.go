@@ -100,6 +100,7 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 		p1, p2 int64
 	}
 	var es []edge
+	var ends [][2]int32 // each edge's (answer-0 end, answer-1 end)
 	for t := range int32(n) {
 		if !boundary[t] || !m.ans[t] {
 			continue
@@ -109,6 +110,7 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 			q := int64(m.rev[p])
 			if !m.ans[b] && tight(l.a*x[b]-l.b*x[t], l.slo) && tight(l.a*x[t]-l.b*x[b], l.shi) {
 				es = append(es, edge{t, b, p, q})
+				ends = append(ends, [2]int32{b, t})
 			}
 		}
 	}
@@ -117,7 +119,7 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 	// one ratio). Found by a max-flow in two phases: the lower bounds first, then the
 	// rest up to the upper ones (an augmenting path never lowers a sink arc's flow).
 	ratio := l.a / l.b
-	f, err := boundaryFlow(ctx, n, es2(es, func(e edge) (int32, int32) { return e.b, e.t }), coef, ratio)
+	f, err := boundaryFlow(ctx, n, ends, coef, ratio)
 	if err != nil {
 		return nil, err
 	}
@@ -141,15 +143,6 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 		y[e.p2] -= max((a*c-b*f)/det, 0)
 	}
 	return y, nil
-}
-
-// es2 is the edges' (answer-0 end, answer-1 end) pairs.
-func es2[E any](es []E, ends func(E) (int32, int32)) [][2]int32 {
-	out := make([][2]int32, len(es))
-	for i, e := range es {
-		out[i][0], out[i][1] = ends(e)
-	}
-	return out
 }
 
 // boundaryFlow is the flow on each edge (b, t) of es: every b (an answer-0 end)
@@ -190,27 +183,20 @@ func boundaryFlow(ctx context.Context, n int, es [][2]int32, coef []float64, rat
 	}
 	var scale float64
 	edgeArc := make([]int, len(es))
-	sinkArc := map[int32]int{} // answer-1 end's node → its arc to the sink
-	lower := map[int32]float64{}
-	upper := map[int32]float64{}
+	top := make([]bool, n) // an answer-1 end
 	for i, e := range es {
-		b, t := node(e[0]), node(e[1])
-		if _, ok := sinkArc[t]; !ok {
-			S := max(coef[e[1]], 0)
-			lower[t], upper[t] = S/ratio, S*ratio
-			sinkArc[t] = -1
-		}
-		edgeArc[i] = add(b, t, math.Inf(1))
+		edgeArc[i] = add(node(e[0]), node(e[1]), math.Inf(1))
+		top[e[1]] = true
 	}
+	sinkArc := make([]int, n) // an answer-1 end's arc to the sink
 	for v, k := range id {
-		if k == 0 {
-			continue
-		}
-		if _, top := sinkArc[k]; top {
-			sinkArc[k] = add(k, 1, lower[k])
-		} else if D := -coef[v]; D > 0 {
-			add(0, k, D)
-			scale = max(scale, D)
+		switch {
+		case k == 0:
+		case top[v]:
+			sinkArc[v] = add(k, 1, max(coef[v], 0)/ratio) // the lower bound first
+		case -coef[v] > 0:
+			add(0, k, -coef[v])
+			scale = max(scale, -coef[v])
 		}
 	}
 	eps := scale * 1e-13
@@ -268,8 +254,11 @@ func boundaryFlow(ctx context.Context, n int, es [][2]int32, coef []float64, rat
 	if err := run(); err != nil { // the lower bounds
 		return nil, err
 	}
-	for t, a := range sinkArc { // then the rest, up to the upper ones
-		arcs[a].cap += upper[t] - lower[t]
+	for v, a := range sinkArc { // then the rest, up to the upper ones
+		if top[v] {
+			S := max(coef[v], 0)
+			arcs[a].cap += S*ratio - S/ratio
+		}
 	}
 	if err := run(); err != nil {
 		return nil, err
