@@ -14,7 +14,7 @@ import (
 //
 // Stationarity asks that every dataset's coefficient s_v + (Kᵀy)_v be 0 at an
 // interior optimum, with y_p ≥ 0 only on rows at their lower end and ≤ 0 only on rows
-// at their upper end. Two steps:
+// at their upper end. Three steps:
 //
 //  1. The forest. A dataset off the boundary (all its neighbours share its answer)
 //     holds its value because a row to a neighbour nearer its binding dataset is
@@ -27,8 +27,11 @@ import (
 //     dataset's deficit D_b (minus its coefficient) is sent over its tight edges so
 //     that every answer-1 boundary dataset receives F_t in [S_t·b/a, S_t·a/b] (S_t
 //     its coefficient, which it then pays exactly at one ratio): a flow with bounds
-//     (boundaryFlow); the ratio is then realised by mixing the two rows. Where that
-//     fails (x not optimal) the coefficients left over widen the bound.
+//     (boundaryFlow); the ratio is then realised by mixing the two rows.
+//  3. The boxes (toBox). Coefficient still left over passes over a tight row to a
+//     neighbour at an end of its box, as far as that neighbour's own coefficient
+//     keeps it there. Where even that fails (x not optimal) the coefficients left
+//     over widen the bound.
 func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float64, error) {
 	if len(m.lines) != 1 {
 		return nil, nil
@@ -124,12 +127,14 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 		return nil, err
 	}
 	share := make([]float64, n)
+	paid := make([]float64, len(es))
 	for i, e := range es {
 		share[e.t] += f[i]
 	}
 	a, b := l.a, l.b
 	det := a*a - b*b
 	if det <= 0 {
+		toBox(m, x, y, coef, tight)
 		return y, nil // ε = 0: no room between the rows
 	}
 	for i, e := range es {
@@ -141,8 +146,69 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 		// b gains a·Y1 + b·Y2 = f and t pays b·Y1 + a·Y2 = c, Y1, Y2 ≥ 0.
 		y[e.p1] += max((a*f-b*c)/det, 0)
 		y[e.p2] -= max((a*c-b*f)/det, 0)
+		paid[i] = c
 	}
+	for i, e := range es {
+		coef[e.b] += f[i]
+		coef[e.t] -= paid[i]
+	}
+	toBox(m, x, y, coef, tight)
 	return y, nil
+}
+
+// toBox is forestDual's third step: a dataset whose coefficient is left over (it
+// would widen the bound: it is not at the end of its box the coefficient pulls
+// towards) passes it over a tight row to a neighbour at an end of its box, as far
+// as that neighbour's own coefficient keeps pulling it there. Such a neighbour's
+// coefficient costs the bound nothing while its sign holds: the box's end is its
+// value. This is what certifies a candidate whose boundary rows are tight in one
+// row only, as the near-constant answer of --objective accuracy with the floor
+// lowered (an answer-1 dataset at p_one δ, its answer-0 neighbours at 0).
+func toBox(m *lp, x, y, coef []float64, tight func(row, e float64) bool) {
+	g, l := m.g, m.lines[0]
+	const tol = 1e-12
+	// room is how much u's coefficient may change by d (its sign) and still pull u
+	// to the end of its box where it is; 0 when u is inside.
+	room := func(u int32, d float64) float64 {
+		lo, hi := m.box(u)
+		switch {
+		case x[u] <= lo+tol && d < 0 || x[u] >= hi-tol && d > 0:
+			return math.Inf(1)
+		case x[u] <= lo+tol && coef[u] < 0:
+			return -coef[u]
+		case x[u] >= hi-tol && coef[u] > 0:
+			return coef[u]
+		}
+		return 0
+	}
+	for v := range int32(g.N()) {
+		gv := coef[v]
+		if lo, hi := m.box(v); gv == 0 || gv > 0 && x[v] >= hi-tol || gv < 0 && x[v] <= lo+tol {
+			continue
+		}
+		for p := g.Off[v]; p < g.Off[v+1] && gv != 0; p++ {
+			u := g.Adj[p]
+			// Row p (v→u), a·x_u − b·x_v: y_p = gv/b cancels gv at v, a·y_p reaches u.
+			if yp, row := gv/l.b, l.a*x[u]-l.b*x[v]; yp > 0 && tight(row, l.slo) || yp < 0 && tight(row, l.shi) {
+				d := l.a * yp
+				k := min(1, room(u, d)/math.Abs(d))
+				y[p] += k * yp
+				coef[u] += k * d
+				gv -= k * gv
+				continue
+			}
+			// Row q (u→v), a·x_v − b·x_u: y_q = −gv/a cancels gv at v, −b·y_q reaches u.
+			q := int64(m.rev[p])
+			if yq, row := -gv/l.a, l.a*x[v]-l.b*x[u]; yq > 0 && tight(row, l.slo) || yq < 0 && tight(row, l.shi) {
+				d := -l.b * yq
+				k := min(1, room(u, d)/math.Abs(d))
+				y[q] += k * yq
+				coef[u] += k * d
+				gv -= k * gv
+			}
+		}
+		coef[v] = gv
+	}
 }
 
 // boundaryFlow is the flow on each edge (b, t) of es: every b (an answer-0 end)

@@ -78,3 +78,20 @@ func TestForestDualBoundsTheExactOptimum(t *testing.T) {
 		t.Errorf("the forest closed no gap (of %d instances whose candidate is optimal)", tried)
 	}
 }
+
+// The forest's third step (toBox) certifies a candidate whose boundary rows are
+// tight in one row only: under --objective accuracy with the floor lowered, the
+// issue's uniform graph's optimum is a near-constant answer (the answer-1 datasets
+// at p_one δ, their answer-0 neighbours at 0), the best homogeneous pair, which the
+// forest certifies with no PDHG step.
+func TestForestCertifiesTheNearConstantAnswer(t *testing.T) {
+	p := genProblem(t, graphgen.Spec{Kind: "uniform", N: 20_000, M: 200_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, 0)
+	res, err := Optimize(context.Background(), p, Options{Objective: Accuracy, Explicit: lowered})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method != "forest" || res.Iterations != 0 || !res.Converged || res.Utility <= res.Balanced {
+		t.Errorf("method %s, %d iterations, converged %v, utility %v (balanced α's %v), gap %g",
+			res.Method, res.Iterations, res.Converged, res.Utility, res.Balanced, res.Gap/res.Utility)
+	}
+}
