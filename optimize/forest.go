@@ -161,12 +161,41 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 // towards) passes it over a tight row to a neighbour at an end of its box, as far
 // as that neighbour's own coefficient keeps pulling it there. Such a neighbour's
 // coefficient costs the bound nothing while its sign holds: the box's end is its
-// value. This is what certifies a candidate whose boundary rows are tight in one
-// row only, as the near-constant answer of --objective accuracy with the floor
-// lowered (an answer-1 dataset at p_one δ, its answer-0 neighbours at 0).
+// value. First each dataset held at an end of its box against its coefficient
+// takes what it needs from its neighbours' coefficients over tight rows (so that a
+// neighbour tight to several is shared among them), then the rest is passed on.
+// This is what certifies a candidate whose boundary rows are tight in one row
+// only: the near-constant answer of --objective accuracy with the floor lowered
+// (an answer-1 dataset at p_one δ, its answer-0 neighbours at 0), or the floors
+// themselves (answer-1 datasets at their floor, their neighbours inside).
 func toBox(m *lp, x, y, coef []float64, tight func(row, e float64) bool) {
 	g, l := m.g, m.lines[0]
 	const tol = 1e-12
+	// over is v's full coefficient passed over a tight row on arc p (v→u): the row's
+	// multiplier and what it adds to u's coefficient; ok false when no row of the
+	// arc is tight in that direction.
+	over := func(v int32, p int64, gv float64) (row int64, yr, d float64, ok bool) {
+		u := g.Adj[p]
+		// Row p (v→u), a·x_u − b·x_v: y_p = gv/b cancels gv at v, a·y_p reaches u.
+		if yp, r := gv/l.b, l.a*x[u]-l.b*x[v]; yp > 0 && tight(r, l.slo) || yp < 0 && tight(r, l.shi) {
+			return p, yp, l.a * yp, true
+		}
+		// Row q (u→v), a·x_v − b·x_u: y_q = −gv/a cancels gv at v, −b·y_q reaches u.
+		if yq, r := -gv/l.a, l.a*x[v]-l.b*x[u]; yq > 0 && tight(r, l.slo) || yq < 0 && tight(r, l.shi) {
+			return int64(m.rev[p]), yq, -l.b * yq, true
+		}
+		return 0, 0, 0, false
+	}
+	// free: v's coefficient costs the bound nothing (0, or pulling v to the end of
+	// its box where v is).
+	free := func(v int32, c float64) bool {
+		lo, hi := m.box(v)
+		return c == 0 || c > 0 && x[v] >= hi-tol || c < 0 && x[v] <= lo+tol
+	}
+	atEnd := func(v int32) bool {
+		lo, hi := m.box(v)
+		return x[v] <= lo+tol || x[v] >= hi-tol
+	}
 	// room is how much u's coefficient may change by d (its sign) and still pull u
 	// to the end of its box where it is; 0 when u is inside.
 	room := func(u int32, d float64) float64 {
@@ -181,31 +210,45 @@ func toBox(m *lp, x, y, coef []float64, tight func(row, e float64) bool) {
 		}
 		return 0
 	}
-	for v := range int32(g.N()) {
+	n := int32(g.N())
+	// Pull: t at an end of its box, its coefficient pulling it out, takes from its
+	// neighbours inside their boxes what cancels it.
+	for t := range n {
+		if free(t, coef[t]) || !atEnd(t) {
+			continue
+		}
+		for p := g.Off[t]; p < g.Off[t+1] && !free(t, coef[t]); p++ {
+			v := g.Adj[p]
+			gv := coef[v]
+			if gv == 0 || atEnd(v) {
+				continue
+			}
+			row, yr, d, ok := over(v, int64(m.rev[p]), gv)
+			if !ok || d*coef[t] >= 0 {
+				continue
+			}
+			k := min(1, math.Abs(coef[t]/d))
+			y[row] += k * yr
+			coef[t] += k * d
+			coef[v] -= k * gv
+		}
+	}
+	// Push: what is left inside a box goes to neighbours at an end of theirs.
+	for v := range n {
 		gv := coef[v]
-		if lo, hi := m.box(v); gv == 0 || gv > 0 && x[v] >= hi-tol || gv < 0 && x[v] <= lo+tol {
+		if free(v, gv) {
 			continue
 		}
 		for p := g.Off[v]; p < g.Off[v+1] && gv != 0; p++ {
-			u := g.Adj[p]
-			// Row p (v→u), a·x_u − b·x_v: y_p = gv/b cancels gv at v, a·y_p reaches u.
-			if yp, row := gv/l.b, l.a*x[u]-l.b*x[v]; yp > 0 && tight(row, l.slo) || yp < 0 && tight(row, l.shi) {
-				d := l.a * yp
-				k := min(1, room(u, d)/math.Abs(d))
-				y[p] += k * yp
-				coef[u] += k * d
-				gv -= k * gv
+			row, yr, d, ok := over(v, p, gv)
+			if !ok {
 				continue
 			}
-			// Row q (u→v), a·x_v − b·x_u: y_q = −gv/a cancels gv at v, −b·y_q reaches u.
-			q := int64(m.rev[p])
-			if yq, row := -gv/l.a, l.a*x[v]-l.b*x[u]; yq > 0 && tight(row, l.slo) || yq < 0 && tight(row, l.shi) {
-				d := -l.b * yq
-				k := min(1, room(u, d)/math.Abs(d))
-				y[q] += k * yq
-				coef[u] += k * d
-				gv -= k * gv
-			}
+			u := g.Adj[p]
+			k := min(1, room(u, d)/math.Abs(d))
+			y[row] += k * yr
+			coef[u] += k * d
+			gv -= k * gv
 		}
 		coef[v] = gv
 	}

@@ -79,19 +79,23 @@ func TestForestDualBoundsTheExactOptimum(t *testing.T) {
 	}
 }
 
-// The forest's third step (toBox) certifies a candidate whose boundary rows are
-// tight in one row only: under --objective accuracy with the floor lowered, the
-// issue's uniform graph's optimum is a near-constant answer (the answer-1 datasets
-// at p_one δ, their answer-0 neighbours at 0), the best homogeneous pair, which the
-// forest certifies with no PDHG step.
+// The forest's third step (toBox) certifies candidates whose boundary rows are
+// tight in one row only, with no PDHG step, on the uniform graph scaled
+// down, under --objective accuracy: with the floor lowered the optimum is a
+// near-constant answer (the answer-1 datasets at p_one δ, their answer-0
+// neighbours at 0); with floors ½ the answer-1 datasets sit at their floor, and an
+// answer-0 dataset tight to several of them must share its coefficient among them
+// (toBox's pull).
 func TestForestCertifiesTheNearConstantAnswer(t *testing.T) {
 	p := genProblem(t, graphgen.Spec{Kind: "uniform", N: 20_000, M: 200_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, 0)
-	res, err := Optimize(context.Background(), p, Options{Objective: Accuracy, Explicit: lowered})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Method != "forest" || res.Iterations != 0 || !res.Converged || res.Utility <= res.Balanced {
-		t.Errorf("method %s, %d iterations, converged %v, utility %v (balanced α's %v), gap %g",
-			res.Method, res.Iterations, res.Converged, res.Utility, res.Balanced, res.Gap/res.Utility)
+	for _, f := range []Floors{{0, 0}, {0.5, 0.5}} {
+		res, err := Optimize(context.Background(), p, Options{Objective: Accuracy, Explicit: lowered, Floors: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Method != "forest" || res.Iterations != 0 || !res.Converged || res.Utility <= res.Balanced {
+			t.Errorf("floors %v: method %s, %d iterations, converged %v, utility %v (balanced α's %v), gap %g",
+				f, res.Method, res.Iterations, res.Converged, res.Utility, res.Balanced, res.Gap/res.Utility)
+		}
 	}
 }
