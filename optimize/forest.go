@@ -6,6 +6,13 @@ import (
 	"slices"
 )
 
+// forestTol is how near the float64 extension's values come to a row's end or a
+// box's end when they are at it, within rounding.
+const forestTol = 1e-12
+
+// tight reports whether a row's value is at its end e.
+func tight(row, e float64) bool { return row-e <= forestTol && e-row <= forestTol }
+
 // forestDual is LP multipliers built from a candidate mechanism x (p_one) and its
 // binding distances dist, without iterating on the LP: a dual that certifies x when
 // x is optimal, as the balanced α often is with the floors lowered (docs/OPTIMIZE.md,
@@ -28,10 +35,11 @@ import (
 //     that every answer-1 boundary dataset receives F_t in [S_t·b/a, S_t·a/b] (S_t
 //     its coefficient, which it then pays exactly at one ratio): a flow with bounds
 //     (boundaryFlow); the ratio is then realised by mixing the two rows.
-//  3. The boxes (toBox). Coefficient still left over passes over a tight row to a
-//     neighbour at an end of its box, as far as that neighbour's own coefficient
-//     keeps it there. Where even that fails (x not optimal) the coefficients left
-//     over widen the bound.
+//  3. The boxes (toBox). Coefficient still left over passes over tight rows: a
+//     dataset held at an end of its box against its coefficient takes what cancels
+//     it from its neighbours, then what is left goes to neighbours at an end of
+//     their box, as far as their own coefficients keep them there. Where even that
+//     fails (x not optimal) the coefficients left over widen the bound.
 func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float64, error) {
 	if len(m.lines) != 1 {
 		return nil, nil
@@ -49,9 +57,6 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 			}
 		}
 	}
-	// A row is tight at its end e: the float64 extension's values, within rounding.
-	const tol = 1e-12
-	tight := func(row, e float64) bool { return row-e <= tol && e-row <= tol }
 
 	// 1. The forest, in decreasing distance.
 	var byDist [][]int32
@@ -127,32 +132,29 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 		return nil, err
 	}
 	share := make([]float64, n)
-	paid := make([]float64, len(es))
 	for i, e := range es {
 		share[e.t] += f[i]
 	}
-	a, b := l.a, l.b
-	det := a*a - b*b
-	if det <= 0 {
-		toBox(m, x, y, coef, tight)
-		return y, nil // ε = 0: no room between the rows
-	}
-	for i, e := range es {
-		f, F := f[i], share[e.t]
-		if f <= 0 || F <= 0 {
-			continue
+	if a, b := l.a, l.b; a > b { // ε > 0: room between the rows
+		det := a*a - b*b
+		paid := make([]float64, len(es))
+		for i, e := range es {
+			f, F := f[i], share[e.t]
+			if f <= 0 || F <= 0 {
+				continue
+			}
+			c := min(max(f*coef[e.t]/F, f*b/a), f*a/b) // what t pays for what b receives
+			// b gains a·Y1 + b·Y2 = f and t pays b·Y1 + a·Y2 = c, Y1, Y2 ≥ 0.
+			y[e.p1] += max((a*f-b*c)/det, 0)
+			y[e.p2] -= max((a*c-b*f)/det, 0)
+			paid[i] = c
 		}
-		c := min(max(f*coef[e.t]/F, f*b/a), f*a/b) // what t pays for what b receives
-		// b gains a·Y1 + b·Y2 = f and t pays b·Y1 + a·Y2 = c, Y1, Y2 ≥ 0.
-		y[e.p1] += max((a*f-b*c)/det, 0)
-		y[e.p2] -= max((a*c-b*f)/det, 0)
-		paid[i] = c
+		for i, e := range es {
+			coef[e.b] += f[i]
+			coef[e.t] -= paid[i]
+		}
 	}
-	for i, e := range es {
-		coef[e.b] += f[i]
-		coef[e.t] -= paid[i]
-	}
-	toBox(m, x, y, coef, tight)
+	toBox(m, x, y, coef)
 	return y, nil
 }
 
@@ -168,9 +170,8 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 // only: the near-constant answer of --objective accuracy with the floor lowered
 // (an answer-1 dataset at p_one δ, its answer-0 neighbours at 0), or the floors
 // themselves (answer-1 datasets at their floor, their neighbours inside).
-func toBox(m *lp, x, y, coef []float64, tight func(row, e float64) bool) {
+func toBox(m *lp, x, y, coef []float64) {
 	g, l := m.g, m.lines[0]
-	const tol = 1e-12
 	// over is v's full coefficient passed over a tight row on arc p (v→u): the row's
 	// multiplier and what it adds to u's coefficient; ok false when no row of the
 	// arc is tight in that direction.
@@ -186,29 +187,33 @@ func toBox(m *lp, x, y, coef []float64, tight func(row, e float64) bool) {
 		}
 		return 0, 0, 0, false
 	}
-	// free: v's coefficient costs the bound nothing (0, or pulling v to the end of
-	// its box where v is).
-	free := func(v int32, c float64) bool {
+	// ends: v is at the lower, the upper end of its box.
+	ends := func(v int32) (atLo, atHi bool) {
 		lo, hi := m.box(v)
-		return c == 0 || c > 0 && x[v] >= hi-tol || c < 0 && x[v] <= lo+tol
+		return x[v] <= lo+forestTol, x[v] >= hi-forestTol
 	}
-	atEnd := func(v int32) bool {
-		lo, hi := m.box(v)
-		return x[v] <= lo+tol || x[v] >= hi-tol
+	// free: coefficient c at v costs the bound nothing (0, or pulling v to the end
+	// of its box where v is).
+	free := func(v int32, c float64) bool {
+		atLo, atHi := ends(v)
+		return c == 0 || c > 0 && atHi || c < 0 && atLo
 	}
 	// room is how much u's coefficient may change by d (its sign) and still pull u
 	// to the end of its box where it is; 0 when u is inside.
 	room := func(u int32, d float64) float64 {
-		lo, hi := m.box(u)
-		switch {
-		case x[u] <= lo+tol && d < 0 || x[u] >= hi-tol && d > 0:
+		switch atLo, atHi := ends(u); {
+		case free(u, d):
 			return math.Inf(1)
-		case x[u] <= lo+tol && coef[u] < 0:
+		case atLo && coef[u] < 0:
 			return -coef[u]
-		case x[u] >= hi-tol && coef[u] > 0:
+		case atHi && coef[u] > 0:
 			return coef[u]
 		}
 		return 0
+	}
+	atEnd := func(v int32) bool {
+		atLo, atHi := ends(v)
+		return atLo || atHi
 	}
 	n := int32(g.N())
 	// Pull: t at an end of its box, its coefficient pulling it out, takes from its

@@ -166,8 +166,7 @@ func (f *family) meets(a0, a1 float64) bool {
 // the plot; the reported best is recomputed by bfs.Solve). The buckets need U^d of
 // only four values, a1, 1 − a0, a0 and 1 − a1: each is iterated once, as far as
 // the buckets' distances or until it reaches 1 (the same values as bound's), so an
-// evaluation costs four orbits and a lookup per bucket, not an orbit per bucket
-// (on a 200,000-dataset grid the search went 2.2 s → 0.02 s).
+// evaluation costs four orbits and a lookup per bucket, not an orbit per bucket.
 func (f *family) utility(a0, a1 float64) float64 {
 	for i, a := range [4]float64{a1, 1 - a0, a0, 1 - a1} {
 		o := append(f.orbits[i][:0], a)
@@ -197,7 +196,8 @@ func (f *family) utility(a0, a1 float64) float64 {
 	return u
 }
 
-// At is the family's utility at (α₀, α₁) and whether the pair is feasible.
+// At is the family's utility at (α₀, α₁) and whether the pair is feasible. It
+// reuses the family's scratch: not for concurrent use.
 func (h *Homogeneous) At(a0, a1 float64) (float64, bool) {
 	if h.fam == nil || !h.fam.feasible(a0, a1) {
 		return math.NaN(), false
@@ -217,7 +217,7 @@ var directions = func() [][2]float64 {
 }()
 
 // Grid is the family's utility on a k×k grid: [i][j] at α₀ = i/(k−1), α₁ = j/(k−1),
-// NaN where infeasible (for report.RegionHTML).
+// NaN where infeasible (for report.RegionHTML). Like At, not for concurrent use.
 func (h *Homogeneous) Grid(k int) [][]float64 {
 	out := make([][]float64, k)
 	for i := range out {
