@@ -40,14 +40,12 @@ func tight(row, e float64) bool { return row-e <= forestTol && e-row <= forestTo
 //     it from its neighbours, then what is left goes to neighbours at an end of
 //     their box, as far as their own coefficients keep them there. Where even that
 //     fails (x not optimal) the coefficients left over widen the bound.
-func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float64, error) {
+func forestDual(ctx context.Context, m *lp, x []float64, dist []int32, routed bool) ([]float64, error) {
 	if len(m.lines) != 1 {
 		return nil, nil
 	}
 	g, l := m.g, m.lines[0]
 	n := g.N()
-	y := make([]float64, len(g.Adj))
-	coef := slices.Clone(m.s)
 	boundary := make([]bool, n)
 	for v := range n {
 		for _, u := range g.Neighbours(int32(v)) {
@@ -57,8 +55,6 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 			}
 		}
 	}
-
-	// 1. The forest, in decreasing distance.
 	var byDist [][]int32
 	for v := range n {
 		if d := dist[v]; d > 0 && !boundary[v] {
@@ -68,66 +64,33 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 			byDist[d] = append(byDist[d], int32(v))
 		}
 	}
-	for d := int32(len(byDist)) - 1; d > 0; d-- {
-		if err := ctx.Err(); err != nil {
+	// parent: u is nearer v's binding dataset than v (at distance d).
+	parent := func(u int32, d int32) bool { return dist[u] == d-1 || boundary[u] }
+	es, ends := tightBoundary(m, x, boundary)
+
+	// 1. The forest, in decreasing distance: each dataset's coefficient goes to its
+	// first parent over a tight row, or, where route has a flow out of it, to its
+	// parents in the flow's proportions.
+	var route *routing
+	if routed {
+		var err error
+		if route, err = newRouting(ctx, m, x, dist, boundary, byDist, parent, ends); err != nil {
 			return nil, err
 		}
-		for _, v := range byDist[d] {
-			gv := coef[v]
-			if gv == 0 {
-				continue
-			}
-			for p := g.Off[v]; p < g.Off[v+1]; p++ {
-				u := g.Adj[p]
-				if dist[u] != d-1 && !boundary[u] {
-					continue
-				}
-				// Row p (v→u), a·x_u − b·x_v: −b·y_p at v cancels gv.
-				if yp, row := gv/l.b, l.a*x[u]-l.b*x[v]; yp > 0 && tight(row, l.slo) || yp < 0 && tight(row, l.shi) {
-					y[p] += yp
-					coef[u] += l.a * yp
-					coef[v] = 0
-					break
-				}
-				// Row q (u→v), a·x_v − b·x_u: a·y_q at v cancels gv.
-				q := int64(m.rev[p])
-				if yq, row := -gv/l.a, l.a*x[v]-l.b*x[u]; yq > 0 && tight(row, l.slo) || yq < 0 && tight(row, l.shi) {
-					y[q] += yq
-					coef[u] -= l.b * yq
-					coef[v] = 0
-					break
-				}
-			}
-		}
+	}
+	y := make([]float64, len(g.Adj))
+	coef := slices.Clone(m.s)
+	if err := carry(ctx, m, x, byDist, parent, route, false, coef, y); err != nil {
+		return nil, err
 	}
 
-	// 2. The boundary: its edges tight in both rows (row 1: arc t→b at its lower
-	// end; row 2: arc b→t at its upper end).
-	type edge struct {
-		t, b   int32
-		p1, p2 int64
-	}
-	var es []edge
-	var ends [][2]int32 // each edge's (answer-0 end, answer-1 end)
-	for t := range int32(n) {
-		if !boundary[t] || !m.ans[t] {
-			continue
-		}
-		for p := g.Off[t]; p < g.Off[t+1]; p++ {
-			b := g.Adj[p]
-			q := int64(m.rev[p])
-			if !m.ans[b] && tight(l.a*x[b]-l.b*x[t], l.slo) && tight(l.a*x[t]-l.b*x[b], l.shi) {
-				es = append(es, edge{t, b, p, q})
-				ends = append(ends, [2]int32{b, t})
-			}
-		}
-	}
+	// 2. The boundary: its edges tight in both rows (tightBoundary).
 	// The split is a flow: each answer-0 end sends its deficit D_b over its edges, each
 	// answer-1 end t receives between S_t·b/a and S_t·a/b (it then pays exactly S_t, at
 	// one ratio). Found by a max-flow in two phases: the lower bounds first, then the
 	// rest up to the upper ones (an augmenting path never lowers a sink arc's flow).
 	ratio := l.a / l.b
-	f, err := boundaryFlow(ctx, n, ends, coef, ratio)
+	f, _, err := boundaryFlow(ctx, n, ends, nil, coef, ratio)
 	if err != nil {
 		return nil, err
 	}
@@ -158,6 +121,206 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 	return y, nil
 }
 
+// edge is a boundary edge tight in both rows: t answers 1, b 0; row 1 (arc t→b)
+// at its lower end, row 2 (arc b→t) at its upper end.
+type edge struct {
+	t, b   int32
+	p1, p2 int64
+}
+
+// tightBoundary is x's boundary edges tight in both rows, with each edge's
+// (answer-0 end, answer-1 end).
+func tightBoundary(m *lp, x []float64, boundary []bool) (es []edge, ends [][2]int32) {
+	g, l := m.g, m.lines[0]
+	for t := range int32(g.N()) {
+		if !boundary[t] || !m.ans[t] {
+			continue
+		}
+		for p := g.Off[t]; p < g.Off[t+1]; p++ {
+			b := g.Adj[p]
+			if !m.ans[b] && tight(l.a*x[b]-l.b*x[t], l.slo) && tight(l.a*x[t]-l.b*x[b], l.shi) {
+				es = append(es, edge{t, b, p, int64(m.rev[p])})
+				ends = append(ends, [2]int32{b, t})
+			}
+		}
+	}
+	return es, ends
+}
+
+// over is coefficient gv at v passed in full over a tight row of arc p (v→u, row
+// p: a·x_u − b·x_v, or the reverse arc's row q: a·x_v − b·x_u): the row, its
+// multiplier (of the sign the row's tight end allows) and what it adds to u's
+// coefficient; ok false when neither row is tight in that direction.
+func over(m *lp, x []float64, v int32, p int64, gv float64) (row int64, yr, d float64, ok bool) {
+	l := m.lines[0]
+	u := m.g.Adj[p]
+	// Row p: y_p = gv/b cancels gv at v, a·y_p reaches u.
+	if yp, r := gv/l.b, l.a*x[u]-l.b*x[v]; yp > 0 && tight(r, l.slo) || yp < 0 && tight(r, l.shi) {
+		return p, yp, l.a * yp, true
+	}
+	// Row q: y_q = −gv/a cancels gv at v, −b·y_q reaches u.
+	if yq, r := -gv/l.a, l.a*x[v]-l.b*x[u]; yq > 0 && tight(r, l.slo) || yq < 0 && tight(r, l.shi) {
+		return int64(m.rev[p]), yq, -l.b * yq, true
+	}
+	return 0, 0, 0, false
+}
+
+// carry is forestDual's first step on coef and y: in decreasing distance, every
+// dataset off the boundary passes its coefficient on to its parents (parent) over
+// tight rows: to the first, or in route's proportions where route has a flow out
+// of it. With hold, route's datasets keep theirs (newRouting's view before its
+// flow).
+func carry(ctx context.Context, m *lp, x []float64, byDist [][]int32, parent func(u, d int32) bool, route *routing, hold bool, coef, y []float64) error {
+	g := m.g
+	for d := int32(len(byDist)) - 1; d > 0; d-- {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for _, v := range byDist[d] {
+			gv := coef[v]
+			if gv == 0 {
+				continue
+			}
+			if route != nil && route.in[v] {
+				if hold {
+					continue
+				}
+				if route.spread(m, x, v, gv, coef, y) {
+					continue
+				}
+			}
+			for p := g.Off[v]; p < g.Off[v+1]; p++ {
+				if !parent(g.Adj[p], d) {
+					continue
+				}
+				if row, yr, dd, ok := over(m, x, v, p, gv); ok {
+					y[row] += yr
+					coef[g.Adj[p]] += dd
+					coef[v] = 0
+					break
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// routing is how the answer-0 datasets off the boundary split their deficit among
+// their parents: the forest sends each to its first parent, which may leave an
+// answer-1 boundary dataset without the deficit its coefficient needs (step 2's
+// bounds) while another has more than enough; a flow over every tight arc to a
+// parent, together with the boundary edges, sends it where it is needed.
+// Coefficients are counted in boundary units (κ: what a unit at v becomes at the
+// boundary; the same over every arc kept, as where a distance's datasets share a
+// value), so the arcs carry a plain flow.
+type routing struct {
+	in   []bool    // v's deficit is routed
+	off  []int32   // v's arcs: arcs[off[v]:off[v+1]] (in ascending v among in)
+	at   []int64   // an arc's CSR position
+	flow []float64 // its flow
+	idx  []int32   // v's first arc index, −1 for none
+}
+
+// spread passes gv over v's arcs in the flow's proportions; false when no flow
+// leaves v.
+func (r *routing) spread(m *lp, x []float64, v int32, gv float64, coef, y []float64) bool {
+	i := r.idx[v]
+	if i < 0 {
+		return false
+	}
+	lo, hi := r.off[i], r.off[i+1]
+	total := 0.0
+	for k := lo; k < hi; k++ {
+		total += r.flow[k]
+	}
+	if !(total > 0) {
+		return false
+	}
+	for k := lo; k < hi; k++ {
+		if r.flow[k] <= 0 {
+			continue
+		}
+		p := r.at[k]
+		row, yr, dd, ok := over(m, x, v, p, gv*r.flow[k]/total)
+		if !ok {
+			return false // cannot happen: the arc was kept tight for this sign
+		}
+		y[row] += yr
+		coef[m.g.Adj[p]] += dd
+	}
+	coef[v] = 0
+	return true
+}
+
+// newRouting builds the flow network of routing and solves it with boundaryFlow:
+// the answer-0 datasets off the boundary and their tight arcs to parents, then the
+// boundary edges ends; the answer-1 ends' coefficients are the forest's.
+func newRouting(ctx context.Context, m *lp, x []float64, dist []int32, boundary []bool, byDist [][]int32, parent func(u, d int32) bool, ends [][2]int32) (*routing, error) {
+	g, l := m.g, m.lines[0]
+	n := g.N()
+	r := &routing{in: make([]bool, n), idx: make([]int32, n)}
+	for v := range r.idx {
+		r.idx[v] = -1
+	}
+	kappa := make([]float64, n)
+	for v := range n {
+		if boundary[v] {
+			kappa[v] = 1
+		}
+	}
+	// κ in increasing distance, from the first parent; the arcs kept agree with it.
+	var inner [][2]int32
+	r.off = []int32{0}
+	for d := 1; d < len(byDist); d++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for _, v := range byDist[d] {
+			if m.ans[v] {
+				continue
+			}
+			start := len(r.at)
+			for p := g.Off[v]; p < g.Off[v+1]; p++ {
+				u := g.Adj[p]
+				if !parent(u, int32(d)) || kappa[u] == 0 {
+					continue
+				}
+				_, _, dd, ok := over(m, x, v, p, -1)
+				if !ok {
+					continue
+				}
+				k := -dd * kappa[u] // a unit deficit at v is k at the boundary
+				if kappa[v] == 0 {
+					kappa[v] = k
+				} else if math.Abs(k-kappa[v]) > 1e-9*kappa[v] {
+					continue
+				}
+				r.at = append(r.at, p)
+				inner = append(inner, [2]int32{v, u})
+			}
+			if len(r.at) > start {
+				r.in[v] = true
+				r.idx[v] = int32(len(r.off) - 1)
+				r.off = append(r.off, int32(len(r.at)))
+			}
+		}
+	}
+	// The coefficients the flow places: the forest's with the routed datasets
+	// holding their own, in boundary units.
+	coef := slices.Clone(m.s)
+	if err := carry(ctx, m, x, byDist, parent, r, true, coef, make([]float64, len(g.Adj))); err != nil {
+		return nil, err
+	}
+	for v := range n {
+		if r.in[v] {
+			coef[v] *= kappa[v]
+		}
+	}
+	_, flow, err := boundaryFlow(ctx, n, ends, inner, coef, l.a/l.b)
+	r.flow = flow
+	return r, err
+}
+
 // toBox is forestDual's third step: a dataset whose coefficient is left over (it
 // would widen the bound: it is not at the end of its box the coefficient pulls
 // towards) passes it over a tight row to a neighbour at an end of its box, as far
@@ -171,22 +334,8 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 // (an answer-1 dataset at p_one δ, its answer-0 neighbours at 0), or the floors
 // themselves (answer-1 datasets at their floor, their neighbours inside).
 func toBox(m *lp, x, y, coef []float64) {
-	g, l := m.g, m.lines[0]
-	// over is v's full coefficient passed over a tight row on arc p (v→u): the row's
-	// multiplier and what it adds to u's coefficient; ok false when no row of the
-	// arc is tight in that direction.
-	over := func(v int32, p int64, gv float64) (row int64, yr, d float64, ok bool) {
-		u := g.Adj[p]
-		// Row p (v→u), a·x_u − b·x_v: y_p = gv/b cancels gv at v, a·y_p reaches u.
-		if yp, r := gv/l.b, l.a*x[u]-l.b*x[v]; yp > 0 && tight(r, l.slo) || yp < 0 && tight(r, l.shi) {
-			return p, yp, l.a * yp, true
-		}
-		// Row q (u→v), a·x_v − b·x_u: y_q = −gv/a cancels gv at v, −b·y_q reaches u.
-		if yq, r := -gv/l.a, l.a*x[v]-l.b*x[u]; yq > 0 && tight(r, l.slo) || yq < 0 && tight(r, l.shi) {
-			return int64(m.rev[p]), yq, -l.b * yq, true
-		}
-		return 0, 0, 0, false
-	}
+	g := m.g
+	over := func(v int32, p int64, gv float64) (int64, float64, float64, bool) { return over(m, x, v, p, gv) }
 	// ends: v is at the lower, the upper end of its box.
 	ends := func(v int32) (atLo, atHi bool) {
 		lo, hi := m.box(v)
@@ -259,16 +408,17 @@ func toBox(m *lp, x, y, coef []float64) {
 	}
 }
 
-// boundaryFlow is the flow on each edge (b, t) of es: every b (an answer-0 end)
-// sends D_b = −coef[b] (when positive) and every t (an answer-1 end) receives
-// between S_t/ratio and S_t·ratio, S_t = coef[t] (0 when not positive), as far as a
-// float64 max-flow (Dinic's, in two phases) finds; what it cannot place widens the
-// bound.
-func boundaryFlow(ctx context.Context, n int, es [][2]int32, coef []float64, ratio float64) ([]float64, error) {
+// boundaryFlow is the flow on each edge (b, t) of es and on each arc of inner:
+// every b (an answer-0 end) and every tail of an inner arc sends −coef[v] (when
+// positive), inner arcs carry any amount to their heads, and every t (an answer-1
+// end) receives between S_t/ratio and S_t·ratio, S_t = coef[t] (0 when not
+// positive), as far as a float64 max-flow (Dinic's, in two phases) finds; what it
+// cannot place widens the bound.
+func boundaryFlow(ctx context.Context, n int, es, inner [][2]int32, coef []float64, ratio float64) (edges, inners []float64, err error) {
 	if len(es) == 0 {
-		return nil, nil
+		return nil, make([]float64, len(inner)), nil
 	}
-	// Nodes: 0 the source, 1 the sink, then the ends, numbered as met.
+	// Nodes: 0 the source, 1 the sink, then the datasets, numbered as met.
 	id := make([]int32, n)
 	var nodes int32 = 2
 	node := func(v int32) int32 {
@@ -278,108 +428,57 @@ func boundaryFlow(ctx context.Context, n int, es [][2]int32, coef []float64, rat
 		}
 		return id[v]
 	}
-	type arc struct {
-		to   int32
-		cap  float64
-		next int32
+	for _, e := range es {
+		node(e[0])
+		node(e[1])
 	}
-	var arcs []arc
-	var head []int32
-	add := func(u, v int32, c float64) int {
-		for int(max(u, v)) >= len(head) {
-			head = append(head, -1)
-		}
-		arcs = append(arcs, arc{v, c, head[u]})
-		head[u] = int32(len(arcs) - 1)
-		arcs = append(arcs, arc{u, 0, head[v]})
-		head[v] = int32(len(arcs) - 1)
-		return len(arcs) - 2
+	for _, e := range inner {
+		node(e[0])
+		node(e[1])
 	}
+	net := newFlowNet(int(nodes), len(es)+len(inner)+int(nodes))
 	var scale float64
 	edgeArc := make([]int, len(es))
 	top := make([]bool, n) // an answer-1 end
 	for i, e := range es {
-		edgeArc[i] = add(node(e[0]), node(e[1]), math.Inf(1))
+		edgeArc[i] = net.add(id[e[0]], id[e[1]], math.Inf(1))
 		top[e[1]] = true
+	}
+	innerArc := make([]int, len(inner))
+	for i, e := range inner {
+		innerArc[i] = net.add(id[e[0]], id[e[1]], math.Inf(1))
 	}
 	sinkArc := make([]int, n) // an answer-1 end's arc to the sink
 	for v, k := range id {
 		switch {
 		case k == 0:
 		case top[v]:
-			sinkArc[v] = add(k, 1, max(coef[v], 0)/ratio) // the lower bound first
+			sinkArc[v] = net.add(k, 1, max(coef[v], 0)/ratio) // the lower bound first
 		case -coef[v] > 0:
-			add(0, k, -coef[v])
+			net.add(0, k, -coef[v])
 			scale = max(scale, -coef[v])
 		}
 	}
-	eps := scale * 1e-13
-	level := make([]int32, nodes)
-	it := make([]int32, nodes)
-	var queue []int32
-	bfs := func() bool {
-		for i := range level {
-			level[i] = -1
-		}
-		level[0] = 0
-		queue = append(queue[:0], 0)
-		for len(queue) > 0 {
-			u := queue[0]
-			queue = queue[1:]
-			for a := head[u]; a >= 0; a = arcs[a].next {
-				if v := arcs[a].to; arcs[a].cap > eps && level[v] < 0 {
-					level[v] = level[u] + 1
-					queue = append(queue, v)
-				}
-			}
-		}
-		return level[1] >= 0
-	}
-	var dfs func(u int32, push float64) float64
-	dfs = func(u int32, push float64) float64 {
-		if u == 1 {
-			return push
-		}
-		for ; it[u] >= 0; it[u] = arcs[it[u]].next {
-			a := it[u]
-			v := arcs[a].to
-			if arcs[a].cap <= eps || level[v] != level[u]+1 {
-				continue
-			}
-			if got := dfs(v, min(push, arcs[a].cap)); got > 0 {
-				arcs[a].cap -= got
-				arcs[a^1].cap += got
-				return got
-			}
-		}
-		return 0
-	}
-	run := func() error {
-		for bfs() {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			copy(it, head)
-			for dfs(0, math.Inf(1)) > 0 {
-			}
-		}
-		return nil
-	}
-	if err := run(); err != nil { // the lower bounds
-		return nil, err
+	net.eps = scale * 1e-13
+	if err := net.run(ctx); err != nil { // the lower bounds
+		return nil, nil, err
 	}
 	for v, a := range sinkArc { // then the rest, up to the upper ones
 		if top[v] {
 			S := max(coef[v], 0)
-			arcs[a].cap += S*ratio - S/ratio
+			net.raise(a, S*ratio-S/ratio)
 		}
 	}
-	if err := run(); err != nil {
-		return nil, err
+	if err := net.run(ctx); err != nil {
+		return nil, nil, err
 	}
-	f := make([]float64, len(es))
+	// The flow is the reverse arc's capacity.
+	edges, inners = make([]float64, len(es)), make([]float64, len(inner))
 	for i, a := range edgeArc {
-		f[i] = arcs[a^1].cap // the flow is the reverse arc's capacity
+		edges[i] = net.flow(a)
 	}
-	return f, nil
+	for i, a := range innerArc {
+		inners[i] = net.flow(a)
+	}
+	return edges, inners, nil
 }

@@ -54,7 +54,7 @@ func TestForestDualBoundsTheExactOptimum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		y, err := forestDual(context.Background(), m, res.Solution.POne, res.Solution.Dist)
+		y, err := forestDual(context.Background(), m, res.Solution.POne, res.Solution.Dist, true)
 		if err != nil || y == nil {
 			t.Fatalf("instance %d: %v", i, err)
 		}
