@@ -89,10 +89,13 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32, routed bo
 	// answer-1 end t receives between S_t·b/a and S_t·a/b (it then pays exactly S_t, at
 	// one ratio). Found by a max-flow in two phases: the lower bounds first, then the
 	// rest up to the upper ones (an augmenting path never lowers a sink arc's flow).
-	ratio := l.a / l.b
-	f, _, err := boundaryFlow(ctx, n, ends, nil, coef, ratio)
-	if err != nil {
-		return nil, err
+	// With a routing its flow has made the split already.
+	f := route.boundary()
+	if !routed {
+		var err error
+		if f, _, err = boundaryFlow(ctx, n, ends, nil, coef, l.a/l.b); err != nil {
+			return nil, err
+		}
 	}
 	share := make([]float64, n)
 	for i, e := range es {
@@ -219,6 +222,15 @@ type routing struct {
 	at   []int64   // an arc's CSR position
 	flow []float64 // its flow
 	idx  []int32   // v's first arc index, −1 for none
+	edge []float64 // the flow on each tight boundary edge (tightBoundary's order)
+}
+
+// boundary is the flow on the tight boundary edges (nil without a routing).
+func (r *routing) boundary() []float64 {
+	if r == nil {
+		return nil
+	}
+	return r.edge
 }
 
 // spread passes gv over v's arcs in the flow's proportions; false when no flow
@@ -316,8 +328,8 @@ func newRouting(ctx context.Context, m *lp, x []float64, dist []int32, boundary 
 			coef[v] *= kappa[v]
 		}
 	}
-	_, flow, err := boundaryFlow(ctx, n, ends, inner, coef, l.a/l.b)
-	r.flow = flow
+	var err error
+	r.edge, r.flow, err = boundaryFlow(ctx, n, ends, inner, coef, l.a/l.b)
 	return r, err
 }
 
