@@ -24,23 +24,28 @@ func tight(row, e float64) bool { return row-e <= forestTol && e-row <= forestTo
 // at their upper end. Three steps:
 //
 //  1. The forest. A dataset off the boundary (all its neighbours share its answer)
-//     holds its value because a row to a neighbour nearer its binding dataset is
-//     tight; in decreasing distance, the multiplier on that row cancels the
-//     dataset's coefficient (its weight and what its own subtree carried to it) and
-//     carries it on, scaled by the row's slope, until it reaches the boundary.
+//     holds its value because rows to neighbours nearer its binding dataset are
+//     tight; in decreasing distance, multipliers on those rows cancel the
+//     dataset's coefficient (its weight and what its subtree carried to it) and
+//     carry it on, scaled by the rows' slopes, until it reaches the boundary. An
+//     answer-1 dataset sends it over its first tight row; an answer-0 dataset
+//     splits its deficit among its tight rows as step 2's flow routes it
+//     (newRouting), so that it reaches the answer-1 datasets that need it.
 //  2. The boundary. At the balanced α every boundary edge t ~ b (t answers 1, b 0)
 //     is tight in both its rows (α is the kink of U*), which move coefficient from
-//     t to b at a ratio in [b/a, a/b] (line.a, line.b). Each answer-0 boundary
-//     dataset's deficit D_b (minus its coefficient) is sent over its tight edges so
-//     that every answer-1 boundary dataset receives F_t in [S_t·b/a, S_t·a/b] (S_t
-//     its coefficient, which it then pays exactly at one ratio): a flow with bounds
-//     (boundaryFlow); the ratio is then realised by mixing the two rows.
+//     t to b at a ratio in [b/a, a/b] (line.a, line.b). The answer-0 deficits
+//     (minus the coefficients) go over the tight edges so that every answer-1
+//     boundary dataset receives F_t in [S_t·b/a, S_t·a/b] (S_t its coefficient,
+//     which it then pays exactly at one ratio): one flow with bounds
+//     (boundaryFlow) from every answer-0 dataset's own deficit, over its tight
+//     rows to parents, then over the edges; the ratio is then realised by mixing
+//     the two rows.
 //  3. The boxes (toBox). Coefficient still left over passes over tight rows: a
 //     dataset held at an end of its box against its coefficient takes what cancels
 //     it from its neighbours, then what is left goes to neighbours at an end of
 //     their box, as far as their own coefficients keep them there. Where even that
 //     fails (x not optimal) the coefficients left over widen the bound.
-func forestDual(ctx context.Context, m *lp, x []float64, dist []int32, routed bool) ([]float64, error) {
+func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float64, error) {
 	if len(m.lines) != 1 {
 		return nil, nil
 	}
@@ -69,14 +74,11 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32, routed bo
 	es, ends := tightBoundary(m, x, boundary)
 
 	// 1. The forest, in decreasing distance: each dataset's coefficient goes to its
-	// first parent over a tight row, or, where route has a flow out of it, to its
-	// parents in the flow's proportions.
-	var route *routing
-	if routed {
-		var err error
-		if route, err = newRouting(ctx, m, x, dist, boundary, byDist, parent, ends); err != nil {
-			return nil, err
-		}
+	// parents over tight rows, in the routing flow's proportions where one leaves
+	// it, else to its first parent.
+	route, err := newRouting(ctx, m, x, dist, boundary, byDist, parent, ends)
+	if err != nil {
+		return nil, err
 	}
 	y := make([]float64, len(g.Adj))
 	coef := slices.Clone(m.s)
@@ -84,19 +86,9 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32, routed bo
 		return nil, err
 	}
 
-	// 2. The boundary: its edges tight in both rows (tightBoundary).
-	// The split is a flow: each answer-0 end sends its deficit D_b over its edges, each
-	// answer-1 end t receives between S_t·b/a and S_t·a/b (it then pays exactly S_t, at
-	// one ratio). Found by a max-flow in two phases: the lower bounds first, then the
-	// rest up to the upper ones (an augmenting path never lowers a sink arc's flow).
-	// With a routing its flow has made the split already.
-	f := route.boundary()
-	if !routed {
-		var err error
-		if f, _, err = boundaryFlow(ctx, n, ends, nil, coef, l.a/l.b); err != nil {
-			return nil, err
-		}
-	}
+	// 2. The boundary: its edges tight in both rows (tightBoundary), split as the
+	// routing's flow split them.
+	f := route.edge
 	share := make([]float64, n)
 	for i, e := range es {
 		share[e.t] += f[i]
@@ -223,14 +215,6 @@ type routing struct {
 	flow []float64 // its flow
 	idx  []int32   // v's first arc index, −1 for none
 	edge []float64 // the flow on each tight boundary edge (tightBoundary's order)
-}
-
-// boundary is the flow on the tight boundary edges (nil without a routing).
-func (r *routing) boundary() []float64 {
-	if r == nil {
-		return nil
-	}
-	return r.edge
 }
 
 // spread passes gv over v's arcs in the flow's proportions; false when no flow

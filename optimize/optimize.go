@@ -216,7 +216,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	// The dual of the best candidate's binding forest (forest.go): where the
 	// candidate is optimal it certifies it without PDHG.
-	fy, err := forestDual(ctx, m, r.Solution.POne, r.Solution.Dist, true)
+	fy, err := forestDual(ctx, m, r.Solution.POne, r.Solution.Dist)
 	if err != nil {
 		return nil, err
 	}
