@@ -22,8 +22,9 @@ type Estimate struct {
 	// Propagation is the measured time of one extension (what run's solve costs).
 	Propagation time.Duration `json:"propagation_ns"`
 	// Low and High bound the time: the candidates and the certificate (about six
-	// propagations) when no LP is needed; else also PDHG, each step about two
-	// propagations, between 200 and 10,000 steps on the graphs measured
+	// propagations) when no LP is needed; else from the forest's dual
+	// (EstimateForest propagations in all, where it certifies the best candidate)
+	// to PDHG, each step about two propagations, up to EstimateSteps[1] steps
 	// (docs/OPTIMIZE.md) — both capped by MaxTime.
 	Low, High time.Duration `json:"-"`
 	LP        bool          `json:"lp"` // whether the LP has to be solved (floors lowered below α)
@@ -37,8 +38,14 @@ type Estimate struct {
 // largest of two runs).
 const keptBytes = 144
 
-// estimate's PDHG step counts: the range measured (docs/OPTIMIZE.md, "Limits, progress and the dry run's estimate").
-const estimateLowSteps, estimateHighSteps = 200, 10000
+// EstimateSteps is the range of PDHG steps the estimate allows, and
+// EstimateForest the propagations a whole optimize takes when the forest's dual
+// certifies the best candidate (no PDHG step): measured on the graphs of
+// docs/OPTIMIZE.md ("Limits, progress and the dry run's estimate"; the forest's
+// 30 at uniform 10^6 / 10^7, 8.4 s against a propagation's 0.28 s).
+var EstimateSteps = [2]int{200, 10000}
+
+const EstimateForest = 30
 
 // EstimateCost forecasts Optimize(ctx, p, opt) (Estimate).
 func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, error) {
@@ -72,8 +79,9 @@ func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, erro
 		hit = bc.Vertices
 	}
 	bal := make([]float64, len(hit))
+	alpha := p.Pair.Balanced() // exact arithmetic: once, not once a dataset
 	for i := range bal {
-		bal[i] = p.Pair.Balanced()
+		bal[i] = alpha
 	}
 	t0 := time.Now()
 	if _, _, err := extend(ctx, p, hit, bal); err != nil {
@@ -82,9 +90,8 @@ func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, erro
 	e.Propagation = time.Since(t0)
 	e.Low, e.High = 6*e.Propagation, 6*e.Propagation
 	if e.LP {
-		step := 2 * e.Propagation * time.Duration(lines)
-		e.Low += estimateLowSteps * step
-		e.High += estimateHighSteps * step
+		e.Low = EstimateForest * e.Propagation
+		e.High += time.Duration(EstimateSteps[1]) * 2 * e.Propagation * time.Duration(lines)
 	}
 	if opt.MaxTime > 0 {
 		e.Low, e.High = min(e.Low, opt.MaxTime), min(e.High, opt.MaxTime)
