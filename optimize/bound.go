@@ -70,15 +70,18 @@ func certifiedUpper(ctx context.Context, m *lp, y []float64) (float64, error) {
 				// hi = c − 1 + d, rounded up at the upper ends of c and d.
 				hiUp := addUp(addUp(l.eHi, -1), l.dUp)
 				for p := g.Off[u]; p < g.Off[u+1]; p++ {
+					// A multiplier 0 adds nothing (most rows of the forest's dual).
 					yr := yj[m.rev[p]] * l.b // PDHG's scaled row's multiplier, on the real row
 					// c·yr is at most eHi·yr for yr ≥ 0 and eLo·yr for yr < 0.
-					if yr >= 0 {
+					if yr > 0 {
 						t = addUp(t, mulUp(l.eHi, yr))
-					} else {
+					} else if yr < 0 {
 						t = addUp(t, mulUp(l.eLo, yr))
 					}
 					yp := yj[p] * l.b
-					t = addUp(t, -yp)
+					if yp != 0 {
+						t = addUp(t, -yp)
+					}
 					if yp > 0 {
 						ub = addUp(ub, mulUp(yp, l.dUp))
 					} else if yp < 0 {

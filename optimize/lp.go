@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"sync"
 
@@ -102,22 +101,28 @@ func newLP(ctx context.Context, p *Problem, lines []line, f Floors, workers int)
 		}
 	}
 	m.parts = partition(g, workers)
-	for u := range n {
-		for _, v := range g.Neighbours(int32(u)) {
-			m.arcs[words.Bit(p.Answer[u])][words.Bit(p.Answer[v])] = true
-		}
+	// The reverse arcs in one sequential pass: lists are sorted (graph invariant
+	// 1), so the datasets u whose lists hold v come in u's order, and the k-th of
+	// them is the k-th entry of v's list.
+	next := make([]uint32, n)
+	for v := range n {
+		next[v] = uint32(g.Off[v])
 	}
-	err := m.each(ctx, func(_ int, lo, hi int32) {
-		for u := lo; u < hi; u++ {
-			for p := g.Off[u]; p < g.Off[u+1]; p++ {
-				v := g.Adj[p]
-				nb := g.Neighbours(v)
-				i, _ := slices.BinarySearch(nb, u) // lists are sorted (bfs invariant 1)
-				m.rev[p] = uint32(g.Off[v] + int64(i))
+	for u := range n {
+		if u%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
 			}
 		}
-	})
-	return m, err
+		au := words.Bit(p.Answer[u])
+		for q := g.Off[u]; q < g.Off[u+1]; q++ {
+			v := g.Adj[q]
+			m.rev[q] = next[v]
+			next[v]++
+			m.arcs[au][words.Bit(p.Answer[v])] = true
+		}
+	}
+	return m, nil
 }
 
 // partition splits the vertices into contiguous ranges of about equal arc counts,
