@@ -2,6 +2,7 @@ package optimize
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -210,19 +211,33 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 		_, eHi := p.Pair.EBounds()
 		return exactPure(ctx, p, r, floors, eHi == 1, finish)
 	}
-	m, err := newLP(ctx, p, lines, floors, opt.Workers)
-	if err != nil {
+	// The LP and the forest's dual keep the deadline through lctx: past it the best
+	// candidate is written, certified pointwise.
+	lctx, cancel := ctx, context.CancelFunc(func() {})
+	if !opt.Deadline.IsZero() {
+		lctx, cancel = context.WithDeadline(ctx, opt.Deadline)
+	}
+	defer cancel()
+	late := func(err error) bool { return errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil }
+	m, err := newLP(lctx, p, lines, floors, opt.Workers)
+	if late(err) {
+		return finish("time")
+	} else if err != nil {
 		return nil, err
 	}
 	// The dual of the best candidate's binding forest (forest.go): where the
 	// candidate is optimal it certifies it without PDHG.
-	fy, err := forestDual(ctx, m, r.Solution.POne, r.Solution.Dist)
-	if err != nil {
+	fy, err := forestDual(lctx, m, r.Solution.POne, r.Solution.Dist)
+	if late(err) {
+		return finish("time")
+	} else if err != nil {
 		return nil, err
 	}
 	if fy != nil {
-		ub, err := certifiedUpper(ctx, m, fy)
-		if err != nil {
+		ub, err := certifiedUpper(lctx, m, fy)
+		if late(err) {
+			return finish("time")
+		} else if err != nil {
 			return nil, err
 		}
 		if ub < r.Upper {
