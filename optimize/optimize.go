@@ -253,7 +253,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	case len(opt.warmY) == len(s.y): // and the multipliers of a neighbouring problem
 		copy(s.y, opt.warmY)
 		copy(s.y0, opt.warmY)
-	case len(fy) == len(s.y): // or the forest's (448 → 320 steps on uniform 10^6 / 10^7)
+	case len(fy) == len(s.y): // or the forest's
 		copy(s.y, fy)
 		copy(s.y0, fy)
 	}
