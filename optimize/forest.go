@@ -210,18 +210,18 @@ func carry(ctx context.Context, m *lp, x []float64, byDist [][]int32, parent fun
 // value), so the arcs carry a plain flow.
 type routing struct {
 	in   []bool    // v's deficit is routed
-	off  []int32   // v's arcs: arcs[off[v]:off[v+1]] (in ascending v among in)
+	idx  []int32   // v's index among the routed datasets, −1 for none
+	off  []int32   // routed dataset i's arcs are at[off[i]:off[i+1]]
 	at   []int64   // an arc's CSR position
 	flow []float64 // its flow
-	idx  []int32   // v's first arc index, −1 for none
 	edge []float64 // the flow on each tight boundary edge (tightBoundary's order)
 }
 
-// spread passes gv over v's arcs in the flow's proportions; false when no flow
-// leaves v.
+// spread passes the deficit gv (< 0) over v's arcs in the flow's proportions;
+// false when no flow leaves v.
 func (r *routing) spread(m *lp, x []float64, v int32, gv float64, coef, y []float64) bool {
 	i := r.idx[v]
-	if i < 0 {
+	if i < 0 || !(gv < 0) {
 		return false
 	}
 	lo, hi := r.off[i], r.off[i+1]
@@ -232,19 +232,21 @@ func (r *routing) spread(m *lp, x []float64, v int32, gv float64, coef, y []floa
 	if !(total > 0) {
 		return false
 	}
+	left := 0.0 // what no tight row takes (none: the arcs were kept tight for a deficit)
 	for k := lo; k < hi; k++ {
 		if r.flow[k] <= 0 {
 			continue
 		}
 		p := r.at[k]
-		row, yr, dd, ok := over(m, x, v, p, gv*r.flow[k]/total)
-		if !ok {
-			return false // cannot happen: the arc was kept tight for this sign
+		piece := gv * r.flow[k] / total
+		if row, yr, dd, ok := over(m, x, v, p, piece); ok {
+			y[row] += yr
+			coef[m.g.Adj[p]] += dd
+		} else {
+			left += piece
 		}
-		y[row] += yr
-		coef[m.g.Adj[p]] += dd
 	}
-	coef[v] = 0
+	coef[v] = left
 	return true
 }
 
