@@ -44,10 +44,14 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) 
 		lo = 0
 	}
 	var prev *Result
-	if res.Objective == obj || res.Objective == "" && obj == Accuracy {
+	switch {
+	case res.Objective == obj || res.Objective == "" && obj == Accuracy:
 		// res is the curve's point at its own smallest p_true: start there if lower.
 		prev = res
 		lo = min(lo, minPTrue(p.Answer, res.Solution.POne))
+	case res.Objective == Worst:
+		// Worst's result is the balanced optimum at its floors (its tie-break).
+		prev = res
 	}
 	opt.Objective, opt.Hit = obj, res.Hit
 	ctx = progress.Listen[Progress](ctx, nil) // the curve's solves report nothing
@@ -61,7 +65,8 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) 
 			t = lo + (tmax-lo)*float64(i)/float64(k-1)
 		}
 		f := Floors{max(t, opt.Floors[0]), max(t, opt.Floors[1])}
-		if prev != nil && f.meets(p.Answer, prev.Solution.POne) {
+		// prev is optimal at its own floors; meeting larger ones, it is optimal there too.
+		if prev != nil && prev.Floors[0] <= f[0] && prev.Floors[1] <= f[1] && f.meets(p.Answer, prev.Solution.POne) {
 			out = append(out, TradePoint{Floor: t, Utility: prev.Utility, Upper: prev.Upper, MinPTrue: minPTrue(p.Answer, prev.Solution.POne), Reused: true})
 			continue
 		}
