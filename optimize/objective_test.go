@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/graphdp/graphdp/internal/graphgen"
 	"github.com/graphdp/graphdp/internal/words"
@@ -263,7 +264,7 @@ func TestTradeOffMatchesExactLP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pts, err := TradeOff(context.Background(), in.p, opt, res, 5)
+		pts, _, err := TradeOff(context.Background(), in.p, opt, res, 5, 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -375,5 +376,30 @@ func TestFloorsAtTheirLimit(t *testing.T) {
 				t.Fatalf("instance %d: floors %v one float64 above the limit: %v", i, above, err)
 			}
 		}
+	}
+}
+
+// The trade-off curve keeps its budget: a solve that would not fit is not
+// started, the floors above are counted as skipped, and the points kept are the
+// ones a curve without a budget has.
+func TestTradeOffBudget(t *testing.T) {
+	p := genProblem(t, graphgen.Spec{Kind: "uniform", N: 3_000, M: 30_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, 0)
+	opt := Options{Objective: Accuracy, Explicit: lowered}
+	res, err := Optimize(context.Background(), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, skipped, err := TradeOff(context.Background(), p, opt, res, 6, 0, 0)
+	if err != nil || skipped != 0 || len(all) != 6 {
+		t.Fatalf("no budget: %d points, %d skipped, %v", len(all), skipped, err)
+	}
+	some, skipped, err := TradeOff(context.Background(), p, opt, res, 6, time.Nanosecond, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first point is the chosen result itself (reused, free); every other
+	// floor needs a solve, expected to take an hour.
+	if len(some) != 1 || skipped != 5 || !some[0].Reused || some[0] != all[0] {
+		t.Errorf("budget 1ns: %+v, %d skipped; without a budget the first point is %+v", some, skipped, all[0])
 	}
 }

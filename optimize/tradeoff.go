@@ -28,8 +28,12 @@ type TradePoint struct {
 // one's multipliers; a mechanism meeting a larger floor is optimal for it too (the
 // optimum only falls as the floor rises) and is reused without a solve. With
 // opt.Deadline the solves share it, and the curve ends with the last point solved
-// before it (fewer than k points).
-func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) ([]TradePoint, error) {
+// before it (fewer than k points; skipped counts the rest). With a budget > 0 a
+// solve starts only while it is expected to end within budget of the call, at the
+// duration of the last solve (solve for the first): the floors above are left out
+// and counted in skipped.
+func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, budget, solve time.Duration) (_ []TradePoint, skipped int, _ error) {
+	start := time.Now()
 	obj := opt.Objective
 	if obj == Worst {
 		obj = Balanced
@@ -58,7 +62,7 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) 
 	var out []TradePoint
 	for i := range k {
 		if !opt.Deadline.IsZero() && !time.Now().Before(opt.Deadline) {
-			break // out of time (Options.Deadline): the points so far
+			return out, k - i, nil // out of time (Options.Deadline): the points so far
 		}
 		t := tmax
 		if k > 1 {
@@ -70,17 +74,22 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int) 
 			out = append(out, TradePoint{Floor: t, Utility: prev.Utility, Upper: prev.Upper, MinPTrue: minPTrue(p.Answer, prev.Solution.POne), Reused: true})
 			continue
 		}
+		if budget > 0 && time.Since(start)+solve > budget {
+			return out, k - i, nil // the rest would not fit in the budget
+		}
 		o := opt
 		o.Floors = f
 		if prev != nil {
 			o.warmY = prev.y
 		}
+		t0 := time.Now()
 		r, err := Optimize(ctx, p, o)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
+		solve = time.Since(t0)
 		out = append(out, TradePoint{Floor: t, Utility: r.Utility, Upper: r.Upper, MinPTrue: minPTrue(p.Answer, r.Solution.POne)})
 		prev = r
 	}
-	return out, nil
+	return out, 0, nil
 }

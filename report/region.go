@@ -35,6 +35,9 @@ type Region struct {
 	Objective string
 	TradeOff  []Trade
 	Chosen    Trade
+	// TradeSkipped is how many floors of the curve above its last point were not
+	// solved, to keep the page's cost within its time budget.
+	TradeSkipped int
 }
 
 // Trade is one point of the trade-off curve.
@@ -403,7 +406,10 @@ no DP extension (the paper's feasibility lemma). The colour scale ends at the un
 {{end}}<tr><td>certified upper bound (no DP mechanism does better)</td><td></td><td></td><td>{{g .R.UpperBound}}</td></tr>
 <tr><td>total weight (answering truthfully)</td><td></td><td></td><td>{{g .R.TotalWeight}}</td></tr></table>
 <p>Colour scale: {{g .P.Lo}} (dark) to {{g .P.Hi}} (yellow).</p>
-{{with .T}}<h2>The price of a floor</h2>
+{{if .R.TradeSkipped}}<p id="tradeskipped">The price of a floor: its {{.R.TradeSkipped}} highest floors were not solved, each about one
+more solve, so that the page adds at most a fifth of the solve's time (or a second). <code>graphdp optimize --min-accuracy t</code>
+gives the point of a floor t.</p>
+{{end}}{{with .T}}<h2>The price of a floor</h2>
 <p>The best {{$.R.Objective}} utility when every dataset's p_true must be at least t, one certified solve per point
 (the dashed line is each point's certified upper bound; no DP mechanism meeting the floor lies above it), up to the
 largest floor any DP mechanism meets. The ring is the written mechanism, at its smallest p_true.</p>

@@ -168,6 +168,12 @@ func TestRegionTradeOff(t *testing.T) {
 	if err := RegionHTML(&b, r); err != nil || strings.Contains(b.String(), "price of a floor") {
 		t.Errorf("a one-point curve was drawn (%v)", err)
 	}
+	// Floors left out for the page's time budget are said.
+	r.TradeSkipped = 5
+	b.Reset()
+	if err := RegionHTML(&b, r); err != nil || !strings.Contains(b.String(), "its 5 highest floors were not solved") {
+		t.Errorf("the floors left out are not said (%v)", err)
+	}
 }
 
 // The trade-off chart's ticks are round values labelled apart, also when the

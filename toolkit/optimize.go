@@ -102,18 +102,23 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	optSeconds := time.Since(t0).Seconds()
 	log.Info("optimized", "stage", "optimize", "seconds", optSeconds)
 	var curve []optimize.TradePoint
+	var skipped int
 	if oj.HTML != "" {
 		// The page's trade-off curve: a few more certified solves, before anything
 		// is written, within --max-time's deadline too.
 		t1 := time.Now()
 		phase(ctx, "trade-off curve", deadline)
-		if curve, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints); err != nil {
+		solve := time.Since(t0)
+		if curve, skipped, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints, tradeBudget(solve), solve); err != nil {
 			return nil, err
 		}
-		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "seconds", time.Since(t1).Seconds())
+		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "skipped", skipped, "seconds", time.Since(t1).Seconds())
 	}
 	phase(ctx, "write", deadline)
 	s, err := summarise(ctx, oj, x, res, from, kind, curve, optSeconds, log)
+	if s != nil {
+		s.TradeOffSkipped = skipped
+	}
 	if err != nil {
 		return nil, err
 	}
