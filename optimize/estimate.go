@@ -24,7 +24,7 @@ type Estimate struct {
 	// Low and High bound the time: the candidates and the certificate (about six
 	// propagations) when no LP is needed; else from the forest's dual
 	// (EstimateForest propagations in all, where it certifies the best candidate)
-	// to PDHG, each step about two propagations, up to EstimateSteps[1] steps
+	// to PDHG, each step about two propagations, up to EstimateSteps steps
 	// (docs/OPTIMIZE.md) — both capped by MaxTime.
 	Low, High time.Duration `json:"-"`
 	LP        bool          `json:"lp"` // whether the LP has to be solved (floors lowered below α)
@@ -38,14 +38,12 @@ type Estimate struct {
 // largest of two runs).
 const keptBytes = 144
 
-// EstimateSteps is the range of PDHG steps the estimate allows, and
+// EstimateSteps is the most PDHG steps the estimate allows, and
 // EstimateForest the propagations a whole optimize takes when the forest's dual
 // certifies the best candidate (no PDHG step): measured on the graphs of
 // docs/OPTIMIZE.md ("Limits, progress and the dry run's estimate"; the forest's
 // 30 at uniform 10^6 / 10^7, 8.4 s against a propagation's 0.28 s).
-var EstimateSteps = [2]int{200, 10000}
-
-const EstimateForest = 30
+const EstimateSteps, EstimateForest = 10000, 30
 
 // EstimateCost forecasts Optimize(ctx, p, opt) (Estimate).
 func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, error) {
@@ -91,7 +89,7 @@ func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, erro
 	e.Low, e.High = 6*e.Propagation, 6*e.Propagation
 	if e.LP {
 		e.Low = EstimateForest * e.Propagation
-		e.High += time.Duration(EstimateSteps[1]) * 2 * e.Propagation * time.Duration(lines)
+		e.High += time.Duration(EstimateSteps) * 2 * e.Propagation * time.Duration(lines)
 	}
 	if opt.MaxTime > 0 {
 		e.Low, e.High = min(e.Low, opt.MaxTime), min(e.High, opt.MaxTime)

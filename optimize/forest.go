@@ -176,7 +176,7 @@ func carry(ctx context.Context, m *lp, x []float64, byDist [][]int32, parent fun
 			if gv == 0 {
 				continue
 			}
-			if route != nil && route.in[v] {
+			if route != nil && route.idx[v] >= 0 {
 				if hold {
 					continue
 				}
@@ -209,8 +209,7 @@ func carry(ctx context.Context, m *lp, x []float64, byDist [][]int32, parent fun
 // boundary; the same over every arc kept, as where a distance's datasets share a
 // value), so the arcs carry a plain flow.
 type routing struct {
-	in   []bool    // v's deficit is routed
-	idx  []int32   // v's index among the routed datasets, −1 for none
+	idx  []int32   // v's index among the routed datasets, −1 for none (not routed)
 	off  []int32   // routed dataset i's arcs are at[off[i]:off[i+1]]
 	at   []int64   // an arc's CSR position
 	flow []float64 // its flow
@@ -256,7 +255,7 @@ func (r *routing) spread(m *lp, x []float64, v int32, gv float64, coef, y []floa
 func newRouting(ctx context.Context, m *lp, x []float64, dist []int32, boundary []bool, byDist [][]int32, parent func(u, d int32) bool, ends [][2]int32) (*routing, error) {
 	g, l := m.g, m.lines[0]
 	n := g.N()
-	r := &routing{in: make([]bool, n), idx: make([]int32, n)}
+	r := &routing{idx: make([]int32, n)}
 	for v := range r.idx {
 		r.idx[v] = -1
 	}
@@ -297,7 +296,6 @@ func newRouting(ctx context.Context, m *lp, x []float64, dist []int32, boundary 
 				inner = append(inner, [2]int32{v, u})
 			}
 			if len(r.at) > start {
-				r.in[v] = true
 				r.idx[v] = int32(len(r.off) - 1)
 				r.off = append(r.off, int32(len(r.at)))
 			}
@@ -310,7 +308,7 @@ func newRouting(ctx context.Context, m *lp, x []float64, dist []int32, boundary 
 		return nil, err
 	}
 	for v := range n {
-		if r.in[v] {
+		if r.idx[v] >= 0 {
 			coef[v] *= kappa[v]
 		}
 	}
@@ -333,7 +331,6 @@ func newRouting(ctx context.Context, m *lp, x []float64, dist []int32, boundary 
 // themselves (answer-1 datasets at their floor, their neighbours inside).
 func toBox(m *lp, x, y, coef []float64) {
 	g := m.g
-	over := func(v int32, p int64, gv float64) (int64, float64, float64, bool) { return over(m, x, v, p, gv) }
 	// ends: v is at the lower, the upper end of its box.
 	ends := func(v int32) (atLo, atHi bool) {
 		lo, hi := m.box(v)
@@ -375,7 +372,7 @@ func toBox(m *lp, x, y, coef []float64) {
 			if gv == 0 || atEnd(v) {
 				continue
 			}
-			row, yr, d, ok := over(v, int64(m.rev[p]), gv)
+			row, yr, d, ok := over(m, x, v, int64(m.rev[p]), gv)
 			if !ok || d*coef[t] >= 0 {
 				continue
 			}
@@ -392,7 +389,7 @@ func toBox(m *lp, x, y, coef []float64) {
 			continue
 		}
 		for p := g.Off[v]; p < g.Off[v+1] && gv != 0; p++ {
-			row, yr, d, ok := over(v, p, gv)
+			row, yr, d, ok := over(m, x, v, p, gv)
 			if !ok {
 				continue
 			}

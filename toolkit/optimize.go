@@ -99,7 +99,8 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	if err != nil {
 		return nil, err
 	}
-	optSeconds := time.Since(t0).Seconds()
+	solve := time.Since(t0)
+	optSeconds := solve.Seconds()
 	log.Info("optimized", "stage", "optimize", "seconds", optSeconds)
 	var curve []optimize.TradePoint
 	var skipped int
@@ -108,17 +109,13 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		// is written, within --max-time's deadline too.
 		t1 := time.Now()
 		phase(ctx, "trade-off curve", deadline)
-		solve := time.Since(t0)
 		if curve, skipped, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints, tradeBudget(solve), solve); err != nil {
 			return nil, err
 		}
 		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "skipped", skipped, "seconds", time.Since(t1).Seconds())
 	}
 	phase(ctx, "write", deadline)
-	s, err := summarise(ctx, oj, x, res, from, kind, curve, optSeconds, log)
-	if s != nil {
-		s.TradeOffSkipped = skipped
-	}
+	s, err := summarise(ctx, oj, x, res, from, kind, curve, skipped, optSeconds, log)
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +207,7 @@ func writeReserve(loaded time.Duration, oj OptimizeJob) time.Duration {
 // summarise is optimize's summary of the solve res (from the weights from, the
 // hitting set of kind kind), with its warnings logged.
 func summarise(ctx context.Context, oj OptimizeJob, x *load.Inputs, res *optimize.Result, from, kind string,
-	curve []optimize.TradePoint, optSeconds float64, log *slog.Logger) (*OptimizeSummary, error) {
+	curve []optimize.TradePoint, skipped int, optSeconds float64, log *slog.Logger) (*OptimizeSummary, error) {
 	vs := x.Vertices
 	hom := res.Homogeneous
 	hc, err := check.Hitting(ctx, x.Graph, vs.Answer, res.Hit, 0)
@@ -227,7 +224,7 @@ func summarise(ctx context.Context, oj OptimizeJob, x *load.Inputs, res *optimiz
 		GainOverRandomized: res.Utility - res.Randomized, Homogeneous: hom, Method: res.Method,
 		Iterations: res.Iterations, Restarts: res.Restarts, Mixed: res.Mixed, Out: oj.Out,
 		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
-		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve}
+		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve, TradeOffSkipped: skipped}
 	s.Framework, s.Privacy, s.Lines = string(x.Pair.Framework()), x.Pair.String(), res.Lines
 	s.RandomizedFloor, s.FloorWarnings = optimize.RandomizedFloor(x.Pair), floorWarnings(oj)
 	for _, w := range s.FloorWarnings {

@@ -242,7 +242,7 @@ func printOptimizeEstimate(w io.Writer, s *toolkit.OptimizeSummary) {
 	lp := "the default floors leave the balanced α (no LP)"
 	if est.LP {
 		lp = fmt.Sprintf("the LP: from the forest's dual, about %d propagations in all where it certifies the best candidate, to PDHG, up to %s steps of about two propagations each",
-			optimize.EstimateForest, words.Num(float64(optimize.EstimateSteps[1])))
+			optimize.EstimateForest, words.Num(optimize.EstimateSteps))
 	}
 	fmt.Fprintf(w, "  estimate:  %.3g s to %.3g s in all (one propagation measured: %.3g s; %s); the solver's memory %s on top of the above\n",
 		s.EstimateSeconds[0], s.EstimateSeconds[1], est.Propagation.Seconds(), lp, mib(est.Bytes))
