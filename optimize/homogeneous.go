@@ -169,18 +169,29 @@ func (f *family) meets(a0, a1 float64) bool {
 // evaluation costs four orbits and a lookup per bucket, not an orbit per bucket.
 func (f *family) utility(a0, a1 float64) float64 {
 	for i, a := range [4]float64{a1, 1 - a0, a0, 1 - a1} {
-		o := append(f.orbits[i][:0], a)
-		for d := 0; d < f.far && a < 1; d++ {
-			a = f.pair.Upper(a)
-			o = append(o, a)
-		}
-		f.orbits[i] = o
+		f.orbits[i] = f.orbit(f.orbits[i][:0], a)
 	}
+	return f.sum(&f.orbits)
+}
+
+// orbit appends a, U(a), U²(a), … to o, as far as the buckets' distances or until
+// it reaches 1.
+func (f *family) orbit(o []float64, a float64) []float64 {
+	o = append(o, a)
+	for d := 0; d < f.far && a < 1; d++ {
+		a = f.pair.Upper(a)
+		o = append(o, a)
+	}
+	return o
+}
+
+// sum is utility's Σ w·p_true from the orbits of a1, 1 − a0, a0 and 1 − a1.
+func (f *family) sum(orbits *[4][]float64) float64 {
 	at := func(i int, d int32) float64 {
 		if d < 0 {
 			return 1
 		}
-		o := f.orbits[i]
+		o := orbits[i]
 		return o[min(int(d), len(o)-1)]
 	}
 	u := 0.0
@@ -217,13 +228,26 @@ var directions = func() [][2]float64 {
 }()
 
 // Grid is the family's utility on a k×k grid: [i][j] at α₀ = i/(k−1), α₁ = j/(k−1),
-// NaN where infeasible (for report.RegionHTML). Like At, not for concurrent use.
+// NaN where infeasible (for report.RegionHTML): At at each pair.
 func (h *Homogeneous) Grid(k int) [][]float64 {
+	// The grid's values take k forms, i/(k−1), and their complements k more: the
+	// orbits are computed once each, not four per cell (At's values, the same bytes).
+	var up, down [][]float64
+	if h.fam != nil {
+		for i := range k {
+			a := float64(i) / float64(k-1)
+			up, down = append(up, h.fam.orbit(nil, a)), append(down, h.fam.orbit(nil, 1-a))
+		}
+	}
 	out := make([][]float64, k)
 	for i := range out {
 		out[i] = make([]float64, k)
 		for j := range out[i] {
-			out[i][j], _ = h.At(float64(i)/float64(k-1), float64(j)/float64(k-1))
+			a0, a1 := float64(i)/float64(k-1), float64(j)/float64(k-1)
+			out[i][j] = math.NaN()
+			if h.fam != nil && h.fam.feasible(a0, a1) {
+				out[i][j] = h.fam.sum(&[4][]float64{up[j], down[i], up[i], down[j]})
+			}
 		}
 	}
 	return out

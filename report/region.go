@@ -55,7 +55,7 @@ type regionPlot struct {
 	W, H       float64 // the whole SVG
 	Left, Top  float64 // the plot square's corner
 	Size, Cell float64
-	Cells      []regionCell
+	Cells      template.HTML // the heat map's cells, drawn (cellsSVG)
 	Marks      []regionMark
 	Lo, Hi     float64      // colour scale
 	XTicks     []regionTick // Pos: x of α₀
@@ -197,6 +197,7 @@ func RegionHTML(w io.Writer, r *Region) error {
 	// x of α₀ and y of α₁ at the centre of their cells.
 	px := func(a float64) float64 { return regionLeft + p.Cell/2 + a*(regionSize-p.Cell) }
 	py := func(a float64) float64 { return regionTop + regionSize - p.Cell/2 - a*(regionSize-p.Cell) }
+	cells := make([]regionCell, 0, k*k)
 	for i, row := range r.Utility {
 		for j, u := range row {
 			a0, a1 := float64(i)/float64(k-1), float64(j)/float64(k-1)
@@ -206,7 +207,7 @@ func RegionHTML(w io.Writer, r *Region) error {
 			} else {
 				c.Fill, c.Title = heat((u-p.Lo)/max(p.Hi-p.Lo, 1e-300)), fmt.Sprintf("α₀=%.3f α₁=%.3f: utility %.6g", a0, a1, u)
 			}
-			p.Cells = append(p.Cells, c)
+			cells = append(cells, c)
 		}
 	}
 	for _, t := range []float64{0, 0.2, 0.4, 0.6, 0.8, 1} {
@@ -214,6 +215,7 @@ func RegionHTML(w io.Writer, r *Region) error {
 		p.XTicks = append(p.XTicks, regionTick{px(t), l})
 		p.YTicks = append(p.YTicks, regionTick{py(t), l})
 	}
+	p.Cells = cellsSVG(cells, p.Cell)
 	p.Marks = regionMarks(r, px, py)
 	p.Bar = colourBar(p.Lo, p.Hi, regionLeft+regionSize+regionBarGap, regionTop+24, regionSize-64)
 	return regionPage.Execute(w, struct {
@@ -221,6 +223,31 @@ func RegionHTML(w io.Writer, r *Region) error {
 		P regionPlot
 		T *tradePlot
 	}{r, p, tradeGeometry(r)})
+}
+
+// cellsSVG draws the heat map's cells, one rect each with its title, as the
+// template would (the same bytes) but without its reflection and escaping per
+// attribute: thousands of cells made most of the page's cost. Every value written
+// is a number or a string made here from numbers (no character to escape).
+func cellsSVG(cells []regionCell, size float64) template.HTML {
+	var b []byte
+	num := func(x float64) { b = strconv.AppendFloat(b, x, 'f', 1, 64) }
+	for _, c := range cells {
+		b = append(b, `<rect class="cell" x="`...)
+		num(c.X)
+		b = append(b, `" y="`...)
+		num(c.Y)
+		b = append(b, `" width="`...)
+		num(size)
+		b = append(b, `" height="`...)
+		num(size)
+		b = append(b, `" fill="`...)
+		b = append(b, c.Fill...)
+		b = append(b, `"><title>`...)
+		b = append(b, template.HTMLEscapeString(c.Title)...)
+		b = append(b, "</title></rect>\n"...)
+	}
+	return template.HTML(b)
 }
 
 // regionMarks shapes and labels the three points. Each shape is smaller than the
@@ -386,8 +413,7 @@ table.points td:first-child svg { display: inline; vertical-align: middle; margi
 optimal extension of p_true = α₀ on every answer-0 and α₁ on every answer-1 hitting-set dataset; grey pairs admit
 no DP extension (the paper's feasibility lemma). The colour scale ends at the unrestricted optimum.</p>
 <svg id="region" width="{{f .P.W}}" height="{{f .P.H}}" viewBox="0 0 {{f .P.W}} {{f .P.H}}" role="img" aria-label="utility over (α₀, α₁)">
-{{range .P.Cells}}<rect class="cell" x="{{f .X}}" y="{{f .Y}}" width="{{f $.P.Cell}}" height="{{f $.P.Cell}}" fill="{{.Fill}}"><title>{{.Title}}</title></rect>
-{{end}}<rect x="{{f .P.Left}}" y="{{f .P.Top}}" width="{{f .P.Size}}" height="{{f .P.Size}}" fill="none" class="axis"/>
+{{.P.Cells}}<rect x="{{f .P.Left}}" y="{{f .P.Top}}" width="{{f .P.Size}}" height="{{f .P.Size}}" fill="none" class="axis"/>
 {{range .P.XTicks}}<line class="axis" x1="{{f .Pos}}" x2="{{f .Pos}}" y1="{{f (add $.P.Top $.P.Size)}}" y2="{{f (add $.P.Top (add $.P.Size 5))}}"/><text class="xtick" x="{{f .Pos}}" y="{{f (add $.P.Top (add $.P.Size 18))}}" text-anchor="middle">{{.Label}}</text>
 {{end}}{{range .P.YTicks}}<line class="axis" x1="{{f (sub $.P.Left 5)}}" x2="{{f $.P.Left}}" y1="{{f .Pos}}" y2="{{f .Pos}}"/><text class="ytick" x="{{f (sub $.P.Left 8)}}" y="{{f (add .Pos 4)}}" text-anchor="end">{{.Label}}</text>
 {{end}}<text class="title" x="{{f (add .P.Left (half .P.Size))}}" y="{{f (add .P.Top (add .P.Size 38))}}" text-anchor="middle">α₀: p_true on answer-0 hitting-set datasets</text>

@@ -1,0 +1,46 @@
+package optimize
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/graphdp/graphdp/cover"
+	"github.com/graphdp/graphdp/internal/graphgen"
+)
+
+// TestGridIsAt: the page's heat map (Grid, its orbits shared between cells) is At
+// at every pair, bit for bit, NaN where At finds no extension; the grid has both,
+// and some pair whose two answers' values differ (a grid mixing up α₀ and α₁, or
+// a value with its complement, would differ there).
+func TestGridIsAt(t *testing.T) {
+	for _, spec := range []graphgen.Spec{
+		{Kind: "grid", N: 400, Seed: 3, Frac: 0.3, Epsilon: 0.5, Delta: 1e-6},
+		{Kind: "uniform", N: 300, M: 900, Seed: 5, Frac: 0.6, Epsilon: 1, Delta: 1e-3},
+	} {
+		p := genProblem(t, spec, 3)
+		h, err := BestHomogeneous(context.Background(), p, cover.BoundaryVertices(p.G, p.Answer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		const k = 21
+		g := h.Grid(k)
+		var nan, asym int
+		for i := range k {
+			for j := range k {
+				want, ok := h.At(float64(i)/(k-1), float64(j)/(k-1))
+				if got := g[i][j]; math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+					t.Fatalf("%s: Grid[%d][%d] = %v, At = %v", spec.Kind, i, j, got, want)
+				}
+				if !ok {
+					nan++
+				} else if w, ok := h.At(float64(j)/(k-1), float64(i)/(k-1)); ok && w != want {
+					asym++
+				}
+			}
+		}
+		if nan == 0 || nan == k*k || asym == 0 {
+			t.Errorf("%s: %d of %d pairs infeasible, %d asymmetric: the test shows nothing", spec.Kind, nan, k*k, asym)
+		}
+	}
+}
