@@ -271,7 +271,15 @@ func bestHomogeneous(ctx context.Context, p *Problem, hit []int32, floors Floors
 	if err != nil {
 		return nil, err
 	}
-	f.floors = floors
+	return f.best(ctx, p, hit, floors)
+}
+
+// best is bestHomogeneous on the family's buckets (f's floors are not changed:
+// the search has its own copy of f).
+func (fam *family) best(ctx context.Context, p *Problem, hit []int32, floors Floors) (*Homogeneous, error) {
+	c := *fam
+	c.floors, c.orbits = floors, [4][]float64{}
+	f := &c
 	h := &Homogeneous{Distance: f.dist, fam: f}
 	for _, v := range hit {
 		if p.Answer[v] {

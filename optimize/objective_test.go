@@ -264,7 +264,13 @@ func TestTradeOffMatchesExactLP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pts, _, err := TradeOff(context.Background(), in.p, opt, res, 5, 0, 0)
+		pts, err := TradeOff(context.Background(), in.p, opt, res, 5, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// With no time for a solve (an hour's budget, two expected), every point not
+		// reused is Bounded, by the homogeneous pair found for its floor.
+		bounded, err := TradeOff(context.Background(), in.p, opt, res, 5, time.Hour, 2*time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,6 +299,11 @@ func TestTradeOffMatchesExactLP(t *testing.T) {
 			}
 			if k > 0 && pt.Utility > pts[k-1].Utility+1e-12*scale {
 				t.Errorf("instance %d: utility rises with the floor: %+v", i, pts)
+			}
+			for _, b := range bounded {
+				if b.Floor == pt.Floor && (b.Utility > ratFloat(exact)+1e-9*scale || b.Upper < ratFloat(exact)-1e-9*scale || b.MinPTrue < b.Floor || b.Bounded == b.Reused) {
+					t.Errorf("instance %d (%s), floor %v: bounded %+v, exact %v", i, obj, pt.Floor, b, ratFloat(exact))
+				}
 			}
 		}
 		if obj == Worst && math.Abs(pts[4].Utility-res.Utility) > 1e-9 {
@@ -380,8 +391,9 @@ func TestFloorsAtTheirLimit(t *testing.T) {
 }
 
 // The trade-off curve keeps its budget: a solve that would not fit is not
-// started, the floors above are counted as skipped, and the points kept are the
-// ones a curve without a budget has.
+// started, and its floor is Bounded by the mechanisms already known, which the
+// solved curve's point lies between; the point that needs no solve is the solved
+// curve's.
 func TestTradeOffBudget(t *testing.T) {
 	p := genProblem(t, graphgen.Spec{Kind: "uniform", N: 3_000, M: 30_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, 0)
 	opt := Options{Objective: Accuracy, Explicit: lowered}
@@ -389,17 +401,36 @@ func TestTradeOffBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, skipped, err := TradeOff(context.Background(), p, opt, res, 6, 0, 0)
-	if err != nil || skipped != 0 || len(all) != 6 {
-		t.Fatalf("no budget: %d points, %d skipped, %v", len(all), skipped, err)
+	all, err := TradeOff(context.Background(), p, opt, res, 6, 0, 0)
+	if err != nil || len(all) != 6 {
+		t.Fatalf("no budget: %d points, %v", len(all), err)
 	}
-	some, skipped, err := TradeOff(context.Background(), p, opt, res, 6, time.Nanosecond, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The first point is the chosen result itself (reused, free); every other
-	// floor needs a solve, expected to take an hour.
-	if len(some) != 1 || skipped != 5 || !some[0].Reused || some[0] != all[0] {
-		t.Errorf("budget 1ns: %+v, %d skipped; without a budget the first point is %+v", some, skipped, all[0])
+	// Every floor but the first needs a solve, expected to take two hours: with a
+	// budget of one, none is solved, but the homogeneous searches fit; with one
+	// of a nanosecond, nothing does.
+	for _, budget := range []time.Duration{time.Hour, time.Nanosecond} {
+		some, err := TradeOff(context.Background(), p, opt, res, 6, budget, 2*time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The first point is the chosen result itself (reused, free).
+		if len(some) != 6 || !some[0].Reused || some[0] != all[0] {
+			t.Fatalf("budget %v: %+v; without a budget the first point is %+v", budget, some, all[0])
+		}
+		gain := 0
+		for i, b := range some[1:] {
+			a := all[i+1]
+			if !b.Bounded || a.Bounded || b.Floor != a.Floor || b.Utility > a.Upper || a.Utility > b.Upper || b.MinPTrue < b.Floor {
+				t.Errorf("budget %v, floor %v: bounded %+v, solved %+v", budget, a.Floor, b, a)
+			}
+			if b.Utility > res.Balanced {
+				gain++
+			}
+		}
+		// The homogeneous pairs raise the lower ends above the balanced α's where
+		// they can search, and only there.
+		if (gain > 0) != (budget == time.Hour) {
+			t.Errorf("budget %v: %d of 5 bounded points above the balanced α's %v: %+v", budget, gain, res.Balanced, some)
+		}
 	}
 }

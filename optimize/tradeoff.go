@@ -7,15 +7,21 @@ import (
 	"github.com/graphdp/graphdp/internal/progress"
 )
 
-// TradePoint is one certified solve of the trade-off curve: the best utility of the
+// TradePoint is one point of the trade-off curve: the best utility of the
 // objective when every dataset's p_true must be at least Floor (the price of a
-// floor: OPTIMIZE.md, "The trade-off, drawn").
+// floor: OPTIMIZE.md, "The trade-off, drawn"), solved and certified, or bounded.
 type TradePoint struct {
 	Floor    float64 `json:"floor"`
 	Utility  float64 `json:"utility"`    // certified: a mechanism meeting the floor has it
 	Upper    float64 `json:"upper"`      // certified: none meeting the floor does better
 	MinPTrue float64 `json:"min_p_true"` // of that mechanism
 	Reused   bool    `json:"reused"`     // the previous point's mechanism already met this floor
+	// Bounded: not solved (the page's budget or the deadline). Utility is the best
+	// mechanism already known to meet the floor (the chosen result, a point solved
+	// below it, the balanced α or the best boundary-homogeneous pair), Upper the
+	// bound of the point at the largest floor below it (the optimum only falls as
+	// the floor rises): the optimum lies between, not within the gap.
+	Bounded bool `json:"bounded,omitempty"`
 }
 
 // TradeOff is the curve of the objective's utility against a common floor t on
@@ -26,13 +32,14 @@ type TradePoint struct {
 // reused where it meets a floor. Worst's curve is the balanced utility's (Worst is
 // its right end). Solves go in increasing t, each warm-started from the previous
 // one's multipliers; a mechanism meeting a larger floor is optimal for it too (the
-// optimum only falls as the floor rises) and is reused without a solve. With
-// opt.Deadline the solves share it, and the curve ends with the last point solved
-// before it (fewer than k points; skipped counts the rest). With a budget > 0 a
-// solve starts only while it is expected to end within budget of the call, at the
-// duration of the last solve (solve for the first): the floors above are left out
-// and counted in skipped.
-func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, budget, solve time.Duration) (_ []TradePoint, skipped int, _ error) {
+// optimum only falls as the floor rises) and is reused without a solve. A solve
+// starts only before opt.Deadline and, with a budget > 0, while it is expected to
+// end within budget of the call, at the duration of the last solve (solve for the
+// first); the floors it leaves are Bounded, each by the best boundary-homogeneous
+// pair meeting it (a search and one extension, while that fits too: at the last
+// such search's duration) and the mechanisms already known (left out where none
+// meets the floor).
+func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, budget, solve time.Duration) ([]TradePoint, error) {
 	start := time.Now()
 	obj := opt.Objective
 	if obj == Worst {
@@ -57,25 +64,58 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 		// Worst's result is the balanced optimum at its floors (its tie-break).
 		prev = res
 	}
+	// known are the mechanisms whose utility is certified, for Bounded points.
+	known := []knownMechanism{{res.Balanced, res.BalancedSolution.POne}}
+	if h := res.Homogeneous; h != nil && h.sol != nil {
+		known = append(known, knownMechanism{h.Utility, h.sol.POne})
+	}
+	if prev != nil {
+		known = append(known, knownMechanism{prev.Utility, prev.Solution.POne})
+	}
 	opt.Objective, opt.Hit = obj, res.Hit
 	ctx = progress.Listen[Progress](ctx, nil) // the curve's solves report nothing
 	var out []TradePoint
+	var search time.Duration // the last homogeneous search's, for the budget
+	var pw *Problem          // p with the objective's weights (the family's), for the searches
 	for i := range k {
-		if !opt.Deadline.IsZero() && !time.Now().Before(opt.Deadline) {
-			return out, k - i, nil // out of time (Options.Deadline): the points so far
-		}
 		t := tmax
 		if k > 1 {
 			t = lo + (tmax-lo)*float64(i)/float64(k-1)
 		}
 		f := Floors{max(t, opt.Floors[0]), max(t, opt.Floors[1])}
 		// prev is optimal at its own floors; meeting larger ones, it is optimal there too.
-		if prev != nil && prev.Floors[0] <= f[0] && prev.Floors[1] <= f[1] && f.meets(p.Answer, prev.Solution.POne) {
+		below := prev != nil && prev.Floors[0] <= f[0] && prev.Floors[1] <= f[1]
+		if below && f.meets(p.Answer, prev.Solution.POne) {
 			out = append(out, TradePoint{Floor: t, Utility: prev.Utility, Upper: prev.Upper, MinPTrue: minPTrue(p.Answer, prev.Solution.POne), Reused: true})
 			continue
 		}
-		if budget > 0 && time.Since(start)+solve > budget {
-			return out, k - i, nil // the rest would not fit in the budget
+		late := !opt.Deadline.IsZero() && !time.Now().Before(opt.Deadline)
+		if late || budget > 0 && time.Since(start)+solve > budget {
+			pt := TradePoint{Floor: t, Upper: res.TotalWeight, Bounded: true}
+			if below {
+				pt.Upper = prev.Upper
+			}
+			// The best boundary-homogeneous pair meeting f (a search on the
+			// family's buckets and one extension), while it fits too.
+			if h := res.Homogeneous; !late && h != nil && h.fam != nil && (budget <= 0 || time.Since(start)+search <= budget) {
+				t0 := time.Now()
+				if pw == nil {
+					pw = &Problem{G: p.G, Answer: p.Answer, Weight: effectiveWeights(p, obj), Pair: p.Pair}
+				}
+				hf, err := h.fam.best(ctx, pw, res.Hit, f)
+				if err != nil {
+					return nil, err
+				}
+				search = time.Since(t0)
+				if hf.Feasible {
+					known = append(known, knownMechanism{hf.Utility, hf.sol.POne})
+				}
+			}
+			var ok bool
+			if pt.Utility, pt.MinPTrue, ok = best(known, p.Answer, f); ok {
+				out = append(out, pt) // else no known mechanism meets f: left out
+			}
+			continue
 		}
 		o := opt
 		o.Floors = f
@@ -85,11 +125,29 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 		t0 := time.Now()
 		r, err := Optimize(ctx, p, o)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		solve = time.Since(t0)
 		out = append(out, TradePoint{Floor: t, Utility: r.Utility, Upper: r.Upper, MinPTrue: minPTrue(p.Answer, r.Solution.POne)})
 		prev = r
+		known = append(known, knownMechanism{r.Utility, r.Solution.POne})
 	}
-	return out, 0, nil
+	return out, nil
+}
+
+// knownMechanism is a mechanism with its certified utility.
+type knownMechanism struct {
+	utility float64
+	pOne    []float64
+}
+
+// best is the largest utility of the known mechanisms that meet floors f, and that
+// one's smallest p_true; ok is false if none does.
+func best(ks []knownMechanism, answer []bool, f Floors) (u, minPT float64, ok bool) {
+	for _, k := range ks {
+		if (!ok || k.utility > u) && f.meets(answer, k.pOne) {
+			u, minPT, ok = k.utility, minPTrue(answer, k.pOne), true
+		}
+	}
+	return u, minPT, ok
 }

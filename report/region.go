@@ -35,14 +35,13 @@ type Region struct {
 	Objective string
 	TradeOff  []Trade
 	Chosen    Trade
-	// TradeSkipped is how many floors of the curve above its last point were not
-	// solved, to keep the page's cost within its time budget.
-	TradeSkipped int
 }
 
-// Trade is one point of the trade-off curve.
+// Trade is one point of the trade-off curve. Bounded: not solved (the page's time
+// budget), Utility and Upper bracket the optimum there, not within the gap.
 type Trade struct {
 	Floor, Utility, Upper float64
+	Bounded               bool
 }
 
 // Point is one marked pair and its utility.
@@ -110,6 +109,8 @@ type tradePlot struct {
 	W, H, Left, Right, Top, Bottom float64
 	Line, UpperLine                string // polyline points
 	Points                         []point
+	Bars                           []bar // the Bounded points' brackets
+	Bounded                        int
 	Chosen                         point
 	XTicks, YTicks                 []tick
 }
@@ -137,6 +138,12 @@ func tradeGeometry(r *Region) *tradePlot {
 	for _, p := range r.TradeOff {
 		line = append(line, fmt.Sprintf("%.1f,%.1f", px(p.Floor), py(p.Utility)))
 		upper = append(upper, fmt.Sprintf("%.1f,%.1f", px(p.Floor), py(p.Upper)))
+		if p.Bounded {
+			c.Bounded++
+			c.Bars = append(c.Bars, bar{X: px(p.Floor), Lo: py(p.Utility), Hi: py(p.Upper),
+				Title: fmt.Sprintf("floor %.6g, not solved: the optimum is between %.10g and %.10g", p.Floor, p.Utility, p.Upper)})
+			continue
+		}
 		c.Points = append(c.Points, point{X: px(p.Floor), Y: py(p.Utility),
 			Title: fmt.Sprintf("floor %.6g: utility %.10g (certified upper bound %.10g)", p.Floor, p.Utility, p.Upper)})
 	}
@@ -432,13 +439,15 @@ no DP extension (the paper's feasibility lemma). The colour scale ends at the un
 {{end}}<tr><td>certified upper bound (no DP mechanism does better)</td><td></td><td></td><td>{{g .R.UpperBound}}</td></tr>
 <tr><td>total weight (answering truthfully)</td><td></td><td></td><td>{{g .R.TotalWeight}}</td></tr></table>
 <p>Colour scale: {{g .P.Lo}} (dark) to {{g .P.Hi}} (yellow).</p>
-{{if .R.TradeSkipped}}<p id="tradeskipped">The price of a floor: its {{.R.TradeSkipped}} highest floors were not solved, each about one
-more solve, so that the page adds at most a fifth of the solve's time (or a second). <code>graphdp optimize --min-accuracy t</code>
-gives the point of a floor t.</p>
-{{end}}{{with .T}}<h2>The price of a floor</h2>
+{{with .T}}<h2>The price of a floor</h2>
 <p>The best {{$.R.Objective}} utility when every dataset's p_true must be at least t, one certified solve per point
 (the dashed line is each point's certified upper bound; no DP mechanism meeting the floor lies above it), up to the
 largest floor any DP mechanism meets. The ring is the written mechanism, at its smallest p_true.</p>
+{{if .Bounded}}<p id="tradebounded">{{.Bounded}} of the floors (the hollow points) were not solved, so that the page adds at most
+a fifth of the solve's time: the optimum there lies on the bar, between the best mechanism known to meet the floor
+(a point solved below it, the balanced α or the best boundary-homogeneous pair for it) and the bound of the point
+below. <code>graphdp optimize --min-accuracy t</code> solves the floor t.</p>
+{{end}}
 <svg id="tradeoff" width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="utility against a floor on p_true">
 {{range .YTicks}}<line class="grid" x1="{{f $.T.Left}}" x2="{{f $.T.Right}}" y1="{{f .At}}" y2="{{f .At}}"/>
 {{end}}<line class="axis" x1="{{f .Left}}" y1="{{f .Bottom}}" x2="{{f .Right}}" y2="{{f .Bottom}}"/><line class="axis" x1="{{f .Left}}" y1="{{f .Top}}" x2="{{f .Left}}" y2="{{f .Bottom}}"/>
@@ -449,10 +458,11 @@ largest floor any DP mechanism meets. The ring is the written mechanism, at its 
 <polyline points="{{.UpperLine}}" fill="none" stroke="#999" stroke-dasharray="4 3"/>
 <polyline points="{{.Line}}" fill="none" stroke="#3b528b" stroke-width="2"/>
 {{range .Points}}<circle cx="{{f .X}}" cy="{{f .Y}}" r="3.5" fill="#3b528b"><title>{{.Title}}</title></circle>
+{{end}}{{range .Bars}}<g class="bounded"><title>{{.Title}}</title><line x1="{{f .X}}" x2="{{f .X}}" y1="{{f .Lo}}" y2="{{f .Hi}}" stroke="#3b528b" stroke-width="1.5"/><circle cx="{{f .X}}" cy="{{f .Lo}}" r="3.5" fill="#ffffff" stroke="#3b528b" stroke-width="1.5"/></g>
 {{end}}<circle cx="{{f .Chosen.X}}" cy="{{f .Chosen.Y}}" r="8" fill="none" stroke="#ff2d95" stroke-width="3"><title>{{.Chosen.Title}}</title></circle>
 </svg>
 <table><tr><th>floor t</th><th>utility</th><th>certified upper bound</th></tr>
-{{range $.R.TradeOff}}<tr><td>{{g .Floor}}</td><td>{{g .Utility}}</td><td>{{g .Upper}}</td></tr>
+{{range $.R.TradeOff}}<tr><td>{{g .Floor}}{{if .Bounded}} (not solved: bounded){{end}}</td><td>{{g .Utility}}</td><td>{{g .Upper}}</td></tr>
 {{end}}<tr><td>written mechanism (smallest p_true {{g $.R.Chosen.Floor}})</td><td>{{g $.R.Chosen.Utility}}</td><td>{{g $.R.UpperBound}}</td></tr></table>{{end}}
 </body></html>
 `)

@@ -148,7 +148,7 @@ func TestNiceTicks(t *testing.T) {
 // 0.8 … 0.7 (upper to 0.81) span y with 8% margins.
 func TestRegionTradeOff(t *testing.T) {
 	r := &Region{Utility: [][]float64{{1, 2}, {2, 3}}, Optimum: Point{0.5, 0.5, 3}, Objective: "balanced",
-		TradeOff: []Trade{{0.5, 0.8, 0.81}, {0.6, 0.75, 0.75}, {0.7, 0.7, 0.7}}, Chosen: Trade{0.55, 0.8, 0.81}}
+		TradeOff: []Trade{{Floor: 0.5, Utility: 0.8, Upper: 0.81}, {Floor: 0.6, Utility: 0.75, Upper: 0.75}, {Floor: 0.7, Utility: 0.7, Upper: 0.7}}, Chosen: Trade{Floor: 0.55, Utility: 0.8, Upper: 0.81}}
 	var b strings.Builder
 	if err := RegionHTML(&b, r); err != nil {
 		t.Fatal(err)
@@ -168,11 +168,22 @@ func TestRegionTradeOff(t *testing.T) {
 	if err := RegionHTML(&b, r); err != nil || strings.Contains(b.String(), "price of a floor") {
 		t.Errorf("a one-point curve was drawn (%v)", err)
 	}
-	// Floors left out for the page's time budget are said.
-	r.TradeSkipped = 5
+	// Floors not solved for the page's time budget are drawn as brackets, said
+	// and marked in the table; the solved ones keep their dots.
+	r.TradeOff = []Trade{{Floor: 0.5, Utility: 0.8, Upper: 0.81}, {0.6, 0.72, 0.81, true}, {0.7, 0.7, 0.81, true}}
 	b.Reset()
-	if err := RegionHTML(&b, r); err != nil || !strings.Contains(b.String(), "its 5 highest floors were not solved") {
-		t.Errorf("the floors left out are not said (%v)", err)
+	if err := RegionHTML(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	page = b.String()
+	if got := strings.Count(page, `<g class="bounded">`); got != 2 || strings.Count(page, `fill="#3b528b">`) != 1 {
+		t.Errorf("%d bounded brackets, want 2, and one solved dot", got)
+	}
+	for _, want := range []string{"2 of the floors (the hollow points) were not solved", "<td>0.6 (not solved: bounded)</td><td>0.72</td><td>0.81</td>",
+		"floor 0.7, not solved: the optimum is between 0.7 and 0.81"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
 	}
 }
 
@@ -181,7 +192,7 @@ func TestRegionTradeOff(t *testing.T) {
 // floor up to α keeps the optimum, 0.7248376506, upper bound 0.7248378353).
 func TestTradeOffTicks(t *testing.T) {
 	r := &Region{Utility: [][]float64{{1, 2}, {2, 3}}, Optimum: Point{0.5, 0.5, 3}, Objective: "balanced",
-		TradeOff: []Trade{{0.5, 0.7248376506, 0.7248378353}, {0.6225, 0.7248376506, 0.7248378353}}, Chosen: Trade{0.6225, 0.7248376506, 0.7248378353}}
+		TradeOff: []Trade{{Floor: 0.5, Utility: 0.7248376506, Upper: 0.7248378353}, {Floor: 0.6225, Utility: 0.7248376506, Upper: 0.7248378353}}, Chosen: Trade{Floor: 0.6225, Utility: 0.7248376506, Upper: 0.7248378353}}
 	c := tradeGeometry(r)
 	for _, ticks := range [][]tick{c.XTicks, c.YTicks} {
 		seen := map[string]bool{}

@@ -39,6 +39,12 @@ type point struct {
 	Title string
 }
 
+// bar is a vertical bracket at x from y Lo to Hi.
+type bar struct {
+	X, Lo, Hi float64
+	Title     string
+}
+
 type tick struct {
 	At    float64
 	Label string

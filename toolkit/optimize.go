@@ -103,19 +103,22 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	optSeconds := solve.Seconds()
 	log.Info("optimized", "stage", "optimize", "seconds", optSeconds)
 	var curve []optimize.TradePoint
-	var skipped int
 	if oj.HTML != "" {
 		// The page's trade-off curve: a few more certified solves, before anything
 		// is written, within --max-time's deadline too.
 		t1 := time.Now()
 		phase(ctx, "trade-off curve", deadline)
-		if curve, skipped, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints, tradeBudget(solve), solve); err != nil {
+		if curve, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints, tradeBudget(solve), solve); err != nil {
 			return nil, err
 		}
-		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "skipped", skipped, "seconds", time.Since(t1).Seconds())
+		bounded := 0
+		for _, p := range curve {
+			bounded += words.Bit(p.Bounded)
+		}
+		log.Info("trade-off curve", "stage", "optimize", "points", len(curve), "bounded", bounded, "seconds", time.Since(t1).Seconds())
 	}
 	phase(ctx, "write", deadline)
-	s, err := summarise(ctx, oj, x, res, from, kind, curve, skipped, optSeconds, log)
+	s, err := summarise(ctx, oj, x, res, from, kind, curve, optSeconds, log)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +210,7 @@ func writeReserve(loaded time.Duration, oj OptimizeJob) time.Duration {
 // summarise is optimize's summary of the solve res (from the weights from, the
 // hitting set of kind kind), with its warnings logged.
 func summarise(ctx context.Context, oj OptimizeJob, x *load.Inputs, res *optimize.Result, from, kind string,
-	curve []optimize.TradePoint, skipped int, optSeconds float64, log *slog.Logger) (*OptimizeSummary, error) {
+	curve []optimize.TradePoint, optSeconds float64, log *slog.Logger) (*OptimizeSummary, error) {
 	vs := x.Vertices
 	hom := res.Homogeneous
 	hc, err := check.Hitting(ctx, x.Graph, vs.Answer, res.Hit, 0)
@@ -224,7 +227,7 @@ func summarise(ctx context.Context, oj OptimizeJob, x *load.Inputs, res *optimiz
 		GainOverRandomized: res.Utility - res.Randomized, Homogeneous: hom, Method: res.Method,
 		Iterations: res.Iterations, Restarts: res.Restarts, Mixed: res.Mixed, Out: oj.Out,
 		MechanismOut: oj.MechanismOut, OptimizeSeconds: optSeconds,
-		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve, TradeOffSkipped: skipped}
+		Classes: report.ClassesOf(vs.Answer, res.Solution.POne, res.Solution.PTrue), TradeOff: curve}
 	s.Framework, s.Privacy, s.Lines = string(x.Pair.Framework()), x.Pair.String(), res.Lines
 	s.RandomizedFloor, s.FloorWarnings = optimize.RandomizedFloor(x.Pair), floorWarnings(oj)
 	for _, w := range s.FloorWarnings {

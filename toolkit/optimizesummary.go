@@ -70,11 +70,9 @@ type OptimizeSummary struct {
 	// DP, so those with neighbours are).
 	Deterministic *check.Deterministic `json:"deterministic,omitempty"`
 	// TradeOff is the utility against a common floor on p_true (with --html, which
-	// draws it): a few certified solves from ½ to the largest floor.
+	// draws it): a few certified solves from ½ to the largest floor, those that do
+	// not fit in tradeBudget (or --max-time) bounded instead (TradePoint.Bounded).
 	TradeOff []optimize.TradePoint `json:"trade_off,omitempty"`
-	// TradeOffSkipped is how many of the curve's floors were not solved: the
-	// page's solves fit in tradeBudget (or --max-time).
-	TradeOffSkipped int `json:"trade_off_skipped,omitempty"`
 
 	Alpha              float64               `json:"balanced_alpha"`
 	Balanced           float64               `json:"balanced_utility"` // the balanced α on the same hitting set, extended
@@ -201,17 +199,16 @@ const regionGrid = 60
 const tradePoints = 6
 
 // tradeBudget is what the trade-off curve's solves may take after a solve of
-// duration solve: a fifth of it, or a second on a smaller job (where the page's
-// own drawing costs more), so that --html adds at most about a fifth to
-// optimize's time on the jobs where time matters. Its floors whose solves would
-// not fit are left out, and the page says so.
-func tradeBudget(solve time.Duration) time.Duration { return max(solve/5, time.Second) }
+// duration solve: a fifth of it, so that --html adds at most about a fifth to
+// optimize's time. Its floors whose solves would not fit are bounded instead
+// (optimize.TradeOff), and the page draws them so.
+func tradeBudget(solve time.Duration) time.Duration { return solve / 5 }
 
 // region lays out the boundary-homogeneous page's data.
 func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *report.Region {
 	var trades []report.Trade
 	for _, t := range s.TradeOff {
-		trades = append(trades, report.Trade{Floor: t.Floor, Utility: t.Utility, Upper: t.Upper})
+		trades = append(trades, report.Trade{Floor: t.Floor, Utility: t.Utility, Upper: t.Upper, Bounded: t.Bounded})
 	}
 	h := res.Homogeneous
 	var sum, cnt [2]float64
@@ -234,5 +231,5 @@ func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *repo
 		Homogeneous: report.Point{Alpha0: h.Alpha0, Alpha1: h.Alpha1, Utility: h.Utility},
 		Optimum:     report.Point{Alpha0: mean(0), Alpha1: mean(1), Utility: res.Utility},
 		UpperBound:  res.Upper, Epsilon: s.Epsilon, Delta: s.Delta, Weights: s.Weights,
-		Objective: s.Objective, TradeOff: trades, TradeSkipped: s.TradeOffSkipped, Chosen: report.Trade{Floor: s.Classes.MinPTrue, Utility: res.Utility, Upper: res.Upper}}
+		Objective: s.Objective, TradeOff: trades, Chosen: report.Trade{Floor: s.Classes.MinPTrue, Utility: res.Utility, Upper: res.Upper}}
 }
