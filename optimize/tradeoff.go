@@ -65,12 +65,12 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 		prev = res
 	}
 	// known are the mechanisms whose utility is certified, for Bounded points.
-	known := []knownMechanism{{res.Balanced, res.BalancedSolution.POne}}
+	known := []knownMechanism{newKnown(p.Answer, res.Balanced, res.BalancedSolution.POne)}
 	if h := res.Homogeneous; h != nil && h.sol != nil {
-		known = append(known, knownMechanism{h.Utility, h.sol.POne})
+		known = append(known, newKnown(p.Answer, h.Utility, h.sol.POne))
 	}
 	if prev != nil {
-		known = append(known, knownMechanism{prev.Utility, prev.Solution.POne})
+		known = append(known, newKnown(p.Answer, prev.Utility, prev.Solution.POne))
 	}
 	opt.Objective, opt.Hit = obj, res.Hit
 	ctx = progress.Listen[Progress](ctx, nil) // the curve's solves report nothing
@@ -108,11 +108,11 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 				}
 				search = time.Since(t0)
 				if hf.Feasible {
-					known = append(known, knownMechanism{hf.Utility, hf.sol.POne})
+					known = append(known, newKnown(p.Answer, hf.Utility, hf.sol.POne))
 				}
 			}
 			var ok bool
-			if pt.Utility, pt.MinPTrue, ok = best(known, p.Answer, f); ok {
+			if pt.Utility, pt.MinPTrue, ok = best(known, f); ok {
 				out = append(out, pt) // else no known mechanism meets f: left out
 			}
 			continue
@@ -130,23 +130,71 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 		solve = time.Since(t0)
 		out = append(out, TradePoint{Floor: t, Utility: r.Utility, Upper: r.Upper, MinPTrue: minPTrue(p.Answer, r.Solution.POne)})
 		prev = r
-		known = append(known, knownMechanism{r.Utility, r.Solution.POne})
+		known = append(known, newKnown(p.Answer, r.Utility, r.Solution.POne))
 	}
 	return out, nil
 }
 
-// knownMechanism is a mechanism with its certified utility.
+// knownMechanism is a mechanism with its certified utility and, by answer, its
+// smallest p_true, rounded down (lo[0] from its largest answer-0 p_one, hi0).
 type knownMechanism struct {
 	utility float64
-	pOne    []float64
+	lo      [2]float64
+	hi0     float64
 }
 
-// best is the largest utility of the known mechanisms that meet floors f, and that
-// one's smallest p_true; ok is false if none does.
-func best(ks []knownMechanism, answer []bool, f Floors) (u, minPT float64, ok bool) {
-	for _, k := range ks {
-		if (!ok || k.utility > u) && f.meets(answer, k.pOne) {
-			u, minPT, ok = k.utility, minPTrue(answer, k.pOne), true
+func newKnown(answer []bool, utility float64, pOne []float64) knownMechanism {
+	k := knownMechanism{utility: utility, lo: [2]float64{1, 1}}
+	for v, x := range pOne {
+		if answer[v] {
+			k.lo[1] = min(k.lo[1], x)
+		} else {
+			k.hi0 = max(k.hi0, x)
+		}
+	}
+	k.lo[0] = subDown(1, k.hi0)
+	return k
+}
+
+// meets is Floors.meets for the mechanism.
+func (k knownMechanism) meets(f Floors) bool { return k.lo[1] >= f[1] && k.hi0 <= f.hi0() }
+
+// best is the largest utility known to be reached at floors f, by a known mechanism
+// or a mixture of two (λ·A + (1 − λ)·B, p_one mixed: DP, as every framework's
+// constraints are convex, p_true and the utility mixed alike; the larger λ that
+// keeps each answer's smallest p_true at its floor, rounded down), and that
+// mechanism's smallest p_true; ok is false if none meets f.
+func best(ks []knownMechanism, f Floors) (u, minPT float64, ok bool) {
+	for _, a := range ks {
+		if a.meets(f) && (!ok || a.utility > u) {
+			u, minPT, ok = a.utility, min(a.lo[0], a.lo[1]), true
+		}
+	}
+	for _, a := range ks {
+		for _, b := range ks {
+			if a.utility <= b.utility || !b.meets(f) {
+				continue
+			}
+			// λ ≤ (b_c − f_c)/(b_c − a_c) for each answer c that a alone misses,
+			// shrunk so that the check below, rounded down, holds.
+			l := 1.0
+			for c := range 2 {
+				if a.lo[c] < f[c] {
+					l = min(l, (b.lo[c]-f[c])/(b.lo[c]-a.lo[c]))
+				}
+			}
+			l *= 1 - 0x1p-40
+			m := subDown(1, l) // below the real 1 − λ: every bound below rounds down
+			var lo [2]float64
+			for c := range 2 {
+				lo[c] = addDown(mulDown(l, a.lo[c]), mulDown(m, b.lo[c]))
+			}
+			if !(l > 0) || lo[0] < f[0] || lo[1] < f[1] {
+				continue
+			}
+			if mix := addDown(mulDown(l, a.utility), mulDown(m, b.utility)); !ok || mix > u {
+				u, minPT, ok = mix, min(lo[0], lo[1]), true
+			}
 		}
 	}
 	return u, minPT, ok
