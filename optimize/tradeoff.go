@@ -37,7 +37,7 @@ type TradePoint struct {
 // end within budget of the call, at the duration of the last solve (solve for the
 // first); the floors it leaves are Bounded, each by the best boundary-homogeneous
 // pair meeting it (a search and one extension, while that fits too: at the last
-// such search's duration) and the mechanisms already known (left out where none
+// such search's duration, a tenth of solve for the first) and the mechanisms already known (left out where none
 // meets the floor).
 func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, budget, solve time.Duration) ([]TradePoint, error) {
 	start := time.Now()
@@ -75,7 +75,9 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 	opt.Objective, opt.Hit = obj, res.Hit
 	ctx = progress.Listen[Progress](ctx, nil) // the curve's solves report nothing
 	var out []TradePoint
-	var search time.Duration // the last homogeneous search's, for the budget
+	// The last homogeneous search's duration, for the budget; before the first,
+	// a tenth of the solve's (which did one search and several extensions).
+	search := solve / 10
 	var pw *Problem          // p with the objective's weights (the family's), for the searches
 	for i := range k {
 		t := tmax
