@@ -80,3 +80,43 @@ func BenchmarkOptimizeUniform100k(b *testing.B) {
 func BenchmarkOptimizeUniform1M(b *testing.B) {
 	benchmarkOptimize(b, graphgen.Spec{Kind: "uniform", N: 1_000_000, M: 10_000_000, Seed: 1, Epsilon: 0.5, Delta: 1e-6}, 0, 1e-3)
 }
+
+// The cohort graph of a dataset sacrificed for nothing (defaultfloor_test.go's
+// cohorts: gates of answer 0 each joined to a clique of answer-1 datasets, and a
+// long answer-0 path) at 50,000 and 200,000 datasets, ε = 1, δ = 1e-7, under each
+// objective with the default floor and with the floors lowered (where the optimum
+// sacrifices the gates):
+//
+//	go test ./optimize -run '^$' -bench Cohorts -benchtime 3x
+func BenchmarkOptimizeCohorts(b *testing.B) {
+	for _, c := range []struct {
+		name          string
+		k, size, path int
+	}{{"50k-clique5", 400, 5, 47_600}, {"50k-clique10", 2_000, 10, 28_000}, {"200k-clique10", 8_000, 10, 112_000}} {
+		p := cohorts(b, c.k, c.size, c.path, 1, 1e-7)
+		for _, obj := range Objectives {
+			for _, low := range []bool{false, true} {
+				opt := Options{Objective: obj}
+				name := c.name + "/" + string(obj)
+				if low {
+					opt.Explicit, name = lowered, name+"-lowered"
+				}
+				b.Run(name, func(b *testing.B) {
+					var res *Result
+					for b.Loop() {
+						var err error
+						if res, err = Optimize(context.Background(), p, opt); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(res.Gap/res.Utility, "relgap")
+					b.ReportMetric(float64(res.Iterations), "iterations")
+					b.ReportMetric((res.Utility-res.Balanced)/res.Balanced, "gain")
+					if !res.Converged {
+						b.Errorf("%s: not certified to the default gap (%g, method %s)", name, res.Gap/res.Utility, res.Method)
+					}
+				})
+			}
+		}
+	}
+}

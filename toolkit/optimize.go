@@ -107,8 +107,9 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 		// The page's trade-off curve: a few more certified solves, before anything
 		// is written, within --max-time's deadline too.
 		t1 := time.Now()
-		phase(ctx, "trade-off curve", deadline)
-		if curve, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints, tradeBudget(solve), solve); err != nil {
+		budget := tradeBudget(solve)
+		progress.Notify(ctx, OptimizePhase{Name: "trade-off curve", Deadline: deadline, End: t1.Add(budget)})
+		if curve, err = optimize.TradeOff(ctx, prob, opts, res, tradePoints, budget, solve); err != nil {
 			return nil, err
 		}
 		bounded := 0
@@ -183,10 +184,13 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 // OptimizePhase is the phase optimize has started, handed to ctx's listener for it
 // (internal/progress) so that a caller can say what it is doing at any time: read,
 // optimize (optimize.Progress then names the solver's own phases), trade-off curve,
-// write. Deadline is --max-time's end, when set: a bound on what is left.
+// write. Deadline is --max-time's end, when set: a bound on what is left; End the
+// phase's own expected end, where one is known (the trade-off curve's budget:
+// its solves start only while expected to end before it).
 type OptimizePhase struct {
 	Name     string
 	Deadline time.Time
+	End      time.Time
 }
 
 // phase notifies the start of phase name (deadline: --max-time's end, or zero).

@@ -183,6 +183,8 @@ func (st *optimizeStatus) line(now time.Time) string {
 	case name == "read" && done > 0 && total >= done:
 		left := time.Duration(float64(now.Sub(st.since)) * float64(total-done) / float64(done))
 		l += fmt.Sprintf(", %d of %d rows read, about %.0fs left to read", done, total, left.Seconds())
+	case !st.ph.End.IsZero() && (st.ph.Deadline.IsZero() || st.ph.End.Before(st.ph.Deadline)):
+		l += fmt.Sprintf(", about %.0fs left", max(0, st.ph.End.Sub(now).Seconds()))
 	case !st.ph.Deadline.IsZero():
 		l += fmt.Sprintf(", at most %.0fs left (--max-time)", max(0, st.ph.Deadline.Sub(now).Seconds()))
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/internal/graphgen"
+	"github.com/graphdp/graphdp/internal/progress"
 	"github.com/graphdp/graphdp/report"
 	"github.com/graphdp/graphdp/toolkit"
 )
@@ -317,4 +318,37 @@ func TestOptimizeMaxTimeKept(t *testing.T) {
 		}
 	}
 	t.Logf("--max-time %v: %v wall, %d iterations, relative gap %.3g", limit, wall, s.Iterations, s.RelativeGap)
+}
+
+// optimize's progress line names the phase and the time since the start, the
+// read's rows and ETA, and what is left: the phase's own expected end where one is
+// known (the trade-off curve's budget), else --max-time's end.
+func TestOptimizeProgressLine(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	st := &optimizeStatus{start: t0, since: t0, rows: new(progress.Counter)}
+	if got := st.line(t0.Add(time.Second)); got != "  optimizing: starting (1s)" {
+		t.Errorf("before any phase: %q", got)
+	}
+	st.phase(toolkit.OptimizePhase{Name: "read"})
+	st.since = t0
+	st.rows.Total.Store(1000)
+	st.rows.Done.Store(250)
+	if got, want := st.line(t0.Add(4*time.Second)), "  optimizing: read (4s), 250 of 1000 rows read, about 12s left to read"; got != want {
+		t.Errorf("reading: %q, want %q", got, want)
+	}
+	for _, c := range []struct {
+		ph   toolkit.OptimizePhase
+		want string
+	}{
+		{toolkit.OptimizePhase{Name: "optimize", Deadline: t0.Add(30 * time.Second)}, "  optimizing: optimize (10s), at most 20s left (--max-time)"},
+		{toolkit.OptimizePhase{Name: "trade-off curve", End: t0.Add(13 * time.Second)}, "  optimizing: trade-off curve (10s), about 3s left"},
+		{toolkit.OptimizePhase{Name: "trade-off curve", End: t0.Add(13 * time.Second), Deadline: t0.Add(12 * time.Second)}, "  optimizing: trade-off curve (10s), at most 2s left (--max-time)"},
+		{toolkit.OptimizePhase{Name: "trade-off curve", End: t0.Add(13 * time.Second), Deadline: t0.Add(20 * time.Second)}, "  optimizing: trade-off curve (10s), about 3s left"},
+		{toolkit.OptimizePhase{Name: "write"}, "  optimizing: write (10s)"},
+	} {
+		st.phase(c.ph)
+		if got := st.line(t0.Add(10 * time.Second)); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.ph, got, c.want)
+		}
+	}
 }
