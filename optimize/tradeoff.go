@@ -78,7 +78,7 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 	// The last homogeneous search's duration, for the budget; before the first,
 	// a tenth of the solve's (which did one search and several extensions).
 	search := solve / 10
-	var pw *Problem          // p with the objective's weights (the family's), for the searches
+	var pw *Problem // p with the objective's weights (the family's), for the searches
 	for i := range k {
 		t := tmax
 		if k > 1 {
