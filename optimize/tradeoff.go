@@ -17,10 +17,10 @@ type TradePoint struct {
 	MinPTrue float64 `json:"min_p_true"` // of that mechanism
 	Reused   bool    `json:"reused"`     // the previous point's mechanism already met this floor
 	// Bounded: not solved (the page's budget or the deadline). Utility is the best
-	// mechanism already known to meet the floor (the chosen result, a point solved
-	// below it, the balanced α or the best boundary-homogeneous pair), Upper the
-	// bound of the point at the largest floor below it (the optimum only falls as
-	// the floor rises): the optimum lies between, not within the gap.
+	// known to be reached at the floor (best: the chosen result, a point solved
+	// below it, the balanced α, the best boundary-homogeneous pair, or a mixture of
+	// two), Upper the bound of the point at the largest floor below it (the optimum
+	// only falls as the floor rises): the optimum lies between, not within the gap.
 	Bounded bool `json:"bounded,omitempty"`
 }
 
@@ -35,10 +35,11 @@ type TradePoint struct {
 // optimum only falls as the floor rises) and is reused without a solve. A solve
 // starts only before opt.Deadline and, with a budget > 0, while it is expected to
 // end within budget of the call, at the duration of the last solve (solve for the
-// first); the floors it leaves are Bounded, each by the best boundary-homogeneous
-// pair meeting it (a search and one extension, while that fits too: at the last
-// such search's duration, a tenth of solve for the first) and the mechanisms already known (left out where none
-// meets the floor).
+// first); the floors it leaves are Bounded by the mechanisms already known and
+// their mixtures (best), among them the best boundary-homogeneous pair meeting the
+// floor (a search and one extension, while that fits too: at the last such
+// search's duration, a tenth of solve for the first); a floor none meets is left
+// out.
 func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, budget, solve time.Duration) ([]TradePoint, error) {
 	start := time.Now()
 	obj := opt.Objective
