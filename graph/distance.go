@@ -1,5 +1,7 @@
 package graph
 
+import "sync"
+
 // Distances is every vertex's hop distance to the nearest vertex of src, -1 where
 // its component holds none: one breadth-first search from all of src at once.
 func (g *Graph) Distances(src []int32) []int32 {
@@ -24,4 +26,24 @@ func (g *Graph) Distances(src []int32) []int32 {
 		}
 	}
 	return d
+}
+
+// DistancesFrom is Distances from each of srcs, the searches run concurrently
+// (each is one sequential pass over the arcs it reaches); a nil source set gets
+// nil, no search.
+func (g *Graph) DistancesFrom(srcs ...[]int32) [][]int32 {
+	out := make([][]int32, len(srcs))
+	var wg sync.WaitGroup
+	for i, src := range srcs {
+		if src == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i] = g.Distances(src)
+		}()
+	}
+	wg.Wait()
+	return out
 }

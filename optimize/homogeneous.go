@@ -44,6 +44,7 @@ type Homogeneous struct {
 // bucketed by (answer, d0, d1) once, by two multi-source BFS.
 type family struct {
 	pair    dp.Pair
+	ext     *pairs // the extensions of pairs on the family's hitting set
 	buckets []bucket
 	dist    int // Distance
 	far     int // the buckets' largest distance
@@ -64,20 +65,18 @@ type bucket struct {
 	w      float64
 }
 
-func newFamily(ctx context.Context, p *Problem, hit []int32) (*family, error) {
+func newFamily(ctx context.Context, e *pairs) (*family, error) {
+	p, hit := e.p, e.hit
 	n := p.G.N()
-	var src [2][]int32
+	src := [2][]int32{{}, {}} // not nil: an answer without hitting-set datasets is at −1 everywhere
 	for _, h := range hit {
 		src[words.Bit(p.Answer[h])] = append(src[words.Bit(p.Answer[h])], h)
 	}
-	var d [2][]int32
-	for c := range 2 {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		d[c] = p.G.Distances(src[c])
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	f := &family{pair: p.Pair, dist: -1}
+	d := p.G.DistancesFrom(src[0], src[1])
+	f := &family{pair: p.Pair, ext: e, dist: -1}
 	for _, h := range src[1] {
 		if x := d[0][h]; x >= 0 && (f.dist < 0 || int(x) < f.dist) {
 			f.dist = int(x)
@@ -259,24 +258,26 @@ func (h *Homogeneous) Grid(k int) [][]float64 {
 // with shrinking steps finds its maximum (up to the search's resolution; the
 // reported utility is that of the pair found, computed by bfs.Solve).
 func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous, error) {
-	return bestHomogeneous(ctx, p, hit, Floors{})
+	return bestHomogeneous(ctx, newPairs(p, hit), Floors{})
 }
 
 // bestHomogeneous is BestHomogeneous over the pairs whose extension meets the
 // floors (family.meets; the region stays convex: each condition is an upper set of
 // a non-decreasing function). Feasible is false when the search finds none (the
 // floors at their limit leave a region too thin for it).
-func bestHomogeneous(ctx context.Context, p *Problem, hit []int32, floors Floors) (*Homogeneous, error) {
-	f, err := newFamily(ctx, p, hit)
+func bestHomogeneous(ctx context.Context, e *pairs, floors Floors) (*Homogeneous, error) {
+	f, err := newFamily(ctx, e)
 	if err != nil {
 		return nil, err
 	}
-	return f.best(ctx, p, hit, floors)
+	return f.best(ctx, e.p, floors)
 }
 
 // best is bestHomogeneous on the family's buckets (f's floors are not changed:
-// the search has its own copy of f).
-func (fam *family) best(ctx context.Context, p *Problem, hit []int32, floors Floors) (*Homogeneous, error) {
+// the search has its own copy of f), the utility it reports p's (the family's
+// buckets may weigh another objective's way: the trade-off curve's).
+func (fam *family) best(ctx context.Context, p *Problem, floors Floors) (*Homogeneous, error) {
+	hit := fam.ext.hit
 	c := *fam
 	c.floors, c.orbits = floors, [4][]float64{}
 	f := &c
@@ -333,14 +334,7 @@ func (fam *family) best(ctx context.Context, p *Problem, hit []int32, floors Flo
 	// The reported utility is the mechanism run computes for the pair: bfs.Solve on
 	// the hitting set (repaired onto its bounds where the search stopped within the
 	// tolerance), rounded down like every utility optimize reports.
-	pt := make([]float64, len(hit))
-	for i, v := range hit {
-		pt[i] = b0
-		if p.Answer[v] {
-			pt[i] = b1
-		}
-	}
-	sol, pt, err := extend(ctx, p, hit, pt)
+	sol, pt, err := f.ext.extend(ctx, b0, b1)
 	if err != nil {
 		return nil, err
 	}

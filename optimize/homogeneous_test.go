@@ -44,3 +44,21 @@ func TestGridIsAt(t *testing.T) {
 		}
 	}
 }
+
+// Under the default floors the best homogeneous pair is the balanced one (α, α)
+// where the answers meet (Distance 1), and its extension is the balanced α's, made
+// once (pairs): the same solution, not a second bfs.Solve of the same values.
+func TestDefaultFloorExtendsTheBalancedPairOnce(t *testing.T) {
+	p := genProblem(t, graphgen.Spec{Kind: "uniform", N: 2000, M: 8000, Seed: 9, Frac: 0.2, Epsilon: 0.5, Delta: 1e-6}, 3)
+	r, err := Optimize(context.Background(), p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Homogeneous
+	if h.Distance != 1 || h.Alpha0 != r.Alpha || h.Alpha1 != r.Alpha {
+		t.Fatalf("homogeneous pair (%v, %v) at distance %d, want the balanced α %v at 1", h.Alpha0, h.Alpha1, h.Distance, r.Alpha)
+	}
+	if h.sol != r.BalancedSolution {
+		t.Errorf("the pair (α, α) was extended again: its solution is not the balanced α's")
+	}
+}

@@ -380,11 +380,8 @@ func (r *Result) keep(p *Problem, floors Floors, sol *bfs.Solution, pt []float64
 // the best that meets the floors in r.
 func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *Result) error {
 	// The balanced α on the hitting set: the baseline, and the warm start.
-	bal := make([]float64, len(hit))
-	for i := range bal {
-		bal[i] = r.Alpha
-	}
-	bsol, bpt, err := extend(ctx, p, hit, bal)
+	ext := newPairs(p, hit)
+	bsol, bpt, err := ext.extend(ctx, r.Alpha, r.Alpha)
 	if err != nil {
 		return err
 	}
@@ -393,7 +390,7 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 	r.keep(p, floors, bsol, bpt)
 	if floors.any() {
 		// The floors themselves on the hitting set (floorSeed): it meets them.
-		sols, pts, err := floorSeed(ctx, p, hit, floors)
+		sols, pts, err := floorSeed(ctx, ext, floors)
 		if err != nil {
 			return err
 		}
@@ -402,7 +399,7 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 		}
 	}
 	// The best boundary-homogeneous pair: cheap (homogeneous.go), sometimes already optimal.
-	if r.Homogeneous, err = bestHomogeneous(ctx, p, hit, floors); err != nil {
+	if r.Homogeneous, err = bestHomogeneous(ctx, ext, floors); err != nil {
 		return err
 	}
 	if r.Homogeneous.sol != nil {

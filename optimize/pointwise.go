@@ -31,20 +31,25 @@ func pointwiseUpper(ctx context.Context, p *Problem, lines []line, f Floors) (fl
 		src[c] = append(src[c], int32(v))
 	}
 	// For colour c, the bound starts at the other answer's datasets: 1 − f[other].
-	var ub [2][]float64 // ub[c][d]: U^d at the start, up to where it reaches 1
-	var dist [2][]int32
+	var start [2]float64
+	var from [2][]int32 // colour c's distances are from the other answer's datasets
 	for c := range 2 {
-		if err := ctx.Err(); err != nil {
-			return 0, err
-		}
 		o := 1 - c
-		start := addUp(1, -f[o])
-		if start >= 1 || len(src[o]) == 0 {
-			continue // no bound for colour c
+		if start[c] = addUp(1, -f[o]); start[c] < 1 && len(src[o]) > 0 {
+			from[c] = src[o]
+		} // else no bound for colour c
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	dist := g.DistancesFrom(from[0], from[1])
+	var ub [2][]float64 // ub[c][d]: U^d at the start, up to where it reaches 1
+	for c := range 2 {
+		if dist[c] == nil {
+			continue
 		}
-		dist[c] = g.Distances(src[o])
-		ub[c] = []float64{start}
-		for a := start; a < 1 && len(ub[c]) < n+1; {
+		ub[c] = []float64{start[c]}
+		for a := start[c]; a < 1 && len(ub[c]) < n+1; {
 			a = uUp(lines, a)
 			ub[c] = append(ub[c], a)
 		}

@@ -161,6 +161,45 @@ func extend(ctx context.Context, p *Problem, hit []int32, ptrue []float64) (*bfs
 	return nil, nil, fmt.Errorf("optimize: the hitting-set values did not settle in %d rounds of repair", maxExtendRounds)
 }
 
+// pairs extends homogeneous hitting-set values on one problem and hitting set:
+// p_true a0 on every answer-0 dataset of hit and a1 on every answer-1 one. The
+// balanced pair (α, α) is extended once: under the default floors both floor seeds
+// and the best homogeneous pair are that pair, and each extension is a bfs.Solve
+// over the whole graph. Extensions depend on the graph, answers and privacy pair
+// only, not on the weights.
+type pairs struct {
+	p     *Problem
+	hit   []int32
+	alpha float64
+	bal   *bfs.Solution // the extension of (α, α), once made
+	balPT []float64
+}
+
+func newPairs(p *Problem, hit []int32) *pairs {
+	return &pairs{p: p, hit: hit, alpha: p.Pair.Balanced()}
+}
+
+// extend is the extension of the pair (a0, a1) and the hitting-set values that
+// solve it without repair (the function extend).
+func (e *pairs) extend(ctx context.Context, a0, a1 float64) (*bfs.Solution, []float64, error) {
+	balanced := a0 == e.alpha && a1 == e.alpha
+	if balanced && e.bal != nil {
+		return e.bal, e.balPT, nil
+	}
+	pt := make([]float64, len(e.hit))
+	for i, v := range e.hit {
+		pt[i] = a0
+		if e.p.Answer[v] {
+			pt[i] = a1
+		}
+	}
+	sol, pt, err := extend(ctx, e.p, e.hit, pt)
+	if err == nil && balanced {
+		e.bal, e.balPT = sol, pt
+	}
+	return sol, pt, err
+}
+
 // floorSeed is a mechanism meeting feasible floors, from homogeneous values on the
 // hitting set, the better of two (floorsFeasible's construction): (A) answer-0
 // datasets at their floor, p_one = h = RD(1 − Floor[0]), and answer-1 ones at the
@@ -171,19 +210,12 @@ func extend(ctx context.Context, p *Problem, hit []int32, ptrue []float64) (*bfs
 // The answer-0 value is given as p_true rounded up, so that 1 − p_true rounds to at
 // most the intended p_one. Candidates that miss a floor after float64 rounding are
 // left out by the caller (Floors.meets).
-func floorSeed(ctx context.Context, p *Problem, hit []int32, f Floors) ([]*bfs.Solution, [][]float64, error) {
-	h := f.hi0()
+func floorSeed(ctx context.Context, e *pairs, f Floors) ([]*bfs.Solution, [][]float64, error) {
+	h, pair := f.hi0(), e.p.Pair
 	var sols []*bfs.Solution
 	var pts [][]float64
-	for _, pair := range [][2]float64{{h, p.Pair.Upper(h)}, {p.Pair.Lower(f[1]), f[1]}} { // p_one of answer 0, 1
-		pt := make([]float64, len(hit))
-		for i, v := range hit {
-			pt[i] = pair[1]
-			if !p.Answer[v] {
-				pt[i] = addUp(1, -pair[0])
-			}
-		}
-		sol, pt, err := extend(ctx, p, hit, pt)
+	for _, po := range [][2]float64{{h, pair.Upper(h)}, {pair.Lower(f[1]), f[1]}} { // p_one of answer 0, 1
+		sol, pt, err := e.extend(ctx, addUp(1, -po[0]), po[1])
 		if err != nil {
 			return nil, nil, err
 		}

@@ -105,7 +105,7 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 				if pw == nil {
 					pw = &Problem{G: p.G, Answer: p.Answer, Weight: effectiveWeights(p, obj), Pair: p.Pair}
 				}
-				hf, err := h.fam.best(ctx, pw, res.Hit, f)
+				hf, err := h.fam.best(ctx, pw, f)
 				if err != nil {
 					return nil, err
 				}
