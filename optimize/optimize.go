@@ -388,18 +388,28 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 	r.BalancedSolution, r.Balanced = bsol, certifiedUtility(p, bsol.POne)
 	r.BalancedMeets = floors.meets(p.Answer, bsol.POne)
 	r.keep(p, floors, bsol, bpt)
+	fam, err := newFamily(ctx, ext)
+	if err != nil {
+		return err
+	}
 	if floors.any() {
-		// The floors themselves on the hitting set (floorSeed): it meets them.
-		sols, pts, err := floorSeed(ctx, ext, floors)
-		if err != nil {
-			return err
-		}
-		for i := range sols {
-			r.keep(p, floors, sols[i], pts[i])
+		// The floors themselves on the hitting set (floorSeeds): they meet them.
+		// Each is extended unless its utility, from the homogeneous family, is
+		// below the kept candidate's by more than the family's rounding: then it
+		// would not be kept.
+		for _, s := range floorSeeds(p.Pair, floors) {
+			if r.Solution != nil && fam.utility(s[0], s[1]) < r.Utility*(1-seedMargin) {
+				continue
+			}
+			sol, pt, err := ext.extend(ctx, s[0], s[1])
+			if err != nil {
+				return err
+			}
+			r.keep(p, floors, sol, pt)
 		}
 	}
 	// The best boundary-homogeneous pair: cheap (homogeneous.go), sometimes already optimal.
-	if r.Homogeneous, err = bestHomogeneous(ctx, ext, floors); err != nil {
+	if r.Homogeneous, err = fam.best(ctx, p, floors); err != nil {
 		return err
 	}
 	if r.Homogeneous.sol != nil {
@@ -410,6 +420,12 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 	}
 	return nil
 }
+
+// seedMargin is the relative amount by which a floor seed's utility from the
+// homogeneous family (a float64 sum over its buckets, of relative error far below
+// it) must fall short of the kept candidate's for candidates to skip its
+// extension.
+const seedMargin = 1e-6
 
 // iterate runs PDHG steps until a check estimates that a certification would reach
 // inner (est, the estimated relative gap) or the budget is exhausted (out),

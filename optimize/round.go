@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/graphdp/graphdp/bfs"
+	"github.com/graphdp/graphdp/dp"
 
 	"github.com/graphdp/graphdp/internal/words"
 )
@@ -200,26 +201,20 @@ func (e *pairs) extend(ctx context.Context, a0, a1 float64) (*bfs.Solution, []fl
 	return sol, pt, err
 }
 
-// floorSeed is a mechanism meeting feasible floors, from homogeneous values on the
-// hitting set, the better of two (floorsFeasible's construction): (A) answer-0
-// datasets at their floor, p_one = h = RD(1 − Floor[0]), and answer-1 ones at the
-// most a neighbour allows, Upper(h) ≥ Floor[1]; (B) answer-1 datasets at their floor
-// and answer-0 ones at the least p_one a neighbour allows, Lower(Floor[1]) ≤ h. Every
-// other dataset's value is a bound from these through U, hence meets the floor too
-// (U^d(a) ≥ a, and across the boundary U*(1 − Upper(h)) = 1 − L*(Upper(h)) ≥ 1 − h).
-// The answer-0 value is given as p_true rounded up, so that 1 − p_true rounds to at
-// most the intended p_one. Candidates that miss a floor after float64 rounding are
-// left out by the caller (Floors.meets).
-func floorSeed(ctx context.Context, e *pairs, f Floors) ([]*bfs.Solution, [][]float64, error) {
-	h, pair := f.hi0(), e.p.Pair
-	var sols []*bfs.Solution
-	var pts [][]float64
-	for _, po := range [][2]float64{{h, pair.Upper(h)}, {pair.Lower(f[1]), f[1]}} { // p_one of answer 0, 1
-		sol, pt, err := e.extend(ctx, addUp(1, -po[0]), po[1])
-		if err != nil {
-			return nil, nil, err
-		}
-		sols, pts = append(sols, sol), append(pts, pt)
+// floorSeeds are the homogeneous hitting-set values (p_true of answer 0, of answer
+// 1) of two mechanisms meeting feasible floors (floorsFeasible's construction): (A)
+// answer-0 datasets at their floor, p_one = h = RD(1 − Floor[0]), and answer-1 ones
+// at the most a neighbour allows, Upper(h) ≥ Floor[1]; (B) answer-1 datasets at
+// their floor and answer-0 ones at the least p_one a neighbour allows,
+// Lower(Floor[1]) ≤ h. Every other dataset's value is a bound from these through U,
+// hence meets the floor too (U^d(a) ≥ a, and across the boundary
+// U*(1 − Upper(h)) = 1 − L*(Upper(h)) ≥ 1 − h). The answer-0 value is p_true rounded
+// up, so that 1 − p_true rounds to at most the intended p_one. Extensions that miss
+// a floor after float64 rounding are left out by the caller (Floors.meets).
+func floorSeeds(pair dp.Pair, f Floors) [2][2]float64 {
+	h := f.hi0()
+	return [2][2]float64{
+		{addUp(1, -h), pair.Upper(h)},
+		{addUp(1, -pair.Lower(f[1])), f[1]},
 	}
-	return sols, pts, nil
 }
