@@ -42,8 +42,9 @@ const keptBytes = 144
 // EstimateForest the propagations a whole optimize takes when the forest's dual
 // certifies the best candidate (no PDHG step): measured on the graphs of
 // docs/OPTIMIZE.md ("Limits, progress and the dry run's estimate"; the forest's
-// 30 at uniform 10^6 / 10^7, 8.4 s against a propagation's 0.28 s).
-const EstimateSteps, EstimateForest = 10000, 30
+// 17–24 at uniform 10^6 / 10^7 with the floor at 0 or ½, 5.0–7.2 s against a
+// propagation's 0.295 s).
+const EstimateSteps, EstimateForest = 10000, 20
 
 // EstimateCost forecasts Optimize(ctx, p, opt) (Estimate).
 func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, error) {
