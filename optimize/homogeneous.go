@@ -65,6 +65,8 @@ type bucket struct {
 	w      float64
 }
 
+// newFamily buckets e's problem's weights by their distances to e's hitting set
+// (family).
 func newFamily(ctx context.Context, e *pairs) (*family, error) {
 	p, hit := e.p, e.hit
 	n := p.G.N()
@@ -258,24 +260,19 @@ func (h *Homogeneous) Grid(k int) [][]float64 {
 // with shrinking steps finds its maximum (up to the search's resolution; the
 // reported utility is that of the pair found, computed by bfs.Solve).
 func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous, error) {
-	return bestHomogeneous(ctx, newPairs(p, hit), Floors{})
-}
-
-// bestHomogeneous is BestHomogeneous over the pairs whose extension meets the
-// floors (family.meets; the region stays convex: each condition is an upper set of
-// a non-decreasing function). Feasible is false when the search finds none (the
-// floors at their limit leave a region too thin for it).
-func bestHomogeneous(ctx context.Context, e *pairs, floors Floors) (*Homogeneous, error) {
-	f, err := newFamily(ctx, e)
+	f, err := newFamily(ctx, newPairs(p, hit))
 	if err != nil {
 		return nil, err
 	}
-	return f.best(ctx, e.p, floors)
+	return f.best(ctx, p, Floors{})
 }
 
-// best is bestHomogeneous on the family's buckets (f's floors are not changed:
-// the search has its own copy of f), the utility it reports p's (the family's
-// buckets may weigh another objective's way: the trade-off curve's).
+// best is BestHomogeneous on the family's buckets over the pairs whose extension
+// meets the floors (family.meets; the region stays convex: each condition is an
+// upper set of a non-decreasing function), the utility it reports p's (the
+// family's buckets may weigh another objective's way: the trade-off curve's).
+// Feasible is false when the search finds none (the floors at their limit leave a
+// region too thin for it). f's floors are not changed: the search has its own copy.
 func (fam *family) best(ctx context.Context, p *Problem, floors Floors) (*Homogeneous, error) {
 	hit := fam.ext.hit
 	c := *fam

@@ -64,9 +64,9 @@ func TestDefaultFloorExtendsTheBalancedPairOnce(t *testing.T) {
 	}
 }
 
-// candidates skips a floor seed's extension when the family's utility of its pair
-// falls short of the kept candidate's by seedMargin: the family must then give the
-// seed's utility far within that margin. It does, for both seeds, at random floors
+// candidates extends a floor seed only when the family's utility of its pair beats
+// the kept candidate's by seedMargin: the family must give the seed's utility far
+// within that margin. It does, for both seeds, at random floors
 // up to α, on graphs with and without datasets far from the boundary, with skewed
 // weights (a family bucketing by the wrong distances, or a seed's values swapped
 // between the answers, is off by percents here).

@@ -338,7 +338,7 @@ func TestEffectiveWeights(t *testing.T) {
 
 // Floors exactly at their limit (the largest float64 floors floorsFeasible accepts:
 // t1 = Upper(RD(1 − t0)), and the largest common floor) are met exactly: the
-// boundary datasets are forced there, and the seeds (floorSeed) must survive float64
+// boundary datasets are forced there, and the seeds (floorSeeds) must survive float64
 // rounding through bfs.Solve. One float64 above the limit is refused.
 func TestFloorsAtTheirLimit(t *testing.T) {
 	r := rand.New(rand.NewPCG(31, 4))
