@@ -7,23 +7,29 @@ import (
 )
 
 // Distances is the least number of hops to a source, found by relaxing every edge
-// until nothing changes (−1: unreachable); DistancesFrom is Distances per source
-// set, nil for a nil one, whatever the order the searches finish in.
+// until nothing changes (−1: unreachable), whether its levels go top-down or
+// bottom-up (sparse and dense graphs, a few sources to nine in ten); DistancesFrom
+// is Distances per source set, nil for a nil one, whatever the order the searches
+// finish in.
 func TestDistancesFromMatchesRelaxation(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for trial := range 100 {
 		n := 1 + r.IntN(60)
 		m := r.IntN(2 * n)
+		if trial%4 == 3 { // dense: the searches go bottom-up and back
+			n, m = 100+r.IntN(400), 0
+			m = n * (2 + r.IntN(20))
+		}
 		src, dst := make([]int32, m), make([]int32, m)
 		for i := range src {
 			src[i], dst[i] = int32(r.IntN(n)), int32(r.IntN(n))
 		}
 		g, _ := Build(n, src, dst)
 		var sets [][]int32
-		for range 3 {
+		for _, one := range []int{8, 100, 2, 1} { // a vertex in one of each: sparse to almost all
 			var s []int32
 			for v := range n {
-				if r.IntN(8) == 0 {
+				if r.IntN(one) == 0 || one == 1 && r.IntN(10) != 0 {
 					s = append(s, int32(v))
 				}
 			}
