@@ -3,9 +3,11 @@
 // (BuildShard, the same code: a cluster worker's block), its split into shards of
 // consecutive vertices for the block-centric engines (Layout, Shard), how many
 // cores a pass over it is worth (Workers), and its connected components
-// (CountComponents; per shard, LocalRoots and Spanning), and a renaming of its
+// (CountComponents; per shard, LocalRoots and Spanning), a renaming of its
 // vertices in breadth-first order so that shards hold connected pieces (BFSOrder,
-// Relabel, CutArcs). It knows nothing of privacy;
+// Relabel, CutArcs), and hop distances from a set of vertices (Distances, a
+// direction-optimising search; DistancesFrom, several at once). It knows nothing
+// of privacy;
 // of graphdp it imports only internal/hugepage and internal/prefetch (advice to the
 // kernel and the processor, no semantics).
 //

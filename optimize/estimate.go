@@ -42,8 +42,8 @@ const keptBytes = 144
 // EstimateForest the propagations a whole optimize takes when the forest's dual
 // certifies the best candidate (no PDHG step): measured on the graphs of
 // docs/OPTIMIZE.md ("Limits, progress and the dry run's estimate"; the forest's
-// 17–24 at uniform 10^6 / 10^7 with the floor at 0 or ½, 5.0–7.2 s against a
-// propagation's 0.295 s).
+// 18–20 at uniform 10^6 / 10^7 with the floor at 0 or ½, 5.2–5.5 s against a
+// propagation's 0.28–0.30 s, and 33 at 10^7).
 const EstimateSteps, EstimateForest = 10000, 20
 
 // EstimateCost forecasts Optimize(ctx, p, opt) (Estimate).
