@@ -21,6 +21,15 @@ type Cover struct {
 
 // Boundary computes a minimum vertex cover of g's boundary graph.
 func Boundary(ctx context.Context, g *graph.Graph, answer []bool) (*Cover, error) {
+	return boundaryFrom(ctx, g, answer, nil)
+}
+
+// boundaryFrom is Boundary with the matching grown from the boundary datasets of
+// answer *from, or of the smaller side when from is nil (each phase's search
+// starts at the side's free vertices, and from the larger side most stay free).
+// The cover is read off in one orientation whichever side the matching grew from
+// (konig), and it is the same for every maximum matching.
+func boundaryFrom(ctx context.Context, g *graph.Graph, answer []bool, from *bool) (*Cover, error) {
 	n := g.N()
 	bc := &Cover{Mate: make([]int32, n), Vertices: []int32{}}
 	mate := bc.Mate
@@ -29,23 +38,26 @@ func Boundary(ctx context.Context, g *graph.Graph, answer []bool) (*Cover, error
 	}
 	boundary, edges := boundaryOf(g, answer)
 	bc.Boundary, bc.BoundaryEdges = len(boundary), edges
-	var left []int32 // answer-0 boundary vertices, ascending
+	var side [2][]int32 // the boundary vertices of each answer, ascending
 	for _, u := range boundary {
-		if !answer[u] {
-			left = append(left, u)
-		}
+		side[b2i(answer[u])] = append(side[b2i(answer[u])], u)
 	}
+	if from == nil {
+		small := len(side[1]) < len(side[0])
+		from = &small
+	}
+	left := side[b2i(*from)]
 	// A greedy matching first: Hopcroft–Karp then has fewer phases to run.
 	for _, u := range left {
 		for _, v := range g.Neighbours(u) {
-			if answer[v] && mate[v] < 0 {
+			if answer[v] != *from && mate[v] < 0 {
 				mate[u], mate[v] = v, u
 				bc.Matching++
 				break
 			}
 		}
 	}
-	hk := &hopcroftKarp{g: g, answer: answer, mate: mate, left: left,
+	hk := &hopcroftKarp{g: g, answer: answer, from: *from, mate: mate, left: left,
 		dist: make([]int32, n), it: make([]int64, n), via: make([]int32, n)}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -56,15 +68,23 @@ func Boundary(ctx context.Context, g *graph.Graph, answer []bool) (*Cover, error
 		}
 		bc.Matching += hk.augment()
 	}
-	bc.Vertices = hk.konig()
+	bc.Vertices = hk.konig(boundary, side[0], side[1])
 	return bc, nil
 }
 
-// hopcroftKarp is the state of the matching phases. Left vertices are the answer-0
-// boundary vertices; a boundary edge joins vertices with different answers.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// hopcroftKarp is the state of the matching phases. Left vertices are the boundary
+// vertices of answer from; a boundary edge joins vertices with different answers.
 type hopcroftKarp struct {
 	g      *graph.Graph
 	answer []bool
+	from   bool // the left side's answer
 	mate   []int32
 	left   []int32
 	dist   []int32 // layer of a left vertex in the current phase (unreached: inf)
@@ -97,7 +117,7 @@ func (h *hopcroftKarp) layer() bool {
 			break // the queue is in layer order: nothing shorter remains
 		}
 		for _, y := range g.Neighbours(x) {
-			if !h.answer[y] {
+			if h.answer[y] == h.from {
 				continue
 			}
 			w := h.mate[y]
@@ -132,7 +152,7 @@ func (h *hopcroftKarp) augment() int {
 			for h.it[x] < g.Off[x+1] {
 				y := g.Adj[h.it[x]]
 				h.it[x]++
-				if !h.answer[y] {
+				if h.answer[y] == h.from {
 					continue
 				}
 				w := h.mate[y]
@@ -167,44 +187,68 @@ func (h *hopcroftKarp) augment() int {
 	return found
 }
 
-// konig turns the maximum matching into a minimum vertex cover: with Z the vertices
-// reachable from free left vertices by alternating paths (left to right along any
-// boundary edge, right to left along the matching), the cover is (L \ Z) ∪ (R ∩ Z).
-func (h *hopcroftKarp) konig() []int32 {
+// konig turns the maximum matching into a minimum vertex cover, in the answer-0
+// orientation whichever side the matching grew from: with L the answer-0 boundary
+// vertices (left), R the answer-1 ones (right) and Z the vertices reachable from
+// free left vertices by alternating paths (left to right along any boundary edge,
+// right to left along the matching), the cover is (L \ Z) ∪ (R ∩ Z), listed in
+// boundary's (ascending) order. Z is the same for every maximum matching (the
+// Dulmage–Mendelsohn decomposition: L ∩ Z is the left vertices some maximum
+// matching leaves free, R ∩ Z their neighbours), so the cover is too. Z's first
+// step, the right vertices next to a free left one, is found from whichever side
+// has fewer vertices to scan: from the larger side most vertices are free.
+func (h *hopcroftKarp) konig(boundary, left, right []int32) []int32 {
 	g, n := h.g, h.g.N()
 	inZ := make([]bool, n)
 	h.queue = h.queue[:0]
-	for _, u := range h.left {
+	reach := func(y int32) { // a right vertex; y is matched (else the matching would not be maximum)
+		inZ[y] = true
+		if w := h.mate[y]; w >= 0 && !inZ[w] {
+			inZ[w] = true
+			h.queue = append(h.queue, w)
+		}
+	}
+	free := 0
+	for _, u := range left {
 		if h.mate[u] < 0 {
 			inZ[u] = true
-			h.queue = append(h.queue, u)
+			free++
+		}
+	}
+	if free > len(right) {
+		for _, y := range right {
+			for _, x := range g.Neighbours(y) {
+				if !h.answer[x] && h.mate[x] < 0 {
+					reach(y)
+					break
+				}
+			}
+		}
+	} else {
+		for _, u := range left {
+			if h.mate[u] >= 0 {
+				continue
+			}
+			for _, y := range g.Neighbours(u) {
+				if h.answer[y] && !inZ[y] {
+					reach(y)
+				}
+			}
 		}
 	}
 	for k := 0; k < len(h.queue); k++ {
 		x := h.queue[k]
 		for _, y := range g.Neighbours(x) {
-			if !h.answer[y] || inZ[y] {
-				continue
-			}
-			inZ[y] = true
-			// y is matched (else the matching would not be maximum). Going back along x's
-			// own matching edge is harmless: x was reached through its mate.
-			if w := h.mate[y]; w >= 0 && !inZ[w] {
-				inZ[w] = true
-				h.queue = append(h.queue, w)
+			// Going back along x's own matching edge is harmless: x was reached
+			// through its mate.
+			if h.answer[y] && !inZ[y] {
+				reach(y)
 			}
 		}
 	}
-	isLeft := make([]bool, n)
-	for _, u := range h.left {
-		isLeft[u] = true
-	}
 	cover := []int32{}
-	for v := int32(0); int(v) < n; v++ {
-		switch {
-		case isLeft[v] && !inZ[v]:
-			cover = append(cover, v)
-		case h.answer[v] && inZ[v]:
+	for _, v := range boundary {
+		if h.answer[v] == inZ[v] { // answer 0 outside Z, answer 1 inside
 			cover = append(cover, v)
 		}
 	}

@@ -100,7 +100,8 @@ func bruteCover(g *graph.Graph, answer []bool) int {
 
 // Thousands of random bipartite boundary graphs: random bipartite graphs (sides are
 // the answers; same-side edges are added too, and must be ignored) and the generator
-// families with random answers. Small ones are cross-checked by brute force.
+// families with random answers. Small ones are cross-checked by brute force; every
+// one gives the same cover with the matching grown from either side.
 func TestBoundary(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 19))
 	brute := 0
@@ -156,6 +157,17 @@ func TestBoundary(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkCover(t, name, g, answer, bc)
+		// The same cover whichever side the matching grows from (konig).
+		for _, from := range []bool{false, true} {
+			other, err := boundaryFrom(context.Background(), g, answer, &from)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCover(t, name, g, answer, other)
+			if !slices.Equal(other.Vertices, bc.Vertices) {
+				t.Fatalf("#%d %s: matched from answer %v the cover is %v, from the smaller side %v", k, name, from, other.Vertices, bc.Vertices)
+			}
+		}
 		if bc.Boundary <= 20 {
 			brute++
 			if want := bruteCover(g, answer); len(bc.Vertices) != want {

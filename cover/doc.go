@@ -12,7 +12,9 @@
 //  1. Mate is a matching of boundary edges (Mate[Mate[v]] = v, answers differ) and
 //     it is maximum: no augmenting path is left when Boundary returns.
 //  2. Vertices (ascending) touches every boundary edge and len(Vertices) = Matching, so it
-//     is a minimum cover (König); it is built from the matching alone, deterministic.
+//     is a minimum cover (König); it is König's construction in the answer-0
+//     orientation, the same for every maximum matching (whichever side the matching
+//     grows from), so it depends on the graph and the answers alone.
 //  3. Cancellation is checked once per Hopcroft–Karp phase; a cancelled call returns
 //     ctx.Err() and no cover.
 //  4. A Policy's value depends only on a vertex's answer; the Balanced policy is
