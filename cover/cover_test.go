@@ -264,3 +264,34 @@ func BenchmarkBoundary(b *testing.B) {
 		})
 	}
 }
+
+// boundaryOf's concurrent ranges join into the one scan's result: the boundary of
+// any split of the vertices into ranges, concatenated, is the whole range's, and so
+// is the edge count.
+func TestBoundaryOfSplit(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 37))
+	for trial := range 50 {
+		f := testgraph.Families[trial%len(testgraph.Families)]
+		n, e := f.Make(r, 2+r.IntN(300))
+		g := testgraph.FromEdges(n, e)
+		answer := make([]bool, n)
+		for v := range answer {
+			answer[v] = r.IntN(3) == 0
+		}
+		whole, edges := boundaryIn(g, answer, 0, int32(n))
+		a, b := int32(r.IntN(n+1)), int32(r.IntN(n+1))
+		a, b = min(a, b), max(a, b)
+		var joined []int32
+		var count int64
+		for _, rg := range [][2]int32{{0, a}, {a, b}, {b, int32(n)}} {
+			vs, c := boundaryIn(g, answer, rg[0], rg[1])
+			joined, count = append(joined, vs...), count+c
+		}
+		if !slices.Equal(joined, whole) || count != edges {
+			t.Fatalf("%s, split at %d, %d: %v (%d edges), whole %v (%d)", f.Name, a, b, joined, count, whole, edges)
+		}
+		if vs, c := boundaryOf(g, answer); !slices.Equal(vs, whole) || c != edges {
+			t.Fatalf("%s: boundaryOf %v (%d edges), one scan %v (%d)", f.Name, vs, c, whole, edges)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package cover
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
@@ -57,10 +58,29 @@ func BoundaryVertices(g *graph.Graph, answer []bool) []int32 {
 	return vs
 }
 
-// boundaryOf lists the boundary vertices, ascending, and counts the boundary edges.
+// boundaryOf lists the boundary vertices, ascending, and counts the boundary edges:
+// one scan of the arcs, split into g.Workers() ranges of vertices run concurrently
+// and joined in order (the result does not depend on the split).
 func boundaryOf(g *graph.Graph, answer []bool) (vertices []int32, edges int64) {
+	w, n := g.Workers(), g.N()
+	parts, counts := make([][]int32, w), make([]int64, w)
+	var wg sync.WaitGroup
+	for k := range w {
+		wg.Go(func() { parts[k], counts[k] = boundaryIn(g, answer, int32(n*k/w), int32(n*(k+1)/w)) })
+	}
+	wg.Wait()
 	vertices = []int32{}
-	for u := int32(0); int(u) < g.N(); u++ {
+	for k := range w {
+		vertices = append(vertices, parts[k]...)
+		edges += counts[k]
+	}
+	return vertices, edges
+}
+
+// boundaryIn is boundaryOf on the vertices [lo, hi), each edge counted at its
+// smaller end.
+func boundaryIn(g *graph.Graph, answer []bool, lo, hi int32) (vertices []int32, edges int64) {
+	for u := lo; u < hi; u++ {
 		on := false
 		for _, v := range g.Neighbours(u) {
 			if answer[v] != answer[u] {
