@@ -164,9 +164,9 @@ func extend(ctx context.Context, p *Problem, hit []int32, ptrue []float64) (*bfs
 
 // pairs extends homogeneous hitting-set values on one problem and hitting set:
 // p_true a0 on every answer-0 dataset of hit and a1 on every answer-1 one. The
-// balanced pair (α, α) is extended once: under the default floors both floor seeds
-// and the best homogeneous pair are that pair, and each extension is a bfs.Solve
-// over the whole graph. Extensions depend on the graph, answers and privacy pair
+// balanced pair (α, α) is extended once: under the default floors the first floor
+// seed and the best homogeneous pair are that pair, and each extension is a
+// bfs.Solve over the whole graph. Extensions depend on the graph, answers and privacy pair
 // only, not on the weights.
 type pairs struct {
 	p     *Problem
