@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/graphdp/graphdp/cover"
+	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/internal/graphgen"
 )
 
@@ -78,6 +79,16 @@ func TestFamilyUtilityOfFloorSeeds(t *testing.T) {
 			spec = graphgen.Spec{Kind: "grid", N: 900, Seed: uint64(trial), Frac: 0.2, Epsilon: 0.3 + r.Float64(), Delta: 1e-4}
 		}
 		p := genProblem(t, spec, 1+4*r.Float64())
+		var err error
+		switch trial % 3 { // every framework's U: μ-GDP's curve, a profile's rows
+		case 1:
+			p.Pair, err = dp.NewGDP(0.3 + r.Float64())
+		case 2:
+			p.Pair, err = dp.NewProfile([]float64{0.2, 0.6 + r.Float64()}, []float64{0.05, 1e-4})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 		ext := newPairs(p, cover.BoundaryVertices(p.G, p.Answer))
 		fam, err := newFamily(context.Background(), ext)
 		if err != nil {
