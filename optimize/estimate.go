@@ -21,8 +21,8 @@ type Estimate struct {
 	LPBytes int64 `json:"lp_bytes"`
 	// Propagation is the measured time of one extension (what run's solve costs).
 	Propagation time.Duration `json:"propagation_ns"`
-	// Low and High bound the time: the candidates and the certificate (about six
-	// propagations) when no LP is needed; else from the forest's dual
+	// Low and High bound the time: the candidates and the certificate
+	// (EstimateDefault propagations) when no LP is needed; else from the forest's dual
 	// (EstimateForest propagations in all, where it certifies the best candidate)
 	// to PDHG, each step about two propagations, up to EstimateSteps steps
 	// (docs/OPTIMIZE.md) — both capped by MaxTime.
@@ -45,6 +45,11 @@ const keptBytes = 144
 // 18–20 at uniform 10^6 / 10^7 with the floor at 0 or ½, 5.2–5.5 s against a
 // propagation's 0.28–0.30 s, and 33 at 10^7).
 const EstimateSteps, EstimateForest = 10000, 20
+
+// EstimateDefault is the propagations a whole optimize takes when the default
+// floors leave the balanced α (no LP: the cover, one extension, four BFS and the
+// pointwise certificate): 2.5–3.2 at uniform 10^6 and 10^7 (docs/OPTIMIZE.md).
+const EstimateDefault = 3
 
 // EstimateCost forecasts Optimize(ctx, p, opt) (Estimate).
 func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, error) {
@@ -87,7 +92,7 @@ func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, erro
 		return nil, err
 	}
 	e.Propagation = time.Since(t0)
-	e.Low, e.High = 6*e.Propagation, 6*e.Propagation
+	e.Low, e.High = EstimateDefault*e.Propagation, EstimateDefault*e.Propagation
 	if e.LP {
 		e.Low = EstimateForest * e.Propagation
 		e.High += time.Duration(EstimateSteps) * 2 * e.Propagation * time.Duration(lines)

@@ -241,7 +241,7 @@ func printOptimizeEstimate(w io.Writer, s *toolkit.OptimizeSummary) {
 	if est == nil {
 		return
 	}
-	lp := "the default floors leave the balanced α (no LP)"
+	lp := fmt.Sprintf("the default floors leave the balanced α (no LP): about %d propagations in all", optimize.EstimateDefault)
 	if est.LP {
 		lp = fmt.Sprintf("the LP: from the forest's dual, about %d propagations in all where it certifies the best candidate, to PDHG, up to %s steps of about two propagations each",
 			optimize.EstimateForest, words.Num(optimize.EstimateSteps))
