@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // Cover is a minimum boundary-hitting set: a minimum vertex cover of the
@@ -40,13 +41,13 @@ func boundaryFrom(ctx context.Context, g *graph.Graph, answer []bool, from *bool
 	bc.Boundary, bc.BoundaryEdges = len(boundary), edges
 	var side [2][]int32 // the boundary vertices of each answer, ascending
 	for _, u := range boundary {
-		side[b2i(answer[u])] = append(side[b2i(answer[u])], u)
+		side[words.Bit(answer[u])] = append(side[words.Bit(answer[u])], u)
 	}
 	if from == nil {
 		small := len(side[1]) < len(side[0])
 		from = &small
 	}
-	left := side[b2i(*from)]
+	left := side[words.Bit(*from)]
 	// A greedy matching first: Hopcroft–Karp then has fewer phases to run.
 	for _, u := range left {
 		for _, v := range g.Neighbours(u) {
@@ -70,13 +71,6 @@ func boundaryFrom(ctx context.Context, g *graph.Graph, answer []bool, from *bool
 	}
 	bc.Vertices = hk.konig(boundary, side[0], side[1])
 	return bc, nil
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // hopcroftKarp is the state of the matching phases. Left vertices are the boundary
