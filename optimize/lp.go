@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"sort"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
@@ -101,39 +105,84 @@ func newLP(ctx context.Context, p *Problem, lines []line, f Floors, workers int)
 		}
 	}
 	m.parts = partition(g, workers)
-	// The reverse arcs in one sequential pass: lists are sorted (graph invariant
-	// 1), so the datasets u whose lists hold v come in u's order, and the k-th of
-	// them is the k-th entry of v's list.
-	next := make([]uint32, n)
-	for v := range n {
-		next[v] = uint32(g.Off[v])
+	k := 1 // ranges for the reverse arcs' pass
+	if len(g.Adj) >= 1<<20 {
+		k = runtime.GOMAXPROCS(0)
 	}
-	for u := range n {
-		if u%(1<<16) == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		au := words.Bit(p.Answer[u])
-		for q := g.Off[u]; q < g.Off[u+1]; q++ {
-			v := g.Adj[q]
-			m.rev[q] = next[v]
-			next[v]++
-			m.arcs[au][words.Bit(p.Answer[v])] = true
-		}
+	if err := m.reverse(ctx, k); err != nil {
+		return nil, err
 	}
 	return m, nil
+}
+
+// reverse fills m.rev (arc q = u→v's partner, v→u) and m.arcs. Lists are sorted
+// (graph invariant 1), so the datasets u whose lists hold v come in u's order, and
+// the k-th of them is the k-th entry of v's list: a pass over the arcs with a
+// cursor per dataset. The pass is split into k ranges of u (newLP: GOMAXPROCS on
+// large graphs) run concurrently, each with its own cursors, started where the
+// range's first u falls in each list (a binary search of each list, read in
+// order); rev does not depend on the split.
+func (m *lp) reverse(ctx context.Context, k int) error {
+	g, n := m.g, m.g.N()
+	ranges := byArcs(g, k)
+	seen := make([][2][2]bool, len(ranges))
+	var eg errgroup.Group
+	for i, r := range ranges {
+		eg.Go(func() error {
+			next := make([]uint32, n)
+			for v := range n {
+				next[v] = uint32(g.Off[v])
+				if r[0] > 0 {
+					at, _ := slices.BinarySearch(g.Neighbours(int32(v)), r[0])
+					next[v] += uint32(at)
+				}
+			}
+			for u := r[0]; u < r[1]; u++ {
+				if u%(1<<16) == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				au := words.Bit(m.ans[u])
+				for q := g.Off[u]; q < g.Off[u+1]; q++ {
+					v := g.Adj[q]
+					m.rev[q] = next[v]
+					next[v]++
+					seen[i][au][words.Bit(m.ans[v])] = true
+				}
+			}
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return err
+	}
+	for _, s := range seen {
+		for a := range 2 {
+			for b := range 2 {
+				m.arcs[a][b] = m.arcs[a][b] || s[a][b]
+			}
+		}
+	}
+	return nil
 }
 
 // partition splits the vertices into contiguous ranges of about equal arc counts,
 // a few per worker so an uneven range does not idle a core.
 func partition(g *graph.Graph, workers int) [][2]int32 {
 	n := g.N()
-	arcs := g.Off[n]
 	k := 1
-	if arcs+int64(n) >= 1<<15 {
+	if g.Off[n]+int64(n) >= 1<<15 {
 		k = 4 * max(1, workers)
 	}
+	return byArcs(g, k)
+}
+
+// byArcs splits the vertices into at most k contiguous ranges of about equal arc
+// counts (empty ones left out).
+func byArcs(g *graph.Graph, k int) [][2]int32 {
+	n := g.N()
+	arcs := g.Off[n]
 	var out [][2]int32
 	start := 0
 	for i := 1; i <= k; i++ {

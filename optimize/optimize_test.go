@@ -13,6 +13,7 @@ import (
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
 	"github.com/graphdp/graphdp/internal/graphgen"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // instance is a small random problem with its exact data for exactLP.
@@ -181,3 +182,40 @@ func TestGeneratedGraphsCertified(t *testing.T) {
 // that the tests against the exact LP solve the LP of every DP mechanism (the
 // default floor, randomized response's α, would narrow it).
 var lowered = [2]bool{true, true}
+
+// The reverse arcs do not depend on how their pass is split: for every split into
+// 1 to 7 ranges, rev[q] of arc u→v is v's arc to u (the whole list searched), and
+// the answer pairs seen are those of the arcs.
+func TestReverseSplit(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 43))
+	for trial := range 30 {
+		spec := graphgen.Spec{Kind: "uniform", N: 50 + r.Int64N(400), Seed: uint64(trial), Frac: 0.3, Epsilon: 1, Delta: 1e-3}
+		spec.M = spec.N * (1 + r.Int64N(8))
+		p := genProblem(t, spec, 1)
+		g := p.G
+		var arcs [2][2]bool
+		for u := range int32(g.N()) {
+			for _, v := range g.Neighbours(u) {
+				arcs[words.Bit(p.Answer[u])][words.Bit(p.Answer[v])] = true
+			}
+		}
+		for k := 1; k <= 7; k++ {
+			m := &lp{g: g, ans: p.Answer, rev: make([]uint32, len(g.Adj))}
+			if err := m.reverse(context.Background(), k); err != nil {
+				t.Fatal(err)
+			}
+			for u := range int32(g.N()) {
+				for q := g.Off[u]; q < g.Off[u+1]; q++ {
+					v := g.Adj[q]
+					at, ok := slices.BinarySearch(g.Neighbours(v), u)
+					if want := uint32(g.Off[v]) + uint32(at); !ok || m.rev[q] != want {
+						t.Fatalf("trial %d, %d ranges: rev of arc %d→%d is %d, want %d", trial, k, u, v, m.rev[q], want)
+					}
+				}
+			}
+			if m.arcs != arcs {
+				t.Fatalf("trial %d, %d ranges: answer pairs %v, want %v", trial, k, m.arcs, arcs)
+			}
+		}
+	}
+}
