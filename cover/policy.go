@@ -2,7 +2,6 @@ package cover
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/graphdp/graphdp/dp"
 	"github.com/graphdp/graphdp/graph"
@@ -62,13 +61,11 @@ func BoundaryVertices(g *graph.Graph, answer []bool) []int32 {
 // one scan of the arcs, split into g.Workers() ranges of vertices run concurrently
 // and joined in order (the result does not depend on the split).
 func boundaryOf(g *graph.Graph, answer []bool) (vertices []int32, edges int64) {
-	w, n := g.Workers(), g.N()
+	w := g.Workers()
 	parts, counts := make([][]int32, w), make([]int64, w)
-	var wg sync.WaitGroup
-	for k := range w {
-		wg.Go(func() { parts[k], counts[k] = boundaryIn(g, answer, int32(n*k/w), int32(n*(k+1)/w)) })
-	}
-	wg.Wait()
+	graph.Parallel(w, g.N(), func(k, lo, hi int) {
+		parts[k], counts[k] = boundaryIn(g, answer, int32(lo), int32(hi))
+	})
 	vertices = []int32{}
 	for k := range w {
 		vertices = append(vertices, parts[k]...)

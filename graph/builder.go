@@ -299,7 +299,7 @@ func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, h
 	off := hugepage.Alloc[int64](n + 1)
 	kept := make([]int64, nb)
 	var next atomic.Int64
-	parallel(w, w, func(_, _, _ int) {
+	Parallel(w, w, func(_, _, _ int) {
 		var bw blockWork
 		for {
 			b := int(next.Add(1) - 1)

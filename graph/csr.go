@@ -67,7 +67,7 @@ func buildOwned(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildStats) {
 		w = min(w, workers)
 	}
 	b := NewBuilder(n, int64(rows), w)
-	parallel(w, rows, func(_, lo, hi int) {
+	Parallel(w, rows, func(_, lo, hi int) {
 		if err := b.Add(src[lo:hi], dst[lo:hi]); err != nil {
 			panic(err) // exactly the rows the Builder was sized for: cannot happen
 		}
@@ -304,9 +304,10 @@ func workersFor(units int) int {
 	return max(1, min(runtime.GOMAXPROCS(0), units/minParallel))
 }
 
-// parallel calls fn(k, lo, hi) for w contiguous shares of [0, total), concurrently
-// when w > 1, and returns when all are done.
-func parallel(w, total int, fn func(k, lo, hi int)) {
+// Parallel calls fn(k, lo, hi) for w contiguous shares of [0, total), concurrently
+// when w > 1, and returns when all are done (a pass over g's vertices takes
+// w = g.Workers()).
+func Parallel(w, total int, fn func(k, lo, hi int)) {
 	if w <= 1 {
 		fn(0, 0, total)
 		return

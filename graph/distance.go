@@ -88,20 +88,14 @@ func (g *Graph) Distances(src []int32) []int32 {
 func (g *Graph) degree(v int32) int64 { return g.Off[v+1] - g.Off[v] }
 
 // DistancesFrom is Distances from each of srcs, the searches run concurrently
-// (each is one sequential pass over the arcs it reaches); a nil source set gets
-// nil, no search.
+// (each is sequential); a nil source set gets nil, no search.
 func (g *Graph) DistancesFrom(srcs ...[]int32) [][]int32 {
 	out := make([][]int32, len(srcs))
 	var wg sync.WaitGroup
 	for i, src := range srcs {
-		if src == nil {
-			continue
+		if src != nil {
+			wg.Go(func() { out[i] = g.Distances(src) })
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out[i] = g.Distances(src)
-		}()
 	}
 	wg.Wait()
 	return out

@@ -17,7 +17,7 @@ func TestDistancesFromMatchesRelaxation(t *testing.T) {
 		n := 1 + r.IntN(60)
 		m := r.IntN(2 * n)
 		if trial%4 == 3 { // dense: the searches go bottom-up and back
-			n, m = 100+r.IntN(400), 0
+			n = 100 + r.IntN(400)
 			m = n * (2 + r.IntN(20))
 		}
 		src, dst := make([]int32, m), make([]int32, m)

@@ -2,7 +2,8 @@
 // its build from edge rows (Build, in parallel blocks) or of one shard from its arcs
 // (BuildShard, the same code: a cluster worker's block), its split into shards of
 // consecutive vertices for the block-centric engines (Layout, Shard), how many
-// cores a pass over it is worth (Workers), and its connected components
+// cores a pass over it is worth (Workers) and that pass split among them
+// (Parallel), and its connected components
 // (CountComponents; per shard, LocalRoots and Spanning), a renaming of its
 // vertices in breadth-first order so that shards hold connected pieces (BFSOrder,
 // Relabel, CutArcs), and hop distances from a set of vertices (Distances, a

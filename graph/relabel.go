@@ -125,7 +125,7 @@ func (g *Graph) Relabel(perm []int32) (h *Graph, inverse []int32, err error) {
 	}
 	// g's lists are read in order (a stream) and each is written, renamed and
 	// sorted, at its new place: one random access a list, not one an arc.
-	parallel(workersFor(len(g.Adj)), n, func(_, lo, hi int) {
+	Parallel(workersFor(len(g.Adj)), n, func(_, lo, hi int) {
 		for u := lo; u < hi; u++ {
 			p := perm[u]
 			list := h.Adj[h.Off[p]:h.Off[p+1]]
@@ -162,7 +162,7 @@ func (g *Graph) CutArcs(l Layout, perm []int32) (given, renamed int64) {
 	n := g.N()
 	w := workersFor(len(g.Adj))
 	counts := make([][2]int64, w)
-	parallel(w, n, func(k, lo, hi int) {
+	Parallel(w, n, func(k, lo, hi int) {
 		var c [2]int64
 		for u := lo; u < hi; u++ {
 			su := l.Of(int32(u))
