@@ -48,7 +48,7 @@ const EstimateSteps, EstimateForest = 10000, 20
 
 // EstimateDefault is the propagations a whole optimize takes when the default
 // floors leave the balanced α (no LP: the cover, one extension, four BFS and the
-// pointwise certificate): 2.5–3.2 at uniform 10^6 and 10^7 (docs/OPTIMIZE.md).
+// pointwise certificate): 2.4–3.2 at uniform 10^6 (docs/OPTIMIZE.md).
 const EstimateDefault = 3
 
 // EstimateCost forecasts Optimize(ctx, p, opt) (Estimate).
