@@ -18,6 +18,7 @@ import (
 	sdk "github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/runtime/graphx"
 	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
+	pipepb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/pipeline_v1"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal/extworker"
@@ -134,6 +135,14 @@ func startInProcessPrism(port int) (err error) {
 	return err
 }
 
+// stagingMu makes this process stage one job at a time. Prism's artifact service
+// stores what it receives in a map without a lock (its
+// ReverseArtifactRetrievalService), so two jobs staged at once on one Prism kill
+// it with "concurrent map writes", and with it this process when Prism is
+// in-process: concurrent Run calls share that server. The stream ends only once
+// Prism has stored the artifact, so holding the lock across Stage is enough.
+var stagingMu sync.Mutex
+
 // submit runs p on a portable job server (Prism as a separate process, Flink's or
 // Spark's job server) and waits for it, as the SDK's universal runner does, with a
 // health check: a job whose workers report no progress within opts.WorkerTimeout is
@@ -218,13 +227,9 @@ func submit(ctx context.Context, opts Options, p *sdk.Pipeline, log *slog.Logger
 		Parallelism:  *jobopts.Parallelism,
 		Loopback:     loopback,
 	}
-	prepID, artifacts, token, err := runnerlib.Prepare(ctx, client, model, jo)
+	prepID, retrieval, err := prepare(ctx, client, endpoint, model, jo)
 	if err != nil {
-		return fmt.Errorf("job server %s: %w", endpoint, err)
-	}
-	retrieval, err := runnerlib.Stage(ctx, prepID, artifacts, bin, token)
-	if err != nil {
-		return fmt.Errorf("staging the worker binary: %w", err)
+		return err
 	}
 	jobID, err := runnerlib.Submit(ctx, client, prepID, retrieval)
 	if err != nil {
@@ -236,6 +241,23 @@ func submit(ctx context.Context, opts Options, p *sdk.Pipeline, log *slog.Logger
 		return err
 	}
 	return watch(ctx, client, jobID, timeout, envDesc, log)
+}
+
+// prepare prepares model's job on the job server at endpoint and stages its worker
+// binary jo.Worker, one job at a time in this process (stagingMu), returning the
+// preparation id and retrieval token Submit takes.
+func prepare(ctx context.Context, client jobpb.JobServiceClient, endpoint string, model *pipepb.Pipeline, jo *runnerlib.JobOptions) (prepID, retrieval string, err error) {
+	prepID, artifacts, token, err := runnerlib.Prepare(ctx, client, model, jo)
+	if err != nil {
+		return "", "", fmt.Errorf("job server %s: %w", endpoint, err)
+	}
+	stagingMu.Lock()
+	retrieval, err = runnerlib.Stage(ctx, prepID, artifacts, jo.Worker, token)
+	stagingMu.Unlock()
+	if err != nil {
+		return "", "", fmt.Errorf("staging the worker binary: %w", err)
+	}
+	return prepID, retrieval, nil
 }
 
 // workerTimeout is the options' worker timeout (validated with the job), or
