@@ -65,8 +65,8 @@
 //     best certified one is kept.
 //  4. Deterministic: the same problem and options give the same result whatever
 //     GOMAXPROCS (vertex ranges are fixed by the graph and Options.Workers; sums are
-//     added in range order) — except that Options.MaxTime makes the stopping point
-//     depend on the clock.
+//     added in range order) — except that Options.MaxTime, Deadline and FirstBy
+//     make the stopping point depend on the clock.
 //  5. ε = δ = 0 is solved exactly (pure.go: one value per component).
 //  6. Floors (objective.go) are met exactly: every answer-1 p_one ≥ Floor[1], every
 //     answer-0 p_true = 1 − p_one (the real number) ≥ Floor[0]. Floors no float64

@@ -44,7 +44,8 @@ func (f *flowNet) flow(i int) float64 { return f.cap[f.rev[f.pos[i]]] }
 func (f *flowNet) raise(i int, c float64) { f.cap[f.pos[i]] += c }
 
 // layout sorts the arcs by tail.
-func (f *flowNet) layout() {
+func (f *flowNet) layout(ctx context.Context) error {
+	check := pace(ctx)
 	f.off = make([]int32, f.nodes+1)
 	for _, u := range f.tail {
 		f.off[u+1]++
@@ -55,6 +56,9 @@ func (f *flowNet) layout() {
 	next := append([]int32(nil), f.off[:f.nodes]...)
 	f.pos = make([]int32, len(f.tail))
 	for i, u := range f.tail {
+		if err := check(); err != nil {
+			return err
+		}
 		f.pos[i] = next[u]
 		next[u]++
 	}
@@ -64,6 +68,9 @@ func (f *flowNet) layout() {
 		f.source[v], f.sink[v] = -1, -1
 	}
 	for i, k := range f.pos {
+		if err := check(); err != nil {
+			return err
+		}
 		head[k], cap[k], rev[k] = f.head[i], f.cap[i], f.pos[i^1]
 		if i%2 == 0 {
 			switch {
@@ -75,11 +82,16 @@ func (f *flowNet) layout() {
 		}
 	}
 	f.head, f.cap, f.rev, f.tail = head, cap, rev, nil
+	return nil
 }
 
 // greedy sends what it can over the paths source → v → w → sink, in node order.
-func (f *flowNet) greedy() {
+func (f *flowNet) greedy(ctx context.Context) error {
+	check := pace(ctx)
 	for v := range int32(f.nodes) {
+		if err := check(); err != nil {
+			return err
+		}
 		s := f.source[v]
 		if s < 0 {
 			continue
@@ -98,20 +110,27 @@ func (f *flowNet) greedy() {
 			}
 		}
 	}
+	return nil
 }
 
 // run augments until no source–sink path has capacity above eps.
 func (f *flowNet) run(ctx context.Context) error {
 	if f.off == nil {
-		f.layout()
+		if err := f.layout(ctx); err != nil {
+			return err
+		}
 	}
-	f.greedy()
+	if err := f.greedy(ctx); err != nil {
+		return err
+	}
 	level := make([]int32, f.nodes) // arcs to the sink over arcs with capacity; −1 unseen
 	for i := range level {
 		level[i] = -1
 	}
 	it := make([]int32, f.nodes)
 	var queue, starts []int32
+	check := pace(ctx)
+	var stopped error // the check that ended levels
 	// levels counts back from the sink over arcs with capacity left, up to the
 	// first level holding a node the source still feeds (starts).
 	levels := func() bool {
@@ -122,6 +141,9 @@ func (f *flowNet) run(ctx context.Context) error {
 		queue, starts = append(queue[:0], 1), starts[:0]
 		reach := int32(-1)
 		for i := 0; i < len(queue); i++ {
+			if stopped = check(); stopped != nil {
+				return false
+			}
 			u := queue[i]
 			if reach >= 0 && level[u] >= reach {
 				break
@@ -168,6 +190,9 @@ func (f *flowNet) run(ctx context.Context) error {
 			it[v] = f.off[v]
 		}
 		for _, v := range starts {
+			if err := check(); err != nil {
+				return err
+			}
 			s := f.source[v]
 			for f.cap[s] > f.eps {
 				got := push(v, f.cap[s])
@@ -179,5 +204,5 @@ func (f *flowNet) run(ctx context.Context) error {
 			}
 		}
 	}
-	return nil
+	return stopped
 }

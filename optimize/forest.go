@@ -71,7 +71,10 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 	}
 	// parent: u is nearer v's binding dataset than v (at distance d).
 	parent := func(u int32, d int32) bool { return dist[u] == d-1 || boundary[u] }
-	es, ends := tightBoundary(m, x, boundary)
+	es, ends, err := tightBoundary(ctx, m, x, boundary)
+	if err != nil {
+		return nil, err
+	}
 
 	// 1. The forest, in decreasing distance: each dataset's coefficient goes to its
 	// parents over tight rows, in the routing flow's proportions where one leaves
@@ -112,7 +115,9 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 			coef[e.t] -= paid[i]
 		}
 	}
-	toBox(m, x, y, coef)
+	if err := toBox(ctx, m, x, y, coef); err != nil {
+		return nil, err
+	}
 	return y, nil
 }
 
@@ -125,9 +130,13 @@ type edge struct {
 
 // tightBoundary is x's boundary edges tight in both rows, with each edge's
 // (answer-0 end, answer-1 end).
-func tightBoundary(m *lp, x []float64, boundary []bool) (es []edge, ends [][2]int32) {
+func tightBoundary(ctx context.Context, m *lp, x []float64, boundary []bool) (es []edge, ends [][2]int32, err error) {
 	g, l := m.g, m.lines[0]
+	check := pace(ctx)
 	for t := range int32(g.N()) {
+		if err := check(); err != nil {
+			return nil, nil, err
+		}
 		if !boundary[t] || !m.ans[t] {
 			continue
 		}
@@ -139,7 +148,7 @@ func tightBoundary(m *lp, x []float64, boundary []bool) (es []edge, ends [][2]in
 			}
 		}
 	}
-	return es, ends
+	return es, ends, nil
 }
 
 // over is coefficient gv at v passed in full over a tight row of arc p (v→u, row
@@ -167,11 +176,12 @@ func over(m *lp, x []float64, v int32, p int64, gv float64) (row int64, yr, d fl
 // flow).
 func carry(ctx context.Context, m *lp, x []float64, byDist [][]int32, parent func(u, d int32) bool, route *routing, hold bool, coef, y []float64) error {
 	g := m.g
+	check := pace(ctx)
 	for d := int32(len(byDist)) - 1; d > 0; d-- {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
 		for _, v := range byDist[d] {
+			if err := check(); err != nil {
+				return err
+			}
 			gv := coef[v]
 			if gv == 0 {
 				continue
@@ -268,11 +278,12 @@ func newRouting(ctx context.Context, m *lp, x []float64, dist []int32, boundary 
 	// κ in increasing distance, from the first parent; the arcs kept agree with it.
 	var inner [][2]int32
 	r.off = []int32{0}
+	check := pace(ctx)
 	for d := 1; d < len(byDist); d++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		for _, v := range byDist[d] {
+			if err := check(); err != nil {
+				return nil, err
+			}
 			if m.ans[v] {
 				continue
 			}
@@ -329,8 +340,9 @@ func newRouting(ctx context.Context, m *lp, x []float64, dist []int32, boundary 
 // only: the near-constant answer of --objective accuracy with the floor lowered
 // (an answer-1 dataset at p_one δ, its answer-0 neighbours at 0), or the floors
 // themselves (answer-1 datasets at their floor, their neighbours inside).
-func toBox(m *lp, x, y, coef []float64) {
+func toBox(ctx context.Context, m *lp, x, y, coef []float64) error {
 	g := m.g
+	check := pace(ctx)
 	// ends: v is at the lower, the upper end of its box.
 	ends := func(v int32) (atLo, atHi bool) {
 		lo, hi := m.box(v)
@@ -363,6 +375,9 @@ func toBox(m *lp, x, y, coef []float64) {
 	// Pull: t at an end of its box, its coefficient pulling it out, takes from its
 	// neighbours inside their boxes what cancels it.
 	for t := range n {
+		if err := check(); err != nil {
+			return err
+		}
 		if free(t, coef[t]) || !atEnd(t) {
 			continue
 		}
@@ -384,6 +399,9 @@ func toBox(m *lp, x, y, coef []float64) {
 	}
 	// Push: what is left inside a box goes to neighbours at an end of theirs.
 	for v := range n {
+		if err := check(); err != nil {
+			return err
+		}
 		gv := coef[v]
 		if free(v, gv) {
 			continue
@@ -401,6 +419,7 @@ func toBox(m *lp, x, y, coef []float64) {
 		}
 		coef[v] = gv
 	}
+	return nil
 }
 
 // boundaryFlow is the flow on each edge (b, t) of es and on each arc of inner:
@@ -427,7 +446,11 @@ func boundaryFlow(ctx context.Context, n int, es, inner [][2]int32, coef []float
 		node(e[0])
 		node(e[1])
 	}
+	check := pace(ctx)
 	for _, e := range inner {
+		if err := check(); err != nil {
+			return nil, nil, err
+		}
 		node(e[0])
 		node(e[1])
 	}
@@ -441,6 +464,9 @@ func boundaryFlow(ctx context.Context, n int, es, inner [][2]int32, coef []float
 	}
 	innerArc := make([]int, len(inner))
 	for i, e := range inner {
+		if err := check(); err != nil {
+			return nil, nil, err
+		}
 		innerArc[i] = net.add(id[e[0]], id[e[1]], math.Inf(1))
 	}
 	sinkArc := make([]int, n) // an answer-1 end's arc to the sink

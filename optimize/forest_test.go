@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/graphdp/graphdp/internal/graphgen"
 )
@@ -43,7 +44,7 @@ func TestForestDualBoundsTheExactOptimum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := candidates(context.Background(), p, res.Hit, res.Floors, res); err != nil {
+		if err := candidates(context.Background(), p, res.Hit, res.Floors, res, time.Time{}); err != nil {
 			t.Fatal(err)
 		}
 		lines, err := frameworkLines(p.Pair, 0, res.Solution.POne)

@@ -28,6 +28,12 @@ type Options struct {
 	// certification to end by then (estimated from the steps' own duration), and
 	// PDHG is not started once it has passed. TradeOff's solves share it.
 	Deadline time.Time
+	// FirstBy, if set, is when a first mechanism must exist: the cover and the
+	// balanced α's extension run under it, and past it Optimize fails with the
+	// context's DeadlineExceeded (nothing to return). Once the balanced α is
+	// extended the search for better candidates stops at Deadline or FirstBy,
+	// whichever comes first, and returns the best so far.
+	FirstBy time.Time
 	// MaxIterations bounds the PDHG steps (0: DefaultMaxIterations).
 	MaxIterations int
 	// Workers sets the parallelism of the iterations: 4·Workers vertex ranges (4 for
@@ -174,12 +180,18 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if opt.MaxTime > 0 && (opt.Deadline.IsZero() || start.Add(opt.MaxTime).Before(opt.Deadline)) {
 		opt.Deadline = start.Add(opt.MaxTime)
 	}
-	p, r, err := prepare(ctx, p, opt, obj, boundary)
+	// Until there is a candidate the work keeps FirstBy through fctx.
+	fctx, fcancel := ctx, context.CancelFunc(func() {})
+	if !opt.FirstBy.IsZero() {
+		fctx, fcancel = context.WithDeadline(ctx, opt.FirstBy)
+	}
+	defer fcancel()
+	p, r, err := prepare(fctx, p, opt, obj, boundary)
 	if err != nil {
 		return nil, err
 	}
 	floors, hit := r.Floors, r.Hit
-	if err := candidates(ctx, p, hit, floors, r); err != nil {
+	if err := candidates(fctx, p, hit, floors, r, opt.Deadline); err != nil {
 		return nil, err
 	}
 	if r.Worst != nil {
@@ -187,6 +199,9 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	r.Upper = r.TotalWeight // p_true ≤ 1
 	finish := func(method string) (*Result, error) { return r.finish(p, target, method), nil }
+	if past(opt.Deadline) {
+		return finish("time") // certified by Σw only: the pointwise bound costs a pass
+	}
 	lines, err := frameworkLines(p.Pair, opt.Chords, r.Solution.POne)
 	if err != nil {
 		return nil, err
@@ -202,7 +217,7 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	if r.Upper-r.Utility <= target*r.Utility {
 		return finish("balanced")
 	}
-	if !opt.Deadline.IsZero() && !time.Now().Before(opt.Deadline) {
+	if past(opt.Deadline) {
 		return finish("time") // no time left for PDHG: the best candidate, certified as far as it is
 	}
 	if p.Pair.Framework() == dp.EpsilonDelta && p.Pair.E() == 1 && p.Pair.Delta == 0 {
@@ -375,10 +390,28 @@ func (r *Result) keep(p *Problem, floors Floors, sol *bfs.Solution, pt []float64
 	}
 }
 
+// past reports whether deadline is set and has passed.
+func past(deadline time.Time) bool { return !deadline.IsZero() && !time.Now().Before(deadline) }
+
+// pace returns a check of ctx that reads its error once every 4096 calls: for
+// loops over datasets, so that a deadline stops them within milliseconds without
+// a context's lock per dataset.
+func pace(ctx context.Context) func() error {
+	var n uint32
+	return func() error {
+		if n++; n%4096 != 0 {
+			return nil
+		}
+		return ctx.Err()
+	}
+}
+
 // candidates tries Optimize's starting points on hit — the balanced α (also the
 // baseline), the floors themselves, the best boundary-homogeneous pair — and keeps
-// the best that meets the floors in r.
-func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *Result) error {
+// the best that meets the floors in r. After the balanced α the search stops, with
+// r as it stands, at deadline or at ctx's own deadline (Options.FirstBy): then
+// r.Homogeneous is left nil when its search did not end.
+func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *Result, deadline time.Time) error {
 	// The balanced α on the hitting set: the baseline, and the warm start.
 	ext := newPairs(p, hit)
 	bsol, bpt, err := ext.extend(ctx, r.Alpha, r.Alpha)
@@ -388,9 +421,18 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 	r.BalancedSolution, r.Balanced = bsol, certifiedUtility(p, bsol.POne)
 	r.BalancedMeets = floors.meets(p.Answer, bsol.POne)
 	r.keep(p, floors, bsol, bpt)
+	stop := func(err error) error { // a deadline, not a cancellation: keep r
+		if errors.Is(err, context.DeadlineExceeded) && r.Solution != nil {
+			return nil
+		}
+		return err
+	}
+	if past(deadline) {
+		return stop(context.DeadlineExceeded)
+	}
 	fam, err := newFamily(ctx, ext)
 	if err != nil {
-		return err
+		return stop(err)
 	}
 	if floors.any() {
 		// The floors themselves on the hitting set (floorSeeds): they meet them.
@@ -403,19 +445,26 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 			if r.Solution != nil && fam.utility(s[0], s[1]) <= r.Utility*(1+seedMargin) {
 				continue
 			}
+			if past(deadline) {
+				return stop(context.DeadlineExceeded)
+			}
 			sol, pt, err := ext.extend(ctx, s[0], s[1])
 			if err != nil {
-				return err
+				return stop(err)
 			}
 			r.keep(p, floors, sol, pt)
 		}
 	}
-	// The best boundary-homogeneous pair: cheap (homogeneous.go), sometimes already optimal.
-	if r.Homogeneous, err = fam.best(ctx, p, floors); err != nil {
-		return err
+	if past(deadline) {
+		return stop(context.DeadlineExceeded)
 	}
-	if r.Homogeneous.sol != nil {
-		r.keep(p, floors, r.Homogeneous.sol, r.Homogeneous.ptrue)
+	// The best boundary-homogeneous pair: cheap (homogeneous.go), sometimes already optimal.
+	h, err := fam.best(ctx, p, floors)
+	if err != nil {
+		return stop(err)
+	}
+	if r.Homogeneous = h; h.sol != nil {
+		r.keep(p, floors, h.sol, h.ptrue)
 	}
 	if r.Solution == nil {
 		return fmt.Errorf("optimize: internal error: no candidate meets the floors %v, which are feasible", floors)

@@ -3,6 +3,7 @@ package toolkit
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -62,17 +63,24 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	job := oj.Job
 	// The graph is all optimize reads of the job's tables; the memory is checked as
 	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
+	// With --max-time, what comes before a first mechanism keeps firstBy through
+	// fctx: reading here, the cover and the balanced α's extension in the solver.
+	fctx, cancel := ctx, context.CancelFunc(func() {})
+	if oj.MaxTime > 0 && !oj.DryRun {
+		fctx, cancel = context.WithDeadline(ctx, firstBy(start, oj.MaxTime, 0))
+	}
+	defer cancel()
 	phase(ctx, "read", time.Time{})
-	x, err := load.LoadInputs(ctx, &job, load.Request{Engine: "propagate"})
+	x, err := load.LoadInputs(fctx, &job, load.Request{Engine: "propagate"})
 	if err != nil {
-		return nil, err
+		return nil, oj.late(ctx, err, start, "reading the inputs")
 	}
 	loaded := time.Since(start)
 	vs := x.Vertices
 	n := vs.IDs.Len()
-	weight, from, err := readWeights(ctx, oj, job, vs)
+	weight, from, err := readWeights(fctx, oj, job, vs)
 	if err != nil {
-		return nil, err
+		return nil, oj.late(ctx, err, start, "reading the weights")
 	}
 	log.Info("read", "stage", "read", "vertices", n, "edges", x.Graph.M(), "weights", from)
 	if oj.DryRun {
@@ -92,12 +100,13 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	if oj.MaxTime > 0 {
 		deadline = start.Add(oj.MaxTime)
 		opts.Deadline = deadline.Add(-writeReserve(loaded, oj))
+		opts.FirstBy = firstBy(start, oj.MaxTime, writeReserve(loaded, oj))
 	}
 	phase(ctx, "optimize", deadline)
 	log.Info("optimize", "stage", "optimize", "objective", string(opts.Objective), "max_time", oj.MaxTime.String())
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
-		return nil, err
+		return nil, oj.late(ctx, err, start, "the cover and the balanced α's extension")
 	}
 	solve := time.Since(t0)
 	optSeconds := solve.Seconds()
@@ -196,6 +205,38 @@ type OptimizePhase struct {
 // phase notifies the start of phase name (deadline: --max-time's end, or zero).
 func phase(ctx context.Context, name string, deadline time.Time) {
 	progress.Notify(ctx, OptimizePhase{Name: name, Deadline: deadline})
+}
+
+// firstBy is when, under --max-time d from start, a first mechanism must exist for
+// the command to end within d + d/10 + 2 s (docs/OPTIMIZE.md, "Limits"): half a
+// second of that is kept for the summary and the refusal checks, reserve (writeReserve)
+// for the writing.
+func firstBy(start time.Time, d, reserve time.Duration) time.Time {
+	return start.Add(d + d/10 + 1500*time.Millisecond - reserve)
+}
+
+// MaxTimeError is --max-time run out before optimize had a mechanism to write: in
+// While (reading, or the cover and the balanced α's extension), After the command's
+// start. Nothing was written.
+type MaxTimeError struct {
+	Limit, After time.Duration
+	While        string
+}
+
+func (e *MaxTimeError) Error() string {
+	return fmt.Sprintf("--max-time %v ran out after %.1fs, in %s, before there was a mechanism to write: "+
+		"optimize reads the inputs, finds the cover and extends the balanced α on it before anything else "+
+		"(graphdp optimize --dry-run estimates the time); give a longer --max-time; nothing written",
+		e.Limit, e.After.Seconds(), e.While)
+}
+
+// late is err, or a *MaxTimeError when it is firstBy's deadline (ctx, the command's
+// own context, still running) met while.
+func (oj OptimizeJob) late(ctx context.Context, err error, start time.Time, while string) error {
+	if oj.MaxTime > 0 && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return &MaxTimeError{Limit: oj.MaxTime, After: time.Since(start).Round(100 * time.Millisecond), While: while}
+	}
+	return err
 }
 
 // writeReserve is the part of --max-time kept for what follows the solve: the

@@ -211,6 +211,9 @@ func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *repo
 		trades = append(trades, report.Trade{Floor: t.Floor, Utility: t.Utility, Upper: t.Upper, Bounded: t.Bounded})
 	}
 	h := res.Homogeneous
+	if h == nil { // --max-time ended the search before it: the balanced α stands for it, no pair drawn
+		h = &optimize.Homogeneous{Alpha0: res.Alpha, Alpha1: res.Alpha, Utility: res.Balanced}
+	}
 	var sum, cnt [2]float64
 	for i, v := range res.Hit {
 		a := 0

@@ -1,0 +1,78 @@
+package toolkit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphdp/graphdp/dp"
+	"github.com/graphdp/graphdp/graph"
+	"github.com/graphdp/graphdp/optimize"
+	"github.com/graphdp/graphdp/report"
+)
+
+// --max-time run out before there is a mechanism (the solver's or the reader's
+// DeadlineExceeded under firstBy) is a *MaxTimeError naming the limit and the phase;
+// a cancelled command, or no --max-time, keeps the error as it is.
+func TestMaxTimeBeforeAMechanism(t *testing.T) {
+	ctx := context.Background()
+	late := fmt.Errorf("cover: %w", context.DeadlineExceeded)
+	start := time.Now().Add(-2300 * time.Millisecond)
+	var me *MaxTimeError
+	err := OptimizeJob{MaxTime: 2 * time.Second}.late(ctx, late, start, "reading the inputs")
+	if !errors.As(err, &me) || me.Limit != 2*time.Second || me.While != "reading the inputs" || me.After < 2300*time.Millisecond ||
+		!strings.Contains(err.Error(), "--max-time 2s ran out after 2.3s, in reading the inputs") || !strings.HasSuffix(err.Error(), "nothing written") {
+		t.Errorf("within --max-time: %v", err)
+	}
+	if err := (OptimizeJob{}).late(ctx, late, start, "reading the inputs"); err != late {
+		t.Errorf("without --max-time: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := (OptimizeJob{MaxTime: time.Second}).late(cancelled, late, start, "reading the inputs"); err != late {
+		t.Errorf("cancelled: %v", err)
+	}
+	if other := errors.New("x"); (OptimizeJob{MaxTime: time.Second}).late(ctx, other, start, "reading the inputs") != other {
+		t.Error("another error is changed")
+	}
+}
+
+// The page of a solve whose search --max-time cut short (no homogeneous pair:
+// optimize.Result.Homogeneous nil) is drawn, the balanced α standing for the pair.
+func TestRegionWithoutTheHomogeneousPair(t *testing.T) {
+	var src, dst []int32
+	answer := make([]bool, 40)
+	for v := range int32(39) {
+		src, dst = append(src, v), append(dst, v+1)
+		answer[v+1] = v%7 == 3
+	}
+	g, _ := graph.Build(len(answer), src, dst)
+	pair, err := dp.New(0.5, 1e-6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := make([]float64, len(answer))
+	for v := range w {
+		w[v] = 1
+	}
+	prob := &optimize.Problem{G: g, Answer: answer, Weight: w, Pair: pair}
+	res, err := optimize.Optimize(context.Background(), prob, optimize.Options{Deadline: time.Now().Add(-time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Homogeneous != nil {
+		t.Fatal("the search was not cut short: the test needs a passed deadline to stop it")
+	}
+	r := region(prob, res, &OptimizeSummary{Epsilon: 0.5, Delta: 1e-6})
+	if r.Homogeneous.Alpha0 != res.Alpha || r.Homogeneous.Alpha1 != res.Alpha || r.Homogeneous.Utility != res.Balanced {
+		t.Errorf("the pair drawn: %+v, want the balanced α %v at %v", r.Homogeneous, res.Alpha, res.Balanced)
+	}
+	var page bytes.Buffer
+	if err := report.RegionHTML(&page, r); err != nil || page.Len() == 0 {
+		t.Errorf("the page: %v, %d bytes", err, page.Len())
+	}
+}
