@@ -242,12 +242,13 @@ func (oj OptimizeJob) late(ctx context.Context, err error, start time.Time, whil
 // writeReserve is the part of --max-time kept for what follows the solve: the
 // summary's checks and the hitting set's writing (a pass over the graph, a fifth of
 // reading it, measured) and, with --mechanism-out, run on the hitting set (reading
-// the inputs again, one propagation, writing: about 1.5 times the reading), plus a
-// fixed 0.2 s for files and the page.
+// the inputs again, one propagation, writing every dataset's row: 2.8 times the
+// reading at 10^7 datasets, docs/OPTIMIZE.md), plus a fixed 0.2 s for files and the
+// page.
 func writeReserve(loaded time.Duration, oj OptimizeJob) time.Duration {
 	f := 0.2
 	if oj.MechanismOut != "" {
-		f += 1.5
+		f += 3
 	}
 	return 200*time.Millisecond + time.Duration(f*float64(loaded))
 }
