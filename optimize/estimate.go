@@ -19,8 +19,11 @@ type Estimate struct {
 	// LPBytes is the LP's share of Bytes (0 when the default floors make it
 	// unnecessary: the balanced α is then certified without it).
 	LPBytes int64 `json:"lp_bytes"`
-	// Propagation is the measured time of one extension (what run's solve costs).
+	// Propagation is the measured time of one extension (what run's solve costs),
+	// Cover that of the minimum boundary cover (0 when the hitting set is given):
+	// with the reading, what comes before a first mechanism.
 	Propagation time.Duration `json:"propagation_ns"`
+	Cover       time.Duration `json:"cover_ns"`
 	// Low and High bound the time: the candidates and the certificate
 	// (EstimateDefault propagations) when no LP is needed; else from the forest's dual
 	// (EstimateForest propagations in all, where it certifies the best candidate)
@@ -76,11 +79,12 @@ func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, erro
 	}
 	hit := opt.Hit
 	if hit == nil {
+		t0 := time.Now()
 		bc, err := cover.Boundary(ctx, p.G, p.Answer)
 		if err != nil {
 			return nil, err
 		}
-		hit = bc.Vertices
+		hit, e.Cover = bc.Vertices, time.Since(t0)
 	}
 	bal := make([]float64, len(hit))
 	alpha := p.Pair.Balanced() // exact arithmetic: once, not once a dataset

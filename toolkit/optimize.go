@@ -212,7 +212,12 @@ func phase(ctx context.Context, name string, deadline time.Time) {
 // second of that is kept for the summary and the refusal checks, reserve (writeReserve)
 // for the writing.
 func firstBy(start time.Time, d, reserve time.Duration) time.Time {
-	return start.Add(d + d/10 + 1500*time.Millisecond - reserve)
+	return start.Add(firstWithin(d, reserve))
+}
+
+// firstWithin is firstBy's time from the start.
+func firstWithin(d, reserve time.Duration) time.Duration {
+	return d + d/10 + 1500*time.Millisecond - reserve
 }
 
 // MaxTimeError is --max-time run out before optimize had a mechanism to write: in
@@ -316,6 +321,7 @@ func floorWarnings(oj OptimizeJob) []string {
 // boundary, the hitting set's size, the objective's total weight); nothing solved
 // or written.
 func planOptimize(ctx context.Context, oj OptimizeJob, x *load.Inputs, weight []float64, from string, start time.Time) (*OptimizeSummary, error) {
+	loaded := time.Since(start)
 	vs := x.Vertices
 	bc, err := cover.Boundary(ctx, x.Graph, vs.Answer)
 	if err != nil {
@@ -359,12 +365,28 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *load.Inputs, weight []
 	s.EstimateSeconds = new([2]float64)
 	for i, d := range []time.Duration{est.Low, est.High} {
 		s.EstimateSeconds[i] = (read.Seconds()*(1+again) + d.Seconds() + again*est.Propagation.Seconds())
+		if oj.MaxTime > 0 { // the deadline is kept (firstWithin)
+			s.EstimateSeconds[i] = min(s.EstimateSeconds[i], (oj.MaxTime + oj.MaxTime/10 + 2*time.Second).Seconds())
+		}
 	}
+	first := loaded + est.Cover + est.Propagation
+	s.FirstSeconds, s.MaxTimeWarning = first.Seconds(), oj.maxTimeWarning(first, loaded)
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
 	}
 	s.WallSeconds, s.PeakRSSBytes = time.Since(start).Seconds(), memstat.PeakRSS()
 	return s, nil
+}
+
+// maxTimeWarning is the dry run's warning that --max-time ends before the first
+// mechanism, forecast first after the start (loaded of it the reading), or "".
+func (oj OptimizeJob) maxTimeWarning(first, loaded time.Duration) string {
+	within := firstWithin(oj.MaxTime, writeReserve(loaded, oj))
+	if oj.MaxTime <= 0 || first <= within {
+		return ""
+	}
+	return fmt.Sprintf("--max-time %v leaves %.3g s for reading, the cover and the balanced α's extension, which take about %.3g s here: "+
+		"optimize would stop there with nothing written", oj.MaxTime, max(within.Seconds(), 0), first.Seconds())
 }
 
 // stageMechanism stages in out what `graphdp run` on the hitting set rec writes:

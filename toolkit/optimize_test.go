@@ -41,6 +41,27 @@ func TestMaxTimeBeforeAMechanism(t *testing.T) {
 	}
 }
 
+// The dry run warns when --max-time ends before its forecast of the first
+// mechanism (firstWithin: D + D/10 + 1.5 s less the writing's reserve), and only then.
+func TestDryRunWarnsOfAShortMaxTime(t *testing.T) {
+	const read = 4 * time.Second // the reserve: 0.2 s + a fifth of it, 1 s
+	for _, c := range []struct {
+		limit, first time.Duration
+		warns        bool
+	}{
+		{0, time.Hour, false},
+		{5 * time.Second, 6 * time.Second, false}, // within 5 + 0.5 + 1.5 − 1 = 6 s
+		{5 * time.Second, 6100 * time.Millisecond, true},
+		{12 * time.Second, 10 * time.Second, false},
+		{time.Nanosecond, 2 * time.Second, true},
+	} {
+		w := OptimizeJob{MaxTime: c.limit}.maxTimeWarning(c.first, read)
+		if (w != "") != c.warns || c.warns && !strings.Contains(w, "--max-time "+c.limit.String()+" leaves") {
+			t.Errorf("--max-time %v, first mechanism at %v: warning %q", c.limit, c.first, w)
+		}
+	}
+}
+
 // The page of a solve whose search --max-time cut short (no homogeneous pair:
 // optimize.Result.Homogeneous nil) is drawn, the balanced α standing for the pair.
 func TestRegionWithoutTheHomogeneousPair(t *testing.T) {

@@ -101,6 +101,11 @@ type OptimizeSummary struct {
 	// wall time, low and high (reading, the solve, --mechanism-out's run).
 	Estimate        *optimize.Estimate `json:"estimate,omitempty"`
 	EstimateSeconds *[2]float64        `json:"estimate_seconds,omitempty"`
+	// FirstSeconds is when, in the dry run's forecast, the command has a first
+	// mechanism to write (the reading, the cover, the balanced α's extension);
+	// MaxTimeWarning says that --max-time ends before it: nothing would be written.
+	FirstSeconds   float64 `json:"first_mechanism_seconds,omitempty"`
+	MaxTimeWarning string  `json:"max_time_warning,omitempty"`
 }
 
 // Floors are the floors on p_true by answer, for the summary.

@@ -57,7 +57,7 @@ func TestDryRunExitsAsTheRealCommand(t *testing.T) {
 		{"optimize", "1", func(p func(string) string) []string {
 			return []string{"optimize", "--quiet", "--config", p("configs/example.yaml"), "--out", p("h.csv"), "--mechanism-out", p("hm.csv"),
 				"--summary", p("o.json"), "--html", p("o.html")}
-		}, 0, []string{"h.csv", "hm.csv", "o.json", "o.html", "6 boundary edges", "4 datasets (minimum boundary cover)"}, []string{"h.csv", "hm.csv", "o.json", "o.html"}},
+		}, 0, []string{"h.csv", "hm.csv", "o.json", "o.html", "6 boundary edges", "4 datasets (minimum boundary cover)", "first:     a mechanism to write after about"}, []string{"h.csv", "hm.csv", "o.json", "o.html"}},
 		{"optimize_bad_weights", "1", func(p func(string) string) []string {
 			return []string{"optimize", "--quiet", "--vertices", pv, "--edges", pe, "--epsilon", ln2, "--out", p("h.csv"), "--weights", "testdata/optimize/weights_nocol.csv"}
 		}, 3, nil, nil},

@@ -248,6 +248,10 @@ func printOptimizeEstimate(w io.Writer, s *toolkit.OptimizeSummary) {
 	}
 	fmt.Fprintf(w, "  estimate:  %.3g s to %.3g s in all (one propagation measured: %.3g s; %s); the solver's memory %s on top of the above\n",
 		s.EstimateSeconds[0], s.EstimateSeconds[1], est.Propagation.Seconds(), lp, mib(est.Bytes))
+	fmt.Fprintf(w, "  first:     a mechanism to write after about %.3g s (reading, the cover, the balanced α's extension)\n", s.FirstSeconds)
+	if s.MaxTimeWarning != "" {
+		fmt.Fprintf(w, "  WARNING: %s\n", s.MaxTimeWarning)
+	}
 }
 
 // floorRefusal words a FloorError with the flags (exit 3): the floors asked, why
