@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"slices"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // forestTol is how near the float64 extension's values come to a row's end or a
@@ -71,7 +73,7 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 	}
 	// parent: u is nearer v's binding dataset than v (at distance d).
 	parent := func(u int32, d int32) bool { return dist[u] == d-1 || boundary[u] }
-	es, ends, err := tightBoundary(ctx, m, x, boundary)
+	es, ends, err := tightBoundary(ctx, m, x, boundary, splitRanges(g))
 	if err != nil {
 		return nil, err
 	}
@@ -129,26 +131,39 @@ type edge struct {
 }
 
 // tightBoundary is x's boundary edges tight in both rows, with each edge's
-// (answer-0 end, answer-1 end).
-func tightBoundary(ctx context.Context, m *lp, x []float64, boundary []bool) (es []edge, ends [][2]int32, err error) {
+// (answer-0 end, answer-1 end), in arc order. The pass is split into k ranges of
+// datasets (forestDual: splitRanges), each listing its own, concatenated in range
+// order: the lists do not depend on k.
+func tightBoundary(ctx context.Context, m *lp, x []float64, boundary []bool, k int) ([]edge, [][2]int32, error) {
 	g, l := m.g, m.lines[0]
-	check := pace(ctx)
-	for t := range int32(g.N()) {
-		if err := check(); err != nil {
-			return nil, nil, err
-		}
-		if !boundary[t] || !m.ans[t] {
-			continue
-		}
-		for p := g.Off[t]; p < g.Off[t+1]; p++ {
-			b := g.Adj[p]
-			if !m.ans[b] && tight(l.a*x[b]-l.b*x[t], l.slo) && tight(l.a*x[t]-l.b*x[b], l.shi) {
-				es = append(es, edge{t, b, p, int64(m.rev[p])})
-				ends = append(ends, [2]int32{b, t})
+	ranges := byArcs(g, k)
+	es, ends := make([][]edge, len(ranges)), make([][][2]int32, len(ranges))
+	var eg errgroup.Group
+	for i, r := range ranges {
+		eg.Go(func() error {
+			check := pace(ctx)
+			for t := r[0]; t < r[1]; t++ {
+				if err := check(); err != nil {
+					return err
+				}
+				if !boundary[t] || !m.ans[t] {
+					continue
+				}
+				for p := g.Off[t]; p < g.Off[t+1]; p++ {
+					b := g.Adj[p]
+					if !m.ans[b] && tight(l.a*x[b]-l.b*x[t], l.slo) && tight(l.a*x[t]-l.b*x[b], l.shi) {
+						es[i] = append(es[i], edge{t, b, p, int64(m.rev[p])})
+						ends[i] = append(ends[i], [2]int32{b, t})
+					}
+				}
 			}
-		}
+			return nil
+		})
 	}
-	return es, ends, nil
+	if err := eg.Wait(); err != nil {
+		return nil, nil, err
+	}
+	return slices.Concat(es...), slices.Concat(ends...), nil
 }
 
 // over is coefficient gv at v passed in full over a tight row of arc p (v→u, row

@@ -3,6 +3,7 @@ package optimize
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -117,6 +118,50 @@ func TestForestRoutesTheDeficits(t *testing.T) {
 		if res.Method != "forest" || res.Iterations != 0 || !res.Converged || res.Utility != res.Balanced {
 			t.Errorf("seed %d: method %s, %d iterations, converged %v, utility %v (balanced α's %v), gap %g",
 				seed, res.Method, res.Iterations, res.Converged, res.Utility, res.Balanced, res.Gap/res.Utility)
+		}
+	}
+}
+
+// The tight boundary edges do not depend on how their pass is split: 1 to 7 ranges
+// list the same edges in the same order (the balanced α's: every boundary edge is
+// tight in both rows there).
+func TestTightBoundarySplit(t *testing.T) {
+	for _, spec := range []graphgen.Spec{
+		{Kind: "uniform", N: 3000, M: 20000, Seed: 5, Frac: 0.3, Epsilon: 0.5, Delta: 1e-6},
+		{Kind: "grid", N: 2500, Seed: 6, Epsilon: 1, Delta: 1e-3},
+	} {
+		obj := spec.Kind
+		p := genProblem(t, spec, 0)
+		p, res, err := prepare(context.Background(), p, Options{Explicit: lowered}, Balanced, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := candidates(context.Background(), p, res.Hit, res.Floors, res, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		lines, err := frameworkLines(p.Pair, 0, res.Solution.POne)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := newLP(context.Background(), p, lines, res.Floors, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		boundary := make([]bool, p.G.N())
+		for v := range int32(p.G.N()) {
+			for _, u := range p.G.Neighbours(v) {
+				boundary[v] = boundary[v] || p.Answer[u] != p.Answer[v]
+			}
+		}
+		es, ends, err := tightBoundary(context.Background(), m, res.Solution.POne, boundary, 1)
+		if err != nil || len(es) == 0 {
+			t.Fatalf("%s: %d tight edges, %v", obj, len(es), err)
+		}
+		for k := 2; k <= 7; k++ {
+			ek, endk, err := tightBoundary(context.Background(), m, res.Solution.POne, boundary, k)
+			if err != nil || !slices.Equal(ek, es) || !slices.Equal(endk, ends) {
+				t.Fatalf("%s, %d ranges: %d edges, want %d (%v)", obj, k, len(ek), len(es), err)
+			}
 		}
 	}
 }

@@ -105,14 +105,19 @@ func newLP(ctx context.Context, p *Problem, lines []line, f Floors, workers int)
 		}
 	}
 	m.parts = partition(g, workers)
-	k := 1 // ranges for the reverse arcs' pass
-	if len(g.Adj) >= 1<<20 {
-		k = runtime.GOMAXPROCS(0)
-	}
-	if err := m.reverse(ctx, k); err != nil {
+	if err := m.reverse(ctx, splitRanges(g)); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// splitRanges is how many ranges of datasets a pass over g's arcs that is bound by
+// memory latency (a random read per arc) is split into: GOMAXPROCS from 2^20 arcs.
+func splitRanges(g *graph.Graph) int {
+	if len(g.Adj) >= 1<<20 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return 1
 }
 
 // reverse fills m.rev (arc q = u→v's partner, v→u) and m.arcs. Lists are sorted
