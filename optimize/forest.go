@@ -73,7 +73,7 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 	}
 	// parent: u is nearer v's binding dataset than v (at distance d).
 	parent := func(u int32, d int32) bool { return dist[u] == d-1 || boundary[u] }
-	es, ends, err := tightBoundary(ctx, m, x, boundary, splitRanges(g))
+	es, ends, err := tightBoundary(ctx, m, x, boundary, g.Workers())
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ type edge struct {
 
 // tightBoundary is x's boundary edges tight in both rows, with each edge's
 // (answer-0 end, answer-1 end), in arc order. The pass is split into k ranges of
-// datasets (forestDual: splitRanges), each listing its own, concatenated in range
+// datasets (forestDual: g.Workers()), each listing its own, concatenated in range
 // order: the lists do not depend on k.
 func tightBoundary(ctx context.Context, m *lp, x []float64, boundary []bool, k int) ([]edge, [][2]int32, error) {
 	g, l := m.g, m.lines[0]

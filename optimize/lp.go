@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -105,26 +104,17 @@ func newLP(ctx context.Context, p *Problem, lines []line, f Floors, workers int)
 		}
 	}
 	m.parts = partition(g, workers)
-	if err := m.reverse(ctx, splitRanges(g)); err != nil {
+	if err := m.reverse(ctx, g.Workers()); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// splitRanges is how many ranges of datasets a pass over g's arcs that is bound by
-// memory latency (a random read per arc) is split into: GOMAXPROCS from 2^20 arcs.
-func splitRanges(g *graph.Graph) int {
-	if len(g.Adj) >= 1<<20 {
-		return runtime.GOMAXPROCS(0)
-	}
-	return 1
-}
-
 // reverse fills m.rev (arc q = u→v's partner, v→u) and m.arcs. Lists are sorted
 // (graph invariant 1), so the datasets u whose lists hold v come in u's order, and
 // the k-th of them is the k-th entry of v's list: a pass over the arcs with a
-// cursor per dataset. The pass is split into k ranges of u (newLP: GOMAXPROCS on
-// large graphs) run concurrently, each with its own cursors, started where the
+// cursor per dataset. The pass is split into k ranges of u (newLP: g.Workers(), one per
+// core on large graphs) run concurrently, each with its own cursors, started where the
 // range's first u falls in each list (a binary search of each list, read in
 // order); rev does not depend on the split.
 func (m *lp) reverse(ctx context.Context, k int) error {
