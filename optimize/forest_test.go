@@ -41,21 +41,7 @@ func TestForestDualBoundsTheExactOptimum(t *testing.T) {
 		in := randomInstance(t, r, n)
 		exact, _ := newExactLP(n, in.edges, in.p.Answer, in.weights, in.e, in.dlt).solve()
 		opt := ratFloat(exact)
-		p, res, err := prepare(context.Background(), in.p, Options{Explicit: lowered}, Accuracy, hasBoundary(in.p.G, in.p.Answer))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := candidates(context.Background(), p, res.Hit, res.Floors, res, time.Time{}); err != nil {
-			t.Fatal(err)
-		}
-		lines, err := frameworkLines(p.Pair, 0, res.Solution.POne)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := newLP(context.Background(), p, lines, res.Floors, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, m := bestCandidateLP(t, in.p, Accuracy)
 		y, err := forestDual(context.Background(), m, res.Solution.POne, res.Solution.Dist)
 		if err != nil || y == nil {
 			t.Fatalf("instance %d: %v", i, err)
@@ -132,21 +118,7 @@ func TestTightBoundarySplit(t *testing.T) {
 	} {
 		obj := spec.Kind
 		p := genProblem(t, spec, 0)
-		p, res, err := prepare(context.Background(), p, Options{Explicit: lowered}, Balanced, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := candidates(context.Background(), p, res.Hit, res.Floors, res, time.Time{}); err != nil {
-			t.Fatal(err)
-		}
-		lines, err := frameworkLines(p.Pair, 0, res.Solution.POne)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := newLP(context.Background(), p, lines, res.Floors, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res, m := bestCandidateLP(t, p, Balanced)
 		boundary := make([]bool, p.G.N())
 		for v := range int32(p.G.N()) {
 			for _, u := range p.G.Neighbours(v) {
@@ -164,4 +136,27 @@ func TestTightBoundarySplit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// bestCandidateLP is Optimize's first steps on p under obj with the floors
+// lowered: the best candidate (in the result) and the LP the forest's dual is
+// built on.
+func bestCandidateLP(t *testing.T, p *Problem, obj Objective) (*Result, *lp) {
+	t.Helper()
+	p, res, err := prepare(context.Background(), p, Options{Explicit: lowered}, obj, hasBoundary(p.G, p.Answer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := candidates(context.Background(), p, res.Hit, res.Floors, res, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := frameworkLines(p.Pair, 0, res.Solution.POne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := newLP(context.Background(), p, lines, res.Floors, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, m
 }
