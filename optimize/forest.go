@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/graphdp/graphdp/cover"
 )
 
 // forestTol is how near the float64 extension's values come to a row's end or a
@@ -54,13 +56,8 @@ func forestDual(ctx context.Context, m *lp, x []float64, dist []int32) ([]float6
 	g, l := m.g, m.lines[0]
 	n := g.N()
 	boundary := make([]bool, n)
-	for v := range n {
-		for _, u := range g.Neighbours(int32(v)) {
-			if m.ans[u] != m.ans[v] {
-				boundary[v] = true
-				break
-			}
-		}
+	for _, v := range cover.BoundaryVertices(g, m.ans) {
+		boundary[v] = true
 	}
 	var byDist [][]int32
 	for v := range n {
