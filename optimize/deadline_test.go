@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/graphdp/graphdp/internal/graphgen"
+	"github.com/graphdp/graphdp/internal/words"
 )
 
 // A first mechanism past Options.FirstBy is an error, nothing returned: the caller
@@ -43,5 +44,48 @@ func TestDeadlinesBeforeTheFirstMechanism(t *testing.T) {
 		if full.Homogeneous == nil || full.Upper >= full.TotalWeight {
 			t.Errorf("no deadline, explicit %v: homogeneous %v, upper %v of Σw %v", opt.Explicit, full.Homogeneous, full.Upper, full.TotalWeight)
 		}
+	}
+}
+
+// Past the deadline the search for candidates still ends with one that meets the
+// floors: where the balanced α does not (an answer-1 floor above it), the floors'
+// own seed is extended. And the trade-off curve's solves do not keep FirstBy, the
+// command's first mechanism's (res is it): a passed FirstBy solves every point.
+func TestDeadlinePassedStillMeetsTheFloors(t *testing.T) {
+	p := genProblem(t, graphgen.Spec{Kind: "grid", N: 2500, Seed: 3, Epsilon: 0.5, Delta: 1e-6}, 0)
+	ctx := context.Background()
+	opt := Options{Floors: Floors{0, 0.7}, Explicit: [2]bool{true, true}}
+	q, r, err := prepare(ctx, p, opt, Balanced, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := candidates(ctx, q, r.Hit, r.Floors, r, time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if r.BalancedMeets || r.Solution == nil || !r.Floors.meets(p.Answer, r.Solution.POne) {
+		t.Errorf("floors %v: the balanced α meets them %v; a candidate %v", r.Floors, r.BalancedMeets, r.Solution != nil)
+	}
+	// More datasets than an extension handles between its checks of ctx (2^16).
+	p = genProblem(t, graphgen.Spec{Kind: "uniform", N: 70000, M: 700000, Seed: 3, Epsilon: 0.5, Delta: 1e-6}, 0)
+	lowered := Options{Objective: Accuracy, Explicit: [2]bool{true, true}} // a near-constant answer: the higher floors are solved
+	res, err := Optimize(ctx, p, lowered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lowered
+	tr.FirstBy = time.Now().Add(-time.Second)
+	pts, err := TradeOff(ctx, p, tr, res, 2, 0, time.Second)
+	if err != nil || len(pts) != 2 {
+		t.Fatalf("the trade-off curve with FirstBy passed: %d points, %v", len(pts), err)
+	}
+	solved := 0
+	for _, pt := range pts {
+		if pt.Bounded {
+			t.Errorf("floor %v bounded, not solved", pt.Floor)
+		}
+		solved += words.Bit(!pt.Reused)
+	}
+	if solved == 0 {
+		t.Error("every point reused: the test needs a curve that is solved")
 	}
 }

@@ -408,8 +408,8 @@ func pace(ctx context.Context) func() error {
 
 // candidates tries Optimize's starting points on hit — the balanced α (also the
 // baseline), the floors themselves, the best boundary-homogeneous pair — and keeps
-// the best that meets the floors in r. After the balanced α the search stops, with
-// r as it stands, at deadline or at ctx's own deadline (Options.FirstBy): then
+// the best that meets the floors in r. Once r holds one, the search stops, with r
+// as it stands, at deadline or at ctx's own deadline (Options.FirstBy): then
 // r.Homogeneous is left nil when its search did not end.
 func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *Result, deadline time.Time) error {
 	// The balanced α on the hitting set: the baseline, and the warm start.
@@ -427,8 +427,9 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 		}
 		return err
 	}
-	if past(deadline) {
-		return stop(context.DeadlineExceeded)
+	done := func() bool { return r.Solution != nil && past(deadline) }
+	if done() {
+		return nil
 	}
 	fam, err := newFamily(ctx, ext)
 	if err != nil {
@@ -445,8 +446,8 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 			if r.Solution != nil && fam.utility(s[0], s[1]) <= r.Utility*(1+seedMargin) {
 				continue
 			}
-			if past(deadline) {
-				return stop(context.DeadlineExceeded)
+			if done() {
+				return nil
 			}
 			sol, pt, err := ext.extend(ctx, s[0], s[1])
 			if err != nil {
@@ -455,8 +456,8 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 			r.keep(p, floors, sol, pt)
 		}
 	}
-	if past(deadline) {
-		return stop(context.DeadlineExceeded)
+	if done() {
+		return nil
 	}
 	// The best boundary-homogeneous pair: cheap (homogeneous.go), sometimes already optimal.
 	h, err := fam.best(ctx, p, floors)

@@ -73,7 +73,9 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 	if prev != nil {
 		known = append(known, newKnown(p.Answer, prev.Utility, prev.Solution.POne))
 	}
-	opt.Objective, opt.Hit = obj, res.Hit
+	// The solves keep opt.Deadline; FirstBy is the command's first mechanism's,
+	// which res is.
+	opt.Objective, opt.Hit, opt.FirstBy = obj, res.Hit, time.Time{}
 	ctx = progress.Listen[Progress](ctx, nil) // the curve's solves report nothing
 	var out []TradePoint
 	// The last homogeneous search's duration, for the budget; before the first,
