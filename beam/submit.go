@@ -140,7 +140,10 @@ func startInProcessPrism(port int) (err error) {
 // ReverseArtifactRetrievalService), so two jobs staged at once on one Prism kill
 // it with "concurrent map writes", and with it this process when Prism is
 // in-process: concurrent Run calls share that server. The stream ends only once
-// Prism has stored the artifact, so holding the lock across Stage is enough.
+// Prism has stored the artifact, so holding the lock across Stage keeps this
+// process's jobs apart, which is all the in-process Prism serves (its LOOPBACK
+// workers fetch no artifact). A Prism of its own shared by several launchers has
+// the same race, which only Prism can close.
 var stagingMu sync.Mutex
 
 // submit runs p on a portable job server (Prism as a separate process, Flink's or

@@ -14,8 +14,8 @@ import (
 // A first mechanism past Options.FirstBy is an error, nothing returned: the caller
 // (optimize's --max-time) has nothing to write in time. Past Options.Deadline but
 // not FirstBy, the search stops after the balanced α's extension and that is what
-// is returned, certified by Σw only (the pointwise bound is a pass over the graph),
-// with no homogeneous pair: Method "time", not converged.
+// is returned, with no homogeneous pair, certified pointwise (two BFS): exactly
+// under the default floors (Method "balanced", converged), else Method "time".
 func TestDeadlinesBeforeTheFirstMechanism(t *testing.T) {
 	p := genProblem(t, graphgen.Spec{Kind: "grid", N: 2500, Seed: 3, Epsilon: 0.5, Delta: 1e-6}, 0)
 	ctx := context.Background()
@@ -32,7 +32,9 @@ func TestDeadlinesBeforeTheFirstMechanism(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Deadline passed, explicit %v: %v", opt.Explicit, err)
 		}
-		if res.Method != "time" || res.Converged || res.Homogeneous != nil || res.Upper != res.TotalWeight ||
+		certified := opt.Explicit == [2]bool{} // the default floors: the pointwise bound is exact
+		if res.Method != map[bool]string{true: "balanced", false: "time"}[certified] || res.Converged != certified ||
+			res.Homogeneous != nil || res.Upper > res.TotalWeight || certified && res.Upper >= res.TotalWeight ||
 			!slices.Equal(res.Solution.POne, res.BalancedSolution.POne) || res.Utility != res.Balanced {
 			t.Errorf("Deadline passed, explicit %v: method %q, converged %v, homogeneous %v, upper %v of Σw %v, utility %v, balanced %v",
 				opt.Explicit, res.Method, res.Converged, res.Homogeneous, res.Upper, res.TotalWeight, res.Utility, res.Balanced)
@@ -42,7 +44,13 @@ func TestDeadlinesBeforeTheFirstMechanism(t *testing.T) {
 			t.Fatal(err)
 		}
 		if full.Homogeneous == nil || full.Upper >= full.TotalWeight {
-			t.Errorf("no deadline, explicit %v: homogeneous %v, upper %v of Σw %v", opt.Explicit, full.Homogeneous, full.Upper, full.TotalWeight)
+			t.Fatalf("no deadline, explicit %v: homogeneous %v, upper %v of Σw %v", opt.Explicit, full.Homogeneous, full.Upper, full.TotalWeight)
+		}
+		// The family's grid, kept for the page, is the pair's search's (its floors).
+		if res.Grid(9) != nil || !slices.EqualFunc(full.Grid(9), full.Homogeneous.Grid(9), func(a, b []float64) bool {
+			return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || x != x && y != y })
+		}) {
+			t.Errorf("explicit %v: the result's grid is not its pair's family's", opt.Explicit)
 		}
 	}
 }

@@ -24,6 +24,10 @@ type Estimate struct {
 	// with the reading, what comes before a first mechanism.
 	Propagation time.Duration `json:"propagation_ns"`
 	Cover       time.Duration `json:"cover_ns"`
+	// First is the solver's part of the time to a first mechanism: the cover and
+	// one extension, two where the floors are above α (the balanced α misses them,
+	// a floor seed is the first).
+	First time.Duration `json:"first_ns"`
 	// Low and High bound the time: the candidates and the certificate
 	// (EstimateDefault propagations) when no LP is needed; else from the forest's dual
 	// (EstimateForest propagations in all, where it certifies the best candidate)
@@ -96,6 +100,10 @@ func EstimateCost(ctx context.Context, p *Problem, opt Options) (*Estimate, erro
 		return nil, err
 	}
 	e.Propagation = time.Since(t0)
+	e.First = e.Cover + e.Propagation
+	if a := p.Pair.Balanced(); f[0] > a || f[1] > a {
+		e.First += e.Propagation
+	}
 	e.Low, e.High = EstimateDefault*e.Propagation, EstimateDefault*e.Propagation
 	if e.LP {
 		e.Low = EstimateForest * e.Propagation

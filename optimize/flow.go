@@ -117,6 +117,7 @@ func (f *flowNet) greedy(ctx context.Context) error {
 func (f *flowNet) run(ctx context.Context) error {
 	if f.off == nil {
 		if err := f.layout(ctx); err != nil {
+			f.off = nil // laid out again by a later run: the arcs as added are kept until the end
 			return err
 		}
 	}

@@ -109,8 +109,8 @@ func TestForestRoutesTheDeficits(t *testing.T) {
 }
 
 // The tight boundary edges do not depend on how their pass is split: 1 to 7 ranges
-// list the same edges in the same order (the balanced α's: every boundary edge is
-// tight in both rows there).
+// list the same edges in the same order (the best candidate's under the balanced
+// objective with the floors lowered; the test needs some).
 func TestTightBoundarySplit(t *testing.T) {
 	for _, spec := range []graphgen.Spec{
 		{Kind: "uniform", N: 3000, M: 20000, Seed: 5, Frac: 0.3, Epsilon: 0.5, Delta: 1e-6},

@@ -267,6 +267,14 @@ func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous
 	return f.best(ctx, p, Floors{})
 }
 
+// floored is a copy of the family whose pairs must meet floors (family.meets), with
+// orbits of its own; fam is not changed.
+func (fam *family) floored(floors Floors) *family {
+	c := *fam
+	c.floors, c.orbits = floors, [4][]float64{}
+	return &c
+}
+
 // best is BestHomogeneous on the family's buckets over the pairs whose extension
 // meets the floors (family.meets; the region stays convex: each condition is an
 // upper set of a non-decreasing function), the utility it reports p's (the
@@ -275,9 +283,7 @@ func BestHomogeneous(ctx context.Context, p *Problem, hit []int32) (*Homogeneous
 // region too thin for it). f's floors are not changed: the search has its own copy.
 func (fam *family) best(ctx context.Context, p *Problem, floors Floors) (*Homogeneous, error) {
 	hit := fam.ext.hit
-	c := *fam
-	c.floors, c.orbits = floors, [4][]float64{}
-	f := &c
+	f := fam.floored(floors)
 	h := &Homogeneous{Distance: f.dist, fam: f}
 	for _, v := range hit {
 		if p.Answer[v] {

@@ -29,10 +29,11 @@ type Options struct {
 	// PDHG is not started once it has passed. TradeOff's solves share it.
 	Deadline time.Time
 	// FirstBy, if set, is when a first mechanism must exist: the cover and the
-	// balanced α's extension run under it, and past it Optimize fails with the
-	// context's DeadlineExceeded (nothing to return). Once the balanced α is
-	// extended the search for better candidates stops at Deadline or FirstBy,
-	// whichever comes first, and returns the best so far.
+	// first candidate's extension (the balanced α, or a floor seed where α misses
+	// the floors) run under it, and past it Optimize fails with the context's
+	// DeadlineExceeded (nothing to return). Once there is a candidate, the search
+	// for better ones is not started past Deadline, and an extension or search
+	// under way is cut at FirstBy; the best so far is returned.
 	FirstBy time.Time
 	// MaxIterations bounds the PDHG steps (0: DefaultMaxIterations).
 	MaxIterations int
@@ -107,11 +108,13 @@ type Result struct {
 	BalancedSolution *bfs.Solution // its mechanism
 	Alpha            float64       // the balanced α = (e^ε+δ)/(e^ε+1), rounded down
 	Randomized       float64       // utility of randomized response (p_true = α everywhere), rounded down
-	Homogeneous      *Homogeneous  // the best boundary-homogeneous pair (docs/DESIGN.md §3.6)
+	// Homogeneous is the best boundary-homogeneous pair (docs/DESIGN.md §3.6); nil
+	// when a deadline ended the search before it (Method "time").
+	Homogeneous *Homogeneous
 
 	Iterations, Restarts int
 	Mixed                float64 // the last rounding's mixing weight t (round.go)
-	Method               string  // "pdhg", "balanced" (already within the gap), "forest" (forest.go) or "exact" (ε = δ = 0)
+	Method               string  // "pdhg", "balanced" (already within the gap), "forest" (forest.go), "exact" (ε = δ = 0) or "time" (a deadline)
 	// Lines is the number of row families of the LP (lines.go): 1 for (ε,δ), the
 	// pairs of a profile, the pieces of a trade-off curve, μ-GDP's chords. For μ-GDP
 	// Upper is certified on the outer polytope (tangents), so it bounds every μ-GDP
@@ -120,6 +123,17 @@ type Result struct {
 
 	y     []float64 // PDHG's best multipliers (nil without PDHG): TradeOff's warm start
 	lines []line    // the LP's lines (nil without the LP): for tests
+	fam   *family   // the homogeneous family, once built (Grid)
+}
+
+// Grid is the utility over the boundary-homogeneous family (Homogeneous.Grid), the
+// family's even when a deadline ended the search for its best pair; nil when the
+// family was not built.
+func (r *Result) Grid(k int) [][]float64 {
+	if r.fam == nil {
+		return nil
+	}
+	return (&Homogeneous{fam: r.fam}).Grid(k)
 }
 
 // Precheck is what Optimize checks before it solves: the problem, the objective,
@@ -199,9 +213,6 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	}
 	r.Upper = r.TotalWeight // p_true ≤ 1
 	finish := func(method string) (*Result, error) { return r.finish(p, target, method), nil }
-	if past(opt.Deadline) {
-		return finish("time") // certified by Σw only: the pointwise bound costs a pass
-	}
 	lines, err := frameworkLines(p.Pair, opt.Chords, r.Solution.POne)
 	if err != nil {
 		return nil, err
@@ -209,8 +220,10 @@ func Optimize(ctx context.Context, p *Problem, opt Options) (*Result, error) {
 	// The cheap certificate (pointwise.go): exact when the floors force the boundary
 	// (the default, α), where the balanced α is then certified without an LP.
 	r.Lines, r.lines = len(lines), lines
-	pw, err := pointwiseUpper(ctx, p, lines, floors)
-	if err != nil {
+	pw, err := pointwiseUpper(fctx, p, lines, floors) // two BFS: within FirstBy, else Σw stands
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return finish("time")
+	} else if err != nil {
 		return nil, err
 	}
 	r.Upper = min(r.Upper, pw)
@@ -421,13 +434,24 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 	r.BalancedSolution, r.Balanced = bsol, certifiedUtility(p, bsol.POne)
 	r.BalancedMeets = floors.meets(p.Answer, bsol.POne)
 	r.keep(p, floors, bsol, bpt)
-	stop := func(err error) error { // a deadline, not a cancellation: keep r
-		if errors.Is(err, context.DeadlineExceeded) && r.Solution != nil {
+	stop := func(err error) error { // ctx's own deadline passed, not a cancellation: keep r
+		if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) && errors.Is(err, context.DeadlineExceeded) && r.Solution != nil {
 			return nil
 		}
 		return err
 	}
 	done := func() bool { return r.Solution != nil && past(deadline) }
+	seeds, from := floorSeeds(p.Pair, floors), 0
+	if r.Solution == nil {
+		// The balanced α misses the floors: the first seed, which meets them, is
+		// the first mechanism, before the family.
+		sol, pt, err := ext.extend(ctx, seeds[0][0], seeds[0][1])
+		if err != nil {
+			return err
+		}
+		r.keep(p, floors, sol, pt)
+		from = 1
+	}
 	if done() {
 		return nil
 	}
@@ -435,6 +459,7 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 	if err != nil {
 		return stop(err)
 	}
+	r.fam = fam.floored(floors)
 	if floors.any() {
 		// The floors themselves on the hitting set (floorSeeds): they meet them.
 		// Once a candidate is kept, a seed is extended only where its utility,
@@ -442,7 +467,7 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 		// seedMargin: under the default floors the second seed is the balanced α
 		// with its answer-0 values one float64 step higher, which costs a whole
 		// extension (and its repairs) for nothing.
-		for _, s := range floorSeeds(p.Pair, floors) {
+		for _, s := range seeds[from:] {
 			if r.Solution != nil && fam.utility(s[0], s[1]) <= r.Utility*(1+seedMargin) {
 				continue
 			}

@@ -35,6 +35,10 @@ type Region struct {
 	Objective string
 	TradeOff  []Trade
 	Chosen    Trade
+	// Cut says why the best pair is missing (a deadline ended its search): then it
+	// is not marked, and cells without a value are "not computed" when none has
+	// one (the family itself was not built).
+	Cut string
 }
 
 // Trade is one point of the trade-off curve. Bounded: not solved (the page's time
@@ -198,8 +202,12 @@ func RegionHTML(w io.Writer, r *Region) error {
 			}
 		}
 	}
+	missing := "no DP extension"
 	if math.IsInf(p.Lo, 1) {
 		p.Lo = p.Hi
+		if r.Cut != "" {
+			missing = "not computed"
+		}
 	}
 	// x of α₀ and y of α₁ at the centre of their cells.
 	px := func(a float64) float64 { return regionLeft + p.Cell/2 + a*(regionSize-p.Cell) }
@@ -210,7 +218,7 @@ func RegionHTML(w io.Writer, r *Region) error {
 			a0, a1 := float64(i)/float64(k-1), float64(j)/float64(k-1)
 			c := regionCell{X: px(a0) - p.Cell/2, Y: py(a1) - p.Cell/2}
 			if math.IsNaN(u) {
-				c.Fill, c.Title = "#eeeeee", fmt.Sprintf("α₀=%.3f α₁=%.3f: no DP extension", a0, a1)
+				c.Fill, c.Title = "#eeeeee", fmt.Sprintf("α₀=%.3f α₁=%.3f: %s", a0, a1, missing)
 			} else {
 				c.Fill, c.Title = heat((u-p.Lo)/max(p.Hi-p.Lo, 1e-300)), fmt.Sprintf("α₀=%.3f α₁=%.3f: utility %.6g", a0, a1, u)
 			}
@@ -267,6 +275,9 @@ func regionMarks(r *Region, px, py func(float64) float64) []regionMark {
 	ms := []mk{{"balanced α", "balanced", r.Balanced}, {"best homogeneous", "homogeneous", r.Homogeneous}, {"optimum (mean values)", "optimum", r.Optimum}}
 	var out []regionMark
 	for i, m := range ms {
+		if i == 1 && r.Cut != "" {
+			continue // not searched
+		}
 		x, y := round1(px(m.pt.Alpha0)), round1(py(m.pt.Alpha1))
 		rm := regionMark{X: x, Y: y, Label: m.label, Class: m.class, P: m.pt}
 		switch i {
@@ -419,7 +430,8 @@ table.points td:first-child svg { display: inline; vertical-align: middle; margi
 <p>Each cell is the utility Σ w·p_true of the
 optimal extension of p_true = α₀ on every answer-0 and α₁ on every answer-1 hitting-set dataset; grey pairs admit
 no DP extension (the paper's feasibility lemma). The colour scale ends at the unrestricted optimum.</p>
-<svg id="region" width="{{f .P.W}}" height="{{f .P.H}}" viewBox="0 0 {{f .P.W}} {{f .P.H}}" role="img" aria-label="utility over (α₀, α₁)">
+{{with .R.Cut}}<p id="cut">{{.}}</p>
+{{end}}<svg id="region" width="{{f .P.W}}" height="{{f .P.H}}" viewBox="0 0 {{f .P.W}} {{f .P.H}}" role="img" aria-label="utility over (α₀, α₁)">
 {{.P.Cells}}<rect x="{{f .P.Left}}" y="{{f .P.Top}}" width="{{f .P.Size}}" height="{{f .P.Size}}" fill="none" class="axis"/>
 {{range .P.XTicks}}<line class="axis" x1="{{f .Pos}}" x2="{{f .Pos}}" y1="{{f (add $.P.Top $.P.Size)}}" y2="{{f (add $.P.Top (add $.P.Size 5))}}"/><text class="xtick" x="{{f .Pos}}" y="{{f (add $.P.Top (add $.P.Size 18))}}" text-anchor="middle">{{.Label}}</text>
 {{end}}{{range .P.YTicks}}<line class="axis" x1="{{f (sub $.P.Left 5)}}" x2="{{f $.P.Left}}" y1="{{f .Pos}}" y2="{{f .Pos}}"/><text class="ytick" x="{{f (sub $.P.Left 8)}}" y="{{f (add .Pos 4)}}" text-anchor="end">{{.Label}}</text>

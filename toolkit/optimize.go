@@ -64,23 +64,24 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	// The graph is all optimize reads of the job's tables; the memory is checked as
 	// the graph build's, the engine's (propagate, with MechanismOut) after the solve.
 	// With --max-time, what comes before a first mechanism keeps firstBy through
-	// fctx: reading here, the cover and the balanced α's extension in the solver.
+	// fctx: reading here, the cover and the first candidate's extension in the solver.
 	fctx, cancel := ctx, context.CancelFunc(func() {})
+	readBy := firstBy(start, oj.MaxTime, 0)
 	if oj.MaxTime > 0 && !oj.DryRun {
-		fctx, cancel = context.WithDeadline(ctx, firstBy(start, oj.MaxTime, 0))
+		fctx, cancel = context.WithDeadline(ctx, readBy)
 	}
 	defer cancel()
 	phase(ctx, "read", time.Time{})
 	x, err := load.LoadInputs(fctx, &job, load.Request{Engine: "propagate"})
 	if err != nil {
-		return nil, oj.late(ctx, err, start, "reading the inputs")
+		return nil, oj.late(ctx, err, start, readBy, "reading the inputs")
 	}
 	loaded := time.Since(start)
 	vs := x.Vertices
 	n := vs.IDs.Len()
 	weight, from, err := readWeights(fctx, oj, job, vs)
 	if err != nil {
-		return nil, oj.late(ctx, err, start, "reading the weights")
+		return nil, oj.late(ctx, err, start, readBy, "reading the weights")
 	}
 	log.Info("read", "stage", "read", "vertices", n, "edges", x.Graph.M(), "weights", from)
 	if oj.DryRun {
@@ -106,7 +107,7 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	log.Info("optimize", "stage", "optimize", "objective", string(opts.Objective), "max_time", oj.MaxTime.String())
 	res, err := optimize.Optimize(ctx, prob, opts)
 	if err != nil {
-		return nil, oj.late(ctx, err, start, "the cover and the balanced α's extension")
+		return nil, oj.late(ctx, err, start, opts.FirstBy, "the cover and the first candidate's extension")
 	}
 	solve := time.Since(t0)
 	optSeconds := solve.Seconds()
@@ -221,7 +222,7 @@ func firstWithin(d, reserve time.Duration) time.Duration {
 }
 
 // MaxTimeError is --max-time run out before optimize had a mechanism to write: in
-// While (reading, or the cover and the balanced α's extension), After the command's
+// While (reading, or the cover and the first candidate's extension), After the command's
 // start. Nothing was written.
 type MaxTimeError struct {
 	Limit, After time.Duration
@@ -230,15 +231,16 @@ type MaxTimeError struct {
 
 func (e *MaxTimeError) Error() string {
 	return fmt.Sprintf("--max-time %v ran out after %.1fs, in %s, before there was a mechanism to write: "+
-		"optimize reads the inputs, finds the cover and extends the balanced α on it before anything else "+
-		"(graphdp optimize --dry-run estimates the time); give a longer --max-time; nothing written",
+		"optimize reads the inputs, finds the cover and extends a first candidate on it (the balanced α, or the floors' own values where α misses them) "+
+		"before anything else (graphdp optimize --dry-run estimates the time); give a longer --max-time; nothing written",
 		e.Limit, e.After.Seconds(), e.While)
 }
 
-// late is err, or a *MaxTimeError when it is firstBy's deadline (ctx, the command's
-// own context, still running) met while.
-func (oj OptimizeJob) late(ctx context.Context, err error, start time.Time, while string) error {
-	if oj.MaxTime > 0 && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+// late is err, or a *MaxTimeError when it is the deadline limit (firstBy's) met
+// while: a deadline error once limit has passed, ctx (the command's own context)
+// still running.
+func (oj OptimizeJob) late(ctx context.Context, err error, start, limit time.Time, while string) error {
+	if oj.MaxTime > 0 && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !time.Now().Before(limit) {
 		return &MaxTimeError{Limit: oj.MaxTime, After: time.Since(start).Round(100 * time.Millisecond), While: while}
 	}
 	return err
@@ -369,7 +371,7 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *load.Inputs, weight []
 			s.EstimateSeconds[i] = min(s.EstimateSeconds[i], (oj.MaxTime + oj.MaxTime/10 + 2*time.Second).Seconds())
 		}
 	}
-	first := loaded + est.Cover + est.Propagation
+	first := loaded + est.First
 	s.FirstSeconds, s.MaxTimeWarning = first.Seconds(), oj.maxTimeWarning(first, loaded)
 	if s.TargetGap == 0 {
 		s.TargetGap = optimize.DefaultGap
@@ -385,7 +387,7 @@ func (oj OptimizeJob) maxTimeWarning(first, loaded time.Duration) string {
 	if oj.MaxTime <= 0 || first <= within {
 		return ""
 	}
-	return fmt.Sprintf("--max-time %v leaves %.3g s for reading, the cover and the balanced α's extension, which take about %.3g s here: "+
+	return fmt.Sprintf("--max-time %v leaves %.3g s for reading, the cover and the first candidate's extension, which take about %.3g s here: "+
 		"optimize would stop there with nothing written", oj.MaxTime, max(within.Seconds(), 0), first.Seconds())
 }
 

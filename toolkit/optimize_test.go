@@ -16,27 +16,32 @@ import (
 )
 
 // --max-time run out before there is a mechanism (the solver's or the reader's
-// DeadlineExceeded under firstBy) is a *MaxTimeError naming the limit and the phase;
-// a cancelled command, or no --max-time, keeps the error as it is.
+// DeadlineExceeded once firstBy has passed) is a *MaxTimeError naming the limit and
+// the phase; a cancelled command, no --max-time, or a deadline error before the
+// limit (another deadline's) keeps the error as it is.
 func TestMaxTimeBeforeAMechanism(t *testing.T) {
 	ctx := context.Background()
 	late := fmt.Errorf("cover: %w", context.DeadlineExceeded)
 	start := time.Now().Add(-2300 * time.Millisecond)
 	var me *MaxTimeError
-	err := OptimizeJob{MaxTime: 2 * time.Second}.late(ctx, late, start, "reading the inputs")
+	was := time.Now()
+	err := OptimizeJob{MaxTime: 2 * time.Second}.late(ctx, late, start, was, "reading the inputs")
 	if !errors.As(err, &me) || me.Limit != 2*time.Second || me.While != "reading the inputs" || me.After < 2300*time.Millisecond ||
 		!strings.Contains(err.Error(), "--max-time 2s ran out after 2.3s, in reading the inputs") || !strings.HasSuffix(err.Error(), "nothing written") {
 		t.Errorf("within --max-time: %v", err)
 	}
-	if err := (OptimizeJob{}).late(ctx, late, start, "reading the inputs"); err != late {
+	if err := (OptimizeJob{}).late(ctx, late, start, was, "reading the inputs"); err != late {
 		t.Errorf("without --max-time: %v", err)
+	}
+	if err := (OptimizeJob{MaxTime: time.Second}).late(ctx, late, start, time.Now().Add(time.Hour), "reading the inputs"); err != late {
+		t.Errorf("another deadline, before the limit: %v", err)
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := (OptimizeJob{MaxTime: time.Second}).late(cancelled, late, start, "reading the inputs"); err != late {
+	if err := (OptimizeJob{MaxTime: time.Second}).late(cancelled, late, start, was, "reading the inputs"); err != late {
 		t.Errorf("cancelled: %v", err)
 	}
-	if other := errors.New("x"); (OptimizeJob{MaxTime: time.Second}).late(ctx, other, start, "reading the inputs") != other {
+	if other := errors.New("x"); (OptimizeJob{MaxTime: time.Second}).late(ctx, other, start, was, "reading the inputs") != other {
 		t.Error("another error is changed")
 	}
 }
@@ -62,8 +67,9 @@ func TestDryRunWarnsOfAShortMaxTime(t *testing.T) {
 	}
 }
 
-// The page of a solve whose search --max-time cut short (no homogeneous pair:
-// optimize.Result.Homogeneous nil) is drawn, the balanced α standing for the pair.
+// The page of a solve that --max-time ended before the homogeneous family (no pair:
+// optimize.Result.Homogeneous nil, no grid) says so, marks no pair and calls no cell
+// infeasible.
 func TestRegionWithoutTheHomogeneousPair(t *testing.T) {
 	var src, dst []int32
 	answer := make([]bool, 40)
@@ -89,11 +95,16 @@ func TestRegionWithoutTheHomogeneousPair(t *testing.T) {
 		t.Fatal("the search was not cut short: the test needs a passed deadline to stop it")
 	}
 	r := region(prob, res, &OptimizeSummary{Epsilon: 0.5, Delta: 1e-6})
-	if r.Homogeneous.Alpha0 != res.Alpha || r.Homogeneous.Alpha1 != res.Alpha || r.Homogeneous.Utility != res.Balanced {
-		t.Errorf("the pair drawn: %+v, want the balanced α %v at %v", r.Homogeneous, res.Alpha, res.Balanced)
+	if !strings.Contains(r.Cut, "before the boundary-homogeneous family was computed") {
+		t.Errorf("the page's note: %q", r.Cut)
 	}
 	var page bytes.Buffer
-	if err := report.RegionHTML(&page, r); err != nil || page.Len() == 0 {
-		t.Errorf("the page: %v, %d bytes", err, page.Len())
+	if err := report.RegionHTML(&page, r); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	if strings.Contains(html, `data-label="best homogeneous"`) || !strings.Contains(html, `data-label="balanced α"`) ||
+		!strings.Contains(html, "not computed") || strings.Contains(html, "no DP extension</title>") || !strings.Contains(html, r.Cut) {
+		t.Errorf("the page marks a pair not searched for, or calls cells without a value infeasible")
 	}
 }

@@ -102,7 +102,7 @@ type OptimizeSummary struct {
 	Estimate        *optimize.Estimate `json:"estimate,omitempty"`
 	EstimateSeconds *[2]float64        `json:"estimate_seconds,omitempty"`
 	// FirstSeconds is when, in the dry run's forecast, the command has a first
-	// mechanism to write (the reading, the cover, the balanced α's extension);
+	// mechanism to write (the reading, the cover, the first candidate's extension);
 	// MaxTimeWarning says that --max-time ends before it: nothing would be written.
 	FirstSeconds   float64 `json:"first_mechanism_seconds,omitempty"`
 	MaxTimeWarning string  `json:"max_time_warning,omitempty"`
@@ -215,9 +215,17 @@ func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *repo
 	for _, t := range s.TradeOff {
 		trades = append(trades, report.Trade{Floor: t.Floor, Utility: t.Utility, Upper: t.Upper, Bounded: t.Bounded})
 	}
-	h := res.Homogeneous
-	if h == nil { // --max-time ended the search before it: the balanced α stands for it, no pair drawn
-		h = &optimize.Homogeneous{Alpha0: res.Alpha, Alpha1: res.Alpha, Utility: res.Balanced}
+	h, cut := res.Homogeneous, ""
+	var grid [][]float64
+	if h != nil {
+		grid = h.Grid(regionGrid)
+	} else { // --max-time ended the search for the pair
+		h = &optimize.Homogeneous{}
+		cut = "--max-time ended the solve before the best boundary-homogeneous pair was searched for: it is not marked."
+		if grid = res.Grid(regionGrid); grid == nil {
+			grid = h.Grid(regionGrid) // no family: no value
+			cut = "--max-time ended the solve before the boundary-homogeneous family was computed: no cell has a value, and the best pair is not marked."
+		}
 	}
 	var sum, cnt [2]float64
 	for i, v := range res.Hit {
@@ -234,7 +242,7 @@ func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *repo
 		}
 		return sum[a] / cnt[a]
 	}
-	return &report.Region{Utility: h.Grid(regionGrid), TotalWeight: res.TotalWeight,
+	return &report.Region{Utility: grid, Cut: cut, TotalWeight: res.TotalWeight,
 		Balanced:    report.Point{Alpha0: res.Alpha, Alpha1: res.Alpha, Utility: res.Balanced},
 		Homogeneous: report.Point{Alpha0: h.Alpha0, Alpha1: h.Alpha1, Utility: h.Utility},
 		Optimum:     report.Point{Alpha0: mean(0), Alpha1: mean(1), Utility: res.Utility},

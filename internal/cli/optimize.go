@@ -76,7 +76,7 @@ func parseOptimize(args []string, stdout io.Writer) (*optimizeOptions, error) {
 	fs.StringVar(&oj.WeightColumn, "weight-column", "weight", "name of the weight `COLUMN`")
 	fs.Var((*numberFlag)(&oj.Gap), "gap", "target relative gap `G` between the certified upper bound and the utility (default 1e-6)")
 	fs.IntVar(&oj.Chords, "chords", 0, fmt.Sprintf("under --gdp-mu: `N` chords of μ-GDP's bound in the LP, tangents in the certificate (default %d; more narrow the gap)", optimize.DefaultChords))
-	fs.StringVar(&o.maxTime, "max-time", "", "a deadline for the whole command (`DURATION`, e.g. 10m), kept within 10% + 2 s: the solve stops in time to write the best found, with its certified gap; when reading, the cover and the balanced α's extension do not fit in it, nothing is written (exit status 1)")
+	fs.StringVar(&o.maxTime, "max-time", "", "a deadline for the whole command (`DURATION`, e.g. 10m), kept within 10% + 2 s: the solve stops in time to write the best found, with its certified gap; when reading, the cover and the first candidate's extension do not fit in it, nothing is written (exit status 1)")
 	fs.IntVar(&o.workers, "workers", 0, "`N` cores to use (0: all)")
 	fs.BoolVar(&oj.AllBoundary, "all-boundary", false, "optimise the values of every boundary dataset, not of a minimum cover")
 	fs.StringVar(&o.objective, "objective", string(optimize.DefaultObjective), "utility `NAME` to maximise: balanced (each answer weighs the same), worst (the smallest p_true) or accuracy (Σ w·p_true as weighted)")
@@ -248,7 +248,7 @@ func printOptimizeEstimate(w io.Writer, s *toolkit.OptimizeSummary) {
 	}
 	fmt.Fprintf(w, "  estimate:  %.3g s to %.3g s in all (one propagation measured: %.3g s; %s); the solver's memory %s on top of the above\n",
 		s.EstimateSeconds[0], s.EstimateSeconds[1], est.Propagation.Seconds(), lp, mib(est.Bytes))
-	fmt.Fprintf(w, "  first:     a mechanism to write after about %.3g s (reading, the cover, the balanced α's extension)\n", s.FirstSeconds)
+	fmt.Fprintf(w, "  first:     a mechanism to write after about %.3g s (reading, the cover, the first candidate's extension)\n", s.FirstSeconds)
 	if s.MaxTimeWarning != "" {
 		fmt.Fprintf(w, "  WARNING: %s\n", s.MaxTimeWarning)
 	}
