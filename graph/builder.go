@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/bits"
@@ -177,8 +178,9 @@ func (b *Builder) flush(st *stage, bl int32, n int) bool {
 
 // Finish builds the lists from the arcs added on at most workers goroutines
 // (0: GOMAXPROCS) and returns the graph; no Add may run during or after it, and
-// the Builder is spent (a second Finish panics).
-func (b *Builder) Finish(workers int) (*Graph, BuildStats, error) {
+// the Builder is spent (a second Finish panics). ctx is read between the build's
+// steps and blocks: cancelled, Finish returns its error.
+func (b *Builder) Finish(ctx context.Context, workers int) (*Graph, BuildStats, error) {
 	st := BuildStats{Rows: b.rows.Load(), SelfLoops: b.loops.Load()}
 	// The staged arcs go out; then every chunk taken is full but those still
 	// open in a staging.
@@ -206,12 +208,18 @@ func (b *Builder) Finish(workers int) (*Graph, BuildStats, error) {
 	}
 	heads, low := b.heads, b.low
 	b.heads, b.low, b.all = nil, nil, nil
+	if err := ctx.Err(); err != nil {
+		return nil, st, err
+	}
 	start, end := b.order(heads, low, b.owner[:used], fill)
 	w := workersFor(int(min(used*b.c, math.MaxInt)))
 	if workers > 0 {
 		w = min(w, workers)
 	}
-	off, adj := buildLists(b.n, b.shift, heads, low, start, end, bits.Len(uint(max(b.n-1, 0))), w)
+	off, adj, err := buildLists(ctx, b.n, b.shift, heads, low, start, end, bits.Len(uint(max(b.n-1, 0))), w)
+	if err != nil {
+		return nil, st, err
+	}
 	st.Kept = int64(len(adj)) / 2
 	st.Duplicates = st.Rows - st.SelfLoops - st.Kept
 	return &Graph{Off: off, Adj: adj}, st, nil
@@ -290,7 +298,7 @@ func (b *Builder) order(heads []int32, low []uint16, owner, fill []int32) (start
 // on w workers and moves the blocks down over the gaps between them and those
 // duplicates left. hbits is the number of significant bits of the largest head. It
 // returns the n+1 offsets and the lists (heads, shortened).
-func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, hbits, w int) ([]int64, []int32) {
+func buildLists(ctx context.Context, n, shift int, heads []int32, low []uint16, start, end []int64, hbits, w int) ([]int64, []int32, error) {
 	nb := len(start)
 	// Build each block's lists in place; off[v+1] holds v's deduplicated degree
 	// until the prefix sum below, kept[b] the block's total.
@@ -303,7 +311,7 @@ func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, h
 		var bw blockWork
 		for {
 			b := int(next.Add(1) - 1)
-			if b >= nb {
+			if b >= nb || ctx.Err() != nil {
 				break
 			}
 			v0, v1 := b<<shift, min(n, (b+1)<<shift)
@@ -311,6 +319,9 @@ func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, h
 		}
 	})
 	low = nil
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	total := int64(0)
 	for v := 1; v <= n; v++ {
 		total += off[v]
@@ -323,5 +334,5 @@ func buildLists(n, shift int, heads []int32, low []uint16, start, end []int64, h
 			copy(heads[p:p+kept[b]], heads[start[b]:])
 		}
 	}
-	return off, heads[:total:total]
+	return off, heads[:total:total], nil
 }

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/bits"
@@ -74,7 +75,7 @@ func buildOwned(n int, srcp, dstp *[]int32, workers int) (*Graph, BuildStats) {
 	})
 	*srcp, *dstp = nil, nil
 	src, dst = nil, nil
-	g, st, err := b.Finish(workers)
+	g, st, err := b.Finish(context.Background(), workers)
 	if err != nil {
 		panic(err)
 	}
@@ -119,7 +120,10 @@ func BuildShard(lo int32, n int, tail, head []int32) (*Shard, error) {
 			cur[b]++
 		}
 	}
-	off, adj := buildLists(n, shift, heads, low, start[:nb], start[1:], bits.Len(uint(maxHead)), workersFor(len(heads)))
+	off, adj, err := buildLists(context.Background(), n, shift, heads, low, start[:nb], start[1:], bits.Len(uint(maxHead)), workersFor(len(heads)))
+	if err != nil {
+		return nil, err
+	}
 	return &Shard{Lo: lo, Off: off, Adj: adj}, nil
 }
 

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -75,7 +76,7 @@ func BenchmarkBuilder(b *testing.B) {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
-		if _, _, err := bld.Finish(0); err != nil {
+		if _, _, err := bld.Finish(context.Background(), 0); err != nil {
 			b.Fatal(err)
 		}
 		add, finish = add+t1.Sub(t0), finish+time.Since(t1)

@@ -199,7 +199,7 @@ func TestBuilderMatchesReference(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		g, st, err := b.Finish(1 + trial%3)
+		g, st, err := b.Finish(context.Background(), 1+trial%3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,10 +236,28 @@ func TestBuilderMoreRows(t *testing.T) {
 	}
 	err := b.Add(src, dst)
 	if err == nil {
-		_, _, err = b.Finish(1)
+		_, _, err = b.Finish(context.Background(), 1)
 	}
 	if !errors.Is(err, ErrMoreRows) {
 		t.Fatalf("error %v, want ErrMoreRows", err)
+	}
+}
+
+// A cancelled or expired context stops Finish with its error, no graph (optimize's
+// --max-time during the build of a large graph).
+func TestBuilderFinishStops(t *testing.T) {
+	src, dst := make([]int32, 1000), make([]int32, 1000)
+	for i := range src {
+		src[i], dst[i] = int32(i%500), int32((i*7+1)%500)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := NewBuilder(500, int64(len(src)), 1)
+	if err := b.Add(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	if g, _, err := b.Finish(ctx, 2); !errors.Is(err, context.Canceled) || g != nil {
+		t.Errorf("Finish after a cancel: %v, %v", g, err)
 	}
 }
 

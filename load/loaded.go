@@ -128,7 +128,7 @@ func (l *Loaded) BuildGraph(ctx context.Context, workers int) (*graph.Graph, gra
 	// the build's peak (the heap holds almost no pointers: a collection costs
 	// milliseconds).
 	Collect(l.Edges.Rows)
-	g, st, err := b.Finish(workers)
+	g, st, err := b.Finish(ctx, workers)
 	if err != nil {
 		return nil, st, fmt.Errorf("%s: %w", l.Edges.File, err)
 	}

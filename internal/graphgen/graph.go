@@ -1,6 +1,10 @@
 package graphgen
 
-import "github.com/graphdp/graphdp/graph"
+import (
+	"context"
+
+	"github.com/graphdp/graphdp/graph"
+)
 
 // Graph builds the instance's graph in memory (vertices are positions) with the
 // streaming graph.Builder a run uses: one pass over Edges, the rows generated and
@@ -12,5 +16,5 @@ func (g *Gen) Graph() (*graph.Graph, graph.BuildStats, error) {
 	if err := g.Edges(b.Add); err != nil {
 		return nil, graph.BuildStats{}, err
 	}
-	return b.Finish(0)
+	return b.Finish(context.Background(), 0)
 }
