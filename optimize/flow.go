@@ -6,84 +6,74 @@ import (
 
 // flowNet is a float64 max-flow network from node 0 (the source) to node 1 (the
 // sink), solved by Dinic's algorithm with the levels counted back from the sink.
-// Arcs are added as pairs (an arc and its residual), then laid out by tail
-// (compressed rows) before the first solve, so a node's arcs are read
-// contiguously. The networks of forest.go have a million nodes and few paths
-// left after a greedy first pass, so each level search starts where capacity
-// to the sink is left and stops at the first level that reaches the source: it
-// visits the region that can still gain, not the network.
+// It is laid out by tail (compressed rows: a node's arcs are read contiguously)
+// as it is built, in two passes over the same arcs: count each arc, then (after
+// place) add it, with its residual, in the order the rows keep. The networks of forest.go
+// have a million nodes and few paths left after a greedy first pass, so each
+// level search starts where capacity to the sink is left and stops at the first
+// level that reaches the source: it visits the region that can still gain, not
+// the network.
 type flowNet struct {
 	nodes int
-	tail  []int32 // while adding: arc i's tail and head, capacity
-	head  []int32
-	cap   []float64
-	// After layout: node u's arcs are positions off[u]:off[u+1] of head and cap,
-	// rev[k] the position of k's partner, pos[i] the position of added arc i;
-	// source[v], sink[v] the positions of the arcs 0→v and v→1 (−1 for none).
-	off, rev, pos, source, sink []int32
-	eps                         float64 // capacities at most eps count as saturated
+	// Node u's arcs are positions off[u]:off[u+1] of head and cap, rev[k] the
+	// position of k's partner; source[v], sink[v] the positions of the arcs 0→v
+	// and v→1 (−1 for none). next[u] is where add puts u's next arc.
+	off, head, rev, source, sink, next []int32
+	cap                                []float64
+	eps                                float64 // capacities at most eps count as saturated
 }
 
-func newFlowNet(nodes, arcs int) *flowNet {
-	return &flowNet{nodes: nodes, tail: make([]int32, 0, 2*arcs),
-		head: make([]int32, 0, 2*arcs), cap: make([]float64, 0, 2*arcs)}
+// newFlowNet is a network of at most nodes nodes (place says how many).
+func newFlowNet(nodes int) *flowNet {
+	return &flowNet{nodes: nodes, off: make([]int32, nodes+1)}
 }
 
-// add adds the arc u→v of capacity c and returns its index for flow and raise.
-func (f *flowNet) add(u, v int32, c float64) int {
-	f.tail = append(f.tail, u, v)
-	f.head = append(f.head, v, u)
-	f.cap = append(f.cap, c, 0)
-	return len(f.cap) - 2
+// count counts the arc u→v and its residual, the first pass's (its position is
+// not known yet: −1).
+func (f *flowNet) count(u, v int32, _ float64) int32 {
+	f.off[u+1]++
+	f.off[v+1]++
+	return -1
 }
 
-// flow is the flow on added arc i (its partner's capacity).
-func (f *flowNet) flow(i int) float64 { return f.cap[f.rev[f.pos[i]]] }
-
-// raise adds c to added arc i's capacity.
-func (f *flowNet) raise(i int, c float64) { f.cap[f.pos[i]] += c }
-
-// layout sorts the arcs by tail.
-func (f *flowNet) layout(ctx context.Context) error {
-	check := pace(ctx)
-	f.off = make([]int32, f.nodes+1)
-	for _, u := range f.tail {
-		f.off[u+1]++
-	}
+// place ends the count of a network of nodes nodes: the rows' offsets and the
+// arrays add fills.
+func (f *flowNet) place(nodes int) {
+	f.nodes, f.off = nodes, f.off[:nodes+1]
 	for u := range f.nodes {
 		f.off[u+1] += f.off[u]
 	}
-	next := append([]int32(nil), f.off[:f.nodes]...)
-	f.pos = make([]int32, len(f.tail))
-	for i, u := range f.tail {
-		if err := check(); err != nil {
-			return err
-		}
-		f.pos[i] = next[u]
-		next[u]++
-	}
-	head, cap, rev := make([]int32, len(f.head)), make([]float64, len(f.cap)), make([]int32, len(f.head))
+	m := f.off[f.nodes]
+	f.head, f.cap, f.rev = make([]int32, m), make([]float64, m), make([]int32, m)
+	f.next = append([]int32(nil), f.off[:f.nodes]...)
 	f.source, f.sink = make([]int32, f.nodes), make([]int32, f.nodes)
 	for v := range f.nodes {
 		f.source[v], f.sink[v] = -1, -1
 	}
-	for i, k := range f.pos {
-		if err := check(); err != nil {
-			return err
-		}
-		head[k], cap[k], rev[k] = f.head[i], f.cap[i], f.pos[i^1]
-		if i%2 == 0 {
-			switch {
-			case f.tail[i] == 0:
-				f.source[f.head[i]] = k
-			case f.head[i] == 1:
-				f.sink[f.tail[i]] = k
-			}
-		}
-	}
-	f.head, f.cap, f.rev, f.tail = head, cap, rev, nil
-	return nil
 }
+
+// add adds the arc u→v of capacity c, and its residual v→u, each after the arcs
+// of its tail added before, and returns the arc's position for flow and raise.
+func (f *flowNet) add(u, v int32, c float64) int32 {
+	k, r := f.next[u], f.next[v]
+	f.next[u]++
+	f.next[v]++
+	f.head[k], f.cap[k], f.rev[k] = v, c, r
+	f.head[r], f.cap[r], f.rev[r] = u, 0, k
+	switch {
+	case u == 0:
+		f.source[v] = k
+	case v == 1:
+		f.sink[u] = k
+	}
+	return k
+}
+
+// flow is the flow on the arc at position k (its partner's capacity).
+func (f *flowNet) flow(k int32) float64 { return f.cap[f.rev[k]] }
+
+// raise adds c to the capacity of the arc at position k.
+func (f *flowNet) raise(k int32, c float64) { f.cap[k] += c }
 
 // greedy sends what it can over the paths source → v → w → sink, in node order.
 func (f *flowNet) greedy(ctx context.Context) error {
@@ -115,12 +105,6 @@ func (f *flowNet) greedy(ctx context.Context) error {
 
 // run augments until no source–sink path has capacity above eps.
 func (f *flowNet) run(ctx context.Context) error {
-	if f.off == nil {
-		if err := f.layout(ctx); err != nil {
-			f.off = nil // laid out again by a later run: the arcs as added are kept until the end
-			return err
-		}
-	}
 	if err := f.greedy(ctx); err != nil {
 		return err
 	}

@@ -444,7 +444,9 @@ func boundaryFlow(ctx context.Context, n int, es, inner [][2]int32, coef []float
 	if len(es) == 0 {
 		return nil, make([]float64, len(inner)), nil
 	}
-	// Nodes: 0 the source, 1 the sink, then the datasets, numbered as met.
+	// Nodes: 0 the source, 1 the sink, then the datasets, numbered as met; the
+	// arcs are counted as the ends are numbered.
+	net := newFlowNet(n + 2)
 	id := make([]int32, n)
 	var nodes int32 = 2
 	node := func(v int32) int32 {
@@ -455,43 +457,47 @@ func boundaryFlow(ctx context.Context, n int, es, inner [][2]int32, coef []float
 		return id[v]
 	}
 	for _, e := range es {
-		node(e[0])
-		node(e[1])
+		net.count(node(e[0]), node(e[1]), 0)
 	}
 	check := pace(ctx)
 	for _, e := range inner {
 		if err := check(); err != nil {
 			return nil, nil, err
 		}
-		node(e[0])
-		node(e[1])
+		net.count(node(e[0]), node(e[1]), 0)
 	}
-	net := newFlowNet(int(nodes), len(es)+len(inner)+int(nodes))
-	var scale float64
-	edgeArc := make([]int, len(es))
 	top := make([]bool, n) // an answer-1 end
-	for i, e := range es {
-		edgeArc[i] = net.add(id[e[0]], id[e[1]], math.Inf(1))
+	for _, e := range es {
 		top[e[1]] = true
 	}
-	innerArc := make([]int, len(inner))
+	var scale float64
+	sinkArc := make([]int32, n) // an answer-1 end's arc to the sink
+	// ends are the arcs to the sink and from the source, counted, then added.
+	ends := func(add func(u, v int32, c float64) int32) {
+		for v, k := range id {
+			switch {
+			case k == 0:
+			case top[v]:
+				sinkArc[v] = add(k, 1, max(coef[v], 0)/ratio) // the lower bound first
+			case -coef[v] > 0:
+				add(0, k, -coef[v])
+				scale = max(scale, -coef[v])
+			}
+		}
+	}
+	ends(net.count)
+	net.place(int(nodes))
+	edgeArc, innerArc := make([]int32, len(es)), make([]int32, len(inner))
+	for i, e := range es {
+		edgeArc[i] = net.add(id[e[0]], id[e[1]], math.Inf(1))
+	}
 	for i, e := range inner {
 		if err := check(); err != nil {
 			return nil, nil, err
 		}
 		innerArc[i] = net.add(id[e[0]], id[e[1]], math.Inf(1))
 	}
-	sinkArc := make([]int, n) // an answer-1 end's arc to the sink
-	for v, k := range id {
-		switch {
-		case k == 0:
-		case top[v]:
-			sinkArc[v] = net.add(k, 1, max(coef[v], 0)/ratio) // the lower bound first
-		case -coef[v] > 0:
-			net.add(0, k, -coef[v])
-			scale = max(scale, -coef[v])
-		}
-	}
+	ends(net.add)
 	net.eps = scale * 1e-13
 	if err := net.run(ctx); err != nil { // the lower bounds
 		return nil, nil, err
