@@ -49,8 +49,8 @@ const keptBytes = 144
 // EstimateForest the propagations a whole optimize takes when the forest's dual
 // certifies the best candidate (no PDHG step): measured on the graphs of
 // docs/OPTIMIZE.md ("Limits, progress and the dry run's estimate"; the forest's
-// 18–20 at uniform 10^6 / 10^7 with the floor at 0 or ½, 5.2–5.5 s against a
-// propagation's 0.28–0.30 s, and 33 at 10^7).
+// 16–19 at uniform 10^6 / 10^7 with the floor at 0, 3.9–4.5 s against a
+// propagation's 0.24 s, and 21–29 at 10^7).
 const EstimateSteps, EstimateForest = 10000, 20
 
 // EstimateDefault is the propagations a whole optimize takes when the default
