@@ -435,7 +435,7 @@ func candidates(ctx context.Context, p *Problem, hit []int32, floors Floors, r *
 	r.BalancedMeets = floors.meets(p.Answer, bsol.POne)
 	r.keep(p, floors, bsol, bpt)
 	stop := func(err error) error { // ctx's own deadline passed, not a cancellation: keep r
-		if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) && errors.Is(err, context.DeadlineExceeded) && r.Solution != nil {
+		if dl, ok := ctx.Deadline(); ok && past(dl) && errors.Is(err, context.DeadlineExceeded) && r.Solution != nil {
 			return nil
 		}
 		return err

@@ -94,7 +94,7 @@ func TradeOff(ctx context.Context, p *Problem, opt Options, res *Result, k int, 
 			out = append(out, TradePoint{Floor: t, Utility: prev.Utility, Upper: prev.Upper, MinPTrue: minPTrue(p.Answer, prev.Solution.POne), Reused: true})
 			continue
 		}
-		late := !opt.Deadline.IsZero() && !time.Now().Before(opt.Deadline)
+		late := past(opt.Deadline)
 		if late || budget > 0 && time.Since(start)+solve > budget {
 			pt := TradePoint{Floor: t, Upper: res.TotalWeight, Bounded: true}
 			if below {

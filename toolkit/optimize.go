@@ -100,8 +100,8 @@ func Optimize(ctx context.Context, oj OptimizeJob, log *slog.Logger) (*OptimizeS
 	var deadline time.Time
 	if oj.MaxTime > 0 {
 		deadline = start.Add(oj.MaxTime)
-		opts.Deadline = deadline.Add(-writeReserve(loaded, oj))
-		opts.FirstBy = firstBy(start, oj.MaxTime, writeReserve(loaded, oj))
+		reserve := writeReserve(loaded, oj)
+		opts.Deadline, opts.FirstBy = deadline.Add(-reserve), firstBy(start, oj.MaxTime, reserve)
 	}
 	phase(ctx, "optimize", deadline)
 	log.Info("optimize", "stage", "optimize", "objective", string(opts.Objective), "max_time", oj.MaxTime.String())
@@ -218,8 +218,11 @@ func firstBy(start time.Time, d, reserve time.Duration) time.Time {
 
 // firstWithin is firstBy's time from the start.
 func firstWithin(d, reserve time.Duration) time.Duration {
-	return d + d/10 + 1500*time.Millisecond - reserve
+	return maxTimeKept(d) - 500*time.Millisecond - reserve
 }
+
+// maxTimeKept is how long the whole command takes at most under --max-time d.
+func maxTimeKept(d time.Duration) time.Duration { return d + d/10 + 2*time.Second }
 
 // MaxTimeError is --max-time run out before optimize had a mechanism to write: in
 // While (reading, or the cover and the first candidate's extension), After the command's
@@ -367,8 +370,8 @@ func planOptimize(ctx context.Context, oj OptimizeJob, x *load.Inputs, weight []
 	s.EstimateSeconds = new([2]float64)
 	for i, d := range []time.Duration{est.Low, est.High} {
 		s.EstimateSeconds[i] = (read.Seconds()*(1+again) + d.Seconds() + again*est.Propagation.Seconds())
-		if oj.MaxTime > 0 { // the deadline is kept (firstWithin)
-			s.EstimateSeconds[i] = min(s.EstimateSeconds[i], (oj.MaxTime + oj.MaxTime/10 + 2*time.Second).Seconds())
+		if oj.MaxTime > 0 {
+			s.EstimateSeconds[i] = min(s.EstimateSeconds[i], maxTimeKept(oj.MaxTime).Seconds())
 		}
 	}
 	first := loaded + est.First

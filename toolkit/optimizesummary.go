@@ -215,14 +215,10 @@ func region(p *optimize.Problem, res *optimize.Result, s *OptimizeSummary) *repo
 	for _, t := range s.TradeOff {
 		trades = append(trades, report.Trade{Floor: t.Floor, Utility: t.Utility, Upper: t.Upper, Bounded: t.Bounded})
 	}
-	h, cut := res.Homogeneous, ""
-	var grid [][]float64
-	if h != nil {
-		grid = h.Grid(regionGrid)
-	} else { // --max-time ended the search for the pair
-		h = &optimize.Homogeneous{}
-		cut = "--max-time ended the solve before the best boundary-homogeneous pair was searched for: it is not marked."
-		if grid = res.Grid(regionGrid); grid == nil {
+	grid, h, cut := res.Grid(regionGrid), res.Homogeneous, ""
+	if h == nil { // --max-time ended the search for the pair
+		h, cut = &optimize.Homogeneous{}, "--max-time ended the solve before the best boundary-homogeneous pair was searched for: it is not marked."
+		if grid == nil {
 			grid = h.Grid(regionGrid) // no family: no value
 			cut = "--max-time ended the solve before the boundary-homogeneous family was computed: no cell has a value, and the best pair is not marked."
 		}
